@@ -1,0 +1,28 @@
+"""The command lines of the application's processes, defined once.
+
+`make up` (corefapp.runtime.up) runs them as child processes and docker-compose.yml runs the
+same ones as services; a test checks that the two agree.
+"""
+
+WEB_PORT_DEFAULT = 8000
+
+
+def prepare_command() -> list[str]:
+    """Migrations, demo data on first start, and the default models: idempotent."""
+    return ["python", "-m", "corefapp.runtime.prepare"]
+
+
+def web_command(*, host: str, port: int) -> list[str]:
+    return ["daphne", "-b", host, "-p", str(port), "corefapp.asgi:application"]
+
+
+def worker_command() -> list[str]:
+    """The general worker: short tasks (imports, agreement reports, broadcasts)."""
+    return ["celery", "-A", "corefapp", "worker", "-Q", "default", "-n", "default@%h",
+            "--concurrency", "2", "--loglevel", "INFO"]
+
+
+def model_worker_command() -> list[str]:
+    """The model worker: one process per device, so each loads its model once."""
+    return ["celery", "-A", "corefapp", "worker", "-Q", "models", "-n", "models@%h",
+            "--concurrency", "1", "--loglevel", "INFO"]

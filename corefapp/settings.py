@@ -1,0 +1,187 @@
+"""Settings for corefapp, read from the environment.
+
+Every value has an embedded default so that `make up` works on a laptop with nothing set:
+PostgreSQL and Redis are the servers that `corefapp.runtime` starts from pip packages.
+Setting DATABASE_URL / REDIS_URL points the application at other servers instead.
+"""
+
+from pathlib import Path
+
+import environ
+
+from django.core.exceptions import ImproperlyConfigured
+
+from corefapp.runtime.defaults import (
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    read_secret_key_file,
+    var_dir,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = var_dir()
+
+env = environ.Env()
+
+DEBUG = env.bool("DEBUG", default=False)
+# The key comes from SECRET_KEY, else from var/secret_key, which the launcher (make up) and
+# the test set-up write once with a random value. With neither, the server refuses to start
+# rather than sign sessions with a key everybody knows.
+SECRET_KEY = env.str("SECRET_KEY", default="") or read_secret_key_file()
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. With DEBUG off the server refuses to start without a real "
+            "key: export SECRET_KEY to a long random value (make up writes one to var/secret_key)."
+        )
+    SECRET_KEY = "debug-only-insecure-key"
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "channels",
+    "annotation",
+    "modelserve",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "corefapp.urls"
+ASGI_APPLICATION = "corefapp.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "corefapp" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.db("DATABASE_URL", default=DEFAULT_DATABASE_URL),
+}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env.str("REDIS_URL", default=DEFAULT_REDIS_URL)
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL]},
+    }
+}
+
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
+CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL)
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ROUTES = {"modelserve.tasks.*": {"queue": "models"}}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task that is not acknowledged within this time is redelivered; model runs on big topics
+# take minutes on a CPU, so keep it well above that.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 4}},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
+STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+LOGIN_URL = "/login/"
+
+# Uploads: an import larger than this is refused before it is read into memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+MAX_UPLOAD_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
+
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # the frontend reads it to send X-CSRFToken
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "login": env.str("LOGIN_THROTTLE_RATE", default="20/min"),
+    },
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "corefapp API",
+    "DESCRIPTION": "Hierarchical cross-document coreference and anaphora annotation.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+    }
+}
+
+# Model serving: packaged encoder by default, any local Hugging Face path otherwise.
+MODELS_DIR = Path(env.str("MODELS_DIR", default=str(VAR_DIR / "models")))
+SUGGEST_DEVICE = env.str("SUGGEST_DEVICE", default="auto")
+
+DEMO_PASSWORD = env.str("DEMO_PASSWORD", default="demo")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+}

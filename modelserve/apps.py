@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ModelserveConfig(AppConfig):
+    name = "modelserve"
+    verbose_name = "Model suggestions"
