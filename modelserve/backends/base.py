@@ -1,0 +1,57 @@
+"""The one small interface every suggestion backend implements.
+
+Backends are plain Python over `TopicData` (no Django), so they run the same in a Celery
+worker, in `python -m modelserve.predict`, and in tests. Indices refer to `topic.mentions`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from annotation.domain.corpus import TopicData
+
+# progress(fraction in [0, 1], message)
+Progress = Callable[[float, str], None]
+
+
+def no_progress(fraction: float, message: str) -> None:
+    return None
+
+
+@dataclass
+class ClusterSuggestion:
+    mentions: list[int]
+    score: float
+
+
+@dataclass
+class EdgeSuggestion:
+    """parent -> child, as indices into Suggestions.clusters."""
+
+    parent: int
+    child: int
+    score: float
+
+
+@dataclass
+class LinkSuggestion:
+    type: str
+    anaphor: int
+    antecedent: int
+    score: float
+
+
+@dataclass
+class Suggestions:
+    clusters: list[ClusterSuggestion] = field(default_factory=list)
+    edges: list[EdgeSuggestion] = field(default_factory=list)
+    links: list[LinkSuggestion] = field(default_factory=list)
+
+
+class Backend(Protocol):
+    name: str
+
+    def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
+        """Propose clusters (+ hierarchy edges) and/or anaphora links for one topic."""
+        ...
