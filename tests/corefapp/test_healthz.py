@@ -1,0 +1,31 @@
+import pytest
+
+
+@pytest.mark.django_db
+def test_healthz_reports_503_and_names_celery_when_no_worker_runs(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["checks"]["database"]["ok"] is True
+    assert body["checks"]["redis"]["ok"] is True
+    assert body["checks"]["channel_layer"]["ok"] is True
+    assert body["checks"]["celery"]["ok"] is False
+    assert "no live Celery worker" in body["checks"]["celery"]["detail"]
+
+
+@pytest.mark.django_db
+def test_healthz_reports_the_database_down_when_it_cannot_connect(client, settings, services):
+    from django.db import connection
+
+    connection.close()
+    original = connection.settings_dict["PORT"]
+    connection.settings_dict["PORT"] = "1"
+    try:
+        response = client.get("/healthz")
+    finally:
+        connection.close()
+        connection.settings_dict["PORT"] = original
+
+    assert response.status_code == 503
+    assert response.json()["checks"]["database"]["ok"] is False
