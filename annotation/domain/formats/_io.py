@@ -1,0 +1,56 @@
+"""Opening what a caller passes (a path or an open text stream), and small shared checks."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, Union
+
+PathOrStream = Union[str, "os.PathLike[str]", IO[str]]
+
+
+def display_name(path_or_stream: PathOrStream) -> str:
+    """The name errors use for a file: its base name, or ``<stream>`` for a nameless stream."""
+    if isinstance(path_or_stream, (str, os.PathLike)):
+        return Path(path_or_stream).name
+    name = getattr(path_or_stream, "name", None)
+    return Path(name).name if isinstance(name, str) else "<stream>"
+
+
+@contextmanager
+def open_text(path_or_stream: PathOrStream, mode: str = "r") -> Iterator[IO[str]]:
+    """Open a path in UTF-8 (creating parent folders when writing), or pass a stream through."""
+    if isinstance(path_or_stream, (str, os.PathLike)):
+        path = Path(path_or_stream)
+        if "w" in mode:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open(mode, encoding="utf-8", newline="" if "w" in mode else None) as stream:
+            yield stream
+    else:
+        yield path_or_stream
+
+
+def read_all(path_or_stream: PathOrStream) -> str:
+    with open_text(path_or_stream) as stream:
+        return stream.read()
+
+
+def is_int(value: Any) -> bool:
+    """A JSON integer (``bool`` is an ``int`` in Python, but not in JSON)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def canonical_int(text: str) -> int | None:
+    """``"12"`` -> 12; anything that would not print back identically -> None."""
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        return None
+    return value if str(value) == text else None
+
+
+def text_stream(text: str) -> IO[str]:
+    return io.StringIO(text)

@@ -1,0 +1,298 @@
+"""ChEMU-Ref jsonlines (Fang et al., EACL 2021): one reaction snippet per line.
+
+A line: ``doc_key``, ``sentences`` (lists of tokens), and for each relation type
+(``Coreference``, ``Transformed``, ``Reaction-associated``, ``Work-up``, ``Contained``) a
+list of ``[anaphor, antecedent]`` pairs; a mention is a list of ``[start, end]`` spans,
+ends inclusive, over the snippet's concatenated tokens (more than one span: discontinuous).
+
+Mapping: one line -> one topic (external id ``doc_key``) with one document (its tokens
+concatenated, sentence boundaries kept); mentions = the distinct span sets the relations
+use, in order of first token; relations -> typed links in file order.
+
+Validation decisions (docs/formats.md):
+- A link with an empty side is an error. Without ``skip_invalid`` the reader raises, naming
+  line, relation type, index and side. With ``skip_invalid`` only that link is dropped (the
+  rest of the snippet is sound) and listed in ``report.skipped`` with scope ``link ...``.
+- Malformed JSON, missing fields, malformed spans and offsets out of range invalidate the
+  whole line (with ``skip_invalid``: the line is skipped).
+- A repeated link is kept once, with a warning; a link whose antecedent does not start
+  before its anaphor is kept (it is gold data), with a warning.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from annotation.domain.corpus import DocumentData, LinkData, MentionData, Spans, TopicData
+from annotation.domain.formats._io import PathOrStream, display_name, is_int, open_text
+from annotation.domain.formats.errors import FormatErrors, FormatWarning, ImportReport, Problems, Skipped
+from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
+
+FORMAT = "chemu"
+DEFAULT_FIELDS = ("doc_key", "sentences", *CHEMU_NAMES.values())
+SIDES = ("anaphor", "antecedent")
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_chemu_jsonlines(path_or_stream: PathOrStream, *, skip_invalid: bool = False) -> ImportReport:
+    """Read a ChEMU-Ref jsonlines file; raise :class:`FormatErrors` listing every error,
+    unless ``skip_invalid`` (bad lines skipped, links with an empty side dropped)."""
+    file = display_name(path_or_stream)
+    report = ImportReport()
+    seen_keys: dict[str, int] = {}
+    with open_text(path_or_stream) as stream:
+        for line_number, line in enumerate(stream, start=1):
+            if not line.strip():
+                continue
+            parser = _LineParser(file, line_number)
+            topic = parser.parse(line)
+            if topic is not None and topic.external_id in seen_keys:
+                parser.record_error("doc_key", f"doc_key {topic.external_id} is already used on line {seen_keys[topic.external_id]}")
+                topic = None
+            if topic is not None:
+                seen_keys[topic.external_id] = line_number
+            report.errors += parser.record_problems.errors + [e for _, e in parser.dropped_links]
+            report.warnings += parser.record_problems.warnings
+            if parser.record_problems.errors:
+                errors = tuple(parser.record_problems.errors) + tuple(e for _, e in parser.dropped_links)
+                report.skipped.append(Skipped(file, line_number, errors))
+                continue
+            for scope, error in parser.dropped_links:
+                report.skipped.append(Skipped(file, line_number, (error,), scope=scope))
+            if topic is not None:
+                report.topics.append(topic)
+    if report.errors and not skip_invalid:
+        raise FormatErrors(report.errors, report)
+    return report
+
+
+class _LineParser:
+    def __init__(self, file: str, line: int):
+        self.file, self.line = file, line
+        self.record_problems = Problems(file)
+        self.dropped_links: list[tuple[str, Any]] = []
+
+    def record_error(self, field: str | None, message: str) -> None:
+        self.record_problems.error(self.line, field, message)
+
+    def warn(self, field: str | None, message: str) -> None:
+        self.record_problems.warn(self.line, field, message)
+
+    def parse(self, line: str) -> TopicData | None:
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            self.record_error(None, f"malformed JSON: {exc.msg} at column {exc.colno}")
+            return None
+        if not isinstance(obj, dict):
+            self.record_error(None, "a snippet must be a JSON object")
+            return None
+        doc_key = obj.get("doc_key")
+        if not isinstance(doc_key, str) or not doc_key:
+            self.record_error("doc_key", "missing" if doc_key is None else "must be a non-empty string")
+        tokens, sentences = self.sentences(obj.get("sentences"))
+        type_keys = {key: link_type(key) for key in obj if isinstance(obj[key], list) and link_type(key)}
+        pairs = self.pairs(obj, type_keys, len(tokens))
+        if self.record_problems.errors:
+            return None
+        mentions, links = self.mentions_and_links(pairs, tokens)
+        chemu: dict[str, Any] = {}
+        if tuple(obj) != DEFAULT_FIELDS:
+            chemu["fields"] = list(obj)
+        renamed = {t: key for key, t in type_keys.items() if key != CHEMU_NAMES[t]}
+        if renamed:
+            chemu["type_keys"] = renamed
+        extra = {key: value for key, value in obj.items() if key not in ("doc_key", "sentences") and key not in type_keys}
+        if extra:
+            chemu["extra"] = extra
+        document = DocumentData(doc_id=doc_key, tokens=tokens, sentences=sentences)
+        return TopicData(
+            external_id=doc_key, documents=[document], mentions=mentions, links=links,
+            metadata={FORMAT: chemu} if chemu else {},
+        )
+
+    def sentences(self, value: Any) -> tuple[list[str], list[tuple[int, int]]]:
+        tokens: list[str] = []
+        bounds: list[tuple[int, int]] = []
+        if value is None:
+            self.record_error("sentences", "missing")
+        elif not isinstance(value, list):
+            self.record_error("sentences", "must be a list of sentences (lists of tokens)")
+        else:
+            for s, sentence in enumerate(value):
+                if not isinstance(sentence, list) or not all(isinstance(t, str) for t in sentence):
+                    self.record_error(f"sentences[{s}]", "must be a list of string tokens")
+                    continue
+                bounds.append((len(tokens), len(tokens) + len(sentence)))
+                tokens.extend(sentence)
+        return tokens, bounds
+
+    def pairs(self, obj: dict[str, Any], type_keys: dict[str, str | None], size: int) -> list[tuple[str, str, int, list[Any]]]:
+        """(key, type, index, [anaphor spans, antecedent spans]) for every well-formed link."""
+        result = []
+        for key in type_keys:
+            for index, pair in enumerate(obj[key]):
+                field = f"{key}[{index}]"
+                if not (isinstance(pair, list) and len(pair) == 2):
+                    self.record_error(field, f"a link must be [anaphor, antecedent], not {json.dumps(pair)[:80]}")
+                    continue
+                empty = [side for side, spans in zip(SIDES, pair) if spans == []]
+                ok = all(self.spans(f"{field}[{i}]", spans, size) for i, spans in enumerate(pair) if spans != [])
+                if not ok:
+                    continue
+                if empty:
+                    self.drop_link(key, index, pair, empty)
+                    continue
+                result.append((key, type_keys[key], index, pair))
+        return result
+
+    def drop_link(self, key: str, index: int, pair: list[Any], empty: list[str]) -> None:
+        other = [f"{side} {json.dumps(spans)}" for side, spans in zip(SIDES, pair) if spans != []]
+        position = SIDES.index(empty[0]) if len(empty) == 1 else None
+        field = f"{key}[{index}]" + (f"[{position}]" if position is not None else "")
+        message = f"the {' and the '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty"
+        if other:
+            message += f" ({other[0]})"
+        error = Problems(self.file).error(self.line, field, message)
+        self.dropped_links.append((f"link {key}[{index}]", error))
+
+    def spans(self, field: str, spans: Any, size: int) -> bool:
+        if not isinstance(spans, list):
+            self.record_error(field, f"a mention must be a list of [start, end] spans, not {json.dumps(spans)[:80]}")
+            return False
+        ok = True
+        for s, span in enumerate(spans):
+            if not (isinstance(span, list) and len(span) == 2 and all(is_int(x) for x in span)):
+                self.record_error(f"{field}[{s}]", f"a span must be [start, end] (two integers), not {json.dumps(span)[:80]}")
+                ok = False
+                continue
+            start, end = span
+            for position, offset in ((0, start), (1, end)):
+                if not 0 <= offset < size:
+                    self.record_error(f"{field}[{s}][{position}]", f"offset {offset} is beyond the snippet's {size} tokens")
+                    ok = False
+            if ok and start > end:
+                self.record_error(f"{field}[{s}]", f"start {start} is after end {end}")
+                ok = False
+        if ok:
+            ordered = sorted(tuple(span) for span in spans)
+            for a, b in zip(ordered, ordered[1:]):
+                if a[1] >= b[0]:
+                    self.record_error(field, f"spans {list(a)} and {list(b)} overlap")
+                    ok = False
+        return ok
+
+    def mentions_and_links(self, pairs: list[tuple[str, str, int, list[Any]]], tokens: list[str]) -> tuple[list[MentionData], list[LinkData]]:
+        orders: dict[Spans, list[int]] = {}
+        for _, _, _, pair in pairs:
+            for spans in pair:
+                key = _sorted_spans(spans)
+                orders.setdefault(key, _written_order(spans, key))
+        ordered = sorted(orders, key=lambda spans: (spans[0][0], spans))
+        index = {spans: i for i, spans in enumerate(ordered)}
+        mentions = []
+        for spans in ordered:
+            order = orders[spans]
+            mentions.append(MentionData(document=0, spans=spans, metadata={"span_order": order} if order else {}))
+        links: list[LinkData] = []
+        first: dict[tuple[str, int, int], str] = {}
+        for key, type_, i, (anaphor, antecedent) in pairs:
+            field = f"{key}[{i}]"
+            link = LinkData(type_, index[_sorted_spans(anaphor)], index[_sorted_spans(antecedent)])
+            identity = (link.type, link.anaphor, link.antecedent)
+            if identity in first:
+                self.warn(field, f"repeats {first[identity]}; kept once")
+                continue
+            first[identity] = field
+            ana, ante = mentions[link.anaphor].spans, mentions[link.antecedent].spans
+            if ante[0][0] >= ana[0][0]:
+                self.warn(field, f"the antecedent ({_describe(ante, tokens)}) does not come before the anaphor "
+                                 f"({_describe(ana, tokens)}); kept as gold data")
+            links.append(link)
+        return mentions, links
+
+
+def _sorted_spans(spans: list[list[int]]) -> Spans:
+    return tuple(sorted((int(s), int(e)) for s, e in spans))
+
+
+def _written_order(spans: list[list[int]], ordered: Spans) -> list[int]:
+    """How the file ordered a discontinuous mention's spans (``[]`` when already sorted)."""
+    as_written = [tuple(span) for span in spans]
+    order = [ordered.index(span) for span in as_written]
+    return [] if order == sorted(order) else order
+
+
+def _describe(spans: Spans, tokens: list[str]) -> str:
+    text = " ... ".join(" ".join(tokens[s:e + 1]) for s, e in spans)
+    where = ",".join(f"{s}-{e}" for s, e in spans)
+    return f"tokens {where} {text!r}"
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_chemu_jsonlines(topics: Iterable[TopicData], path_or_stream: PathOrStream) -> list[FormatWarning]:
+    """Write topics as ChEMU-Ref jsonlines: one line per document (one per topic for topics
+    read from ChEMU-Ref). Returns warnings about what could not be written."""
+    problems = Problems(display_name(path_or_stream))
+    with open_text(path_or_stream, "w") as stream:
+        for topic in topics:
+            for line in topic_to_chemu(topic, problems):
+                stream.write(json.dumps(line) + "\n")
+    return problems.warnings
+
+
+def topic_to_chemu(topic: TopicData, problems: Problems | None = None) -> list[dict[str, Any]]:
+    """The ChEMU-Ref lines of a topic: one per document (ChEMU-Ref has no cross-document links)."""
+    problems = problems or Problems("<chemu>")
+    chemu: dict[str, Any] = topic.metadata.get(FORMAT, {})
+    type_keys = {t: chemu.get("type_keys", {}).get(t, name) for t, name in CHEMU_NAMES.items()}
+    fields = list(chemu.get("fields", DEFAULT_FIELDS))
+    for t in CHEMU_NAMES:
+        if type_keys[t] not in fields and any(link.type == t for link in topic.links):
+            fields.append(type_keys[t])
+    lines = []
+    for d, document in enumerate(topic.documents):
+        doc_key = topic.external_id if len(topic.documents) == 1 else document.doc_id
+        values: dict[str, Any] = {"doc_key": doc_key, "sentences": _sentence_lists(document)}
+        values.update({key: [] for key in type_keys.values()})
+        values.update(chemu.get("extra", {}))
+        lines.append((d, values))
+    by_document = dict(lines)
+    for i, link in enumerate(topic.links):
+        key = type_keys.get(link.type)
+        anaphor, antecedent = topic.mentions[link.anaphor], topic.mentions[link.antecedent]
+        if key is None:
+            problems.warn(topic.external_id, f"links[{i}]", f"type {link.type} is not a ChEMU-Ref relation type; not written")
+        elif anaphor.document != antecedent.document:
+            problems.warn(topic.external_id, f"links[{i}]", "links across documents cannot be written to ChEMU-Ref; not written")
+        else:
+            by_document[anaphor.document][key].append([_written_spans(anaphor), _written_spans(antecedent)])
+    if any(len(members) > 1 for members in topic.cluster_members().values()):
+        problems.warn(topic.external_id, "clusters", "ChEMU-Ref jsonlines has no clusters; write them as Coreference links")
+    return [{name: values[name] for name in fields if name in values} for _, values in lines]
+
+
+def _sentence_lists(document: DocumentData) -> list[list[str]]:
+    """Tokens cut at the sentence boundaries; tokens outside every sentence form their own."""
+    result, position = [], 0
+    for start, end in sorted(document.sentences):
+        if start > position:
+            result.append(document.tokens[position:start])
+        result.append(document.tokens[start:end])
+        position = max(position, end)
+    if position < len(document.tokens) or not result:
+        result.append(document.tokens[position:])
+    return result
+
+
+def _written_spans(mention: MentionData) -> list[list[int]]:
+    order = mention.metadata.get("span_order") or list(range(len(mention.spans)))
+    if sorted(order) != list(range(len(mention.spans))):
+        order = list(range(len(mention.spans)))
+    return [list(mention.spans[i]) for i in order]
