@@ -1,0 +1,289 @@
+"""Primitive, invertible changes of an annotation, as JSON-able dicts.
+
+Effects are the contract between the planner, the in-memory state, the operation log, the
+database layer (which applies the same effects as SQL) and the live-update broadcast:
+
+    {"e": "cluster_created", "cluster": id, "label": str, "note": str}
+    {"e": "cluster_deleted", "cluster": id, "label": str, "note": str}
+    {"e": "member_set", "mention": id, "old": cluster id | None, "new": cluster id | None}
+    {"e": "edge_added" | "edge_removed", "parent": id, "child": id}
+    {"e": "label_set" | "note_set", "cluster": id, "old": str, "new": str}
+    {"e": "link_added" | "link_removed", "type": str, "anaphor": id, "antecedent": id}
+    {"e": "mention_added" | "mention_removed", "mention": id, "document": id,
+     "spans": [[start, end], ...]}
+    {"e": "spans_set", "mention": id, "old": [[s, e], ...], "new": [[s, e], ...]}
+    {"e": "rejected_set", "mention": id, "old": bool, "new": bool}
+    {"e": "suggestion_decided", "suggestion": id, "old": decision | None, "new": decision | None}
+
+Order matters and planners respect it: a cluster is created before mentions move into it;
+a cluster is deleted only once empty and without edges (moves and edge removals first); an
+edge is removed before the one replacing it is added; a mention's links are removed and it
+leaves its cluster before it is marked rejected. `mention_added` always creates an added,
+unassigned, non-rejected mention, and `mention_removed` only removes such a one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .errors import CorruptEffects
+from .state import DECISIONS, LINK_TYPES, AnnotationState, Link, Mention, Spans, as_spans
+
+Effect = dict[str, Any]
+
+_INVERSE_NAME = {
+    "cluster_created": "cluster_deleted",
+    "cluster_deleted": "cluster_created",
+    "edge_added": "edge_removed",
+    "edge_removed": "edge_added",
+    "link_added": "link_removed",
+    "link_removed": "link_added",
+    "mention_added": "mention_removed",
+    "mention_removed": "mention_added",
+}
+_SWAPPED = {"member_set", "label_set", "note_set", "spans_set", "rejected_set", "suggestion_decided"}
+
+
+def spans_json(spans: Spans) -> list[list[int]]:
+    return [[start, end] for start, end in spans]
+
+
+# -- constructors ------------------------------------------------------------------------
+
+
+def cluster_created(cluster: int, label: str, note: str = "") -> Effect:
+    return {"e": "cluster_created", "cluster": cluster, "label": label, "note": note}
+
+
+def cluster_deleted(cluster: int, label: str, note: str) -> Effect:
+    return {"e": "cluster_deleted", "cluster": cluster, "label": label, "note": note}
+
+
+def member_set(mention: int, old: int | None, new: int | None) -> Effect:
+    return {"e": "member_set", "mention": mention, "old": old, "new": new}
+
+
+def edge_added(parent: int, child: int) -> Effect:
+    return {"e": "edge_added", "parent": parent, "child": child}
+
+
+def edge_removed(parent: int, child: int) -> Effect:
+    return {"e": "edge_removed", "parent": parent, "child": child}
+
+
+def label_set(cluster: int, old: str, new: str) -> Effect:
+    return {"e": "label_set", "cluster": cluster, "old": old, "new": new}
+
+
+def note_set(cluster: int, old: str, new: str) -> Effect:
+    return {"e": "note_set", "cluster": cluster, "old": old, "new": new}
+
+
+def link_added(link: Link) -> Effect:
+    return {"e": "link_added", "type": link.type, "anaphor": link.anaphor, "antecedent": link.antecedent}
+
+
+def link_removed(link: Link) -> Effect:
+    return {"e": "link_removed", "type": link.type, "anaphor": link.anaphor, "antecedent": link.antecedent}
+
+
+def mention_added(mention: int, document: int, spans: Spans) -> Effect:
+    return {"e": "mention_added", "mention": mention, "document": document, "spans": spans_json(spans)}
+
+
+def spans_set(mention: int, old: Spans, new: Spans) -> Effect:
+    return {"e": "spans_set", "mention": mention, "old": spans_json(old), "new": spans_json(new)}
+
+
+def rejected_set(mention: int, old: bool, new: bool) -> Effect:
+    return {"e": "rejected_set", "mention": mention, "old": old, "new": new}
+
+
+def suggestion_decided(suggestion: int, old: str | None, new: str | None) -> Effect:
+    return {"e": "suggestion_decided", "suggestion": suggestion, "old": old, "new": new}
+
+
+# -- inversion ---------------------------------------------------------------------------
+
+
+def invert_effect(effect: Effect) -> Effect:
+    name = effect["e"]
+    if name in _SWAPPED:
+        return {**effect, "old": effect["new"], "new": effect["old"]}
+    if name in _INVERSE_NAME:
+        return {**effect, "e": _INVERSE_NAME[name]}
+    raise CorruptEffects(f"unknown effect {name!r}", effect=effect)
+
+
+def invert_effects(effects: Iterable[Effect]) -> list[Effect]:
+    """The effects that undo `effects`: each one inverted, in reverse order."""
+    return [invert_effect(effect) for effect in reversed(list(effects))]
+
+
+# -- application -------------------------------------------------------------------------
+
+
+def apply_effects(state: AnnotationState, effects: Iterable[Effect]) -> None:
+    """Apply effects in place, checking each one's precondition against the state.
+
+    All or nothing: when an effect does not fit (a corrupt or misordered log), the ones
+    already applied are rolled back and `CorruptEffects` is raised.
+    """
+    effects = list(effects)
+    for index, effect in enumerate(effects):
+        try:
+            _apply_one(state, effect)
+        except CorruptEffects:
+            for applied in invert_effects(effects[:index]):
+                _apply_one(state, applied)
+            raise
+        except (KeyError, TypeError, ValueError) as error:
+            for applied in invert_effects(effects[:index]):
+                _apply_one(state, applied)
+            raise CorruptEffects(f"malformed effect #{index}: {error!r}", effect=effect) from error
+
+
+def _require(condition: bool, effect: Effect, why: str) -> None:
+    if not condition:
+        raise CorruptEffects(f"cannot apply {effect['e']}: {why}", effect=effect)
+
+
+def _apply_one(state: AnnotationState, effect: Effect) -> None:
+    name = effect["e"]
+    handler = _HANDLERS.get(name)
+    _require(handler is not None, effect, "unknown effect")
+    handler(state, effect)
+
+
+def _cluster_created(state: AnnotationState, e: Effect) -> None:
+    _require(e["cluster"] not in state.clusters, e, "the cluster exists")
+    _require(isinstance(e["label"], str) and isinstance(e["note"], str), e, "label and note are text")
+    state.create_cluster(e["cluster"], e["label"], e["note"])
+
+
+def _cluster_deleted(state: AnnotationState, e: Effect) -> None:
+    id = e["cluster"]
+    cluster = state.clusters.get(id)
+    _require(cluster is not None, e, "no such cluster")
+    _require((cluster.label, cluster.note) == (e["label"], e["note"]), e, "label or note differ")
+    _require(not cluster.members, e, "the cluster still has members")
+    _require(not state.parents[id] and not state.children[id], e, "the cluster still has edges")
+    state.delete_cluster(id)
+
+
+def _member_set(state: AnnotationState, e: Effect) -> None:
+    mention, new = e["mention"], e["new"]
+    _require(mention in state.mentions, e, "no such mention")
+    _require(state.mention_cluster.get(mention) == e["old"], e, "the mention is elsewhere")
+    if new is not None:
+        _require(new in state.clusters, e, "no such cluster")
+        _require(not state.mentions[mention].rejected, e, "the mention is rejected")
+    state.set_member(mention, new)
+
+
+def _edge_added(state: AnnotationState, e: Effect) -> None:
+    parent, child = e["parent"], e["child"]
+    _require(parent in state.clusters and child in state.clusters, e, "no such cluster")
+    _require(parent != child, e, "self-loop")
+    _require((parent, child) not in state.edges, e, "the edge exists")
+    state.add_edge(parent, child)
+
+
+def _edge_removed(state: AnnotationState, e: Effect) -> None:
+    _require((e["parent"], e["child"]) in state.edges, e, "no such edge")
+    state.remove_edge(e["parent"], e["child"])
+
+
+def _label_set(state: AnnotationState, e: Effect) -> None:
+    cluster = state.clusters.get(e["cluster"])
+    _require(cluster is not None and cluster.label == e["old"], e, "label differs")
+    _require(isinstance(e["new"], str), e, "label is text")
+    cluster.label = e["new"]
+
+
+def _note_set(state: AnnotationState, e: Effect) -> None:
+    cluster = state.clusters.get(e["cluster"])
+    _require(cluster is not None and cluster.note == e["old"], e, "note differs")
+    _require(isinstance(e["new"], str), e, "note is text")
+    cluster.note = e["new"]
+
+
+def _link(e: Effect) -> Link:
+    return Link(e["type"], e["anaphor"], e["antecedent"])
+
+
+def _link_added(state: AnnotationState, e: Effect) -> None:
+    link = _link(e)
+    _require(link.type in LINK_TYPES, e, "unknown link type")
+    _require(link.anaphor in state.mentions and link.antecedent in state.mentions, e, "no such mention")
+    _require(link not in state.links, e, "the link exists")
+    state.add_link(link)
+
+
+def _link_removed(state: AnnotationState, e: Effect) -> None:
+    link = _link(e)
+    _require(link in state.links, e, "no such link")
+    state.remove_link(link)
+
+
+def _mention_added(state: AnnotationState, e: Effect) -> None:
+    _require(e["mention"] not in state.mentions, e, "the mention exists")
+    _require(e["document"] in state.documents, e, "no such document")
+    state.put_mention(Mention(e["mention"], e["document"], as_spans(e["spans"]), added=True))
+
+
+def _mention_removed(state: AnnotationState, e: Effect) -> None:
+    id = e["mention"]
+    mention = state.mentions.get(id)
+    _require(mention is not None, e, "no such mention")
+    _require(mention.added and not mention.rejected, e, "only an added, active mention is removed")
+    _require((mention.document, mention.spans) == (e["document"], as_spans(e["spans"])), e, "spans differ")
+    _require(id not in state.mention_cluster and not state.mention_links[id], e, "still in use")
+    state.remove_mention(id)
+
+
+def _spans_set(state: AnnotationState, e: Effect) -> None:
+    mention = state.mentions.get(e["mention"])
+    _require(mention is not None and mention.spans == as_spans(e["old"]), e, "spans differ")
+    new = as_spans(e["new"])
+    _require(len(new) > 0, e, "no spans")
+    state.put_mention(Mention(mention.id, mention.document, new, mention.added, mention.rejected))
+
+
+def _rejected_set(state: AnnotationState, e: Effect) -> None:
+    mention = state.mentions.get(e["mention"])
+    _require(mention is not None and mention.rejected is e["old"], e, "rejected flag differs")
+    _require(isinstance(e["new"], bool), e, "rejected is a boolean")
+    if e["new"]:
+        in_use = mention.id in state.mention_cluster or state.mention_links[mention.id]
+        _require(not in_use, e, "a rejected mention has no cluster and no links")
+    state.put_mention(Mention(mention.id, mention.document, mention.spans, mention.added, e["new"]))
+
+
+def _suggestion_decided(state: AnnotationState, e: Effect) -> None:
+    id, new = e["suggestion"], e["new"]
+    _require(state.decisions.get(id) == e["old"], e, "decision differs")
+    _require(new is None or new in DECISIONS, e, "unknown decision")
+    if new is None:
+        del state.decisions[id]
+    else:
+        state.decisions[id] = new
+
+
+_HANDLERS = {
+    "cluster_created": _cluster_created,
+    "cluster_deleted": _cluster_deleted,
+    "member_set": _member_set,
+    "edge_added": _edge_added,
+    "edge_removed": _edge_removed,
+    "label_set": _label_set,
+    "note_set": _note_set,
+    "link_added": _link_added,
+    "link_removed": _link_removed,
+    "mention_added": _mention_added,
+    "mention_removed": _mention_removed,
+    "spans_set": _spans_set,
+    "rejected_set": _rejected_set,
+    "suggestion_decided": _suggestion_decided,
+}

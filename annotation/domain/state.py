@@ -1,0 +1,229 @@
+"""The annotation of one assignment, as plain in-memory data.
+
+`AnnotationState` holds what an annotator builds over one topic: mentions (candidates plus
+added ones, current spans, rejected flag), clusters, hierarchy edges, anaphora links and
+suggestion decisions, with the indexes that keep every operation cheap on a topic of
+thousands of mentions (parents/children of a cluster, links of a mention, mentions by span).
+
+Only `apply_effects` (annotation.domain.effects) should call the mutators below: they keep
+the indexes in step but check nothing, so that effects stay the single way to change state.
+
+Mention text: the state keeps no tokens. A cluster created for a mention is labelled with
+that mention's text, which the optional `mention_text(mention) -> str` provider supplies
+(the service backs it with the document tokens, so it also works for added mentions and
+fixed spans). Without a provider the label is "mention #<id>". The label is stored in the
+`cluster_created` effect, so replaying a log never needs the provider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, NamedTuple
+
+Span = tuple[int, int]
+Spans = tuple[Span, ...]
+
+LINK_TYPES = ("COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAINED")
+DECISIONS = ("accepted", "rejected")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Project flags that decide which operations are allowed."""
+
+    single_parent: bool = True
+    allow_add_mentions: bool = False
+    allow_fix_spans: bool = False
+    allow_reject_mentions: bool = False
+    hierarchy: bool = True
+    anaphora: bool = False
+
+
+def as_spans(spans: Any) -> Spans:
+    """`[[s, e], ...]` (JSON) or tuples -> the canonical tuple of `(start, end)` tuples."""
+    return tuple((int(start), int(end)) for start, end in spans)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """Immutable: a change of spans or of the rejected flag replaces the object."""
+
+    id: int
+    document: int
+    spans: Spans
+    added: bool = False
+    rejected: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spans", as_spans(self.spans))
+
+    @property
+    def start(self) -> int:
+        """First token of the first span: what the ordering of anaphora links compares."""
+        return self.spans[0][0]
+
+
+@dataclass
+class Cluster:
+    id: int
+    label: str
+    note: str = ""
+    members: set[int] = field(default_factory=set)
+
+
+class Link(NamedTuple):
+    type: str
+    anaphor: int
+    antecedent: int
+
+
+@dataclass(eq=False)
+class AnnotationState:
+    settings: Settings = field(default_factory=Settings)
+    documents: dict[int, int] = field(default_factory=dict)  # document id -> token count
+    mentions: dict[int, Mention] = field(default_factory=dict)
+    clusters: dict[int, Cluster] = field(default_factory=dict)
+    edges: set[tuple[int, int]] = field(default_factory=set)  # (parent, child)
+    links: set[Link] = field(default_factory=set)
+    decisions: dict[int, str] = field(default_factory=dict)  # suggestion id -> decision
+    mention_text: Callable[[Mention], str] | None = field(default=None, repr=False)
+
+    # Indexes, derived from the fields above.
+    mention_cluster: dict[int, int] = field(init=False, repr=False)
+    parents: dict[int, set[int]] = field(init=False, repr=False)
+    children: dict[int, set[int]] = field(init=False, repr=False)
+    mention_links: dict[int, set[Link]] = field(init=False, repr=False)
+    mentions_at: dict[tuple[int, Spans], set[int]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.edges = set(self.edges)
+        self.links = {Link(*link) for link in self.links}
+        self.mention_cluster = {}
+        for cluster in self.clusters.values():
+            for mention in cluster.members:
+                if mention in self.mention_cluster:
+                    raise ValueError(f"mention #{mention} is in two clusters")
+                self.mention_cluster[mention] = cluster.id
+        self.parents = {id: set() for id in self.clusters}
+        self.children = {id: set() for id in self.clusters}
+        for parent, child in self.edges:
+            self.parents[child].add(parent)
+            self.children[parent].add(child)
+        self.mention_links = {id: set() for id in self.mentions}
+        for link in self.links:
+            self.mention_links[link.anaphor].add(link)
+            self.mention_links[link.antecedent].add(link)
+        self.mentions_at = {}
+        for mention in self.mentions.values():
+            self.mentions_at.setdefault((mention.document, mention.spans), set()).add(mention.id)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def cluster_name(self, cluster_id: int) -> str:
+        """How messages name a cluster: its label and id, e.g. `'CRF tagger' (#12)`."""
+        cluster = self.clusters.get(cluster_id)
+        label = cluster.label if cluster is not None else "?"
+        return f"'{label}' (#{cluster_id})"
+
+    def default_label(self, mention: Mention) -> str:
+        if self.mention_text is not None:
+            text = self.mention_text(mention).strip()
+            if text:
+                return text
+        return f"mention #{mention.id}"
+
+    def active_mentions_at(self, document: int, spans: Spans) -> set[int]:
+        """Ids of the non-rejected mentions with exactly these spans in this document."""
+        ids = self.mentions_at.get((document, spans), set())
+        return {id for id in ids if not self.mentions[id].rejected}
+
+    def snapshot(self) -> dict[str, Any]:
+        """A canonical, comparable, JSON-able picture of the whole state (indexes excluded)."""
+        return {
+            "settings": asdict(self.settings),
+            "documents": sorted([id, count] for id, count in self.documents.items()),
+            "mentions": [
+                [m.id, m.document, [list(span) for span in m.spans], m.added, m.rejected]
+                for m in sorted(self.mentions.values(), key=lambda m: m.id)
+            ],
+            "clusters": [
+                [c.id, c.label, c.note, sorted(c.members)]
+                for c in sorted(self.clusters.values(), key=lambda c: c.id)
+            ],
+            "edges": sorted([parent, child] for parent, child in self.edges),
+            "links": sorted(list(link) for link in self.links),
+            "decisions": sorted([id, decision] for id, decision in self.decisions.items()),
+        }
+
+    def copy(self) -> AnnotationState:
+        """An independent copy (O(size of the state); plan never needs one)."""
+        return AnnotationState(
+            settings=self.settings,
+            documents=dict(self.documents),
+            mentions=dict(self.mentions),  # Mention objects are immutable
+            clusters={id: replace(c, members=set(c.members)) for id, c in self.clusters.items()},
+            edges=set(self.edges),
+            links=set(self.links),
+            decisions=dict(self.decisions),
+            mention_text=self.mention_text,
+        )
+
+    # -- mutators (for apply_effects only: they keep indexes, they check nothing) ----------
+
+    def create_cluster(self, id: int, label: str, note: str) -> None:
+        self.clusters[id] = Cluster(id, label, note)
+        self.parents[id] = set()
+        self.children[id] = set()
+
+    def delete_cluster(self, id: int) -> None:
+        del self.clusters[id], self.parents[id], self.children[id]
+
+    def set_member(self, mention: int, cluster: int | None) -> None:
+        old = self.mention_cluster.pop(mention, None)
+        if old is not None:
+            self.clusters[old].members.discard(mention)
+        if cluster is not None:
+            self.clusters[cluster].members.add(mention)
+            self.mention_cluster[mention] = cluster
+
+    def add_edge(self, parent: int, child: int) -> None:
+        self.edges.add((parent, child))
+        self.parents[child].add(parent)
+        self.children[parent].add(child)
+
+    def remove_edge(self, parent: int, child: int) -> None:
+        self.edges.discard((parent, child))
+        self.parents[child].discard(parent)
+        self.children[parent].discard(child)
+
+    def add_link(self, link: Link) -> None:
+        self.links.add(link)
+        self.mention_links[link.anaphor].add(link)
+        self.mention_links[link.antecedent].add(link)
+
+    def remove_link(self, link: Link) -> None:
+        self.links.discard(link)
+        self.mention_links[link.anaphor].discard(link)
+        self.mention_links[link.antecedent].discard(link)
+
+    def put_mention(self, mention: Mention) -> None:
+        """Add a mention or replace one (new spans, new rejected flag)."""
+        old = self.mentions.get(mention.id)
+        if old is not None:
+            self._unindex_spans(old)
+        else:
+            self.mention_links[mention.id] = set()
+        self.mentions[mention.id] = mention
+        self.mentions_at.setdefault((mention.document, mention.spans), set()).add(mention.id)
+
+    def remove_mention(self, id: int) -> None:
+        self._unindex_spans(self.mentions.pop(id))
+        del self.mention_links[id]
+
+    def _unindex_spans(self, mention: Mention) -> None:
+        key = (mention.document, mention.spans)
+        ids = self.mentions_at[key]
+        ids.discard(mention.id)
+        if not ids:
+            del self.mentions_at[key]
