@@ -1,0 +1,10 @@
+"""Annotation operations: pure planners from an operation's JSON to primitive effects.
+
+`plan(state, op, new_id)` is the entry point; the typed functions per concept
+(`clusters.merge`, `hierarchy.set_parent`, `links.add_link`, ...) can be called directly.
+"""
+
+from .dispatch import OPERATIONS, plan
+from .result import NewId, OperationResult
+
+__all__ = ["OPERATIONS", "NewId", "OperationResult", "plan"]

@@ -1,0 +1,72 @@
+"""`plan(state, op, new_id)`: the one entry point from an operation's JSON to its effects."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import InvalidOperation
+from ..state import LINK_TYPES, AnnotationState
+from . import clusters, hierarchy, links, mentions, suggestions
+from .payload import Payload
+from .result import NewId, OperationResult
+
+
+def plan(state: AnnotationState, op: dict[str, Any], new_id: NewId) -> OperationResult:
+    """Plan `op` (its JSON form, see docs/architecture.md) against `state`.
+
+    Never mutates `state`; `new_id` is called only once the operation is known to succeed.
+    Raises a `DomainError` saying why when the operation is refused. Every planned result
+    has at least one effect.
+    """
+    return _plan(state, Payload(op), new_id, nested=False)
+
+
+def _plan(state: AnnotationState, op: Payload, new_id: NewId, *, nested: bool) -> OperationResult:
+    name = op.text("op")
+    planner = _PLANNERS.get(name)
+    if planner is None or (nested and name in _DECISIONS):
+        allowed = sorted(set(_PLANNERS) - (_DECISIONS if nested else set()))
+        raise InvalidOperation(op.field("op"), f"must be one of {', '.join(allowed)}, not {name!r}")
+    return planner(state, op, new_id)
+
+
+def _accept_suggestion(state: AnnotationState, op: Payload, new_id: NewId) -> OperationResult:
+    suggestion = op.id("suggestion")
+    inner_op = op.nested("operation")
+    suggestions.check_acceptable(state, suggestion)
+    inner = _plan(state, inner_op, new_id, nested=True)
+    return suggestions.accept_suggestion(state, suggestion=suggestion, inner=inner)
+
+
+_DECISIONS = {"accept_suggestion", "reject_suggestion"}
+
+_PLANNERS: dict[str, Callable[[AnnotationState, Payload, NewId], OperationResult]] = {
+    "assign": lambda s, op, new_id: clusters.assign(
+        s, mention=op.id("mention"), cluster=op.optional_id("cluster"), new_id=new_id
+    ),
+    "merge": lambda s, op, new_id: clusters.merge(s, source=op.id("source"), target=op.id("target")),
+    "split": lambda s, op, new_id: clusters.split(s, mentions=op.ids("mentions"), new_id=new_id),
+    "rename": lambda s, op, new_id: clusters.rename(s, cluster=op.id("cluster"), label=op.text("label", blank=False)),
+    "set_note": lambda s, op, new_id: clusters.set_note(s, cluster=op.id("cluster"), note=op.text("note")),
+    "set_parent": lambda s, op, new_id: hierarchy.set_parent(
+        s, child=op.id("child"), parent=op.optional_id("parent")
+    ),
+    "add_edge": lambda s, op, new_id: hierarchy.add_edge(s, parent=op.id("parent"), child=op.id("child")),
+    "remove_edge": lambda s, op, new_id: hierarchy.remove_edge(s, parent=op.id("parent"), child=op.id("child")),
+    "add_mention": lambda s, op, new_id: mentions.add_mention(
+        s, document=op.id("document"), spans=op.spans("spans"), new_id=new_id
+    ),
+    "fix_span": lambda s, op, new_id: mentions.fix_span(s, mention=op.id("mention"), spans=op.spans("spans")),
+    "reject_mention": lambda s, op, new_id: mentions.reject_mention(s, mention=op.id("mention")),
+    "add_link": lambda s, op, new_id: links.add_link(
+        s, type=op.choice("type", LINK_TYPES), anaphor=op.id("anaphor"), antecedent=op.id("antecedent")
+    ),
+    "remove_link": lambda s, op, new_id: links.remove_link(
+        s, type=op.choice("type", LINK_TYPES), anaphor=op.id("anaphor"), antecedent=op.id("antecedent")
+    ),
+    "accept_suggestion": _accept_suggestion,
+    "reject_suggestion": lambda s, op, new_id: suggestions.reject_suggestion(s, suggestion=op.id("suggestion")),
+}
+
+OPERATIONS = tuple(_PLANNERS)
