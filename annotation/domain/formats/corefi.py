@@ -1,0 +1,351 @@
+"""CoRefi JSON (github ariecattan/CoRefi): one annotation task per file.
+
+A file: ``tokens``, a flat list of ``{"i", "document", "paragraph"?, "doc_name"?, "text"}``
+(``i`` is the global token index); ``mentions``, ``{"start", "end", "clustId"?, "first"?}``
+with inclusive global token indices; and flags and task data (``mode``, ``fixableSpans``,
+``newMentions``, ``reassignable``, ``hypernym``, ``clusterName``, ``selectedCluster``,
+``clustersDesc``, ``goldMentions``, ``tourSteps``, ``snackbarTimeout``...).
+
+Mapping: one file -> one topic (external id: the file's ``id`` if it has one, else the file
+stem); each ``(document, paragraph)`` run of tokens -> one :class:`DocumentData` (doc_id =
+``doc_name`` or the document number; ``document``/``paragraph``/``doc_name`` kept in its
+metadata); global offsets -> offsets in that document; ``clustId`` -> cluster key;
+``clustersDesc`` texts -> cluster labels. Everything else (flags, task data, per-mention
+extras such as ``first``) is kept in ``TopicData.metadata["corefi"]`` and
+``MentionData.metadata`` so the writer gives back an equal JSON document.
+
+Errors name a JSON path as the record (``mentions[3]``) and the key as the field (``end``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from annotation.domain.corpus import ClusterData, DocumentData, MentionData, TopicData
+from annotation.domain.formats._io import PathOrStream, display_name, is_int, open_text
+from annotation.domain.formats.errors import FormatErrors, FormatWarning, ImportReport, Problems, Skipped
+
+FORMAT = "corefi"
+TOKEN_FIELDS = ("i", "document", "paragraph", "doc_name", "text")
+MENTION_FIELDS = ("start", "end", "first", "clustId")
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_corefi(path_or_stream: PathOrStream, *, skip_invalid: bool = False) -> ImportReport:
+    """A CoRefi file, or every ``*.json`` file of a folder (in name order), one topic each."""
+    if isinstance(path_or_stream, (str, os.PathLike)) and Path(path_or_stream).is_dir():
+        return read_corefi_files(sorted(Path(path_or_stream).glob("*.json")), skip_invalid=skip_invalid)
+    return read_corefi_json(path_or_stream, skip_invalid=skip_invalid)
+
+
+def read_corefi_json(path_or_stream: PathOrStream, *, skip_invalid: bool = False) -> ImportReport:
+    """Read one CoRefi file as one topic. A file is one record: with ``skip_invalid`` an
+    invalid file is listed in ``skipped`` and no topic is returned."""
+    file = display_name(path_or_stream)
+    problems = Problems(file)
+    with open_text(path_or_stream) as stream:
+        text = stream.read()
+    stem = Path(file).stem if file != "<stream>" else "corefi"
+    topic = _parse(text, stem, problems)
+    report = ImportReport(errors=problems.errors, warnings=problems.warnings)
+    if problems.errors:
+        if not skip_invalid:
+            raise FormatErrors(problems.errors, report)
+        report.skipped.append(Skipped(file, None, tuple(problems.errors)))
+    elif topic is not None:
+        report.topics.append(topic)
+    return report
+
+
+def read_corefi_files(paths: Iterable[PathOrStream], *, skip_invalid: bool = False) -> ImportReport:
+    """Several CoRefi files, one topic each; every file is checked before anything is raised."""
+    report = ImportReport()
+    for path in paths:
+        report.extend(read_corefi_json(path, skip_invalid=True))
+    if report.errors and not skip_invalid:
+        raise FormatErrors(report.errors, report)
+    return report
+
+
+def _parse(text: str, stem: str, problems: Problems) -> TopicData | None:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problems.error(None, None, f"malformed JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+        return None
+    if not isinstance(obj, dict):
+        problems.error(None, None, "a CoRefi file must hold a JSON object")
+        return None
+    for name in ("tokens", "mentions"):
+        if not isinstance(obj.get(name), list):
+            problems.error(name, None, "missing" if name not in obj else "must be a list")
+    if problems.errors:
+        return None
+    documents, token_place = _documents(obj["tokens"], problems)
+    if documents is None:
+        return None
+    corefi: dict[str, Any] = {"fields": list(obj)}
+    token_fields = list(dict.fromkeys(key for token in obj["tokens"] for key in token))
+    if token_fields != [f for f in TOKEN_FIELDS if f in token_fields]:
+        corefi["token_fields"] = token_fields
+    mentions = _mentions(obj["mentions"], token_place, problems)
+    cluster_keys = list(dict.fromkeys(m.cluster for m in mentions if m.cluster is not None))
+    labels = _labels(obj.get("clustersDesc"), problems)
+    _check_references(obj, set(cluster_keys), len(token_place), problems)
+    extra = {key: value for key, value in obj.items() if key not in ("tokens", "mentions")}
+    if extra:
+        corefi["extra"] = extra
+    topic_id = obj.get("id")
+    if problems.errors:
+        return None
+    return TopicData(
+        external_id=str(topic_id) if topic_id is not None else stem,
+        documents=documents,
+        mentions=mentions,
+        clusters=[ClusterData(key, label=labels.get(key)) for key in cluster_keys],
+        metadata={FORMAT: corefi},
+    )
+
+
+def _documents(tokens: list[Any], problems: Problems) -> tuple[list[DocumentData] | None, list[tuple[int, int]]]:
+    """Documents (one per run of tokens with the same document and paragraph) and, for each
+    global token index, (document index, offset in it)."""
+    documents: list[DocumentData] = []
+    place: list[tuple[int, int]] = []
+    seen_groups: dict[tuple[Any, Any], int] = {}
+    current: tuple[Any, Any] | None = None
+    bad = False
+    for k, token in enumerate(tokens):
+        record = f"tokens[{k}]"
+        if not isinstance(token, dict):
+            problems.error(record, None, "a token must be an object")
+            bad = True
+            continue
+        for name, valid, expected in (("i", is_int, "an integer"), ("document", is_int, "an integer"),
+                                      ("text", lambda v: isinstance(v, str), "a string")):
+            if not valid(token.get(name)):
+                problems.error(record, name, "missing" if name not in token else f"must be {expected}")
+                bad = True
+        if "paragraph" in token and not is_int(token["paragraph"]):
+            problems.error(record, "paragraph", "must be an integer")
+            bad = True
+        if bad:
+            continue
+        if token["i"] != k:
+            problems.error(record, "i", f"is {token['i']}, expected {k} (tokens must be listed in order)")
+            bad = True
+            continue
+        group = (token["document"], token.get("paragraph"))
+        if group != current:
+            if group in seen_groups:
+                problems.error(record, "document", f"document {group[0]}"
+                               + (f" paragraph {group[1]}" if group[1] is not None else "")
+                               + f" resumes after other tokens (it started at tokens[{seen_groups[group]}])")
+                bad = True
+                continue
+            seen_groups[group] = k
+            current = group
+            metadata: dict[str, Any] = {"document": token["document"]}
+            if "paragraph" in token:
+                metadata["paragraph"] = token["paragraph"]
+            if "doc_name" in token:
+                metadata["doc_name"] = token["doc_name"]
+            doc_id = str(token.get("doc_name", token["document"]))
+            documents.append(DocumentData(doc_id=doc_id, tokens=[], metadata=metadata))
+        document = documents[-1]
+        if token.get("doc_name") != document.metadata.get("doc_name"):
+            problems.error(record, "doc_name", f"{token.get('doc_name')!r} differs from the rest of its document "
+                                               f"({document.metadata.get('doc_name')!r})")
+            bad = True
+        extra = {key: value for key, value in token.items() if key not in TOKEN_FIELDS}
+        if extra:
+            document.metadata.setdefault("token_extra", {})[str(len(document.tokens))] = extra
+        place.append((len(documents) - 1, len(document.tokens)))
+        document.tokens.append(token["text"])
+    return (None if bad else documents), place
+
+
+def _mentions(values: list[Any], place: list[tuple[int, int]], problems: Problems) -> list[MentionData]:
+    mentions: list[MentionData] = []
+    seen: dict[tuple[int, int], int] = {}
+    for k, value in enumerate(values):
+        record = f"mentions[{k}]"
+        if not isinstance(value, dict):
+            problems.error(record, None, "a mention must be an object")
+            continue
+        ok = True
+        for name in ("start", "end"):
+            offset = value.get(name)
+            if not is_int(offset):
+                problems.error(record, name, "missing" if name not in value else "must be an integer")
+                ok = False
+            elif not 0 <= offset < len(place):
+                problems.error(record, name, f"token {offset} does not exist (the file has {len(place)} tokens)")
+                ok = False
+        if not ok:
+            continue
+        start, end = value["start"], value["end"]
+        if start > end:
+            problems.error(record, None, f"start {start} is after end {end}")
+            continue
+        if place[start][0] != place[end][0]:
+            problems.error(record, None, f"tokens {start}-{end} cross a document or paragraph boundary")
+            continue
+        if (start, end) in seen:
+            problems.error(record, None, f"duplicate of mentions[{seen[(start, end)]}] (tokens {start}-{end})")
+            continue
+        seen[(start, end)] = k
+        cluster = value.get("clustId")
+        if cluster is not None and not isinstance(cluster, (str, int)) or isinstance(cluster, bool):
+            problems.error(record, "clustId", "must be a string")
+            continue
+        extra = {key: v for key, v in value.items() if key not in ("start", "end", "clustId")}
+        metadata = {FORMAT: extra} if extra else {}
+        if is_int(cluster):
+            metadata.setdefault(FORMAT, {})["int_clustId"] = True
+        document, offset = place[start]
+        spans = ((offset, offset + end - start),)
+        mentions.append(MentionData(document=document, spans=spans,
+                                    cluster=None if cluster is None else str(cluster), metadata=metadata))
+    return mentions
+
+
+def _labels(value: Any, problems: Problems) -> dict[str, str]:
+    if value is None:
+        return {}
+    labels: dict[str, str] = {}
+    if not isinstance(value, list):
+        problems.error("clustersDesc", None, "must be a list of {clustId, text}")
+        return labels
+    for k, entry in enumerate(value):
+        if not (isinstance(entry, dict) and isinstance(entry.get("clustId"), str) and isinstance(entry.get("text"), str)):
+            problems.error(f"clustersDesc[{k}]", None, "must be {\"clustId\": ..., \"text\": ...}")
+            continue
+        labels[entry["clustId"]] = entry["text"]
+    return labels
+
+
+def _check_references(obj: dict[str, Any], clusters: set[str], size: int, problems: Problems) -> None:
+    """Task data that points into the tokens or the clusters: offsets must exist (error);
+    a cluster that no mention has is only worth a warning (onboarding files name gold ones)."""
+    selected = obj.get("selectedCluster")
+    if selected is not None and str(selected) not in clusters:
+        problems.warn("selectedCluster", None, f"cluster {selected} is not the cluster of any mention")
+    gold = obj.get("goldMentions")
+    if gold is None:
+        return
+    if not isinstance(gold, list):
+        problems.error("goldMentions", None, "must be a list of mentions")
+        return
+    for k, mention in enumerate(gold):
+        record = f"goldMentions[{k}]"
+        if not isinstance(mention, dict):
+            problems.error(record, None, "a mention must be an object")
+            continue
+        for name in ("start", "end"):
+            offset = mention.get(name)
+            if not is_int(offset) or not 0 <= offset < size:
+                problems.error(record, name, f"token {offset} does not exist (the file has {size} tokens)")
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_corefi(topics: Iterable[TopicData], path_or_stream: PathOrStream) -> list[FormatWarning]:
+    """One topic to a ``.json`` path or a stream; otherwise one file per topic in the folder."""
+    topics = list(topics)
+    if not isinstance(path_or_stream, (str, os.PathLike)) or Path(path_or_stream).suffix == ".json":
+        if len(topics) != 1:
+            raise ValueError(f"a CoRefi file holds one topic, not {len(topics)}; give a folder")
+        return write_corefi_json(topics[0], path_or_stream)
+    return write_corefi_files(topics, path_or_stream)
+
+
+def write_corefi_json(topic: TopicData, path_or_stream: PathOrStream) -> list[FormatWarning]:
+    """Write one topic as a CoRefi file (indented like CoRefi's examples); returns warnings
+    (CoRefi has no discontinuous mentions and no hierarchy edges in its input files)."""
+    problems = Problems(display_name(path_or_stream))
+    obj = topic_to_corefi(topic, problems)
+    with open_text(path_or_stream, "w") as stream:
+        stream.write(json.dumps(obj, indent=4, ensure_ascii=False) + "\n")
+    return problems.warnings
+
+
+def write_corefi_files(topics: Iterable[TopicData], folder: str | Path) -> list[FormatWarning]:
+    """One ``<external_id>.json`` per topic in ``folder``."""
+    warnings: list[FormatWarning] = []
+    for topic in topics:
+        warnings += write_corefi_json(topic, Path(folder) / f"{topic.external_id}.json")
+    return warnings
+
+
+def topic_to_corefi(topic: TopicData, problems: Problems | None = None) -> dict[str, Any]:
+    problems = problems or Problems("<corefi>")
+    corefi: dict[str, Any] = topic.metadata.get(FORMAT, {})
+    token_fields = corefi.get("token_fields", TOKEN_FIELDS)
+    tokens, starts = _tokens(topic, token_fields)
+    mentions = []
+    for k, mention in enumerate(topic.mentions):
+        if len(mention.spans) > 1:
+            problems.warn(f"mentions[{k}]", None, "CoRefi has no discontinuous mentions; wrote the covering span")
+        base = starts[mention.document]
+        extra = dict(mention.metadata.get(FORMAT, {}))
+        int_cluster = extra.pop("int_clustId", False)
+        row: dict[str, Any] = {"start": base + mention.spans[0][0], "end": base + mention.spans[-1][1]}
+        row.update(extra)
+        if mention.cluster is not None:
+            row["clustId"] = int(mention.cluster) if int_cluster else mention.cluster
+        mentions.append(_ordered(row, MENTION_FIELDS))
+    if topic.relations:
+        problems.warn("relations", None, "CoRefi input files carry no hierarchy; the relations are not written")
+    values: dict[str, Any] = dict(corefi.get("extra", {}))
+    values["tokens"], values["mentions"] = tokens, mentions
+    if "clustersDesc" in values:
+        values["clustersDesc"] = _clusters_desc(values["clustersDesc"], topic)
+    fields = list(corefi.get("fields", ["tokens", "mentions"]))
+    fields += [name for name in values if name not in fields]
+    return {name: values[name] for name in fields if name in values}
+
+
+def _tokens(topic: TopicData, token_fields: Iterable[str]) -> tuple[list[dict[str, Any]], list[int]]:
+    """Flat CoRefi tokens and the global index where each document starts. Documents not read
+    from CoRefi are numbered by doc_id (paragraphs sharing a doc_id share a document)."""
+    tokens: list[dict[str, Any]] = []
+    starts: list[int] = []
+    doc_numbers: dict[str, int] = {}
+    for index, document in enumerate(topic.documents):
+        starts.append(len(tokens))
+        metadata = document.metadata
+        if "document" in metadata:
+            fields = {key: metadata[key] for key in ("document", "paragraph", "doc_name") if key in metadata}
+        else:
+            number = doc_numbers.setdefault(document.doc_id, len(doc_numbers))
+            fields = {"document": number, "paragraph": index, "doc_name": document.doc_id}
+        token_extra = metadata.get("token_extra", {})
+        for offset, text in enumerate(document.tokens):
+            token = {"i": len(tokens), **fields, "text": text, **token_extra.get(str(offset), {})}
+            tokens.append(_ordered(token, token_fields))
+    return tokens, starts
+
+
+def _clusters_desc(entries: Any, topic: TopicData) -> Any:
+    """The original descriptions, with texts taken from the clusters' current labels."""
+    labels = {cluster.key: cluster.label for cluster in topic.clusters if cluster.label}
+    if not isinstance(entries, list):
+        return entries
+    return [
+        {**entry, "text": labels.get(entry.get("clustId"), entry.get("text"))} if isinstance(entry, dict) else entry
+        for entry in entries
+    ]
+
+
+def _ordered(row: dict[str, Any], order: Iterable[str]) -> dict[str, Any]:
+    order = list(order)
+    first = {key: row[key] for key in order if key in row}
+    return {**first, **{key: value for key, value in row.items() if key not in first}}
