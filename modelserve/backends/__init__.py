@@ -1,0 +1,64 @@
+"""The suggestion backends by name, each built once per process and parameter set.
+
+A Celery worker asks `get_backend(name, params)` for every run; the first call loads the model,
+later calls get the same object, so a worker loads a model once. Backends are imported lazily
+by module path, so importing this module loads no model and an optional backend whose module
+is missing fails only when it is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import threading
+from typing import Any
+
+from modelserve.backends.base import Backend
+
+# name -> "module" or "module:Class"; without a class, the module's class whose `name` is the key.
+BACKENDS: dict[str, str] = {
+    "minilm": "modelserve.backends.minilm:MiniLMBackend",
+    "trained": "modelserve.backends.trained:TrainedBackend",
+    "cross-encoder": "modelserve.backends.cross_encoder:CrossEncoderBackend",
+    "chemu": "modelserve.backends.chemu",
+}
+DEFAULT_BACKEND = "minilm"
+
+_BUILT: dict[tuple[str, str], Backend] = {}
+_LOCK = threading.Lock()
+
+
+class UnknownBackend(LookupError):
+    pass
+
+
+def available_backends() -> list[str]:
+    return sorted(BACKENDS)
+
+
+def get_backend(name: str, params: dict[str, Any] | None = None) -> Backend:
+    """The backend `name` built with `params` (the same object for equal parameters)."""
+    if name not in BACKENDS:
+        raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(available_backends())}")
+    key = (name, json.dumps(params or {}, sort_keys=True, default=str))
+    with _LOCK:
+        if key not in _BUILT:
+            _BUILT[key] = backend_class(name)(dict(params or {}))
+        return _BUILT[key]
+
+
+def backend_class(name: str) -> type:
+    module_name, _, class_name = BACKENDS[name].partition(":")
+    module = importlib.import_module(module_name)
+    if class_name:
+        return getattr(module, class_name)
+    for value in vars(module).values():
+        if isinstance(value, type) and value.__module__ == module.__name__ and getattr(value, "name", None) == name:
+            return value
+    raise UnknownBackend(f"{module_name} defines no class with name = {name!r}")
+
+
+def clear_backends() -> None:
+    """Forget built backends (tests; a worker never needs it)."""
+    with _LOCK:
+        _BUILT.clear()

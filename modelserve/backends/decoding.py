@@ -1,0 +1,146 @@
+"""From pair scores to suggestions: the inference of SciCo sections 4.1-4.2, shared by backends.
+
+1. Clusters: average-linkage agglomerative clustering over a mention-by-mention similarity
+   (cosine, or a pair model's coreference probability); two groups merge while the average
+   similarity between them is at least `threshold`.
+2. Hierarchy: each candidate edge parent -> child between clusters has a score; edges are added
+   greedily from the best score down, skipping any that would close a cycle and, under the
+   single-parent rule, any to a child that already has a parent; adding stops at the first
+   score below `threshold`. Because a skip depends only on edges already accepted, the edges
+   kept for a threshold are exactly the prefix of the list for any lower threshold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.spatial.distance import squareform
+
+from modelserve.backends.base import ClusterSuggestion, EdgeSuggestion, Suggestions
+
+Edge = tuple[int, int, float]  # (parent cluster, child cluster, score)
+
+
+def symmetrise(scores: np.ndarray) -> np.ndarray:
+    """Mean of the (i, j) and (j, i) scores: a pair model sees each pair in both orders."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return (scores + scores.T) / 2.0
+
+
+def agglomerative_clusters(similarity: np.ndarray, threshold: float) -> list[list[int]]:
+    """Average-linkage clusters of a symmetric similarity matrix, cut at `threshold`.
+
+    Clusters are lists of mention indices, ascending, ordered by their first mention.
+    """
+    n = len(similarity)
+    if n == 0:
+        return []
+    if n == 1:
+        return [[0]]
+    distance = np.clip(1.0 - np.asarray(similarity, dtype=np.float64), 0.0, None)
+    distance = (distance + distance.T) / 2.0
+    np.fill_diagonal(distance, 0.0)
+    tree = linkage(squareform(distance, checks=False), method="average")
+    labels = fcluster(tree, t=1.0 - threshold, criterion="distance")
+    groups: dict[int, list[int]] = {}
+    for index, label in enumerate(labels):
+        groups.setdefault(int(label), []).append(index)
+    return sorted(groups.values(), key=lambda members: members[0])
+
+
+def cluster_confidences(similarity: np.ndarray, clusters: list[list[int]]) -> list[float]:
+    """How sure each cluster is: the mean similarity between its members.
+
+    A singleton has no pair inside; its confidence is that it stands apart: 1 minus its highest
+    similarity to any other mention (1.0 when the topic has a single mention).
+    """
+    similarity = np.asarray(similarity, dtype=np.float64)
+    n = len(similarity)
+    scores = []
+    for members in clusters:
+        if len(members) > 1:
+            block = similarity[np.ix_(members, members)]
+            pairs = len(members) * (len(members) - 1)
+            scores.append(float((block.sum() - np.trace(block)) / pairs))
+        elif n > 1:
+            others = np.delete(similarity[members[0]], members[0])
+            scores.append(float(1.0 - others.max()))
+        else:
+            scores.append(1.0)
+    return [min(1.0, max(0.0, s)) for s in scores]
+
+
+def between_clusters(scores: np.ndarray, clusters: list[list[int]]) -> np.ndarray:
+    """K x K: entry (a, b) = mean of scores[i, j] over i in cluster a, j in cluster b."""
+    n = len(scores)
+    membership = np.zeros((len(clusters), n))
+    for row, members in enumerate(clusters):
+        membership[row, members] = 1.0 / len(members)
+    return membership @ np.asarray(scores, dtype=np.float64) @ membership.T
+
+
+def greedy_hierarchy(edge_scores: np.ndarray, threshold: float, *, single_parent: bool = True) -> list[Edge]:
+    """Edges (parent, child, score) picked greedily from `edge_scores[parent, child]`.
+
+    Self-loops are never candidates. Ties are broken by (parent, child) so runs are repeatable.
+    """
+    k = len(edge_scores)
+    candidates = [
+        (float(edge_scores[p, c]), p, c) for p in range(k) for c in range(k)
+        if p != c and edge_scores[p, c] >= threshold
+    ]
+    candidates.sort(key=lambda item: (-item[0], item[1], item[2]))
+    children: dict[int, list[int]] = {}
+    has_parent: set[int] = set()
+    edges: list[Edge] = []
+    for score, parent, child in candidates:
+        if single_parent and child in has_parent:
+            continue
+        if _reaches(children, child, parent):  # parent below child already: the edge closes a cycle
+            continue
+        children.setdefault(parent, []).append(child)
+        has_parent.add(child)
+        edges.append((parent, child, score))
+    return edges
+
+
+def _reaches(children: dict[int, list[int]], start: int, goal: int) -> bool:
+    stack, seen = [start], {start}
+    while stack:
+        node = stack.pop()
+        if node == goal:
+            return True
+        for nxt in children.get(node, ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return False
+
+
+def to_suggestions(clusters: list[list[int]], confidences: list[float], edges: list[Edge]) -> Suggestions:
+    return Suggestions(
+        clusters=[ClusterSuggestion(list(m), float(s)) for m, s in zip(clusters, confidences)],
+        edges=[EdgeSuggestion(parent=p, child=c, score=float(s)) for p, c, s in edges],
+    )
+
+
+def decode_pair_scores(
+    coref: np.ndarray,
+    child_of: np.ndarray,
+    *,
+    cluster_threshold: float,
+    hierarchy_threshold: float,
+    single_parent: bool = True,
+) -> Suggestions:
+    """SciCo 4.2 inference from mention-pair probabilities.
+
+    `coref[i, j]`: probability that mentions i and j corefer; `child_of[i, j]`: probability that
+    mention i is a child of mention j (already combined with "j is a parent of i" by the
+    caller where the model gives both). The score of cluster C1 being a child of C2 is the mean
+    of child_of over C1 x C2.
+    """
+    similarity = symmetrise(coref)
+    clusters = agglomerative_clusters(similarity, cluster_threshold)
+    confidences = cluster_confidences(similarity, clusters)
+    edges = greedy_hierarchy(between_clusters(child_of, clusters).T, hierarchy_threshold, single_parent=single_parent)
+    return to_suggestions(clusters, confidences, edges)

@@ -1,0 +1,128 @@
+"""The default suggester: a frozen sentence encoder, no training (works out of the box).
+
+Coreference (SciCo 4.1 without a trained scorer): average-linkage agglomerative clustering on
+the cosine similarity of mention embeddings. Each mention's similarity mixes two views: the
+mention in its context (span vectors mean-pooled from the encoded document) and the mention
+text alone (the encoder's own sentence embedding, which MiniLM was trained for and which
+matches acronyms and paraphrases well).
+
+Hierarchy (greedy, acyclic, single-parent, SciCo 4.1): a parent -> child score between clusters
+from two cues, combined as a noisy-or (either cue alone can propose an edge):
+- lexical: the child's label is the parent's label with modifiers in front (same head), see
+  `lexical.py`;
+- semantic: the clusters are similar but not coreferent, and the parent is the more general
+  one, i.e. the one more similar to the rest of the topic (a topic is drawn around a concept,
+  so its general concepts sit at its centre).
+A reversed lexical cue (the parent's label is a kind of the child's) vetoes the edge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from annotation.domain.corpus import TopicData
+from modelserve.backends.base import Progress, Suggestions, no_progress
+from modelserve.backends.decoding import (
+    agglomerative_clusters, between_clusters, cluster_confidences, greedy_hierarchy, to_suggestions,
+)
+from modelserve.backends.lexical import cluster_specificity, phrase_words, specificity_cue
+from modelserve.encoders import MentionEncoder
+
+DEFAULTS: dict[str, Any] = {
+    "encoder_path": None,  # default: the packaged all-MiniLM-L6-v2
+    "device": "auto",
+    "max_length": None,  # default: the encoder's own limit (MiniLM: 256 sub-words)
+    "batch_size": 32,
+    "context": "document",  # document | sentence: the window a mention is encoded in
+    "phrase_weight": 0.5,  # share of the mention-text-alone similarity in the mix
+    "threshold": 0.65,  # average cosine at which clusters merge
+    "hierarchy_threshold": 0.6,  # lowest parent -> child score that becomes an edge
+    "semantic_floor": 0.5,  # cosine below which two clusters are taken as unrelated
+    "specificity_penalty": 0.2,  # similarity taken off a pair whose labels are head / modifiers + head
+    "single_parent": True,
+}
+
+
+class MiniLMBackend:
+    name = "minilm"
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        unknown = set(params or {}) - set(DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown minilm parameters: {sorted(unknown)}")
+        self.params = {**DEFAULTS, **(params or {})}
+        p = self.params
+        common = dict(device=p["device"], max_length=p["max_length"], batch_size=p["batch_size"])
+        self.in_context = MentionEncoder(p["encoder_path"], context=p["context"], **common)
+        self.alone = MentionEncoder(p["encoder_path"], context="none", **common)
+
+    def similarity(self, topic: TopicData) -> np.ndarray:
+        """Mention-by-mention cosine similarity, the two views mixed by `phrase_weight`."""
+        weight = float(self.params["phrase_weight"])
+        similarity = np.zeros((len(topic.mentions),) * 2)
+        if weight < 1.0:
+            contextual = self.in_context.embed(topic)
+            similarity += (1.0 - weight) * (contextual @ contextual.T)
+        if weight > 0.0:
+            alone = self.alone.embed(topic)
+            similarity += weight * (alone @ alone.T)
+        penalty = float(self.params["specificity_penalty"])
+        if penalty and len(topic.mentions) > 1:
+            phrases = [_phrase(topic, i) for i in range(len(topic.mentions))]
+            cue = np.array([[specificity_cue(a, b) for b in phrases] for a in phrases])
+            similarity -= penalty * np.maximum(cue, cue.T)
+        return similarity
+
+    def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
+        progress(0.0, "embedding mentions")
+        similarity = self.similarity(topic)
+        progress(0.7, "clustering")
+        clusters = agglomerative_clusters(similarity, float(self.params["threshold"]))
+        confidences = cluster_confidences(similarity, clusters)
+        progress(0.85, "building the hierarchy")
+        scores = self.hierarchy_scores(topic, clusters, similarity)
+        edges = greedy_hierarchy(
+            scores, float(self.params["hierarchy_threshold"]), single_parent=bool(self.params["single_parent"])
+        )
+        progress(1.0, "done")
+        return to_suggestions(clusters, confidences, edges)
+
+    def hierarchy_scores(self, topic: TopicData, clusters: list[list[int]], similarity: np.ndarray) -> np.ndarray:
+        """K x K: entry (parent, child) in [0, 1]."""
+        k = len(clusters)
+        if k < 2:
+            return np.zeros((k, k))
+        phrases = [{_phrase(topic, i) for i in members} for members in clusters]
+        lexical = np.array([
+            [cluster_specificity(phrases[p], phrases[c]) if p != c else 0.0 for c in range(k)] for p in range(k)
+        ])
+        semantic = self._semantic(clusters, similarity)
+        combined = 1.0 - (1.0 - lexical) * (1.0 - semantic)
+        combined[lexical.T > 0] = 0.0  # the lexical cue points the other way
+        np.fill_diagonal(combined, 0.0)
+        return combined
+
+    def _semantic(self, clusters: list[list[int]], similarity: np.ndarray) -> np.ndarray:
+        """Relatedness above the floor, scaled by how much more general the parent is.
+
+        Relatedness: the mean cosine between the clusters mapped from [floor, threshold] to
+        [0, 1] (at the clustering threshold two clusters would have merged instead).
+        Generality: a cluster's mean similarity to every other mention of the topic; the
+        direction weight is 0.5 + the difference, clipped to [0, 1].
+        """
+        floor, ceiling = float(self.params["semantic_floor"]), float(self.params["threshold"])
+        between = between_clusters(similarity, clusters)
+        related = np.clip((between - floor) / max(ceiling - floor, 1e-6), 0.0, 1.0)
+        n = len(similarity)
+        off_diagonal = similarity.sum(axis=1) - np.diag(similarity)
+        centrality = np.array([off_diagonal[m].mean() / max(n - 1, 1) for m in clusters])
+        direction = np.clip(0.5 + (centrality[:, None] - centrality[None, :]), 0.0, 1.0)
+        return related * direction
+
+
+def _phrase(topic: TopicData, index: int) -> tuple[str, ...]:
+    mention = topic.mentions[index]
+    tokens = topic.documents[mention.document].tokens
+    return phrase_words([tokens[w] for start, end in mention.spans for w in range(start, end + 1)])

