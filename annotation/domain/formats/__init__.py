@@ -9,20 +9,25 @@ from typing import Any
 
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats._io import PathOrStream
+from annotation.domain.formats.brat import read_brat, write_brat
 from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
+from annotation.domain.formats.conll import write_conll
 from annotation.domain.formats.corefi import read_corefi, read_corefi_json, write_corefi, write_corefi_json
 from annotation.domain.formats.errors import FormatError, FormatErrors, FormatWarning, ImportReport, Skipped
 from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
 
 READERS: dict[str, Callable[..., ImportReport]] = {
     "scico": read_scico_jsonl,
-    "chemu": read_chemu_jsonlines,
     "corefi": read_corefi,
+    "chemu": read_chemu_jsonlines,
+    "brat": read_brat,
 }
 WRITERS: dict[str, Callable[..., list[FormatWarning]]] = {
     "scico": write_scico_jsonl,
-    "chemu": write_chemu_jsonlines,
     "corefi": write_corefi,
+    "chemu": write_chemu_jsonlines,
+    "brat": write_brat,
+    "conll": write_conll,
 }
 
 
@@ -47,5 +52,6 @@ def write(format: str, topics: Iterable[TopicData], path: PathOrStream, **option
 __all__ = [
     "READERS", "WRITERS", "read", "write", "FormatError", "FormatErrors", "FormatWarning",
     "ImportReport", "Skipped", "read_scico_jsonl", "write_scico_jsonl", "read_chemu_jsonlines",
-    "write_chemu_jsonlines",
+    "write_chemu_jsonlines", "read_corefi", "read_corefi_json", "write_corefi", "write_corefi_json",
+    "read_brat", "write_brat", "write_conll",
 ]
