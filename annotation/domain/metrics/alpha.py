@@ -1,0 +1,97 @@
+"""Krippendorff's alpha (nominal) for anaphora relations and mentions, several annotators.
+
+Reliability data are rows (one per annotator) of values (one per unit); every annotator who
+submitted a topic has a value for every unit of it, so nothing is missing.
+
+- Relations (metrics.md): units are the ordered mention pairs (anaphor, antecedent) linked
+  by any of the annotators; the value is the link type, or NONE. COREFERENCE is expanded by
+  transitivity first, as for the relation F1, so a chain drawn T1 -> T2 -> T3 agrees with
+  T1 -> T3, T2 -> T3. A pair linked with two types by one annotator gets the combined value
+  ("CONTAINED+WORK_UP"), a category of its own.
+- Mentions: units are the tokens of the topic's documents; the value is whether a mention
+  of the annotator covers the token.
+- Several topics (an annotator pair's overall score): units are pooled, i.e. the columns of
+  the topics are concatenated before one alpha is computed.
+
+Degenerate data, which the ``krippendorff`` package refuses: with no unit (nothing to agree
+on) alpha is undefined and reported as ``None``; when every value given is the same one,
+observed and expected disagreement are both 0 and the annotators agree on everything, so
+alpha is 1.0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+
+from annotation.domain.metrics.anaphora import Relation, expand_coreference
+from annotation.domain.metrics.mention_detection import MentionKey
+
+NONE = "NONE"
+
+Units = list[list[Hashable]]
+
+
+def nominal_alpha(units: Sequence[Sequence[Hashable]]) -> float | None:
+    """Alpha over complete reliability data (rows: annotators, columns: units)."""
+    if len(units) < 2 or not units[0]:
+        return None
+    import numpy
+
+    codes_by_value: dict = {}
+    codes = numpy.array(
+        [[codes_by_value.setdefault(value, len(codes_by_value)) for value in row] for row in units],
+        dtype=numpy.float64,
+    )
+    if len(codes_by_value) < 2:
+        return 1.0
+    import krippendorff
+
+    return float(krippendorff.alpha(reliability_data=codes, level_of_measurement="nominal"))
+
+
+def relation_units(annotations: Sequence[Iterable[Relation]]) -> Units:
+    """One row per annotator: the value of every ordered mention pair linked by anyone."""
+    expanded = [expand_coreference(relations) for relations in annotations]
+    types_by_pair: list[dict[tuple[MentionKey, MentionKey], set[str]]] = []
+    for relations in expanded:
+        by_pair: dict[tuple[MentionKey, MentionKey], set[str]] = {}
+        for kind, anaphor, antecedent in relations:
+            by_pair.setdefault((anaphor, antecedent), set()).add(kind)
+        types_by_pair.append(by_pair)
+    pairs = sorted({pair for by_pair in types_by_pair for pair in by_pair})
+    return [
+        ["+".join(sorted(by_pair[pair])) if pair in by_pair else NONE for pair in pairs]
+        for by_pair in types_by_pair
+    ]
+
+
+def mention_units(annotations: Sequence[Iterable[MentionKey]], token_counts: Sequence[int]) -> Units:
+    """One row per annotator: for every token of every document, 1 inside a mention, else 0.
+
+    ``token_counts`` gives each document's length; a mention reaching past it (or into a
+    document not listed) extends the units so no annotated token is lost.
+    """
+    covered = [
+        {(document, token) for document, spans in mentions for start, end in spans for token in range(start, end + 1)}
+        for mentions in annotations
+    ]
+    lengths = list(token_counts)
+    for tokens in covered:
+        for document, token in tokens:
+            while document >= len(lengths):
+                lengths.append(0)
+            lengths[document] = max(lengths[document], token + 1)
+    units = [(document, token) for document, length in enumerate(lengths) for token in range(length)]
+    return [[1 if unit in tokens else 0 for unit in units] for tokens in covered]
+
+
+def pool_units(parts: Iterable[Units]) -> Units:
+    """Concatenate the units of several topics (same annotators, same row order)."""
+    pooled: Units = []
+    for part in parts:
+        if not pooled:
+            pooled = [list(row) for row in part]
+        else:
+            for row, extra in zip(pooled, part, strict=True):
+                row.extend(extra)
+    return pooled

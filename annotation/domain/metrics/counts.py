@@ -1,0 +1,84 @@
+"""Numerators and denominators, and the P/R/F1 arithmetic every scorer shares.
+
+A metric's result for one topic is a :class:`Counts`; micro averages over topics add the
+counts (numerators with numerators, denominators with denominators) and only then divide,
+as coval's ``Evaluator.update`` and SciCo's ``compute_micro_average_scores`` do.
+
+Conventions (all four reference scorers agree): a ratio with a zero denominator is 0, and F1
+is 0 when P + R is 0. The arithmetic is written in the scorers' own order of operations so
+that the floats are identical, not merely close: coval ``f1`` computes
+``(1 + beta * beta) * p * r / (beta * beta * p + r)``, which for beta = 1 rounds exactly like
+``2 * p * r / (p + r)`` (multiplying by 1 or 2 is exact in binary floating point).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    """``numerator / denominator``, 0.0 when the denominator is 0 (coval, SciCo, BRATEval)."""
+    return numerator / denominator if denominator else 0.0
+
+
+def f1_score(precision: float, recall: float) -> float:
+    """Harmonic mean, 0.0 when both are 0 (coval ``f1``, BRATEval ``report``)."""
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def sequential_sum(values: Iterable[float]) -> float:
+    """Left-to-right sum, as the scorers' ``total += x`` loops do.
+
+    Python 3.12 made the built-in ``sum`` of floats compensated, which would differ from the
+    reference scorers in the last digit; an explicit loop keeps their rounding.
+    """
+    total: float = 0
+    for value in values:
+        total += value
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Precision numerator/denominator and recall numerator/denominator of one metric."""
+
+    p_num: float = 0
+    p_den: float = 0
+    r_num: float = 0
+    r_den: float = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(
+            self.p_num + other.p_num, self.p_den + other.p_den,
+            self.r_num + other.r_num, self.r_den + other.r_den,
+        )
+
+    @classmethod
+    def from_tp(cls, tp: int, n_key: int, n_response: int) -> Counts:
+        """BRATEval's TP/FP/FN: precision = TP / #response, recall = TP / #key."""
+        return cls(tp, n_response, tp, n_key)
+
+    @property
+    def precision(self) -> float:
+        return ratio(self.p_num, self.p_den)
+
+    @property
+    def recall(self) -> float:
+        return ratio(self.r_num, self.r_den)
+
+    @property
+    def f1(self) -> float:
+        return f1_score(self.precision, self.recall)
+
+    def prf(self) -> dict[str, float]:
+        """The JSON form: ``{"precision", "recall", "f1"}`` as plain floats."""
+        return {"precision": float(self.precision), "recall": float(self.recall), "f1": float(self.f1)}
+
+
+def add_counts(counts: Iterable[Counts]) -> Counts:
+    """Micro average: add topic after topic, in order (coval ``Evaluator.update``)."""
+    total = Counts()
+    for item in counts:
+        total = total + item
+    return total

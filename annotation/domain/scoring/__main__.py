@@ -1,0 +1,5 @@
+import sys
+
+from annotation.domain.scoring.cli import main
+
+sys.exit(main())

@@ -1,0 +1,149 @@
+"""The scorers' public API: evaluation of a system against gold, and inter-annotator agreement.
+
+- :func:`score_scico` / :func:`score_chemu` compare two lists of topics (matched by external
+  id) and return the JSON objects of ``python -m annotation.domain.scoring score --json``.
+- :func:`iaa` scores every pair of annotators on every topic both submitted and aggregates
+  (AVG, MAX, MAX-micro, MAX-macro); :func:`iaa_csv_rows` / :func:`write_iaa_csv` give its
+  CSV (layout: docs/agreement-csv.md).
+
+All take ``TopicData`` (what the readers return and what the Django layer builds) or the
+already converted :class:`TopicAnnotation`. Scores are micro averages over topics: counts are
+added topic by topic in the gold file's order, then divided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from annotation.domain.corpus import LINK_TYPES, TopicData
+from annotation.domain.metrics.counts import Counts, add_counts
+from annotation.domain.metrics.iaa import aggregate, pair_label
+from annotation.domain.scoring import evaluate
+from annotation.domain.scoring.iaa_csv import iaa_csv_rows, write_iaa_csv
+from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
+
+Topic = TopicData | TopicAnnotation
+
+__all__ = [
+    "score_scico", "score_chemu", "iaa", "iaa_csv_rows", "write_iaa_csv",
+    "ScoringInputError", "TopicMismatchError", "TopicAnnotation", "from_topic",
+]
+
+
+class TopicMismatchError(ScoringInputError):
+    """Gold and system do not hold the same topics (or one holds a topic twice)."""
+
+
+def score_scico(gold: Sequence[Topic], system: Sequence[Topic], *, keep_singletons: bool = False) -> dict:
+    """Coreference, mention detection and hierarchy scores of ``system`` against ``gold``."""
+    topics = _matched(gold, system)
+    coref = [evaluate.coreference(key, response, keep_singletons) for key, response in topics]
+    path = [evaluate.path_ratio(key, response) for key, response in topics]
+    result: dict[str, Any] = {
+        "mentions": _total(c["mentions"] for c in coref).prf(),
+        "mention_detection": {
+            kind: _total(evaluate.mention_detection(key, response, kind) for key, response in topics).prf()
+            for kind in ("exact", "relaxed")
+        },
+    }
+    totals = {name: _total(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
+    result.update({name: counts.prf() for name, counts in totals.items()})
+    result["conll_f1"] = evaluate.conll_from_totals(totals)
+    result["hierarchy"] = _total(evaluate.hierarchy(key, response) for key, response in topics).prf()
+    result["hierarchy_50"] = _total(evaluate.hierarchy_50(key, response) for key, response in topics).prf()
+    result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
+    return result
+
+
+def score_chemu(gold: Sequence[Topic], system: Sequence[Topic]) -> dict:
+    """ChEMU-Ref relation scores (exact and relaxed, overall and per type) and anaphor detection."""
+    topics = _matched(gold, system)
+    result: dict[str, Any] = {}
+    for kind in ("exact", "relaxed"):
+        per_topic = [evaluate.relations(key, response, kind) for key, response in topics]
+        per_type = {name: _total(counts[name] for counts in per_topic) for name in LINK_TYPES}
+        result[kind] = {
+            "overall": add_counts(per_type.values()).prf(),
+            "per_type": {name: counts.prf() for name, counts in per_type.items()},
+        }
+    result["anaphors"] = {
+        kind: _total(evaluate.anaphors(key, response, kind) for key, response in topics).prf()
+        for kind in ("exact", "relaxed")
+    }
+    return result
+
+
+def iaa(
+    annotators: Sequence[Sequence[Topic]],
+    *,
+    scheme: str,
+    names: Sequence[str] | None = None,
+    keep_singletons: bool = False,
+) -> dict:
+    """Agreement of several annotators (each a list of the topics they submitted).
+
+    Returns ``{"topics": {topic: {metric: {"avg", "max", "pairs"}}}, "overall": {metric:
+    {"avg", "std", "max_micro", "max_macro"}}, "unscored_topics": [topic, ...]}``; pairs are
+    "1-2" (1-based positions of ``annotators``) or "name-name" when ``names`` are given.
+    """
+    if scheme not in evaluate.IAA_METRICS:
+        raise ValueError(f"scheme must be one of {', '.join(evaluate.IAA_METRICS)}, not {scheme!r}")
+    if names is not None and len(names) != len(annotators):
+        raise ValueError(f"{len(names)} names for {len(annotators)} annotators")
+    by_annotator = [_by_id(topics, f"annotator {label}") for label, topics in _labels(annotators, names)]
+    order = list(dict.fromkeys(topic_id for topics in by_annotator for topic_id in topics))
+    results: dict[str, dict[str, Any]] = {}
+    unscored: list[str] = []
+    for topic_id in order:
+        present = [i for i, topics in enumerate(by_annotator) if topic_id in topics]
+        if len(present) < 2:
+            unscored.append(topic_id)
+            continue
+        results[topic_id] = {
+            pair_label(a, b, names): evaluate.pair(
+                scheme, by_annotator[a][topic_id], by_annotator[b][topic_id], keep_singletons
+            )
+            for a, b in combinations(present, 2)
+        }
+    topics, overall = aggregate(results, evaluate.IAA_METRICS[scheme])
+    return {"topics": topics, "overall": overall, "unscored_topics": unscored}
+
+
+def _labels(annotators: Sequence, names: Sequence[str] | None):
+    for position, topics in enumerate(annotators):
+        yield (names[position] if names is not None else str(position + 1)), topics
+
+
+def _total(counts) -> Counts:
+    return add_counts(counts)
+
+
+def _convert(topic: Topic) -> TopicAnnotation:
+    return topic if isinstance(topic, TopicAnnotation) else from_topic(topic)
+
+
+def _by_id(topics: Sequence[Topic], side: str) -> dict[str, TopicAnnotation]:
+    converted: dict[str, TopicAnnotation] = {}
+    for topic in topics:
+        plain = _convert(topic)
+        if plain.topic_id in converted:
+            raise TopicMismatchError(f"topic {plain.topic_id} appears twice in the {side}")
+        converted[plain.topic_id] = plain
+    return converted
+
+
+def _matched(gold: Sequence[Topic], system: Sequence[Topic]) -> list[tuple[TopicAnnotation, TopicAnnotation]]:
+    """Pairs of (gold, system) topics in gold order; a topic on one side only is an error."""
+    gold_topics, system_topics = _by_id(gold, "gold"), _by_id(system, "system")
+    missing = [topic_id for topic_id in gold_topics if topic_id not in system_topics]
+    extra = [topic_id for topic_id in system_topics if topic_id not in gold_topics]
+    if missing or extra:
+        problems = []
+        if missing:
+            problems.append(f"missing from the system: {', '.join(missing)}")
+        if extra:
+            problems.append(f"missing from the gold: {', '.join(extra)}")
+        raise TopicMismatchError("topics differ between gold and system; " + "; ".join(problems))
+    return [(gold_topics[topic_id], system_topics[topic_id]) for topic_id in gold_topics]

@@ -1,0 +1,121 @@
+"""One topic, one key and one response: which metric reads what, and the IAA metric table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annotation.domain.metrics.alpha import mention_units, nominal_alpha, pool_units, relation_units
+from annotation.domain.metrics.anaphora import anaphor_counts, overall, relation_counts
+from annotation.domain.metrics.coreference import METRICS as COREFERENCE_METRICS
+from annotation.domain.metrics.coreference import conll_f1, coreference_counts
+from annotation.domain.metrics.counts import Counts, add_counts, ratio, sequential_sum
+from annotation.domain.metrics.hierarchy import (
+    hierarchy_50_counts,
+    hierarchy_counts,
+    path_ratio_counts,
+    path_ratio_macro,
+    path_ratio_micro,
+)
+from annotation.domain.metrics.iaa import MetricSpec
+from annotation.domain.metrics.mention_detection import mention_detection_counts
+from annotation.domain.scoring.plain import TopicAnnotation
+
+
+def coreference(key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool) -> dict[str, Counts]:
+    return coreference_counts(key.clusters, response.clusters, keep_singletons=keep_singletons)
+
+
+def mention_detection(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> Counts:
+    return mention_detection_counts(key.mentions, response.mentions, relaxed=kind == "relaxed")
+
+
+def hierarchy(key: TopicAnnotation, response: TopicAnnotation) -> Counts:
+    return hierarchy_counts(key.graph, response.graph)
+
+
+def hierarchy_50(key: TopicAnnotation, response: TopicAnnotation) -> Counts:
+    return hierarchy_50_counts(key.graph, response.graph)
+
+
+def path_ratio(key: TopicAnnotation, response: TopicAnnotation) -> tuple[float, int]:
+    return path_ratio_counts(key.graph, response.graph)
+
+
+path_micro = path_ratio_micro
+path_macro = path_ratio_macro
+
+
+def conll_from_totals(totals: dict[str, Counts]) -> float:
+    return float(conll_f1(totals))
+
+
+def relations(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> dict[str, Counts]:
+    return relation_counts(key.links, response.links, relaxed=kind == "relaxed")
+
+
+def anaphors(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> Counts:
+    return anaphor_counts(key.links, response.links, relaxed=kind == "relaxed")
+
+
+def pair(scheme: str, key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool) -> dict[str, Any]:
+    """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic."""
+    if scheme == "scico":
+        return {
+            "coref": coreference(key, response, keep_singletons),
+            "hierarchy": hierarchy(key, response),
+            "hierarchy_50": hierarchy_50(key, response),
+            "path": path_ratio(key, response),
+        }
+    lengths = [max(a, b) for a, b in zip(key.token_counts, response.token_counts)]
+    longer = key.token_counts if len(key.token_counts) > len(response.token_counts) else response.token_counts
+    lengths += list(longer[len(lengths):])
+    return {
+        "relation_exact": overall(relations(key, response, "exact")),
+        "relation_relaxed": overall(relations(key, response, "relaxed")),
+        "alpha_relations": relation_units([key.links, response.links]),
+        "alpha_mentions": mention_units([key.mentions, response.mentions], lengths),
+    }
+
+
+def _f1(counts: Counts) -> float:
+    return float(counts.f1)
+
+
+def _pool_coreference(parts: list[dict[str, Counts]]) -> dict[str, Counts]:
+    return {name: add_counts(part[name] for part in parts) for name in COREFERENCE_METRICS}
+
+
+def _pool_path(parts: list[tuple[float, int]]) -> tuple[float, int]:
+    return sequential_sum(n for n, _ in parts), sum(d for _, d in parts)
+
+
+def _coreference_f1(name: str) -> MetricSpec:
+    return MetricSpec(f"{name}_f1", lambda result: result["coref"][name], _f1, add_counts)
+
+
+def _counts_f1(name: str, field: str) -> MetricSpec:
+    return MetricSpec(name, lambda result: result[field], _f1, add_counts)
+
+
+def _alpha(name: str) -> MetricSpec:
+    return MetricSpec(name, lambda result: result[name], nominal_alpha, pool_units)
+
+
+IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
+    "scico": (
+        MetricSpec("conll_f1", lambda result: result["coref"], conll_f1, _pool_coreference),
+        _coreference_f1("muc"),
+        _coreference_f1("bcub"),
+        _coreference_f1("ceafe"),
+        _coreference_f1("lea"),
+        _counts_f1("hierarchy_f1", "hierarchy"),
+        _counts_f1("hierarchy_50_f1", "hierarchy_50"),
+        MetricSpec("path_ratio", lambda result: result["path"], lambda nd: float(ratio(*nd)), _pool_path),
+    ),
+    "chemu": (
+        _counts_f1("relation_exact_f1", "relation_exact"),
+        _counts_f1("relation_relaxed_f1", "relation_relaxed"),
+        _alpha("alpha_relations"),
+        _alpha("alpha_mentions"),
+    ),
+}

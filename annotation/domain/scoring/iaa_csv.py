@@ -1,0 +1,51 @@
+"""The agreement report as CSV (layout documented in docs/agreement-csv.md).
+
+One table, one header, so spreadsheets and ``csv.DictReader`` read it directly; the first
+column says what a row is:
+
+- ``topic`` rows: one per topic and metric: topic, metric, avg, max, annotators;
+- ``overall`` rows: one per metric: metric, avg, std, max_micro, max_macro;
+- ``unscored`` rows: one per topic with fewer than two annotations (topic only).
+
+Numbers are fractions written at full precision (``repr`` of the float); an undefined
+score is an empty cell.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from typing import IO
+
+HEADER = ["scope", "topic", "metric", "avg", "max", "annotators", "std", "max_micro", "max_macro"]
+
+
+def iaa_csv_rows(result: dict) -> list[list[str]]:
+    """The rows of the CSV, header first, every cell a string."""
+    rows = [list(HEADER)]
+    for topic, metrics in result["topics"].items():
+        for metric, scores in metrics.items():
+            annotators = _annotators(len(scores["pairs"]))
+            rows.append(["topic", topic, metric, _cell(scores["avg"]), _cell(scores["max"]), str(annotators), "", "", ""])
+    for metric, scores in result["overall"].items():
+        rows.append([
+            "overall", "", metric, _cell(scores["avg"]), "", "",
+            _cell(scores["std"]), _cell(scores["max_micro"]), _cell(scores["max_macro"]),
+        ])
+    for topic in result.get("unscored_topics", []):
+        rows.append(["unscored", topic, "", "", "", "", "", "", ""])
+    return rows
+
+
+def write_iaa_csv(result: dict, stream: IO[str]) -> None:
+    """Write :func:`iaa_csv_rows` to a text stream (open it with ``newline=""``)."""
+    csv.writer(stream, lineterminator="\n").writerows(iaa_csv_rows(result))
+
+
+def _annotators(pairs: int) -> int:
+    """k annotators make k (k - 1) / 2 pairs."""
+    return round((1 + math.sqrt(1 + 8 * pairs)) / 2)
+
+
+def _cell(value: float | None) -> str:
+    return "" if value is None else repr(float(value))

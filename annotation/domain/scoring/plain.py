@@ -1,0 +1,110 @@
+"""What the scorers read from a topic: :class:`TopicAnnotation`, built from ``TopicData``.
+
+The command line reads files into ``TopicData``; the Django layer builds ``TopicData`` (or
+this type directly) from the database. Either way the metrics see plain, hashable values:
+
+- a mention is its key ``(document index, ((start, end), ...))``; a mention without spans
+  names nothing and is left out, as is a link with such a side (metrics.md: "not scored");
+- ``clusters`` are in the order coval reads them from a CoNLL file (by the position where
+  a cluster's first mention *ends*: coval ``get_doc_mentions`` opens a cluster there), so
+  that sums over clusters round exactly as coval's do;
+- ``cluster_of`` keeps the file order of the mentions, the order of SciCo's path-ratio pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from annotation.domain.corpus import LINK_TYPES, TopicData
+from annotation.domain.metrics.anaphora import Relation
+from annotation.domain.metrics.hierarchy import ClusterGraph
+from annotation.domain.metrics.mention_detection import MentionKey
+
+
+class ScoringInputError(ValueError):
+    """The annotations cannot be scored as given; the message names the topic and why."""
+
+
+@dataclass(frozen=True)
+class TopicAnnotation:
+    topic_id: str
+    mentions: tuple[MentionKey, ...]
+    cluster_of: dict[MentionKey, str]
+    clusters: tuple[tuple[MentionKey, ...], ...]
+    relations: tuple[tuple[str, str], ...] = ()
+    links: tuple[Relation, ...] = ()
+    token_counts: tuple[int, ...] = ()
+
+    @cached_property
+    def graph(self) -> ClusterGraph:
+        return ClusterGraph(self.cluster_of, self.relations)
+
+
+def mention_key(document: int, spans) -> MentionKey:
+    return (int(document), tuple((int(start), int(end)) for start, end in spans))
+
+
+def from_topic(topic: TopicData) -> TopicAnnotation:
+    """The scorers' view of one topic; raises :class:`ScoringInputError` on contradictions."""
+    keys: list[MentionKey | None] = []
+    cluster_of: dict[MentionKey, str] = {}
+    for mention in topic.mentions:
+        key = mention_key(mention.document, mention.spans) if mention.spans else None
+        keys.append(key)
+        if key is None or mention.cluster is None:
+            continue
+        cluster = str(mention.cluster)
+        if cluster_of.setdefault(key, cluster) != cluster:
+            raise ScoringInputError(
+                f"topic {topic.external_id}: mention {_show(key)} is in clusters "
+                f"{cluster_of[key]} and {cluster}"
+            )
+    links = []
+    for number, link in enumerate(topic.links):
+        sides = []
+        for side in (link.anaphor, link.antecedent):
+            if not 0 <= side < len(keys):
+                raise ScoringInputError(
+                    f"topic {topic.external_id}: link {number} names mention {side}, which does not exist"
+                )
+            sides.append(keys[side])
+        if None not in sides:
+            links.append((_link_type(link.type, topic.external_id), sides[0], sides[1]))
+    return TopicAnnotation(
+        topic_id=str(topic.external_id),
+        mentions=tuple(dict.fromkeys(key for key in keys if key is not None)),
+        cluster_of=cluster_of,
+        clusters=coval_cluster_order(cluster_of),
+        relations=tuple((str(parent), str(child)) for parent, child in topic.relations),
+        links=tuple(links),
+        token_counts=tuple(len(document.tokens) for document in topic.documents),
+    )
+
+
+def coval_cluster_order(cluster_of: dict[MentionKey, str]) -> tuple[tuple[MentionKey, ...], ...]:
+    """Clusters ordered by where their first mention ends (document, last token); ties keep
+    the order of first appearance. Members keep file order."""
+    members: dict[str, list[MentionKey]] = {}
+    for mention, cluster in cluster_of.items():
+        members.setdefault(cluster, []).append(mention)
+    first_end = {
+        cluster: min((mention[0], mention[1][-1][1]) for mention in mentions)
+        for cluster, mentions in members.items()
+    }
+    order = sorted(members, key=first_end.__getitem__)
+    return tuple(tuple(members[cluster]) for cluster in order)
+
+
+def _link_type(name: str, topic_id: str) -> str:
+    kind = str(name).strip().upper().replace("-", "_").replace(" ", "_")
+    if kind not in LINK_TYPES:
+        raise ScoringInputError(
+            f"topic {topic_id}: unknown link type {name!r}; the types are {', '.join(LINK_TYPES)}"
+        )
+    return kind
+
+
+def _show(key: MentionKey) -> str:
+    document, spans = key
+    return f"document {document} tokens " + ",".join(f"{start}-{end}" for start, end in spans)

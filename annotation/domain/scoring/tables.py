@@ -1,0 +1,67 @@
+"""Readable tables of the scorer's results (percentages with two decimals, as SciCo prints)."""
+
+from __future__ import annotations
+
+
+def render(command: str, format: str, result: dict) -> str:
+    if command == "iaa":
+        return _iaa(result)
+    return _scico(result) if format == "scico" else _chemu(result)
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [header, ["-" * width for width in widths], *rows]
+    return "".join(
+        "  ".join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths)))
+        .rstrip() + "\n"
+        for line in lines
+    )
+
+
+def _prf_row(name: str, prf: dict) -> list[str]:
+    return [name, _pct(prf["precision"]), _pct(prf["recall"]), _pct(prf["f1"])]
+
+
+def _scico(result: dict) -> str:
+    rows = [
+        _prf_row("mention detection (exact)", result["mention_detection"]["exact"]),
+        _prf_row("mention detection (relaxed)", result["mention_detection"]["relaxed"]),
+        _prf_row("mentions (coval)", result["mentions"]),
+        _prf_row("MUC", result["muc"]),
+        _prf_row("B3", result["bcub"]),
+        _prf_row("CEAF-e", result["ceafe"]),
+        _prf_row("LEA", result["lea"]),
+        ["CoNLL F1", "", "", _pct(result["conll_f1"])],
+        _prf_row("hierarchy", result["hierarchy"]),
+        _prf_row("hierarchy 50%", result["hierarchy_50"]),
+    ]
+    text = _table(["metric", "precision", "recall", "F1"], rows)
+    path = result["path_ratio"]
+    return text + f"\npath ratio: micro {_pct(path['micro'])}, macro {_pct(path['macro'])}\n"
+
+
+def _chemu(result: dict) -> str:
+    rows = []
+    for kind in ("exact", "relaxed"):
+        rows.append(_prf_row(f"{kind}: overall", result[kind]["overall"]))
+        rows += [_prf_row(f"{kind}: {name}", prf) for name, prf in result[kind]["per_type"].items()]
+    rows += [_prf_row(f"anaphors ({kind})", result["anaphors"][kind]) for kind in ("exact", "relaxed")]
+    return _table(["relations", "precision", "recall", "F1"], rows)
+
+
+def _iaa(result: dict) -> str:
+    rows = [
+        [metric, _pct(s["avg"]), _pct(s["std"]), _pct(s["max_micro"]), _pct(s["max_macro"])]
+        for metric, s in result["overall"].items()
+    ]
+    text = _table(["metric", "AVG", "std", "MAX-micro", "MAX-macro"], rows)
+    text += f"\n{len(result['topics'])} topic(s) scored"
+    unscored = result["unscored_topics"]
+    if unscored:
+        text += f"; {len(unscored)} with fewer than two annotations, not scored: {', '.join(unscored)}"
+    return text + "\n"
