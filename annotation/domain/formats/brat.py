@@ -19,13 +19,13 @@ computes the character offsets, so brat -> TopicData -> brat -> TopicData is sta
 from __future__ import annotations
 
 import os
-import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from annotation.domain.corpus import ClusterData, DocumentData, LinkData, MentionData, Spans, TopicData
+from annotation.domain.formats.brat_ann import AnnParser, token_spans
 from annotation.domain.formats.chartokens import tokenize
 from annotation.domain.formats.errors import FormatErrors, FormatWarning, ImportReport, Problems, Skipped
 from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
@@ -33,7 +33,6 @@ from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
 FORMAT = "brat"
 DEFAULT_ENTITY_TYPE = "Mention"
 DEFAULT_EQUIV_TYPE = "Coreference"
-_FRAGMENT = re.compile(r"^(\d+) (\d+)$")
 
 
 # --------------------------------------------------------------------------- reading
@@ -76,12 +75,6 @@ def _pairs(path: Path, report: ImportReport) -> list[tuple[Path, Path]]:
     return pairs
 
 
-class _Entity:
-    def __init__(self, id_: str, type_: str, fragments: list[tuple[int, int]], text: str | None, line: int):
-        self.id, self.type, self.fragments, self.text, self.line = id_, type_, fragments, text, line
-        self.spans: Spans = ()
-
-
 def _read_pair(txt: Path, ann: Path, problems: Problems) -> TopicData | None:
     text = txt.read_text(encoding="utf-8")
     if ann.exists():
@@ -89,15 +82,16 @@ def _read_pair(txt: Path, ann: Path, problems: Problems) -> TopicData | None:
     else:
         problems.warn(None, None, f"missing; {txt.name} is read without annotations")
         lines = []
-    parsed = _AnnParser(text, problems).parse(lines)
+    parsed = AnnParser(text, problems).parse(lines)
     if parsed is None or problems.errors:
         return None
     entities, relations, equivalences, other_lines = parsed
-    token_ranges = tokenize(text, [offset for e in entities.values() for fragment in e.fragments for offset in fragment])
+    boundaries = [offset for e in entities.values() for fragment in e.fragments for offset in fragment]
+    token_ranges = tokenize(text, boundaries)
     starts = [start for start, _ in token_ranges]
     ends = [end for _, end in token_ranges]
     for entity in entities.values():
-        entity.spans = _token_spans(entity, starts, ends, problems)
+        entity.spans = token_spans(entity, starts, ends, problems)
     if problems.errors:
         return None
     document = DocumentData(
@@ -106,104 +100,6 @@ def _read_pair(txt: Path, ann: Path, problems: Problems) -> TopicData | None:
         sentences=_line_sentences(text, token_ranges),
     )
     return _topic(txt.stem, document, entities, relations, equivalences, other_lines, problems)
-
-
-class _AnnParser:
-    """Parses and checks the ``.ann`` lines against the text; problems name the brat id."""
-
-    def __init__(self, text: str, problems: Problems):
-        self.text, self.problems = text, problems
-
-    def parse(self, lines: list[str]):
-        entities: dict[str, _Entity] = {}
-        relations: list[tuple[str, str, str, str, int]] = []
-        equivalences: list[tuple[str, list[str], int]] = []
-        other_lines: list[str] = []
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            fields = line.split("\t")
-            id_ = fields[0]
-            if id_.startswith("T"):
-                entity = self.entity(fields, number)
-                if entity is not None:
-                    if entity.id in entities:
-                        self.problems.error(entity.id, None, f"id used twice (lines {entities[entity.id].line} and {number})")
-                    else:
-                        entities[entity.id] = entity
-            elif id_.startswith("R"):
-                relation = self.relation(fields, number)
-                if relation is not None:
-                    relations.append(relation)
-            elif id_ == "*":
-                parts = fields[1].split() if len(fields) > 1 else []
-                if len(parts) < 2:
-                    self.problems.error(number, None, "an equivalence must be '*<TAB>Type T1 T2 ...'")
-                else:
-                    equivalences.append((parts[0], parts[1:], number))
-            else:
-                other_lines.append(line)
-        for type_, members, number in equivalences:
-            for member in members:
-                if member not in entities:
-                    self.problems.error(number, "*", f"{member} is not an entity of this file")
-        for id_, _, arg1, arg2, _ in relations:
-            for role, target in (("Arg1", arg1), ("Arg2", arg2)):
-                if target not in entities:
-                    self.problems.error(id_, role, f"{target} is not an entity of this file")
-        return entities, relations, equivalences, other_lines
-
-    def entity(self, fields: list[str], number: int) -> _Entity | None:
-        id_ = fields[0]
-        if len(fields) < 2 or " " not in fields[1]:
-            self.problems.error(id_, None, "an entity must be 'T1<TAB>Type start end[;start end...]<TAB>text'")
-            return None
-        type_, offsets = fields[1].split(" ", 1)
-        fragments = []
-        for part in offsets.split(";"):
-            match = _FRAGMENT.match(part.strip())
-            if not match:
-                self.problems.error(id_, "offsets", f"{offsets!r} is not 'start end[;start end...]'")
-                return None
-            start, end = int(match.group(1)), int(match.group(2))
-            if end > len(self.text):
-                self.problems.error(id_, "offsets", f"offset {end} is beyond the text's {len(self.text)} characters")
-                return None
-            if start >= end:
-                self.problems.error(id_, "offsets", f"fragment {start} {end} is empty or reversed")
-                return None
-            fragments.append((start, end))
-        ordered = sorted(fragments)
-        for (a_start, a_end), (b_start, b_end) in zip(ordered, ordered[1:]):
-            if a_end > b_start:
-                self.problems.error(id_, "offsets", f"fragments {a_start} {a_end} and {b_start} {b_end} overlap")
-                return None
-        text = fields[2] if len(fields) > 2 else None
-        expected = " ".join(self.text[start:end] for start, end in fragments)
-        if text is not None and " ".join(text.split()) != " ".join(expected.split()):
-            self.problems.warn(id_, "text", f"{text!r} differs from the text at its offsets ({expected!r})")
-        return _Entity(id_, type_, fragments, text, number)
-
-    def relation(self, fields: list[str], number: int) -> tuple[str, str, str, str, int] | None:
-        id_ = fields[0]
-        parts = fields[1].split() if len(fields) > 1 else []
-        args = dict(part.split(":", 1) for part in parts[1:] if ":" in part)
-        if len(parts) != 3 or set(args) != {"Arg1", "Arg2"}:
-            self.problems.error(id_, None, "a relation must be 'R1<TAB>Type Arg1:T1 Arg2:T2'")
-            return None
-        return id_, parts[0], args["Arg1"], args["Arg2"], number
-
-
-def _token_spans(entity: _Entity, starts: list[int], ends: list[int], problems: Problems) -> Spans:
-    spans = []
-    for start, end in sorted(entity.fragments):
-        first = bisect_left(ends, start + 1)
-        last = bisect_right(starts, end - 1) - 1
-        if first > last:
-            problems.error(entity.id, "offsets", f"fragment {start} {end} covers no token (only spaces)")
-            return ()
-        spans.append((first, last))
-    return tuple(spans)
 
 
 def _line_sentences(text: str, token_ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -395,7 +291,8 @@ def _text(document: DocumentData, problems: Problems, name: str) -> tuple[str, l
         for t in range(start, end):
             token = document.tokens[t]
             if not token or any(c.isspace() for c in token):
-                problems.warn(name, f"tokens[{t}]", f"token {token!r} is empty or holds a space; it will not read back alike")
+                problems.warn(name, f"tokens[{t}]",
+                              f"token {token!r} is empty or holds a space; it will not read back alike")
             offsets[t] = (position, position + len(token))
             words.append(token)
             position += len(token) + 1

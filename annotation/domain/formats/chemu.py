@@ -33,6 +33,7 @@ from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
 FORMAT = "chemu"
 DEFAULT_FIELDS = ("doc_key", "sentences", *CHEMU_NAMES.values())
 SIDES = ("anaphor", "antecedent")
+_Pair = tuple[str, str, int, list[Any]]  # (relation key, link type, index in the list, [anaphor, antecedent])
 
 
 # --------------------------------------------------------------------------- reading
@@ -51,7 +52,8 @@ def read_chemu_jsonlines(path_or_stream: PathOrStream, *, skip_invalid: bool = F
             parser = _LineParser(file, line_number)
             topic = parser.parse(line)
             if topic is not None and topic.external_id in seen_keys:
-                parser.record_error("doc_key", f"doc_key {topic.external_id} is already used on line {seen_keys[topic.external_id]}")
+                first = seen_keys[topic.external_id]
+                parser.record_error("doc_key", f"doc_key {topic.external_id} is already used on line {first}")
                 topic = None
             if topic is not None:
                 seen_keys[topic.external_id] = line_number
@@ -106,7 +108,8 @@ class _LineParser:
         renamed = {t: key for key, t in type_keys.items() if key != CHEMU_NAMES[t]}
         if renamed:
             chemu["type_keys"] = renamed
-        extra = {key: value for key, value in obj.items() if key not in ("doc_key", "sentences") and key not in type_keys}
+        modelled = {"doc_key", "sentences", *type_keys}
+        extra = {key: value for key, value in obj.items() if key not in modelled}
         if extra:
             chemu["extra"] = extra
         document = DocumentData(doc_id=doc_key, tokens=tokens, sentences=sentences)
@@ -131,7 +134,7 @@ class _LineParser:
                 tokens.extend(sentence)
         return tokens, bounds
 
-    def pairs(self, obj: dict[str, Any], type_keys: dict[str, str | None], size: int) -> list[tuple[str, str, int, list[Any]]]:
+    def pairs(self, obj: dict[str, Any], type_keys: dict[str, str | None], size: int) -> list[_Pair]:
         """(key, type, index, [anaphor spans, antecedent spans]) for every well-formed link."""
         result = []
         for key in type_keys:
@@ -167,13 +170,15 @@ class _LineParser:
         ok = True
         for s, span in enumerate(spans):
             if not (isinstance(span, list) and len(span) == 2 and all(is_int(x) for x in span)):
-                self.record_error(f"{field}[{s}]", f"a span must be [start, end] (two integers), not {json.dumps(span)[:80]}")
+                shown = json.dumps(span)[:80]
+                self.record_error(f"{field}[{s}]", f"a span must be [start, end] (two integers), not {shown}")
                 ok = False
                 continue
             start, end = span
             for position, offset in ((0, start), (1, end)):
                 if not 0 <= offset < size:
-                    self.record_error(f"{field}[{s}][{position}]", f"offset {offset} is beyond the snippet's {size} tokens")
+                    self.record_error(f"{field}[{s}][{position}]",
+                                      f"offset {offset} is beyond the snippet's {size} tokens")
                     ok = False
             if ok and start > end:
                 self.record_error(f"{field}[{s}]", f"start {start} is after end {end}")
@@ -186,7 +191,7 @@ class _LineParser:
                     ok = False
         return ok
 
-    def mentions_and_links(self, pairs: list[tuple[str, str, int, list[Any]]], tokens: list[str]) -> tuple[list[MentionData], list[LinkData]]:
+    def mentions_and_links(self, pairs: list[_Pair], tokens: list[str]) -> tuple[list[MentionData], list[LinkData]]:
         orders: dict[Spans, list[int]] = {}
         for _, _, _, pair in pairs:
             for spans in pair:
@@ -268,13 +273,16 @@ def topic_to_chemu(topic: TopicData, problems: Problems | None = None) -> list[d
         key = type_keys.get(link.type)
         anaphor, antecedent = topic.mentions[link.anaphor], topic.mentions[link.antecedent]
         if key is None:
-            problems.warn(topic.external_id, f"links[{i}]", f"type {link.type} is not a ChEMU-Ref relation type; not written")
+            problems.warn(topic.external_id, f"links[{i}]",
+                          f"type {link.type} is not a ChEMU-Ref relation type; not written")
         elif anaphor.document != antecedent.document:
-            problems.warn(topic.external_id, f"links[{i}]", "links across documents cannot be written to ChEMU-Ref; not written")
+            problems.warn(topic.external_id, f"links[{i}]",
+                          "links across documents cannot be written to ChEMU-Ref; not written")
         else:
             by_document[anaphor.document][key].append([_written_spans(anaphor), _written_spans(antecedent)])
     if any(len(members) > 1 for members in topic.cluster_members().values()):
-        problems.warn(topic.external_id, "clusters", "ChEMU-Ref jsonlines has no clusters; write them as Coreference links")
+        problems.warn(topic.external_id, "clusters",
+                      "ChEMU-Ref jsonlines has no clusters; write them as Coreference links")
     return [{name: values[name] for name in fields if name in values} for _, values in lines]
 
 

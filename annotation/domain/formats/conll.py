@@ -76,7 +76,8 @@ def topic_to_conll(
             for t, token in enumerate(tokens):
                 word = _SPACE.sub("_", token) or "_"
                 if word != token:
-                    problems.warn(topic.external_id, f"documents[{d}].tokens[{t}]", f"token {token!r} written as {word!r}")
+                    problems.warn(topic.external_id, f"documents[{d}].tokens[{t}]",
+                                  f"token {token!r} written as {word!r}")
                 column = "|".join(marks.get((d, t), [])) or "-"
                 out.append("\t".join([name, str(part), str(t), word, *["-"] * UNKNOWN_COLUMNS, column]) + "\n")
             out.append("\n")
@@ -84,7 +85,9 @@ def topic_to_conll(
     return "".join(out)
 
 
-def _marks(topic: TopicData, problems: Problems, singletons: bool, chains_from_links: bool) -> dict[tuple[int, int], list[str]]:
+def _marks(
+    topic: TopicData, problems: Problems, singletons: bool, chains_from_links: bool
+) -> dict[tuple[int, int], list[str]]:
     """(document, token) -> its coreference marks, in the order the scorers parse safely:
     openings (longest mention first), one-token mentions, closings (innermost first)."""
     clusters = _clusters(topic, chains_from_links)
@@ -103,7 +106,8 @@ def _marks(topic: TopicData, problems: Problems, singletons: bool, chains_from_l
                 problems.warn(topic.external_id, f"mentions[{index}]", "discontinuous mention whose covering span is "
                                                                          "another mention's; left out")
                 continue
-            problems.warn(topic.external_id, f"mentions[{index}]", "CoNLL has no discontinuous mentions; wrote the covering span")
+            problems.warn(topic.external_id, f"mentions[{index}]",
+                          "CoNLL has no discontinuous mentions; wrote the covering span")
         if not singletons and sizes[clusters[index]] < 2:
             continue
         spans.setdefault(key, index)
