@@ -7,12 +7,12 @@ FIXTURES = REPO / "fixtures" / "formats"
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     return FIXTURES
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not beside the checkout")

@@ -36,13 +36,8 @@ def errors_of(text):
 
 
 @pytest.fixture(scope="module")
-def training_file():
-    from tests.domain.formats.conftest import SHARED_DATA
-
-    path = SHARED_DATA / "chemu-ref" / "train.english.jsonlines"
-    if not path.exists():
-        pytest.skip("ChEMU-Ref training file not available")
-    return path
+def training_file(shared_data):
+    return shared_data / "chemu-ref" / "train.english.jsonlines"
 
 
 @pytest.fixture(scope="module")
