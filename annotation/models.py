@@ -1,0 +1,250 @@
+"""The annotation data model in PostgreSQL.
+
+Integrity lives here too, not only in code: unique and check constraints make the invariants
+of `../shared/docs/domain.md` impossible to break even by a buggy writer (one cluster per
+mention per annotation, no self-loop or duplicate edge, no duplicate link). Cyclic
+hierarchies cannot be expressed as a row constraint; the domain layer refuses them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class Project(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    hierarchy = models.BooleanField(default=True, help_text="SciCo-style clusters and hierarchy")
+    anaphora = models.BooleanField(default=False, help_text="ChEMU-style typed anaphora links")
+    guidelines = models.TextField(blank=True)
+    allow_add_mentions = models.BooleanField(default=False)
+    allow_fix_spans = models.BooleanField(default=False)
+    allow_reject_mentions = models.BooleanField(default=False)
+    single_parent = models.BooleanField(default=True)
+    suggestion_backend = models.CharField(max_length=50, default="minilm")
+    suggestion_params = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(hierarchy=True) | Q(anaphora=True),
+                                   name="project_has_a_scheme"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def scheme(self) -> str:
+        return "+".join(name for name, on in (("hierarchy", self.hierarchy), ("anaphora", self.anaphora)) if on)
+
+
+class Topic(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="topics")
+    external_id = models.CharField(max_length=300)
+    source = models.CharField(max_length=300, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    position = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "external_id"], name="topic_external_id_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.external_id
+
+
+class Document(models.Model):
+    """One SciCo paragraph, CoRefi document, ChEMU snippet or brat text, with its metadata."""
+
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="documents")
+    position = models.PositiveIntegerField()
+    doc_id = models.CharField(max_length=300, blank=True)
+    tokens = models.JSONField(default=list)
+    sentences = models.JSONField(default=list, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["topic", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["topic", "position"], name="document_position_unique"),
+        ]
+
+
+class Mention(models.Model):
+    """A span set in one document. Candidates come with the topic (`added_in` empty); an
+    annotator's own mentions belong to their annotation only."""
+
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="mentions")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="mentions")
+    spans = models.JSONField(help_text="[[start, end], ...] inclusive token offsets")
+    position = models.PositiveIntegerField(default=0)
+    added_in = models.ForeignKey("Annotation", null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="added_mentions")
+    metadata = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["topic", "position", "id"]
+        indexes = [models.Index(fields=["topic", "position"])]
+
+
+class Assignment(models.Model):
+    class Role(models.TextChoices):
+        ANNOTATOR = "annotator"
+        ADJUDICATOR = "adjudicator"
+
+    class Status(models.TextChoices):
+        ASSIGNED = "assigned"
+        IN_PROGRESS = "in_progress"
+        SUBMITTED = "submitted"
+        REOPENED = "reopened"
+
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="assignments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
+    role = models.CharField(max_length=20, choices=Role.choices, default=Role.ANNOTATOR)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ASSIGNED)
+    created_at = models.DateTimeField(auto_now_add=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["topic", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["topic", "user"], name="assignment_topic_user_unique"),
+        ]
+
+
+class Annotation(models.Model):
+    """One annotator's (or the gold / adjudicated) clusters, edges and links for a topic."""
+
+    class Kind(models.TextChoices):
+        ANNOTATOR = "annotator"
+        ADJUDICATION = "adjudication"
+        GOLD = "gold"
+
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="annotations")
+    assignment = models.OneToOneField(Assignment, null=True, blank=True, on_delete=models.CASCADE,
+                                      related_name="annotation")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.ANNOTATOR)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["topic"], condition=Q(kind="gold"), name="one_gold_per_topic"),
+            models.CheckConstraint(
+                condition=Q(kind="gold", assignment__isnull=True) | (~Q(kind="gold") & Q(assignment__isnull=False)),
+                name="gold_has_no_assignment_others_have_one",
+            ),
+        ]
+
+
+class Cluster(models.Model):
+    """Its id is the stable server id the interface and the log refer to."""
+
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="clusters")
+    label = models.TextField(blank=True)
+    note = models.TextField(blank=True)
+
+
+class ClusterMember(models.Model):
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="members")
+    mention = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
+    cluster = models.ForeignKey(Cluster, on_delete=models.CASCADE, related_name="members")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "mention"], name="one_cluster_per_mention"),
+        ]
+
+
+class HierarchyEdge(models.Model):
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="edges")
+    parent = models.ForeignKey(Cluster, on_delete=models.CASCADE, related_name="child_edges")
+    child = models.ForeignKey(Cluster, on_delete=models.CASCADE, related_name="parent_edges")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "parent", "child"], name="edge_unique"),
+            models.CheckConstraint(condition=~Q(parent=F("child")), name="edge_no_self_loop"),
+        ]
+
+
+class RelationLink(models.Model):
+    class Type(models.TextChoices):
+        COREFERENCE = "COREFERENCE"
+        TRANSFORMED = "TRANSFORMED"
+        REACTION_ASSOCIATED = "REACTION_ASSOCIATED"
+        WORK_UP = "WORK_UP"
+        CONTAINED = "CONTAINED"
+
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="links")
+    type = models.CharField(max_length=30, choices=Type.choices)
+    anaphor = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
+    antecedent = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "type", "anaphor", "antecedent"], name="link_unique"),
+            models.CheckConstraint(condition=~Q(anaphor=F("antecedent")), name="link_no_self_reference"),
+            models.CheckConstraint(condition=Q(type__in=["COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED",
+                                                         "WORK_UP", "CONTAINED"]), name="link_type_known"),
+        ]
+
+
+class MentionEdit(models.Model):
+    """An annotation's own view of a candidate mention: fixed spans, or rejected."""
+
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="mention_edits")
+    mention = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
+    spans = models.JSONField(null=True, blank=True)
+    rejected = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "mention"], name="mention_edit_unique"),
+        ]
+
+
+class Operation(models.Model):
+    """The log: every change with its effects (whose inverse undoes it), user, time, version."""
+
+    class Kind(models.TextChoices):
+        DO = "do"
+        UNDO = "undo"
+        REDO = "redo"
+
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="operations")
+    version = models.PositiveIntegerField(help_text="the annotation's version after this operation")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.DO)
+    target = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               help_text="for undo/redo: the operation undone or redone")
+    name = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict)
+    effects = models.JSONField(default=list)
+    warnings = models.JSONField(default=list, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    client_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["annotation", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "version"], name="operation_version_unique"),
+        ]
+
+
+class SuggestionDecision(models.Model):
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="decisions")
+    suggestion = models.ForeignKey("modelserve.Suggestion", on_delete=models.CASCADE, related_name="decisions")
+    decision = models.CharField(max_length=10, choices=[("accepted", "accepted"), ("rejected", "rejected")])
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "suggestion"], name="decision_unique"),
+        ]

@@ -1,0 +1,59 @@
+"""Suggestion runs and their suggestions (proposed clusters, hierarchy edges, anaphora links)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class SuggestionRun(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    topic = models.ForeignKey("annotation.Topic", on_delete=models.CASCADE, related_name="suggestion_runs")
+    backend = models.CharField(max_length=50)
+    params = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    progress = models.FloatField(default=0.0)
+    message = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    timings = models.JSONField(default=dict, blank=True)
+    device = models.CharField(max_length=50, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_fraction"),
+        ]
+
+
+class Suggestion(models.Model):
+    class Kind(models.TextChoices):
+        CLUSTER = "cluster"
+        EDGE = "edge"
+        LINK = "link"
+
+    run = models.ForeignKey(SuggestionRun, on_delete=models.CASCADE, related_name="suggestions")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    position = models.PositiveIntegerField(help_text="order within the run and kind; makes writes idempotent")
+    score = models.FloatField()
+    # cluster: {"mentions": [mention ids]}; edge: {"parent": suggestion id, "child": suggestion id};
+    # link: {"type": T, "anaphor": mention id, "antecedent": mention id}
+    payload = models.JSONField()
+
+    class Meta:
+        ordering = ["run", "kind", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "kind", "position"], name="suggestion_position_unique"),
+        ]
