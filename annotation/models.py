@@ -66,6 +66,8 @@ class Document(models.Model):
     position = models.PositiveIntegerField()
     doc_id = models.CharField(max_length=300, blank=True)
     tokens = models.JSONField(default=list)
+    # Kept beside the tokens so that validating spans never loads the tokens themselves.
+    token_count = models.PositiveIntegerField(default=0)
     sentences = models.JSONField(default=list, blank=True)
     metadata = models.JSONField(default=dict, blank=True)
 
@@ -131,6 +133,8 @@ class Annotation(models.Model):
                                       related_name="annotation")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.ANNOTATOR)
     version = models.PositiveIntegerField(default=0)
+    # Where the annotator was (the current mention), so a reload resumes there.
+    cursor = models.BigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

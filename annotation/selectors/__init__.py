@@ -1,0 +1,1 @@
+"""Reads: querysets and plain structures the API and services build on."""

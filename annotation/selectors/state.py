@@ -1,0 +1,106 @@
+"""Load an annotation from PostgreSQL into the domain's `AnnotationState`.
+
+A handful of flat `values_list` queries, no model instances: on a 1,000-mention topic this is
+the cost of every operation that misses the state cache, so it stays lean.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Q
+
+from annotation.domain.state import AnnotationState, Cluster, Mention, Settings
+from annotation.models import (
+    Annotation,
+    Cluster as ClusterRow,
+    ClusterMember,
+    Document,
+    HierarchyEdge,
+    Mention as MentionRow,
+    MentionEdit,
+    Project,
+    RelationLink,
+    SuggestionDecision,
+)
+
+
+def project_settings(project: Project) -> Settings:
+    return Settings(
+        single_parent=project.single_parent,
+        allow_add_mentions=project.allow_add_mentions,
+        allow_fix_spans=project.allow_fix_spans,
+        allow_reject_mentions=project.allow_reject_mentions,
+        hierarchy=project.hierarchy,
+        anaphora=project.anaphora,
+    )
+
+
+def mention_text(tokens: list[str], spans) -> str:
+    """The text an annotator sees for a mention; the parts of a discontinuous one joined by '…'."""
+    return " … ".join(" ".join(tokens[start : end + 1]) for start, end in spans)
+
+
+class DocumentTokens:
+    """Tokens fetched on demand (only a new cluster's label needs them), then kept."""
+
+    def __init__(self) -> None:
+        self._tokens: dict[int, list[str]] = {}
+
+    def __call__(self, mention: Mention) -> str:
+        tokens = self._tokens.get(mention.document)
+        if tokens is None:
+            tokens = Document.objects.values_list("tokens", flat=True).get(pk=mention.document)
+            self._tokens[mention.document] = tokens
+        return mention_text(tokens, mention.spans)
+
+
+def annotation_state_load(annotation: Annotation) -> AnnotationState:
+    topic_id = annotation.topic_id
+    project = annotation.topic.project
+    documents = dict(Document.objects.filter(topic_id=topic_id).values_list("id", "token_count"))
+    edits = {
+        mention: (spans, rejected)
+        for mention, spans, rejected in MentionEdit.objects.filter(annotation=annotation).values_list(
+            "mention_id", "spans", "rejected"
+        )
+    }
+    mentions = {}
+    rows = MentionRow.objects.filter(Q(added_in__isnull=True) | Q(added_in=annotation), topic_id=topic_id)
+    for id, document, spans, added_in in rows.values_list("id", "document_id", "spans", "added_in_id"):
+        fixed, rejected = edits.get(id, (None, False))
+        mentions[id] = Mention(id=id, document=document, spans=fixed or spans, added=added_in is not None,
+                               rejected=rejected)
+    members: dict[int, set[int]] = defaultdict(set)
+    for mention, cluster in ClusterMember.objects.filter(annotation=annotation).values_list("mention_id", "cluster_id"):
+        members[cluster].add(mention)
+    clusters = {
+        id: Cluster(id=id, label=label, note=note, members=members.get(id, set()))
+        for id, label, note in ClusterRow.objects.filter(annotation=annotation).values_list("id", "label", "note")
+    }
+    return AnnotationState(
+        settings=project_settings(project),
+        documents=documents,
+        mentions=mentions,
+        clusters=clusters,
+        edges=set(HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id")),
+        links=set(RelationLink.objects.filter(annotation=annotation).values_list("type", "anaphor_id", "antecedent_id")),
+        decisions=dict(SuggestionDecision.objects.filter(annotation=annotation).values_list("suggestion_id", "decision")),
+        mention_text=DocumentTokens(),
+    )
+
+
+def annotation_initial_state(annotation: Annotation) -> AnnotationState:
+    """The state before the first logged operation: the topic's candidate mentions only."""
+    topic_id = annotation.topic_id
+    mentions = {
+        id: Mention(id=id, document=document, spans=spans)
+        for id, document, spans in MentionRow.objects.filter(topic_id=topic_id, added_in__isnull=True).values_list(
+            "id", "document_id", "spans"
+        )
+    }
+    return AnnotationState(
+        settings=project_settings(annotation.topic.project),
+        documents=dict(Document.objects.filter(topic_id=topic_id).values_list("id", "token_count")),
+        mentions=mentions,
+    )

@@ -1,0 +1,37 @@
+"""Service-level refusals (the domain's own are in annotation.domain.errors).
+
+Like the domain errors they know nothing of HTTP; annotation.api.errors maps both to status
+codes in one place.
+"""
+
+from __future__ import annotations
+
+from annotation.domain.errors import DomainError
+
+
+class VersionConflict(DomainError):
+    """The client's expected_version is stale: someone (another tab) changed the annotation."""
+
+    code = "version_conflict"
+
+    def __init__(self, *, expected: int, current: int) -> None:
+        super().__init__(
+            f"This annotation changed elsewhere (version {current}, you had {expected}); "
+            "reload to see the current state. Nothing was changed.",
+            expected_version=expected,
+            current_version=current,
+        )
+
+
+class AnnotationLocked(DomainError):
+    """Submitted annotations are read-only until an admin reopens them."""
+
+    code = "annotation_locked"
+
+
+class ImportRefused(DomainError):
+    code = "import_refused"
+
+    def __init__(self, message: str, errors: list[str]) -> None:
+        super().__init__(message, errors=errors)
+        self.errors = errors
