@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from transformers import AutoModel, AutoTokenizer
 
-from annotation.domain.corpus import MentionData, TopicData
+from annotation.domain.corpus import DocumentData, MentionData, TopicData
 from modelserve.devices import pick_device
 
 CONTEXTS = ("document", "sentence", "none")
@@ -174,33 +174,10 @@ class MentionEncoder:
         return counts
 
     def _bounds(self, document, counts: list[int], words: list[int], budget: int) -> tuple[int, int]:
-        """Word range [lo, hi) within `budget` sub-words, centred on the mention."""
         lo, hi = 0, len(counts)
-        if self.context == "sentence" and document.sentences:
-            first, last = words[0], words[-1]
-            inside = [(s, e) for s, e in document.sentences if s <= last and first < e]
-            if inside:
-                lo, hi = min(s for s, _ in inside), max(e for _, e in inside)
-        if sum(counts[lo:hi]) <= budget:
-            return lo, hi
-        start, end = words[0], words[-1] + 1
-        used = sum(counts[start:end])
-        while used > budget and end - 1 > start:  # a mention longer than the model: keep its head
-            end -= 1
-            used -= counts[end]
-        left, right = start, end
-        while True:  # grow both ways, one word each side in turn, while it fits
-            grown = False
-            if left > lo and used + counts[left - 1] <= budget:
-                left -= 1
-                used += counts[left]
-                grown = True
-            if right < hi and used + counts[right] <= budget:
-                used += counts[right]
-                right += 1
-                grown = True
-            if not grown:
-                return left, right
+        if self.context == "sentence":
+            lo, hi = sentence_range(document, words)
+        return context_window(counts, words, budget, lo, hi)
 
     # -- encoding ------------------------------------------------------------------------
 
@@ -247,7 +224,44 @@ class MentionEncoder:
         return pooled
 
 
-def _document(topic: TopicData, mention: MentionData):
+def sentence_range(document: DocumentData, words: list[int]) -> tuple[int, int]:
+    """Word range [lo, hi) of the sentence(s) holding `words` (the whole document if unknown)."""
+    inside = [(s, e) for s, e in document.sentences if s <= words[-1] and words[0] < e]
+    if not inside:
+        return 0, len(document.tokens)
+    return min(s for s, _ in inside), max(e for _, e in inside)
+
+
+def context_window(counts: list[int], words: list[int], budget: int, lo: int = 0, hi: int | None = None) -> tuple[int, int]:
+    """Word range [lo', hi') within [lo, hi) holding at most `budget` sub-words, centred on `words`.
+
+    `counts[w]` is the number of sub-words of word w. A mention longer than the budget keeps
+    its first words; the context then grows one word each side in turn while it fits.
+    """
+    hi = len(counts) if hi is None else hi
+    if sum(counts[lo:hi]) <= budget:
+        return lo, hi
+    start, end = words[0], words[-1] + 1
+    used = sum(counts[start:end])
+    while used > budget and end - 1 > start:
+        end -= 1
+        used -= counts[end]
+    left, right = start, end
+    while True:
+        grown = False
+        if left > lo and used + counts[left - 1] <= budget:
+            left -= 1
+            used += counts[left]
+            grown = True
+        if right < hi and used + counts[right] <= budget:
+            used += counts[right]
+            right += 1
+            grown = True
+        if not grown:
+            return left, right
+
+
+def _document(topic: TopicData, mention: MentionData) -> DocumentData:
     if not 0 <= mention.document < len(topic.documents):
         raise ValueError(f"mention {mention.key} names document {mention.document}, topic has {len(topic.documents)}")
     document = topic.documents[mention.document]

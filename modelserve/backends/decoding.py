@@ -16,9 +16,13 @@ import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 
+from annotation.domain.corpus import ClusterData, MentionData, TopicData
 from modelserve.backends.base import ClusterSuggestion, EdgeSuggestion, Suggestions
 
 Edge = tuple[int, int, float]  # (parent cluster, child cluster, score)
+# SciCo's class order for a mention pair (m1, m2): the trained and cross-encoder backends map
+# their model's outputs to it.
+UNRELATED, COREF, PARENT, CHILD = range(4)
 
 
 def symmetrise(scores: np.ndarray) -> np.ndarray:
@@ -144,3 +148,42 @@ def decode_pair_scores(
     confidences = cluster_confidences(similarity, clusters)
     edges = greedy_hierarchy(between_clusters(child_of, clusters).T, hierarchy_threshold, single_parent=single_parent)
     return to_suggestions(clusters, confidences, edges)
+
+
+def four_class_scores(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(coref, child_of) from n x n x 4 pair probabilities in SciCo's class order.
+
+    A pair model sees (i, j) and (j, i) separately: "i is a child of j" and "j is a parent of
+    i" are two estimates of the same fact, so child_of averages them.
+    """
+    coref = probabilities[:, :, COREF]
+    child_of = (probabilities[:, :, CHILD] + probabilities[:, :, PARENT].T) / 2.0
+    return coref, child_of
+
+
+def as_topic(topic: TopicData, suggestions: Suggestions) -> TopicData:
+    """`topic` annotated with the suggestions (cluster keys "s0", "s1", ...), e.g. to score it."""
+    cluster_of = {m: f"s{k}" for k, c in enumerate(suggestions.clusters) for m in c.mentions}
+    mentions = [
+        MentionData(m.document, m.spans, cluster_of.get(index), dict(m.metadata)) for index, m in enumerate(topic.mentions)
+    ]
+    return TopicData(
+        external_id=topic.external_id,
+        documents=topic.documents,
+        mentions=mentions,
+        clusters=[ClusterData(f"s{k}") for k in range(len(suggestions.clusters))],
+        relations=[(f"s{e.parent}", f"s{e.child}") for e in suggestions.edges],
+        source=topic.source,
+        metadata=dict(topic.metadata),
+    )
+
+
+def decode_four_class(
+    probabilities: np.ndarray, *, cluster_threshold: float, hierarchy_threshold: float, single_parent: bool = True
+) -> Suggestions:
+    """SciCo 4.2 inference from n x n x 4 pair probabilities (SciCo's class order)."""
+    coref, child_of = four_class_scores(probabilities)
+    return decode_pair_scores(
+        coref, child_of, cluster_threshold=cluster_threshold, hierarchy_threshold=hierarchy_threshold,
+        single_parent=single_parent,
+    )

@@ -46,3 +46,20 @@ def _find(tokens: list[str], words: list[str], used: set[int]) -> int:
         if tokens[start : start + len(words)] == words and not used & set(range(start, start + len(words))):
             return start
     raise ValueError(f"{words} not in {tokens}")
+
+
+SENTIMENT_DOCUMENTS = [
+    ("Sentiment analysis of product reviews is a classic text classification task .",
+     [("Sentiment analysis", "sa"), ("text classification", "tc")]),
+    ("Aspect-based sentiment analysis predicts a polarity for every aspect of a product .",
+     [("Aspect-based sentiment analysis", "absa")]),
+    ("ABSA models attend to the aspect term inside the sentence .",
+     [("ABSA", "absa")]),
+    ("We cast sentiment analysis as sequence classification with BERT .",
+     [("sentiment analysis", "sa"), ("BERT", "bert")]),
+    ("Multimodal sentiment analysis combines text , audio and video .",
+     [("Multimodal sentiment analysis", "msa")]),
+    ("BERT is fine-tuned for document classification .",
+     [("BERT", "bert"), ("document classification", "tc")]),
+]
+SENTIMENT_RELATIONS = [("sa", "absa"), ("sa", "msa"), ("tc", "sa")]

@@ -1,0 +1,212 @@
+"""The `cross-encoder` backend: a fine-tuned pair classifier such as allenai/longformer-scico.
+
+Input (SciCo 4.2 and its repository's CrossEncoderDataset): each mention's document (or
+sentence) with `<m>` / `</m>` around the mention (around each span of a discontinuous one),
+the two contexts as the tokenizer's text pair, i.e. `<s> A </s></s> B </s>` for Longformer, the
+form of the longformer-scico model card (the training code joins them with a single `</s>`).
+Longformer models get global attention on the first token and on every marker token. A
+context is cut around its mention so that the pair fits the model.
+
+Classes come from the checkpoint's `id2label`, by name; a checkpoint that names them
+`LABEL_0..3` (longformer-scico does) is read in SciCo's order - 0 unrelated, 1 coref, 2 m1 is
+a parent of m2, 3 m1 is a child of m2 - and `label_note` says so. Every ordered pair is scored,
+batched, on the GPU when there is one; then the shared decoding: agglomerative clustering on
+the coref probability, greedy acyclic hierarchy on the averaged child/parent probabilities.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import torch
+from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+from annotation.domain.corpus import TopicData
+from modelserve.backends.base import Progress, Suggestions, no_progress
+from modelserve.backends.decoding import CHILD, COREF, PARENT, UNRELATED, decode_four_class
+from modelserve.devices import pick_device
+from modelserve.encoders import context_window, sentence_range
+
+logger = logging.getLogger(__name__)
+
+START, END = "<m>", "</m>"
+ALIASES = {
+    UNRELATED: {"unrelated", "notrelated", "none", "norelation", "negative", "other", "neutral"},
+    COREF: {"coref", "corefer", "coreference", "corefers", "identical", "same", "equivalent"},
+    PARENT: {"parent", "hypernym", "m1parent", "m1isparentofm2", "m1parentofm2", "broader"},
+    CHILD: {"child", "hyponym", "m1child", "m1ischildofm2", "m1childofm2", "narrower"},
+}
+SCICO_ORDER_NOTE = (
+    "id2label {labels} names no SciCo classes: reading outputs in SciCo's order "
+    "(0 unrelated, 1 coref, 2 m1 parent of m2, 3 m1 child of m2), as allenai/longformer-scico uses"
+)
+
+DEFAULTS: dict[str, Any] = {
+    "model_path": None,  # required: a local sequence-classification checkpoint directory
+    "device": "auto",
+    "batch_size": 16,
+    "max_length": None,  # default: what the model and tokenizer allow
+    "context": "document",  # document | sentence
+    "cluster_threshold": 0.4,  # SciCo B.2: distance 0.6
+    "hierarchy_threshold": 0.4,  # SciCo B.2
+    "single_parent": True,
+}
+
+_LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
+_LOCK = threading.Lock()
+
+
+def label_order(id2label: dict[int, str], num_labels: int) -> tuple[list[int], str | None]:
+    """For each model output, its SciCo class; and a note when the order had to be assumed."""
+    found = []
+    for index in range(num_labels):
+        name = re.sub(r"[^a-z0-9]", "", str(id2label.get(index, "")).lower())
+        found.append(next((cls for cls, names in ALIASES.items() if name in names), None))
+    if num_labels == 4 and None not in found and len(set(found)) == 4:
+        return found, None
+    if num_labels == 4:
+        return [UNRELATED, COREF, PARENT, CHILD], SCICO_ORDER_NOTE.format(labels=dict(id2label))
+    raise ValueError(f"a SciCo pair classifier has 4 classes; this checkpoint has {num_labels} ({id2label})")
+
+
+class CrossEncoderBackend:
+    name = "cross-encoder"
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        unknown = set(params or {}) - set(DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown cross-encoder parameters: {sorted(unknown)}")
+        self.params = {**DEFAULTS, **(params or {})}
+        if not self.params["model_path"]:
+            raise ValueError("the cross-encoder backend needs model_path (a local checkpoint directory)")
+        self.device = pick_device(self.params["device"])
+        self.tokenizer, self.model = _load(self.params["model_path"], self.device)
+        config = self.model.config
+        self.order, self.label_note = label_order(
+            {int(k): v for k, v in (config.id2label or {}).items()}, int(config.num_labels)
+        )
+        if self.label_note:
+            logger.warning("%s: %s", self.params["model_path"], self.label_note)
+        self.start_id, self.end_id = (self._marker_id(token) for token in (START, END))
+        self.global_attention = "global_attention_mask" in inspect.signature(self.model.forward).parameters
+        self.max_length = self._max_length()
+
+    def _marker_id(self, token: str) -> int:
+        ids = self.tokenizer(f"a {token} b", add_special_tokens=False)["input_ids"]
+        token_id = self.tokenizer.convert_tokens_to_ids(token)
+        if token_id is None or token_id == self.tokenizer.unk_token_id or token_id not in ids:
+            raise ValueError(
+                f"{self.params['model_path']}: the tokenizer has no {token} token; a SciCo cross-encoder is "
+                "fine-tuned with <m> and </m> added as special tokens"
+            )
+        return int(token_id)
+
+    def _max_length(self) -> int:
+        limits = [int(self.params["max_length"] or 1_000_000)]
+        if 0 < getattr(self.tokenizer, "model_max_length", 0) < 1_000_000:
+            limits.append(int(self.tokenizer.model_max_length))
+        positions = getattr(self.model.config, "max_position_embeddings", None)
+        if positions:
+            pad = self.model.config.pad_token_id
+            limits.append(int(positions) - (pad + 1 if pad is not None and self.model.config.model_type in
+                                             {"roberta", "longformer", "xlm-roberta"} else 0))
+        return min(limits)
+
+    # -- inputs --------------------------------------------------------------------------
+
+    def contexts(self, topic: TopicData) -> list[str]:
+        """Each mention's marked context, cut to half the pair's room around the mention."""
+        budget = (self.max_length - self.tokenizer.num_special_tokens_to_add(pair=True)) // 2 - 4
+        counts: dict[int, list[int]] = {}
+        texts = []
+        for mention in topic.mentions:
+            document = topic.documents[mention.document]
+            if mention.document not in counts:
+                pieces = self.tokenizer([" " + t for t in document.tokens], add_special_tokens=False)["input_ids"]
+                counts[mention.document] = [len(p) for p in pieces] if document.tokens else []
+            words = [w for s, e in mention.spans for w in range(s, e + 1)]
+            lo, hi = sentence_range(document, words) if self.params["context"] == "sentence" else (0, len(document.tokens))
+            marks = 2 * len(mention.spans)
+            lo, hi = context_window(counts[mention.document], words, max(budget - marks, 1), lo, hi)
+            starts = {s for s, _ in mention.spans}
+            ends = {e for _, e in mention.spans}
+            out = []
+            for w in range(lo, hi):
+                out.extend([START] if w in starts else [])
+                out.append(document.tokens[w])
+                out.extend([END] if w in ends else [])
+            texts.append(" ".join(out))
+        return texts
+
+    def batches(self, topic: TopicData) -> Iterator[tuple[np.ndarray, np.ndarray, dict[str, torch.Tensor]]]:
+        """(first, second, model inputs) per batch of ordered pairs, shortest pairs first."""
+        texts = self.contexts(topic)
+        n = len(texts)
+        first, second = np.nonzero(~np.eye(n, dtype=bool))
+        lengths = np.array([len(t) for t in texts])
+        order = np.argsort(lengths[first] + lengths[second], kind="stable")
+        first, second = first[order], second[order]
+        size = max(1, int(self.params["batch_size"]))
+        for start in range(0, len(first), size):
+            f, s = first[start : start + size], second[start : start + size]
+            encoding = self.tokenizer(
+                [texts[i] for i in f], [texts[j] for j in s], padding=True, truncation=True,
+                max_length=self.max_length, return_tensors="pt",
+            )
+            inputs = {"input_ids": encoding["input_ids"], "attention_mask": encoding["attention_mask"]}
+            if self.global_attention:
+                inputs["global_attention_mask"] = self.global_attention_mask(encoding["input_ids"])
+            yield f, s, inputs
+
+    def global_attention_mask(self, input_ids: torch.Tensor) -> torch.Tensor:
+        """1 on the first token ([CLS] / <s>) and on every <m> and </m>, as in SciCo."""
+        mask = (input_ids == self.start_id) | (input_ids == self.end_id)
+        mask[:, 0] = True
+        return mask.long()
+
+    # -- scoring -------------------------------------------------------------------------
+
+    @torch.inference_mode()
+    def pair_probabilities(self, topic: TopicData, progress: Progress = no_progress) -> np.ndarray:
+        """n x n x 4 probabilities in SciCo's class order (diagonal left at zero)."""
+        n = len(topic.mentions)
+        out = np.zeros((n, n, 4), dtype=np.float32)
+        total, done = n * (n - 1), 0
+        use_half = self.device.type == "cuda"
+        for f, s, inputs in self.batches(topic):
+            inputs = {k: v.to(self.device) for k, v in inputs.items()}
+            with torch.autocast("cuda", dtype=torch.float16, enabled=use_half):
+                logits = self.model(**inputs).logits
+            probs = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+            out[f[:, None], s[:, None], np.array(self.order)[None, :]] = probs
+            done += len(f)
+            progress(0.9 * done / max(total, 1), f"scored {done}/{total} mention pairs")
+        return out
+
+    def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
+        probabilities = self.pair_probabilities(topic, progress)
+        suggestions = decode_four_class(
+            probabilities, cluster_threshold=float(self.params["cluster_threshold"]),
+            hierarchy_threshold=float(self.params["hierarchy_threshold"]),
+            single_parent=bool(self.params["single_parent"]),
+        )
+        progress(1.0, "done")
+        return suggestions
+
+
+def _load(path: str | Path, device: torch.device) -> tuple[Any, Any]:
+    """Tokenizer and model from local files only, once per process and device."""
+    resolved = str(Path(path).expanduser().resolve())
+    key = (resolved, str(device))
+    with _LOCK:
+        if key not in _LOADED:
+            tokenizer = AutoTokenizer.from_pretrained(resolved, local_files_only=True)
+            model = AutoModelForSequenceClassification.from_pretrained(resolved, local_files_only=True)
+            _LOADED[key] = (tokenizer, model.to(device).eval())
+        return _LOADED[key]

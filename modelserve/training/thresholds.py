@@ -1,0 +1,71 @@
+"""Tuning the two decoding thresholds on held-out topics with our own scorer.
+
+SciCo (appendix B.2) tunes the agglomerative-clustering threshold and the hierarchy stopping
+threshold on the validation set and keeps the pair with the best path-distance ratio; we do
+the same over a finer grid, breaking ties by CoNLL F1, then hierarchy F1, then by the lower
+thresholds. Scores come from `score_scico`, micro over the held-out topics.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from annotation.domain.corpus import TopicData
+from annotation.domain.scoring.api import score_scico
+from modelserve.backends.base import Suggestions
+from modelserve.backends.decoding import (
+    agglomerative_clusters, as_topic, between_clusters, cluster_confidences, four_class_scores, greedy_hierarchy,
+    symmetrise, to_suggestions,
+)
+
+GRID = tuple(round(float(x), 2) for x in np.arange(0.1, 0.951, 0.05))
+
+
+def summary(scores: dict[str, Any]) -> dict[str, float]:
+    return {
+        "conll_f1": float(scores["conll_f1"]),
+        "hierarchy_f1": float(scores["hierarchy"]["f1"]),
+        "path_ratio_micro": float(scores["path_ratio"]["micro"]),
+        "path_ratio_macro": float(scores["path_ratio"]["macro"]),
+    }
+
+
+def tune_thresholds(
+    gold: list[TopicData],
+    probabilities: list[np.ndarray],
+    *,
+    grid: tuple[float, ...] = GRID,
+    single_parent: bool = True,
+    log: Callable[[str], None] = print,
+) -> tuple[float, float, dict[str, float]]:
+    """(cluster threshold, hierarchy threshold, held-out scores at them)."""
+    scores = [four_class_scores(p) for p in probabilities]
+    best: tuple[tuple[float, ...], float, float, dict[str, float]] | None = None
+    for cluster_threshold in grid:
+        decoded = []
+        for coref, child_of in scores:
+            similarity = symmetrise(coref)
+            clusters = agglomerative_clusters(similarity, cluster_threshold)
+            edges = greedy_hierarchy(between_clusters(child_of, clusters).T, min(grid), single_parent=single_parent)
+            decoded.append((clusters, cluster_confidences(similarity, clusters), edges))
+        for hierarchy_threshold in grid:
+            # a higher threshold keeps a prefix of the greedy edges (see decoding.py)
+            system = [
+                as_topic(topic, to_suggestions(c, conf, [e for e in edges if e[2] >= hierarchy_threshold]))
+                for topic, (c, conf, edges) in zip(gold, decoded)
+            ]
+            result = summary(score_scico(gold, system))
+            key = (result["path_ratio_micro"], result["conll_f1"], result["hierarchy_f1"])
+            if best is None or key > best[0]:
+                best = (key, cluster_threshold, hierarchy_threshold, result)
+    assert best is not None
+    _, cluster_threshold, hierarchy_threshold, result = best
+    log(f"thresholds: clustering {cluster_threshold}, hierarchy {hierarchy_threshold}")
+    return cluster_threshold, hierarchy_threshold, result
+
+
+def score_suggestions(gold: list[TopicData], suggestions: list[Suggestions]) -> dict[str, float]:
+    """Held-out scores of decoded suggestions (CoNLL F1, hierarchy F1, path ratio)."""
+    return summary(score_scico(gold, [as_topic(t, s) for t, s in zip(gold, suggestions)]))
