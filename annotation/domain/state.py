@@ -18,7 +18,7 @@ fixed spans). Without a provider the label is "mention #<id>". The label is stor
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 Span = tuple[int, int]
@@ -141,7 +141,7 @@ class AnnotationState:
     def snapshot(self) -> dict[str, Any]:
         """A canonical, comparable, JSON-able picture of the whole state (indexes excluded)."""
         return {
-            "settings": asdict(self.settings),
+            "settings": dict(vars(self.settings)),
             "documents": sorted([id, count] for id, count in self.documents.items()),
             "mentions": [
                 [m.id, m.document, [list(span) for span in m.spans], m.added, m.rejected]
