@@ -1,12 +1,16 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from corefapp.spa import spa
 from corefapp.views import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/", include("annotation.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Everything else is a page of the browser application, which routes on the client.
+    re_path(r"^(?!api/|admin/|static/|ws/|healthz)(?P<path>.*)$", spa, name="spa"),
 ]

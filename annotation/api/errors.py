@@ -1,7 +1,58 @@
-"""The one place where domain errors become HTTP answers."""
+"""The one place where domain and service errors become HTTP answers.
 
+Every refusal is JSON `{"error": code, "message": text, ...details}` so the interface can
+show the message as it is and scripts can branch on the code.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from annotation.domain import errors as domain
+from annotation.domain.formats.errors import FormatErrors
+from annotation.services import errors as service
+
+STATUS_BY_ERROR: dict[type, int] = {
+    service.VersionConflict: status.HTTP_409_CONFLICT,
+    domain.NotFound: status.HTTP_404_NOT_FOUND,
+    domain.NotAllowed: status.HTTP_403_FORBIDDEN,
+    domain.InvalidOperation: status.HTTP_400_BAD_REQUEST,
+    service.AnnotationLocked: status.HTTP_423_LOCKED,
+}
+
+
+def status_for(error: domain.DomainError) -> int:
+    for cls in type(error).__mro__:
+        if cls in STATUS_BY_ERROR:
+            return STATUS_BY_ERROR[cls]
+    # Any other domain refusal is a rule the operation would break: the request was
+    # well-formed but cannot be applied.
+    return status.HTTP_422_UNPROCESSABLE_ENTITY
 
 
 def exception_handler(exc, context):
-    return drf_exception_handler(exc, context)
+    if isinstance(exc, domain.DomainError):
+        return Response(exc.to_dict(), status=status_for(exc))
+    if isinstance(exc, FormatErrors):
+        return Response({"error": "invalid_file", "message": str(exc).splitlines()[0],
+                         "errors": [str(e) for e in exc.errors]}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(exc, exceptions.APIException):
+        detail = response.data
+        message = detail.get("detail") if isinstance(detail, dict) and "detail" in detail else detail
+        body = {"error": exc.get_codes() if isinstance(exc.get_codes(), str) else "invalid",
+                "message": str(message) if not isinstance(message, (dict, list)) else "Invalid input.",}
+        if isinstance(detail, dict) and "detail" not in detail:
+            body["fields"] = detail
+        if isinstance(exc, exceptions.Throttled):
+            body["retry_after"] = exc.wait
+        response.data = body
+    return response

@@ -90,6 +90,9 @@ def _commit(annotation: Annotation, state, *, user, name: str, payload: dict, ki
     version = annotation.version
     transaction.on_commit(lambda: state_cache.put(annotation.pk, version, state))
     transaction.on_commit(lambda: broadcast.annotation_applied(annotation.pk, applied.as_message()))
+    progress = {"assignment": assignment.pk, "annotation": annotation.pk, "version": version,
+                "status": Assignment.Status.IN_PROGRESS, "operation": name}
+    transaction.on_commit(lambda: broadcast.project_progress(annotation.topic.project_id, progress))
     return applied
 
 

@@ -1,0 +1,96 @@
+"""Sign-in for the browser (session + CSRF) and for scripts (tokens); both throttled."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate, login, logout
+from django.middleware.csrf import get_token
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.utils.decorators import method_decorator
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from annotation.selectors.access import is_admin
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    is_admin = serializers.BooleanField()
+
+
+def me_data(user) -> dict:
+    return {"id": user.pk, "username": user.username, "is_admin": is_admin(user)}
+
+
+def _authenticate(request):
+    credentials = CredentialsSerializer(data=request.data)
+    credentials.is_valid(raise_exception=True)
+    return authenticate(request, **credentials.validated_data)
+
+
+class LoginThrottled(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+
+
+class TokenView(LoginThrottled):
+    """Obtain the API token of a user, for scripts (`Authorization: Token <key>`)."""
+
+    authentication_classes: list = []
+
+    @extend_schema(request=CredentialsSerializer, responses={200: {"type": "object", "properties": {"token": {"type": "string"}}}})
+    def post(self, request):
+        user = _authenticate(request)
+        if user is None:
+            return Response({"error": "invalid_credentials", "message": "Wrong username or password."},
+                            status=status.HTTP_400_BAD_REQUEST)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class LoginView(LoginThrottled):
+    """Sign in with a session (the browser); CSRF protection applies to later writes."""
+
+    @extend_schema(request=CredentialsSerializer, responses=MeSerializer)
+    def post(self, request):
+        user = _authenticate(request)
+        if user is None:
+            return Response({"error": "invalid_credentials", "message": "Wrong username or password."},
+                            status=status.HTTP_400_BAD_REQUEST)
+        login(request, user)
+        return Response(me_data(user))
+
+
+class LogoutView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request):
+        logout(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@method_decorator(ensure_csrf_cookie, name="get")
+class CsrfView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: {"type": "object", "properties": {"csrf_token": {"type": "string"}}}})
+    def get(self, request):
+        return Response({"csrf_token": get_token(request)})
+
+
+class MeView(APIView):
+    @extend_schema(responses=MeSerializer)
+    def get(self, request):
+        return Response(me_data(request.user))

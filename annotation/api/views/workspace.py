@@ -1,0 +1,135 @@
+"""The annotator's endpoints: my topics, a topic, my annotation, operations, undo/redo, submit.
+
+Each view validates its input, makes one service or selector call and returns its result;
+refusals are domain errors mapped to HTTP in annotation.api.errors.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotation.models import Annotation, Mention
+from annotation.selectors.access import may_edit, visible_annotations, visible_assignments, visible_topics
+from annotation.selectors.workspace import annotation_payload, assignments_payload, topic_payload
+from annotation.services import assignments as assignment_services
+from annotation.services import operations
+
+
+class OperationRequest(serializers.Serializer):
+    expected_version = serializers.IntegerField(min_value=0)
+    operation = serializers.DictField(help_text='e.g. {"op": "assign", "mention": 12, "cluster": null}')
+    client_id = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
+
+
+class VersionRequest(serializers.Serializer):
+    expected_version = serializers.IntegerField(min_value=0)
+    client_id = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
+
+
+class CursorRequest(serializers.Serializer):
+    mention = serializers.IntegerField(allow_null=True)
+
+
+class AppliedResponse(serializers.Serializer):
+    operation_id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    effects = serializers.ListField(child=serializers.DictField())
+    warnings = serializers.ListField(child=serializers.CharField())
+    created = serializers.DictField(child=serializers.IntegerField())
+    client_id = serializers.CharField()
+
+
+def _editable_annotation(request, pk: int) -> Annotation:
+    annotation = get_object_or_404(visible_annotations(request.user).select_related("assignment"), pk=pk)
+    if not may_edit(request.user, annotation):
+        raise PermissionDenied("Only the annotator who owns this annotation can change it.")
+    return annotation
+
+
+class MyAssignmentsView(APIView):
+    def get(self, request):
+        mine = visible_assignments(request.user).filter(user=request.user)
+        return Response(assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id")))
+
+
+class TopicView(APIView):
+    def get(self, request, pk: int):
+        topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
+        return Response(topic_payload(topic))
+
+
+class AnnotationView(APIView):
+    def get(self, request, pk: int):
+        annotation = get_object_or_404(visible_annotations(request.user).select_related("assignment", "topic__project"),
+                                       pk=pk)
+        return Response(annotation_payload(annotation))
+
+
+class OperationsView(APIView):
+    @extend_schema(request=OperationRequest, responses=AppliedResponse)
+    def post(self, request, pk: int):
+        annotation = _editable_annotation(request, pk)
+        data = OperationRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        applied = operations.annotation_operation_apply(
+            annotation_id=annotation.pk, user=request.user, payload=data.validated_data["operation"],
+            expected_version=data.validated_data["expected_version"], client_id=data.validated_data["client_id"])
+        return Response(applied.as_message())
+
+    def get(self, request, pk: int):
+        """The log (newest last): what changed, by whom, when; the last 500 entries."""
+        annotation = get_object_or_404(visible_annotations(request.user), pk=pk)
+        rows = annotation.operations.order_by("-version").values(
+            "id", "version", "kind", "name", "payload", "warnings", "user__username", "created_at")[:500]
+        return Response(list(reversed(rows)))
+
+
+class UndoView(APIView):
+    kind = "undo"
+
+    @extend_schema(request=VersionRequest, responses=AppliedResponse)
+    def post(self, request, pk: int):
+        annotation = _editable_annotation(request, pk)
+        data = VersionRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        service = operations.annotation_undo if self.kind == "undo" else operations.annotation_redo
+        applied = service(annotation_id=annotation.pk, user=request.user, client_id=data.validated_data["client_id"],
+                          expected_version=data.validated_data["expected_version"])
+        return Response(applied.as_message())
+
+
+class RedoView(UndoView):
+    kind = "redo"
+
+
+class CursorView(APIView):
+    """Remember the current mention so a reload resumes there (not an operation: no version)."""
+
+    @extend_schema(request=CursorRequest, responses={204: None})
+    def put(self, request, pk: int):
+        annotation = _editable_annotation(request, pk)
+        data = CursorRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        mention = data.validated_data["mention"]
+        if mention is not None and not Mention.objects.filter(pk=mention, topic_id=annotation.topic_id).exists():
+            return Response({"error": "not_found", "message": f"There is no mention #{mention} in this topic."},
+                            status=404)
+        Annotation.objects.filter(pk=annotation.pk).update(cursor=mention)
+        return Response(status=204)
+
+
+class SubmitView(APIView):
+    @extend_schema(request=None)
+    def post(self, request, pk: int):
+        assignment = get_object_or_404(visible_assignments(request.user), pk=pk)
+        if assignment.user_id != request.user.pk:
+            raise PermissionDenied("Only the assigned annotator can submit this topic.")
+        assignment = assignment_services.assignment_submit(assignment_id=assignment.pk, user=request.user)
+        return Response({"id": assignment.pk, "status": assignment.status, "submitted_at": assignment.submitted_at})
