@@ -25,9 +25,8 @@ summed by numpy over the key rows exactly as coval sums ``scores[row_ind, col_in
 
 from __future__ import annotations
 
-from collections import Counter
+import math
 from collections.abc import Hashable, Iterable, Sequence
-from fractions import Fraction
 
 from annotation.domain.metrics.counts import Counts
 from annotation.domain.metrics.matching import maximum_weight_assignment
@@ -43,14 +42,15 @@ def prepare_clusters(clusters: Iterable[Iterable[Mention]], *, keep_singletons: 
     prepared: list[tuple] = []
     seen: set = set()
     for cluster in clusters:
-        members = tuple(dict.fromkeys(cluster))
-        if not members or (len(members) == 1 and not keep_singletons):
-            continue
-        for mention in members:
-            if mention in seen:
-                raise ValueError(f"mention {mention!r} is in more than one cluster")
-            seen.add(mention)
-        prepared.append(members)
+        members = tuple(cluster)
+        distinct = set(members)
+        if len(distinct) != len(members):
+            members = tuple(dict.fromkeys(members))
+        if not seen.isdisjoint(distinct):
+            raise ValueError(f"mention {next(iter(seen & distinct))!r} is in more than one cluster")
+        seen |= distinct
+        if len(members) > 1 or (members and keep_singletons):
+            prepared.append(members)
     return prepared
 
 
@@ -81,6 +81,16 @@ def conll_f1(counts: dict[str, Counts]) -> float:
     return total / 3
 
 
+def _parts(cluster: Sequence, output_of: dict) -> dict[int, int]:
+    """How many of the cluster's mentions each output cluster holds (missing ones left out)."""
+    parts: dict[int, int] = {}
+    for mention in cluster:
+        index = output_of.get(mention)
+        if index is not None:
+            parts[index] = parts.get(index, 0) + 1
+    return parts
+
+
 def _cluster_index(clusters: Sequence[tuple]) -> dict:
     return {mention: index for index, cluster in enumerate(clusters) for mention in cluster}
 
@@ -97,7 +107,7 @@ def _directed(inputs: Sequence[tuple], outputs: Sequence[tuple], output_of: dict
     lea_num: float = 0
     for cluster in inputs:
         size = len(cluster)
-        parts = Counter(output_of[m] for m in cluster if m in output_of)
+        parts = _parts(cluster, output_of)
         present = sum(parts.values())
         muc_num += size - (size - present) - len(parts)
         muc_den += size - 1
@@ -153,7 +163,7 @@ def _phi4(common: int, key_size: int, response_size: int) -> float:
 
 def _overlap_components(key: Sequence[tuple], response_of: dict):
     """Connected components of the key/response graph whose edges are shared mentions."""
-    overlaps = [Counter(response_of[m] for m in cluster if m in response_of) for cluster in key]
+    overlaps = [_parts(cluster, response_of) for cluster in key]
     rows_of_column: dict[int, list[int]] = {}
     for row, counter in enumerate(overlaps):
         for column in counter:
@@ -175,7 +185,7 @@ def _overlap_components(key: Sequence[tuple], response_of: dict):
         yield sorted(rows), overlaps
 
 
-def _solve_component(rows: list[int], overlaps: list[Counter], key, response) -> list[tuple[int, int]]:
+def _solve_component(rows: list[int], overlaps: list[dict[int, int]], key, response) -> list[tuple[int, int]]:
     columns = sorted({column for row in rows for column in overlaps[row]})
     if len(rows) == 1 or len(columns) == 1:
         # One side has a single cluster: it takes its best partner (the first on ties).
@@ -185,13 +195,15 @@ def _solve_component(rows: list[int], overlaps: list[Counter], key, response) ->
         ]
         _, row, column = max(candidates)
         return [(-row, -column)]
+    # phi4 = 2 c / (|k| + |r|), scaled by the common denominator: exact integer weights.
+    scale = math.lcm(*(len(key[row]) + len(response[column]) for row in rows for column in columns))
     weights = [
-        [Fraction(2 * overlaps[row][column], len(key[row]) + len(response[column])) for column in columns]
+        [2 * overlaps[row].get(column, 0) * scale // (len(key[row]) + len(response[column])) for column in columns]
         for row in rows
     ]
     return [
         (rows[i], columns[j])
         for i, j in maximum_weight_assignment(weights)
-        if overlaps[rows[i]][columns[j]]
+        if columns[j] in overlaps[rows[i]]
     ]
 

@@ -64,10 +64,10 @@ def mention_detection_counts(
     """Counts for one topic; a repeated mention counts once on each side."""
     key_mentions = distinct(key)
     response_mentions = distinct(response)
-    if relaxed:
+    tp = len(set(key_mentions).intersection(response_mentions))
+    if relaxed and tp < min(len(key_mentions), len(response_mentions)):
+        # (when every mention of the smaller side is matched exactly, no matching is larger)
         tp = relaxed_matches(key_mentions, response_mentions)
-    else:
-        tp = len(set(key_mentions).intersection(response_mentions))
     return Counts.from_tp(tp, len(key_mentions), len(response_mentions))
 
 

@@ -51,8 +51,9 @@ def score_scico(gold: Sequence[Topic], system: Sequence[Topic], *, keep_singleto
     totals = {name: _total(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
     result.update({name: counts.prf() for name, counts in totals.items()})
     result["conll_f1"] = evaluate.conll_from_totals(totals)
-    result["hierarchy"] = _total(evaluate.hierarchy(key, response) for key, response in topics).prf()
-    result["hierarchy_50"] = _total(evaluate.hierarchy_50(key, response) for key, response in topics).prf()
+    hierarchies = [evaluate.hierarchies(key, response) for key, response in topics]
+    result["hierarchy"] = _total(any_pair for any_pair, _ in hierarchies).prf()
+    result["hierarchy_50"] = _total(half for _, half in hierarchies).prf()
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
     return result
 

@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _score(args: argparse.Namespace) -> dict:
     from annotation.domain.scoring import api
 
-    gold, system = _read(args.gold, args.format), _read(args.system, args.format)
+    gold, system = _read_all([args.gold, args.system], args.format)
     try:
         if args.format == "scico":
             return api.score_scico(gold, system, keep_singletons=args.keep_singletons)
@@ -85,7 +85,7 @@ def _iaa(args: argparse.Namespace) -> dict:
     names = [name.strip() for name in args.names.split(",")] if args.names else None
     if names is not None and len(names) != len(args.files):
         raise InputError(f"--names gives {len(names)} names for {len(args.files)} files")
-    annotators = [_read(path, args.format) for path in args.files]
+    annotators = _read_all(args.files, args.format)
     try:
         result = api.iaa(annotators, scheme=args.format, names=names, keep_singletons=args.keep_singletons)
     except api.ScoringInputError as error:
@@ -99,8 +99,61 @@ def _iaa(args: argparse.Namespace) -> dict:
     return result
 
 
-def _read(path: str, format: str) -> list:
-    """Topics of one file, read by the project's reader; errors become an :class:`InputError`."""
+def _read_all(paths: Sequence[str], format: str) -> list[list]:
+    """Each file's topics, as the scorers' plain :class:`TopicAnnotation`.
+
+    Reading dominates the run time (JSON and validation of every token), so with several
+    files and several CPUs the files are read in parallel by forked workers, which send back
+    only the small plain annotations. Messages are printed in file order either way.
+    """
+    outcomes = None
+    workers = min(len(paths), _cpu_count())
+    if workers > 1:
+        import multiprocessing
+
+        if "fork" in multiprocessing.get_all_start_methods():
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                outcomes = pool.map(_read_outcome, [(path, format) for path in paths], chunksize=1)
+    if outcomes is None:
+        outcomes = [_read_outcome((path, format)) for path in paths]
+    topics = []
+    for path, (error, result, dropped) in zip(paths, outcomes):
+        if error:
+            raise InputError(error)
+        if dropped:
+            print(f"{path}: {dropped} link(s) with an empty side are not scored", file=sys.stderr)
+        topics.append(result)
+    return topics
+
+
+def _cpu_count() -> int:
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _read_outcome(job: tuple[str, str]) -> tuple[str | None, list, int]:
+    """(error message or None, topics, number of dropped links): plain values, so that a
+    worker can send them back."""
+    path, format = job
+    try:
+        topics, dropped = _read(path, format)
+        from annotation.domain.scoring.plain import ScoringInputError, from_topic
+
+        try:
+            return None, [from_topic(topic) for topic in topics], dropped
+        except ScoringInputError as error:
+            return f"cannot score {path}: {error}", [], 0
+    except InputError as error:
+        return str(error), [], 0
+
+
+def _read(path: str, format: str) -> tuple[list, int]:
+    """Topics of one file, read by the project's reader, and how many links it dropped;
+    errors become an :class:`InputError`."""
     from annotation.domain.formats import FormatErrors, read
 
     try:
@@ -113,7 +166,4 @@ def _read(path: str, format: str) -> list:
     if whole_records:
         errors = [error for skipped in whole_records for error in skipped.errors]
         raise InputError("\n".join([f"{len(errors)} error(s) in the input:", *(f"  {e}" for e in errors)]))
-    dropped = len(report.skipped)
-    if dropped:
-        print(f"{path}: {dropped} link(s) with an empty side are not scored", file=sys.stderr)
-    return report.topics
+    return report.topics, len(report.skipped)

@@ -9,13 +9,8 @@ from annotation.domain.metrics.anaphora import anaphor_counts, overall, relation
 from annotation.domain.metrics.coreference import METRICS as COREFERENCE_METRICS
 from annotation.domain.metrics.coreference import conll_f1, coreference_counts
 from annotation.domain.metrics.counts import Counts, add_counts, ratio, sequential_sum
-from annotation.domain.metrics.hierarchy import (
-    hierarchy_50_counts,
-    hierarchy_counts,
-    path_ratio_counts,
-    path_ratio_macro,
-    path_ratio_micro,
-)
+from annotation.domain.metrics.hierarchy import hierarchy_scores
+from annotation.domain.metrics.path_ratio import path_ratio_counts, path_ratio_macro, path_ratio_micro
 from annotation.domain.metrics.iaa import MetricSpec
 from annotation.domain.metrics.mention_detection import mention_detection_counts
 from annotation.domain.scoring.plain import TopicAnnotation
@@ -29,12 +24,9 @@ def mention_detection(key: TopicAnnotation, response: TopicAnnotation, kind: str
     return mention_detection_counts(key.mentions, response.mentions, relaxed=kind == "relaxed")
 
 
-def hierarchy(key: TopicAnnotation, response: TopicAnnotation) -> Counts:
-    return hierarchy_counts(key.graph, response.graph)
-
-
-def hierarchy_50(key: TopicAnnotation, response: TopicAnnotation) -> Counts:
-    return hierarchy_50_counts(key.graph, response.graph)
+def hierarchies(key: TopicAnnotation, response: TopicAnnotation) -> tuple[Counts, Counts]:
+    """(hierarchy F1 counts, hierarchy F1-50% counts)."""
+    return hierarchy_scores(key.graph, response.graph)
 
 
 def path_ratio(key: TopicAnnotation, response: TopicAnnotation) -> tuple[float, int]:
@@ -60,10 +52,11 @@ def anaphors(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> Coun
 def pair(scheme: str, key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool) -> dict[str, Any]:
     """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic."""
     if scheme == "scico":
+        any_pair, half = hierarchies(key, response)
         return {
             "coref": coreference(key, response, keep_singletons),
-            "hierarchy": hierarchy(key, response),
-            "hierarchy_50": hierarchy_50(key, response),
+            "hierarchy": any_pair,
+            "hierarchy_50": half,
             "path": path_ratio(key, response),
         }
     lengths = [max(a, b) for a, b in zip(key.token_counts, response.token_counts)]

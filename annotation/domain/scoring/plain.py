@@ -42,6 +42,9 @@ class TopicAnnotation:
 
 
 def mention_key(document: int, spans) -> MentionKey:
+    """``(document, ((start, end), ...))`` as plain ints and tuples, whatever sequences came in."""
+    if type(spans) is tuple and all(type(span) is tuple for span in spans):
+        return (document, spans)
     return (int(document), tuple((int(start), int(end)) for start, end in spans))
 
 

@@ -12,11 +12,9 @@ from annotation.domain.metrics.hierarchy import (
     ClusterGraph,
     hierarchy_50_counts,
     hierarchy_counts,
-    path_ratio_counts,
-    path_ratio_macro,
-    path_ratio_micro,
     transitive_closure,
 )
+from annotation.domain.metrics.path_ratio import path_ratio_counts, path_ratio_macro, path_ratio_micro
 
 from .reference_scorers import (
     scico_hypernym_50_counts,
