@@ -12,8 +12,8 @@ effects in order reproduces the current state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple, Protocol
+from collections.abc import Iterable
+from typing import NamedTuple, Protocol
 
 from .effects import Effect, apply_effects, invert_effects
 from .errors import CorruptEffects, NothingToRedo, NothingToUndo
@@ -85,7 +85,7 @@ def plan_redo(entries: Iterable[Entry]) -> tuple[int, list[Effect]]:
     return target.seq, list(target.effects)
 
 
-def replay(initial: AnnotationState, entries: Sequence[Entry] | Iterable[Any]) -> AnnotationState:
+def replay(initial: AnnotationState, entries: Iterable[Entry]) -> AnnotationState:
     """A new state: `initial` (left untouched) with every entry's effects applied in order."""
     state = initial.copy()
     for entry in entries:

@@ -108,10 +108,14 @@ class AnnotationState:
         self.parents = {id: set() for id in self.clusters}
         self.children = {id: set() for id in self.clusters}
         for parent, child in self.edges:
+            if parent not in self.clusters or child not in self.clusters:
+                raise ValueError(f"edge #{parent} -> #{child} names a missing cluster")
             self.parents[child].add(parent)
             self.children[parent].add(child)
         self.mention_links = {id: set() for id in self.mentions}
         for link in self.links:
+            if link.anaphor not in self.mentions or link.antecedent not in self.mentions:
+                raise ValueError(f"link {tuple(link)} names a missing mention")
             self.mention_links[link.anaphor].add(link)
             self.mention_links[link.antecedent].add(link)
         self.mentions_at = {}
