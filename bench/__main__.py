@@ -1,0 +1,49 @@
+"""`make bench`: every benchmark the issues ask for, each printing its own table.
+
+Run one with `python -m bench <name>`; with no name all run in order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+
+BENCHMARKS = [
+    ("scoring", "bench.scoring.run", "stand-alone scorer: score and iaa on SciCo-test-sized files"),
+    ("agreement", "bench.agreement_db", "agreement report from the database"),
+    ("operations", "bench.operations", "server time of assign and merge, 1 and 20 clients"),
+    ("suggestions", "bench.suggestions", "model suggestions end to end"),
+    ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),
+]
+
+
+def main(argv: list[str]) -> int:
+    wanted = set(argv)
+    unknown = wanted - {name for name, _, _ in BENCHMARKS}
+    if unknown:
+        print(f"unknown benchmark(s): {', '.join(sorted(unknown))}; choose from "
+              f"{', '.join(name for name, _, _ in BENCHMARKS)}")
+        return 2
+    failed = []
+    for name, module, title in BENCHMARKS:
+        if wanted and name not in wanted:
+            continue
+        print(f"\n=== {name}: {title} ===", flush=True)
+        started = time.monotonic()
+        try:
+            code = importlib.import_module(module).main()
+        except Exception as exc:  # one failing benchmark must not hide the others' figures
+            print(f"FAILED: {type(exc).__name__}: {exc}")
+            code = 1
+        print(f"({name} took {time.monotonic() - started:.1f} s)")
+        if code:
+            failed.append(name)
+    if failed:
+        print(f"\nfailed: {', '.join(failed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
