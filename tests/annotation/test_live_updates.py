@@ -1,0 +1,66 @@
+"""Another tab sees every committed change through the websocket (Redis channel layer)."""
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from annotation.services import broadcast
+from annotation.services.operations import annotation_operation_apply
+from corefapp.routing import websocket_urlpatterns
+from tests.factories import UserFactory, assign, make_topic, mention_ids
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def communicator(path: str, user) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    socket.scope["user"] = user
+    return socket
+
+
+def test_a_second_tab_receives_the_effects_of_an_operation_after_commit(services):
+    topic = make_topic()
+    user = UserFactory()
+    _, annotation = assign(topic, user)
+    m = mention_ids(topic)
+
+    async def scenario():
+        tab = communicator(f"/ws/annotations/{annotation.pk}/", user)
+        connected, _ = await tab.connect()
+        assert connected
+        applied = await sync_to_async(annotation_operation_apply)(
+            annotation_id=annotation.pk, user=user, payload={"op": "assign", "mention": m[0], "cluster": None},
+            expected_version=0, client_id="tab-1")
+        message = await tab.receive_json_from(timeout=5)
+        await tab.disconnect()
+        return applied, message
+
+    applied, message = async_to_sync(scenario)()
+
+    assert message["type"] == "applied"
+    assert message["version"] == applied.version == 1
+    assert message["effects"] == applied.effects
+    assert message["client_id"] == "tab-1"
+
+
+def test_another_annotator_cannot_watch_my_annotation(services):
+    topic = make_topic()
+    owner, other = UserFactory(), UserFactory()
+    _, annotation = assign(topic, owner)
+    assign(topic, other)
+
+    async def scenario():
+        socket = communicator(f"/ws/annotations/{annotation.pk}/", other)
+        connected, code = await socket.connect()
+        return connected, code
+
+    connected, code = async_to_sync(scenario)()
+
+    assert connected is False
+    assert code == 4403
+
+
+def test_flush_returns_once_queued_broadcasts_are_sent(services):
+    broadcast.project_progress(123456, {"status": "x"})
+    assert broadcast.flush(timeout=5) is True
