@@ -1,0 +1,109 @@
+"""iaa(): pairs of annotators per topic, AVG / MAX / MAX-micro / MAX-macro, and its CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from annotation.domain.scoring.api import iaa, iaa_csv_rows, write_iaa_csv
+
+from .builders import chemu_topic, scico_topic
+
+SCICO_METRICS = [
+    "conll_f1", "muc_f1", "bcub_f1", "ceafe_f1", "lea_f1", "hierarchy_f1", "hierarchy_50_f1", "path_ratio",
+]
+CHEMU_METRICS = ["relation_exact_f1", "relation_relaxed_f1", "alpha_relations", "alpha_mentions"]
+
+MENTIONS = [[0, 0, 1], [0, 3, 3], [0, 5, 6], [0, 8, 8], [0, 10, 12]]
+
+
+def annotated(topic_id, clusters, relations=()):
+    return scico_topic(topic_id, [m + [c] for m, c in zip(MENTIONS, clusters)], relations)
+
+
+@pytest.fixture
+def three_annotators():
+    first = [annotated("t1", "aabbc", [("a", "b")]), annotated("t2", "aaabb"), annotated("t3", "abcde")]
+    second = [annotated("t1", "aabbb", [("a", "b")]), annotated("t2", "aaabb")]
+    third = [annotated("t1", "abbcc", [("b", "c")])]
+    return [first, second, third]
+
+
+def test_iaa_has_the_documented_shape_and_metrics(three_annotators):
+    result = iaa(three_annotators, scheme="scico")
+    assert set(result) == {"topics", "overall", "unscored_topics"}
+    assert list(result["topics"]) == ["t1", "t2"]
+    assert list(result["topics"]["t1"]) == SCICO_METRICS
+    assert set(result["topics"]["t1"]["muc_f1"]) == {"avg", "max", "pairs"}
+    assert list(result["topics"]["t1"]["muc_f1"]["pairs"]) == ["1-2", "1-3", "2-3"]
+    assert list(result["topics"]["t2"]["muc_f1"]["pairs"]) == ["1-2"]
+    assert list(result["overall"]) == SCICO_METRICS
+    assert set(result["overall"]["conll_f1"]) == {"avg", "std", "max_micro", "max_macro"}
+
+
+def test_topics_with_fewer_than_two_annotations_are_listed_not_scored(three_annotators):
+    assert iaa(three_annotators, scheme="scico")["unscored_topics"] == ["t3"]
+
+
+def test_names_label_the_pairs(three_annotators):
+    result = iaa(three_annotators, scheme="scico", names=["ann", "bo", "cy"])
+    assert list(result["topics"]["t1"]["lea_f1"]["pairs"]) == ["ann-bo", "ann-cy", "bo-cy"]
+
+
+def test_identical_annotations_agree_fully_and_max_macro_is_the_mean_of_topic_maxima(three_annotators):
+    result = iaa(three_annotators, scheme="scico")
+    assert result["topics"]["t2"]["conll_f1"]["max"] == 1.0  # annotators 1 and 2 agree on t2
+    t1_max = result["topics"]["t1"]["muc_f1"]["max"]
+    assert result["overall"]["muc_f1"]["max_macro"] == pytest.approx((t1_max + 1.0) / 2)
+
+
+def test_agreement_does_not_depend_on_the_order_of_the_annotators(three_annotators):
+    forward = iaa(three_annotators, scheme="scico")
+    backward = iaa(three_annotators[::-1], scheme="scico")
+    for metric in SCICO_METRICS:
+        assert forward["overall"][metric]["avg"] == pytest.approx(backward["overall"][metric]["avg"], rel=1e-12)
+        assert forward["topics"]["t1"][metric]["max"] == pytest.approx(backward["topics"]["t1"][metric]["max"])
+
+
+def test_chemu_agreement_has_relation_f1_and_alpha():
+    links = [("COREFERENCE", ((10, 11),), ((0, 1),)), ("WORK_UP", ((20, 22),), ((10, 11),))]
+    first = [chemu_topic("p1", links), chemu_topic("p2", links[:1])]
+    second = [chemu_topic("p1", links[:1]), chemu_topic("p2", links[:1])]
+    result = iaa([first, second], scheme="chemu")
+    assert list(result["overall"]) == CHEMU_METRICS
+    assert result["topics"]["p2"]["alpha_relations"]["pairs"]["1-2"] == 1.0
+    assert result["topics"]["p1"]["relation_exact_f1"]["avg"] == pytest.approx(2 / 3)
+    assert -1.0 <= result["overall"]["alpha_mentions"]["avg"] <= 1.0
+
+
+def test_unknown_scheme_and_wrong_number_of_names_are_refused(three_annotators):
+    with pytest.raises(ValueError, match="scheme"):
+        iaa(three_annotators, scheme="brat")
+    with pytest.raises(ValueError, match="names"):
+        iaa(three_annotators, scheme="scico", names=["a"])
+
+
+def test_csv_has_a_header_topic_rows_overall_rows_and_unscored_rows(three_annotators):
+    result = iaa(three_annotators, scheme="scico")
+    rows = iaa_csv_rows(result)
+    assert rows[0] == ["scope", "topic", "metric", "avg", "max", "annotators", "std", "max_micro", "max_macro"]
+    scopes = [row[0] for row in rows[1:]]
+    assert scopes == ["topic"] * 16 + ["overall"] * 8 + ["unscored"]
+    t1_conll = rows[1]
+    assert t1_conll[:3] == ["topic", "t1", "conll_f1"] and t1_conll[5] == "3"
+    assert float(t1_conll[3]) == result["topics"]["t1"]["conll_f1"]["avg"]
+    overall_conll = rows[17]
+    assert overall_conll[2] == "conll_f1" and overall_conll[4] == "" and float(overall_conll[7]) == (
+        result["overall"]["conll_f1"]["max_micro"]
+    )
+    assert rows[-1][:2] == ["unscored", "t3"]
+
+
+def test_written_csv_reads_back_with_dict_reader(three_annotators):
+    stream = io.StringIO()
+    write_iaa_csv(iaa(three_annotators, scheme="scico"), stream)
+    records = list(csv.DictReader(io.StringIO(stream.getvalue())))
+    assert {r["scope"] for r in records} == {"topic", "overall", "unscored"}
+    assert all(r["annotators"] in ("2", "3") for r in records if r["scope"] == "topic")
