@@ -1,7 +1,9 @@
 """Krippendorff's alpha (nominal) for anaphora relations and mentions, several annotators.
 
 Reliability data are rows (one per annotator) of values (one per unit); every annotator who
-submitted a topic has a value for every unit of it, so nothing is missing.
+submitted a topic has a value for every unit of it, so for a pair nothing is missing. Across
+several annotators and topics (:func:`pooled_units`), an annotator who did not submit a topic
+has no value (``None``) for its units, which Krippendorff's alpha allows.
 
 - Relations (metrics.md): units are the ordered mention pairs (anaphor, antecedent) linked
   by any of the annotators; the value is the link type, or NONE. COREFERENCE is expanded by
@@ -31,17 +33,22 @@ NONE = "NONE"
 Units = list[list[Hashable]]
 
 
-def nominal_alpha(units: Sequence[Sequence[Hashable]]) -> float | None:
-    """Alpha over complete reliability data (rows: annotators, columns: units)."""
+def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float | None:
+    """Alpha of reliability data (rows: annotators, columns: units; ``None`` = no value)."""
     if len(units) < 2 or not units[0]:
         return None
     import numpy
 
     codes_by_value: dict = {}
     codes = numpy.array(
-        [[codes_by_value.setdefault(value, len(codes_by_value)) for value in row] for row in units],
+        [
+            [numpy.nan if value is None else codes_by_value.setdefault(value, len(codes_by_value)) for value in row]
+            for row in units
+        ],
         dtype=numpy.float64,
     )
+    if not (numpy.sum(~numpy.isnan(codes), axis=0) >= 2).any():
+        return None  # no unit has two values: nothing can be compared
     if len(codes_by_value) < 2:
         return 1.0
     import krippendorff
@@ -83,6 +90,18 @@ def mention_units(annotations: Sequence[Iterable[MentionKey]], token_counts: Seq
             lengths[document] = max(lengths[document], token + 1)
     units = [(document, token) for document, length in enumerate(lengths) for token in range(length)]
     return [[1 if unit in tokens else 0 for unit in units] for tokens in covered]
+
+
+def pooled_units(topics: Iterable[tuple[Sequence[int], Units]], annotators: int) -> Units:
+    """All annotators' rows over several topics; ``topics`` gives, per topic, the positions of
+    the annotators who submitted it and their units. The others get ``None`` there."""
+    pooled: Units = [[] for _ in range(annotators)]
+    for present, units in topics:
+        width = len(units[0]) if units else 0
+        rows = dict(zip(present, units))
+        for annotator in range(annotators):
+            pooled[annotator].extend(rows.get(annotator, [None] * width))
+    return pooled
 
 
 def pool_units(parts: Iterable[Units]) -> Units:

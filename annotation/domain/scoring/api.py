@@ -14,10 +14,11 @@ added topic by topic in the gold file's order, then divided.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, zip_longest
 from typing import Any
 
 from annotation.domain.corpus import LINK_TYPES, TopicData
+from annotation.domain.metrics.alpha import mention_units, nominal_alpha, pooled_units, relation_units
 from annotation.domain.metrics.counts import Counts, add_counts
 from annotation.domain.metrics.iaa import aggregate, pair_label
 from annotation.domain.scoring import evaluate
@@ -27,7 +28,7 @@ from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, 
 Topic = TopicData | TopicAnnotation
 
 __all__ = [
-    "score_scico", "score_chemu", "iaa", "iaa_csv_rows", "write_iaa_csv",
+    "score_scico", "score_chemu", "iaa", "iaa_csv_rows", "write_iaa_csv", "alpha_all_annotators",
     "ScoringInputError", "TopicMismatchError", "TopicAnnotation", "from_topic",
 ]
 
@@ -110,6 +111,28 @@ def iaa(
         }
     topics, overall = aggregate(results, evaluate.IAA_METRICS[scheme])
     return {"topics": topics, "overall": overall, "unscored_topics": unscored}
+
+
+def alpha_all_annotators(annotators: Sequence[Sequence[Topic]]) -> dict[str, float | None]:
+    """Krippendorff's alpha of all annotators at once, units pooled over the topics that at
+    least two of them submitted (the ChEMU-Ref way of reporting one figure per scheme).
+
+    Returns ``{"alpha_relations": x, "alpha_mentions": x}`` (``None`` where undefined).
+    """
+    by_annotator = [_by_id(topics, f"annotator {label}") for label, topics in _labels(annotators, None)]
+    relations, mentions = [], []
+    for topic_id in dict.fromkeys(topic_id for topics in by_annotator for topic_id in topics):
+        present = [i for i, topics in enumerate(by_annotator) if topic_id in topics]
+        if len(present) < 2:
+            continue
+        plain = [by_annotator[i][topic_id] for i in present]
+        relations.append((present, relation_units([p.links for p in plain])))
+        lengths = [max(counts) for counts in zip_longest(*(p.token_counts for p in plain), fillvalue=0)]
+        mentions.append((present, mention_units([p.mentions for p in plain], lengths)))
+    return {
+        "alpha_relations": nominal_alpha(pooled_units(relations, len(annotators))),
+        "alpha_mentions": nominal_alpha(pooled_units(mentions, len(annotators))),
+    }
 
 
 def _labels(annotators: Sequence, names: Sequence[str] | None):

@@ -90,6 +90,8 @@ def _iaa(args: argparse.Namespace) -> dict:
         result = api.iaa(annotators, scheme=args.format, names=names, keep_singletons=args.keep_singletons)
     except api.ScoringInputError as error:
         raise InputError(f"cannot compute agreement: {error}") from None
+    if args.format == "chemu" and not args.json:
+        result = {**result, "all_annotators": api.alpha_all_annotators(annotators)}
     if args.csv:
         try:
             with open(args.csv, "w", newline="", encoding="utf-8") as stream:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from typing import Any
 
 from annotation.domain.metrics.alpha import mention_units, nominal_alpha, pool_units, relation_units
@@ -59,9 +60,7 @@ def pair(scheme: str, key: TopicAnnotation, response: TopicAnnotation, keep_sing
             "hierarchy_50": half,
             "path": path_ratio(key, response),
         }
-    lengths = [max(a, b) for a, b in zip(key.token_counts, response.token_counts)]
-    longer = key.token_counts if len(key.token_counts) > len(response.token_counts) else response.token_counts
-    lengths += list(longer[len(lengths):])
+    lengths = [max(a, b) for a, b in zip_longest(key.token_counts, response.token_counts, fillvalue=0)]
     return {
         "relation_exact": overall(relations(key, response, "exact")),
         "relation_relaxed": overall(relations(key, response, "relaxed")),

@@ -55,13 +55,23 @@ def _chemu(result: dict) -> str:
 
 
 def _iaa(result: dict) -> str:
-    rows = [
-        [metric, _pct(s["avg"]), _pct(s["std"]), _pct(s["max_micro"]), _pct(s["max_macro"])]
-        for metric, s in result["overall"].items()
-    ]
+    rows = []
+    for metric, s in result["overall"].items():
+        show = _alpha if metric.startswith("alpha") else _pct  # alpha is no percentage
+        rows.append([metric, show(s["avg"]), show(s["std"]), show(s["max_micro"]), show(s["max_macro"])])
     text = _table(["metric", "AVG", "std", "MAX-micro", "MAX-macro"], rows)
     text += f"\n{len(result['topics'])} topic(s) scored"
     unscored = result["unscored_topics"]
     if unscored:
         text += f"; {len(unscored)} with fewer than two annotations, not scored: {', '.join(unscored)}"
+    pooled = result.get("all_annotators")
+    if pooled:
+        text += (
+            f"\nKrippendorff's alpha of all annotators (units pooled over topics): relations "
+            f"{_alpha(pooled['alpha_relations'])}, mentions {_alpha(pooled['alpha_mentions'])}"
+        )
     return text + "\n"
+
+
+def _alpha(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"

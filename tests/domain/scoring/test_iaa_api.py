@@ -107,3 +107,25 @@ def test_written_csv_reads_back_with_dict_reader(three_annotators):
     records = list(csv.DictReader(io.StringIO(stream.getvalue())))
     assert {r["scope"] for r in records} == {"topic", "overall", "unscored"}
     assert all(r["annotators"] in ("2", "3") for r in records if r["scope"] == "topic")
+
+
+def test_alpha_of_all_annotators_pools_topics_and_leaves_absent_annotators_missing():
+    import krippendorff
+    import numpy as np
+
+    from annotation.domain.scoring.api import alpha_all_annotators
+
+    a, b, c = ((10, 11),), ((0, 1),), ((20, 22),)
+    p1 = [[("COREFERENCE", a, b)], [("COREFERENCE", a, b), ("WORK_UP", c, a)], [("WORK_UP", c, a)]]
+    p2 = [[("CONTAINED", c, b)], [("CONTAINED", c, b)]]
+    annotators = [
+        [chemu_topic("p1", p1[0]), chemu_topic("p2", p2[0])],
+        [chemu_topic("p1", p1[1]), chemu_topic("p2", p2[1])],
+        [chemu_topic("p1", p1[2])],
+    ]
+    # units: p1 (a->b), (c->a); p2 (c->b). Codes: NONE 0, COREFERENCE 1, WORK_UP 2, CONTAINED 3.
+    nan = np.nan
+    expected = krippendorff.alpha(
+        reliability_data=[[1, 0, 3], [1, 2, 3], [0, 2, nan]], level_of_measurement="nominal"
+    )
+    assert alpha_all_annotators(annotators)["alpha_relations"] == pytest.approx(expected, rel=1e-12)
