@@ -15,16 +15,49 @@ import re
 
 _PUNCTUATION = re.compile(r"^\W+$")
 _STEM_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ions", "ion", "es", "s")
+# A post-modifier starts here: the head of "CRFs for sequence labeling" is "CRFs".
+_PREPOSITIONS = frozenset("for of in on with from to by using via over under at as into through".split())
 
 
 def phrase_words(tokens: list[str]) -> tuple[str, ...]:
-    """Lower-cased words of a mention, punctuation tokens dropped, plurals folded."""
+    """The head phrase of a mention: lower-cased words before any preposition, punctuation
+    dropped, hyphenated words split, plurals folded."""
     words = []
     for token in tokens:
+        if token.lower() in _PREPOSITIONS and words:
+            return tuple(words)
         for piece in re.split(r"[-_/]", token.lower()):
             if piece and not _PUNCTUATION.match(piece):
                 words.append(_singular(piece))
     return tuple(words)
+
+
+def acronym_match(first: list[str], second: list[str]) -> bool:
+    """Whether one mention is the other with a run of words written as their initials.
+
+    *NER* / *named entity recognition*, *POS tagging* / *part-of-speech tagging*, *HMMs* /
+    *hidden Markov models*. An acronym is a token of 2-6 letters, mostly upper-case.
+    """
+    return _abbreviates(first, second) or _abbreviates(second, first)
+
+
+def _abbreviates(short: list[str], long: list[str]) -> bool:
+    short_words = [w for t in short for w in re.split(r"[-_/]", t) if w and not _PUNCTUATION.match(w)]
+    long_words = [w for t in long for w in re.split(r"[-_/]", t) if w and not _PUNCTUATION.match(w)]
+    for index, word in enumerate(short_words):
+        letters = word[:-1] if word.endswith("s") and word[:-1].isupper() else word
+        if not (2 <= len(letters) <= 6 and letters.isalpha() and sum(c.isupper() for c in letters) >= len(letters) - 1):
+            continue
+        before, after = short_words[:index], short_words[index + 1 :]
+        if [w.lower() for w in long_words[: len(before)]] != [w.lower() for w in before]:
+            continue
+        rest = long_words[len(before) :]
+        span = len(rest) - len(after)
+        if span < 2 or [w.lower() for w in rest[span:]] != [w.lower() for w in after]:
+            continue
+        if "".join(w[0] for w in rest[:span]).lower() == letters.lower():
+            return True
+    return False
 
 
 def _singular(word: str) -> str:

@@ -27,7 +27,7 @@ from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import (
     agglomerative_clusters, between_clusters, cluster_confidences, greedy_hierarchy, to_suggestions,
 )
-from modelserve.backends.lexical import cluster_specificity, phrase_words, specificity_cue
+from modelserve.backends.lexical import acronym_match, cluster_specificity, phrase_words, specificity_cue
 from modelserve.encoders import MentionEncoder
 
 DEFAULTS: dict[str, Any] = {
@@ -38,9 +38,10 @@ DEFAULTS: dict[str, Any] = {
     "context": "document",  # document | sentence: the window a mention is encoded in
     "phrase_weight": 0.5,  # share of the mention-text-alone similarity in the mix
     "threshold": 0.65,  # average cosine at which clusters merge
-    "hierarchy_threshold": 0.6,  # lowest parent -> child score that becomes an edge
-    "semantic_floor": 0.5,  # cosine below which two clusters are taken as unrelated
+    "hierarchy_threshold": 0.4,  # lowest parent -> child score that becomes an edge
+    "semantic_floor": 0.3,  # cosine below which two clusters are taken as unrelated
     "specificity_penalty": 0.2,  # similarity taken off a pair whose labels are head / modifiers + head
+    "acronym_similarity": 0.9,  # least similarity of a pair where one label abbreviates the other
     "single_parent": True,
 }
 
@@ -68,11 +69,18 @@ class MiniLMBackend:
         if weight > 0.0:
             alone = self.alone.embed(topic)
             similarity += weight * (alone @ alone.T)
-        penalty = float(self.params["specificity_penalty"])
-        if penalty and len(topic.mentions) > 1:
-            phrases = [_phrase(topic, i) for i in range(len(topic.mentions))]
+        n = len(topic.mentions)
+        penalty, acronym = float(self.params["specificity_penalty"]), float(self.params["acronym_similarity"])
+        if penalty and n > 1:
+            phrases = [_phrase(topic, i) for i in range(n)]
             cue = np.array([[specificity_cue(a, b) for b in phrases] for a in phrases])
             similarity -= penalty * np.maximum(cue, cue.T)
+        if acronym and n > 1:
+            texts = [_tokens(topic, i) for i in range(n)]
+            for i in range(n):
+                for j in range(i + 1, n):
+                    if acronym_match(texts[i], texts[j]):
+                        similarity[i, j] = similarity[j, i] = max(similarity[i, j], acronym)
         return similarity
 
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
@@ -122,7 +130,11 @@ class MiniLMBackend:
         return related * direction
 
 
-def _phrase(topic: TopicData, index: int) -> tuple[str, ...]:
+def _tokens(topic: TopicData, index: int) -> list[str]:
     mention = topic.mentions[index]
     tokens = topic.documents[mention.document].tokens
-    return phrase_words([tokens[w] for start, end in mention.spans for w in range(start, end + 1)])
+    return [tokens[w] for start, end in mention.spans for w in range(start, end + 1)]
+
+
+def _phrase(topic: TopicData, index: int) -> tuple[str, ...]:
+    return phrase_words(_tokens(topic, index))

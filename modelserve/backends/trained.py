@@ -41,18 +41,18 @@ class TrainedBackend:
             raise ValueError("the trained backend needs model_dir (train one with `manage.py train_suggester`)")
         device = pick_device(self.params["device"])
         self.model, self.config = pair_classifier.load(self.params["model_dir"], device)
-        self.encoder = MentionEncoder(
-            self.config.get("encoder_path"), device=device, context=self.config.get("context", "document"),
-            max_length=self.config.get("max_length"), batch_size=self.params["batch_size"],
-        )
+        common = dict(device=device, max_length=self.config.get("max_length"), batch_size=self.params["batch_size"])
+        path = self.config.get("encoder_path")
+        self.in_context = MentionEncoder(path, context=self.config.get("context", "document"), **common)
+        self.alone = MentionEncoder(path, context="none", **common)
         for name in ("cluster_threshold", "hierarchy_threshold"):
             if self.params[name] is None:
                 self.params[name] = float(self.config[name])
 
     def pair_probabilities(self, topic: TopicData) -> np.ndarray:
         """n x n x 4, SciCo's class order."""
-        embeddings = self.encoder.embed(topic)
-        return pair_classifier.pair_probabilities(self.model, embeddings, pair_classifier.lexical_cues(topic))
+        embeddings, scalars = pair_classifier.topic_inputs(topic, self.in_context, self.alone)
+        return pair_classifier.pair_probabilities(self.model, embeddings, scalars)
 
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
         progress(0.0, "scoring mention pairs")

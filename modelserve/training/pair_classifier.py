@@ -4,9 +4,10 @@ Every ordered pair (m1, m2) of a topic's mentions is one of four classes, in Sci
 0 unrelated, 1 corefer, 2 m1 is a parent of m2, 3 m1 is a child of m2 (relations are direct
 parent -> child edges between gold clusters, as in SciCo's training data). Instead of
 fine-tuning a Longformer on both contexts, the frozen encoder embeds each mention in its
-context once, and a small MLP classifies [a, b, a*b, |a-b|] plus three cheap pair features
-(cosine, and the head/modifier cue both ways from `lexical.py`), which makes training a matter
-of CPU minutes on a project's own adjudicated topics.
+context once, and a small MLP classifies [a, b, a*b, |a-b|] plus five cheap pair features that
+carry over from topic to topic even when little gold exists: the cosine in context, the cosine
+of the mention texts alone, the head/modifier cue both ways and the acronym cue (`lexical.py`).
+Training is a matter of CPU minutes on a project's own adjudicated topics.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ import torch
 from torch import nn
 
 from annotation.domain.corpus import TopicData
-from modelserve.backends.lexical import phrase_words, specificity_cue
+from modelserve.backends.lexical import acronym_match, phrase_words, specificity_cue
+from modelserve.encoders import MentionEncoder
 
 LABELS = ("unrelated", "coref", "parent", "child")
 UNRELATED, COREF, PARENT, CHILD = range(4)
 WEIGHTS_FILE = "pair_classifier.pt"
 CONFIG_FILE = "config.json"
-EXTRA_FEATURES = 3
+EXTRA_FEATURES = 5
 
 
 class PairClassifier(nn.Module):
@@ -45,21 +47,35 @@ class PairClassifier(nn.Module):
         return self.net(features)
 
 
-def pair_features(a: torch.Tensor, b: torch.Tensor, cue_ab: torch.Tensor, cue_ba: torch.Tensor) -> torch.Tensor:
-    """Features of ordered pairs: embeddings a, b (rows L2-normalised) and their lexical cues."""
-    extra = torch.stack([(a * b).sum(dim=1), cue_ab, cue_ba], dim=1)
-    return torch.cat([a, b, a * b, (a - b).abs(), extra], dim=1)
+def pair_features(a: torch.Tensor, b: torch.Tensor, scalars: torch.Tensor) -> torch.Tensor:
+    """Features of ordered pairs: context embeddings a, b (rows L2-normalised) and `scalars`."""
+    return torch.cat([a, b, a * b, (a - b).abs(), (a * b).sum(dim=1, keepdim=True), scalars], dim=1)
 
 
-def lexical_cues(topic: TopicData) -> np.ndarray:
-    """n x n: entry (i, j) = evidence that mention j names a kind of mention i."""
-    phrases = []
+def pair_scalars(topic: TopicData, phrase_embeddings: np.ndarray) -> np.ndarray:
+    """n x n x 4 per ordered pair (i, j): cosine of the texts alone, "j is a kind of i" and
+    "i is a kind of j" (head/modifier cue), one abbreviates the other."""
+    texts = []
     for mention in topic.mentions:
         tokens = topic.documents[mention.document].tokens
-        phrases.append(phrase_words([tokens[w] for s, e in mention.spans for w in range(s, e + 1)]))
-    return np.array([[specificity_cue(p, c) for c in phrases] for p in phrases], dtype=np.float32).reshape(
-        len(phrases), len(phrases)
-    )
+        texts.append([tokens[w] for s, e in mention.spans for w in range(s, e + 1)])
+    phrases = [phrase_words(t) for t in texts]
+    n = len(texts)
+    out = np.zeros((n, n, 4), dtype=np.float32)
+    if n == 0:
+        return out
+    out[:, :, 0] = phrase_embeddings @ phrase_embeddings.T
+    out[:, :, 1] = [[specificity_cue(p, c) for c in phrases] for p in phrases]
+    out[:, :, 2] = out[:, :, 1].T
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[i, j, 3] = out[j, i, 3] = float(acronym_match(texts[i], texts[j]))
+    return out
+
+
+def topic_inputs(topic: TopicData, in_context: MentionEncoder, alone: MentionEncoder) -> tuple[np.ndarray, np.ndarray]:
+    """(context embeddings, pair scalars) of a topic: everything the classifier reads."""
+    return in_context.embed(topic), pair_scalars(topic, alone.embed(topic))
 
 
 def pair_labels(topic: TopicData) -> np.ndarray:
@@ -84,7 +100,7 @@ def pair_labels(topic: TopicData) -> np.ndarray:
 
 
 @torch.inference_mode()
-def pair_probabilities(model: PairClassifier, embeddings: np.ndarray, cues: np.ndarray, *, batch_size: int = 8192) -> np.ndarray:
+def pair_probabilities(model: PairClassifier, embeddings: np.ndarray, scalars: np.ndarray, *, batch_size: int = 8192) -> np.ndarray:
     """n x n x 4 class probabilities of every ordered pair (the diagonal is left at zero)."""
     n = len(embeddings)
     out = np.zeros((n, n, len(LABELS)), dtype=np.float32)
@@ -93,22 +109,22 @@ def pair_probabilities(model: PairClassifier, embeddings: np.ndarray, cues: np.n
     device = next(model.parameters()).device
     model.eval()
     emb = torch.as_tensor(embeddings, device=device)
-    cue = torch.as_tensor(cues, device=device)
+    extra = torch.as_tensor(scalars, device=device)
     first, second = (torch.as_tensor(x, device=device) for x in np.nonzero(~np.eye(n, dtype=bool)))
     for start in range(0, len(first), batch_size):
         f, s = first[start : start + batch_size], second[start : start + batch_size]
-        probs = torch.softmax(model(pair_features(emb[f], emb[s], cue[f, s], cue[s, f])), dim=1)
+        probs = torch.softmax(model(pair_features(emb[f], emb[s], extra[f, s])), dim=1)
         out[f.cpu().numpy(), s.cpu().numpy()] = probs.float().cpu().numpy()
     return out
 
 
 @dataclass
 class PairData:
-    """One topic's frozen inputs: embeddings, lexical cues and (for training) labels."""
+    """One topic's frozen inputs: embeddings, pair scalars and (for training) labels."""
 
     topic: TopicData
     embeddings: np.ndarray
-    cues: np.ndarray
+    scalars: np.ndarray
     labels: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
 
 
@@ -135,17 +151,15 @@ def fit(
     device = device or torch.device("cpu")
     offsets = np.cumsum([0] + [len(d.embeddings) for d in data])
     embeddings = torch.as_tensor(np.concatenate([d.embeddings for d in data]), device=device)
-    firsts, seconds, labels, forward, backward = [], [], [], [], []
+    firsts, seconds, labels, extras = [], [], [], []
     for offset, item in zip(offsets, data):
         i, j = np.nonzero(item.labels >= 0)
         firsts.append(i + offset)
         seconds.append(j + offset)
         labels.append(item.labels[i, j])
-        forward.append(item.cues[i, j])
-        backward.append(item.cues[j, i])
+        extras.append(item.scalars[i, j])
     first, second = torch.as_tensor(np.concatenate(firsts)), torch.as_tensor(np.concatenate(seconds))
-    cue_ab = torch.as_tensor(np.concatenate(forward), dtype=torch.float32)
-    cue_ba = torch.as_tensor(np.concatenate(backward), dtype=torch.float32)
+    scalars = torch.as_tensor(np.concatenate(extras), dtype=torch.float32)
     target = torch.as_tensor(np.concatenate(labels))
     counts = torch.bincount(target, minlength=len(LABELS)).float()
     weights = torch.where(counts > 0, 1.0 / counts.clamp(min=1).sqrt(), torch.zeros_like(counts))
@@ -161,7 +175,7 @@ def fit(
         for start in range(0, len(order), batch_size):
             batch = order[start : start + batch_size]
             f, s, y = first[batch].to(device), second[batch].to(device), target[batch].to(device)
-            features = pair_features(embeddings[f], embeddings[s], cue_ab[batch].to(device), cue_ba[batch].to(device))
+            features = pair_features(embeddings[f], embeddings[s], scalars[batch].to(device))
             loss = loss_fn(model(features), y)
             optimiser.zero_grad()
             loss.backward()

@@ -18,7 +18,7 @@ from annotation.domain.corpus import TopicData
 from modelserve.devices import pick_device
 from modelserve.encoders import MentionEncoder
 from modelserve.training import pair_classifier
-from modelserve.training.pair_classifier import PairData, lexical_cues, pair_labels, pair_probabilities
+from modelserve.training.pair_classifier import PairData, pair_labels, pair_probabilities, topic_inputs
 from modelserve.training.thresholds import GRID, tune_thresholds
 
 # SciCo appendix B.2: agglomerative distance threshold 0.6 (similarity 0.4), hierarchy 0.4.
@@ -59,16 +59,17 @@ def train_suggester(
 
     target = pick_device(device)
     encoder = MentionEncoder(encoder_path, device=target, context=context, max_length=max_length, batch_size=batch_size)
+    alone = MentionEncoder(encoder_path, device=target, context="none", max_length=max_length, batch_size=batch_size)
     data = {}
     for number, topic in enumerate(usable, 1):
-        data[id(topic)] = PairData(topic, encoder.embed(topic), lexical_cues(topic), pair_labels(topic))
+        data[id(topic)] = PairData(topic, *topic_inputs(topic, encoder, alone), pair_labels(topic))
         if number % 10 == 0 or number == len(usable):
             log(f"embedded {number}/{len(usable)} topics")
 
     model = pair_classifier.fit([data[id(t)] for t in train], seed=seed, epochs=epochs, hidden=hidden, device=target, log=log)
 
     if holdout:
-        probabilities = [pair_probabilities(model, data[id(t)].embeddings, data[id(t)].cues) for t in holdout]
+        probabilities = [pair_probabilities(model, data[id(t)].embeddings, data[id(t)].scalars) for t in holdout]
         cluster_threshold, hierarchy_threshold, scores = tune_thresholds(holdout, probabilities, grid=threshold_grid, log=log)
         log(
             f"held-out: CoNLL F1 {scores['conll_f1']:.4f}, hierarchy F1 {scores['hierarchy_f1']:.4f}, "

@@ -48,6 +48,7 @@ def test_a_modifier_plus_head_label_becomes_the_child_of_the_head(backend, sugge
 
 def test_acronyms_and_repeated_names_are_clustered(suggestions):
     cluster_of = {m: i for i, c in enumerate(suggestions.clusters) for m in c.mentions}
+    assert cluster_of[0] == cluster_of[1]  # neural machine translation, NMT
     assert cluster_of[4] == cluster_of[6]  # BLEU, BLEU
     assert cluster_of[3] == cluster_of[5]  # Machine translation, machine translation
 
