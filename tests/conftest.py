@@ -41,3 +41,9 @@ def services() -> Services:
 def django_db_modify_db_settings(services: Services) -> None:
     """pytest-django calls this before creating the test database: use the session's server."""
     return None
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """PBKDF2's deliberate slowness is for production; tests create many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

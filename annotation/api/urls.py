@@ -1,7 +1,7 @@
 from django.urls import path
 
 from annotation.api import auth
-from annotation.api.views import workspace
+from annotation.api.views import manage, workspace
 
 urlpatterns = [
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
@@ -17,4 +17,15 @@ urlpatterns = [
     path("annotations/<int:pk>/undo/", workspace.UndoView.as_view(), name="api-undo"),
     path("annotations/<int:pk>/redo/", workspace.RedoView.as_view(), name="api-redo"),
     path("annotations/<int:pk>/cursor/", workspace.CursorView.as_view(), name="api-cursor"),
+    # admins
+    path("projects/", manage.ProjectsView.as_view(), name="api-projects"),
+    path("projects/<int:pk>/", manage.ProjectView.as_view(), name="api-project"),
+    path("projects/<int:pk>/topics/", manage.ProjectTopicsView.as_view(), name="api-project-topics"),
+    path("projects/<int:pk>/progress/", manage.ProjectProgressView.as_view(), name="api-project-progress"),
+    path("users/", manage.UsersView.as_view(), name="api-users"),
+    path("users/<int:pk>/", manage.UserView.as_view(), name="api-user"),
+    path("assignments/", manage.AssignmentsView.as_view(), name="api-assignments"),
+    path("assignments/<int:pk>/", manage.AssignmentView.as_view(), name="api-assignment"),
+    path("assignments/<int:pk>/reassign/", manage.AssignmentReassignView.as_view(), name="api-assignment-reassign"),
+    path("assignments/<int:pk>/reopen/", manage.AssignmentReopenView.as_view(), name="api-assignment-reopen"),
 ]

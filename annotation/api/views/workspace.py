@@ -7,6 +7,7 @@ refusals are domain errors mapped to HTTP in annotation.api.errors.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
@@ -54,18 +55,21 @@ def _editable_annotation(request, pk: int) -> Annotation:
 
 
 class MyAssignmentsView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         mine = visible_assignments(request.user).filter(user=request.user)
         return Response(assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id")))
 
 
 class TopicView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
         return Response(topic_payload(topic))
 
 
 class AnnotationView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         annotation = get_object_or_404(visible_annotations(request.user).select_related("assignment", "topic__project"),
                                        pk=pk)
@@ -83,6 +87,7 @@ class OperationsView(APIView):
             expected_version=data.validated_data["expected_version"], client_id=data.validated_data["client_id"])
         return Response(applied.as_message())
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         """The log (newest last): what changed, by whom, when; the last 500 entries."""
         annotation = get_object_or_404(visible_annotations(request.user), pk=pk)
@@ -126,7 +131,7 @@ class CursorView(APIView):
 
 
 class SubmitView(APIView):
-    @extend_schema(request=None)
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         assignment = get_object_or_404(visible_assignments(request.user), pk=pk)
         if assignment.user_id != request.user.pk:
