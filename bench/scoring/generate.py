@@ -2,8 +2,9 @@
 
     python bench/scoring/generate.py OUT_DIR [--topics 200] [--seed 13]
 
-Writes ``gold.jsonl`` and ``system.jsonl`` (gold perturbed as a model's output would be) and
-``annotator1.jsonl`` .. ``annotator4.jsonl`` (four perturbed copies, for ``iaa``). Sizes
+Writes ``gold.jsonl``, ``system.jsonl`` (gold perturbed, in the shape SciCo's inference
+scripts write: ``id``, ``tokens``, ``mentions``, ``relations``) and ``annotator1.jsonl`` ..
+``annotator4.jsonl`` (four perturbed copies of the full lines, for ``iaa``). Sizes
 follow the SciCo test split: per topic ~52 mentions in ~40 paragraphs of ~150 tokens,
 ~18 clusters, ~12 hierarchy relations (single parent, acyclic); every line carries the
 fields of the release (``flatten_tokens``, ``flatten_mentions``, ``tokens``, ``doc_ids``,
@@ -102,6 +103,11 @@ def perturb(rng: random.Random, original: dict, strength: float) -> dict:
     return result
 
 
+def model_output(topic: dict) -> dict:
+    """What SciCo's inference scripts write: only id, tokens, mentions and relations."""
+    return {key: topic[key] for key in ("id", "tokens", "mentions", "relations")}
+
+
 def is_ancestor(node: int, of: int, parent_of: dict[int, int]) -> bool:
     while of in parent_of:
         of = parent_of[of]
@@ -120,7 +126,7 @@ def generate(out_dir: Path, topics: int = 200, seed: int = 13) -> list[Path]:
     rng = random.Random(seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     gold = [topic(rng, 1000 + i) for i in range(topics)]
-    files = {"gold.jsonl": gold, "system.jsonl": [perturb(rng, t, 0.25) for t in gold]}
+    files = {"gold.jsonl": gold, "system.jsonl": [model_output(perturb(rng, t, 0.25)) for t in gold]}
     for annotator in range(1, 5):
         files[f"annotator{annotator}.jsonl"] = [perturb(rng, t, 0.12) for t in gold]
     for name, content in files.items():

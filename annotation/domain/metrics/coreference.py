@@ -19,17 +19,16 @@ Conventions, from ns-moosavi/coval (``coval/eval/evaluator.py``, ``coval/conll/r
 
 Floating point: sums run cluster by cluster in the order given, as coval's loops do; pass
 clusters in the order coval would read them (by the first mention to end, see
-``annotation.domain.scoring.plain``) to get its exact last digit. The CEAF-e total is
-summed by numpy over the key rows exactly as coval sums ``scores[row_ind, col_ind]``.
+``annotation.domain.scoring.plain``) to get its exact last digit. CEAF-e uses the very
+assignment scipy's ``linear_sum_assignment`` returns and coval's numpy sum over it.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Iterable, Sequence
 
 from annotation.domain.metrics.counts import Counts
-from annotation.domain.metrics.matching import maximum_weight_assignment
+from annotation.domain.metrics.matching import linear_sum_assignment
 
 Mention = Hashable
 Cluster = Sequence[Mention]
@@ -54,22 +53,40 @@ def prepare_clusters(clusters: Iterable[Iterable[Mention]], *, keep_singletons: 
     return prepared
 
 
+class Clustering:
+    """One side's clusters, prepared once (singletons dropped unless kept) with the index
+    mention -> cluster; a side compared with several others (IAA pairs) reuses it."""
+
+    __slots__ = ("clusters", "index")
+
+    def __init__(self, clusters: Iterable[Iterable[Mention]], *, keep_singletons: bool = False) -> None:
+        self.clusters = prepare_clusters(clusters, keep_singletons=keep_singletons)
+        self.index = _cluster_index(self.clusters)
+
+
 def coreference_counts(
-    key: Iterable[Iterable[Mention]], response: Iterable[Iterable[Mention]], *, keep_singletons: bool = False
+    key: Iterable[Iterable[Mention]] | Clustering,
+    response: Iterable[Iterable[Mention]] | Clustering,
+    *,
+    keep_singletons: bool = False,
 ) -> dict[str, Counts]:
-    """Counts of every coreference metric for one topic, keyed by ``METRICS``."""
-    key_clusters = prepare_clusters(key, keep_singletons=keep_singletons)
-    response_clusters = prepare_clusters(response, keep_singletons=keep_singletons)
-    key_of = _cluster_index(key_clusters)
-    response_of = _cluster_index(response_clusters)
-    recall = _directed(key_clusters, response_clusters, response_of)
-    precision = _directed(response_clusters, key_clusters, key_of)
-    similarity = ceafe_similarity(key_clusters, response_clusters, response_of)
+    """Counts of every coreference metric for one topic, keyed by ``METRICS``.
+
+    ``key`` and ``response`` are clusters, or :class:`Clustering` objects already prepared
+    (then ``keep_singletons`` is the one they were prepared with).
+    """
+    if not isinstance(key, Clustering):
+        key = Clustering(key, keep_singletons=keep_singletons)
+    if not isinstance(response, Clustering):
+        response = Clustering(response, keep_singletons=keep_singletons)
+    recall = _directed(key.clusters, response.clusters, response.index)
+    precision = _directed(response.clusters, key.clusters, key.index)
+    similarity = ceafe_similarity(key.clusters, response.clusters, response.index)
     counts = {
         name: Counts(precision[name][0], precision[name][1], recall[name][0], recall[name][1])
         for name in ("mentions", "muc", "bcub", "lea")
     }
-    counts["ceafe"] = Counts(similarity, len(response_clusters), similarity, len(key_clusters))
+    counts["ceafe"] = Counts(similarity, len(response.clusters), similarity, len(key.clusters))
     return {name: counts[name] for name in METRICS}
 
 
@@ -128,30 +145,31 @@ def _directed(inputs: Sequence[tuple], outputs: Sequence[tuple], output_of: dict
 
 
 def ceafe_similarity(key: Sequence[tuple], response: Sequence[tuple], response_of: dict | None = None) -> float:
-    """Total phi4 of the optimal one-to-one alignment (coval ``ceafe``), summed like coval.
+    """Total phi4 of the optimal one-to-one alignment, computed as coval ``ceafe`` does.
 
-    coval sums ``scores[row_ind, col_ind]`` with numpy: one value per assigned key row, in
-    row order. With |K| <= |R| every key row is assigned, so that array is the matched phi4
-    of each key cluster in order (0 for a cluster aligned with nothing it overlaps) and our
-    sum is bit-identical. With |K| > |R| scipy also assigns |R| rows; which zero-valued rows
-    it picks is arbitrary, and we take the first ones, which can only move the last bit.
+    coval sums ``scores[row_ind, col_ind]`` (numpy) over the assignment that
+    ``scipy.optimize.linear_sum_assignment(-scores)`` returns; we take the same assignment
+    (``matching.linear_sum_assignment`` makes scipy's choices among equal optima) and the
+    same numpy sum, so the total is bit-identical. Shortcut: when no response cluster
+    overlaps two key clusters and |K| <= |R|, every key cluster gets its best phi4 in any
+    optimal assignment, and that array is summed directly.
     """
     if not key or not response:
         return 0.0
     if response_of is None:
         response_of = _cluster_index(response)
-    matched = [0.0] * len(key)
-    assigned_rows: set[int] = set()
-    for rows, overlaps in _overlap_components(key, response_of):
-        for row, column in _solve_component(rows, overlaps, key, response):
-            assigned_rows.add(row)
-            matched[row] = _phi4(overlaps[row][column], len(key[row]), len(response[column]))
-    if len(key) <= len(response):
-        values = matched
+    scores = [[0.0] * len(response) for _ in key]
+    owners: dict[int, int] = {}
+    contested = False
+    for i, cluster in enumerate(key):
+        for j, common in _parts(cluster, response_of).items():
+            scores[i][j] = _phi4(common, len(cluster), len(response[j]))
+            contested = contested or owners.setdefault(j, i) != i
+    if not contested and len(key) <= len(response):
+        values = [max(row) for row in scores]
     else:
-        spare = [row for row in range(len(key)) if row not in assigned_rows]
-        rows = sorted(assigned_rows | set(spare[: len(response) - len(assigned_rows)]))
-        values = [matched[row] for row in rows]
+        rows, columns = linear_sum_assignment([[-score for score in row] for row in scores])
+        values = [scores[i][j] for i, j in zip(rows, columns)]
     import numpy
 
     return float(numpy.asarray(values, dtype=numpy.float64).sum())
@@ -159,51 +177,3 @@ def ceafe_similarity(key: Sequence[tuple], response: Sequence[tuple], response_o
 
 def _phi4(common: int, key_size: int, response_size: int) -> float:
     return 2.0 * common / (key_size + response_size)
-
-
-def _overlap_components(key: Sequence[tuple], response_of: dict):
-    """Connected components of the key/response graph whose edges are shared mentions."""
-    overlaps = [_parts(cluster, response_of) for cluster in key]
-    rows_of_column: dict[int, list[int]] = {}
-    for row, counter in enumerate(overlaps):
-        for column in counter:
-            rows_of_column.setdefault(column, []).append(row)
-    done = [False] * len(key)
-    for start, counter in enumerate(overlaps):
-        if done[start] or not counter:
-            continue
-        rows, stack = [], [start]
-        done[start] = True
-        while stack:
-            row = stack.pop()
-            rows.append(row)
-            for column in overlaps[row]:
-                for other in rows_of_column[column]:
-                    if not done[other]:
-                        done[other] = True
-                        stack.append(other)
-        yield sorted(rows), overlaps
-
-
-def _solve_component(rows: list[int], overlaps: list[dict[int, int]], key, response) -> list[tuple[int, int]]:
-    columns = sorted({column for row in rows for column in overlaps[row]})
-    if len(rows) == 1 or len(columns) == 1:
-        # One side has a single cluster: it takes its best partner (the first on ties).
-        candidates = [
-            (_phi4(overlaps[row][column], len(key[row]), len(response[column])), -row, -column)
-            for row in rows for column in overlaps[row]
-        ]
-        _, row, column = max(candidates)
-        return [(-row, -column)]
-    # phi4 = 2 c / (|k| + |r|), scaled by the common denominator: exact integer weights.
-    scale = math.lcm(*(len(key[row]) + len(response[column]) for row in rows for column in columns))
-    weights = [
-        [2 * overlaps[row].get(column, 0) * scale // (len(key[row]) + len(response[column])) for column in columns]
-        for row in rows
-    ]
-    return [
-        (rows[i], columns[j])
-        for i, j in maximum_weight_assignment(weights)
-        if columns[j] in overlaps[rows[i]]
-    ]
-

@@ -95,6 +95,20 @@ class ClusterGraph:
         return position, table
 
     @cached_property
+    def mention_sequence(self) -> tuple:
+        return tuple(self.cluster_of)
+
+    @cached_property
+    def mention_rows(self):
+        """Row of ``distance_table`` for each mention, in ``mention_sequence`` order."""
+        import numpy
+
+        position = self.distance_table[0]
+        return numpy.fromiter(
+            (position[cluster] for cluster in self.cluster_of.values()), dtype=numpy.intp, count=len(self.cluster_of)
+        )
+
+    @cached_property
     def sizes(self):
         import numpy
 
@@ -135,16 +149,15 @@ def contingency(first: ClusterGraph, second: ClusterGraph):
     """N[a, b] = number of mentions in cluster a of ``first`` and cluster b of ``second``."""
     import numpy
 
-    table = numpy.zeros((len(first.nodes), len(second.nodes)), dtype=numpy.float64)
-    rows, columns = [], []
+    width = len(second.nodes)
+    cells = []
     nodes_first, nodes_second, cluster_of_second = first.nodes, second.nodes, second.cluster_of
     for mention, cluster in first.cluster_of.items():
         other = cluster_of_second.get(mention)
         if other is not None:
-            rows.append(nodes_first[cluster])
-            columns.append(nodes_second[other])
-    numpy.add.at(table, (rows, columns), 1.0)
-    return table
+            cells.append(nodes_first[cluster] * width + nodes_second[other])
+    counts = numpy.bincount(numpy.asarray(cells, dtype=numpy.intp), minlength=len(first.nodes) * width)
+    return counts.reshape(len(first.nodes), width).astype(numpy.float64)
 
 
 def hierarchy_scores(key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure") -> tuple[Counts, Counts]:

@@ -6,16 +6,15 @@ either costs 0.3 to 0.5 s on the 2-core machine, more than the whole budget of t
 ``score`` command (0.3 s), and the graphs here are small (tens of nodes per topic).
 
 - The *size* of a maximum matching is unique, so any correct algorithm gives BRATEval's TP.
-- For CEAF-e only the optimal total matters; we solve it exactly (integer arithmetic) on
-  each connected component of the overlap graph (clusters sharing no mention have weight 0,
-  so the components are independent and almost all of them are 1 x 1).
+- For CEAF-e, coval sums the similarities of the assignment scipy returns, and when several
+  assignments are optimal their sums can differ in the last bit; :func:`linear_sum_assignment`
+  therefore makes scipy's very choices (the tests compare both on tie-heavy matrices).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
 
 
 def maximum_matching_size(adjacency: Sequence[Sequence[int]], n_right: int) -> int:
@@ -72,66 +71,80 @@ def _augmenting_path_end(
     return None
 
 
-def maximum_weight_assignment(weights: Sequence[Sequence[Fraction | int]]) -> list[tuple[int, int]]:
-    """A one-to-one assignment of rows to columns with the largest total weight.
+def linear_sum_assignment(cost: Sequence[Sequence[float]]) -> tuple[list[int], list[int]]:
+    """The minimum-cost assignment ``scipy.optimize.linear_sum_assignment(cost)`` returns.
 
-    Exact: rational weights are scaled to integers by their common denominator, then the
-    Hungarian method with potentials runs in integer arithmetic, O(n^2 m). Returns the
-    assigned ``(row, column)`` pairs, ``min(rows, columns)`` of them, sorted by row.
+    Same algorithm (Crouse's shortest augmenting path, DF Crouse, IEEE TAES 52(4), 2016) and
+    the same choices wherever several assignments are optimal: a tall matrix is transposed;
+    the remaining columns are scanned from the last; among equally short paths the scan
+    prefers a free column; dual variables are updated in scipy's order. So the assignment
+    is scipy's one, not just an optimal one, and what coval sums over it has coval's last
+    digit (ties are common: many clusters of one or two mentions give equal phi4 values).
+    Returns (rows, columns), rows ascending. Pure Python floats, which round as C doubles.
     """
-    n_rows = len(weights)
-    n_cols = len(weights[0]) if n_rows else 0
+    n_rows = len(cost)
+    n_cols = len(cost[0]) if n_rows else 0
     if not n_rows or not n_cols:
-        return []
-    if n_rows > n_cols:
-        transposed = [[weights[i][j] for i in range(n_rows)] for j in range(n_cols)]
-        return sorted((i, j) for j, i in maximum_weight_assignment(transposed))
-    scale = 1
-    for row in weights:
-        for weight in row:
-            if isinstance(weight, Fraction):
-                scale = math.lcm(scale, weight.denominator)
-    cost = [[-int(weight * scale) for weight in row] for row in weights]
-    column_row = _hungarian(cost, n_rows, n_cols)
-    return sorted((row - 1, col - 1) for col, row in enumerate(column_row) if col and row)
-
-
-def _hungarian(cost: list[list[int]], n: int, m: int) -> list[int]:
-    """Minimum-cost assignment of every row (n <= m); returns the row of each column (1-based)."""
-    unbounded = math.inf
-    u = [0] * (n + 1)
-    v = [0] * (m + 1)
-    column_row = [0] * (m + 1)
-    way = [0] * (m + 1)
-    for row in range(1, n + 1):
-        column_row[0] = row
-        j0 = 0
-        min_slack = [unbounded] * (m + 1)
-        used = [False] * (m + 1)
+        return [], []
+    transpose = n_cols < n_rows
+    if transpose:
+        matrix = [[cost[i][j] for i in range(n_rows)] for j in range(n_cols)]
+        n_rows, n_cols = n_cols, n_rows
+    else:
+        matrix = [list(row) for row in cost]
+    u = [0.0] * n_rows
+    v = [0.0] * n_cols
+    path = [-1] * n_cols
+    col4row = [-1] * n_rows
+    row4col = [-1] * n_cols
+    for current in range(n_rows):
+        min_val, sink, shortest, visited_rows, visited_cols = _shortest_augmenting_path(
+            current, matrix, u, v, path, row4col
+        )
+        u[current] += min_val
+        for i in range(n_rows):
+            if visited_rows[i] and i != current:
+                u[i] += min_val - shortest[col4row[i]]
+        for j in range(n_cols):
+            if visited_cols[j]:
+                v[j] -= min_val - shortest[j]
+        j = sink
         while True:
-            used[j0] = True
-            i0 = column_row[j0]
-            costs, u_i0 = cost[i0 - 1], u[i0]
-            delta, j1 = unbounded, 0
-            for j in range(1, m + 1):
-                if used[j]:
-                    continue
-                slack = costs[j - 1] - u_i0 - v[j]
-                if slack < min_slack[j]:
-                    min_slack[j], way[j] = slack, j0
-                if min_slack[j] < delta:
-                    delta, j1 = min_slack[j], j
-            for j in range(m + 1):
-                if used[j]:
-                    u[column_row[j]] += delta
-                    v[j] -= delta
-                else:
-                    min_slack[j] -= delta
-            j0 = j1
-            if column_row[j0] == 0:
+            i = path[j]
+            row4col[j] = i
+            col4row[i], j = j, col4row[i]
+            if i == current:
                 break
-        while j0:
-            j1 = way[j0]
-            column_row[j0] = column_row[j1]
-            j0 = j1
-    return column_row
+    if transpose:
+        order = sorted(range(n_rows), key=col4row.__getitem__)
+        return [col4row[k] for k in order], order
+    return list(range(n_rows)), col4row
+
+
+def _shortest_augmenting_path(i: int, matrix, u, v, path, row4col):
+    n_rows, n_cols = len(matrix), len(v)
+    remaining = list(range(n_cols - 1, -1, -1))
+    visited_rows, visited_cols = [False] * n_rows, [False] * n_cols
+    shortest = [math.inf] * n_cols
+    min_val = 0.0
+    while True:
+        index, lowest = -1, math.inf
+        visited_rows[i] = True
+        row, u_i = matrix[i], u[i]
+        for it, j in enumerate(remaining):
+            reduced = min_val + row[j] - u_i - v[j]
+            if reduced < shortest[j]:
+                path[j] = i
+                shortest[j] = reduced
+            if shortest[j] < lowest or (shortest[j] == lowest and row4col[j] == -1):
+                lowest, index = shortest[j], it
+        min_val = lowest
+        if min_val == math.inf:
+            raise ValueError("infeasible cost matrix")
+        j = remaining[index]
+        visited_cols[j] = True
+        remaining[index] = remaining[-1]
+        remaining.pop()
+        if row4col[j] == -1:
+            return min_val, j, shortest, visited_rows, visited_cols
+        i = row4col[j]

@@ -32,11 +32,17 @@ def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float,
     """(sum of pair scores, number of scored pairs) for one topic."""
     import numpy
 
-    mentions = list(dict.fromkeys([*key.cluster_of, *response.cluster_of]))
-    if not mentions:
-        return 0.0, 0
-    key_distance = _mention_distances(key, mentions, numpy)
-    response_distance = _mention_distances(response, mentions, numpy)
+    if key.mention_sequence == response.mention_sequence:
+        # the SciCo case, one mention list: each side's rows are cached on its graph
+        if not key.mention_sequence:
+            return 0.0, 0
+        key_rows, response_rows = key.mention_rows, response.mention_rows
+        key_distance = key.distance_table[1][numpy.ix_(key_rows, key_rows)]
+        response_distance = response.distance_table[1][numpy.ix_(response_rows, response_rows)]
+    else:
+        mentions = list(dict.fromkeys([*key.cluster_of, *response.cluster_of]))
+        key_distance = _mention_distances(key, mentions, numpy)
+        response_distance = _mention_distances(response, mentions, numpy)
     longest = numpy.maximum(key_distance, response_distance)
     shortest = numpy.minimum(key_distance, response_distance)
     scored = longest > 0

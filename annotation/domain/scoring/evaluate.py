@@ -18,7 +18,7 @@ from annotation.domain.scoring.plain import TopicAnnotation
 
 
 def coreference(key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool) -> dict[str, Counts]:
-    return coreference_counts(key.clusters, response.clusters, keep_singletons=keep_singletons)
+    return coreference_counts(key.clustering(keep_singletons), response.clustering(keep_singletons))
 
 
 def mention_detection(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> Counts:

@@ -18,6 +18,7 @@ from functools import cached_property
 
 from annotation.domain.corpus import LINK_TYPES, TopicData
 from annotation.domain.metrics.anaphora import Relation
+from annotation.domain.metrics.coreference import Clustering
 from annotation.domain.metrics.hierarchy import ClusterGraph
 from annotation.domain.metrics.mention_detection import MentionKey
 
@@ -39,6 +40,16 @@ class TopicAnnotation:
     @cached_property
     def graph(self) -> ClusterGraph:
         return ClusterGraph(self.cluster_of, self.relations)
+
+    @cached_property
+    def _clusterings(self) -> dict[bool, Clustering]:
+        return {}
+
+    def clustering(self, keep_singletons: bool) -> Clustering:
+        """The clusters prepared for the coreference metrics (cached per flag)."""
+        if keep_singletons not in self._clusterings:
+            self._clusterings[keep_singletons] = Clustering(self.clusters, keep_singletons=keep_singletons)
+        return self._clusterings[keep_singletons]
 
 
 def mention_key(document: int, spans) -> MentionKey:

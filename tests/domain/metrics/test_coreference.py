@@ -53,16 +53,11 @@ def test_micro_average_over_topics_equals_covals_summed_evaluator(documents):
 
 @SETTINGS
 @given(key=clusterings(mentions=20, clusters=9), response=clusterings(mentions=20, clusters=9))
-def test_ceafe_alignment_total_equals_the_hungarian_algorithm_of_scipy(key, response):
+def test_ceafe_total_equals_covals_to_the_last_bit_on_large_tie_heavy_topics(key, response):
     from .reference_scorers import coval_ceafe
 
     key_clusters, response_clusters = prepare_clusters(key), prepare_clusters(response)
-    expected = coval_ceafe(response_clusters, key_clusters)[0]
-    ours = ceafe_similarity(key_clusters, response_clusters)
-    if len(key_clusters) <= len(response_clusters):
-        assert ours == expected
-    else:
-        assert ours == pytest.approx(expected, rel=1e-15)
+    assert ceafe_similarity(key_clusters, response_clusters) == coval_ceafe(response_clusters, key_clusters)[0]
 
 
 def test_ceafe_takes_the_optimal_alignment_where_greedy_best_first_would_not():
