@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.test import override_settings
 
 from tests.services import Services, start_services
 
@@ -23,17 +24,23 @@ def services() -> Services:
         NAME="corefapp", USER="postgres", PASSWORD="", HOST=running.postgres.host,
         PORT=str(running.postgres.port),
     )
-    settings.REDIS_URL = running.redis_url
-    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [running.redis_url]
-    settings.CACHES["default"]["LOCATION"] = running.redis_url
-    settings.CELERY_BROKER_URL = running.redis_url
-    settings.CELERY_RESULT_BACKEND = running.redis_url
+    # override_settings sends setting_changed, so Django's cache handler and Channels' layer
+    # manager drop any backend built from the embedded defaults before the session started.
+    redis_settings = override_settings(
+        REDIS_URL=running.redis_url,
+        CHANNEL_LAYERS={"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {"hosts": [running.redis_url]}}},
+        CACHES={"default": {**settings.CACHES["default"], "LOCATION": running.redis_url}},
+        CELERY_BROKER_URL=running.redis_url,
+        CELERY_RESULT_BACKEND=running.redis_url,
+    )
+    redis_settings.enable()
     from corefapp.celery import app as celery_app
 
     celery_app.conf.update(broker_url=running.redis_url, result_backend=running.redis_url)
     # Subprocesses started by tests (daphne, celery workers) read these.
     os.environ["REDIS_URL"] = running.redis_url
     yield running
+    redis_settings.disable()
     running.stop()
 
 
