@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.scoring.generate import generate  # noqa: E402
+from bench.scoring.generate import generate
 
 FILES = ["gold.jsonl", "system.jsonl"] + [f"annotator{i}.jsonl" for i in range(1, 5)]
 

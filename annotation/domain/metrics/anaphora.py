@@ -45,9 +45,9 @@ def expand_coreference(relations: Iterable[Relation]) -> set[Relation]:
     for kind, anaphor, antecedent in relations:
         if kind == COREFERENCE:
             antecedents.setdefault(anaphor, set()).add(antecedent)
-    for start in antecedents:
+    for start, direct in antecedents.items():
         seen: set[MentionKey] = set()
-        stack = list(antecedents[start])
+        stack = list(direct)
         while stack:
             node = stack.pop()
             if node in seen:

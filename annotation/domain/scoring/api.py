@@ -18,7 +18,12 @@ from itertools import combinations, zip_longest
 from typing import Any
 
 from annotation.domain.corpus import LINK_TYPES, TopicData
-from annotation.domain.metrics.alpha import mention_units, nominal_alpha, pooled_units, relation_units
+from annotation.domain.metrics.alpha import (
+    mention_units,
+    nominal_alpha,
+    pooled_units,
+    relation_units,
+)
 from annotation.domain.metrics.counts import Counts, add_counts
 from annotation.domain.metrics.iaa import aggregate, pair_label
 from annotation.domain.scoring import evaluate
@@ -28,8 +33,16 @@ from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, 
 Topic = TopicData | TopicAnnotation
 
 __all__ = [
-    "score_scico", "score_chemu", "iaa", "iaa_csv_rows", "write_iaa_csv", "alpha_all_annotators",
-    "ScoringInputError", "TopicMismatchError", "TopicAnnotation", "from_topic",
+    "ScoringInputError",
+    "TopicAnnotation",
+    "TopicMismatchError",
+    "alpha_all_annotators",
+    "from_topic",
+    "iaa",
+    "iaa_csv_rows",
+    "score_chemu",
+    "score_scico",
+    "write_iaa_csv",
 ]
 
 

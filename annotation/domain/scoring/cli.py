@@ -115,7 +115,9 @@ def _read_all(paths: Sequence[str], format: str) -> list[list]:
 
         if "fork" in multiprocessing.get_all_start_methods():
             with multiprocessing.get_context("fork").Pool(workers) as pool:
-                outcomes = pool.map(_read_outcome, [(path, format) for path in paths], chunksize=1)
+                pending = pool.map_async(_read_outcome, [(path, format) for path in paths], chunksize=1)
+                _warm_up()  # while the workers read (forked first: no numpy state in them)
+                outcomes = pending.get()
     if outcomes is None:
         outcomes = [_read_outcome((path, format)) for path in paths]
     topics = []
@@ -126,6 +128,13 @@ def _read_all(paths: Sequence[str], format: str) -> list[list]:
             print(f"{path}: {dropped} link(s) with an empty side are not scored", file=sys.stderr)
         topics.append(result)
     return topics
+
+
+def _warm_up() -> None:
+    """Import what scoring needs, so that it overlaps with the reading."""
+    import numpy  # noqa: F401
+
+    from annotation.domain.scoring import api  # noqa: F401
 
 
 def _cpu_count() -> int:

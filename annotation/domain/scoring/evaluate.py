@@ -11,9 +11,13 @@ from annotation.domain.metrics.coreference import METRICS as COREFERENCE_METRICS
 from annotation.domain.metrics.coreference import conll_f1, coreference_counts
 from annotation.domain.metrics.counts import Counts, add_counts, ratio, sequential_sum
 from annotation.domain.metrics.hierarchy import hierarchy_scores
-from annotation.domain.metrics.path_ratio import path_ratio_counts, path_ratio_macro, path_ratio_micro
 from annotation.domain.metrics.iaa import MetricSpec
 from annotation.domain.metrics.mention_detection import mention_detection_counts
+from annotation.domain.metrics.path_ratio import (
+    path_ratio_counts,
+    path_ratio_macro,
+    path_ratio_micro,
+)
 from annotation.domain.scoring.plain import TopicAnnotation
 
 

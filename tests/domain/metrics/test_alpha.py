@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotation.domain.metrics.alpha import NONE, mention_units, nominal_alpha, pool_units, relation_units
+from annotation.domain.metrics.alpha import (
+    NONE,
+    mention_units,
+    nominal_alpha,
+    pool_units,
+    relation_units,
+)
 
 SETTINGS = settings(max_examples=200, deadline=None)
 

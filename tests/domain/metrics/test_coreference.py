@@ -95,7 +95,7 @@ def test_identical_clusterings_score_one_on_every_metric(clusters, keep_singleto
 def test_relabelling_mentions_and_reordering_clusters_changes_no_score(key, response, seed):
     rng = random.Random(seed)
     names = {m: f"m{rng.random()}" for cluster in key + response for m in cluster}
-    relabel = lambda clusters: [[names[m] for m in rng.sample(c, len(c))] for c in rng.sample(clusters, len(clusters))]  # noqa: E731
+    relabel = lambda clusters: [[names[m] for m in rng.sample(c, len(c))] for c in rng.sample(clusters, len(clusters))]
     before = coreference_counts(key, response)
     after = coreference_counts(relabel(key), relabel(response))
     for name in METRICS:

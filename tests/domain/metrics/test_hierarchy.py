@@ -14,7 +14,11 @@ from annotation.domain.metrics.hierarchy import (
     hierarchy_counts,
     transitive_closure,
 )
-from annotation.domain.metrics.path_ratio import path_ratio_counts, path_ratio_macro, path_ratio_micro
+from annotation.domain.metrics.path_ratio import (
+    path_ratio_counts,
+    path_ratio_macro,
+    path_ratio_micro,
+)
 
 from .reference_scorers import (
     scico_hypernym_50_counts,

@@ -22,7 +22,7 @@ TYPES = {"COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAI
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "annotation.domain.scoring", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
     )
 
 
@@ -164,3 +164,14 @@ def test_iaa_table_and_names(scico_files):
 def test_iaa_with_a_single_file_is_refused(scico_files):
     completed = run("iaa", str(scico_files["gold"]), "--format", "scico")
     assert completed.returncode == 1 and "at least two files" in completed.stderr
+
+
+def test_reading_in_parallel_and_in_sequence_gives_the_same_topics(scico_files, monkeypatch):
+    from annotation.domain.scoring import cli
+
+    paths = [str(scico_files["gold"]), str(scico_files["system"])]
+    monkeypatch.setattr(cli, "_cpu_count", lambda: 2)
+    parallel = cli._read_all(paths, "scico")
+    monkeypatch.setattr(cli, "_cpu_count", lambda: 1)
+    sequential = cli._read_all(paths, "scico")
+    assert parallel == sequential

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annotation.domain.scoring.api import TopicMismatchError, score_chemu, score_scico
-
 from tests.domain.metrics.reference_scorers import (
     coval_evaluate,
     coval_f1,
@@ -19,6 +18,7 @@ from tests.domain.metrics.reference_scorers import (
     scico_path_topic,
 )
 from tests.domain.metrics.strategies import scico_topic_pairs
+
 from .builders import chemu_topic, scico_topic
 
 PRF = {"precision", "recall", "f1"}
