@@ -10,8 +10,9 @@ from annotation.services.broadcast import annotation_group, project_group
 
 
 @database_sync_to_async
-def _may_watch_annotation(user, annotation_id: int) -> bool:
-    return visible_annotations(user).filter(pk=annotation_id).exists()
+def _watchable_topic(user, annotation_id: int) -> int | None:
+    """The annotation's topic id if the user may watch it, else None."""
+    return visible_annotations(user).filter(pk=annotation_id).values_list("topic_id", flat=True).first()
 
 
 class AnnotationConsumer(AsyncJsonWebsocketConsumer):
@@ -20,16 +21,24 @@ class AnnotationConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         annotation_id = int(self.scope["url_route"]["kwargs"]["pk"])
-        if user is None or not user.is_authenticated or not await _may_watch_annotation(user, annotation_id):
+        topic_id = None
+        if user is not None and user.is_authenticated:
+            topic_id = await _watchable_topic(user, annotation_id)
+        if topic_id is None:
             await self.close(code=4403)
             return
-        self.group = annotation_group(annotation_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # The annotation's own changes, and the topic's suggestion runs.
+        self.groups_joined = [annotation_group(annotation_id), f"topic.{topic_id}"]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def run_changed(self, event):
+        await self.send_json({"type": "run", **event["payload"]})
 
     async def annotation_applied(self, event):
         await self.send_json({"type": "applied", **event["payload"]})

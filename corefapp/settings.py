@@ -110,9 +110,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ROUTES = {"modelserve.tasks.*": {"queue": "models"}}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A task that is not acknowledged within this time is redelivered; model runs on big topics
-# take minutes on a CPU, so keep it well above that.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+# A task not acknowledged within this time is redelivered (that is how a run survives a killed
+# worker). A redelivery while the first worker is still busy is harmless: the run's heartbeat
+# tells the second worker to leave it alone.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 4}},
@@ -177,6 +178,9 @@ CACHES = {
 # Model serving: packaged encoder by default, any local Hugging Face path otherwise.
 MODELS_DIR = Path(env.str("MODELS_DIR", default=str(VAR_DIR / "models")))
 SUGGEST_DEVICE = env.str("SUGGEST_DEVICE", default="auto")
+# A run whose worker has not refreshed its heartbeat for this long is taken over by the next
+# worker that receives the (redelivered) task.
+SUGGEST_HEARTBEAT_STALE_SECONDS = env.int("SUGGEST_HEARTBEAT_STALE_SECONDS", default=30)
 
 DEMO_PASSWORD = env.str("DEMO_PASSWORD", default="demo")
 

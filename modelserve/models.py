@@ -25,6 +25,9 @@ class SuggestionRun(models.Model):
     device = models.CharField(max_length=50, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     worker = models.CharField(max_length=200, blank=True)
+    # Refreshed every few seconds by the worker running it: a redelivered task whose run has a
+    # fresh heartbeat leaves it to that worker; a stale one means the worker died, so it takes over.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -41,6 +44,7 @@ class SuggestionRun(models.Model):
 class Suggestion(models.Model):
     class Kind(models.TextChoices):
         CLUSTER = "cluster"
+        MEMBERSHIP = "membership"
         EDGE = "edge"
         LINK = "link"
 
@@ -48,7 +52,10 @@ class Suggestion(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     position = models.PositiveIntegerField(help_text="order within the run and kind; makes writes idempotent")
     score = models.FloatField()
-    # cluster: {"mentions": [mention ids]}; edge: {"parent": suggestion id, "child": suggestion id};
+    # cluster: {"mentions": [mention ids]} (a group; not decided on itself);
+    # membership: {"mention": id, "cluster": cluster suggestion id} (one per mention: what an
+    #   annotator accepts or rejects for the current mention);
+    # edge: {"parent": cluster suggestion id, "child": cluster suggestion id};
     # link: {"type": T, "anaphor": mention id, "antecedent": mention id}
     payload = models.JSONField()
 

@@ -8,6 +8,7 @@ them with the new version, and after commit update the cache and broadcast to ot
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.utils import timezone
 
 from annotation.domain import history
 from annotation.domain.effects import apply_effects, invert_effects
-from annotation.domain.errors import NothingToRedo, NothingToUndo
+from annotation.domain.errors import DomainError, NothingToRedo, NothingToUndo
 from annotation.domain.operations import plan
 from annotation.models import Annotation, Assignment, Mention, Operation
 from annotation.models import Cluster as ClusterRow
@@ -109,6 +110,39 @@ def annotation_operation_apply(*, annotation_id: int, user, payload: dict[str, A
     return _commit(annotation, state, user=user, name=str(payload["op"]), payload=payload, kind="do",
                    effects=result.effects, warnings=result.warnings, created=result.created, target=None,
                    client_id=client_id)
+
+
+@dataclass
+class Skipped:
+    key: object
+    reason: str
+
+
+@transaction.atomic
+def annotation_operations_apply_each(*, annotation_id: int, user, expected_version: int,
+                                     builders: Iterable[tuple[object, Callable[[Any], dict | None]]],
+                                     client_id: str = "") -> tuple[list[Applied], list[Skipped]]:
+    """Apply a batch of operations, each its own logged version (one undo step each), under
+    one lock. Each builder sees the state the previous operations left and returns the
+    operation to apply now (or None to skip); one the rules refuse is skipped and reported,
+    the others go through. Used by bulk acceptance of suggestions."""
+    annotation = _lock_editable(annotation_id, expected_version)
+    state = _state_for(annotation)
+    applied: list[Applied] = []
+    skipped: list[Skipped] = []
+    for key, build in builders:
+        payload = build(state)
+        if payload is None:
+            continue
+        try:
+            result = plan(state, payload, _new_id)
+        except DomainError as error:
+            skipped.append(Skipped(key, error.message))
+            continue
+        applied.append(_commit(annotation, state, user=user, name=str(payload["op"]), payload=payload, kind="do",
+                               effects=result.effects, warnings=result.warnings, created=result.created,
+                               target=None, client_id=client_id))
+    return applied, skipped
 
 
 def _log_entries(annotation: Annotation) -> list[history.LogEntry]:

@@ -23,6 +23,8 @@ def no_progress(fraction: float, message: str) -> None:
 class ClusterSuggestion:
     mentions: list[int]
     score: float
+    # How sure the backend is of each member (same order as `mentions`); None: `score` for all.
+    mention_scores: list[float] | None = None
 
 
 @dataclass

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -54,6 +54,15 @@ def _editable_annotation(request, pk: int) -> Annotation:
     return annotation
 
 
+def _check_suggestion(operation: dict, annotation: Annotation) -> None:
+    """Decisions name suggestions made for this topic, so acceptance rates mean something."""
+    if operation.get("op") in ("accept_suggestion", "reject_suggestion"):
+        from modelserve.models import Suggestion
+
+        if not Suggestion.objects.filter(pk=operation.get("suggestion"), run__topic_id=annotation.topic_id).exists():
+            raise NotFound(f"There is no suggestion #{operation.get('suggestion')} for this topic.")
+
+
 class MyAssignmentsView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
@@ -82,6 +91,7 @@ class OperationsView(APIView):
         annotation = _editable_annotation(request, pk)
         data = OperationRequest(data=request.data)
         data.is_valid(raise_exception=True)
+        _check_suggestion(data.validated_data["operation"], annotation)
         applied = operations.annotation_operation_apply(
             annotation_id=annotation.pk, user=request.user, payload=data.validated_data["operation"],
             expected_version=data.validated_data["expected_version"], client_id=data.validated_data["client_id"])

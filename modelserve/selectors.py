@@ -1,0 +1,119 @@
+"""Suggestions as an annotator sees them: mapped onto their own annotation's current clusters.
+
+A model proposes clusters of mentions; an annotator works with clusters of their own. The
+suggested cluster for a mention is the annotator's cluster that already holds most of the
+other mentions the model grouped with it (or a new cluster if none is assigned yet); a
+suggested edge joins the annotator's clusters that best cover the two suggested clusters.
+Each item carries the exact operation that accepting it applies, checked against the
+current state with the domain planner, so the interface never offers what would be refused.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from annotation.domain.errors import DomainError
+from annotation.domain.operations import plan
+from annotation.domain.state import AnnotationState
+from annotation.models import Annotation
+from annotation.selectors.state import annotation_state_load
+from annotation.services import state_cache
+from modelserve.models import Suggestion, SuggestionRun
+
+
+def latest_run(topic_id: int) -> SuggestionRun | None:
+    return (SuggestionRun.objects.filter(topic_id=topic_id, status=SuggestionRun.Status.SUCCEEDED)
+            .order_by("-finished_at", "-pk").first())
+
+
+def _majority_cluster(state: AnnotationState, mentions, exclude: int | None = None) -> int | None:
+    counts = Counter(state.mention_cluster[m] for m in mentions if m != exclude and m in state.mention_cluster)
+    if not counts:
+        return None
+    best = max(counts.values())
+    return min(c for c, n in counts.items() if n == best)
+
+
+def _checked(state: AnnotationState, operation: dict) -> tuple[bool, str]:
+    try:
+        plan(state, operation, lambda kind: -1)  # dry run: plan never mutates, ids are not used
+    except DomainError as error:
+        return False, error.message
+    return True, ""
+
+
+def membership_operation(state: AnnotationState, mention: int, cluster_members: list[int]) -> dict | None:
+    """The assign operation this membership suggestion stands for now, or None when the
+    annotation already agrees with it (or the mention is gone)."""
+    if mention not in state.mentions or state.mentions[mention].rejected:
+        return None
+    target = _majority_cluster(state, cluster_members, exclude=mention)
+    current = state.mention_cluster.get(mention)
+    if current is not None and (current == target or target is None):
+        return None
+    return {"op": "assign", "mention": mention, "cluster": target}
+
+
+def edge_operation(state: AnnotationState, parent_members: list[int], child_members: list[int]) -> dict | None:
+    parent = _majority_cluster(state, parent_members)
+    child = _majority_cluster(state, child_members)
+    if parent is None or child is None or parent == child or (parent, child) in state.edges:
+        return None
+    if state.settings.single_parent:
+        return {"op": "set_parent", "child": child, "parent": parent}
+    return {"op": "add_edge", "parent": parent, "child": child}
+
+
+def link_operation(state: AnnotationState, payload: dict) -> dict | None:
+    anaphor, antecedent = payload["anaphor"], payload["antecedent"]
+    if anaphor not in state.mentions or antecedent not in state.mentions:
+        return None
+    if any(link == (payload["type"], anaphor, antecedent) for link in state.mention_links.get(anaphor, ())):
+        return None
+    return {"op": "add_link", "type": payload["type"], "anaphor": anaphor, "antecedent": antecedent}
+
+
+def annotation_state(annotation: Annotation) -> AnnotationState:
+    state = state_cache.take(annotation.pk, annotation.version) or annotation_state_load(annotation)
+    state_cache.put(annotation.pk, annotation.version, state)
+    return state
+
+
+def suggestion_operation(state: AnnotationState, suggestion: Suggestion, clusters: dict[int, list[int]]) -> dict | None:
+    if suggestion.kind == Suggestion.Kind.MEMBERSHIP:
+        return membership_operation(state, suggestion.payload["mention"], clusters[suggestion.payload["cluster"]])
+    if suggestion.kind == Suggestion.Kind.EDGE:
+        return edge_operation(state, clusters[suggestion.payload["parent"]], clusters[suggestion.payload["child"]])
+    if suggestion.kind == Suggestion.Kind.LINK:
+        return link_operation(state, suggestion.payload)
+    return None
+
+
+def run_clusters(run: SuggestionRun) -> dict[int, list[int]]:
+    return dict(run.suggestions.filter(kind=Suggestion.Kind.CLUSTER).values_list("pk", "payload__mentions"))
+
+
+def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = None) -> dict:
+    """Every undecided suggestion of the run that would still change the annotation."""
+    run = run or latest_run(annotation.topic_id)
+    if run is None:
+        return {"run": None, "memberships": [], "edges": [], "links": []}
+    state = annotation_state(annotation)
+    clusters = run_clusters(run)
+    result: dict[str, list] = {"memberships": [], "edges": [], "links": []}
+    key = {Suggestion.Kind.MEMBERSHIP: "memberships", Suggestion.Kind.EDGE: "edges", Suggestion.Kind.LINK: "links"}
+    for suggestion in run.suggestions.exclude(kind=Suggestion.Kind.CLUSTER).order_by("kind", "-score", "position"):
+        decision = state.decisions.get(suggestion.pk)
+        operation = suggestion_operation(state, suggestion, clusters)
+        if operation is None or decision == "accepted":
+            continue
+        valid, reason = _checked(state, operation)
+        item = {"suggestion": suggestion.pk, "score": suggestion.score, "operation": operation,
+                "decision": decision, "valid": valid, "reason": reason}
+        if suggestion.kind == Suggestion.Kind.MEMBERSHIP:
+            item["mention"] = suggestion.payload["mention"]
+            item["suggested_members"] = clusters[suggestion.payload["cluster"]]
+        result[key[suggestion.kind]].append(item)
+    from modelserve.services.run_broadcast import run_payload
+
+    return {"run": run_payload(run), **result}

@@ -1,0 +1,23 @@
+"""Is a model worker alive? (So the interface can say why a run stays queued.)"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+
+from corefapp.celery import app
+
+CACHE_KEY = "modelserve:model-workers"
+
+
+def model_workers() -> list[str]:
+    """Names of live workers consuming the `models` queue (a real ping), cached for 10 s."""
+    names = cache.get(CACHE_KEY)
+    if names is None:
+        try:
+            replies = app.control.inspect(timeout=1.0).active_queues() or {}
+        except Exception:  # a broker hiccup reads as "no worker", which the UI reports
+            replies = {}
+        names = sorted(worker for worker, queues in replies.items()
+                       if any(queue.get("name") == "models" for queue in queues or []))
+        cache.set(CACHE_KEY, names, 10)
+    return names
