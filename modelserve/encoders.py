@@ -4,7 +4,9 @@ A mention is embedded in its context: the words of its document (or of its sente
 the model's maximum length around the mention, go through the encoder once; the sub-word
 vectors of the mention's span(s) are mean-pooled (all spans of a discontinuous mention),
 optionally mixed with the mean of the whole window, and L2-normalised. Mentions that share a
-window (every mention of a document that fits) share one forward pass.
+window (every mention of a document that fits) share one forward pass. With context "none"
+the mention's words are encoded alone and mean-pooled over all tokens, which is exactly the
+sentence embedding of a sentence-transformers model such as MiniLM.
 
 Models are loaded once per process and device (`load_encoder` keeps them), from local files
 only: nothing is fetched from a hub at run time.
@@ -92,13 +94,6 @@ def _max_length(path: str, tokenizer: Any, model: Any) -> int:
     return int(positions) - pad_offset
 
 
-@dataclass
-class _Window:
-    document: int
-    words: list[str]
-    first_word: int  # document offset of words[0]
-
-
 class MentionEncoder:
     """Embeds the mentions of a topic; `embed` returns (n_mentions, dim), rows L2-normalised."""
 
@@ -137,18 +132,17 @@ class MentionEncoder:
 
     # -- windows -------------------------------------------------------------------------
 
-    def _windows(self, topic: TopicData) -> tuple[list[_Window], list[tuple[int, tuple[int, ...]]]]:
-        """The distinct windows to encode, and per mention (window index, its word positions)."""
+    def _windows(self, topic: TopicData) -> tuple[list[list[str]], list[tuple[int, tuple[int, ...]]]]:
+        """The distinct word windows to encode, and per mention (window index, its positions in it)."""
         budget = self.max_length - self.encoder.tokenizer.num_special_tokens_to_add()
         counts: dict[int, list[int]] = {}
-        windows: list[_Window] = []
+        windows: list[list[str]] = []
         index_of: dict[tuple, int] = {}
         placements = []
         for mention in topic.mentions:
-            document = _document(topic, mention)
+            document = mention_document(topic, mention)
             words = [w for s, e in mention.spans for w in range(s, e + 1)]
             if self.context == "none":  # the mention's own words, without context
-                lo, hi = 0, len(words)
                 window_words = [document.tokens[w] for w in words]
                 key = ("phrase", *window_words)
                 relative = tuple(range(len(words)))
@@ -161,7 +155,7 @@ class MentionEncoder:
                 relative = tuple(w - lo for w in words if lo <= w < hi)
             if key not in index_of:
                 index_of[key] = len(windows)
-                windows.append(_Window(mention.document, window_words, lo))
+                windows.append(window_words)
             placements.append((index_of[key], relative))
         return windows, placements
 
@@ -181,18 +175,18 @@ class MentionEncoder:
 
     # -- encoding ------------------------------------------------------------------------
 
-    def _encode(self, windows: list[_Window], placements) -> list[np.ndarray]:
+    def _encode(self, windows: list[list[str]], placements) -> list[dict[tuple[int, ...], np.ndarray]]:
         """Per window, {mention word positions (relative to the window): pooled vector}."""
         wanted: dict[int, set[tuple[int, ...]]] = {}
         for window_index, words in placements:
             wanted.setdefault(window_index, set()).add(words)
-        order = sorted(range(len(windows)), key=lambda i: len(windows[i].words))
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i]))
         results: list[dict] = [dict() for _ in windows]
         tokenizer, model, device = self.encoder.tokenizer, self.encoder.model, self.encoder.device
         for start in range(0, len(order), self.batch_size):
             batch = order[start : start + self.batch_size]
             encoding = tokenizer(
-                [windows[i].words for i in batch], is_split_into_words=True, padding=True,
+                [windows[i] for i in batch], is_split_into_words=True, padding=True,
                 truncation=True, max_length=self.max_length, return_tensors="pt",
             )
             with torch.inference_mode():
@@ -261,7 +255,7 @@ def context_window(counts: list[int], words: list[int], budget: int, lo: int = 0
             return left, right
 
 
-def _document(topic: TopicData, mention: MentionData) -> DocumentData:
+def mention_document(topic: TopicData, mention: MentionData) -> DocumentData:
     if not 0 <= mention.document < len(topic.documents):
         raise ValueError(f"mention {mention.key} names document {mention.document}, topic has {len(topic.documents)}")
     document = topic.documents[mention.document]

@@ -31,7 +31,7 @@ from annotation.domain.corpus import TopicData
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import CHILD, COREF, PARENT, UNRELATED, decode_four_class
 from modelserve.devices import pick_device
-from modelserve.encoders import context_window, sentence_range
+from modelserve.encoders import context_window, mention_document, sentence_range
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ class CrossEncoderBackend:
         counts: dict[int, list[int]] = {}
         texts = []
         for mention in topic.mentions:
-            document = topic.documents[mention.document]
+            document = mention_document(topic, mention)
             if mention.document not in counts:
                 pieces = self.tokenizer([" " + t for t in document.tokens], add_special_tokens=False)["input_ids"]
                 counts[mention.document] = [len(p) for p in pieces] if document.tokens else []

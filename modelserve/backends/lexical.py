@@ -38,26 +38,31 @@ def acronym_match(first: list[str], second: list[str]) -> bool:
     *NER* / *named entity recognition*, *POS tagging* / *part-of-speech tagging*, *HMMs* /
     *hidden Markov models*. An acronym is a token of 2-6 letters, mostly upper-case.
     """
-    return _abbreviates(first, second) or _abbreviates(second, first)
+    return bool(acronym_pairs([first, second]))
 
 
-def _abbreviates(short: list[str], long: list[str]) -> bool:
-    short_words = [w for t in short for w in re.split(r"[-_/]", t) if w and not _PUNCTUATION.match(w)]
-    long_words = [w for t in long for w in re.split(r"[-_/]", t) if w and not _PUNCTUATION.match(w)]
-    for index, word in enumerate(short_words):
-        letters = word[:-1] if word.endswith("s") and word[:-1].isupper() else word
-        if not (2 <= len(letters) <= 6 and letters.isalpha() and sum(c.isupper() for c in letters) >= len(letters) - 1):
-            continue
-        before, after = short_words[:index], short_words[index + 1 :]
-        if [w.lower() for w in long_words[: len(before)]] != [w.lower() for w in before]:
-            continue
-        rest = long_words[len(before) :]
-        span = len(rest) - len(after)
-        if span < 2 or [w.lower() for w in rest[span:]] != [w.lower() for w in after]:
-            continue
-        if "".join(w[0] for w in rest[:span]).lower() == letters.lower():
-            return True
-    return False
+def acronym_pairs(texts: list[list[str]]) -> set[tuple[int, int]]:
+    """Pairs (i, j), i < j, of mentions (given by their tokens) where one abbreviates the other.
+
+    Only mentions holding an acronym are compared with the others, so a topic costs little.
+    """
+    words = [[w for t in tokens for w in re.split(r"[-_/]", t) if w and not _PUNCTUATION.match(w)] for tokens in texts]
+    lower = [[w.lower() for w in ws] for ws in words]
+    pairs = set()
+    for i, ws in enumerate(words):
+        for index, word in enumerate(ws):
+            letters = word[:-1] if word.endswith("s") and word[:-1].isupper() else word
+            if not (2 <= len(letters) <= 6 and letters.isalpha() and sum(c.isupper() for c in letters) >= len(letters) - 1):
+                continue
+            before, after = lower[i][:index], lower[i][index + 1 :]
+            for j, other in enumerate(lower):
+                span = len(other) - len(before) - len(after)
+                if (
+                    j != i and span >= 2 and other[: len(before)] == before and other[len(other) - len(after) :] == after
+                    and "".join(w[0] for w in other[len(before) : len(before) + span]) == letters.lower()
+                ):
+                    pairs.add((min(i, j), max(i, j)))
+    return pairs
 
 
 def _singular(word: str) -> str:

@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 from annotation.domain.corpus import TopicData
-from modelserve.backends.lexical import acronym_match, phrase_words, specificity_cue
+from modelserve.backends.lexical import acronym_pairs, phrase_words, specificity_cue
 from modelserve.encoders import MentionEncoder
 
 LABELS = ("unrelated", "coref", "parent", "child")
@@ -67,9 +67,8 @@ def pair_scalars(topic: TopicData, phrase_embeddings: np.ndarray) -> np.ndarray:
     out[:, :, 0] = phrase_embeddings @ phrase_embeddings.T
     out[:, :, 1] = [[specificity_cue(p, c) for c in phrases] for p in phrases]
     out[:, :, 2] = out[:, :, 1].T
-    for i in range(n):
-        for j in range(i + 1, n):
-            out[i, j, 3] = out[j, i, 3] = float(acronym_match(texts[i], texts[j]))
+    for i, j in acronym_pairs(texts):
+        out[i, j, 3] = out[j, i, 3] = 1.0
     return out
 
 

@@ -63,3 +63,25 @@ def test_a_span_outside_its_document_is_refused():
     topic = TopicData("bad", [DocumentData("a", ["one", "two"])], [MentionData(0, ((1, 2),))])
     with pytest.raises(ValueError, match="outside document"):
         MentionEncoder(device="cpu").embed(topic)
+
+
+def test_a_roberta_style_bpe_checkpoint_given_by_path_embeds_mentions_too(tmp_path):
+    from tokenizers import ByteLevelBPETokenizer
+    from transformers import RobertaConfig, RobertaModel, RobertaTokenizerFast
+
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(["neural machine translation with attention", "graph neural networks"] * 10,
+                            vocab_size=300, special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"])
+    tokenizer = RobertaTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token="<s>", eos_token="</s>", sep_token="</s>",
+                                     cls_token="<s>", unk_token="<unk>", pad_token="<pad>", mask_token="<mask>")
+    tokenizer.save_pretrained(tmp_path)
+    torch.manual_seed(0)
+    config = RobertaConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                           intermediate_size=37, max_position_embeddings=66, pad_token_id=tokenizer.pad_token_id)
+    RobertaModel(config).save_pretrained(tmp_path)
+    topic = TopicData("bpe", [DocumentData("a", "we use neural machine translation with attention".split())],
+                      [MentionData(0, ((2, 4),)), MentionData(0, ((6, 6),))])
+    encoder = MentionEncoder(tmp_path, device="cpu")
+    assert encoder.max_length == 64  # 66 positions minus RoBERTa's padding offset
+    vectors = encoder.embed(topic)
+    assert vectors.shape == (2, 32) and np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)

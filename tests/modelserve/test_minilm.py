@@ -65,6 +65,26 @@ def test_the_registry_builds_a_backend_once_per_parameter_set():
     assert first.name == "minilm"
 
 
+def test_the_registry_names_every_backend_and_refuses_unknown_ones():
+    from modelserve.backends import UnknownBackend, available_backends
+
+    assert available_backends() == ["chemu", "cross-encoder", "minilm", "trained"]
+    with pytest.raises(UnknownBackend, match="known: chemu, cross-encoder, minilm, trained"):
+        get_backend("longformer")
+
+
+def test_importing_the_registry_imports_no_backend_and_no_torch():
+    import subprocess
+    import sys
+
+    check = (
+        "import sys, modelserve.backends; "
+        "assert not [m for m in sys.modules if m == 'torch' or m.startswith('modelserve.backends.') "
+        "and m not in ('modelserve.backends.base',)], sorted(sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", check], check=True)
+
+
 def test_an_empty_topic_gives_no_suggestions(backend):
     from annotation.domain.corpus import TopicData
 
