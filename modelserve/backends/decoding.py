@@ -74,6 +74,25 @@ def cluster_confidences(similarity: np.ndarray, clusters: list[list[int]]) -> li
     return [min(1.0, max(0.0, s)) for s in scores]
 
 
+def member_confidences(similarity: np.ndarray, clusters: list[list[int]]) -> list[list[float]]:
+    """How well each member fits its cluster: its mean similarity to the other members.
+
+    This is what a validation pass (accept / reject each pre-clustered mention, WEC 3.3) sorts
+    by. A singleton's member score is its cluster's confidence.
+    """
+    similarity = np.asarray(similarity, dtype=np.float64)
+    confidences = cluster_confidences(similarity, clusters)
+    out = []
+    for members, confidence in zip(clusters, confidences):
+        if len(members) == 1:
+            out.append([confidence])
+            continue
+        block = similarity[np.ix_(members, members)]
+        fit = (block.sum(axis=1) - np.diag(block)) / (len(members) - 1)
+        out.append([min(1.0, max(0.0, float(x))) for x in fit])
+    return out
+
+
 def between_clusters(scores: np.ndarray, clusters: list[list[int]]) -> np.ndarray:
     """K x K: entry (a, b) = mean of scores[i, j] over i in cluster a, j in cluster b."""
     n = len(scores)
@@ -121,9 +140,13 @@ def _reaches(children: dict[int, list[int]], start: int, goal: int) -> bool:
     return False
 
 
-def to_suggestions(clusters: list[list[int]], confidences: list[float], edges: list[Edge]) -> Suggestions:
+def to_suggestions(
+    clusters: list[list[int]], confidences: list[float], edges: list[Edge],
+    member_scores: list[list[float]] | None = None,
+) -> Suggestions:
+    members = member_scores or [None] * len(clusters)
     return Suggestions(
-        clusters=[ClusterSuggestion(list(m), float(s)) for m, s in zip(clusters, confidences)],
+        clusters=[ClusterSuggestion(list(m), float(s), ms) for m, s, ms in zip(clusters, confidences, members)],
         edges=[EdgeSuggestion(parent=p, child=c, score=float(s)) for p, c, s in edges],
     )
 
@@ -147,7 +170,7 @@ def decode_pair_scores(
     clusters = agglomerative_clusters(similarity, cluster_threshold)
     confidences = cluster_confidences(similarity, clusters)
     edges = greedy_hierarchy(between_clusters(child_of, clusters).T, hierarchy_threshold, single_parent=single_parent)
-    return to_suggestions(clusters, confidences, edges)
+    return to_suggestions(clusters, confidences, edges, member_confidences(similarity, clusters))
 
 
 def four_class_scores(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

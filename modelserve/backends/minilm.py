@@ -35,7 +35,7 @@ import numpy as np
 from annotation.domain.corpus import TopicData
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import (
-    agglomerative_clusters, between_clusters, cluster_confidences, greedy_hierarchy, to_suggestions,
+    agglomerative_clusters, between_clusters, cluster_confidences, greedy_hierarchy, member_confidences, to_suggestions,
 )
 from modelserve.backends.lexical import acronym_pairs, cluster_specificity, phrase_words, specificity_cue
 from modelserve.encoders import MentionEncoder
@@ -102,7 +102,7 @@ class MiniLMBackend:
             scores, float(self.params["hierarchy_threshold"]), single_parent=bool(self.params["single_parent"])
         )
         progress(1.0, "done")
-        return to_suggestions(clusters, confidences, edges)
+        return to_suggestions(clusters, confidences, edges, member_confidences(similarity, clusters))
 
     def hierarchy_scores(self, topic: TopicData, clusters: list[list[int]], similarity: np.ndarray) -> np.ndarray:
         """K x K: entry (parent, child) in [0, 1]."""

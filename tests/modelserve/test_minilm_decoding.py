@@ -2,6 +2,7 @@ import numpy as np
 
 from modelserve.backends.decoding import (
     agglomerative_clusters, between_clusters, cluster_confidences, decode_pair_scores, greedy_hierarchy,
+    member_confidences,
 )
 
 
@@ -48,6 +49,12 @@ def test_cluster_confidence_is_the_mean_inner_similarity_or_apartness_for_a_sing
     assert np.allclose(cluster_confidences(similarity, [[0, 1], [2]]), [0.8, 0.7])
 
 
+def test_a_member_that_fits_its_cluster_worse_scores_lower():
+    similarity = np.array([[1.0, 0.9, 0.5], [0.9, 1.0, 0.3], [0.5, 0.3, 1.0]])
+    assert np.allclose(member_confidences(similarity, [[0, 1, 2]]), [[0.7, 0.6, 0.4]])
+    assert member_confidences(similarity, [[0, 1], [2]])[1] == [0.5]
+
+
 def test_cluster_pair_scores_average_the_mention_pair_scores():
     scores = np.arange(16, dtype=float).reshape(4, 4)
     block = between_clusters(scores, [[0, 1], [2, 3]])
@@ -60,5 +67,6 @@ def test_pair_probabilities_decode_into_clusters_and_a_child_to_parent_edge():
     child_of[2, 0] = child_of[2, 1] = 0.8  # mention 2 is a child of the cluster {0, 1}
     suggestions = decode_pair_scores(coref, child_of, cluster_threshold=0.5, hierarchy_threshold=0.4)
     assert [c.mentions for c in suggestions.clusters] == [[0, 1], [2]]
+    assert np.allclose(suggestions.clusters[0].mention_scores, [0.9, 0.9])
     assert [(e.parent, e.child) for e in suggestions.edges] == [(0, 1)]
     assert np.isclose(suggestions.edges[0].score, 0.8)
