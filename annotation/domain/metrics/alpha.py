@@ -39,17 +39,21 @@ def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float | None:
         return None
     import numpy
 
-    codes_by_value: dict = {}
-    codes = numpy.array(
-        [
-            [numpy.nan if value is None else codes_by_value.setdefault(value, len(codes_by_value)) for value in row]
-            for row in units
-        ],
-        dtype=numpy.float64,
-    )
-    if not (numpy.sum(~numpy.isnan(codes), axis=0) >= 2).any():
+    try:  # numbers (mention units) are their own codes
+        codes = numpy.asarray(units, dtype=numpy.float64)
+    except (TypeError, ValueError):  # labels, or None for a missing value
+        codes_by_value: dict = {}
+        codes = numpy.array(
+            [
+                [numpy.nan if value is None else codes_by_value.setdefault(value, len(codes_by_value)) for value in row]
+                for row in units
+            ],
+            dtype=numpy.float64,
+        )
+    present = ~numpy.isnan(codes)
+    if not (present.sum(axis=0) >= 2).any():
         return None  # no unit has two values: nothing can be compared
-    if len(codes_by_value) < 2:
+    if numpy.unique(codes[present]).size < 2:
         return 1.0
     import krippendorff
 
