@@ -1,4 +1,11 @@
 import { createApp } from "vue";
 import App from "./App.vue";
+import { createAppRouter } from "./router";
+import { createSession, SESSION_KEY } from "./session/session";
+import "./styles.css";
 
-createApp(App).mount("#app");
+const session = createSession();
+const app = createApp(App);
+app.provide(SESSION_KEY, session);
+app.use(createAppRouter(session));
+app.mount("#app");

@@ -1,0 +1,236 @@
+// What the annotator can do in a workspace, whatever the input (key, click, drag): each
+// command checks what it needs, sends one operation and moves the focus the way CoRefi does.
+
+import type { Id, LinkType, Span } from "../api/types";
+import { LINK_TYPES } from "../api/types";
+import type { Link } from "../domain/state";
+import type { Editing } from "./editing";
+import type { Navigation } from "./navigation";
+import type { Notices } from "./notices";
+import type { Store } from "./store";
+import type { TopicModel } from "./topicModel";
+
+export interface CommandDeps {
+  topic: TopicModel;
+  store: Store;
+  nav: Navigation;
+  editing: Editing;
+  notices: Notices;
+}
+
+function quote(text: string, max = 40): string {
+  return `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
+}
+
+export function createCommands({ topic, store, nav, editing, notices }: CommandDeps) {
+  const state = () => store.state.value;
+
+  function mentionLabel(id: Id): string {
+    const mention = state().mentions.get(id);
+    return mention ? quote(topic.text(mention.document, mention.spans)) : `mention #${id}`;
+  }
+
+  function clusterLabel(id: Id): string {
+    if (id < 0) return "the new cluster";
+    const cluster = state().clusters.get(id);
+    return cluster ? quote(cluster.label) : `cluster #${id}`;
+  }
+
+  function requireSelected(what: string): Id | null {
+    const selected = nav.selected.value.value;
+    if (selected === null || selected < 0 || !state().clusters.has(selected)) {
+      notices.status(`Select a cluster first (←/→, / to search, or click a mention) to ${what}.`);
+      return null;
+    }
+    return selected;
+  }
+
+  /** SPACE (existing cluster) and Ctrl/Alt+SPACE (new cluster). */
+  function assignCurrent(toNew: boolean): void {
+    const mention = nav.current.value.value;
+    if (mention === null) return;
+    let target: Id;
+    const previousSelection = nav.selected.value.value;
+    let creates: { local: Id; kind: "cluster" } | undefined;
+    if (toNew) {
+      target = editing.queue.newLocalId();
+      creates = { local: target, kind: "cluster" };
+    } else {
+      const selected = nav.selected.value.value;
+      if (selected === null) {
+        notices.status("Select a cluster first (←/→ or /), or press Ctrl+Space for a new cluster.");
+        return;
+      }
+      target = selected;
+      const now = nav.pendingAssign.get(mention) ?? state().mentionCluster.get(mention);
+      if (now === target) {
+        notices.status(`${mentionLabel(mention)} is already in ${clusterLabel(target)}.`);
+        nav.toNextUndone();
+        return;
+      }
+    }
+    nav.pendingAssign.set(mention, target);
+    if (toNew) {
+      nav.pendingClusters.set(target, topic.text(state().mentions.get(mention)!.document, state().mentions.get(mention)!.spans));
+      nav.selected.set(target);
+    }
+    const description = `assign ${mentionLabel(mention)} to ${toNew ? "a new cluster" : clusterLabel(target)}`;
+    editing.op({ op: "assign", mention, cluster: toNew ? null : target }, description, {
+      creates,
+      done(applied) {
+        if (nav.pendingAssign.get(mention) === target) nav.pendingAssign.delete(mention);
+        if (toNew) nav.pendingClusters.delete(target);
+        const created = applied.created["cluster"];
+        if (toNew && created !== undefined && nav.selected.value.value === target) nav.selected.set(created);
+      },
+      failed() {
+        if (nav.pendingAssign.get(mention) === target) nav.pendingAssign.delete(mention);
+        if (toNew) nav.pendingClusters.delete(target);
+        if (toNew && nav.selected.value.value === target) nav.selected.set(previousSelection);
+      },
+    });
+    if (!nav.toNextUndone()) nav.step(1);
+  }
+
+  function merge(source: Id, target: Id): void {
+    if (source === target) return;
+    editing.op({ op: "merge", source, target }, `merge ${clusterLabel(source)} into ${clusterLabel(target)}`, {
+      done: () => {
+        if (nav.selected.value.value === source) nav.selected.set(target);
+      },
+    });
+  }
+
+  function setParent(child: Id, parent: Id | null): void {
+    const description =
+      parent === null
+        ? `move ${clusterLabel(child)} to the top level`
+        : `put ${clusterLabel(child)} under ${clusterLabel(parent)}`;
+    editing.op({ op: "set_parent", child, parent }, description);
+  }
+
+  function addParent(child: Id, parent: Id): void {
+    editing.op({ op: "add_edge", parent, child }, `add ${clusterLabel(parent)} as a parent of ${clusterLabel(child)}`);
+  }
+
+  function detach(parent: Id, child: Id): void {
+    editing.op({ op: "remove_edge", parent, child }, `detach ${clusterLabel(child)} from ${clusterLabel(parent)}`);
+  }
+
+  function rename(cluster: Id, label: string): void {
+    editing.op({ op: "rename", cluster, label }, `rename ${clusterLabel(cluster)} to ${quote(label)}`);
+  }
+
+  function setNote(cluster: Id, note: string): void {
+    editing.op({ op: "set_note", cluster, note }, `change the note of ${clusterLabel(cluster)}`);
+  }
+
+  function markAnaphor(): void {
+    const mention = nav.current.value.value;
+    if (mention === null) return;
+    if (nav.anaphor.value.value === mention) {
+      nav.anaphor.set(null);
+      notices.status("No anaphor selected.");
+      return;
+    }
+    nav.anaphor.set(mention);
+    notices.status(`Anaphor ${mentionLabel(mention)}: go to its antecedent (K/J or click) and press 1-5 for the type.`);
+  }
+
+  function link(type: LinkType): void {
+    const anaphor = nav.anaphor.value.value;
+    const antecedent = nav.current.value.value;
+    if (anaphor === null) {
+      notices.status("Press A on the anaphor first, then go to its antecedent and press 1-5.");
+      return;
+    }
+    if (antecedent === null || antecedent === anaphor) {
+      notices.status("Go to the antecedent (K/J or click it), then press 1-5.");
+      return;
+    }
+    editing.op(
+      { op: "add_link", type, anaphor, antecedent },
+      `link ${mentionLabel(anaphor)} → ${mentionLabel(antecedent)} as ${type}`,
+    );
+  }
+
+  function linkByIndex(index: number): void {
+    const type = LINK_TYPES[index];
+    if (type) link(type);
+  }
+
+  function removeLink(l: Link): void {
+    editing.op(
+      { op: "remove_link", type: l.type, anaphor: l.anaphor, antecedent: l.antecedent },
+      `remove the ${l.type} link ${mentionLabel(l.anaphor)} → ${mentionLabel(l.antecedent)}`,
+    );
+  }
+
+  function rejectCurrent(): void {
+    const mention = nav.current.value.value;
+    if (mention === null || !topic.project.allow_reject_mentions) return;
+    if (state().mentions.get(mention)?.rejected) {
+      notices.status(`${mentionLabel(mention)} is already rejected; assign it to a cluster to bring it back.`);
+      return;
+    }
+    editing.op({ op: "reject_mention", mention }, `reject ${mentionLabel(mention)}`);
+    nav.step(1);
+  }
+
+  function addMention(document: Id, spans: Span[]): void {
+    editing.op({ op: "add_mention", document, spans }, `add the mention ${quote(topic.text(document, spans))}`, {
+      done(applied) {
+        const created = applied.created["mention"];
+        if (created !== undefined) nav.current.set(created);
+      },
+    });
+  }
+
+  function fixSpans(mention: Id, spans: Span[]): void {
+    const doc = state().mentions.get(mention)?.document;
+    if (doc === undefined) return;
+    editing.op({ op: "fix_span", mention, spans }, `change ${mentionLabel(mention)} to ${quote(topic.text(doc, spans))}`);
+  }
+
+  /** Clicking a mention selects its cluster (CoRefi); an unassigned one becomes current. */
+  function clickMention(mention: Id): void {
+    if (topic.project.anaphora && (nav.anaphor.value.value !== null || !topic.project.hierarchy)) {
+      nav.current.set(mention);
+      return;
+    }
+    const cluster = nav.pendingAssign.get(mention) ?? state().mentionCluster.get(mention);
+    if (cluster !== undefined) nav.selected.set(cluster);
+    else nav.current.set(mention);
+  }
+
+  /** Double-click reopens a mention: it becomes the current mention. */
+  function reopenMention(mention: Id): void {
+    nav.current.set(mention);
+  }
+
+  return {
+    mentionLabel,
+    clusterLabel,
+    requireSelected,
+    assignCurrent,
+    merge,
+    setParent,
+    addParent,
+    detach,
+    rename,
+    setNote,
+    markAnaphor,
+    link,
+    linkByIndex,
+    removeLink,
+    rejectCurrent,
+    addMention,
+    fixSpans,
+    clickMention,
+    reopenMention,
+    undo: () => editing.send({ kind: "undo" }, "undo"),
+    redo: () => editing.send({ kind: "redo" }, "redo"),
+  };
+}
+
+export type Commands = ReturnType<typeof createCommands>;

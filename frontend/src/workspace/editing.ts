@@ -1,0 +1,171 @@
+// Sending edits and receiving changes: the operation queue, version ordering and the live
+// socket, wired to the store and to the user's notices.
+
+import { reactive } from "vue";
+import type { ApiError } from "../api/http";
+import type { Api } from "../api/endpoints";
+import type { Applied, Id, Operation, SocketMessage } from "../api/types";
+import type { Notices } from "./notices";
+import { type Edit, type EditRequest, OperationQueue, type QueueStatus } from "./operationQueue";
+import { connectSocket, type LiveSocket, socketUrl } from "./socket";
+import type { Store } from "./store";
+import { VersionSync } from "./versionSync";
+
+export interface EditCallbacks {
+  /** The server applied the edit (its effects are already in the state). */
+  done?: (applied: Applied) => void;
+  /** The edit will not be applied (refused, or discarded by a conflict or a lock). */
+  failed?: () => void;
+}
+
+export interface EditingDeps {
+  annotationId: Id;
+  assignmentId: Id | null;
+  clientId: string;
+  api: Api;
+  store: Store;
+  notices: Notices;
+  reload: (reason: string) => Promise<void>;
+  live?: boolean;
+}
+
+const QUIET_REFUSALS = new Set(["nothing_to_undo", "nothing_to_redo"]);
+
+export function createEditing(deps: EditingDeps) {
+  const { api, store, notices, annotationId, clientId } = deps;
+  const status = reactive<QueueStatus>({ queued: 0, inFlight: false, offline: false, paused: null, retryAt: null });
+  const socketState = reactive({ connected: false, everConnected: false });
+  const callbacks = new Map<number, EditCallbacks>();
+  const appliedListeners: ((applied: Applied, own: boolean) => void)[] = [];
+
+  const sync = new VersionSync({
+    version: () => store.version.value,
+    apply: (applied) => {
+      store.apply(applied);
+      const own = applied.client_id === clientId;
+      for (const listener of appliedListeners) listener(applied, own);
+    },
+    reload: (reason) => deps.reload(reason),
+    busy: () => status.inFlight || status.queued > 0,
+  });
+
+  const failAll = (edits: Edit[]) => {
+    for (const edit of edits) {
+      callbacks.get(edit.id)?.failed?.();
+      callbacks.delete(edit.id);
+    }
+  };
+
+  const queue = new OperationQueue(
+    {
+      send(request: EditRequest, expected: number) {
+        if (request.kind === "undo") return api.undo(annotationId, expected, clientId);
+        if (request.kind === "redo") return api.redo(annotationId, expected, clientId);
+        return api.operation(annotationId, expected, request.operation, clientId);
+      },
+    },
+    {
+      version: () => store.version.value,
+      applied(applied, edit) {
+        sync.receive(applied);
+        if (applied.warnings.length) notices.status(`${edit.description}:`, applied.warnings);
+        callbacks.get(edit.id)?.done?.(applied);
+        callbacks.delete(edit.id);
+      },
+      refused(edit, error: ApiError) {
+        if (error.code === "nothing_to_undo") store.canUndo.value = false;
+        if (error.code === "nothing_to_redo") store.canRedo.value = false;
+        if (QUIET_REFUSALS.has(error.code)) notices.status(error.message);
+        else notices.alert(`Not done: ${edit.description}.`, [error.message]);
+        failAll([edit]);
+      },
+      async conflict(_error, discarded) {
+        failAll(discarded);
+        await deps.reload("conflict");
+        const lost = discarded.map((e) => `Not saved: ${e.description}`);
+        notices.alert(
+          "This annotation was changed elsewhere (another tab or window), so the current state was loaded.",
+          lost.length ? lost : ["None of your edits was lost."],
+        );
+      },
+      locked(error, discarded) {
+        failAll(discarded);
+        store.locked.value = true;
+        notices.alert(error.message, discarded.map((e) => `Not saved: ${e.description}`));
+      },
+    },
+    { status },
+  );
+
+  function send(request: EditRequest, description: string, options: EditCallbacks & { creates?: Edit["creates"] } = {}) {
+    if (store.locked.value) {
+      notices.alert("This topic is submitted and read-only.", [`Not done: ${description}.`]);
+      options.failed?.();
+      return null;
+    }
+    const edit = queue.enqueue(request, description, options.creates);
+    if (options.done || options.failed) callbacks.set(edit.id, { done: options.done, failed: options.failed });
+    return edit;
+  }
+
+  let socket: LiveSocket | null = null;
+  function onSocketMessage(message: SocketMessage) {
+    if (message.type === "applied") {
+      if (message.client_id === clientId) return; // our own edit: its HTTP answer carries it
+      sync.receive(message);
+    } else if (message.type === "status") {
+      const wasLocked = store.locked.value;
+      store.locked.value = message.status === "submitted";
+      if (store.locked.value && !wasLocked) notices.alert("This topic was submitted and is now read-only.");
+      if (!store.locked.value && wasLocked) notices.status("This topic was reopened: you can edit it again.");
+    }
+  }
+  async function checkMissed() {
+    try {
+      const rows = await api.myAssignments();
+      const row = rows.find((r) => r.annotation === annotationId);
+      if (row && row.version > store.version.value && !status.inFlight && status.queued === 0) {
+        await deps.reload("changes were made while the live connection was down");
+      }
+    } catch {
+      // Still unreachable: the queue reports that on its own.
+    }
+  }
+  if (deps.live !== false && typeof WebSocket !== "undefined") {
+    socket = connectSocket(socketUrl(`/ws/annotations/${annotationId}/`), {
+      message: onSocketMessage,
+      opened(reconnected) {
+        socketState.connected = true;
+        socketState.everConnected = true;
+        if (reconnected) void checkMissed();
+      },
+      closed() {
+        socketState.connected = false;
+      },
+    });
+  }
+
+  const onOnline = () => queue.retryNow();
+  if (typeof window !== "undefined") window.addEventListener("online", onOnline);
+
+  return {
+    status,
+    socketState,
+    queue,
+    sync,
+    send,
+    op(operation: Operation, description: string, options?: EditCallbacks & { creates?: Edit["creates"] }) {
+      return send({ kind: "op", operation }, description, options);
+    },
+    onApplied(listener: (applied: Applied, own: boolean) => void) {
+      appliedListeners.push(listener);
+    },
+    retryNow: () => queue.retryNow(),
+    dispose() {
+      socket?.close();
+      if (typeof window !== "undefined") window.removeEventListener("online", onOnline);
+    },
+  };
+}
+
+export type Editing = ReturnType<typeof createEditing>;

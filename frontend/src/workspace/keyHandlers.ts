@@ -1,0 +1,60 @@
+// What each workspace-level command of the keymap does. Panels (tree, bank, pickers, dialogs)
+// register their own commands with the same dispatcher when they mount.
+
+import type { KeyHandler } from "../keyboard/dispatcher";
+import type { CommandId } from "../keyboard/keymap";
+import type { Workspace } from "./workspace";
+
+export function workspaceKeyHandlers(ws: Workspace): Partial<Record<CommandId, KeyHandler>> {
+  const { commands, nav, ui, notices, store } = ws;
+  const withSelected = (what: string, run: (cluster: number) => void) => () => {
+    const cluster = commands.requireSelected(what);
+    if (cluster !== null) run(cluster);
+  };
+  return {
+    assign: () => commands.assignCurrent(false),
+    assignNew: () => commands.assignCurrent(true),
+    prevCluster: () => nav.selectRelative(-1),
+    nextCluster: () => nav.selectRelative(1),
+    nextMention: () => nav.step(1),
+    prevMention: () => nav.step(-1),
+    nextUnassigned: () => {
+      if (!nav.toNextUndone()) notices.status("Every mention is done.");
+    },
+    merge: withSelected("merge it into another", (cluster) => (ui.picker = { mode: "merge", cluster })),
+    setParent: withSelected("give it a parent", (cluster) => (ui.picker = { mode: "parent", cluster })),
+    addParent: withSelected("add a parent to it", (cluster) => (ui.picker = { mode: "addParent", cluster })),
+    moveToRoot: withSelected("move it to the top level", (cluster) => {
+      if ((store.state.value.parents.get(cluster)?.size ?? 0) === 0) {
+        notices.status(`${commands.clusterLabel(cluster)} is already at the top level.`);
+      } else commands.setParent(cluster, null);
+    }),
+    editNote: withSelected("edit its note", (cluster) => (ui.dialog = { kind: "note", cluster })),
+    rename: withSelected("rename it", (cluster) => (ui.dialog = { kind: "rename", cluster })),
+    focusTree: () => void ui.focusTree++,
+    focusBank: () => void ui.focusBank++,
+    undo: () => void commands.undo(),
+    redo: () => void commands.redo(),
+    help: () => void (ui.help = !ui.help),
+    escape: () => {
+      if (nav.anaphor.value.value !== null) {
+        nav.anaphor.set(null);
+        notices.status("No anaphor selected.");
+        return;
+      }
+      const active = document.activeElement as HTMLElement | null;
+      if (active && active !== document.body) {
+        active.blur();
+        return;
+      }
+      return false;
+    },
+    markAnaphor: () => commands.markAnaphor(),
+    linkType1: () => commands.linkByIndex(0),
+    linkType2: () => commands.linkByIndex(1),
+    linkType3: () => commands.linkByIndex(2),
+    linkType4: () => commands.linkByIndex(3),
+    linkType5: () => commands.linkByIndex(4),
+    rejectMention: () => commands.rejectCurrent(),
+  };
+}

@@ -1,0 +1,69 @@
+// The annotation state of the open workspace, its version and its undo/redo availability.
+// Changes arrive only as the server's effects (apply) or as a whole new payload (replace).
+
+import { reactive, ref, shallowRef } from "vue";
+import type { AnnotationPayload, Applied } from "../api/types";
+import { applyEffects } from "../domain/effects";
+import { AnnotationState, type Settings } from "../domain/state";
+import type { TopicModel } from "./topicModel";
+
+export function projectSettings(project: TopicModel["project"]): Settings {
+  return {
+    single_parent: project.single_parent,
+    allow_add_mentions: project.allow_add_mentions,
+    allow_fix_spans: project.allow_fix_spans,
+    allow_reject_mentions: project.allow_reject_mentions,
+    hierarchy: project.hierarchy,
+    anaphora: project.anaphora,
+  };
+}
+
+const READ_ONLY_STATUSES = new Set(["submitted", "gold"]);
+
+export function createStore(topic: TopicModel, payload: AnnotationPayload) {
+  const documents = topic.documents.map((d) => [d.id, d.tokens.length] as [number, number]);
+  const settings = projectSettings(topic.project);
+  const build = (p: AnnotationPayload) =>
+    reactive(AnnotationState.fromPayload(p, documents, settings)) as unknown as AnnotationState;
+
+  const state = shallowRef(build(payload));
+  const version = ref(payload.version);
+  const canUndo = ref(payload.can_undo);
+  const canRedo = ref(payload.can_redo);
+  const locked = ref(READ_ONLY_STATUSES.has(payload.status));
+  const cursor = payload.cursor;
+
+  return {
+    state,
+    version,
+    canUndo,
+    canRedo,
+    locked,
+    initialCursor: cursor,
+    /** Apply a change whose version is exactly version + 1 (throws CorruptEffects if it does not fit). */
+    apply(applied: Applied): void {
+      applyEffects(state.value, applied.effects);
+      version.value = applied.version;
+      // A new edit clears the redo stack; undo makes redo possible. Whether more can be undone
+      // after an undo (or redone after a redo) only the server knows: keep the button on until
+      // it answers nothing_to_undo / nothing_to_redo.
+      if (applied.kind === "do") {
+        canUndo.value = true;
+        canRedo.value = false;
+      } else if (applied.kind === "undo") {
+        canRedo.value = true;
+      } else if (applied.kind === "redo") {
+        canUndo.value = true;
+      }
+    },
+    replace(next: AnnotationPayload): void {
+      state.value = build(next);
+      version.value = next.version;
+      canUndo.value = next.can_undo;
+      canRedo.value = next.can_redo;
+      locked.value = READ_ONLY_STATUSES.has(next.status);
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

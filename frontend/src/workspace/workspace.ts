@@ -1,0 +1,182 @@
+// The workspace of one assignment: loads the topic and the annotation, and composes the
+// store, navigation, editing and commands into the object its components inject.
+//
+// Later features (model suggestions) plug in the same way: a composable that takes the
+// Workspace, adds its state, registers its keys with the dispatcher and its panel in the page.
+
+import { inject, type InjectionKey, reactive, watch } from "vue";
+import { api as defaultApi, type Api } from "../api/endpoints";
+import { ApiError } from "../api/http";
+import type { AnnotationPayload, AssignmentRow, Id, TopicPayload } from "../api/types";
+import { KeyDispatcher } from "../keyboard/dispatcher";
+import { KEYMAP, schemesOf } from "../keyboard/keymap";
+import { createCommands } from "./commands";
+import { createEditing } from "./editing";
+import { createNavigation } from "./navigation";
+import { createNotices } from "./notices";
+import { createStore } from "./store";
+import { createTopicModel } from "./topicModel";
+
+export interface LoadedWorkspace {
+  assignment: AssignmentRow;
+  topic: TopicPayload;
+  annotation: AnnotationPayload;
+}
+
+export class WorkspaceNotFound extends Error {}
+
+export async function loadWorkspace(assignmentId: Id, api: Api = defaultApi): Promise<LoadedWorkspace> {
+  const rows = await api.myAssignments();
+  const assignment = rows.find((row) => row.id === assignmentId);
+  if (!assignment) throw new WorkspaceNotFound(`You have no assignment #${assignmentId}.`);
+  const [topic, annotation] = await Promise.all([api.topic(assignment.topic.id), api.annotation(assignment.annotation)]);
+  return { assignment, topic, annotation };
+}
+
+export type PickerMode = "search" | "merge" | "parent" | "addParent";
+export type DialogKind = "rename" | "note";
+
+function newClientId(): string {
+  const random = globalThis.crypto?.randomUUID?.();
+  return random ?? `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; live?: boolean } = {}) {
+  const api = options.api ?? defaultApi;
+  const topic = createTopicModel(loaded.topic);
+  const store = createStore(topic, loaded.annotation);
+  const nav = createNavigation(store, topic);
+  const notices = createNotices();
+  const clientId = newClientId();
+  const annotationId = loaded.annotation.id;
+  const ui = reactive({
+    picker: null as { mode: Exclude<PickerMode, "search">; cluster: Id } | null,
+    dialog: null as { kind: DialogKind; cluster: Id } | null,
+    help: false,
+    confirmSubmit: false,
+    collapsed: new Set<Id>(),
+    /** Bumped to ask a panel to take the focus. */
+    focusTree: 0,
+    focusBank: 0,
+  });
+
+  let reloading: Promise<void> | null = null;
+  async function reload(reason: string): Promise<void> {
+    if (reloading) return reloading;
+    reloading = (async () => {
+      try {
+        const payload = await api.annotation(annotationId);
+        editing.sync.reset();
+        nav.pendingAssign.clear();
+        nav.pendingClusters.clear();
+        store.replace(payload);
+        const s = store.state.value;
+        if (nav.current.value.value === null || !s.mentions.has(nav.current.value.value)) {
+          nav.current.set(nav.startMention(payload.cursor));
+        }
+        const sel = nav.selected.value.value;
+        if (sel !== null && !s.clusters.has(sel)) nav.selected.set(null);
+        const anaphor = nav.anaphor.value.value;
+        if (anaphor !== null && !s.mentions.has(anaphor)) nav.anaphor.set(null);
+        if (reason !== "conflict") notices.status(`Reloaded the annotation: ${reason}.`);
+      } catch (error) {
+        notices.alert("Could not reload the annotation.", [error instanceof Error ? error.message : String(error)]);
+      } finally {
+        reloading = null;
+      }
+    })();
+    return reloading;
+  }
+
+  const editing = createEditing({
+    annotationId,
+    assignmentId: loaded.assignment.id,
+    clientId,
+    api,
+    store,
+    notices,
+    reload,
+    live: options.live,
+  });
+  const commands = createCommands({ topic, store, nav, editing, notices });
+  const schemes = schemesOf(topic.project);
+  const keys = new KeyDispatcher(KEYMAP, () => schemes);
+
+  // Start where the annotator left off, else at the first mention still to do.
+  nav.current.set(nav.startMention(store.initialCursor));
+  const startCluster = nav.current.value.value === null ? undefined : store.state.value.mentionCluster.get(nav.current.value.value);
+  nav.selected.set(startCluster ?? nav.clusterOrder.value[0] ?? null);
+
+  // Clusters that disappear (merged, emptied, undone) cannot stay selected.
+  editing.onApplied(() => {
+    const s = store.state.value;
+    const sel = nav.selected.value.value;
+    if (sel !== null && sel >= 0 && !s.clusters.has(sel)) nav.selected.set(null);
+    const cur = nav.current.value.value;
+    if (cur !== null && !s.mentions.has(cur)) nav.step(0);
+  });
+
+  // Remember the current mention on the server (resume after reload), a moment after it settles.
+  let cursorTimer: ReturnType<typeof setTimeout> | null = null;
+  let savedCursor: Id | null = store.initialCursor;
+  const saveCursor = (keepalive = false) => {
+    const mention = nav.current.value.value;
+    if (mention === savedCursor || store.locked.value) return;
+    savedCursor = mention;
+    api.cursor(annotationId, mention, keepalive).catch(() => {
+      savedCursor = null; // try again on the next move
+    });
+  };
+  const stopCursorWatch = watch(nav.current.value, () => {
+    if (cursorTimer !== null) clearTimeout(cursorTimer);
+    cursorTimer = setTimeout(() => saveCursor(), 400);
+  });
+
+  async function submit(): Promise<void> {
+    if (editing.status.queued > 0 || editing.status.inFlight) {
+      notices.alert(`Wait until your ${editing.status.queued} unsaved edit(s) are saved, then submit.`);
+      return;
+    }
+    try {
+      await api.submit(loaded.assignment.id);
+      store.locked.value = true;
+      notices.status("Submitted. The topic is now read-only.");
+    } catch (error) {
+      notices.alert("Not submitted.", [error instanceof ApiError || error instanceof Error ? error.message : String(error)]);
+    }
+  }
+
+  return {
+    assignment: loaded.assignment,
+    annotationId,
+    clientId,
+    topic,
+    store,
+    nav,
+    notices,
+    editing,
+    commands,
+    keys,
+    schemes,
+    ui,
+    reload,
+    submit,
+    /** Save the cursor now (the page is being hidden). */
+    flushCursor: () => saveCursor(true),
+    dispose() {
+      stopCursorWatch();
+      if (cursorTimer !== null) clearTimeout(cursorTimer);
+      editing.dispose();
+    },
+  };
+}
+
+export type Workspace = ReturnType<typeof createWorkspace>;
+
+export const WORKSPACE_KEY: InjectionKey<Workspace> = Symbol("workspace");
+
+export function useWorkspace(): Workspace {
+  const workspace = inject(WORKSPACE_KEY);
+  if (!workspace) throw new Error("useWorkspace() outside a workspace page");
+  return workspace;
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it, vi } from "vitest";
+import { KeyDispatcher } from "../../src/keyboard/dispatcher";
+import { KEYMAP, keyString, lookup, type Scheme, schemesOf } from "../../src/keyboard/keymap";
+
+const HIERARCHY: ReadonlySet<Scheme> = new Set(["any", "hierarchy"]);
+const ANAPHORA: ReadonlySet<Scheme> = new Set(["any", "anaphora"]);
+
+function key(k: string, extra: Partial<{ code: string; ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean }> = {}) {
+  return { key: k, code: extra.code ?? "", ...extra };
+}
+
+describe("keyString", () => {
+  it("names SPACE and its modified forms as the keymap writes them", () => {
+    expect(keyString(key(" ", { code: "Space" }))).toBe("Space");
+    expect(keyString(key(" ", { code: "Space", ctrlKey: true }))).toBe("Ctrl+Space");
+    expect(keyString(key(" ", { code: "Space", altKey: true }))).toBe("Alt+Space");
+  });
+
+  it("upper-cases letters and keeps Shift only where it is not in the character", () => {
+    expect(keyString(key("j", { code: "KeyJ" }))).toBe("J");
+    expect(keyString(key("P", { code: "KeyP", shiftKey: true }))).toBe("Shift+P");
+    expect(keyString(key("?", { code: "Slash", shiftKey: true }))).toBe("?");
+    expect(keyString(key("Z", { code: "KeyZ", ctrlKey: true, shiftKey: true }))).toBe("Ctrl+Shift+Z");
+  });
+
+  it("reads the physical key when Alt changes the character (macOS)", () => {
+    expect(keyString(key("Ω", { code: "KeyZ", altKey: true }))).toBe("Alt+Z");
+  });
+});
+
+describe("the keymap", () => {
+  it("has CoRefi's keys: SPACE assigns, Ctrl/Alt+SPACE starts a cluster, arrows move through clusters", () => {
+    expect(lookup(KEYMAP, "workspace", "Space", HIERARCHY)?.command).toBe("assign");
+    expect(lookup(KEYMAP, "workspace", "Ctrl+Space", HIERARCHY)?.command).toBe("assignNew");
+    expect(lookup(KEYMAP, "workspace", "Alt+Space", HIERARCHY)?.command).toBe("assignNew");
+    expect(lookup(KEYMAP, "workspace", "ArrowLeft", HIERARCHY)?.command).toBe("prevCluster");
+    expect(lookup(KEYMAP, "workspace", "ArrowRight", HIERARCHY)?.command).toBe("nextCluster");
+  });
+
+  it("offers the link types 1-5 only in anaphora projects", () => {
+    expect(lookup(KEYMAP, "workspace", "2", ANAPHORA)?.command).toBe("linkType2");
+    expect(lookup(KEYMAP, "workspace", "2", HIERARCHY)).toBeUndefined();
+    expect(lookup(KEYMAP, "workspace", "Space", ANAPHORA)).toBeUndefined();
+  });
+
+  it("binds no key twice in one context", () => {
+    const seen = new Map<string, string>();
+    for (const binding of KEYMAP) {
+      for (const k of binding.keys) {
+        const id = `${binding.context}:${binding.scheme}:${k}`;
+        expect(seen.get(id), id).toBeUndefined();
+        seen.set(id, binding.command);
+      }
+    }
+  });
+
+  it("derives the schemes from the project flags", () => {
+    const project = {
+      hierarchy: true,
+      anaphora: true,
+      single_parent: false,
+      allow_add_mentions: false,
+      allow_fix_spans: false,
+      allow_reject_mentions: true,
+    };
+    expect([...schemesOf(project)].sort()).toEqual(["anaphora", "any", "dag", "hierarchy", "mentions"]);
+  });
+});
+
+describe("the dispatcher", () => {
+  const make = () => new KeyDispatcher(KEYMAP, () => HIERARCHY);
+  const target = (attrs: { tagName?: string; type?: string; context?: string } = {}) => ({
+    tagName: attrs.tagName ?? "DIV",
+    type: attrs.type,
+    closest: (selector: string) =>
+      selector === "[data-key-context]" && attrs.context ? { getAttribute: () => attrs.context ?? null } : null,
+  });
+  const event = (k: string, t = target(), extra = {}) => ({ ...key(k, extra), target: t, preventDefault: vi.fn() });
+
+  it("runs the command of a key and prevents its default", () => {
+    const keys = make();
+    const assign = vi.fn();
+    keys.register({ assign });
+    const e = event(" ", target(), { code: "Space" });
+    expect(keys.handle(e)).toBe(true);
+    expect(assign).toHaveBeenCalledOnce();
+    expect(e.preventDefault).toHaveBeenCalled();
+  });
+
+  it("ignores workspace keys typed into a text field", () => {
+    const keys = make();
+    const next = vi.fn();
+    keys.register({ nextMention: next });
+    expect(keys.handle(event("j", target({ tagName: "INPUT", type: "search" })))).toBe(false);
+    expect(next).not.toHaveBeenCalled();
+  });
+
+  it("lets SPACE and Enter activate a focused button", () => {
+    const keys = make();
+    const assign = vi.fn();
+    keys.register({ assign });
+    expect(keys.handle(event(" ", target({ tagName: "BUTTON" }), { code: "Space" }))).toBe(false);
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it("gives the focused region's keys precedence over the workspace's", () => {
+    const keys = make();
+    const prevCluster = vi.fn();
+    const treeCollapse = vi.fn();
+    keys.register({ prevCluster, treeCollapse });
+    keys.handle(event("ArrowLeft", target({ context: "tree" })));
+    expect(treeCollapse).toHaveBeenCalledOnce();
+    expect(prevCluster).not.toHaveBeenCalled();
+    keys.handle(event("ArrowLeft"));
+    expect(prevCluster).toHaveBeenCalledOnce();
+  });
+
+  it("sends every key to an open modal and none to the workspace", () => {
+    const keys = make();
+    const assign = vi.fn();
+    const pickerChoose = vi.fn();
+    keys.register({ assign, pickerChoose });
+    const leave = keys.pushContext("picker");
+    expect(keys.handle(event(" ", target(), { code: "Space" }))).toBe(false);
+    keys.handle(event("Enter", target({ tagName: "INPUT", type: "search" })));
+    expect(pickerChoose).toHaveBeenCalledOnce();
+    expect(assign).not.toHaveBeenCalled();
+    leave();
+    keys.handle(event(" ", target(), { code: "Space" }));
+    expect(assign).toHaveBeenCalledOnce();
+  });
+
+  it("uses the latest registration and restores the previous one when it is removed", () => {
+    const keys = make();
+    const first = vi.fn();
+    const second = vi.fn();
+    keys.register({ pickerCancel: first });
+    const remove = keys.register({ pickerCancel: second });
+    keys.pushContext("picker");
+    keys.handle(event("Escape"));
+    remove();
+    keys.handle(event("Escape"));
+    expect(second).toHaveBeenCalledOnce();
+    expect(first).toHaveBeenCalledOnce();
+  });
+
+  it("lets a handler decline a key (returning false), which keeps its default", () => {
+    const keys = make();
+    keys.register({ escape: () => false });
+    const e = event("Escape");
+    expect(keys.handle(e)).toBe(false);
+    expect(e.preventDefault).not.toHaveBeenCalled();
+  });
+});
