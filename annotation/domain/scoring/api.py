@@ -50,8 +50,14 @@ class TopicMismatchError(ScoringInputError):
     """Gold and system do not hold the same topics (or one holds a topic twice)."""
 
 
-def score_scico(gold: Sequence[Topic], system: Sequence[Topic], *, keep_singletons: bool = False) -> dict:
-    """Coreference, mention detection and hierarchy scores of ``system`` against ``gold``."""
+def score_scico(
+    gold: Sequence[Topic], system: Sequence[Topic], *, keep_singletons: bool = False, hierarchy_count: str = "closure"
+) -> dict:
+    """Coreference, mention detection and hierarchy scores of ``system`` against ``gold``.
+
+    ``hierarchy_count="raw"`` counts hierarchy F1 over the raw relations as SciCo's
+    ``eval/hypernym.py`` does; the default counts the transitive closure (metrics.md).
+    """
     topics = _matched(gold, system)
     coref = [evaluate.coreference(key, response, keep_singletons) for key, response in topics]
     path = [evaluate.path_ratio(key, response) for key, response in topics]
@@ -65,7 +71,7 @@ def score_scico(gold: Sequence[Topic], system: Sequence[Topic], *, keep_singleto
     totals = {name: _total(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
     result.update({name: counts.prf() for name, counts in totals.items()})
     result["conll_f1"] = evaluate.conll_from_totals(totals)
-    hierarchies = [evaluate.hierarchies(key, response) for key, response in topics]
+    hierarchies = [evaluate.hierarchies(key, response, hierarchy_count) for key, response in topics]
     result["hierarchy"] = _total(any_pair for any_pair, _ in hierarchies).prf()
     result["hierarchy_50"] = _total(half for _, half in hierarchies).prf()
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
@@ -96,6 +102,7 @@ def iaa(
     scheme: str,
     names: Sequence[str] | None = None,
     keep_singletons: bool = False,
+    hierarchy_count: str = "closure",
 ) -> dict:
     """Agreement of several annotators (each a list of the topics they submitted).
 
@@ -118,7 +125,7 @@ def iaa(
             continue
         results[topic_id] = {
             pair_label(a, b, names): evaluate.pair(
-                scheme, by_annotator[a][topic_id], by_annotator[b][topic_id], keep_singletons
+                scheme, by_annotator[a][topic_id], by_annotator[b][topic_id], keep_singletons, hierarchy_count
             )
             for a, b in combinations(present, 2)
         }

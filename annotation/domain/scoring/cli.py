@@ -1,6 +1,6 @@
 """``python -m annotation.domain.scoring score|iaa``: the stand-alone scorer's command line.
 
-    score GOLD SYSTEM --format scico|chemu [--keep-singletons] [--json]
+    score GOLD SYSTEM --format scico|chemu [--keep-singletons] [--hierarchy-count closure|raw] [--json]
     iaa FILE1 FILE2 [FILE...] --format scico|chemu [--json] [--csv OUT] [--names a,b,...]
 
 Files are read with the project's readers (``annotation.domain.formats``); an invalid file
@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--keep-singletons", action="store_true", help="keep singleton clusters in the coreference metrics"
         )
+        command.add_argument(
+            "--hierarchy-count", choices=("closure", "raw"), default="closure",
+            help="hierarchy F1 counted over the transitive closure (metrics.md, default) or over the raw "
+            "relations as SciCo's eval/hypernym.py counts them",
+        )
     return parser
 
 
@@ -71,7 +76,9 @@ def _score(args: argparse.Namespace) -> dict:
     gold, system = _read_all([args.gold, args.system], args.format)
     try:
         if args.format == "scico":
-            return api.score_scico(gold, system, keep_singletons=args.keep_singletons)
+            return api.score_scico(
+                gold, system, keep_singletons=args.keep_singletons, hierarchy_count=args.hierarchy_count
+            )
         return api.score_chemu(gold, system)
     except api.ScoringInputError as error:
         raise InputError(f"cannot score {args.gold} against {args.system}: {error}") from None
@@ -87,7 +94,10 @@ def _iaa(args: argparse.Namespace) -> dict:
         raise InputError(f"--names gives {len(names)} names for {len(args.files)} files")
     annotators = _read_all(args.files, args.format)
     try:
-        result = api.iaa(annotators, scheme=args.format, names=names, keep_singletons=args.keep_singletons)
+        result = api.iaa(
+            annotators, scheme=args.format, names=names, keep_singletons=args.keep_singletons,
+            hierarchy_count=args.hierarchy_count,
+        )
     except api.ScoringInputError as error:
         raise InputError(f"cannot compute agreement: {error}") from None
     if args.format == "chemu" and not args.json:

@@ -29,9 +29,9 @@ def mention_detection(key: TopicAnnotation, response: TopicAnnotation, kind: str
     return mention_detection_counts(key.mentions, response.mentions, relaxed=kind == "relaxed")
 
 
-def hierarchies(key: TopicAnnotation, response: TopicAnnotation) -> tuple[Counts, Counts]:
+def hierarchies(key: TopicAnnotation, response: TopicAnnotation, counted: str = "closure") -> tuple[Counts, Counts]:
     """(hierarchy F1 counts, hierarchy F1-50% counts)."""
-    return hierarchy_scores(key.graph, response.graph)
+    return hierarchy_scores(key.graph, response.graph, counted=counted)
 
 
 def path_ratio(key: TopicAnnotation, response: TopicAnnotation) -> tuple[float, int]:
@@ -54,10 +54,12 @@ def anaphors(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> Coun
     return anaphor_counts(key.links, response.links, relaxed=kind == "relaxed")
 
 
-def pair(scheme: str, key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool) -> dict[str, Any]:
+def pair(
+    scheme: str, key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool, counted: str = "closure"
+) -> dict[str, Any]:
     """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic."""
     if scheme == "scico":
-        any_pair, half = hierarchies(key, response)
+        any_pair, half = hierarchies(key, response, counted)
         return {
             "coref": coreference(key, response, keep_singletons),
             "hierarchy": any_pair,

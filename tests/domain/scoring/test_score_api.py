@@ -135,3 +135,12 @@ def test_score_chemu_returns_exactly_the_documented_keys_and_per_type_scores():
     assert result["relaxed"]["per_type"]["WORK_UP"]["f1"] == 1.0
     assert result["exact"]["overall"] == {"precision": 0.5, "recall": 0.5, "f1": 0.5}
     assert set(result["anaphors"]) == {"exact", "relaxed"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(pairs=st.lists(scico_topic_pairs(repeats=True), min_size=1, max_size=4))
+def test_raw_hierarchy_counting_reproduces_scicos_evaluate_script(pairs):
+    gold = [scico_topic(i, p[0]["mentions"], p[0]["relations"]) for i, p in enumerate(pairs)]
+    system = [scico_topic(i, p[1]["mentions"], p[1]["relations"]) for i, p in enumerate(pairs)]
+    result = score_scico(gold, system, hierarchy_count="raw")
+    assert result["hierarchy"] == micro([scico_hypernym_counts(g, s) for g, s in pairs])
