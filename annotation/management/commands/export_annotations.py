@@ -1,0 +1,29 @@
+"""python manage.py export_annotations --project NAME --format F OUT [--source gold|adjudicated|submitted|all|USER]"""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotation.models import Project
+from annotation.services.exports import FORMATS, ExportRefused, annotations_export
+
+
+class Command(BaseCommand):
+    help = ("Export a project's annotations. Default source: gold when the project has gold, else the "
+            "submitted adjudications. 'submitted' and 'all' write one file (brat, corefi: one folder) per "
+            "user under OUT, named after the username.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("out", help="file (scico, chemu, conll) or folder (brat, corefi, per-user sources)")
+        parser.add_argument("--project", required=True)
+        parser.add_argument("--format", required=True, choices=FORMATS)
+        parser.add_argument("--source", help="gold, adjudicated, submitted, all, or a username")
+
+    def handle(self, *args, out, project, format, source, **options):
+        target = Project.objects.filter(name=project).first()
+        if target is None:
+            raise CommandError(f"project '{project}' does not exist")
+        try:
+            result = annotations_export(project=target, format=format, out=out, source=source)
+        except ExportRefused as refused:
+            raise CommandError(refused.message) from None
+        for line in result.lines():
+            self.stdout.write(line)

@@ -1,0 +1,122 @@
+"""Export a project's annotations in any format the readers know, plus CoNLL-2012.
+
+Sources: `gold` (the default when the project has gold), `adjudicated` (the default otherwise:
+each topic's latest submitted adjudication), `submitted` (every annotator's submitted
+annotations, one output per annotator under OUT, named after the username), `all` (every
+assignment's annotation whatever its status, one output per user) or a username (that user's
+annotations, one output). An output is a file for scico/chemu/conll and a folder for
+brat/corefi. Only topics that have the chosen annotation are written.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+
+from annotation.domain.errors import DomainError
+from annotation.domain.formats import FormatWarning, write
+from annotation.models import Annotation, Assignment, Project
+from annotation.selectors.topic_data import annotations_topic_data
+
+FORMATS = ("scico", "corefi", "chemu", "brat", "conll")
+FOLDER_FORMATS = {"brat", "corefi"}
+EXTENSIONS = {"scico": ".jsonl", "chemu": ".jsonlines", "conll": ".conll"}
+SOURCES = ("gold", "adjudicated", "submitted", "all")
+
+
+class ExportRefused(DomainError):
+    code = "export_refused"
+
+
+@dataclass
+class Written:
+    path: Path
+    topics: int
+    warnings: list[FormatWarning] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"wrote {self.path} ({self.topics} topic(s), {len(self.warnings)} warning(s))"
+
+
+@dataclass
+class ExportResult:
+    source: str
+    written: list[Written] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        lines = [f"source: {self.source}"]
+        for item in self.written:
+            lines.append(str(item))
+            lines += [f"warning: {warning}" for warning in item.warnings]
+        return lines
+
+
+def annotations_export(*, project: Project, format: str, out: str | Path, source: str | None = None) -> ExportResult:
+    if format not in FORMATS:
+        raise ExportRefused(f"unknown format {format!r}; use one of {', '.join(FORMATS)}")
+    source = source or ("gold" if _gold(project).exists() else "adjudicated")
+    out = Path(out)
+    result = ExportResult(source=source)
+    if source in ("submitted", "all"):
+        by_user = _per_user(project, submitted_only=source == "submitted")
+        if not by_user:
+            raise ExportRefused(f"project '{project.name}' has no {'submitted ' if source == 'submitted' else ''}"
+                                "annotations to export")
+        if out.exists() and not out.is_dir():
+            raise ExportRefused(f"{out} is a file; per-annotator exports need a folder")
+        for username, annotations in by_user.items():
+            target = out / (username if format in FOLDER_FORMATS else f"{username}{EXTENSIONS[format]}")
+            result.written.append(_write(project, annotations, format, target))
+        return result
+    annotations = _single_source(project, source)
+    if not annotations:
+        raise ExportRefused(f"project '{project.name}' has no {source} annotations to export")
+    result.written.append(_write(project, annotations, format, out))
+    return result
+
+
+def _write(project: Project, annotations: list[Annotation], format: str, target: Path) -> Written:
+    data = annotations_topic_data(annotations)
+    topics = [data[a.pk] for a in annotations]
+    options = {"chains_from_links": project.anaphora and not project.hierarchy} if format == "conll" else {}
+    if format in FOLDER_FORMATS:
+        target.mkdir(parents=True, exist_ok=True)
+    return Written(target, len(topics), write(format, topics, target, **options))
+
+
+def _gold(project: Project):
+    return Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.GOLD)
+
+
+def _ordered(queryset) -> list[Annotation]:
+    return list(queryset.select_related("topic").order_by("topic__position", "topic_id"))
+
+
+def _single_source(project: Project, source: str) -> list[Annotation]:
+    if source == "gold":
+        return _ordered(_gold(project))
+    if source == "adjudicated":
+        rows = Annotation.objects.filter(
+            topic__project=project, kind=Annotation.Kind.ADJUDICATION, assignment__status=Assignment.Status.SUBMITTED,
+        ).select_related("topic").order_by("topic__position", "topic_id", "-assignment__submitted_at")
+        latest: dict[int, Annotation] = {}
+        for annotation in rows:
+            latest.setdefault(annotation.topic_id, annotation)
+        return list(latest.values())
+    user = get_user_model().objects.filter(username=source).first()
+    if user is None:
+        raise ExportRefused(f"no source or user named {source!r}; sources: {', '.join(SOURCES)} or a username")
+    return _ordered(Annotation.objects.filter(topic__project=project, assignment__user=user))
+
+
+def _per_user(project: Project, *, submitted_only: bool) -> dict[str, list[Annotation]]:
+    annotations = Annotation.objects.filter(topic__project=project, assignment__isnull=False)
+    if submitted_only:
+        annotations = annotations.filter(kind=Annotation.Kind.ANNOTATOR, assignment__status=Assignment.Status.SUBMITTED)
+    by_user: dict[str, list[Annotation]] = defaultdict(list)
+    for annotation in _ordered(annotations.select_related("assignment__user")):
+        by_user[annotation.assignment.user.get_username()].append(annotation)
+    return dict(sorted(by_user.items()))

@@ -1,0 +1,90 @@
+"""Where a topic is in the uploaded input: file, record and field, for errors the readers cannot
+see (a topic id already in the project, or used by two files of one folder).
+
+Readers return topics without their line numbers, and such errors are rare, so the input is
+looked through again only when one is found.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from annotation.domain.formats import FormatError
+from annotation.domain.formats._io import display_name
+
+ID_FIELD = {"scico": "id", "chemu": "doc_key", "corefi": "id"}
+Location = tuple[str, Any, str | None]
+
+
+def topic_locations(format: str, path: Any, external_ids: Iterable[str]) -> dict[str, list[Location]]:
+    """external id -> every (file, record, field) that declares it, in input order."""
+    wanted = set(external_ids)
+    found: dict[str, list[Location]] = {}
+    for external_id, location in _declarations(format, path):
+        if external_id in wanted:
+            found.setdefault(external_id, []).append(location)
+    return found
+
+
+def topic_errors(format: str, path: Any, problems: dict[str, str]) -> list[FormatError]:
+    """One error per declaration of each external id in `problems` (id -> message)."""
+    locations = topic_locations(format, path, problems)
+    errors = []
+    for external_id, message in problems.items():
+        for file, record, field in locations.get(external_id) or [(display_name(path), None, ID_FIELD.get(format))]:
+            errors.append(FormatError(file, record, field, message))
+    return errors
+
+
+def _declarations(format: str, path: Any):
+    if format in ("scico", "chemu"):
+        yield from _lines(path, ID_FIELD[format])
+    elif format == "corefi":
+        files = sorted(Path(path).glob("*.json")) if _is_dir(path) else [path]
+        for file in files:
+            yield from _corefi_file(file)
+    elif format == "brat":
+        if _is_dir(path):
+            for txt in sorted(Path(path).glob("*.txt")):
+                yield txt.stem, (txt.name, None, None)
+        else:
+            stem = Path(path).stem
+            yield stem, (f"{stem}.txt", None, None)
+
+
+def _is_dir(path: Any) -> bool:
+    return isinstance(path, (str, os.PathLike)) and Path(path).is_dir()
+
+
+def _lines(path: Any, field: str):
+    file = display_name(path)
+    for number, line in enumerate(_text(path).splitlines(), start=1):
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and obj.get(field) is not None:
+            yield str(obj[field]), (file, number, field)
+
+
+def _corefi_file(path: Any):
+    try:
+        obj = json.loads(_text(path))
+    except ValueError:
+        return
+    file = display_name(path)
+    if isinstance(obj, dict) and obj.get("id") is not None:
+        yield str(obj["id"]), (file, None, "id")
+    else:
+        yield Path(file).stem, (file, None, None)
+
+
+def _text(path: Any) -> str:
+    if isinstance(path, (str, os.PathLike)):
+        return Path(path).read_text(encoding="utf-8")
+    path.seek(0)
+    return path.read()

@@ -1,0 +1,130 @@
+"""The agreement report from the database on a SciCo-test-sized project.
+
+    .venv/bin/python -m bench.agreement_db [--topics 200] [--repeat 3]
+
+Starts its own PostgreSQL and Redis (as the test session does), migrates, builds a project
+from ``bench/scoring/generate.py`` data (200 topics of ~52 mentions, ~18 clusters, ~12
+relations; gold through the import service, plus four annotators' submitted annotations),
+then times ``project_agreement`` (goal: under 3 s) and prints its query count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--topics", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from tests.services import start_services
+
+    services = start_services()
+    try:
+        services.postgres.ensure_database("bench")
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "corefapp.settings")
+        from django.conf import settings
+
+        settings.DATABASES["default"].update(NAME="bench", USER="postgres", PASSWORD="",
+                                             HOST=services.postgres.host, PORT=str(services.postgres.port))
+        settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [services.redis_url]
+        settings.CACHES["default"]["LOCATION"] = services.redis_url
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", interactive=False, verbosity=0)
+        with tempfile.TemporaryDirectory() as folder:
+            project = _build(Path(folder), args.topics)
+        _measure(project, args.repeat)
+    finally:
+        services.stop()
+    return 0
+
+
+def _build(folder: Path, topics: int):
+    from django.contrib.auth import get_user_model
+
+    from annotation.domain.formats import read
+    from annotation.models import Project
+    from annotation.services.imports import topics_import
+    from bench.scoring.generate import generate
+
+    generate(folder, topics=topics)
+    project = Project.objects.create(name="bench agreement", hierarchy=True)
+    started = time.perf_counter()
+    result = topics_import(project=project, path=folder / "gold.jsonl", format="scico")
+    imported = time.perf_counter() - started
+    for number in range(1, 5):
+        user = get_user_model().objects.create(username=f"annotator{number}")
+        _submitted(project, user, read("scico", folder / f"annotator{number}.jsonl").topics)
+    print(f"built: {len(result.topics)} topics, {result.mentions} mentions (gold import {imported:.2f} s), "
+          f"4 annotators' submitted annotations")
+    return project
+
+
+def _submitted(project, user, topics) -> None:
+    """Submitted annotations written as `annotation_import_for_assignment` writes them (same
+    plan, effects and log), in bulk: 800 calls of the service would make the set-up minutes."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from annotation.models import Annotation, Assignment, Mention, Operation
+    from annotation.services.effects_sql import effects_write
+    from annotation.services.import_effects import cluster_ids_reserve, clusters_needed, import_plan
+
+    rows = {topic.external_id: topic for topic in project.topics.all()}
+    mentions: dict[int, dict] = {}
+    for id, topic, position in Mention.objects.filter(topic__project=project).values_list("id", "topic_id", "position"):
+        mentions.setdefault(topic, {})[position] = id
+    with transaction.atomic():
+        assignments = Assignment.objects.bulk_create(
+            [Assignment(topic=rows[t.external_id], user=user, status=Assignment.Status.SUBMITTED,
+                        submitted_at=timezone.now()) for t in topics])
+        annotations = Annotation.objects.bulk_create(
+            [Annotation(topic=a.topic, assignment=a, kind=Annotation.Kind.ANNOTATOR, version=1) for a in assignments])
+        ids = iter(cluster_ids_reserve(sum(clusters_needed(t) for t in topics)))
+        operations = []
+        for data, annotation in zip(topics, annotations):
+            by_position = mentions[annotation.topic_id]
+            plan = import_plan(data, mention_ids=[by_position[k] for k in range(len(data.mentions))],
+                               cluster_ids=ids, mention_text=lambda k: f"mention {k}")
+            effects_write(annotation_id=annotation.pk, topic_id=annotation.topic_id, effects=plan.effects)
+            operations.append(Operation(annotation=annotation, version=1, name="import", user=user,
+                                        payload={"op": "import", "clusters": plan.clusters}, effects=plan.effects))
+        Operation.objects.bulk_create(operations)
+
+
+def _measure(project, repeat: int) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotation.selectors.agreement import agreement_csv, project_agreement
+
+    timings = []
+    for _ in range(repeat):
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            result = project_agreement(project)
+            agreement_csv(result)
+            timings.append(time.perf_counter() - started)
+    overall = result["overall"]
+    print(f"project_agreement + CSV, {len(result['topics'])} topics x {len(result['annotators'])} annotators: "
+          f"{min(timings):.2f} s best, {timings[0]:.2f} s first of {repeat} (goal < 3 s), "
+          f"{len(queries.captured_queries)} queries")
+    print(f"CoNLL F1 AVG {overall['conll_f1']['avg']:.4f}, hierarchy F1 AVG {overall['hierarchy_f1']['avg']:.4f}, "
+          f"path ratio AVG {overall['path_ratio']['avg']:.4f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""`manage.py import_topics`: what it prints, when it refuses, and that refusing writes nothing."""
+
+import time
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotation.models import Annotation, Mention, Project, RelationLink, Topic
+from tests.factories import ProjectFactory
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+CHEMU_TRAIN = ROOT.parent / "shared" / "data" / "chemu-ref" / "train.english.jsonlines"
+DEMO = ROOT / "fixtures" / "demo"
+
+
+def run(*args):
+    out, err = StringIO(), StringIO()
+    call_command("import_topics", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_the_whole_chemu_training_file_imports_with_skip_invalid_and_reports_the_52_empty_side_links():
+    ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
+
+    started = time.perf_counter()
+    out, _ = run("--project", "ChEMU", "--format", "chemu", "--skip-invalid", str(CHEMU_TRAIN))
+    elapsed = time.perf_counter() - started
+
+    lines = out.splitlines()
+    assert lines[0].startswith("train.english.jsonlines: imported 900 topic(s) into project 'ChEMU'")
+    skipped = [line for line in lines if line.startswith("skipped ")]
+    assert len(skipped) == 52
+    assert skipped[0] == ("skipped link Coreference[0]: train.english.jsonlines: line 4, field Coreference[0][0]: "
+                          "the anaphor is empty (antecedent [[2, 3]])")
+    assert len([line for line in lines if line.startswith("warning: ")]) == 5
+    assert Topic.objects.count() == 900
+    assert Mention.objects.count() == 13764
+    assert RelationLink.objects.count() == 12947
+    assert elapsed < 15, f"the 900-topic import took {elapsed:.1f} s"
+
+
+def test_the_chemu_training_file_without_skip_invalid_is_refused_listing_every_empty_side_and_writes_nothing():
+    ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
+
+    err = StringIO()
+    with pytest.raises(CommandError, match="52 error"):
+        call_command("import_topics", "--project", "ChEMU", "--format", "chemu", str(CHEMU_TRAIN),
+                     stdout=StringIO(), stderr=err)
+
+    errors = err.getvalue().splitlines()
+    assert len(errors) == 52
+    assert all(e.startswith("train.english.jsonlines: line ") and ", field " in e and " empty" in e for e in errors)
+    assert not Topic.objects.exists() and not Annotation.objects.exists()
+
+
+def test_a_missing_project_is_refused_unless_create_is_given():
+    with pytest.raises(CommandError, match="does not exist; create it first or pass --create"):
+        run("--project", "New", "--format", "scico", str(DEMO / "scico_demo.jsonl"))
+    assert not Project.objects.exists()
+
+
+@pytest.mark.parametrize("format, path, scheme", [
+    ("scico", DEMO / "scico_demo.jsonl", "hierarchy"),
+    ("chemu", DEMO / "chemu_demo.jsonlines", "anaphora"),
+    ("brat", ROOT / "fixtures" / "formats" / "brat", "hierarchy+anaphora"),
+])
+def test_create_makes_the_project_with_the_scheme_of_the_format(format, path, scheme):
+    out, _ = run("--project", "New", "--format", format, "--create", str(path))
+
+    assert Project.objects.get(name="New").scheme == scheme
+    assert out.startswith(f"created project 'New' ({scheme})")
+
+
+def test_a_refused_import_with_create_leaves_no_empty_project(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{oops\n")
+
+    with pytest.raises(CommandError):
+        run("--project", "New", "--format", "scico", "--create", str(bad))
+
+    assert not Project.objects.exists()
