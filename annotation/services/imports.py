@@ -84,8 +84,10 @@ def topics_import(*, project: Project, path: Any, format: str, skip_invalid: boo
     result.warnings += _scheme_warnings(project, topics, file)
     try:
         _write(project, topics, format=format, file=file, user=user, result=result)
-    except IntegrityError:
+    except IntegrityError as error:
         # Another import of the same ids committed between our check and our insert.
+        if getattr(getattr(error.__cause__, "diag", None), "constraint_name", None) != "topic_external_id_unique":
+            raise
         raise ImportRefused(f"{file}: another import added some of these topics meanwhile; nothing was "
                             "imported, try again", []) from None
     return result
