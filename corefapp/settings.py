@@ -152,6 +152,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
+    # `?format=` is ours (agreement CSV, export formats), not DRF's renderer override.
+    "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_THROTTLE_RATES": {
         "login": env.str("LOGIN_THROTTLE_RATE", default="20/min"),
     },

@@ -22,6 +22,7 @@ STATUS_BY_ERROR: dict[type, int] = {
     domain.NotAllowed: status.HTTP_403_FORBIDDEN,
     domain.InvalidOperation: status.HTTP_400_BAD_REQUEST,
     service.AnnotationLocked: status.HTTP_423_LOCKED,
+    service.ImportRefused: status.HTTP_400_BAD_REQUEST,
 }
 
 

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from annotation.api import auth
-from annotation.api.views import manage, workspace
+from annotation.api.views import files, manage, workspace
 
 urlpatterns = [
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
@@ -22,6 +22,9 @@ urlpatterns = [
     path("projects/<int:pk>/", manage.ProjectView.as_view(), name="api-project"),
     path("projects/<int:pk>/topics/", manage.ProjectTopicsView.as_view(), name="api-project-topics"),
     path("projects/<int:pk>/progress/", manage.ProjectProgressView.as_view(), name="api-project-progress"),
+    path("projects/<int:pk>/imports/", files.ImportView.as_view(), name="api-project-import"),
+    path("projects/<int:pk>/export/", files.ExportView.as_view(), name="api-project-export"),
+    path("projects/<int:pk>/agreement/", files.AgreementView.as_view(), name="api-project-agreement"),
     path("users/", manage.UsersView.as_view(), name="api-users"),
     path("users/<int:pk>/", manage.UserView.as_view(), name="api-user"),
     path("assignments/", manage.AssignmentsView.as_view(), name="api-assignments"),

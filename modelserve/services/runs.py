@@ -128,7 +128,7 @@ def _progress_reporter(run: SuggestionRun):
 
 def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
     """Run the model for one run (the Celery task's body). Returns what happened."""
-    from annotation.selectors.topic_data import topic_data
+    from annotation.selectors.topic_data import topic_data_with_ids
     from modelserve.devices import pick_device
 
     close_old_connections()
@@ -140,7 +140,7 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
         with _Heartbeat(run.pk):
             started = time.perf_counter()
             topic = Topic.objects.select_related("project").get(pk=run.topic_id)
-            data, mention_ids = topic_data(topic, with_ids=True)
+            data, mention_ids = topic_data_with_ids(topic)
             timings["load_topic_s"] = time.perf_counter() - started
             started = time.perf_counter()
             backend = get_backend(run.backend, run.params)

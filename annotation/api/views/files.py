@@ -1,0 +1,121 @@
+"""Admin endpoints that move files: import by upload, export as a download, agreement CSV."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+from django.conf import settings
+from django.http import FileResponse, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+
+from annotation.api.views.manage import AdminView
+from annotation.domain.formats import READERS, WRITERS
+from annotation.models import Project
+from annotation.selectors.agreement import agreement_csv, project_agreement
+from annotation.services.errors import ImportRefused
+from annotation.services.exports import annotations_export
+from annotation.services.imports import topics_import
+
+class ImportRequest(serializers.Serializer):
+    file = serializers.FileField(help_text="the file; for brat (or a folder of CoRefi files) a .zip of the folder")
+    format = serializers.ChoiceField(choices=sorted(READERS))
+    skip_invalid = serializers.BooleanField(default=False)
+
+
+def _unzip(upload, target: Path) -> Path:
+    """Extract an uploaded zip safely (no path may leave the target folder)."""
+    with zipfile.ZipFile(upload) as archive:
+        for member in archive.infolist():
+            destination = (target / member.filename).resolve()
+            if not destination.is_relative_to(target.resolve()):
+                raise ImportRefused(f"{upload.name}: {member.filename} points outside the archive", [member.filename])
+        total = sum(member.file_size for member in archive.infolist())
+        if total > settings.MAX_UPLOAD_BYTES:
+            raise ImportRefused(f"{upload.name} unpacks to {total:,} bytes, above the limit", [upload.name])
+        archive.extractall(target)
+    entries = [p for p in target.iterdir() if not p.name.startswith(("__MACOSX", "."))]
+    return entries[0] if len(entries) == 1 and entries[0].is_dir() else target
+
+
+class ImportView(AdminView):
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(request={"multipart/form-data": ImportRequest}, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        project = get_object_or_404(Project, pk=pk)
+        data = ImportRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload, format = data.validated_data["file"], data.validated_data["format"]
+        if upload.size > settings.MAX_UPLOAD_BYTES:
+            message = f"{upload.name} is {upload.size:,} bytes, above the {settings.MAX_UPLOAD_BYTES:,}-byte limit"
+            return Response({"error": "too_large", "message": message}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        with tempfile.TemporaryDirectory() as folder:
+            source = upload
+            if zipfile.is_zipfile(upload):
+                upload.seek(0)
+                source = _unzip(upload, Path(folder))
+            elif format == "brat":
+                raise ImportRefused("brat needs a .txt and an .ann per document: upload a .zip of the folder",
+                                    [upload.name])
+            else:
+                upload.seek(0)
+            result = topics_import(project=project, path=source, format=format,
+                                   skip_invalid=data.validated_data["skip_invalid"], user=request.user)
+        return Response({"summary": str(result), "topics": result.topics, "mentions": result.mentions,
+                         "gold": result.gold, "warnings": [str(w) for w in result.warnings],
+                         "skipped": [line for line in result.lines() if line.startswith("skipped")]},
+                        status=status.HTTP_201_CREATED)
+
+
+class ExportView(AdminView):
+    @extend_schema(parameters=[OpenApiParameter("format", str, enum=sorted(WRITERS)),
+                               OpenApiParameter("source", str, description="gold | adjudicated | submitted | all | "
+                                                                           "a username")],
+                   responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    def get(self, request, pk: int):
+        project = get_object_or_404(Project, pk=pk)
+        format = request.query_params.get("format", "scico")
+        source = request.query_params.get("source") or None
+        folder = Path(tempfile.mkdtemp(prefix="export-"))
+        try:
+            per_user = source in ("submitted", "all") or format in ("brat", "corefi")
+            out = folder / ("export" if per_user else f"{project.name}{_extension(format)}")
+            annotations_export(project=project, format=format, out=out, source=source)
+            if out.is_file():
+                return FileResponse(open(out, "rb"), as_attachment=True, filename=out.name)
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+                for path in sorted(out.rglob("*")):
+                    if path.is_file():
+                        archive.write(path, path.relative_to(out))
+            response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+            response["Content-Disposition"] = f'attachment; filename="{project.name}-{format}.zip"'
+            return response
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _extension(format: str) -> str:
+    return {"scico": ".jsonl", "chemu": ".jsonlines", "conll": ".conll", "corefi": ".json"}.get(format, "")
+
+
+class AgreementView(AdminView):
+    @extend_schema(parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
+                   responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request, pk: int):
+        project = get_object_or_404(Project, pk=pk)
+        result = project_agreement(project)
+        if request.query_params.get("format") == "csv":
+            response = HttpResponse(agreement_csv(result), content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{project.name}-agreement.csv"'
+            return response
+        return Response(result)
