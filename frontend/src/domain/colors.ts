@@ -5,9 +5,12 @@ export function clusterHue(id: number): number {
   return Math.round((Math.abs(id) * 137.508) % 360);
 }
 
+const LIGHTNESS = [87, 80, 91];
+
 export function clusterColor(id: number): { background: string; border: string } {
   const hue = clusterHue(id);
-  return { background: `hsl(${hue} 75% 87%)`, border: `hsl(${hue} 55% 38%)` };
+  const light = LIGHTNESS[Math.abs(id) % LIGHTNESS.length]!;
+  return { background: `hsl(${hue} 75% ${light}%)`, border: `hsl(${hue} 55% ${light - 50}%)` };
 }
 
 export const LINK_COLORS: Record<string, string> = {

@@ -37,6 +37,7 @@ export type CommandId =
   | "linkType4"
   | "linkType5"
   | "rejectMention"
+  | "toggleArcs"
   | "treeUp"
   | "treeDown"
   | "treeCollapse"
@@ -108,6 +109,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "anaphora", ["3"], "linkType3", "… REACTION_ASSOCIATED"),
   b("workspace", "anaphora", ["4"], "linkType4", "… WORK_UP"),
   b("workspace", "anaphora", ["5"], "linkType5", "… CONTAINED"),
+  b("workspace", "anaphora", ["L"], "toggleArcs", "Draw all links of the documents, or only those of the current mention"),
   b("workspace", "mentions", ["Delete"], "rejectMention", "Reject the current mention (not a real mention)"),
   b("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
   b("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),

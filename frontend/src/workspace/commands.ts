@@ -205,6 +205,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
 
   /** Double-click reopens a mention: it becomes the current mention. */
   function reopenMention(mention: Id): void {
+    window.getSelection?.()?.removeAllRanges(); // a double-click also selects a word
     nav.current.set(mention);
   }
 

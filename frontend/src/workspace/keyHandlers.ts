@@ -56,5 +56,9 @@ export function workspaceKeyHandlers(ws: Workspace): Partial<Record<CommandId, K
     linkType4: () => commands.linkByIndex(3),
     linkType5: () => commands.linkByIndex(4),
     rejectMention: () => commands.rejectCurrent(),
+    toggleArcs: () => {
+      ui.allArcs = !ui.allArcs;
+      notices.status(ui.allArcs ? "Drawing every link." : "Drawing the links of the current mention only.");
+    },
   };
 }

@@ -54,6 +54,8 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     dialog: null as { kind: DialogKind; cluster: Id } | null,
     help: false,
     confirmSubmit: false,
+    /** Draw every anaphora link, not only those of the mentions in focus. */
+    allArcs: false,
     collapsed: new Set<Id>(),
     /** Bumped to ask a panel to take the focus. */
     focusTree: 0,

@@ -1,0 +1,136 @@
+"""Nothing is lost: undo/redo across reloads, resume after reload, two tabs in sync, a
+conflict reported, edits queued while the server is unreachable."""
+
+import re
+
+from playwright.sync_api import expect
+
+from annotation.models import Annotation, Project
+from tests.e2e.data import apply_ops, mention_ids
+from tests.e2e.workspace import annotation, current_mention, open_workspace, partition, press, wait_saved
+from tests.factories import UserFactory, assign, make_topic
+
+ASSIGNED = re.compile(r"\bis-assigned\b")
+
+
+def setup(new_page):
+    project = Project.objects.create(name="Lossless", hierarchy=True)
+    topic = make_topic(project)
+    user = UserFactory()
+    assignment, stored = assign(topic, user)
+    page = open_workspace(new_page(user), assignment.pk)
+    return page, user, assignment, stored, mention_ids(topic)
+
+
+def test_undo_and_redo_go_back_and_forth_across_a_reload(new_page):
+    page, _, assignment, stored, m = setup(new_page)
+    press(page, "Control+Space", "Space", "Control+Space")
+    wait_saved(page)
+    assert partition(annotation(page, stored.pk)) == {frozenset(m[:2]), frozenset([m[2]])}
+
+    press(page, "Control+z")
+    wait_saved(page)
+    assert partition(annotation(page, stored.pk)) == {frozenset(m[:2])}
+    expect(page.locator(f".m[data-mention='{m[2]}']")).not_to_have_class(ASSIGNED)
+
+    page.reload()
+    page.wait_for_selector("html[data-workspace-ready='true']")
+    press(page, "Control+z")
+    wait_saved(page)
+    assert partition(annotation(page, stored.pk)) == {frozenset([m[0]])}
+    expect(page.locator(f".m[data-mention='{m[1]}']")).not_to_have_class(ASSIGNED)
+
+    press(page, "Control+Shift+z", "Control+Shift+z")
+    wait_saved(page)
+    assert partition(annotation(page, stored.pk)) == {frozenset(m[:2]), frozenset([m[2]])}
+    expect(page.locator(f".m[data-mention='{m[2]}']")).to_have_class(ASSIGNED)
+    press(page, "Control+Shift+z")
+    expect(page.get_by_role("status").filter(has_text="nothing to redo")).to_be_visible()
+    expect(page.get_by_role("button", name="Redo")).to_be_disabled()
+
+
+def test_a_reload_resumes_at_the_current_mention(new_page):
+    page, _, _, stored, m = setup(new_page)
+    press(page, "j", "j", "j", "j")
+    assert current_mention(page) == m[4]
+    for _ in range(50):
+        if Annotation.objects.get(pk=stored.pk).cursor == m[4]:
+            break
+        page.wait_for_timeout(100)
+    page.reload()
+    page.wait_for_selector("html[data-workspace-ready='true']")
+    assert current_mention(page) == m[4]
+    expect(page.get_by_test_id("mention-progress")).to_have_text("mention 5 of 7")
+
+
+def test_without_a_cursor_the_workspace_starts_at_the_first_mention_to_do(new_page):
+    project = Project.objects.create(name="Lossless", hierarchy=True)
+    topic = make_topic(project)
+    user = UserFactory()
+    assignment, stored = assign(topic, user)
+    m = mention_ids(topic)
+    apply_ops(stored, user, [{"op": "assign", "mention": m[0], "cluster": None},
+                             {"op": "assign", "mention": m[1], "cluster": None}])
+    page = open_workspace(new_page(user), assignment.pk)
+    assert current_mention(page) == m[2]
+
+
+def test_two_tabs_of_one_annotation_stay_in_sync(new_page):
+    page, user, assignment, stored, m = setup(new_page)
+    other = open_workspace(new_page(context=page.context), assignment.pk)
+
+    press(page, "Control+Space")
+    wait_saved(page)
+    expect(other.locator(f".m[data-mention='{m[0]}']")).to_have_class(ASSIGNED)
+
+    press(other, "j", "ArrowRight", "Space")  # the other tab assigns m1 to the cluster it saw appear
+    wait_saved(other)
+    expect(page.locator(f".m[data-mention='{m[1]}']")).to_have_class(ASSIGNED)
+    assert partition(annotation(page, stored.pk)) == {frozenset(m[:2])}
+    expect(page.locator(".ws")).to_have_attribute("data-version", "2")
+    expect(other.locator(".ws")).to_have_attribute("data-version", "2")
+    assert page.errors == [] and other.errors == []
+
+
+def test_a_conflict_reloads_the_state_and_reports_the_lost_edit(new_page):
+    page, user, assignment, stored, m = setup(new_page)
+    # This tab hears nothing from the server's live updates, so it misses the next change.
+    page.route_web_socket("**/ws/annotations/**", lambda ws: None)
+    page.reload()
+    page.wait_for_selector("html[data-workspace-ready='true']")
+    apply_ops(stored, user, [{"op": "assign", "mention": m[3], "cluster": None}])
+
+    press(page, "Control+Space")
+
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("changed elsewhere")
+    expect(alert).to_contain_text("Not saved: assign")
+    expect(page.locator(f".m[data-mention='{m[3]}']")).to_have_class(ASSIGNED)
+    expect(page.locator(f".m[data-mention='{m[0]}']")).not_to_have_class(ASSIGNED)
+    assert partition(annotation(page, stored.pk)) == {frozenset([m[3]])}
+
+
+def test_edits_made_while_the_server_is_unreachable_are_queued_and_sent_later(new_page):
+    page, _, _, stored, m = setup(new_page)
+    page.route("**/api/annotations/*/operations/", lambda route: route.abort())
+
+    press(page, "Control+Space", "Space", "Control+Space")
+    expect(page.locator(".sync-text")).to_contain_text("Server unreachable: 3 edit(s) queued")
+    expect(page.locator(".sync")).to_have_attribute("data-queued", "3")
+    assert annotation(page, stored.pk)["version"] == 0
+
+    page.unroute("**/api/annotations/*/operations/")
+    page.get_by_role("button", name="Retry now").click()
+    wait_saved(page)
+    assert partition(annotation(page, stored.pk)) == {frozenset(m[:2]), frozenset([m[2]])}
+
+
+def test_submitting_an_unfinished_topic_shows_the_refusal(new_page):
+    page, _, assignment, _, _ = setup(new_page)
+    press(page, "Control+Space")
+    wait_saved(page)
+    page.get_by_role("button", name="Submit").click()
+    page.get_by_role("dialog").get_by_role("button", name="Submit").click()
+    expect(page.get_by_role("alert")).to_contain_text("6 mentions are not in a cluster yet")
+    assignment.refresh_from_db()
+    assert assignment.status == "in_progress"
