@@ -34,7 +34,7 @@ export function searchClusters(
     }
     const label = cluster.label.toLowerCase();
     let rank = label.startsWith(q) ? 0 : label.includes(q) ? 1 : -1;
-    if (rank < 0 && String(cluster.id) === q) rank = 1;
+    if (rank < 0 && String(cluster.id) === q.replace(/^#/, "")) rank = 1;
     if (rank < 0) {
       for (const id of cluster.members) {
         const mention = state.mentions.get(id);
