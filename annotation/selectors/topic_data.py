@@ -39,15 +39,19 @@ from annotation.selectors.state import mention_text
 
 def topic_data(topic: Topic) -> TopicData:
     """Documents and candidate mentions, no annotation."""
+    return topic_data_with_ids(topic)[0]
+
+
+def topic_data_with_ids(topic: Topic) -> tuple[TopicData, list[int]]:
+    """`topic_data` and the database id of each of its mentions, index for index (what a
+    model's suggestions, which speak of mention indices, are mapped back with)."""
     documents, ids = _documents([topic.pk], scoring=False)
     index = ids[topic.pk]
-    mentions = [
-        MentionData(index[document], _spans(spans), None, metadata)
-        for document, spans, metadata in Mention.objects.filter(topic=topic, added_in__isnull=True)
-        .order_by("position", "id").values_list("document_id", "spans", "metadata")
-    ]
-    return TopicData(topic.external_id, documents[topic.pk], mentions, source=topic.source,
-                     metadata=topic.metadata)
+    rows = list(Mention.objects.filter(topic=topic, added_in__isnull=True).order_by("position", "id")
+                .values_list("id", "document_id", "spans", "metadata"))
+    mentions = [MentionData(index[document], _spans(spans), None, metadata) for _, document, spans, metadata in rows]
+    data = TopicData(topic.external_id, documents[topic.pk], mentions, source=topic.source, metadata=topic.metadata)
+    return data, [row[0] for row in rows]
 
 
 def annotation_topic_data(annotation: Annotation) -> TopicData:

@@ -20,8 +20,10 @@ from django.utils import timezone
 
 from annotation.domain.errors import DomainError
 from annotation.models import Topic
+from annotation.selectors.topic_data import topic_data_with_ids
 from modelserve.backends import DEFAULT_BACKEND, UnknownBackend, available_backends, get_backend
 from modelserve.backends.base import Suggestions
+from modelserve.devices import pick_device
 from modelserve.models import Suggestion, SuggestionRun
 from modelserve.services import run_broadcast
 
@@ -128,9 +130,6 @@ def _progress_reporter(run: SuggestionRun):
 
 def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
     """Run the model for one run (the Celery task's body). Returns what happened."""
-    from annotation.selectors.topic_data import topic_data_with_ids
-    from modelserve.devices import pick_device
-
     close_old_connections()
     run = _claim(run_id, worker)
     if run is None:

@@ -1,0 +1,114 @@
+"""Suggestion runs through Redis and a real Celery model worker, faults included."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from rest_framework.test import APIClient
+
+from annotation.models import Project
+from modelserve.models import Suggestion, SuggestionRun
+from modelserve.services.runs import suggestion_run_request
+from tests.factories import UserFactory, assign
+from tests.workers import Worker
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FAST_REDELIVERY = {"CELERY_VISIBILITY_TIMEOUT": "3", "SUGGEST_HEARTBEAT_STALE_SECONDS": "4"}
+
+
+def start_worker(services, **extra_env) -> Worker:
+    worker = Worker(database_url=services.postgres.url(connection.settings_dict["NAME"]),
+                    redis_url=services.redis_url, secret_key=settings.SECRET_KEY, extra_env=extra_env)
+    worker.wait_ready()
+    return worker
+
+
+def wait_for(run: SuggestionRun, statuses: set[str], timeout: float = 180) -> SuggestionRun:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        run.refresh_from_db()
+        if run.status in statuses:
+            return run
+        time.sleep(0.3)
+    raise AssertionError(f"run {run.pk} still {run.status} ({run.message}) after {timeout} s")
+
+
+def demo_topic(name="runs", mentions=None):
+    from annotation.services.imports import topics_import
+    from tests.paths import SCICO_DEMO
+
+    project = Project.objects.create(name=name)
+    topics_import(project=project, path=SCICO_DEMO, format="scico")
+    return project.topics.order_by("position").first()
+
+
+def test_a_run_with_no_model_worker_stays_queued_and_the_api_says_no_worker_is_alive(services):
+    topic = demo_topic()
+    user = UserFactory()
+    assign(topic, user)
+    client = APIClient()
+    client.force_authenticate(user)
+
+    created = client.post(f"/api/topics/{topic.pk}/suggestion-runs/", {}, format="json")
+    time.sleep(3)
+    listing = client.get(f"/api/topics/{topic.pk}/suggestion-runs/").json()
+
+    assert created.status_code == 201
+    assert listing["runs"][0]["status"] == "queued"
+    assert listing["model_workers"] == []
+
+
+def test_a_queued_run_completes_when_a_worker_starts_and_its_suggestions_cover_every_mention(services):
+    topic = demo_topic()
+    run = suggestion_run_request(topic=topic, user=UserFactory())
+    worker = start_worker(services)
+    try:
+        run = wait_for(run, {"succeeded", "failed"})
+    finally:
+        worker.stop()
+
+    assert run.status == "succeeded", run.error
+    memberships = Suggestion.objects.filter(run=run, kind="membership")
+    assert sorted(s.payload["mention"] for s in memberships) == sorted(topic.mentions.values_list("id", flat=True))
+    assert run.progress == 1.0 and run.attempts == 1 and run.timings["predict_s"] > 0
+
+
+def test_a_model_error_fails_the_run_with_its_message(services):
+    topic = demo_topic()
+    run = suggestion_run_request(topic=topic, user=UserFactory(), backend="cross-encoder",
+                                 params={"model_path": "/nonexistent/longformer-scico"})
+    worker = start_worker(services)
+    try:
+        run = wait_for(run, {"succeeded", "failed"})
+    finally:
+        worker.stop()
+
+    assert run.status == "failed"
+    assert "/nonexistent/longformer-scico" in run.message
+
+
+def test_a_worker_killed_mid_run_leaves_the_run_to_the_next_worker_which_completes_it_once(services):
+    topic = demo_topic()
+    first = start_worker(services, **FAST_REDELIVERY)
+    run = suggestion_run_request(topic=topic, user=UserFactory())
+    try:
+        wait_for(run, {"running"}, timeout=120)
+    finally:
+        first.kill()
+    run.refresh_from_db()
+    assert run.status == "running"
+
+    second = start_worker(services, **FAST_REDELIVERY)
+    try:
+        run = wait_for(run, {"succeeded", "failed"}, timeout=240)
+    finally:
+        second.stop()
+
+    assert run.status == "succeeded", run.error
+    assert run.attempts == 2
+    positions = list(Suggestion.objects.filter(run=run, kind="membership").values_list("position", flat=True))
+    assert len(positions) == len(set(positions)) == topic.mentions.count()

@@ -1,0 +1,11 @@
+"""Where tests find the repository's fixtures and the shared real data."""
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO = REPO / "fixtures" / "demo"
+SCICO_DEMO = DEMO / "scico_demo.jsonl"
+CHEMU_DEMO = DEMO / "chemu_demo.jsonlines"
+SHARED_DATA = REPO.parent / "shared" / "data"
+CHEMU_TRAIN = SHARED_DATA / "chemu-ref" / "train.english.jsonlines"
+COREFI_DATA = SHARED_DATA / "corefi"
