@@ -23,7 +23,6 @@ from annotation.models import Topic
 from annotation.selectors.topic_data import topic_data_with_ids
 from modelserve.backends import DEFAULT_BACKEND, UnknownBackend, available_backends, get_backend
 from modelserve.backends.base import Suggestions
-from modelserve.devices import pick_device
 from modelserve.models import Suggestion, SuggestionRun
 from modelserve.services import run_broadcast
 
@@ -156,6 +155,8 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
         logger.exception("suggestion run %s failed", run.pk)
         return _fail(run, f"{type(exc).__name__}: {exc}", timings, detail=traceback.format_exc())
     timings["mentions"] = len(mention_ids)
+    from modelserve.devices import pick_device  # torch: imported in model workers only, never by the web server
+
     SuggestionRun.objects.filter(pk=run.pk).update(
         status=SuggestionRun.Status.SUCCEEDED, progress=1.0, finished_at=timezone.now(), timings=timings,
         device=str(pick_device(run.params.get("device", getattr(settings, "SUGGEST_DEVICE", "auto")))),
