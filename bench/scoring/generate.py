@@ -7,8 +7,15 @@ scripts write: ``id``, ``tokens``, ``mentions``, ``relations``) and ``annotator1
 ``annotator4.jsonl`` (four perturbed copies of the full lines, for ``iaa``). Sizes
 follow the SciCo test split: per topic ~52 mentions in ~40 paragraphs of ~150 tokens,
 ~18 clusters, ~12 hierarchy relations (single parent, acyclic); every line carries the
-fields of the release (``flatten_tokens``, ``flatten_mentions``, ``tokens``, ``doc_ids``,
-``metadata``, ``sentences``, ``mentions``, ``relations``, ``id``, ``source``).
+fields of the test release (``flatten_tokens``, ``flatten_mentions``, ``tokens``,
+``doc_ids``, ``metadata``, ``sentences``, ``mentions``, ``relations``, ``id``, ``source``,
+``hard_10``, ``hard_20``, ``curated``).
+
+Text is shaped like SciCo's: tokens of scientific English as spaCy splits them (mean 4.9
+characters, 14% punctuation, a few non-ASCII tokens that ``json.dumps`` escapes; measured on
+the SciCo pilot topics in ``../shared/data/corefi``), paragraphs cut into sentences of
+15-35 tokens, integer doc ids, the six metadata fields per paragraph. A gold line is then
+~9 bytes per token, as in the release, where ``flatten_tokens`` repeats every token.
 """
 
 from __future__ import annotations
@@ -18,12 +25,34 @@ import json
 import random
 from pathlib import Path
 
-WORDS = ["we", "propose", "a", "novel", "method", "for", "neural", "machine", "translation", "of", "low", "resource", "languages", "using", "attention", "graph", "convolutional", "networks", "sequence", "tagging", "named", "entity", "recognition", "with", "conditional", "random", "fields", "transformer", "models", "pretrained", "language", "representations", "improve", "results", "on", "benchmark", "datasets", "semantic", "parsing", "question", "answering", "reading", "comprehension"]
+# Content words, function words, punctuation and a few non-ASCII tokens, weighted so that
+# tokens average 4.9 characters with 14% punctuation, as in SciCo's text.
+CONTENT = [
+    "propose", "novel", "method", "neural", "machine", "translation", "low", "resource", "languages",
+    "using", "attention", "graph", "convolutional", "networks", "sequence", "tagging", "named", "entity",
+    "recognition", "conditional", "random", "fields", "transformer", "models", "pretrained", "language",
+    "representations", "improve", "results", "benchmark", "datasets", "semantic", "parsing", "question",
+    "answering", "reading", "comprehension", "model", "training", "data", "performance", "task", "tasks",
+    "learning", "show", "state", "art", "BLEU", "F1", "LSTM", "encoder", "decoder", "layer", "embeddings",
+    "NMT", "BERT", "2019", "1", "et", "al", "Table", "Figure", "approach", "baseline", "accuracy",
+]
+FUNCTION = [
+    "the", "of", "and", "a", "to", "in", "is", "for", "we", "on", "with", "as", "by", "that", "this",
+    "are", "an", "be", "from", "our", "it", "at", "or", "can", "which", "than", "not", "has",
+]
+PUNCTUATION = [".", ",", "(", ")", "-", ":", ";", "%", "[", "]"]
+NON_ASCII = ["\u2013", "\u03b1", "\u00d7", "\u2019"]
+VOCABULARY = CONTENT + FUNCTION + PUNCTUATION + NON_ASCII
+WEIGHTS = (
+    [0.59 / len(CONTENT)] * len(CONTENT) + [0.265 / len(FUNCTION)] * len(FUNCTION)
+    + [0.14 / len(PUNCTUATION)] * len(PUNCTUATION) + [0.005 / len(NON_ASCII)] * len(NON_ASCII)
+)
+SOURCES = ["pwc", "hypernym", "curated"]
 
 
 def topic(rng: random.Random, topic_id: int) -> dict:
     n_paragraphs = rng.randint(32, 48)
-    tokens = [[rng.choice(WORDS) for _ in range(rng.randint(110, 190))] for _ in range(n_paragraphs)]
+    tokens = [rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(110, 190)) for _ in range(n_paragraphs)]
     n_mentions = rng.randint(44, 60)
     mentions, used = [], set()
     while len(mentions) < n_mentions:
@@ -39,7 +68,22 @@ def topic(rng: random.Random, topic_id: int) -> dict:
     clusters = list(range(n_clusters)) + rng.choices(range(n_clusters), weights, k=n_mentions - n_clusters)
     rng.shuffle(clusters)
     relations = forest(rng, n_clusters, rng.randint(9, 15))
-    return line(topic_id, tokens, [m + [c] for m, c in zip(mentions, clusters)], relations)
+    result = line(rng, topic_id, tokens, [m + [c] for m, c in zip(mentions, clusters)], relations)
+    hard = rng.random()
+    result.update({"hard_10": hard < 0.1, "hard_20": hard < 0.2, "curated": rng.random() < 0.1})
+    return result
+
+
+def sentences(rng: random.Random, length: int) -> list[list[int]]:
+    """Sentence boundaries of 15-35 tokens, ``[start, end]`` with exclusive ends (spaCy style)."""
+    bounds, start = [], 0
+    while start < length:
+        end = min(length, start + rng.randint(15, 35))
+        if length - end < 8:
+            end = length
+        bounds.append([start, end])
+        start = end
+    return bounds
 
 
 def forest(rng: random.Random, n_clusters: int, n_edges: int) -> list[list[int]]:
@@ -49,22 +93,35 @@ def forest(rng: random.Random, n_clusters: int, n_edges: int) -> list[list[int]]
     return [[order[rng.randrange(position)], order[position]] for position in children]
 
 
-def line(topic_id: int, tokens: list[list[str]], mentions: list[list[int]], relations: list[list[int]]) -> dict:
+def line(
+    rng: random.Random, topic_id: int, tokens: list[list[str]], mentions: list[list[int]], relations: list[list[int]]
+) -> dict:
     offsets, flat = [], []
     for paragraph in tokens:
         offsets.append(len(flat))
         flat.extend(paragraph)
+    papers = [(topic_id * 100 + i // 3) for i in range(len(tokens))]  # ~3 paragraphs per paper
     return {
         "flatten_tokens": flat,
         "flatten_mentions": [[offsets[p] + s, offsets[p] + e, c] for p, s, e, c in mentions],
         "tokens": tokens,
-        "doc_ids": [f"{topic_id}-{i // 2}" for i in range(len(tokens))],
-        "metadata": [{"title": f"Paper {topic_id}-{i // 2}", "paper_sha": f"{topic_id:04d}{i:04d}"} for i in range(len(tokens))],
-        "sentences": [[[0, len(p) // 2], [len(p) // 2, len(p)]] for p in tokens],
+        "doc_ids": papers,
+        "metadata": [
+            {
+                "title": f"Paper {paper}: " + " ".join(rng.choices(CONTENT, k=8)),
+                "paper_sha": f"{rng.getrandbits(160):040x}",
+                "fields_of_study": "Computer Science",
+                "Year": str(rng.randint(1995, 2020)),
+                "BookTitle": rng.choice(["ACL", "EMNLP", "NAACL", "NeurIPS", "ICML", "ICLR", "CVPR", ""]),
+                "url": f"https://www.semanticscholar.org/paper/{paper}",
+            }
+            for paper in papers
+        ],
+        "sentences": [sentences(rng, len(p)) for p in tokens],
         "mentions": mentions,
         "relations": relations,
         "id": topic_id,
-        "source": "bench",
+        "source": rng.choice(SOURCES),
     }
 
 

@@ -1,34 +1,72 @@
 """Format readers and writers: SciCo jsonl, CoRefi JSON, ChEMU-Ref jsonlines, brat standoff,
 CoNLL-2012 (export). Every reader returns an :class:`ImportReport` of ``TopicData``; every
-writer takes ``TopicData``. Pure Python: no Django. See docs/formats.md."""
+writer takes ``TopicData``. Pure Python: no Django. See docs/formats.md.
+
+The format modules are imported when first used (``READERS[...]``, ``read``, ``write`` or an
+attribute of this package), so that a caller of one format, such as the scorer's command
+line, does not pay for importing the others.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from importlib import import_module
 from typing import Any
 
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats._io import PathOrStream
-from annotation.domain.formats.brat import read_brat, write_brat
-from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
-from annotation.domain.formats.conll import write_conll
-from annotation.domain.formats.corefi import read_corefi, read_corefi_json, write_corefi, write_corefi_json
 from annotation.domain.formats.errors import FormatError, FormatErrors, FormatWarning, ImportReport, Skipped
-from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
 
-READERS: dict[str, Callable[..., ImportReport]] = {
-    "scico": read_scico_jsonl,
-    "corefi": read_corefi,
-    "chemu": read_chemu_jsonlines,
-    "brat": read_brat,
+_FUNCTIONS: dict[str, str] = {
+    "read_scico_jsonl": "scico", "write_scico_jsonl": "scico",
+    "read_chemu_jsonlines": "chemu", "write_chemu_jsonlines": "chemu",
+    "read_corefi": "corefi", "read_corefi_json": "corefi", "write_corefi": "corefi", "write_corefi_json": "corefi",
+    "read_brat": "brat", "write_brat": "brat",
+    "write_conll": "conll",
 }
-WRITERS: dict[str, Callable[..., list[FormatWarning]]] = {
-    "scico": write_scico_jsonl,
-    "corefi": write_corefi,
-    "chemu": write_chemu_jsonlines,
-    "brat": write_brat,
-    "conll": write_conll,
-}
+
+
+class _Registry(Mapping[str, Callable[..., Any]]):
+    """Format name -> function, the function's module imported on first access."""
+
+    def __init__(self, functions: dict[str, str]) -> None:
+        self._functions = functions
+
+    def __getitem__(self, format: str) -> Callable[..., Any]:
+        return __getattr__(self._functions[format])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._functions)
+
+    def __len__(self) -> int:
+        return len(self._functions)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self._functions)})"
+
+
+READERS: Mapping[str, Callable[..., ImportReport]] = _Registry({
+    "scico": "read_scico_jsonl",
+    "corefi": "read_corefi",
+    "chemu": "read_chemu_jsonlines",
+    "brat": "read_brat",
+})
+WRITERS: Mapping[str, Callable[..., list[FormatWarning]]] = _Registry({
+    "scico": "write_scico_jsonl",
+    "corefi": "write_corefi",
+    "chemu": "write_chemu_jsonlines",
+    "brat": "write_brat",
+    "conll": "write_conll",
+})
+
+
+def __getattr__(name: str) -> Any:
+    module = _FUNCTIONS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    function = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = function
+    return function
 
 
 def read(format: str, path: PathOrStream, skip_invalid: bool = False) -> ImportReport:

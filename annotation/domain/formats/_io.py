@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,11 +44,20 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_CANONICAL_INT = re.compile(r"-?[1-9][0-9]*|0")
+
+
 def canonical_int(text: str) -> int | None:
-    """``"12"`` -> 12; anything that would not print back identically -> None."""
+    """``"12"`` -> 12; anything that would not print back identically -> None.
+
+    (What prints back identically is an optional minus and ASCII digits without a leading
+    zero, "0" aside: the pattern rules out the rest without the cost of a failed ``int``.)
+    """
+    if not isinstance(text, str) or _CANONICAL_INT.fullmatch(text) is None:
+        return None
     try:
         value = int(text)
-    except (TypeError, ValueError):
+    except ValueError:  # more digits than int() converts
         return None
     return value if str(value) == text else None
 

@@ -19,13 +19,24 @@ back. See docs/formats.md.
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Iterable
-from typing import Any
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
 
 from annotation.domain.corpus import DocumentData, TopicData
+from annotation.domain.formats import _json
 from annotation.domain.formats._io import PathOrStream, canonical_int, display_name, is_int, open_text
-from annotation.domain.formats.errors import FormatErrors, FormatWarning, ImportReport, Problems, Skipped
+from annotation.domain.formats.errors import (
+    FormatError,
+    FormatErrors,
+    FormatWarning,
+    ImportReport,
+    Problems,
+    Skipped,
+)
 from annotation.domain.formats.scico_parser import FORMAT, KNOWN_FIELDS, TopicParser, flatten_mentions, json_type
 
 # The order of the SciCo release (README), used for topics that did not come from SciCo.
@@ -35,51 +46,156 @@ DEFAULT_FIELDS = KNOWN_FIELDS
 # --------------------------------------------------------------------------- reading
 
 
+@dataclass
+class ScicoLine:
+    """What one line gave: its topic id when usable (for the duplicate check across lines), its
+    topic (None when invalid), and its problems. ``topic`` may be replaced by what a caller
+    makes of it (the scorer keeps only its plain annotation), the rest stays as read."""
+
+    line: int
+    topic_id: str | None
+    topic: Any
+    errors: list[FormatError]
+    warnings: list[FormatWarning]
+
+
 def read_scico_jsonl(path_or_stream: PathOrStream, *, skip_invalid: bool = False) -> ImportReport:
     """Read a SciCo jsonl file; raise :class:`FormatErrors` listing every error found,
     unless ``skip_invalid``, in which case bad lines are left out and listed in ``skipped``."""
     file = display_name(path_or_stream)
-    problems = Problems(file)
+    if isinstance(path_or_stream, (str, os.PathLike)):
+        data = read_bytes(path_or_stream)
+        lines: Iterable[tuple[int, str | bytes]] = jsonl_lines(data, line_spans(data))
+    else:
+        lines = _stream_lines(path_or_stream)
+    parsed = (parse_scico_line(line, number, file) for number, line in lines)
+    return scico_report(file, parsed, skip_invalid=skip_invalid)
+
+
+def scico_report(file: str, lines: Iterable[ScicoLine], *, skip_invalid: bool = False) -> ImportReport:
+    """The report of a file from its parsed lines, in file order: a topic id already used on
+    an earlier line is an error there; raises :class:`FormatErrors` on any error unless
+    ``skip_invalid``."""
     report = ImportReport()
     seen_ids: dict[str, int] = {}
-    with open_text(path_or_stream) as stream:
-        for line_number, line in enumerate(stream, start=1):
-            if not line.strip():
-                continue
-            line_problems = Problems(file)
-            topic_id, topic = _parse_line(line, line_number, line_problems)
-            if topic_id is not None:
-                first = seen_ids.get(topic_id)
-                if first is not None:
-                    line_problems.error(line_number, "id", f"topic id {topic_id} is already used on line {first}")
-                    topic = None
-                else:
-                    seen_ids[topic_id] = line_number
-            problems.errors += line_problems.errors
-            problems.warnings += line_problems.warnings
-            if line_problems.errors:
-                report.skipped.append(Skipped(file, line_number, tuple(line_problems.errors)))
-            elif topic is not None:
-                report.topics.append(topic)
-    report.errors, report.warnings = problems.errors, problems.warnings
+    for parsed in lines:
+        topic = parsed.topic
+        errors = list(parsed.errors)
+        if parsed.topic_id is not None:
+            first = seen_ids.get(parsed.topic_id)
+            if first is not None:
+                errors.append(FormatError(file, parsed.line, "id", f"topic id {parsed.topic_id} is already used on line {first}"))
+                topic = None
+            else:
+                seen_ids[parsed.topic_id] = parsed.line
+        report.errors += errors
+        report.warnings += parsed.warnings
+        if errors:
+            report.skipped.append(Skipped(file, parsed.line, tuple(errors)))
+        elif topic is not None:
+            report.topics.append(topic)
     if report.errors and not skip_invalid:
         raise FormatErrors(report.errors, report)
     return report
 
 
-def _parse_line(line: str, line_number: int, problems: Problems) -> tuple[str | None, TopicData | None]:
-    """The line's topic id (when it has a usable one) and its topic (None when invalid)."""
+def parse_scico_line(line: str | bytes, line_number: int, file: str, *, flattened: bool = True) -> ScicoLine:
+    """Parse and check one (non-blank) line. ``flattened=False``: see :class:`TopicParser`.
+
+    The line is decoded with orjson when it can be (see ``_json``); when that result could
+    differ from the standard library's (orjson turns integers beyond 64 bits into floats),
+    that is, when the line has an error or holds a float outside the checked fields, it is
+    decoded and checked again with ``json``, so topics and messages are the same either way.
+    """
     try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
+        obj, exact = _json.loads(line)
+        parsed = _parse_object(obj, line_number, file, flattened)
+        if not exact and (parsed.errors or _unchecked_float(obj, parsed.topic)):
+            parsed = _parse_object(_json.exact(line), line_number, file, flattened)
+    except _json.JSONDecodeError as exc:
+        problems = Problems(file)
         problems.error(line_number, None, f"malformed JSON: {exc.msg} at column {exc.colno}")
-        return None, None
+        return ScicoLine(line_number, None, None, problems.errors, problems.warnings)
+    return parsed
+
+
+def _parse_object(obj: Any, line_number: int, file: str, flattened: bool) -> ScicoLine:
+    problems = Problems(file)
     if not isinstance(obj, dict):
         problems.error(line_number, None, f"a topic must be a JSON object, not {json_type(obj)}")
-        return None, None
+        return ScicoLine(line_number, None, None, problems.errors, problems.warnings)
     topic_id = obj.get("id")
     topic_id = str(topic_id) if is_int(topic_id) or (isinstance(topic_id, str) and topic_id) else None
-    return topic_id, TopicParser(obj, line_number, problems).parse()
+    topic = TopicParser(obj, line_number, problems, flattened=flattened).parse()
+    return ScicoLine(line_number, topic_id, topic, problems.errors, problems.warnings)
+
+
+# Fields whose every value the parser checks to be an int, a string, a bool or a list of these:
+# a float there is an error already (and errors are re-checked from ``json``'s result).
+_CHECKED_FIELDS = frozenset({"id", "tokens", "doc_ids", "sentences", "mentions", "relations", "source"})
+
+
+def _unchecked_float(obj: dict[str, Any], topic: TopicData | None) -> bool:
+    """Whether a valid line holds a float that the topic keeps and the parser did not check
+    (metadata, unknown fields, ``flatten_*`` kept because they differ)."""
+    if topic is None:
+        return False
+    kept = topic.metadata.get(FORMAT, {})
+    for name, value in obj.items():
+        if name in _CHECKED_FIELDS or (name in ("flatten_tokens", "flatten_mentions") and name not in kept):
+            continue
+        if _json.has_float(value):
+            return True
+    return False
+
+
+def _stream_lines(stream: IO[str]) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(stream, start=1):
+        if line.strip():
+            yield number, line
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    with open(path, "rb") as stream:
+        return stream.read()
+
+
+def line_spans(data: bytes) -> list[tuple[int, int, int]] | None:
+    """``(line number, start, end)`` of every line of a file's bytes (end past its newline), as
+    reading the file as UTF-8 text would number them; None when the file has a carriage return
+    (text mode would also end lines there: such a file is read as text)."""
+    if b"\r" in data:
+        return None
+    spans = []
+    start, number, find = 0, 1, data.find
+    while start < len(data):
+        newline = find(b"\n", start)
+        end = len(data) if newline < 0 else newline + 1
+        spans.append((number, start, end))
+        start, number = end, number + 1
+    return spans
+
+
+def jsonl_lines(data: bytes, spans: list[tuple[int, int, int]] | None) -> Iterator[tuple[int, str | bytes]]:
+    """The non-blank lines among ``spans`` of ``data`` (see :func:`line_spans`), numbered."""
+    if spans is None:
+        yield from _stream_lines(io.StringIO(data.decode("utf-8"), newline=None))
+        return
+    for number, start, end in spans:
+        line = line_at(data, start, end)
+        if line is not None:
+            yield number, line
+
+
+def line_at(data: bytes, start: int, end: int) -> str | bytes | None:
+    """The line ``data[start:end]``, None when blank: bytes for a line that opens an object
+    (JSON decodes bytes as UTF-8), else its text, tested for blankness exactly as a text line
+    is (``str.strip``). UnicodeDecodeError as reading the file as text would raise."""
+    line = data[start:end]
+    if line[:1] == b"{":
+        return line
+    text = line.decode("utf-8")
+    return text if text.strip() else None
 
 
 # --------------------------------------------------------------------------- writing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import chain
 from typing import Any
 
 from annotation.domain.corpus import ClusterData, DocumentData, MentionData, TopicData
@@ -19,10 +20,21 @@ REQUIRED_FIELDS = ("id", "tokens", "mentions")
 
 
 class TopicParser:
-    """Validates one topic object and builds its TopicData; errors go to ``problems``."""
+    """Validates one topic object and builds its TopicData; errors go to ``problems``.
 
-    def __init__(self, obj: dict[str, Any], line: int, problems: Problems):
+    The topic takes the object's paragraph lists as its documents' tokens (no copy): the
+    object is the parser's. ``flattened=False`` skips the comparison of ``flatten_tokens`` and
+    ``flatten_mentions`` with the rest of the line, which only ever gives warnings and keeps
+    the fields for the writer (the scorer needs neither).
+
+    Checks that run over every token (or every sentence) have a fast path that only answers
+    "all fine"; when it says no, the exact check runs and names the offending field, so the
+    errors are the same either way.
+    """
+
+    def __init__(self, obj: dict[str, Any], line: int, problems: Problems, *, flattened: bool = True):
         self.obj, self.line, self.problems = obj, line, problems
+        self.flattened = flattened
         self.bad = False
 
     def error(self, field: str | None, message: str) -> None:
@@ -47,7 +59,8 @@ class TopicParser:
         source = obj.get("source", "")
         if not isinstance(source, str):
             self.error("source", f"must be a string, not {json_type(source)}")
-        self.check_flattened(paragraphs, scico)
+        if self.flattened:
+            self.check_flattened(paragraphs, scico)
         extra = {key: value for key, value in obj.items() if key not in KNOWN_FIELDS}
         if extra:
             scico["extra"] = extra
@@ -76,6 +89,8 @@ class TopicParser:
 
     def paragraphs(self) -> list[list[str]] | None:
         tokens = self.obj["tokens"]
+        if all_token_lists(tokens):
+            return None if self.bad else tokens
         if not isinstance(tokens, list):
             self.error("tokens", f"must be a list of paragraphs, not {json_type(tokens)}")
             return None
@@ -94,6 +109,8 @@ class TopicParser:
         doc_ids = self.obj.get("doc_ids")
         if doc_ids is None:
             ids = [str(p) for p in range(count)]
+        elif type(doc_ids) is list and len(doc_ids) == count and all(type(d) is int for d in doc_ids):
+            ids = list(map(str, doc_ids))  # fast path: integer ids (SciCo's)
         elif not isinstance(doc_ids, list) or len(doc_ids) != count:
             self.error("doc_ids", f"must be a list with one doc id per paragraph ({count})")
             return None
@@ -110,7 +127,7 @@ class TopicParser:
         if self.bad:
             return None
         return [
-            DocumentData(doc_id=ids[p], tokens=list(paragraphs[p]), sentences=sentences[p], metadata=metadata[p])
+            DocumentData(doc_id=ids[p], tokens=paragraphs[p], sentences=sentences[p], metadata=metadata[p])
             for p in range(count)
         ]
 
@@ -148,26 +165,32 @@ class TopicParser:
         inclusive = _ends_look_inclusive(value, paragraphs)
         if inclusive:
             scico["inclusive_sentence_ends"] = True
+        shift = 1 if inclusive else 0
         result: list[list[tuple[int, int]]] = []
         for p, sentences in enumerate(value):
-            bounds: list[tuple[int, int]] = []
-            if not isinstance(sentences, list):
-                self.error(f"sentences[{p}]", f"must be a list of [start, end], not {json_type(sentences)}")
-                result.append(bounds)
-                continue
             size = len(paragraphs[p])
-            for s, pair in enumerate(sentences):
-                field = f"sentences[{p}][{s}]"
-                if not (isinstance(pair, list) and len(pair) == 2 and all(is_int(x) for x in pair)):
-                    self.error(field, f"must be [start, end] (two integers), not {json.dumps(pair)}")
-                    continue
-                start, end = pair[0], pair[1] + 1 if inclusive else pair[1]
-                if not 0 <= start < end <= size:
-                    self.error(field, f"sentence {json.dumps(pair)} does not fit in the paragraph's {size} tokens")
-                    continue
-                bounds.append((start, end))
+            bounds = _sentence_bounds(sentences, size, shift)
+            if bounds is None:  # something is wrong: the exact check names it
+                bounds = self.paragraph_sentences(p, sentences, size, inclusive)
             result.append(bounds)
         return result
+
+    def paragraph_sentences(self, p: int, sentences: Any, size: int, inclusive: bool) -> list[tuple[int, int]]:
+        bounds: list[tuple[int, int]] = []
+        if not isinstance(sentences, list):
+            self.error(f"sentences[{p}]", f"must be a list of [start, end], not {json_type(sentences)}")
+            return bounds
+        for s, pair in enumerate(sentences):
+            field = f"sentences[{p}][{s}]"
+            if not (isinstance(pair, list) and len(pair) == 2 and all(is_int(x) for x in pair)):
+                self.error(field, f"must be [start, end] (two integers), not {json.dumps(pair)}")
+                continue
+            start, end = pair[0], pair[1] + 1 if inclusive else pair[1]
+            if not 0 <= start < end <= size:
+                self.error(field, f"sentence {json.dumps(pair)} does not fit in the paragraph's {size} tokens")
+                continue
+            bounds.append((start, end))
+        return bounds
 
     def mentions(
         self, paragraphs: list[list[str]], scico: dict[str, Any]
@@ -181,7 +204,25 @@ class TopicParser:
         known_clusters: set[str] = set()
         string_cluster_ids = False
         mentions: list[MentionData] = []
+        sizes = list(map(len, paragraphs))
+        count = len(sizes)
         for m, mention in enumerate(value):
+            # fast path: [paragraph, start, end, integer cluster id], all fine (the exact path
+            # below would accept it without a message, and do the same)
+            if type(mention) is list and len(mention) == 4:
+                paragraph, start, end, cluster_id = mention
+                if (
+                    type(paragraph) is int and type(start) is int and type(end) is int and type(cluster_id) is int
+                    and 0 <= paragraph < count and 0 <= start <= end < sizes[paragraph]
+                    and (paragraph, start, end) not in seen
+                ):
+                    seen[(paragraph, start, end)] = m
+                    cluster = str(cluster_id)
+                    if cluster not in known_clusters:
+                        known_clusters.add(cluster)
+                        cluster_order.append(cluster)
+                    mentions.append(MentionData(paragraph, ((start, end),), cluster))
+                    continue
             field = f"mentions[{m}]"
             if not (isinstance(mention, list) and len(mention) in (3, 4)):
                 self.error(field, f"must be [paragraph, start, end, cluster_id], not {json.dumps(mention)}")
@@ -274,7 +315,7 @@ class TopicParser:
     def check_flattened(self, paragraphs: list[list[str]], scico: dict[str, Any]) -> None:
         """``flatten_*`` repeat ``tokens``/``mentions``; the writer recomputes them, unless they
         disagree here, in which case they are kept as they were (with a warning)."""
-        flat_tokens = [token for paragraph in paragraphs for token in paragraph]
+        flat_tokens = list(chain.from_iterable(paragraphs))
         if "flatten_tokens" in self.obj and self.obj["flatten_tokens"] != flat_tokens:
             self.problems.warn(self.line, "flatten_tokens", "differs from the concatenated paragraphs; kept as is")
             scico["flatten_tokens"] = self.obj["flatten_tokens"]
@@ -283,6 +324,40 @@ class TopicParser:
             if self.obj["flatten_mentions"] != expected:
                 self.problems.warn(self.line, "flatten_mentions", "differs from the mentions; kept as is")
                 scico["flatten_mentions"] = self.obj["flatten_mentions"]
+
+
+def all_token_lists(tokens: Any) -> bool:
+    """Fast check that ``tokens`` is a list of lists of strings (True), without naming what is
+    wrong otherwise (False): then :meth:`TopicParser.paragraphs` runs its exact check.
+
+    ``str.join`` type-checks every item in C and raises TypeError on the first one that is not
+    a ``str`` (a JSON decoder gives no ``str`` subclasses); paragraphs are checked to be lists
+    first, as joining a string paragraph would iterate its characters.
+    """
+    if type(tokens) is not list or not all(type(paragraph) is list for paragraph in tokens):
+        return False
+    try:
+        list(map("".join, tokens))
+    except TypeError:
+        return False
+    return True
+
+
+def _sentence_bounds(sentences: Any, size: int, shift: int) -> list[tuple[int, int]] | None:
+    """Fast path of the sentence check: the half-open bounds when every ``[start, end]`` of the
+    paragraph is two integers that fit, else None (and the exact check runs)."""
+    if type(sentences) is not list:
+        return None
+    bounds = []
+    append = bounds.append
+    for pair in sentences:
+        if type(pair) is not list or len(pair) != 2:
+            return None
+        start, end = pair
+        if type(start) is not int or type(end) is not int or not 0 <= start < end + shift <= size:
+            return None
+        append((start, end + shift))
+    return bounds
 
 
 def _ends_look_inclusive(sentences: Any, paragraphs: list[list[str]]) -> bool:
@@ -305,7 +380,10 @@ def flatten_mentions(paragraphs: list[list[str]], mentions: list[Any]) -> list[l
     for mention in mentions:
         if isinstance(mention, list) and len(mention) >= 3 and is_int(mention[0]) and 0 <= mention[0] < len(paragraphs):
             base = offsets[mention[0]]
-            flat.append([base + mention[1], base + mention[2], *mention[3:]])
+            try:
+                flat.append([base + mention[1], base + mention[2], *mention[3:]])
+            except TypeError:  # an offset that is not a number (already an error of the mention)
+                continue
     return flat
 
 

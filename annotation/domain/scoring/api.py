@@ -9,11 +9,17 @@
 All take ``TopicData`` (what the readers return and what the Django layer builds) or the
 already converted :class:`TopicAnnotation`. Scores are micro averages over topics: counts are
 added topic by topic in the gold file's order, then divided.
+
+The work of each topic is independent of the others', so ``score_scico`` and ``iaa`` accept a
+``topic_map``: a function like ``map`` that returns the list of results in order (the command
+line's shares the topics with a second process); the totals are added in the same order
+whatever map computed them, so the numbers do not depend on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import combinations, zip_longest
 from typing import Any
 
@@ -31,6 +37,7 @@ from annotation.domain.scoring.iaa_csv import iaa_csv_rows, write_iaa_csv
 from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
 
 Topic = TopicData | TopicAnnotation
+TopicMap = Callable[[Callable[[Any], Any], Sequence[Any]], Sequence[Any]]
 
 __all__ = [
     "ScoringInputError",
@@ -51,31 +58,55 @@ class TopicMismatchError(ScoringInputError):
 
 
 def score_scico(
-    gold: Sequence[Topic], system: Sequence[Topic], *, keep_singletons: bool = False, hierarchy_count: str = "closure"
+    gold: Sequence[Topic],
+    system: Sequence[Topic],
+    *,
+    keep_singletons: bool = False,
+    hierarchy_count: str = "closure",
+    topic_map: TopicMap | None = None,
 ) -> dict:
     """Coreference, mention detection and hierarchy scores of ``system`` against ``gold``.
 
     ``hierarchy_count="raw"`` counts hierarchy F1 over the raw relations as SciCo's
     ``eval/hypernym.py`` does; the default counts the transitive closure (metrics.md).
+    ``topic_map``: see the module's doc.
     """
     topics = _matched(gold, system)
-    coref = [evaluate.coreference(key, response, keep_singletons) for key, response in topics]
-    path = [evaluate.path_ratio(key, response) for key, response in topics]
+    work = partial(_scico_topic, keep_singletons=keep_singletons, hierarchy_count=hierarchy_count)
+    per_topic = (topic_map or _serial_map)(work, topics)
+    coref = [counts for counts, _, _, _, _ in per_topic]
+    path = [path for _, _, _, _, path in per_topic]
     result: dict[str, Any] = {
         "mentions": _total(c["mentions"] for c in coref).prf(),
         "mention_detection": {
-            kind: _total(evaluate.mention_detection(key, response, kind) for key, response in topics).prf()
-            for kind in ("exact", "relaxed")
+            "exact": _total(exact for _, exact, _, _, _ in per_topic).prf(),
+            "relaxed": _total(relaxed for _, _, relaxed, _, _ in per_topic).prf(),
         },
     }
     totals = {name: _total(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
     result.update({name: counts.prf() for name, counts in totals.items()})
     result["conll_f1"] = evaluate.conll_from_totals(totals)
-    hierarchies = [evaluate.hierarchies(key, response, hierarchy_count) for key, response in topics]
+    hierarchies = [hierarchy for _, _, _, hierarchy, _ in per_topic]
     result["hierarchy"] = _total(any_pair for any_pair, _ in hierarchies).prf()
     result["hierarchy_50"] = _total(half for _, half in hierarchies).prf()
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
     return result
+
+
+def _scico_topic(topic: tuple[TopicAnnotation, TopicAnnotation], *, keep_singletons: bool, hierarchy_count: str):
+    """Everything ``score_scico`` adds up, for one (gold, system) topic."""
+    key, response = topic
+    return (
+        evaluate.coreference(key, response, keep_singletons),
+        evaluate.mention_detection(key, response, "exact"),
+        evaluate.mention_detection(key, response, "relaxed"),
+        evaluate.hierarchies(key, response, hierarchy_count),
+        evaluate.path_ratio(key, response),
+    )
+
+
+def _serial_map(function: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+    return [function(item) for item in items]
 
 
 def score_chemu(gold: Sequence[Topic], system: Sequence[Topic]) -> dict:
@@ -103,12 +134,14 @@ def iaa(
     names: Sequence[str] | None = None,
     keep_singletons: bool = False,
     hierarchy_count: str = "closure",
+    topic_map: TopicMap | None = None,
 ) -> dict:
     """Agreement of several annotators (each a list of the topics they submitted).
 
     Returns ``{"topics": {topic: {metric: {"avg", "max", "pairs"}}}, "overall": {metric:
     {"avg", "std", "max_micro", "max_macro"}}, "unscored_topics": [topic, ...]}``; pairs are
     "1-2" (1-based positions of ``annotators``) or "name-name" when ``names`` are given.
+    ``topic_map``: see the module's doc.
     """
     if scheme not in evaluate.IAA_METRICS:
         raise ValueError(f"scheme must be one of {', '.join(evaluate.IAA_METRICS)}, not {scheme!r}")
@@ -116,21 +149,37 @@ def iaa(
         raise ValueError(f"{len(names)} names for {len(annotators)} annotators")
     by_annotator = [_by_id(topics, f"annotator {label}") for label, topics in _labels(annotators, names)]
     order = list(dict.fromkeys(topic_id for topics in by_annotator for topic_id in topics))
-    results: dict[str, dict[str, Any]] = {}
+    scored: list[tuple[str, list[TopicAnnotation | None]]] = []
     unscored: list[str] = []
     for topic_id in order:
-        present = [i for i, topics in enumerate(by_annotator) if topic_id in topics]
-        if len(present) < 2:
+        plain = [topics.get(topic_id) for topics in by_annotator]
+        if len(plain) - plain.count(None) < 2:
             unscored.append(topic_id)
-            continue
-        results[topic_id] = {
-            pair_label(a, b, names): evaluate.pair(
-                scheme, by_annotator[a][topic_id], by_annotator[b][topic_id], keep_singletons, hierarchy_count
-            )
-            for a, b in combinations(present, 2)
-        }
+        else:
+            scored.append((topic_id, plain))
+    work = partial(_iaa_topic, scheme=scheme, names=names, keep_singletons=keep_singletons,
+                   hierarchy_count=hierarchy_count)
+    per_topic = (topic_map or _serial_map)(work, scored)
+    results = {topic_id: pairs for (topic_id, _), pairs in zip(scored, per_topic)}
     topics, overall = aggregate(results, evaluate.IAA_METRICS[scheme])
     return {"topics": topics, "overall": overall, "unscored_topics": unscored}
+
+
+def _iaa_topic(
+    topic: tuple[str, list[TopicAnnotation | None]],
+    *,
+    scheme: str,
+    names: Sequence[str] | None,
+    keep_singletons: bool,
+    hierarchy_count: str,
+) -> dict[str, Any]:
+    """Pair label -> what ``evaluate.pair`` gives, for every pair of annotators of one topic."""
+    _, plain = topic
+    present = [i for i, annotation in enumerate(plain) if annotation is not None]
+    return {
+        pair_label(a, b, names): evaluate.pair(scheme, plain[a], plain[b], keep_singletons, hierarchy_count)
+        for a, b in combinations(present, 2)
+    }
 
 
 def alpha_all_annotators(annotators: Sequence[Sequence[Topic]]) -> dict[str, float | None]:

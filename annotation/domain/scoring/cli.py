@@ -7,6 +7,13 @@ Files are read with the project's readers (``annotation.domain.formats``); an in
 is reported as they report it (file, line, field) and the command exits with status 1.
 ChEMU-Ref links with an empty side are not scored (metrics.md): they are dropped, and
 their count is said on stderr. Imports are deferred so that start-up stays short.
+
+Speed (bench/scoring): reading SciCo files is most of the work (JSON and the check of every
+token), then scoring. Both are shared with one forked child (``parallel.split_map``): the
+lines of all files, each parsed and reduced at once to the scorers' plain annotation (the
+tokens are dropped line by line), then the topics. The files' errors and the scores are the
+same as a serial run's: the per-line results are put together in file order by the reader's
+own code (``scico.scico_report``), and totals are added in topic order.
 """
 
 from __future__ import annotations
@@ -72,12 +79,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _score(args: argparse.Namespace) -> dict:
     from annotation.domain.scoring import api
+    from annotation.domain.scoring.parallel import split_map
 
     gold, system = _read_all([args.gold, args.system], args.format)
     try:
         if args.format == "scico":
             return api.score_scico(
-                gold, system, keep_singletons=args.keep_singletons, hierarchy_count=args.hierarchy_count
+                gold, system, keep_singletons=args.keep_singletons, hierarchy_count=args.hierarchy_count,
+                topic_map=split_map,
             )
         return api.score_chemu(gold, system)
     except api.ScoringInputError as error:
@@ -86,6 +95,7 @@ def _score(args: argparse.Namespace) -> dict:
 
 def _iaa(args: argparse.Namespace) -> dict:
     from annotation.domain.scoring import api
+    from annotation.domain.scoring.parallel import split_map
 
     if len(args.files) < 2:
         raise InputError("iaa needs at least two files (one per annotator)")
@@ -96,7 +106,7 @@ def _iaa(args: argparse.Namespace) -> dict:
     try:
         result = api.iaa(
             annotators, scheme=args.format, names=names, keep_singletons=args.keep_singletons,
-            hierarchy_count=args.hierarchy_count,
+            hierarchy_count=args.hierarchy_count, topic_map=split_map,
         )
     except api.ScoringInputError as error:
         raise InputError(f"cannot compute agreement: {error}") from None
@@ -112,24 +122,14 @@ def _iaa(args: argparse.Namespace) -> dict:
 
 
 def _read_all(paths: Sequence[str], format: str) -> list[list]:
-    """Each file's topics, as the scorers' plain :class:`TopicAnnotation`.
+    """Each file's topics, as the scorers' plain :class:`TopicAnnotation`; the first file (in
+    the order given) with a problem raises :class:`InputError`. Messages are printed in file
+    order."""
+    from annotation.domain.scoring.parallel import split_map
 
-    Reading dominates the run time (JSON and validation of every token), so with several
-    files and several CPUs the files are read in parallel by forked workers, which send back
-    only the small plain annotations. Messages are printed in file order either way.
-    """
-    outcomes = None
-    workers = min(len(paths), _cpu_count())
-    if workers > 1:
-        import multiprocessing
-
-        if "fork" in multiprocessing.get_all_start_methods():
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                pending = pool.map_async(_read_outcome, [(path, format) for path in paths], chunksize=1)
-                _warm_up()  # while the workers read (forked first: no numpy state in them)
-                outcomes = pending.get()
-    if outcomes is None:
-        outcomes = [_read_outcome((path, format)) for path in paths]
+    if format == "scico":
+        return _read_scico(paths)
+    outcomes = split_map(_read_outcome, [(path, format) for path in paths], first=_warm_up)
     topics = []
     for path, (error, result, dropped) in zip(paths, outcomes):
         if error:
@@ -140,20 +140,91 @@ def _read_all(paths: Sequence[str], format: str) -> list[list]:
     return topics
 
 
+def _read_scico(paths: Sequence[str]) -> list[list]:
+    """SciCo files, line by line: every line of every file is one job of ``split_map``."""
+    from annotation.domain.formats import FormatErrors
+    from annotation.domain.formats import scico
+    from annotation.domain.formats._io import display_name
+    from annotation.domain.scoring.parallel import split_map
+
+    contents: list[bytes | None] = []
+    unreadable: list[str | None] = []
+    jobs: list[tuple[int, int, object]] = []
+    for index, path in enumerate(paths):
+        try:
+            data = scico.read_bytes(path)
+        except OSError as error:
+            contents.append(None)
+            unreadable.append(f"{path}: {error.strerror or error}")
+            continue
+        contents.append(data)
+        unreadable.append(None)
+        spans = scico.line_spans(data)
+        if spans is None:  # carriage returns: lines as text mode splits them
+            try:
+                jobs += [(index, number, text) for number, text in scico.jsonl_lines(data, None)]
+            except UnicodeDecodeError as error:
+                unreadable[index] = f"{path}: not UTF-8 text ({error.reason})"
+        else:
+            jobs += [(index, number, (start, end)) for number, start, end in spans]
+    names = [display_name(path) for path in paths]
+
+    def parse(job: tuple[int, int, object]):
+        index, number, where = job
+        if isinstance(where, tuple):
+            try:
+                line = scico.line_at(contents[index], *where)
+            except UnicodeDecodeError as error:
+                return f"{paths[index]}: line {number}: not UTF-8 text ({error.reason})"
+            if line is None:
+                return None
+        else:
+            line = where
+        return _plain_line(scico.parse_scico_line(line, number, names[index], flattened=False))
+
+    lines = split_map(parse, jobs, first=_warm_up)
+    by_file: list[list] = [[] for _ in paths]
+    for (index, _, _), line in zip(jobs, lines):
+        if line is not None:
+            by_file[index].append(line)
+    topics = []
+    for index, path in enumerate(paths):
+        if unreadable[index]:
+            raise InputError(unreadable[index])
+        undecodable = next((line for line in by_file[index] if isinstance(line, str)), None)
+        if undecodable:
+            raise InputError(undecodable)
+        try:
+            report = scico.scico_report(names[index], [parsed for parsed, _ in by_file[index]])
+        except FormatErrors as error:
+            raise InputError(str(error)) from None
+        conversion = next((problem for _, problem in by_file[index] if problem), None)
+        if conversion:
+            raise InputError(f"cannot score {path}: {conversion}")
+        topics.append(report.topics)
+    return topics
+
+
+def _plain_line(parsed):
+    """(the parsed line with its topic replaced by the plain annotation, conversion error or
+    None): what a worker sends back, without the tokens."""
+    from annotation.domain.scoring.plain import ScoringInputError, from_topic
+
+    if parsed.topic is None:
+        return parsed, None
+    try:
+        parsed.topic = from_topic(parsed.topic)
+    except ScoringInputError as error:
+        parsed.topic = None
+        return parsed, str(error)
+    return parsed, None
+
+
 def _warm_up() -> None:
-    """Import what scoring needs, so that it overlaps with the reading."""
+    """Import what scoring needs, so that it overlaps with the reading in the other process."""
     import numpy  # noqa: F401
 
     from annotation.domain.scoring import api  # noqa: F401
-
-
-def _cpu_count() -> int:
-    import os
-
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _read_outcome(job: tuple[str, str]) -> tuple[str | None, list, int]:

@@ -64,11 +64,17 @@ def from_topic(topic: TopicData) -> TopicAnnotation:
     keys: list[MentionKey | None] = []
     cluster_of: dict[MentionKey, str] = {}
     for mention in topic.mentions:
-        key = mention_key(mention.document, mention.spans) if mention.spans else None
+        spans = mention.spans
+        if not spans:
+            key = None
+        elif type(spans) is tuple and len(spans) == 1 and type(spans[0]) is tuple:
+            key = (mention.document, spans)  # what mention_key gives, without its loop
+        else:
+            key = mention_key(mention.document, spans)
         keys.append(key)
         if key is None or mention.cluster is None:
             continue
-        cluster = str(mention.cluster)
+        cluster = mention.cluster if type(mention.cluster) is str else str(mention.cluster)
         if cluster_of.setdefault(key, cluster) != cluster:
             raise ScoringInputError(
                 f"topic {topic.external_id}: mention {_show(key)} is in clusters "

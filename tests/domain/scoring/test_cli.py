@@ -167,11 +167,14 @@ def test_iaa_with_a_single_file_is_refused(scico_files):
 
 
 def test_reading_in_parallel_and_in_sequence_gives_the_same_topics(scico_files, monkeypatch):
-    from annotation.domain.scoring import cli
+    from annotation.domain.formats import read
+    from annotation.domain.scoring import cli, parallel
+    from annotation.domain.scoring.plain import from_topic
 
     paths = [str(scico_files["gold"]), str(scico_files["system"])]
-    monkeypatch.setattr(cli, "_cpu_count", lambda: 2)
-    parallel = cli._read_all(paths, "scico")
-    monkeypatch.setattr(cli, "_cpu_count", lambda: 1)
-    sequential = cli._read_all(paths, "scico")
-    assert parallel == sequential
+    monkeypatch.setattr(parallel, "cpu_count", lambda: 2)
+    in_parallel = cli._read_all(paths, "scico")
+    monkeypatch.setattr(parallel, "cpu_count", lambda: 1)
+    in_sequence = cli._read_all(paths, "scico")
+    assert in_parallel == in_sequence
+    assert in_sequence == [[from_topic(topic) for topic in read("scico", path).topics] for path in paths]
