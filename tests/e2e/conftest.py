@@ -1,7 +1,7 @@
 """Browser tests: a real Daphne serving the built frontend, real PostgreSQL and Redis, and
 headless Chromium driven by Playwright.
 
-Daphne runs once per session against pytest-django's test database (`test_corefapp` on the
+Daphne runs once for these tests against pytest-django's test database (`test_corefapp` on the
 session's PostgreSQL server). Tests use `transactional_db`, so what they create is committed
 and Daphne sees it. Without a built frontend or without Chromium the tests fail and say how to
 get them; they are never skipped.
@@ -41,7 +41,10 @@ def _prerequisites() -> None:
         pytest.fail(str(error), pytrace=False)
 
 
-@pytest.fixture(scope="session")
+# Package scope: Daphne and Playwright stop after the last browser test. Playwright's sync API
+# keeps an event loop running in this thread while it is started, which would break later
+# tests that call asyncio.run().
+@pytest.fixture(scope="package")
 def e2e_server(django_db_setup, services):
     _prerequisites()
     from django.conf import settings
@@ -54,7 +57,7 @@ def e2e_server(django_db_setup, services):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     _prerequisites()
     from playwright.sync_api import sync_playwright

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from annotation.domain.corpus import TopicData
@@ -77,33 +76,6 @@ def gold_partition(data: TopicData) -> list[list[int]]:
     for index, mention in enumerate(data.mentions):
         clusters.setdefault(mention.cluster or f"singleton-{index}", []).append(index)
     return list(clusters.values())
-
-
-WORDS = ("neural", "sequence", "model", "graph", "tagger", "encoder", "attention", "label", "parser", "corpus",
-         "training", "network", "speech", "image", "segment", "transfer", "kernel", "vector", "token", "layer")
-
-
-def big_topic(project: Project, *, documents: int = 200, mentions: int = 1000, seed: int = 7) -> Topic:
-    """A synthetic topic of the size the performance goal names (paragraph-sized documents)."""
-    rng = random.Random(seed)
-    topic = Topic.objects.create(project=project, external_id=f"big-{documents}x{mentions}")
-    docs = Document.objects.bulk_create(
-        Document(topic=topic, position=i, doc_id=f"paper-{i}",
-                 tokens=(tokens := [rng.choice(WORDS) for _ in range(110)] + ["."]), token_count=len(tokens),
-                 metadata={"title": f"A study of {rng.choice(WORDS)} {rng.choice(WORDS)} ({i})",
-                           "BookTitle": rng.choice(["ACL", "EMNLP", "NeurIPS", "ICLR"]),
-                           "Year": str(2015 + i % 9), "url": f"https://example.org/papers/{i}"})
-        for i in range(documents)
-    )
-    per_doc = mentions // documents
-    rows = []
-    for d, doc in enumerate(docs):
-        starts = sorted(rng.sample(range(0, 100, 4), per_doc))
-        for start in starts:
-            rows.append(Mention(topic=topic, document=doc, spans=[[start, start + rng.randint(0, 2)]],
-                                position=len(rows)))
-    Mention.objects.bulk_create(rows)
-    return topic
 
 
 def apply_gold(annotation, user, data: TopicData, ids: list[int], *, relations: bool = True, links: bool = True):

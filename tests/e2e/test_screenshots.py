@@ -19,6 +19,10 @@ def test_a_hierarchy_workspace_with_a_finished_topic(new_page, artifacts):
     page.screenshot(path=str(artifacts / "workspace-hierarchy.png"))
     press(page, "?")
     page.screenshot(path=str(artifacts / "workspace-help.png"))
+    press(page, "Escape")
+    page.goto("/")
+    page.get_by_role("table").wait_for()
+    page.screenshot(path=str(artifacts / "my-topics.png"))
     assert page.errors == []
 
 

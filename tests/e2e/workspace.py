@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import Page, expect
 
 
@@ -20,11 +18,6 @@ def wait_saved(page: Page) -> None:
 
 def current_mention(page: Page) -> int:
     return int(page.locator(".m.is-current").first.get_attribute("data-mention"))
-
-
-def selected_cluster(page: Page) -> int | None:
-    option = page.locator("#cluster-bank [role=option][aria-selected=true]")
-    return int(option.get_attribute("data-cluster")) if option.count() else None
 
 
 def api(page: Page, path: str):
@@ -49,12 +42,3 @@ def edges_by_label(annotation_json: dict) -> set[tuple[str, str]]:
 def press(page: Page, *keys: str) -> None:
     for key in keys:
         page.keyboard.press(key)
-
-
-def tree_row(page: Page, label: str, parent_label: str | None = None):
-    rows = page.locator("[role=tree] [role=treeitem]").filter(has=page.locator(".tree-label", has_text=re.compile(f"^{re.escape(label)}$")))
-    return rows.first
-
-
-def alert_text(page: Page) -> str:
-    return page.locator(".notice-alerts").inner_text()

@@ -20,7 +20,6 @@ export interface EditCallbacks {
 
 export interface EditingDeps {
   annotationId: Id;
-  assignmentId: Id | null;
   clientId: string;
   api: Api;
   store: Store;

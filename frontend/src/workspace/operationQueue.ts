@@ -138,11 +138,6 @@ export class OperationQueue {
     void this.pump();
   }
 
-  /** Resolves once nothing is queued or in flight (or the queue waits to retry). */
-  async idle(): Promise<void> {
-    while (this.running) await new Promise((r) => setTimeout(r, 5));
-  }
-
   private sync(): void {
     this.status.queued = this.edits.length;
   }

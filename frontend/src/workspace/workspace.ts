@@ -92,7 +92,6 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
 
   const editing = createEditing({
     annotationId,
-    assignmentId: loaded.assignment.id,
     clientId,
     api,
     store,
