@@ -172,3 +172,22 @@ def test_a_dag_project_adds_a_second_parent_by_keyboard_and_by_ctrl_drop(new_pag
     wait_saved(page)
     assert edges_by_label(annotation(page, stored.pk)) == {
         ("NER", "biomedical NER"), ("Gene mention recognition", "biomedical NER"), ("Sequence labeling", "CRF tagger")}
+
+
+def test_splitting_mentions_off_a_cluster_makes_a_new_top_level_cluster(new_page):
+    page, stored, clusters, ids = workspace_with_clusters(new_page, edges=[("Sequence labeling", "NER")])
+    from annotation.models import Assignment
+
+    user = Assignment.objects.get(annotation=stored).user
+    apply_ops(stored, user, [{"op": "assign", "mention": ids[2], "cluster": clusters["NER"]}])  # chunking joins NER
+    expect(row(page, "NER").locator(".bank-count")).to_have_text("2")
+
+    select_by_search(page, "NER")
+    page.get_by_role("checkbox", name="Split off chunking").check()
+    page.get_by_role("button", name="Split 1 into a new cluster").click()
+    wait_saved(page)
+
+    expect(row(page, "NER").locator(".bank-count")).to_have_text("1")
+    expect(row(page, "chunking")).to_have_attribute("aria-level", "1")
+    expect(page.locator("#cluster-bank [aria-selected=true]")).to_contain_text("chunking")
+    assert len(annotation(page, stored.pk)["clusters"]) == 7

@@ -117,6 +117,17 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     editing.op({ op: "remove_edge", parent, child }, `detach ${clusterLabel(child)} from ${clusterLabel(parent)}`);
   }
 
+  function split(mentions: Id[]): void {
+    if (mentions.length === 0) return;
+    const what = mentions.length === 1 ? mentionLabel(mentions[0]!) : `${mentions.length} mentions`;
+    editing.op({ op: "split", mentions }, `split ${what} into a new cluster`, {
+      done(applied) {
+        const created = applied.created["cluster"];
+        if (created !== undefined) nav.selected.set(created);
+      },
+    });
+  }
+
   function rename(cluster: Id, label: string): void {
     editing.op({ op: "rename", cluster, label }, `rename ${clusterLabel(cluster)} to ${quote(label)}`);
   }
@@ -218,6 +229,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     setParent,
     addParent,
     detach,
+    split,
     rename,
     setNote,
     markAnaphor,
