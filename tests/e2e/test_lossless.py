@@ -92,7 +92,7 @@ def test_two_tabs_of_one_annotation_stay_in_sync(new_page):
     assert page.errors == [] and other.errors == []
 
 
-def test_a_conflict_reloads_the_state_and_reports_the_lost_edit(new_page):
+def test_a_conflict_reloads_the_state_and_reports_the_lost_edit(new_page, artifacts):
     page, user, assignment, stored, m = setup(new_page)
     # This tab hears nothing from the server's live updates, so it misses the next change.
     page.route_web_socket("**/ws/annotations/**", lambda ws: None)
@@ -107,10 +107,12 @@ def test_a_conflict_reloads_the_state_and_reports_the_lost_edit(new_page):
     expect(alert).to_contain_text("Not saved: assign")
     expect(page.locator(f".m[data-mention='{m[3]}']")).to_have_class(ASSIGNED)
     expect(page.locator(f".m[data-mention='{m[0]}']")).not_to_have_class(ASSIGNED)
+    expect(page.locator(".m.is-current")).to_have_attribute("data-mention", str(m[0]))  # back to the lost one
     assert partition(annotation(page, stored.pk)) == {frozenset([m[3]])}
+    page.screenshot(path=str(artifacts / "workspace-conflict.png"))
 
 
-def test_edits_made_while_the_server_is_unreachable_are_queued_and_sent_later(new_page):
+def test_edits_made_while_the_server_is_unreachable_are_queued_and_sent_later(new_page, artifacts):
     page, _, _, stored, m = setup(new_page)
     page.route("**/api/annotations/*/operations/", lambda route: route.abort())
 
@@ -118,6 +120,7 @@ def test_edits_made_while_the_server_is_unreachable_are_queued_and_sent_later(ne
     expect(page.locator(".sync-text")).to_contain_text("Server unreachable: 3 edit(s) queued")
     expect(page.locator(".sync")).to_have_attribute("data-queued", "3")
     assert annotation(page, stored.pk)["version"] == 0
+    page.screenshot(path=str(artifacts / "workspace-offline.png"))
 
     page.unroute("**/api/annotations/*/operations/")
     page.get_by_role("button", name="Retry now").click()

@@ -75,6 +75,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
       nav.selected.set(target);
     }
     const description = `assign ${mentionLabel(mention)} to ${toNew ? "a new cluster" : clusterLabel(target)}`;
+    let advancedTo: Id | null = mention;
     editing.op({ op: "assign", mention, cluster: toNew ? null : target }, description, {
       creates,
       done(applied) {
@@ -87,9 +88,13 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
         if (nav.pendingAssign.get(mention) === target) nav.pendingAssign.delete(mention);
         if (toNew) nav.pendingClusters.delete(target);
         if (toNew && nav.selected.value.value === target) nav.selected.set(previousSelection);
+        // Not saved: back to that mention, unless the annotator has moved on by hand.
+        if (nav.current.value.value === advancedTo) nav.current.set(mention);
       },
     });
+    if (store.locked.value) return;
     if (!nav.toNextUndone()) nav.step(1);
+    advancedTo = nav.current.value.value;
   }
 
   function merge(source: Id, target: Id): void {

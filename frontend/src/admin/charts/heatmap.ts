@@ -1,0 +1,80 @@
+// The annotator x annotator agreement matrix. The report names a pair by the two usernames
+// joined with "-" (annotation/domain/metrics/iaa.py pair_label); usernames may contain "-"
+// themselves, so keys are matched against every pair of the report's annotators rather than
+// split.
+
+import type { AgreementReport } from "../../api/adminTypes";
+
+export function pairResolver(names: readonly string[]): (key: string) => [string, string] | null {
+  const byKey = new Map<string, [string, string] | null>();
+  for (let i = 0; i < names.length; i++) {
+    for (let j = 0; j < names.length; j++) {
+      if (i === j) continue;
+      const key = `${names[i]}-${names[j]}`;
+      const pair: [string, string] = [names[i]!, names[j]!];
+      const seen = byKey.get(key);
+      // Two different pairs with the same key ("a-b"+"c" and "a"+"b-c"): say nothing rather than guess.
+      byKey.set(key, seen === undefined || samePair(seen, pair) ? pair : null);
+    }
+  }
+  return (key) => byKey.get(key) ?? null;
+}
+
+function samePair(a: [string, string] | null, b: [string, string]): boolean {
+  return a !== null && ((a[0] === b[0] && a[1] === b[1]) || (a[0] === b[1] && a[1] === b[0]));
+}
+
+export interface PairCell {
+  /** Mean over the topics both annotated of the pair's score (undefined scores left out). */
+  mean: number | null;
+  topics: number;
+  min: number | null;
+  max: number | null;
+}
+
+export interface PairMatrix {
+  names: string[];
+  /** cells[i][j] for names i and j (symmetric); null on the diagonal and for pairs that share no topic. */
+  cells: (PairCell | null)[][];
+}
+
+/** The pairs' scores of `metric`, over the topics listed (all scored topics when omitted). */
+export function pairMatrix(report: AgreementReport, metric: string, topics?: readonly string[]): PairMatrix {
+  const names = [...report.annotators];
+  const index = new Map(names.map((name, i) => [name, i]));
+  const resolve = pairResolver(names);
+  const sums = names.map(() => names.map(() => ({ total: 0, defined: 0, topics: 0, min: Infinity, max: -Infinity })));
+  for (const topic of topics ?? Object.keys(report.topics)) {
+    const pairs = report.topics[topic]?.[metric]?.pairs ?? {};
+    for (const [key, score] of Object.entries(pairs)) {
+      const pair = resolve(key);
+      if (!pair) continue;
+      const [i, j] = [index.get(pair[0])!, index.get(pair[1])!];
+      for (const [a, b] of [
+        [i, j],
+        [j, i],
+      ] as const) {
+        const cell = sums[a]![b]!;
+        cell.topics += 1;
+        if (score === null) continue;
+        cell.total += score;
+        cell.defined += 1;
+        cell.min = Math.min(cell.min, score);
+        cell.max = Math.max(cell.max, score);
+      }
+    }
+  }
+  const cells = sums.map((row, i) =>
+    row.map((cell, j): PairCell | null =>
+      i === j || cell.topics === 0
+        ? null
+        : {
+            mean: cell.defined ? cell.total / cell.defined : null,
+            topics: cell.topics,
+            min: cell.defined ? cell.min : null,
+            max: cell.defined ? cell.max : null,
+          },
+    ),
+  );
+  return { names, cells };
+}

@@ -1,0 +1,121 @@
+// One function per admin endpoint (annotation/api/urls.py "admins", modelserve/urls.py).
+
+import type {
+  AcceptanceRow,
+  AgreementReport,
+  AssignRequest,
+  ImportResult,
+  ProgressPayload,
+  ProjectInput,
+  ProjectRow,
+  ProjectRunsAnswer,
+  SuggestionBackends,
+  TopicRow,
+  UserRow,
+} from "./adminTypes";
+import { ApiError, NetworkError, readCookie, request } from "./http";
+import type { ErrorBody, Id } from "./types";
+
+const query = (params: Record<string, string | undefined>): string => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : "";
+};
+
+export const exportUrl = (project: Id, format: string, source: string): string =>
+  `/api/projects/${project}/export/${query({ format, source })}`;
+
+export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
+
+async function errorOf(response: Response): Promise<ApiError> {
+  let body: ErrorBody = { error: `http_${response.status}`, message: `The server answered ${response.status}.` };
+  try {
+    const data: unknown = await response.json();
+    if (data && typeof data === "object" && "error" in data) body = data as ErrorBody;
+  } catch {
+    // not JSON: keep the generic message
+  }
+  return new ApiError(response.status, body);
+}
+
+/** A multipart POST (the JSON `request` cannot carry a file). */
+async function upload<T>(path: string, form: FormData): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      body: form,
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": readCookie("csrftoken") ?? "" },
+    });
+  } catch (error) {
+    throw new NetworkError(error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined);
+  }
+  if (!response.ok) throw await errorOf(response);
+  return (await response.json()) as T;
+}
+
+/** A file download: the body and the name the server gave it. */
+async function download(path: string): Promise<{ blob: Blob; filename: string }> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: "same-origin" });
+  } catch (error) {
+    throw new NetworkError(error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined);
+  }
+  if (!response.ok) throw await errorOf(response);
+  const disposition = response.headers.get("Content-Disposition") ?? "";
+  const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? "export";
+  return { blob: await response.blob(), filename };
+}
+
+export const adminApi = {
+  projects: () => request<ProjectRow[]>("/api/projects/"),
+  project: (id: Id) => request<ProjectRow>(`/api/projects/${id}/`),
+  createProject: (input: ProjectInput) => request<ProjectRow>("/api/projects/", { method: "POST", body: input }),
+  updateProject: (id: Id, input: Partial<ProjectInput>) =>
+    request<ProjectRow>(`/api/projects/${id}/`, { method: "PATCH", body: input }),
+  deleteProject: (id: Id, confirm: boolean) =>
+    request<void>(`/api/projects/${id}/${confirm ? "?confirm=true" : ""}`, { method: "DELETE" }),
+  suggestionBackends: () => request<SuggestionBackends>("/api/suggestion-backends/"),
+  topics: (project: Id) => request<TopicRow[]>(`/api/projects/${project}/topics/`),
+  progress: (project: Id) => request<ProgressPayload>(`/api/projects/${project}/progress/`),
+  importTopics: (project: Id, file: File, format: string, skipInvalid: boolean) => {
+    const form = new FormData();
+    form.append("file", file);
+    form.append("format", format);
+    form.append("skip_invalid", skipInvalid ? "true" : "false");
+    return upload<ImportResult>(`/api/projects/${project}/imports/`, form);
+  },
+  exportFile: (project: Id, format: string, source: string) => download(exportUrl(project, format, source)),
+  agreement: (project: Id) => request<AgreementReport>(`/api/projects/${project}/agreement/`),
+  users: () => request<UserRow[]>("/api/users/"),
+  createUser: (username: string, password: string, isAdmin: boolean) =>
+    request<UserRow>("/api/users/", { method: "POST", body: { username, password, is_admin: isAdmin } }),
+  updateUser: (id: Id, change: { password?: string; is_admin?: boolean; is_active?: boolean }) =>
+    request<UserRow>(`/api/users/${id}/`, { method: "PATCH", body: change }),
+  assign: (body: AssignRequest) => request<{ created: number }>("/api/assignments/", { method: "POST", body }),
+  reassign: (assignment: Id, user: Id, discardWork: boolean) =>
+    request<{ id: Id; user: Id; status: string }>(`/api/assignments/${assignment}/reassign/`, {
+      method: "POST",
+      body: { user, discard_work: discardWork },
+    }),
+  reopen: (assignment: Id) =>
+    request<{ id: Id; status: string }>(`/api/assignments/${assignment}/reopen/`, { method: "POST" }),
+  deleteAssignment: (assignment: Id, discardWork: boolean) =>
+    request<void>(`/api/assignments/${assignment}/${discardWork ? "?discard_work=true" : ""}`, { method: "DELETE" }),
+  bulk: (action: "delete" | "reopen", assignments: Id[], discardWork = false) =>
+    request<{ action: string; count: number }>("/api/assignments/bulk/", {
+      method: "POST",
+      body: { action, assignments, discard_work: discardWork },
+    }),
+  acceptance: (project: Id) => request<AcceptanceRow[]>(`/api/projects/${project}/suggestion-acceptance/`),
+  suggestEveryTopic: (project: Id, backend?: string) =>
+    request<ProjectRunsAnswer>(`/api/projects/${project}/suggestion-runs/`, {
+      method: "POST",
+      body: backend ? { backend } : {},
+    }),
+};
+
+export type AdminApi = typeof adminApi;
