@@ -163,8 +163,9 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
 def line_spans(data: bytes) -> list[tuple[int, int, int]] | None:
     """``(line number, start, end)`` of every line of a file's bytes (end past its newline), as
     reading the file as UTF-8 text would number them; None when the file has a carriage return
-    (text mode would also end lines there: such a file is read as text)."""
-    if b"\r" in data:
+    (text mode would also end lines there: such a file is read as text). ``data`` may be an
+    ``mmap`` (hence ``find``: ``in`` would walk an mmap byte by byte)."""
+    if data.find(b"\r") >= 0:
         return None
     spans = []
     start, number, find = 0, 1, data.find

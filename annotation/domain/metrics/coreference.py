@@ -79,9 +79,11 @@ def coreference_counts(
         key = Clustering(key, keep_singletons=keep_singletons)
     if not isinstance(response, Clustering):
         response = Clustering(response, keep_singletons=keep_singletons)
-    recall = _directed(key.clusters, response.clusters, response.index)
-    precision = _directed(response.clusters, key.clusters, key.index)
-    similarity = ceafe_similarity(key.clusters, response.clusters, response.index)
+    key_parts = [_parts(cluster, response.index) for cluster in key.clusters]  # recall and CEAF-e share them
+    recall = _directed(key.clusters, key_parts, response.clusters)
+    precision = _directed(response.clusters, [_parts(cluster, key.index) for cluster in response.clusters],
+                          key.clusters)
+    similarity = _ceafe_total(key.clusters, response.clusters, key_parts)
     counts = {
         name: Counts(precision[name][0], precision[name][1], recall[name][0], recall[name][1])
         for name in ("mentions", "muc", "bcub", "lea")
@@ -112,27 +114,32 @@ def _cluster_index(clusters: Sequence[tuple]) -> dict:
     return {mention: index for index, cluster in enumerate(clusters) for mention in cluster}
 
 
-def _directed(inputs: Sequence[tuple], outputs: Sequence[tuple], output_of: dict) -> dict[str, tuple]:
+def _directed(inputs: Sequence[tuple], inputs_parts: Sequence[dict[int, int]], outputs: Sequence[tuple]) -> dict[str, tuple]:
     """Numerator and denominator of each metric with ``inputs`` as key (recall); swap for precision.
+    ``inputs_parts[i]`` is ``_parts(inputs[i], index of outputs)``.
 
     One pass per cluster computes all four, with coval's expressions: MUC
     ``len(c) - missing - len(linked)`` over ``len(c) - 1``; B3 ``correct / float(len(c))``;
     LEA ``len(c) * common_links / float(all_links)``; mentions ``|found|`` over ``|all|``.
+    (The per-cluster sums are of integers, so one loop gives the very values coval's do.)
     """
     muc_num = muc_den = found = total = 0
     bcub_num: float = 0
     lea_num: float = 0
-    for cluster in inputs:
+    for cluster, parts in zip(inputs, inputs_parts):
         size = len(cluster)
-        parts = _parts(cluster, output_of)
-        present = sum(parts.values())
+        present = correct = links = 0
+        for n in parts.values():
+            present += n
+            correct += n * n
+            links += n * (n - 1) // 2
         muc_num += size - (size - present) - len(parts)
         muc_den += size - 1
-        bcub_num += sum(n * n for n in parts.values()) / float(size)
+        bcub_num += correct / float(size)
         if size == 1:
             common, all_links = (1 if parts and len(outputs[next(iter(parts))]) == 1 else 0), 1.0
         else:
-            common, all_links = sum(n * (n - 1) // 2 for n in parts.values()), size * (size - 1) / 2.0
+            common, all_links = links, size * (size - 1) / 2.0
         lea_num += size * common / float(all_links)
         found += present
         total += size
@@ -158,11 +165,18 @@ def ceafe_similarity(key: Sequence[tuple], response: Sequence[tuple], response_o
         return 0.0
     if response_of is None:
         response_of = _cluster_index(response)
+    return _ceafe_total(key, response, [_parts(cluster, response_of) for cluster in key])
+
+
+def _ceafe_total(key: Sequence[tuple], response: Sequence[tuple], key_parts: Sequence[dict[int, int]]) -> float:
+    """:func:`ceafe_similarity` from the key clusters' parts (``_parts`` against the response)."""
+    if not key or not response:
+        return 0.0
     scores = [[0.0] * len(response) for _ in key]
     owners: dict[int, int] = {}
     contested = False
-    for i, cluster in enumerate(key):
-        for j, common in _parts(cluster, response_of).items():
+    for i, (cluster, parts) in enumerate(zip(key, key_parts)):
+        for j, common in parts.items():
             scores[i][j] = _phi4(common, len(cluster), len(response[j]))
             contested = contested or owners.setdefault(j, i) != i
     if not contested and len(key) <= len(response):

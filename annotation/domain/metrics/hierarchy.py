@@ -109,6 +109,18 @@ class ClusterGraph:
         )
 
     @cached_property
+    def mention_distances(self):
+        """d between every two mentions, in ``mention_sequence`` order (rows and columns)."""
+        import numpy
+
+        rows = self.mention_rows
+        return self.distance_table[1][numpy.ix_(rows, rows)]
+
+    @cached_property
+    def closure_mask(self):
+        return self.closure_matrix > 0
+
+    @cached_property
     def sizes(self):
         import numpy
 
@@ -201,9 +213,9 @@ def _projected(holders, other: ClusterGraph):
 
 
 def _matched_closure(side: ClusterGraph, holders, other: ClusterGraph) -> int:
-    if not side.closure:
+    if not side.closure or not other.closure:  # (an empty closure projects onto nothing)
         return 0
-    return int((_projected(holders.astype(float), other) & (side.closure_matrix > 0)).sum())
+    return int((_projected(holders.astype(float), other) & side.closure_mask).sum())
 
 
 def _matched_raw(side: ClusterGraph, holders, other: ClusterGraph) -> int:

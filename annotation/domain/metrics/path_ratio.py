@@ -36,9 +36,7 @@ def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float,
         # the SciCo case, one mention list: each side's rows are cached on its graph
         if not key.mention_sequence:
             return 0.0, 0
-        key_rows, response_rows = key.mention_rows, response.mention_rows
-        key_distance = key.distance_table[1][numpy.ix_(key_rows, key_rows)]
-        response_distance = response.distance_table[1][numpy.ix_(response_rows, response_rows)]
+        key_distance, response_distance = key.mention_distances, response.mention_distances
     else:
         mentions = list(dict.fromkeys([*key.cluster_of, *response.cluster_of]))
         key_distance = _mention_distances(key, mentions, numpy)
