@@ -59,7 +59,8 @@ def score_pairs(
 def decode(
     pairs: list[tuple[int, int]], probabilities: np.ndarray, order: list[int], threshold: float
 ) -> list[LinkSuggestion]:
-    """Links from pair probabilities: best type per pair if >= threshold; TRANSFORMED one-to-one."""
+    """Links from pair probabilities: best type per pair if >= threshold; TRANSFORMED one-to-one;
+    COREFERENCE links implied by a chain of others left out (see `_implied_by_chains`)."""
     if not pairs:
         return []
     best = probabilities[:, 1:].argmax(axis=1) + 1
@@ -77,9 +78,38 @@ def decode(
                 continue
             anaphors.add(anaphor)
             antecedents.add(antecedent)
-        links.append(LinkSuggestion(link_type, order[anaphor], order[antecedent], round(float(scores[k]), 6)))
-    links.sort(key=lambda link: (link.anaphor, link.antecedent))
-    return links
+        links.append(LinkSuggestion(link_type, anaphor, antecedent, round(float(scores[k]), 6)))
+    implied = _implied_by_chains([(link.anaphor, link.antecedent) for link in links if link.type == "COREFERENCE"])
+    kept = [link for link in links
+            if not (link.type == "COREFERENCE" and (link.anaphor, link.antecedent) in implied)]
+    for link in kept:  # text-order positions -> indices into topic.mentions
+        link.anaphor, link.antecedent = order[link.anaphor], order[link.antecedent]
+    kept.sort(key=lambda link: (link.anaphor, link.antecedent))
+    return kept
+
+
+def _implied_by_chains(edges: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Coreference links a -> c that a chain a -> b -> ... -> c of the other links already gives.
+
+    The model is trained on the transitive closure of the gold chains, so it proposes the
+    closure too; annotators draw chains (each anaphor to its nearest antecedent). Leaving the
+    implied links out changes nothing in scoring, which expands both sides by transitivity.
+    Antecedents precede anaphors, so the links form a DAG and this is its transitive reduction.
+    """
+    antecedents: dict[int, set[int]] = {}
+    for anaphor, antecedent in edges:
+        antecedents.setdefault(anaphor, set()).add(antecedent)
+    implied = set()
+    for anaphor, direct in antecedents.items():
+        reached: set[int] = set()
+        stack = [further for step in direct for further in antecedents.get(step, ())]
+        while stack:
+            node = stack.pop()
+            if node not in reached:
+                reached.add(node)
+                stack.extend(antecedents.get(node, ()))
+        implied |= {(anaphor, antecedent) for antecedent in direct & reached}
+    return implied
 
 
 def suggest_links(model: ChemuModel, topic: TopicData, threshold: float | None = None) -> list[LinkSuggestion]:

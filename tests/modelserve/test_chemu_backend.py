@@ -143,3 +143,14 @@ def test_coreference_chains_are_labelled_on_their_closure():
     labels = pair_labels(topic, SnippetFeatures(topic))
     coreference = CLASSES.index("COREFERENCE")
     assert labels == {(2, 1): coreference, (1, 0): coreference, (2, 0): coreference}
+
+
+def test_decoding_leaves_out_coreference_links_that_a_chain_already_gives():
+    # 2 -> 1 -> 0 is a chain; 2 -> 0 follows from it (scoring expands chains on both sides).
+    pairs = [(1, 0), (2, 0), (2, 1)]
+    coreference = CLASSES.index("COREFERENCE")
+    probabilities = np.zeros((3, len(CLASSES)))
+    probabilities[:, coreference] = (0.9, 0.8, 0.7)
+    probabilities[:, 0] = 1 - probabilities[:, coreference]
+    links = decode(pairs, probabilities, order=[5, 6, 7], threshold=0.5)
+    assert [(link.anaphor, link.antecedent) for link in links] == [(6, 5), (7, 6)]
