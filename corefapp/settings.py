@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from corefapp.runtime.defaults import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
+    models_dir,
     read_secret_key_file,
     var_dir,
 )
@@ -178,7 +179,7 @@ CACHES = {
 }
 
 # Model serving: packaged encoder by default, any local Hugging Face path otherwise.
-MODELS_DIR = Path(env.str("MODELS_DIR", default=str(VAR_DIR / "models")))
+MODELS_DIR = models_dir()
 SUGGEST_DEVICE = env.str("SUGGEST_DEVICE", default="auto")
 # A run whose worker has not refreshed its heartbeat for this long is taken over by the next
 # worker that receives the (redelivered) task.

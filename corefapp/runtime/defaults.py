@@ -53,3 +53,8 @@ def ensure_secret_key_file() -> str:
     path.write_text(key + "\n")
     path.chmod(0o600)
     return key
+
+
+def models_dir() -> Path:
+    """Trained suggestion models (MODELS_DIR, default var/models)."""
+    return Path(os.environ.get("MODELS_DIR", var_dir() / "models")).resolve()

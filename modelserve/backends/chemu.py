@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from annotation.domain.corpus import LinkData, TopicData
-from corefapp.runtime.defaults import var_dir
+from corefapp.runtime.defaults import models_dir
 from modelserve.backends import chemu_model
 from modelserve.backends.base import LinkSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.chemu_features import SnippetFeatures
@@ -35,7 +35,7 @@ DEFAULTS: dict[str, Any] = {
 
 
 def default_model_dir() -> Path:
-    return var_dir() / "models" / "chemu"
+    return models_dir() / "chemu"
 
 
 def is_trained(model_dir: str | Path | None = None) -> bool:

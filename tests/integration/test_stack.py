@@ -30,8 +30,11 @@ class Launcher:
         self.port = port
         self.var_dir = var_dir
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")}
+        # Models are shared with the checkout's var/models: the first start trains the ChEMU model
+        # there once (as make up would); later test runs find it.
         env.update(PORT=str(port), EMBEDDED_PG_PORT=str(pg_port), EMBEDDED_REDIS_PORT=str(redis_port),
-                   COREFAPP_VAR_DIR=str(var_dir), DEMO_PASSWORD="integration-pw", **(extra_env or {}))
+                   COREFAPP_VAR_DIR=str(var_dir), DEMO_PASSWORD="integration-pw",
+                   MODELS_DIR=str(REPO / "var" / "models"), **(extra_env or {}))
         self.env = env
         self.output: list[str] = []
         self.proc: subprocess.Popen | None = None
