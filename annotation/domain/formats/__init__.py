@@ -2,22 +2,33 @@
 CoNLL-2012 (export). Every reader returns an :class:`ImportReport` of ``TopicData``; every
 writer takes ``TopicData``. Pure Python: no Django. See docs/formats.md.
 
-The format modules are imported when first used (``READERS[...]``, ``read``, ``write`` or an
+Everything here is imported when first used (``READERS[...]``, ``read``, ``write`` or an
 attribute of this package), so that a caller of one format, such as the scorer's command
-line, does not pay for importing the others.
+line, does not pay for importing the others, nor for anything before it needs it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import import_module
-from typing import Any
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.formats._io import PathOrStream
-from annotation.domain.formats.errors import FormatError, FormatErrors, FormatWarning, ImportReport, Skipped
+TYPE_CHECKING = False  # (not ``typing.TYPE_CHECKING``: importing typing costs a few ms)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from annotation.domain.corpus import TopicData
+    from annotation.domain.formats._io import PathOrStream
+    from annotation.domain.formats.errors import (  # noqa: F401
+        FormatError,
+        FormatErrors,
+        FormatWarning,
+        ImportReport,
+        Skipped,
+    )
 
 _FUNCTIONS: dict[str, str] = {
+    "FormatError": "errors", "FormatErrors": "errors", "FormatWarning": "errors", "ImportReport": "errors",
+    "Skipped": "errors",
     "read_scico_jsonl": "scico", "write_scico_jsonl": "scico",
     "read_chemu_jsonlines": "chemu", "write_chemu_jsonlines": "chemu",
     "read_corefi": "corefi", "read_corefi_json": "corefi", "write_corefi": "corefi", "write_corefi_json": "corefi",
@@ -26,7 +37,7 @@ _FUNCTIONS: dict[str, str] = {
 }
 
 
-class _Registry(Mapping[str, Callable[..., Any]]):
+class _Registry(Mapping):
     """Format name -> function, the function's module imported on first access."""
 
     def __init__(self, functions: dict[str, str]) -> None:

@@ -19,16 +19,23 @@ back. See docs/formats.md.
 
 from __future__ import annotations
 
-import io
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 from annotation.domain.corpus import DocumentData, TopicData
 from annotation.domain.formats import _json
 from annotation.domain.formats._io import PathOrStream, canonical_int, display_name, is_int, open_text
+from annotation.domain.formats._lines import (  # noqa: F401 (line_at, map_file: part of this module's API)
+    jsonl_lines,
+    line_at,
+    line_spans,
+    map_file,
+    read_bytes,
+    stream_lines,
+)
 from annotation.domain.formats.errors import (
     FormatError,
     FormatErrors,
@@ -67,7 +74,7 @@ def read_scico_jsonl(path_or_stream: PathOrStream, *, skip_invalid: bool = False
         data = read_bytes(path_or_stream)
         lines: Iterable[tuple[int, str | bytes]] = jsonl_lines(data, line_spans(data))
     else:
-        lines = _stream_lines(path_or_stream)
+        lines = stream_lines(path_or_stream)
     parsed = (parse_scico_line(line, number, file) for number, line in lines)
     return scico_report(file, parsed, skip_invalid=skip_invalid)
 
@@ -147,56 +154,6 @@ def _unchecked_float(obj: dict[str, Any], topic: TopicData | None) -> bool:
         if _json.has_float(value):
             return True
     return False
-
-
-def _stream_lines(stream: IO[str]) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(stream, start=1):
-        if line.strip():
-            yield number, line
-
-
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    with open(path, "rb") as stream:
-        return stream.read()
-
-
-def line_spans(data: bytes) -> list[tuple[int, int, int]] | None:
-    """``(line number, start, end)`` of every line of a file's bytes (end past its newline), as
-    reading the file as UTF-8 text would number them; None when the file has a carriage return
-    (text mode would also end lines there: such a file is read as text). ``data`` may be an
-    ``mmap`` (hence ``find``: ``in`` would walk an mmap byte by byte)."""
-    if data.find(b"\r") >= 0:
-        return None
-    spans = []
-    start, number, find = 0, 1, data.find
-    while start < len(data):
-        newline = find(b"\n", start)
-        end = len(data) if newline < 0 else newline + 1
-        spans.append((number, start, end))
-        start, number = end, number + 1
-    return spans
-
-
-def jsonl_lines(data: bytes, spans: list[tuple[int, int, int]] | None) -> Iterator[tuple[int, str | bytes]]:
-    """The non-blank lines among ``spans`` of ``data`` (see :func:`line_spans`), numbered."""
-    if spans is None:
-        yield from _stream_lines(io.StringIO(data.decode("utf-8"), newline=None))
-        return
-    for number, start, end in spans:
-        line = line_at(data, start, end)
-        if line is not None:
-            yield number, line
-
-
-def line_at(data: bytes, start: int, end: int) -> str | bytes | None:
-    """The line ``data[start:end]``, None when blank: bytes for a line that opens an object
-    (JSON decodes bytes as UTF-8), else its text, tested for blankness exactly as a text line
-    is (``str.strip``). UnicodeDecodeError as reading the file as text would raise."""
-    line = data[start:end]
-    if line[:1] == b"{":
-        return line
-    text = line.decode("utf-8")
-    return text if text.strip() else None
 
 
 # --------------------------------------------------------------------------- writing

@@ -65,8 +65,21 @@ class ClusterGraph:
         return children
 
     @cached_property
+    def reach(self) -> dict:
+        """Node -> {node it reaches: edges on the shortest path}, for the nodes that have
+        children (the others reach nothing): one breadth-first walk per node, shared by the
+        closure and the distance table."""
+        children = self.children
+        return {start: reachable(start, children) for start in children}
+
+    @cached_property
     def closure(self) -> set:
-        return transitive_closure(self.relations)
+        """:func:`transitive_closure` of the relations, from the shared walks."""
+        closed = set(self.relations)
+        for start, reached in self.reach.items():
+            for node in reached:
+                closed.add((start, node))
+        return closed
 
     @cached_property
     def closure_matrix(self):
@@ -86,12 +99,14 @@ class ClusterGraph:
         position = {cluster: i for i, cluster in enumerate(self.members)}
         absent = len(position)
         table = numpy.zeros((absent + 1, absent + 1), dtype=numpy.int64)
+        reach = self.reach
         for cluster, i in position.items():
             table[i, i] = 1
-            for reached, edges in reachable(cluster, self.children).items():
-                j = position.get(reached)
-                if j is not None:
-                    table[i, j] = edges + 1
+            if cluster in reach:
+                for reached, edges in reach[cluster].items():
+                    j = position.get(reached)
+                    if j is not None:
+                        table[i, j] = edges + 1
         return position, table
 
     @cached_property

@@ -19,7 +19,6 @@ own code (``scico.scico_report``), and totals are added in topic order.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -88,6 +87,8 @@ def _json_text(result: dict) -> str:
             return orjson.dumps(result, option=orjson.OPT_INDENT_2).decode()
         except (ImportError, TypeError):
             pass
+    import json
+
     return json.dumps(result, indent=2)
 
 
@@ -107,10 +108,10 @@ def _orjson_writes_as_json(value) -> bool:
 
 
 def _score(args: argparse.Namespace) -> dict:
-    from annotation.domain.scoring import api
+    gold, system = _read_all([args.gold, args.system], args.format)
+    from annotation.domain.scoring import api  # (after the reading: imported meanwhile, see _warm_up)
     from annotation.domain.scoring.parallel import split_map
 
-    gold, system = _read_all([args.gold, args.system], args.format)
     try:
         if args.format == "scico":
             return api.score_scico(
@@ -123,15 +124,15 @@ def _score(args: argparse.Namespace) -> dict:
 
 
 def _iaa(args: argparse.Namespace) -> dict:
-    from annotation.domain.scoring import api
-    from annotation.domain.scoring.parallel import split_map
-
     if len(args.files) < 2:
         raise InputError("iaa needs at least two files (one per annotator)")
     names = [name.strip() for name in args.names.split(",")] if args.names else None
     if names is not None and len(names) != len(args.files):
         raise InputError(f"--names gives {len(names)} names for {len(args.files)} files")
     annotators = _read_all(args.files, args.format)
+    from annotation.domain.scoring import api  # (after the reading: imported meanwhile, see _warm_up)
+    from annotation.domain.scoring.parallel import split_map
+
     try:
         result = api.iaa(
             annotators, scheme=args.format, names=names, keep_singletons=args.keep_singletons,
@@ -170,10 +171,9 @@ def _read_all(paths: Sequence[str], format: str) -> list[list]:
 
 
 def _read_scico(paths: Sequence[str]) -> list[list]:
-    """SciCo files, line by line: every line of every file is one job of ``split_map``."""
-    from annotation.domain.formats import FormatErrors
-    from annotation.domain.formats import scico
-    from annotation.domain.formats._io import display_name
+    """SciCo files, line by line: every line of every file is one job of ``split_map``.
+    Before the fork only the lines are found; the reader is imported by each process."""
+    from annotation.domain.formats import _lines
     from annotation.domain.scoring.parallel import split_map
 
     contents: list[bytes | None] = []
@@ -181,28 +181,30 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
     jobs: list[tuple[int, int, object]] = []
     for index, path in enumerate(paths):
         try:
-            data = _map_file(path)
+            data = _lines.map_file(path)
         except OSError as error:
             contents.append(None)
             unreadable.append(f"{path}: {error.strerror or error}")
             continue
         contents.append(data)
         unreadable.append(None)
-        spans = scico.line_spans(data)
+        spans = _lines.line_spans(data)
         if spans is None:  # carriage returns: lines as text mode splits them
             try:
-                jobs += [(index, number, text) for number, text in scico.jsonl_lines(data, None)]
+                jobs += [(index, number, text) for number, text in _lines.jsonl_lines(data, None)]
             except UnicodeDecodeError as error:
                 unreadable[index] = f"{path}: not UTF-8 text ({error.reason})"
         else:
             jobs += [(index, number, (start, end)) for number, start, end in spans]
-    names = [display_name(path) for path in paths]
+    names = [os.path.basename(path) for path in paths]  # (what display_name gives for a path)
 
     def parse(job: tuple[int, int, object]):
+        from annotation.domain.formats import scico
+
         index, number, where = job
         if isinstance(where, tuple):
             try:
-                line = scico.line_at(contents[index], *where)
+                line = _lines.line_at(contents[index], *where)
             except UnicodeDecodeError as error:
                 return f"{paths[index]}: line {number}: not UTF-8 text ({error.reason})"
             if line is None:
@@ -212,6 +214,8 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
         return _plain_line(scico.parse_scico_line(line, number, names[index], flattened=False))
 
     lines = split_map(parse, jobs, first=_warm_up)
+    from annotation.domain.formats import FormatErrors, scico
+
     by_file: list[list] = [[] for _ in paths]
     for (index, _, _), line in zip(jobs, lines):
         if line is not None:
@@ -232,17 +236,6 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
             raise InputError(f"cannot score {path}: {conversion}")
         topics.append(report.topics)
     return topics
-
-
-def _map_file(path: str):
-    """The file's bytes, mapped rather than read (no copy of the file; the forked worker shares
-    the mapping); an empty file cannot be mapped and is read."""
-    import mmap
-
-    with open(path, "rb") as stream:
-        if os.fstat(stream.fileno()).st_size == 0:
-            return stream.read()
-        return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def _plain_line(parsed):
