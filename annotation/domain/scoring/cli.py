@@ -202,16 +202,13 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
         from annotation.domain.formats import scico
 
         index, number, where = job
-        if isinstance(where, tuple):
-            try:
-                line = _lines.line_at(contents[index], *where)
-            except UnicodeDecodeError as error:
-                return f"{paths[index]}: line {number}: not UTF-8 text ({error.reason})"
+        try:
+            line = _lines.line_at(contents[index], *where) if isinstance(where, tuple) else where
             if line is None:
                 return None
-        else:
-            line = where
-        return _plain_line(scico.parse_scico_line(line, number, names[index], flattened=False))
+            return _plain_line(scico.parse_scico_line(line, number, names[index], flattened=False))
+        except UnicodeDecodeError as error:  # (reading the file as text would fail there)
+            return f"{paths[index]}: line {number}: not UTF-8 text ({error.reason})"
 
     lines = split_map(parse, jobs, first=_warm_up)
     from annotation.domain.formats import FormatErrors, scico

@@ -178,3 +178,53 @@ def test_reading_in_parallel_and_in_sequence_gives_the_same_topics(scico_files, 
     in_sequence = cli._read_all(paths, "scico")
     assert in_parallel == in_sequence
     assert in_sequence == [[from_topic(topic) for topic in read("scico", path).topics] for path in paths]
+
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(tmp_path, monkeypatch, cpus):
+    from annotation.domain.formats import read
+    from annotation.domain.scoring import cli, parallel
+    from annotation.domain.scoring.plain import from_topic
+
+    monkeypatch.setattr(parallel, "cpu_count", lambda: cpus)
+    lines = [scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), scico_line(2, [0, 1, 1, 2, 2], [[1, 2]])]
+    files = {
+        "crlf.jsonl": "\r\n".join(lines) + "\r\n",
+        "blank.jsonl": "\n\n" + "\n  \n".join(lines),
+        "empty.jsonl": "",
+        "only_blank.jsonl": "\n \n\t\n",
+    }
+    paths = []
+    for name, text in files.items():
+        (tmp_path / name).write_bytes(text.encode())
+        paths.append(str(tmp_path / name))
+    assert cli._read_all(paths, "scico") == [[from_topic(t) for t in read("scico", path).topics] for path in paths]
+
+
+def test_a_file_that_is_not_utf8_is_reported_not_a_traceback(tmp_path, scico_files):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(scico_line(1, [0, 0, 1, 1, 2], []).encode() + b'\n{"id": "\xff"}\n')
+    completed = run("score", str(bad), str(scico_files["gold"]), "--format", "scico")
+    assert completed.returncode == 1
+    assert "bad.jsonl: line 2: not UTF-8 text" in completed.stderr and "Traceback" not in completed.stderr
+
+
+def test_json_output_is_json_dumps_with_indent_2(scico_files):
+    completed = run("iaa", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json")
+    assert completed.stdout == json.dumps(json.loads(completed.stdout), indent=2) + "\n"
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"a": {"precision": 0.5, "recall": 1.0, "f1": 0.6666666666666666}, "b": [], "c": {}, "d": None},
+        {"tiny": 1e-05, "alpha": -0.00012, "zero": -0.0},
+        {"topic é": 0.5, "unscored_topics": ["t1", "t\u2013"]},
+        {"nan": float("nan"), "inf": float("inf")},
+        {"big": 2**70, "flag": True},
+    ],
+)
+def test_json_text_is_what_json_dumps_writes(result):
+    from annotation.domain.scoring.cli import _json_text
+
+    assert _json_text(result) == json.dumps(result, indent=2)
