@@ -126,10 +126,7 @@ class TopicParser:
         sentences = self.sentences(paragraphs, scico)
         if self.bad:
             return None
-        return [
-            DocumentData(doc_id=ids[p], tokens=paragraphs[p], sentences=sentences[p], metadata=metadata[p])
-            for p in range(count)
-        ]
+        return list(map(DocumentData, ids, paragraphs, sentences, metadata))  # (doc_id, tokens, sentences, metadata)
 
     def paragraph_metadata(self, ids: list[str], scico: dict[str, Any]) -> list[dict[str, Any]]:
         value = self.obj.get("metadata")
@@ -166,6 +163,9 @@ class TopicParser:
         if inclusive:
             scico["inclusive_sentence_ends"] = True
         shift = 1 if inclusive else 0
+        fast = _all_sentence_bounds(value, paragraphs, shift)
+        if fast is not None:
+            return fast
         result: list[list[tuple[int, int]]] = []
         for p, sentences in enumerate(value):
             size = len(paragraphs[p])
@@ -341,6 +341,30 @@ def all_token_lists(tokens: Any) -> bool:
     except TypeError:
         return False
     return True
+
+
+def _all_sentence_bounds(
+    value: list[Any], paragraphs: list[list[str]], shift: int
+) -> list[list[tuple[int, int]]] | None:
+    """Fast path of the sentence check over a whole topic (one call, not one per paragraph):
+    the half-open bounds of every paragraph when every ``[start, end]`` is two integers that
+    fit, else None (and the paragraphs are checked one by one)."""
+    result = []
+    for sentences, paragraph in zip(value, paragraphs):
+        if type(sentences) is not list:
+            return None
+        size = len(paragraph)
+        bounds = []
+        append = bounds.append
+        for pair in sentences:
+            if type(pair) is not list or len(pair) != 2:
+                return None
+            start, end = pair
+            if type(start) is not int or type(end) is not int or not 0 <= start < end + shift <= size:
+                return None
+            append((start, end + shift))
+        result.append(bounds)
+    return result
 
 
 def _sentence_bounds(sentences: Any, size: int, shift: int) -> list[tuple[int, int]] | None:
