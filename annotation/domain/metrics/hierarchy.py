@@ -132,6 +132,11 @@ class ClusterGraph:
         return self.distance_table[1][numpy.ix_(rows, rows)]
 
     @cached_property
+    def longest_distance(self) -> int:
+        """The largest entry of ``distance_table``."""
+        return int(self.distance_table[1].max())
+
+    @cached_property
     def closure_mask(self):
         return self.closure_matrix > 0
 
@@ -195,16 +200,17 @@ def hierarchy_scores(key: ClusterGraph, response: ClusterGraph, *, counted: str 
     any_key, any_response = shared > 0, shared.T > 0
     half_key = shared >= 0.5 * key.sizes[:, None]
     half_response = shared.T >= 0.5 * response.sizes[:, None]
-    if counted == "closure":
-        any_pair = Counts(
-            _matched_closure(response, any_response, key), len(response.closure),
-            _matched_closure(key, any_key, response), len(key.closure),
+    if counted == "closure":  # both F1s count closure relations: one stacked product per side
+        response_any, response_half = _matched_closures(response, any_response, half_response, key)
+        key_any, key_half = _matched_closures(key, any_key, half_key, response)
+        return (
+            Counts(response_any, len(response.closure), key_any, len(key.closure)),
+            Counts(response_half, len(response.closure), key_half, len(key.closure)),
         )
-    else:
-        any_pair = Counts(
-            _matched_raw(response, any_response, key), len(response.relations),
-            _matched_raw(key, any_key, response), len(key.relations),
-        )
+    any_pair = Counts(
+        _matched_raw(response, any_response, key), len(response.relations),
+        _matched_raw(key, any_key, response), len(key.relations),
+    )
     half = Counts(
         _matched_closure(response, half_response, key), len(response.closure),
         _matched_closure(key, half_key, response), len(key.closure),
@@ -231,6 +237,19 @@ def _matched_closure(side: ClusterGraph, holders, other: ClusterGraph) -> int:
     if not side.closure or not other.closure:  # (an empty closure projects onto nothing)
         return 0
     return int((_projected(holders.astype(float), other) & side.closure_mask).sum())
+
+
+def _matched_closures(side: ClusterGraph, holders_any, holders_half, other: ClusterGraph) -> tuple[int, int]:
+    """``_matched_closure`` for two holder matrices at once (the F1 and the F1-50% ones): the
+    products are of 0/1 matrices, so stacking them changes no count."""
+    if not side.closure or not other.closure:
+        return 0, 0
+    import numpy
+
+    stacked = numpy.stack((holders_any, holders_half)).astype(float)
+    projected = (stacked @ other.closure_matrix @ stacked.transpose(0, 2, 1)) > 0
+    counts = (projected & side.closure_mask).sum(axis=(1, 2))
+    return int(counts[0]), int(counts[1])
 
 
 def _matched_raw(side: ClusterGraph, holders, other: ClusterGraph) -> int:

@@ -41,12 +41,31 @@ def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float,
         mentions = list(dict.fromkeys([*key.cluster_of, *response.cluster_of]))
         key_distance = _mention_distances(key, mentions, numpy)
         response_distance = _mention_distances(response, mentions, numpy)
-    longest = numpy.maximum(key_distance, response_distance)
-    shortest = numpy.minimum(key_distance, response_distance)
-    scored = longest > 0
-    scores = numpy.zeros(longest.shape, dtype=numpy.float64)
-    numpy.divide(shortest, longest, out=scores, where=scored)
-    return float(numpy.cumsum(scores, axis=None)[-1]), int(numpy.count_nonzero(scored))
+    # score = min / max of the two distances (0 when both are 0), looked up in a table of
+    # those very quotients; distances are >= 0, so a pair is scored when either is > 0
+    table = _ratio_table(max(key.longest_distance, response.longest_distance) + 1, numpy)
+    scores = table[key_distance, response_distance]
+    scored = int(numpy.count_nonzero(key_distance | response_distance))
+    return float(numpy.cumsum(scores, axis=None)[-1]), scored
+
+
+_RATIO_TABLES: dict[int, object] = {}
+
+
+def _ratio_table(size: int, numpy):
+    """T[a, b] = min(a, b) / max(a, b) for distances a, b below ``size``, 0 where both are 0:
+    ``numpy.divide`` of the same int64 values, so each entry is the float a per-pair division
+    gives."""
+    size = max(size, 16)
+    table = _RATIO_TABLES.get(size)
+    if table is None:
+        distances = numpy.arange(size, dtype=numpy.int64)
+        longest = numpy.maximum.outer(distances, distances)
+        shortest = numpy.minimum.outer(distances, distances)
+        table = numpy.zeros((size, size), dtype=numpy.float64)
+        numpy.divide(shortest, longest, out=table, where=longest > 0)
+        _RATIO_TABLES[size] = table
+    return table
 
 
 def _mention_distances(side: ClusterGraph, mentions: Sequence, numpy):
