@@ -114,7 +114,8 @@ def celery_round_trip(redis_port: int) -> str:
     url = f"redis://127.0.0.1:{redis_port}/0"
     app.conf.update(broker_url=url, result_backend=url)
     try:
-        return ping.apply_async(args=["integration"], queue="default").get(timeout=30)
+        # Generous: on a loaded 2-core machine the default worker may still be starting.
+        return ping.apply_async(args=["integration"], queue="default").get(timeout=120)
     finally:
         app.close()
 
