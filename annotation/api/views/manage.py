@@ -15,8 +15,10 @@ from annotation.models import Assignment, Project, Topic
 from annotation.selectors.access import is_admin
 from annotation.selectors.progress import project_progress
 from annotation.selectors.workspace import assignments_payload, project_payload
+from annotation.services import assignment_bulk
 from annotation.services import assignments as assignment_services
 from annotation.services import projects as project_services
+from modelserve.backends import DEFAULT_BACKEND, available_backends
 
 
 class IsAdmin(BasePermission):
@@ -44,7 +46,16 @@ class ProjectSerializer(serializers.Serializer):
 
 
 def _project_row(project: Project) -> dict:
-    return project_payload(project) | {"topics": project.topics.count()}
+    return project_payload(project) | {"topics": project.topics.count(),
+                                       "suggestion_params": project.suggestion_params}
+
+
+class SuggestionBackendsView(AdminView):
+    """The suggestion backends a project can name (the project form offers them)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        return Response({"backends": available_backends(), "default": DEFAULT_BACKEND})
 
 
 class ProjectsView(AdminView):
@@ -208,3 +219,25 @@ class AssignmentView(AdminView):
         assignment_services.assignment_delete(assignment_id=pk,
                                               discard_work=request.query_params.get("discard_work") == "true")
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BulkRequest(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["delete", "reopen"])
+    assignments = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, max_length=100_000)
+    discard_work = serializers.BooleanField(default=False, help_text="delete: also assignments with work in them")
+
+
+class AssignmentsBulkView(AdminView):
+    """Delete or reopen many assignments in one set-based request (all or nothing)."""
+
+    @extend_schema(request=BulkRequest, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        data = BulkRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        ids = list(dict.fromkeys(v["assignments"]))
+        if v["action"] == "delete":
+            count = assignment_bulk.assignments_delete(assignment_ids=ids, discard_work=v["discard_work"])
+        else:
+            count = assignment_bulk.assignments_reopen(assignment_ids=ids)
+        return Response({"action": v["action"], "count": count})
