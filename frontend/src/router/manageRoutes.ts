@@ -1,14 +1,86 @@
-// Admin pages: routes under /manage/. The admin pages live in src/admin/; add their routes to
-// this list (lazy imports keep them out of the annotators' bundle). `requiresAdmin` makes the
-// router send everyone else back to their topics.
+// Admin pages: routes under /manage/. The pages live in src/admin/ and are lazy imports, so
+// the annotators' bundle does not carry them. `requiresAdmin` makes the router send everyone
+// else back to their topics.
 
 import type { RouteRecordRaw } from "vue-router";
+
+const admin = { requiresAdmin: true, wide: true } as const;
 
 export const manageRoutes: RouteRecordRaw[] = [
   {
     path: "/manage",
-    name: "manage",
-    component: () => import("../pages/ManageHomePage.vue"),
-    meta: { requiresAdmin: true, title: "Manage" },
+    component: () => import("../admin/AdminShell.vue"),
+    meta: { ...admin },
+    children: [
+      {
+        path: "",
+        name: "manage",
+        component: () => import("../pages/ManageHomePage.vue"),
+        meta: { ...admin, title: "Manage" },
+      },
+      {
+        path: "users",
+        name: "manage-users",
+        component: () => import("../admin/users/UsersPage.vue"),
+        meta: { ...admin, title: "Users" },
+      },
+      {
+        path: "projects/new",
+        name: "project-new",
+        component: () => import("../admin/projects/ProjectCreatePage.vue"),
+        meta: { ...admin, title: "New project" },
+      },
+      {
+        path: "projects/:project(\\d+)",
+        component: () => import("../admin/projects/ProjectLayout.vue"),
+        props: (route) => ({ projectId: Number(route.params.project) }),
+        meta: { ...admin },
+        children: [
+          { path: "", name: "project", redirect: (to) => ({ name: "project-progress", params: to.params }) },
+          {
+            path: "progress",
+            name: "project-progress",
+            component: () => import("../admin/progress/ProgressPage.vue"),
+            meta: { ...admin, title: "Progress" },
+          },
+          {
+            path: "assignments",
+            name: "project-assignments",
+            component: () => import("../admin/assign/AssignmentsPage.vue"),
+            meta: { ...admin, title: "Assignments" },
+          },
+          {
+            path: "topics",
+            name: "project-topics",
+            component: () => import("../admin/data/TopicsPage.vue"),
+            meta: { ...admin, title: "Topics and import" },
+          },
+          {
+            path: "export",
+            name: "project-export",
+            component: () => import("../admin/data/ExportPage.vue"),
+            meta: { ...admin, title: "Export" },
+          },
+          {
+            path: "agreement",
+            name: "project-agreement",
+            component: () => import("../admin/agreement/AgreementPage.vue"),
+            meta: { ...admin, title: "Agreement" },
+          },
+          {
+            path: "suggestions",
+            name: "project-suggestions",
+            component: () => import("../admin/suggestions/SuggestionsPage.vue"),
+            meta: { ...admin, title: "Suggestions" },
+          },
+          {
+            path: "settings",
+            name: "project-settings",
+            component: () => import("../admin/projects/ProjectSettingsPage.vue"),
+            meta: { ...admin, title: "Project settings" },
+          },
+        ],
+      },
+    ],
   },
 ];

@@ -51,3 +51,8 @@ export function fromDisplay(metric: string, shown: number): number {
 export function toDisplay(metric: string, value: number): number {
   return metricInfo(metric).kind === "alpha" ? value : Math.round(value * 1000) / 10;
 }
+
+/** An axis label: whole percentages for F1, one decimal for alpha. */
+export function formatTick(metric: string, value: number): string {
+  return metricInfo(metric).kind === "alpha" ? value.toFixed(1) : String(Math.round(value * 100));
+}

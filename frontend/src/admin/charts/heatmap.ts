@@ -78,3 +78,21 @@ export function pairMatrix(report: AgreementReport, metric: string, topics?: rea
   );
   return { names, cells };
 }
+
+/** The colour range of the heatmap: the range of the pairs' means, at least `minSpan` wide
+ * and inside the metric's range, so that pairs at 90 and 96 look different (the legend
+ * gives the range). */
+export function colourDomain(matrix: PairMatrix, metric: readonly [number, number], minSpan = 0.1): [number, number] {
+  const means = matrix.cells.flat().flatMap((cell) => (cell && cell.mean !== null ? [cell.mean] : []));
+  if (!means.length) return [metric[0], metric[1]];
+  let lo = Math.min(...means);
+  let hi = Math.max(...means);
+  if (hi - lo < minSpan) {
+    const middle = (lo + hi) / 2;
+    lo = middle - minSpan / 2;
+    hi = middle + minSpan / 2;
+    if (lo < metric[0]) [lo, hi] = [metric[0], metric[0] + minSpan];
+    if (hi > metric[1]) [lo, hi] = [metric[1] - minSpan, metric[1]];
+  }
+  return [Math.max(metric[0], lo), Math.min(metric[1], hi)];
+}

@@ -1,0 +1,59 @@
+// The project form's values and checks (the server checks again; these say it sooner).
+
+import type { ProjectInput, ProjectRow } from "../../api/adminTypes";
+
+export function emptyProject(defaultBackend = "minilm"): ProjectInput {
+  return {
+    name: "",
+    hierarchy: true,
+    anaphora: false,
+    guidelines: "",
+    allow_add_mentions: false,
+    allow_fix_spans: false,
+    allow_reject_mentions: false,
+    single_parent: true,
+    suggestion_backend: defaultBackend,
+    suggestion_params: {},
+  };
+}
+
+export function projectInput(project: ProjectRow): ProjectInput {
+  const { name, hierarchy, anaphora, guidelines, allow_add_mentions, allow_fix_spans, allow_reject_mentions } = project;
+  return {
+    name,
+    hierarchy,
+    anaphora,
+    guidelines,
+    allow_add_mentions,
+    allow_fix_spans,
+    allow_reject_mentions,
+    single_parent: project.single_parent,
+    suggestion_backend: project.suggestion_backend,
+    suggestion_params: { ...project.suggestion_params },
+  };
+}
+
+export interface ParsedParams {
+  params: Record<string, unknown> | null;
+  error: string | null;
+}
+
+/** The backend parameters as typed: a JSON object, or blank for none. */
+export function parseParams(text: string): ParsedParams {
+  if (!text.trim()) return { params: {}, error: null };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === "object" && !Array.isArray(value)) return { params: value as Record<string, unknown>, error: null };
+    return { params: null, error: 'Backend parameters must be a JSON object, e.g. {"threshold": 0.5}.' };
+  } catch (e) {
+    return { params: null, error: `Backend parameters are not valid JSON (${e instanceof Error ? e.message : e}).` };
+  }
+}
+
+export function projectErrors(input: ProjectInput): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!input.name.trim()) errors.name = "A project needs a name.";
+  if (input.name.length > 200) errors.name = "The name may have at most 200 characters.";
+  if (!input.hierarchy && !input.anaphora) errors.schemes = "Choose at least one scheme: hierarchy, anaphora, or both.";
+  return errors;
+}
