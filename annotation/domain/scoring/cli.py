@@ -172,8 +172,10 @@ def _read_all(paths: Sequence[str], format: str) -> list[list]:
 
 def _read_scico(paths: Sequence[str]) -> list[list]:
     """SciCo files, line by line: every line of every file is one job of ``split_map``.
-    Before the fork only the lines are found; the reader is imported by each process."""
-    from annotation.domain.formats import _lines
+    What the jobs need is imported before the fork, once (the child inherits it); what only
+    the scoring needs (numpy) is imported by this process while the child starts reading."""
+    from annotation.domain.formats import _lines, scico  # noqa: F401 (scico: for the jobs)
+    from annotation.domain.scoring import plain  # noqa: F401 (for _plain_line)
     from annotation.domain.scoring.parallel import split_map
 
     contents: list[bytes | None] = []
