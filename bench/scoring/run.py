@@ -8,7 +8,10 @@ command line in subprocesses and prints, for each command, the median and the mi
 wall time, the median CPU time (user + sys of the process and its forked worker) and the peak
 memory (max resident set of the process or its worker). Goals: score < 0.3 s, iaa < 1 s wall.
 The two commands are run alternately, so that both see the same load; the load average is
-printed with the table, since the machine is shared. A second table splits one run into its
+printed with the table, since the machine is shared. A first, unmeasured run of each warms
+the page cache and writes the bytecode caches (``PYTHONDONTWRITEBYTECODE``, which some
+shells here set, is left out of the commands' environment: an installed scorer has its .pyc
+files, and compiling the modules anew would add ~50 ms to every run). A second table splits one run into its
 phases, measured in-process and serially (CPU seconds): start-up imports, reading the files
 (JSON and validation of every token, converting to the scorers' plain annotations), and the
 scoring itself.
@@ -28,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.scoring.generate import generate  # noqa: E402
+from bench.scoring.generate import generate
 
 FILES = ["gold.jsonl", "system.jsonl"] + [f"annotator{i}.jsonl" for i in range(1, 5)]
 STAMP = "generator.sha1"  # which generate.py made the files: a changed generator regenerates them
@@ -47,11 +50,14 @@ def ensure_files(directory: Path) -> None:
         stamp.write_text(generator_stamp() + "\n")
 
 
+ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def measure(argv: list[str]) -> tuple[float, float, float]:
     """(wall seconds, CPU seconds, peak RSS in MiB) of one run of ``argv``; CPU and RSS
     include the worker the command forks (wait4 reports the process and its children)."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(argv, cwd=ROOT, env=ENVIRONMENT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -86,7 +92,8 @@ t = time.process_time(); annotators = [load(f"annotator{{i}}.jsonl") for i in ra
 t = time.process_time(); api.iaa(annotators, scheme="scico"); compute_iaa = time.process_time() - t
 print(imports, read_score, compute_score, read_iaa, compute_iaa)
 """
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=ENVIRONMENT, capture_output=True, text=True,
+                         check=True)
     imports, read_score, compute_score, read_iaa, compute_iaa = map(float, out.stdout.split())
     return [
         ("imports (formats, scoring, numpy)", imports, imports),
@@ -111,13 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(f"files: {args.dir} (gold {sizes['gold.jsonl']:.1f} MiB, system {sizes['system.jsonl']:.1f} MiB, "
           f"annotators {sizes['annotator1.jsonl']:.1f} MiB each; 200 topics); CPUs: {len(os.sched_getaffinity(0))}")
-    for argv, _ in commands.values():  # warm the page cache and the bytecode caches
-        measure(argv)
+    for command, _ in commands.values():  # warm the page cache and the bytecode caches
+        measure(command)
     load_before = os.getloadavg()[0]
     runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
     for _ in range(args.runs):
-        for name, (argv, _) in commands.items():
-            runs[name].append(measure(argv))
+        for name, (command, _) in commands.items():
+            runs[name].append(measure(command))
     load_after = os.getloadavg()[0]
     print(f"load average (1 min) {load_before:.2f} before, {load_after:.2f} after the runs")
     print(f"{'command':<20} {'runs':>4} {'wall median':>11} {'wall min':>9} {'CPU median':>10} {'peak MiB':>9} "

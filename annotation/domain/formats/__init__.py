@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from annotation.domain.corpus import TopicData
     from annotation.domain.formats._io import PathOrStream
-    from annotation.domain.formats.errors import (  # noqa: F401
+    from annotation.domain.formats.errors import (
         FormatError,
         FormatErrors,
         FormatWarning,
@@ -99,8 +99,24 @@ def write(format: str, topics: Iterable[TopicData], path: PathOrStream, **option
 
 
 __all__ = [
-    "READERS", "WRITERS", "read", "write", "FormatError", "FormatErrors", "FormatWarning",
-    "ImportReport", "Skipped", "read_scico_jsonl", "write_scico_jsonl", "read_chemu_jsonlines",
-    "write_chemu_jsonlines", "read_corefi", "read_corefi_json", "write_corefi", "write_corefi_json",
-    "read_brat", "write_brat", "write_conll",
+    "READERS",
+    "WRITERS",
+    "FormatError",
+    "FormatErrors",
+    "FormatWarning",
+    "ImportReport",
+    "Skipped",
+    "read",
+    "read_brat",
+    "read_chemu_jsonlines",
+    "read_corefi",
+    "read_corefi_json",
+    "read_scico_jsonl",
+    "write",
+    "write_brat",
+    "write_chemu_jsonlines",
+    "write_conll",
+    "write_corefi",
+    "write_corefi_json",
+    "write_scico_jsonl",
 ]

@@ -36,14 +36,10 @@ def map_file(path: str | os.PathLike[str]):
 
 
 def stream_lines(stream: IO[str]) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of a text stream, numbered from 1."""
     for number, line in enumerate(stream, start=1):
         if line.strip():
             yield number, line
-
-
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    with open(path, "rb") as stream:
-        return stream.read()
 
 
 def line_spans(data: bytes) -> list[tuple[int, int, int]] | None:

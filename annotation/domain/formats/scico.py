@@ -27,7 +27,13 @@ from typing import Any
 
 from annotation.domain.corpus import DocumentData, TopicData
 from annotation.domain.formats import _json
-from annotation.domain.formats._io import PathOrStream, canonical_int, display_name, is_int, open_text
+from annotation.domain.formats._io import (
+    PathOrStream,
+    canonical_int,
+    display_name,
+    is_int,
+    open_text,
+)
 from annotation.domain.formats._lines import (  # noqa: F401 (line_at, map_file: part of this module's API)
     jsonl_lines,
     line_at,
@@ -44,7 +50,13 @@ from annotation.domain.formats.errors import (
     Problems,
     Skipped,
 )
-from annotation.domain.formats.scico_parser import FORMAT, KNOWN_FIELDS, TopicParser, flatten_mentions, json_type
+from annotation.domain.formats.scico_parser import (
+    FORMAT,
+    KNOWN_FIELDS,
+    TopicParser,
+    flatten_mentions,
+    json_type,
+)
 
 # The order of the SciCo release (README), used for topics that did not come from SciCo.
 DEFAULT_FIELDS = KNOWN_FIELDS

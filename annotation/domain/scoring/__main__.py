@@ -8,6 +8,6 @@ gc.disable()
 # The matrices are tiny; one BLAS thread starts faster (set before numpy is imported).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from annotation.domain.scoring.cli import main  # noqa: E402
+from annotation.domain.scoring.cli import main
 
 sys.exit(main())

@@ -109,7 +109,9 @@ def _orjson_writes_as_json(value) -> bool:
 
 def _score(args: argparse.Namespace) -> dict:
     gold, system = _read_all([args.gold, args.system], args.format)
-    from annotation.domain.scoring import api  # (after the reading: imported meanwhile, see _warm_up)
+    from annotation.domain.scoring import (
+        api,  # (after the reading: imported meanwhile, see _warm_up)
+    )
     from annotation.domain.scoring.parallel import split_map
 
     try:
@@ -130,7 +132,9 @@ def _iaa(args: argparse.Namespace) -> dict:
     if names is not None and len(names) != len(args.files):
         raise InputError(f"--names gives {len(names)} names for {len(args.files)} files")
     annotators = _read_all(args.files, args.format)
-    from annotation.domain.scoring import api  # (after the reading: imported meanwhile, see _warm_up)
+    from annotation.domain.scoring import (
+        api,  # (after the reading: imported meanwhile, see _warm_up)
+    )
     from annotation.domain.scoring.parallel import split_map
 
     try:
@@ -174,8 +178,8 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
     """SciCo files, line by line: every line of every file is one job of ``split_map``.
     What the jobs need is imported before the fork, once (the child inherits it); what only
     the scoring needs (numpy) is imported by this process while the child starts reading."""
-    from annotation.domain.formats import _lines, scico  # noqa: F401 (scico: for the jobs)
-    from annotation.domain.scoring import plain  # noqa: F401 (for _plain_line)
+    from annotation.domain.formats import FormatErrors, _lines, scico
+    from annotation.domain.scoring import plain  # noqa: F401 (imported here for _plain_line, see above)
     from annotation.domain.scoring.parallel import split_map
 
     contents: list[bytes | None] = []
@@ -201,8 +205,6 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
     names = [os.path.basename(path) for path in paths]  # (what display_name gives for a path)
 
     def parse(job: tuple[int, int, object]):
-        from annotation.domain.formats import scico
-
         index, number, where = job
         try:
             line = _lines.line_at(contents[index], *where) if isinstance(where, tuple) else where
@@ -213,8 +215,6 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
             return f"{paths[index]}: line {number}: not UTF-8 text ({error.reason})"
 
     lines = split_map(parse, jobs, first=_warm_up)
-    from annotation.domain.formats import FormatErrors, scico
-
     by_file: list[list] = [[] for _ in paths]
     for (index, _, _), line in zip(jobs, lines):
         if line is not None:

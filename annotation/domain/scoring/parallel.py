@@ -73,7 +73,7 @@ def split_map(
                 done[job] = function(items[job])
                 job -= 1
             payload = pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException:  # the parent computes whatever is missing
+        except BaseException:  # noqa: BLE001 (whatever happened, the parent computes what is missing)
             payload = b""
         try:
             with os.fdopen(write_end, "wb") as stream:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -242,7 +243,7 @@ def scico_lines(draw):
         cluster = draw(st.integers(0, 3) | st.sampled_from(["7", "c"]))
         mentions.append([p, start, end, cluster] if draw(st.integers(0, 5)) else [p, start, end])
     clusters = list(dict.fromkeys(m[3] for m in mentions if len(m) == 4))
-    relations = [[a, b] for a, b in zip(clusters, clusters[1:])][: draw(st.integers(0, 3))]
+    relations = [[a, b] for a, b in pairwise(clusters)][: draw(st.integers(0, 3))]
     inclusive = draw(st.booleans())
     line = topic(
         id=draw(st.integers(0, 3) | st.sampled_from(["5", "t"])),
