@@ -23,6 +23,7 @@ STATUS_BY_ERROR: dict[type, int] = {
     domain.InvalidOperation: status.HTTP_400_BAD_REQUEST,
     service.AnnotationLocked: status.HTTP_423_LOCKED,
     service.ImportRefused: status.HTTP_400_BAD_REQUEST,
+    service.NotYours: status.HTTP_403_FORBIDDEN,
 }
 
 

@@ -35,3 +35,9 @@ class ImportRefused(DomainError):
     def __init__(self, message: str, errors: list[str]) -> None:
         super().__init__(message, errors=errors)
         self.errors = errors
+
+
+class NotYours(DomainError):
+    """An admin may read any annotation but edits only annotations of their own assignments."""
+
+    code = "not_yours"

@@ -8,23 +8,24 @@ them with the new version, and after commit update the cache and broadcast to ot
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
-from django.utils import timezone
 
 from annotation.domain import history
 from annotation.domain.effects import apply_effects, invert_effects
-from annotation.domain.errors import DomainError, NothingToRedo, NothingToUndo
+from annotation.domain.errors import DomainError, NotFound, NothingToRedo, NothingToUndo
 from annotation.domain.operations import plan
-from annotation.models import Annotation, Assignment, Mention, Operation
+from annotation.models import Annotation, Assignment, Mention, Operation, Topic
 from annotation.models import Cluster as ClusterRow
+from annotation.selectors.access import is_admin
 from annotation.selectors.state import annotation_state_load
 from annotation.services import broadcast, state_cache
 from annotation.services.effects_sql import effects_write
-from annotation.services.errors import AnnotationLocked, VersionConflict
+from annotation.services.errors import AnnotationLocked, NotYours, VersionConflict
 
 EDITABLE = {Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS, Assignment.Status.REOPENED}
 _SEQUENCE_TABLES = {"cluster": ClusterRow._meta.db_table, "mention": Mention._meta.db_table}
@@ -55,60 +56,100 @@ def _new_id(kind: str) -> int:
         return cursor.fetchone()[0]
 
 
-def _lock_editable(annotation_id: int, expected_version: int) -> Annotation:
-    annotation = (
-        Annotation.objects.select_for_update(of=("self",))
-        .select_related("assignment", "topic__project")
-        .get(pk=annotation_id)
-    )
-    if annotation.version != expected_version:
-        raise VersionConflict(expected=expected_version, current=annotation.version)
-    assignment = annotation.assignment
-    if assignment is None:
+@dataclass
+class Locked:
+    """The locked annotation row and what an operation needs to know about it."""
+
+    id: int
+    version: int
+    topic_id: int
+    project_id: int
+    assignment_id: int | None
+    owner_id: int | None
+    status: str | None
+
+
+# One statement for the hot path (the ORM's select_related compiles slower than it runs).
+_LOCK_SQL = (
+    f"SELECT a.id, a.version, a.topic_id, t.project_id, s.id, s.user_id, s.status "
+    f"FROM {Annotation._meta.db_table} a JOIN {Topic._meta.db_table} t ON t.id = a.topic_id "
+    f"LEFT JOIN {Assignment._meta.db_table} s ON s.id = a.assignment_id WHERE a.id = %s FOR UPDATE OF a"
+)
+_LOG_SQL = (
+    f"WITH bumped AS (UPDATE {Annotation._meta.db_table} SET version = version + 1, updated_at = now() "
+    f"WHERE id = %s RETURNING version) "
+    f"INSERT INTO {Operation._meta.db_table} (annotation_id, version, kind, target_id, name, payload, effects, "
+    f"warnings, user_id, client_id, created_at) "
+    f"SELECT %s, bumped.version, %s, %s, %s, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s, now() FROM bumped "
+    f"RETURNING id, version"
+)
+
+
+def _lock_editable(annotation_id: int, expected_version: int, user) -> Locked:
+    """Lock the row; refuse what is not this user's (404 to annotators, who must not learn
+    that a colleague's annotation exists; 403 to admins), stale, or read-only."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_SQL, [annotation_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFound("annotation", annotation_id)
+    locked = Locked(*row)
+    if user is not None and locked.owner_id != user.pk:
+        if is_admin(user):
+            raise NotYours("Only the annotator who owns this annotation can change it.")
+        raise NotFound("annotation", annotation_id)
+    if locked.version != expected_version:
+        raise VersionConflict(expected=expected_version, current=locked.version)
+    if locked.assignment_id is None:
         raise AnnotationLocked("Gold annotations are read-only; import a new version instead.")
-    if assignment.status not in EDITABLE:
+    if locked.status not in EDITABLE:
         raise AnnotationLocked("This annotation is submitted and read-only; an admin can reopen it.")
-    return annotation
+    return locked
 
 
-def _commit(annotation: Annotation, state, *, user, name: str, payload: dict, kind: str, effects: list,
-            warnings: list[str], created: dict, target: Operation | None, client_id: str) -> Applied:
+def _commit(locked: Locked, state, *, user, name: str, payload: dict, kind: str, effects: list,
+            warnings: list[str], created: dict, target_id: int | None, client_id: str) -> Applied:
     """Write `effects` (already planned against `state`) and log them; `state` is updated in
     place and cached after commit. On any failure the cache entry is already gone."""
-    effects_write(annotation_id=annotation.pk, topic_id=annotation.topic_id, effects=effects)
+    effects_write(annotation_id=locked.id, topic_id=locked.topic_id, effects=effects)
     apply_effects(state, effects)
-    annotation.version += 1
-    Annotation.objects.filter(pk=annotation.pk).update(version=annotation.version, updated_at=timezone.now())
-    operation = Operation.objects.create(
-        annotation=annotation, version=annotation.version, kind=kind, target=target, name=name,
-        payload=payload, effects=effects, warnings=warnings, user=user, client_id=client_id[:64],
-    )
-    assignment = annotation.assignment
-    if assignment.status != Assignment.Status.IN_PROGRESS:
-        Assignment.objects.filter(pk=assignment.pk).update(status=Assignment.Status.IN_PROGRESS)
-    applied = Applied(operation_id=operation.pk, version=annotation.version, name=name, kind=kind,
+    with connection.cursor() as cursor:
+        cursor.execute(_LOG_SQL, [locked.id, locked.id, kind, target_id, name, json.dumps(payload),
+                                  json.dumps(effects), json.dumps(warnings), getattr(user, "pk", None),
+                                  client_id[:64]])
+        operation_id, version = cursor.fetchone()
+        if locked.status != Assignment.Status.IN_PROGRESS:
+            cursor.execute(f"UPDATE {Assignment._meta.db_table} SET status = %s WHERE id = %s",
+                           [Assignment.Status.IN_PROGRESS, locked.assignment_id])
+            locked.status = Assignment.Status.IN_PROGRESS
+    locked.version = version
+    applied = Applied(operation_id=operation_id, version=version, name=name, kind=kind,
                       effects=effects, warnings=warnings, created=created, client_id=client_id)
-    version = annotation.version
-    transaction.on_commit(lambda: state_cache.put(annotation.pk, version, state))
-    transaction.on_commit(lambda: broadcast.annotation_applied(annotation.pk, applied.as_message()))
-    progress = {"assignment": assignment.pk, "annotation": annotation.pk, "version": version,
+    annotation_id = locked.id
+    transaction.on_commit(lambda: state_cache.put(annotation_id, version, state))
+    transaction.on_commit(lambda: broadcast.annotation_applied(annotation_id, applied.as_message()))
+    progress = {"assignment": locked.assignment_id, "annotation": annotation_id, "version": version,
                 "status": Assignment.Status.IN_PROGRESS, "operation": name}
-    transaction.on_commit(lambda: broadcast.project_progress(annotation.topic.project_id, progress))
+    project_id = locked.project_id
+    transaction.on_commit(lambda: broadcast.project_progress(project_id, progress))
     return applied
 
 
-def _state_for(annotation: Annotation):
-    return state_cache.take(annotation.pk, annotation.version) or annotation_state_load(annotation)
+def _state_for(locked: Locked):
+    state = state_cache.take(locked.id, locked.version)
+    if state is None:
+        state = annotation_state_load(Annotation.objects.select_related("topic__project").get(pk=locked.id))
+    return state
 
 
 @transaction.atomic
 def annotation_operation_apply(*, annotation_id: int, user, payload: dict[str, Any], expected_version: int,
                                client_id: str = "") -> Applied:
-    annotation = _lock_editable(annotation_id, expected_version)
-    state = _state_for(annotation)
+    locked = _lock_editable(annotation_id, expected_version, user)
+    state = _state_for(locked)
     result = plan(state, payload, _new_id)
-    return _commit(annotation, state, user=user, name=str(payload["op"]), payload=payload, kind="do",
-                   effects=result.effects, warnings=result.warnings, created=result.created, target=None,
+    return _commit(locked, state, user=user, name=str(payload["op"]), payload=payload, kind="do",
+                   effects=result.effects, warnings=result.warnings, created=result.created, target_id=None,
                    client_id=client_id)
 
 
@@ -126,8 +167,8 @@ def annotation_operations_apply_each(*, annotation_id: int, user, expected_versi
     one lock. Each builder sees the state the previous operations left and returns the
     operation to apply now (or None to skip); one the rules refuse is skipped and reported,
     the others go through. Used by bulk acceptance of suggestions."""
-    annotation = _lock_editable(annotation_id, expected_version)
-    state = _state_for(annotation)
+    locked = _lock_editable(annotation_id, expected_version, user)
+    state = _state_for(locked)
     applied: list[Applied] = []
     skipped: list[Skipped] = []
     for key, build in builders:
@@ -139,22 +180,22 @@ def annotation_operations_apply_each(*, annotation_id: int, user, expected_versi
         except DomainError as error:
             skipped.append(Skipped(key, error.message))
             continue
-        applied.append(_commit(annotation, state, user=user, name=str(payload["op"]), payload=payload, kind="do",
+        applied.append(_commit(locked, state, user=user, name=str(payload["op"]), payload=payload, kind="do",
                                effects=result.effects, warnings=result.warnings, created=result.created,
-                               target=None, client_id=client_id))
+                               target_id=None, client_id=client_id))
     return applied, skipped
 
 
-def _log_entries(annotation: Annotation) -> list[history.LogEntry]:
+def _log_entries(annotation_id: int) -> list[history.LogEntry]:
     """The log without effects: enough to find what undo/redo acts on."""
-    rows = Operation.objects.filter(annotation=annotation).order_by("version")
+    rows = Operation.objects.filter(annotation_id=annotation_id).order_by("version")
     return [history.LogEntry(seq=v, kind=k, effects=[], target_seq=t)
             for v, k, t in rows.values_list("version", "kind", "target__version")]
 
 
 def _undo_or_redo(*, annotation_id: int, user, expected_version: int, client_id: str, kind: str) -> Applied:
-    annotation = _lock_editable(annotation_id, expected_version)
-    entries = _log_entries(annotation)
+    locked = _lock_editable(annotation_id, expected_version, user)
+    entries = _log_entries(locked.id)
     if kind == "undo":
         target_entry = history.undo_target(entries)
         if target_entry is None:
@@ -163,11 +204,11 @@ def _undo_or_redo(*, annotation_id: int, user, expected_version: int, client_id:
         target_entry = history.redo_target(entries)
         if target_entry is None:
             raise NothingToRedo("There is nothing to redo.")
-    target = Operation.objects.get(annotation=annotation, version=target_entry.seq)
+    target = Operation.objects.get(annotation_id=locked.id, version=target_entry.seq)
     effects = invert_effects(target.effects) if kind == "undo" else list(target.effects)
-    state = _state_for(annotation)
-    return _commit(annotation, state, user=user, name=target.name, payload={"op": kind, "target": target.version},
-                   kind=kind, effects=effects, warnings=[], created={}, target=target, client_id=client_id)
+    state = _state_for(locked)
+    return _commit(locked, state, user=user, name=target.name, payload={"op": kind, "target": target.version},
+                   kind=kind, effects=effects, warnings=[], created={}, target_id=target.pk, client_id=client_id)
 
 
 @transaction.atomic

@@ -54,12 +54,13 @@ def _editable_annotation(request, pk: int) -> Annotation:
     return annotation
 
 
-def _check_suggestion(operation: dict, annotation: Annotation) -> None:
+def _check_suggestion(operation: dict, annotation_id: int) -> None:
     """Decisions name suggestions made for this topic, so acceptance rates mean something."""
     if operation.get("op") in ("accept_suggestion", "reject_suggestion"):
         from modelserve.models import Suggestion
 
-        if not Suggestion.objects.filter(pk=operation.get("suggestion"), run__topic_id=annotation.topic_id).exists():
+        topic = Annotation.objects.filter(pk=annotation_id).values("topic_id")
+        if not Suggestion.objects.filter(pk=operation.get("suggestion"), run__topic_id__in=topic).exists():
             raise NotFound(f"There is no suggestion #{operation.get('suggestion')} for this topic.")
 
 
@@ -88,12 +89,13 @@ class AnnotationView(APIView):
 class OperationsView(APIView):
     @extend_schema(request=OperationRequest, responses=AppliedResponse)
     def post(self, request, pk: int):
-        annotation = _editable_annotation(request, pk)
+        # Ownership, visibility and the version are checked by the service under the row lock
+        # (one query instead of a separate look-up here: this is the hot path of annotation).
         data = OperationRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        _check_suggestion(data.validated_data["operation"], annotation)
+        _check_suggestion(data.validated_data["operation"], pk)
         applied = operations.annotation_operation_apply(
-            annotation_id=annotation.pk, user=request.user, payload=data.validated_data["operation"],
+            annotation_id=pk, user=request.user, payload=data.validated_data["operation"],
             expected_version=data.validated_data["expected_version"], client_id=data.validated_data["client_id"])
         return Response(applied.as_message())
 
@@ -111,11 +113,10 @@ class UndoView(APIView):
 
     @extend_schema(request=VersionRequest, responses=AppliedResponse)
     def post(self, request, pk: int):
-        annotation = _editable_annotation(request, pk)
         data = VersionRequest(data=request.data)
         data.is_valid(raise_exception=True)
         service = operations.annotation_undo if self.kind == "undo" else operations.annotation_redo
-        applied = service(annotation_id=annotation.pk, user=request.user, client_id=data.validated_data["client_id"],
+        applied = service(annotation_id=pk, user=request.user, client_id=data.validated_data["client_id"],
                           expected_version=data.validated_data["expected_version"])
         return Response(applied.as_message())
 
