@@ -26,6 +26,11 @@ def latest_run(topic_id: int) -> SuggestionRun | None:
             .order_by("-finished_at", "-pk").first())
 
 
+def newest_run(topic_id: int) -> SuggestionRun | None:
+    """The topic's most recent run whatever its state (queued, running, failed or succeeded)."""
+    return SuggestionRun.objects.filter(topic_id=topic_id).order_by("-created_at", "-pk").first()
+
+
 def _majority_cluster(state: AnnotationState, mentions, exclude: int | None = None) -> int | None:
     counts = Counter(state.mention_cluster[m] for m in mentions if m != exclude and m in state.mention_cluster)
     if not counts:
@@ -94,10 +99,18 @@ def run_clusters(run: SuggestionRun) -> dict[int, list[int]]:
 
 
 def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = None) -> dict:
-    """Every undecided suggestion of the run that would still change the annotation."""
+    """Every undecided suggestion of the run that would still change the annotation.
+
+    `version` is the annotation version the items were mapped against; `newest_run` is the
+    topic's most recent run in any state, so that a page opened while a run is queued or
+    running shows its progress, and one opened after a failure shows the error."""
+    from modelserve.services.run_broadcast import run_payload
+
+    newest = newest_run(annotation.topic_id)
+    context = {"version": annotation.version, "newest_run": run_payload(newest) if newest else None}
     run = run or latest_run(annotation.topic_id)
     if run is None:
-        return {"run": None, "memberships": [], "edges": [], "links": []}
+        return {"run": None, "memberships": [], "edges": [], "links": [], **context}
     state = annotation_state(annotation)
     clusters = run_clusters(run)
     result: dict[str, list] = {"memberships": [], "edges": [], "links": []}
@@ -114,6 +127,4 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
             item["mention"] = suggestion.payload["mention"]
             item["suggested_members"] = clusters[suggestion.payload["cluster"]]
         result[key[suggestion.kind]].append(item)
-    from modelserve.services.run_broadcast import run_payload
-
-    return {"run": run_payload(run), **result}
+    return {"run": run_payload(run), **result, **context}

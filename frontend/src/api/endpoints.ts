@@ -1,7 +1,20 @@
 // One function per endpoint the annotator pages use (annotation/api/urls.py).
 
 import { request } from "./http";
-import type { AnnotationPayload, Applied, AssignmentRow, Id, Me, Operation, TopicPayload } from "./types";
+import type {
+  AnnotationPayload,
+  Applied,
+  AppliedBatch,
+  AssignmentRow,
+  Id,
+  Me,
+  Operation,
+  RunPayload,
+  RunsAnswer,
+  SuggestionKind,
+  SuggestionsPayload,
+  TopicPayload,
+} from "./types";
 
 export const api = {
   csrf: () => request<{ csrf_token: string }>("/api/auth/csrf/"),
@@ -29,6 +42,18 @@ export const api = {
     }),
   cursor: (annotation: Id, mention: Id | null, keepalive = false) =>
     request<void>(`/api/annotations/${annotation}/cursor/`, { method: "PUT", body: { mention }, keepalive }),
+  suggestionRuns: (topic: Id) => request<RunsAnswer>(`/api/topics/${topic}/suggestion-runs/`),
+  requestSuggestionRun: (topic: Id, backend?: string) =>
+    request<RunPayload & { model_workers: string[] }>(`/api/topics/${topic}/suggestion-runs/`, {
+      method: "POST",
+      body: backend ? { backend } : {},
+    }),
+  suggestions: (annotation: Id) => request<SuggestionsPayload>(`/api/annotations/${annotation}/suggestions/`),
+  acceptAbove: (annotation: Id, expectedVersion: number, threshold: number, kinds: SuggestionKind[], clientId: string) =>
+    request<AppliedBatch>(`/api/annotations/${annotation}/suggestions/accept-above/`, {
+      method: "POST",
+      body: { expected_version: expectedVersion, threshold, kinds, client_id: clientId },
+    }),
   submit: (assignment: Id) =>
     request<{ id: Id; status: string; submitted_at: string }>(`/api/assignments/${assignment}/submit/`, {
       method: "POST",

@@ -132,9 +132,75 @@ export interface Applied {
   client_id: string;
 }
 
+/** A model suggestion run of a topic (modelserve/services/run_broadcast.py `run_payload`). */
+export interface RunPayload {
+  run: Id;
+  topic: Id;
+  backend: string;
+  status: "queued" | "running" | "succeeded" | "failed";
+  /** 0..1 */
+  progress: number;
+  message: string;
+  /** The first paragraph of the error of a failed run ("" otherwise). */
+  error: string;
+  attempts: number;
+  created_at: string | null;
+  finished_at: string | null;
+  timings?: Record<string, number>;
+}
+
+/** GET /api/topics/<id>/suggestion-runs/ */
+export interface RunsAnswer {
+  runs: RunPayload[];
+  /** Live workers consuming the models queue; empty: a queued run waits. */
+  model_workers: string[];
+}
+
+export type SuggestionKind = "membership" | "edge" | "link";
+
+interface SuggestionItemBase {
+  suggestion: Id;
+  score: number;
+  /** What accepting it applies now (mapped onto my clusters by the server). */
+  operation: Operation;
+  decision: Decision | null;
+  /** false: the rules would refuse `operation` now (`reason` says why). */
+  valid: boolean;
+  reason: string;
+}
+
+export interface MembershipItem extends SuggestionItemBase {
+  mention: Id;
+  /** Every mention of the suggested cluster (this one included). */
+  suggested_members: Id[];
+}
+export type EdgeItem = SuggestionItemBase;
+export type LinkItem = SuggestionItemBase;
+
+/** GET /api/annotations/<id>/suggestions/ (modelserve/selectors.py) */
+export interface SuggestionsPayload {
+  /** The finished run the items come from (null: none yet). */
+  run: RunPayload | null;
+  /** The topic's newest run in any state. */
+  newest_run: RunPayload | null;
+  /** The annotation version the items were mapped against. */
+  version: number;
+  memberships: MembershipItem[];
+  edges: EdgeItem[];
+  links: LinkItem[];
+}
+
+/** POST /api/annotations/<id>/suggestions/accept-above/: each acceptance its own change. */
+export interface AppliedBatch {
+  applied: Applied[];
+  skipped: { suggestion: Id; reason: string }[];
+  version: number;
+}
+
 export type SocketMessage =
   | ({ type: "applied" } & Applied)
-  | { type: "status"; assignment: Id; status: string };
+  | { type: "status"; assignment: Id; status: string }
+  | ({ type: "run" } & RunPayload);
 
 /** Every refusal: `{"error": code, "message": text, ...details}`. */
 export interface ErrorBody {

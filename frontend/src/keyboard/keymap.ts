@@ -38,6 +38,13 @@ export type CommandId =
   | "linkType5"
   | "rejectMention"
   | "toggleArcs"
+  | "suggest"
+  | "acceptSuggestion"
+  | "rejectSuggestion"
+  | "nextSuggestion"
+  | "acceptAbove"
+  | "treeAcceptSuggestion"
+  | "treeRejectSuggestion"
   | "treeUp"
   | "treeDown"
   | "treeCollapse"
@@ -111,6 +118,12 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "anaphora", ["5"], "linkType5", "… CONTAINED"),
   b("workspace", "anaphora", ["L"], "toggleArcs", "Draw all links of the documents, or only those of the current mention"),
   b("workspace", "mentions", ["Delete"], "rejectMention", "Reject the current mention (not a real mention)"),
+  // Model suggestions (the Suggestions panel).
+  b("workspace", "any", ["Shift+S"], "suggest", "Suggest: ask the model for suggestions on this topic"),
+  b("workspace", "any", ["Y"], "acceptSuggestion", "Accept the suggestion shown for the current mention (its cluster, or the chosen link)"),
+  b("workspace", "any", ["X"], "rejectSuggestion", "Reject the suggestion shown for the current mention"),
+  b("workspace", "any", ["G"], "nextSuggestion", "Go to the next open suggestion"),
+  b("workspace", "any", ["Shift+Y"], "acceptAbove", "Accept every suggestion above a score… (choose it, Enter)"),
   b("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
   b("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),
   b("workspace", "any", ["?"], "help", "Show or hide this help"),
@@ -124,6 +137,8 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("tree", "hierarchy", ["End"], "treeLast", "Tree: last node"),
   b("tree", "hierarchy", ["Enter"], "treeSelect", "Tree: select the node's cluster"),
   b("tree", "hierarchy", ["Delete"], "treeDetach", "Tree: detach the node from the parent it is shown under"),
+  b("tree", "hierarchy", ["Y"], "treeAcceptSuggestion", "Tree: accept the suggested edge (a dashed node)"),
+  b("tree", "hierarchy", ["X"], "treeRejectSuggestion", "Tree: reject the suggested edge (a dashed node)"),
   // The cluster bank, when it has the focus.
   b("bank", "hierarchy", ["ArrowUp"], "bankUp", "Bank: previous cluster"),
   b("bank", "hierarchy", ["ArrowDown"], "bankDown", "Bank: next cluster"),

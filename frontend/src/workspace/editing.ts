@@ -4,7 +4,7 @@
 import { reactive } from "vue";
 import type { ApiError } from "../api/http";
 import type { Api } from "../api/endpoints";
-import type { Applied, Id, Operation, SocketMessage } from "../api/types";
+import type { Applied, AppliedBatch, Id, Operation, SocketMessage, SuggestionKind } from "../api/types";
 import type { Notices } from "./notices";
 import { type Edit, type EditRequest, OperationQueue, type QueueStatus } from "./operationQueue";
 import { connectSocket, type LiveSocket, socketUrl } from "./socket";
@@ -14,6 +14,8 @@ import { VersionSync } from "./versionSync";
 export interface EditCallbacks {
   /** The server applied the edit (its effects are already in the state). */
   done?: (applied: Applied) => void;
+  /** A batch edit was answered (every change of it is already in the state). */
+  batchDone?: (batch: AppliedBatch) => void;
   /** The edit will not be applied (refused, or discarded by a conflict or a lock). */
   failed?: () => void;
 }
@@ -36,6 +38,8 @@ export function createEditing(deps: EditingDeps) {
   const socketState = reactive({ connected: false, everConnected: false });
   const callbacks = new Map<number, EditCallbacks>();
   const appliedListeners: ((applied: Applied, own: boolean) => void)[] = [];
+  const messageListeners: ((message: SocketMessage) => void)[] = [];
+  const reconnectListeners: (() => void)[] = [];
 
   const sync = new VersionSync({
     version: () => store.version.value,
@@ -60,6 +64,9 @@ export function createEditing(deps: EditingDeps) {
       send(request: EditRequest, expected: number) {
         if (request.kind === "undo") return api.undo(annotationId, expected, clientId);
         if (request.kind === "redo") return api.redo(annotationId, expected, clientId);
+        if (request.kind === "acceptAbove") {
+          return api.acceptAbove(annotationId, expected, request.threshold, request.kinds, clientId);
+        }
         return api.operation(annotationId, expected, request.operation, clientId);
       },
     },
@@ -68,7 +75,12 @@ export function createEditing(deps: EditingDeps) {
       applied(applied, edit) {
         sync.receive(applied);
         if (applied.warnings.length) notices.status(`${edit.description}:`, applied.warnings);
+        if (edit.request.kind === "acceptAbove") return; // batchDone follows
         callbacks.get(edit.id)?.done?.(applied);
+        callbacks.delete(edit.id);
+      },
+      batchDone(edit, batch) {
+        callbacks.get(edit.id)?.batchDone?.(batch);
         callbacks.delete(edit.id);
       },
       refused(edit, error: ApiError) {
@@ -103,7 +115,9 @@ export function createEditing(deps: EditingDeps) {
       return null;
     }
     const edit = queue.enqueue(request, description, options.creates);
-    if (options.done || options.failed) callbacks.set(edit.id, { done: options.done, failed: options.failed });
+    if (options.done || options.failed || options.batchDone) {
+      callbacks.set(edit.id, { done: options.done, failed: options.failed, batchDone: options.batchDone });
+    }
     return edit;
   }
 
@@ -118,6 +132,7 @@ export function createEditing(deps: EditingDeps) {
       if (store.locked.value && !wasLocked) notices.alert("This topic was submitted and is now read-only.");
       if (!store.locked.value && wasLocked) notices.status("This topic was reopened: you can edit it again.");
     }
+    for (const listener of messageListeners) listener(message);
   }
   async function checkMissed() {
     try {
@@ -136,7 +151,10 @@ export function createEditing(deps: EditingDeps) {
       opened(reconnected) {
         socketState.connected = true;
         socketState.everConnected = true;
-        if (reconnected) void checkMissed();
+        if (reconnected) {
+          void checkMissed();
+          for (const listener of reconnectListeners) listener();
+        }
       },
       closed() {
         socketState.connected = false;
@@ -158,6 +176,18 @@ export function createEditing(deps: EditingDeps) {
     },
     onApplied(listener: (applied: Applied, own: boolean) => void) {
       appliedListeners.push(listener);
+    },
+    /** Every websocket message (suggestion runs arrive as {type: "run"}). */
+    onMessage(listener: (message: SocketMessage) => void) {
+      messageListeners.push(listener);
+    },
+    /** The live connection came back (messages may have been missed). */
+    onReconnected(listener: () => void) {
+      reconnectListeners.push(listener);
+    },
+    /** Accept every open suggestion scoring at least `threshold`: one request, each acceptance its own change. */
+    acceptAbove(threshold: number, kinds: SuggestionKind[], description: string, options?: EditCallbacks) {
+      return send({ kind: "acceptAbove", threshold, kinds }, description, options);
     },
     retryNow: () => queue.retryNow(),
     dispose() {

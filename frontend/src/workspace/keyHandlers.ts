@@ -56,6 +56,14 @@ export function workspaceKeyHandlers(ws: Workspace): Partial<Record<CommandId, K
     linkType4: () => commands.linkByIndex(3),
     linkType5: () => commands.linkByIndex(4),
     rejectMention: () => commands.rejectCurrent(),
+    suggest: () => void ws.suggestions.requestRun(),
+    acceptSuggestion: () => ws.suggestions.acceptFocused(),
+    rejectSuggestion: () => ws.suggestions.rejectFocused(),
+    nextSuggestion: () => ws.suggestions.next(),
+    acceptAbove: () => {
+      if (store.locked.value) notices.status("This topic is submitted and read-only.");
+      else ui.bulkAccept = true;
+    },
     toggleArcs: () => {
       ui.allArcs = !ui.allArcs;
       notices.status(ui.allArcs ? "Drawing every link." : "Drawing the links of the current mention only.");

@@ -14,11 +14,19 @@
 // A new cluster gets its server id only once the server answers, so an edit may name a
 // cluster that an earlier queued edit creates: it uses a negative local id, which the queue
 // replaces with the server's id before sending.
+//
+// A batch edit (accepting every suggestion above a threshold) is one request that the server
+// answers with several changes, each its own version; they go to the host one by one, in order,
+// and the next edit is sent with the version the last of them produced.
 
 import { ApiError, NetworkError } from "../api/http";
-import type { Applied, Id, Operation } from "../api/types";
+import type { Applied, AppliedBatch, Id, Operation, SuggestionKind } from "../api/types";
 
-export type EditRequest = { kind: "op"; operation: Operation } | { kind: "undo" } | { kind: "redo" };
+export type EditRequest =
+  | { kind: "op"; operation: Operation }
+  | { kind: "undo" }
+  | { kind: "redo" }
+  | { kind: "acceptAbove"; threshold: number; kinds: SuggestionKind[] };
 
 export interface Edit {
   readonly id: number;
@@ -30,13 +38,21 @@ export interface Edit {
 }
 
 export interface QueueTransport {
-  send(request: EditRequest, expectedVersion: number): Promise<Applied>;
+  /** One change, or a batch of them (acceptAbove). */
+  send(request: EditRequest, expectedVersion: number): Promise<Applied | AppliedBatch>;
+}
+
+export function isBatch(result: Applied | AppliedBatch): result is AppliedBatch {
+  return Array.isArray((result as AppliedBatch).applied);
 }
 
 export interface QueueHost {
   /** The version of the local state: what the next edit expects. */
   version(): number;
+  /** One applied change (a batch edit calls it once per change, in version order). */
   applied(applied: Applied, edit: Edit): void;
+  /** A batch edit was answered (after each of its changes went through `applied`). */
+  batchDone?(edit: Edit, batch: AppliedBatch): void;
   refused(edit: Edit, error: ApiError): void;
   conflict(error: ApiError, discarded: Edit[]): Promise<void>;
   locked(error: ApiError, discarded: Edit[]): void;
@@ -165,9 +181,9 @@ export class OperationQueue {
           continue;
         }
         this.status.inFlight = true;
-        let applied: Applied;
+        let result: Applied | AppliedBatch;
         try {
-          applied = await this.transport.send(request, this.host.version());
+          result = await this.transport.send(request, this.host.version());
         } catch (error) {
           this.status.inFlight = false;
           if (await this.handleFailure(edit, error)) continue;
@@ -177,11 +193,16 @@ export class OperationQueue {
         this.status.offline = false;
         this.edits.shift();
         this.sync();
+        if (isBatch(result)) {
+          for (const applied of result.applied) this.host.applied(applied, edit);
+          this.host.batchDone?.(edit, result);
+          continue;
+        }
         if (edit.creates) {
-          const id = applied.created[edit.creates.kind];
+          const id = result.created[edit.creates.kind];
           if (id !== undefined) this.resolved.set(edit.creates.local, id);
         }
-        this.host.applied(applied, edit);
+        this.host.applied(result, edit);
       }
     } finally {
       this.running = false;

@@ -1,8 +1,8 @@
 // The workspace of one assignment: loads the topic and the annotation, and composes the
 // store, navigation, editing and commands into the object its components inject.
 //
-// Later features (model suggestions) plug in the same way: a composable that takes the
-// Workspace, adds its state, registers its keys with the dispatcher and its panel in the page.
+// Features plug in the same way: model suggestions (./suggestions.ts) are a composable over
+// the same pieces, with their keys in the one keymap and their panel in the page.
 
 import { inject, type InjectionKey, reactive, watch } from "vue";
 import { api as defaultApi, type Api } from "../api/endpoints";
@@ -15,6 +15,7 @@ import { createEditing } from "./editing";
 import { createNavigation } from "./navigation";
 import { createNotices } from "./notices";
 import { createStore } from "./store";
+import { createSuggestions } from "./suggestions";
 import { createTopicModel } from "./topicModel";
 
 export interface LoadedWorkspace {
@@ -60,6 +61,12 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     /** Bumped to ask a panel to take the focus. */
     focusTree: 0,
     focusBank: 0,
+    /** The bulk-accept dialog (Shift+Y). */
+    bulkAccept: false,
+    /** The last threshold chosen in it. */
+    bulkThreshold: 0.8,
+    /** Draw suggested hierarchy edges in the tree. */
+    suggestedEdges: true,
   });
 
   let reloading: Promise<void> | null = null;
@@ -80,6 +87,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
         if (sel !== null && !s.clusters.has(sel)) nav.selected.set(null);
         const anaphor = nav.anaphor.value.value;
         if (anaphor !== null && !s.mentions.has(anaphor)) nav.anaphor.set(null);
+        suggestions.refresh(); // mapped against the state that was replaced
         if (reason !== "conflict") notices.status(`Reloaded the annotation: ${reason}.`);
       } catch (error) {
         notices.alert("Could not reload the annotation.", [error instanceof Error ? error.message : String(error)]);
@@ -100,6 +108,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     live: options.live,
   });
   const commands = createCommands({ topic, store, nav, editing, notices });
+  const suggestions = createSuggestions({ api, annotationId, topic, store, nav, editing, notices, commands });
   const schemes = schemesOf(topic.project);
   const keys = new KeyDispatcher(KEYMAP, () => schemes);
 
@@ -157,6 +166,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     notices,
     editing,
     commands,
+    suggestions,
     keys,
     schemes,
     ui,
@@ -167,6 +177,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     dispose() {
       stopCursorWatch();
       if (cursorTimer !== null) clearTimeout(cursorTimer);
+      suggestions.dispose();
       editing.dispose();
     },
   };

@@ -43,6 +43,19 @@ describe("the keymap", () => {
     expect(lookup(KEYMAP, "workspace", "Space", ANAPHORA)).toBeUndefined();
   });
 
+  it("has the suggestion keys in every project, and Y in the tree for the focused suggested edge", () => {
+    for (const schemes of [HIERARCHY, ANAPHORA]) {
+      expect(lookup(KEYMAP, "workspace", "Y", schemes)?.command).toBe("acceptSuggestion");
+      expect(lookup(KEYMAP, "workspace", "X", schemes)?.command).toBe("rejectSuggestion");
+      expect(lookup(KEYMAP, "workspace", "G", schemes)?.command).toBe("nextSuggestion");
+      expect(lookup(KEYMAP, "workspace", "Shift+S", schemes)?.command).toBe("suggest");
+      expect(lookup(KEYMAP, "workspace", "Shift+Y", schemes)?.command).toBe("acceptAbove");
+    }
+    expect(lookup(KEYMAP, "workspace", "Ctrl+Y", HIERARCHY)?.command).toBe("redo");
+    expect(lookup(KEYMAP, "tree", "Y", HIERARCHY)?.command).toBe("treeAcceptSuggestion");
+    expect(lookup(KEYMAP, "tree", "X", HIERARCHY)?.command).toBe("treeRejectSuggestion");
+  });
+
   it("binds no key twice in one context", () => {
     const seen = new Map<string, string>();
     for (const binding of KEYMAP) {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, NetworkError } from "../../src/api/http";
-import type { Applied, Operation } from "../../src/api/types";
+import type { Applied, AppliedBatch, Operation } from "../../src/api/types";
 import { type Edit, type EditRequest, OperationQueue, type QueueHost } from "../../src/workspace/operationQueue";
 
 function applied(version: number, created: Record<string, number> = {}): Applied {
@@ -184,5 +184,39 @@ describe("the operation queue", () => {
     queue.retryNow();
     await flush();
     expect(server.sent).toHaveLength(2);
+  });
+});
+
+describe("a batch edit (accepting suggestions above a score)", () => {
+  it("hands each change of the batch to the host in order, and sends the next edit with the batch's last version", async () => {
+    const server = fakeServer();
+    const host = fakeHost(4);
+    const versions: number[] = [];
+    const batches: AppliedBatch[] = [];
+    const queue = new OperationQueue(
+      {
+        send: (request: EditRequest, expected: number) =>
+          server.transport.send(request, expected) as unknown as Promise<Applied | AppliedBatch>,
+      },
+      {
+        ...host,
+        applied: (a: Applied, edit: Edit) => {
+          versions.push(a.version);
+          host.applied(a, edit);
+        },
+        batchDone: (_edit: Edit, batch: AppliedBatch) => void batches.push(batch),
+      },
+    );
+    queue.enqueue({ kind: "acceptAbove", threshold: 0.8, kinds: ["membership"] }, "accept above");
+    queue.enqueue(op(1), "after");
+    await flush();
+    const batch: AppliedBatch = { applied: [applied(5), applied(6), applied(7)], skipped: [{ suggestion: 9, reason: "cycle" }], version: 7 };
+    await server.answer(batch as unknown as Applied);
+    expect(versions).toEqual([5, 6, 7]);
+    expect(batches).toEqual([batch]);
+    expect(server.sent.map((s) => [s.request.kind, s.expected])).toEqual([
+      ["acceptAbove", 4],
+      ["op", 7],
+    ]);
   });
 });
