@@ -109,15 +109,17 @@ async def websocket_ping(port: int) -> dict:
 
 
 def celery_round_trip(redis_port: int) -> str:
-    from corefapp.celery import app, ping
+    """Send the ping task through the stack's Redis with an app of its own: the test session's
+    Celery app may already hold connections to the session's Redis."""
+    from celery import Celery
 
     url = f"redis://127.0.0.1:{redis_port}/0"
-    app.conf.update(broker_url=url, result_backend=url)
+    client = Celery("integration-client", broker=url, backend=url)
     try:
         # Generous: on a loaded 2-core machine the default worker may still be starting.
-        return ping.apply_async(args=["integration"], queue="default").get(timeout=120)
+        return client.send_task("corefapp.ping", args=["integration"], queue="default").get(timeout=120)
     finally:
-        app.close()
+        client.close()
 
 
 @pytest.fixture
