@@ -16,6 +16,8 @@ Modules, by concept:
 - ``iaa``: inter-annotator aggregation (AVG, MAX, MAX-micro, MAX-macro).
 
 Mentions are any hashable keys; the scorer uses ``(document index, spans)`` as in
-``annotation.domain.corpus``. Nothing here imports Django, and heavy imports (numpy,
-krippendorff) happen inside the functions that need them, so the command line starts fast.
+``annotation.domain.corpus``. Nothing here imports Django. Only Krippendorff's alpha needs
+numpy (and krippendorff), imported inside its functions: the coreference and hierarchy
+scores are plain Python, reproducing numpy's sums where the reference scorers used them
+(``counts.numpy_sum``), so that the command line starts fast.
 """

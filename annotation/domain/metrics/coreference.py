@@ -20,14 +20,15 @@ Conventions, from ns-moosavi/coval (``coval/eval/evaluator.py``, ``coval/conll/r
 Floating point: sums run cluster by cluster in the order given, as coval's loops do; pass
 clusters in the order coval would read them (by the first mention to end, see
 ``annotation.domain.scoring.plain``) to get its exact last digit. CEAF-e uses the very
-assignment scipy's ``linear_sum_assignment`` returns and coval's numpy sum over it.
+assignment scipy's ``linear_sum_assignment`` returns and coval's numpy sum over it
+(reproduced without numpy: ``counts.numpy_sum``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 
-from annotation.domain.metrics.counts import Counts
+from annotation.domain.metrics.counts import Counts, numpy_sum
 from annotation.domain.metrics.matching import linear_sum_assignment
 
 Mention = Hashable
@@ -156,10 +157,10 @@ def ceafe_similarity(key: Sequence[tuple], response: Sequence[tuple], response_o
 
     coval sums ``scores[row_ind, col_ind]`` (numpy) over the assignment that
     ``scipy.optimize.linear_sum_assignment(-scores)`` returns; we take the same assignment
-    (``matching.linear_sum_assignment`` makes scipy's choices among equal optima) and the
-    same numpy sum, so the total is bit-identical. Shortcut: when no response cluster
-    overlaps two key clusters and |K| <= |R|, every key cluster gets its best phi4 in any
-    optimal assignment, and that array is summed directly.
+    (``matching.linear_sum_assignment`` makes scipy's choices among equal optima) and add
+    it as numpy does (``counts.numpy_sum``), so the total is bit-identical. Shortcut: when no
+    response cluster overlaps two key clusters and |K| <= |R|, every key cluster gets its
+    best phi4 in any optimal assignment, and that array is summed directly.
     """
     if not key or not response:
         return 0.0
@@ -184,9 +185,7 @@ def _ceafe_total(key: Sequence[tuple], response: Sequence[tuple], key_parts: Seq
     else:
         rows, columns = linear_sum_assignment([[-score for score in row] for row in scores])
         values = [scores[i][j] for i, j in zip(rows, columns)]
-    import numpy
-
-    return float(numpy.asarray(values, dtype=numpy.float64).sum())
+    return numpy_sum(values)
 
 
 def _phi4(common: int, key_size: int, response_size: int) -> float:

@@ -15,19 +15,21 @@ the parent -> child relations between clusters. Conventions:
   over the closures (as sets). A cluster without mentions is "held" by every cluster
   (0 >= 0), as the scorer's comparison gives.
 
-Why matrices: SciCo compares expanded mention-pair lists relation by relation. A mention pair
-(p, c) is in the expansion of (P', C') exactly when p is in P' and c in C', so the test is
-on clusters: with H[a, b] = "cluster a of one side shares a mention with cluster b of the
-other" (F1) or "b holds at least half of a" (F1-50%), the relations of the first side that
-match are the nonzero cells of H @ closure(other) @ H.T. That is a few small numpy products
-per topic instead of Python loops (the IAA of 4 annotators compares 1,200 pairs).
+How: SciCo compares expanded mention-pair lists relation by relation. A mention pair (p, c)
+is in the expansion of (P', C') exactly when p is in P' and c in C', so the test is on
+clusters: with the clusters of the other side that "hold" a cluster (share a mention with it
+for F1, hold at least half of its mentions for F1-50%), a relation (P, C) matches when some
+holder of P has a holder of C among its descendants in the other side's closure. Sets of a
+few clusters per topic, in plain Python: the counts are integers, and importing numpy would
+cost the command line more than the whole computation (docs/scoring.md, "Speed").
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Hashable, Iterable, Mapping
+from collections import Counter, deque
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from functools import cached_property
+from operator import itemgetter
 
 from annotation.domain.metrics.counts import Counts
 
@@ -82,31 +84,29 @@ class ClusterGraph:
         return closed
 
     @cached_property
-    def closure_matrix(self):
-        import numpy
-
-        matrix = numpy.zeros((len(self.nodes), len(self.nodes)), dtype=numpy.float64)
+    def successors(self) -> dict:
+        """Node -> the set of nodes it reaches in the closure (nodes without any left out)."""
+        successors: dict = {}
         for parent, child in self.closure:
-            matrix[self.nodes[parent], self.nodes[child]] = 1.0
-        return matrix
+            successors.setdefault(parent, set()).add(child)
+        return successors
 
     @cached_property
-    def distance_table(self):
+    def distance_table(self) -> tuple[dict, list[list[int]]]:
         """(position of each cluster with mentions, d between them): 1 on the diagonal, 1 +
         shortest directed path, 0 without a path; one more all-zero row/column for "absent"."""
-        import numpy
-
         position = {cluster: i for i, cluster in enumerate(self.members)}
         absent = len(position)
-        table = numpy.zeros((absent + 1, absent + 1), dtype=numpy.int64)
+        table = [[0] * (absent + 1) for _ in range(absent + 1)]
         reach = self.reach
         for cluster, i in position.items():
-            table[i, i] = 1
+            row = table[i]
+            row[i] = 1
             if cluster in reach:
                 for reached, edges in reach[cluster].items():
                     j = position.get(reached)
                     if j is not None:
-                        table[i, j] = edges + 1
+                        row[j] = edges + 1
         return position, table
 
     @cached_property
@@ -114,40 +114,46 @@ class ClusterGraph:
         return tuple(self.cluster_of)
 
     @cached_property
-    def mention_rows(self):
+    def mention_rows(self) -> list[int]:
         """Row of ``distance_table`` for each mention, in ``mention_sequence`` order."""
-        import numpy
-
         position = self.distance_table[0]
-        return numpy.fromiter(
-            (position[cluster] for cluster in self.cluster_of.values()), dtype=numpy.intp, count=len(self.cluster_of)
-        )
+        return [position[cluster] for cluster in self.cluster_of.values()]
 
     @cached_property
-    def mention_distances(self):
-        """d between every two mentions, in ``mention_sequence`` order (rows and columns)."""
-        import numpy
+    def mention_distances(self) -> list[Sequence[int]]:
+        """For each row of ``distance_table``: d from that cluster to every mention, in
+        ``mention_sequence`` order (so that row ``mention_rows[i]`` is mention i's)."""
+        return columns_of(self.distance_table[1], self.mention_rows)
 
-        rows = self.mention_rows
-        return self.distance_table[1][numpy.ix_(rows, rows)]
+    def distance_numbers(self, shift: int) -> list[int]:
+        """Each row of ``mention_distances`` as one integer (a distance per byte, big-endian),
+        shifted left by ``shift`` bits; for distances below 16 (``path_ratio``)."""
+        cache = self._distance_numbers
+        if shift not in cache:
+            cache[shift] = [int.from_bytes(bytes(row), "big") << shift for row in self.mention_distances]
+        return cache[shift]
+
+    @cached_property
+    def _distance_numbers(self) -> dict[int, list[int]]:
+        return {}
 
     @cached_property
     def longest_distance(self) -> int:
         """The largest entry of ``distance_table``."""
-        return int(self.distance_table[1].max())
+        return max(map(max, self.distance_table[1]))
 
     @cached_property
-    def closure_mask(self):
-        return self.closure_matrix > 0
+    def sizes(self) -> dict:
+        """Cluster -> number of mentions (relation-only nodes have none)."""
+        return {cluster: len(mentions) for cluster, mentions in self.members.items()}
 
-    @cached_property
-    def sizes(self):
-        import numpy
 
-        sizes = numpy.zeros(len(self.nodes), dtype=numpy.float64)
-        for cluster, mentions in self.members.items():
-            sizes[self.nodes[cluster]] = len(mentions)
-        return sizes
+def columns_of(table: list[list[int]], columns: list[int]) -> list[Sequence[int]]:
+    """``[[row[j] for j in columns] for row in table]``, the rows as tuples picked in C."""
+    if len(columns) < 2:
+        return [[row[j] for j in columns] for row in table]
+    pick = itemgetter(*columns)
+    return [pick(row) for row in table]
 
 
 def transitive_closure(relations: Iterable[tuple[Hashable, Hashable]]) -> set[tuple[Hashable, Hashable]]:
@@ -177,43 +183,52 @@ def reachable(start: Hashable, children: Mapping) -> dict[Hashable, int]:
     return distance
 
 
-def contingency(first: ClusterGraph, second: ClusterGraph):
-    """N[a, b] = number of mentions in cluster a of ``first`` and cluster b of ``second``."""
-    import numpy
-
-    width = len(second.nodes)
-    cells = []
-    nodes_first, nodes_second, cluster_of_second = first.nodes, second.nodes, second.cluster_of
-    for mention, cluster in first.cluster_of.items():
-        other = cluster_of_second.get(mention)
-        if other is not None:
-            cells.append(nodes_first[cluster] * width + nodes_second[other])
-    counts = numpy.bincount(numpy.asarray(cells, dtype=numpy.intp), minlength=len(first.nodes) * width)
-    return counts.reshape(len(first.nodes), width).astype(numpy.float64)
+def contingency(first: ClusterGraph, second: ClusterGraph) -> tuple[dict, dict]:
+    """(N, N transposed): N[a][b] = number of mentions in cluster a of ``first`` and cluster b
+    of ``second`` (only the nonzero cells; clusters that share nothing left out)."""
+    if first.mention_sequence == second.mention_sequence:  # the SciCo case: one mention list
+        cells = Counter(zip(first.cluster_of.values(), second.cluster_of.values()))
+    else:
+        of_second = second.cluster_of
+        cells = Counter((cluster, of_second[mention]) for mention, cluster in first.cluster_of.items()
+                        if mention in of_second)
+    shared: dict = {}
+    transposed: dict = {}
+    for (a, b), n in cells.items():
+        row = shared.get(a)
+        if row is None:
+            shared[a] = {b: n}
+        else:
+            row[b] = n
+        column = transposed.get(b)
+        if column is None:
+            transposed[b] = {a: n}
+        else:
+            column[a] = n
+    return shared, transposed
 
 
 def hierarchy_scores(key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure") -> tuple[Counts, Counts]:
     """(hierarchy F1 counts, hierarchy F1-50% counts) for one topic, sharing the work."""
     if counted not in ("closure", "raw"):
         raise ValueError(f"counted must be 'closure' or 'raw', not {counted!r}")
-    shared = contingency(key, response)
-    any_key, any_response = shared > 0, shared.T > 0
-    half_key = shared >= 0.5 * key.sizes[:, None]
-    half_response = shared.T >= 0.5 * response.sizes[:, None]
-    if counted == "closure":  # both F1s count closure relations: one stacked product per side
-        response_any, response_half = _matched_closures(response, any_response, half_response, key)
-        key_any, key_half = _matched_closures(key, any_key, half_key, response)
+    shared, transposed = contingency(key, response)
+    any_key, half_key = _holders(key, shared)
+    any_response, half_response = _holders(response, transposed)
+    if counted == "closure":
         return (
-            Counts(response_any, len(response.closure), key_any, len(key.closure)),
-            Counts(response_half, len(response.closure), key_half, len(key.closure)),
+            Counts(_matched(response.closure, any_response, key), len(response.closure),
+                   _matched(key.closure, any_key, response), len(key.closure)),
+            Counts(_matched(response.closure, half_response, key), len(response.closure),
+                   _matched(key.closure, half_key, response), len(key.closure)),
         )
     any_pair = Counts(
-        _matched_raw(response, any_response, key), len(response.relations),
-        _matched_raw(key, any_key, response), len(key.relations),
+        _matched(response.relations, any_response, key), len(response.relations),
+        _matched(key.relations, any_key, response), len(key.relations),
     )
     half = Counts(
-        _matched_closure(response, half_response, key), len(response.closure),
-        _matched_closure(key, half_key, response), len(key.closure),
+        _matched(response.closure, half_response, key), len(response.closure),
+        _matched(key.closure, half_key, response), len(key.closure),
     )
     return any_pair, half
 
@@ -228,32 +243,49 @@ def hierarchy_50_counts(key: ClusterGraph, response: ClusterGraph) -> Counts:
     return hierarchy_scores(key, response)[1]
 
 
-def _projected(holders, other: ClusterGraph):
-    """M[a, c] > 0 when some (a', c') of the other side's closure stands for (a, c)."""
-    return (holders @ other.closure_matrix @ holders.T) > 0
+_EVERY = object()  # "held by every cluster of the other side" (a cluster without mentions, F1-50%)
 
 
-def _matched_closure(side: ClusterGraph, holders, other: ClusterGraph) -> int:
-    if not side.closure or not other.closure:  # (an empty closure projects onto nothing)
+def _holders(side: ClusterGraph, shared: dict) -> tuple[dict, dict]:
+    """For the nodes of ``side``: the clusters of the other side that share a mention with it
+    (F1), and those that hold at least half of its mentions (F1-50%: ``2 n >= size``, which
+    is ``n >= 0.5 * size`` in integers). A node without mentions is held by every node of
+    the other side (0 >= 0); a node sharing nothing is held by none (left out)."""
+    any_holders: dict = {}
+    half_holders: dict = {}
+    sizes = side.sizes
+    for node, row in shared.items():
+        any_holders[node] = row.keys()
+        size = sizes[node]
+        half = [other for other, n in row.items() if 2 * n >= size]
+        if half:
+            half_holders[node] = half
+    for node in side.nodes:
+        if node not in sizes:
+            half_holders[node] = _EVERY
+    return any_holders, half_holders
+
+
+def _matched(relations, holders: dict, other: ClusterGraph) -> int:
+    """How many of ``relations`` (P, C) have a relation (P', C') in the other side's closure
+    with P' holding P and C' holding C (repeats counted as often as they appear): C has a
+    holder among the descendants of P's holders."""
+    if not relations or not other.closure:
         return 0
-    return int((_projected(holders.astype(float), other) & side.closure_mask).sum())
-
-
-def _matched_closures(side: ClusterGraph, holders_any, holders_half, other: ClusterGraph) -> tuple[int, int]:
-    """``_matched_closure`` for two holder matrices at once (the F1 and the F1-50% ones): the
-    products are of 0/1 matrices, so stacking them changes no count."""
-    if not side.closure or not other.closure:
-        return 0, 0
-    import numpy
-
-    stacked = numpy.stack((holders_any, holders_half)).astype(float)
-    projected = (stacked @ other.closure_matrix @ stacked.transpose(0, 2, 1)) > 0
-    counts = (projected & side.closure_mask).sum(axis=(1, 2))
-    return int(counts[0]), int(counts[1])
-
-
-def _matched_raw(side: ClusterGraph, holders, other: ClusterGraph) -> int:
-    if not side.relations:
-        return 0
-    projected = _projected(holders.astype(float), other)
-    return sum(bool(projected[side.nodes[p], side.nodes[c]]) for p, c in side.relations)
+    successors = other.successors
+    descendants: dict = {}  # P -> the nodes its holders reach in the other side's closure
+    matched = 0
+    for parent, child in relations:
+        child_holders = holders.get(child)
+        if child_holders is None:
+            continue
+        reached = descendants.get(parent)
+        if reached is None:
+            parent_holders = holders.get(parent, ())
+            if parent_holders is _EVERY:
+                parent_holders = successors
+            sets = [successors[holder] for holder in parent_holders if holder in successors]
+            reached = descendants[parent] = sets[0] if len(sets) == 1 else set().union(*sets)
+        if reached if child_holders is _EVERY else not reached.isdisjoint(child_holders):
+            matched += 1
+    return matched

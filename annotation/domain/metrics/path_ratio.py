@@ -14,69 +14,101 @@ Conventions (cluster-graph version of ``ShortestPath``, ``directed=True, with_tn
   ratios, a topic without scored pairs counting 0 (``compute_macro_average_score``).
 
 Digits: the per-topic numerator is summed pair by pair in SciCo's order (row-major over the
-mention order) with ``numpy.cumsum``, which adds sequentially like SciCo's ``+=`` loop, so
-the result is SciCo's to the last bit. Vectorised because SciCo's networkx loop needs ~14 s
-for 200 topics; the cluster distance table is computed once per side
-(``ClusterGraph.distance_table``).
+mention order), sequentially like SciCo's ``+=`` loop, so the result is SciCo's to the last
+bit; the macro average rounds as ``numpy.average`` does (``counts.numpy_sum``). Fast because
+the distances are cluster to cluster: SciCo's networkx loop needs ~14 s for 200 topics; here
+each side's table of distances from every cluster to every mention is computed once
+(``ClusterGraph.mention_distances``), a row of pair scores is looked up in C (``map``) once
+per pair of clusters (key, response) and added with the built-in ``sum``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
+from operator import getitem, itemgetter, or_
 
-from annotation.domain.metrics.counts import ratio, sequential_sum
-from annotation.domain.metrics.hierarchy import ClusterGraph
+from annotation.domain.metrics.counts import numpy_sum, ratio, sequential_sum
+from annotation.domain.metrics.hierarchy import ClusterGraph, columns_of
 
 
 def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float, int]:
     """(sum of pair scores, number of scored pairs) for one topic."""
-    import numpy
-
     if key.mention_sequence == response.mention_sequence:
         # the SciCo case, one mention list: each side's rows are cached on its graph
         if not key.mention_sequence:
             return 0.0, 0
-        key_distance, response_distance = key.mention_distances, response.mention_distances
+        key_rows, key_distances = key.mention_rows, key.mention_distances
+        response_rows, response_distances = response.mention_rows, response.mention_distances
+        own = True
     else:
         mentions = list(dict.fromkeys([*key.cluster_of, *response.cluster_of]))
-        key_distance = _mention_distances(key, mentions, numpy)
-        response_distance = _mention_distances(response, mentions, numpy)
-    # score = min / max of the two distances (0 when both are 0), looked up in a table of
-    # those very quotients; distances are >= 0, so a pair is scored when either is > 0
-    table = _ratio_table(max(key.longest_distance, response.longest_distance) + 1, numpy)
-    scores = table[key_distance, response_distance]
-    scored = int(numpy.count_nonzero(key_distance | response_distance))
-    return float(numpy.cumsum(scores, axis=None)[-1]), scored
+        key_rows, key_distances = _mention_distances(key, mentions)
+        response_rows, response_distances = _mention_distances(response, mentions)
+        own = False
+    # Mention i's pair scores depend only on (key row, response row) of i: each distinct
+    # pair of rows is scored once. score = min / max of the two distances (0 when both are
+    # 0), looked up in a table of those very quotients; distances are >= 0, so a pair is
+    # scored when either is > 0.
+    pairs = list(zip(key_rows, response_rows))
+    scores: dict[tuple[int, int], Sequence[float]] = {}
+    unscored: dict[tuple[int, int], int] = {}
+    longest = max(key.longest_distance, response.longest_distance)
+    if longest < 16:
+        # Distances fit in 4 bits: a row of distances is a bytes-like integer, and the
+        # codes 16 * d_key + d_response of a whole row are one shift and one "or" away.
+        high = key.distance_numbers(4) if own else _numbers(key_distances, 4)
+        low = response.distance_numbers(0) if own else _numbers(response_distances, 0)
+        table = _code_table()
+        length = len(pairs)
+        for pair in set(pairs):
+            codes = (high[pair[0]] | low[pair[1]]).to_bytes(length, "big")
+            scores[pair] = itemgetter(*codes)(table) if length > 1 else [table[codes[0]]]
+            unscored[pair] = codes.count(0)
+    else:
+        table = _ratio_table(longest + 1)
+        for pair in set(pairs):
+            key_row, response_row = key_distances[pair[0]], response_distances[pair[1]]
+            scores[pair] = list(map(getitem, map(table.__getitem__, key_row), response_row))
+            unscored[pair] = list(map(or_, key_row, response_row)).count(0)
+    total = sequential_sum(chain.from_iterable(map(scores.__getitem__, pairs)), 0.0)  # row after row
+    return total, len(pairs) * len(pairs) - sum(map(unscored.__getitem__, pairs))
 
 
-_RATIO_TABLES: dict[int, object] = {}
+_RATIO_TABLES: dict[int, list[list[float]]] = {}
 
 
-def _ratio_table(size: int, numpy):
-    """T[a, b] = min(a, b) / max(a, b) for distances a, b below ``size``, 0 where both are 0:
-    ``numpy.divide`` of the same int64 values, so each entry is the float a per-pair division
-    gives."""
+def _ratio_table(size: int) -> list[list[float]]:
+    """T[a][b] = min(a, b) / max(a, b) for distances a, b below ``size``, 0.0 where both are 0
+    (the correctly rounded quotient, as numpy's and SciCo's float division give it)."""
     size = max(size, 16)
     table = _RATIO_TABLES.get(size)
     if table is None:
-        distances = numpy.arange(size, dtype=numpy.int64)
-        longest = numpy.maximum.outer(distances, distances)
-        shortest = numpy.minimum.outer(distances, distances)
-        table = numpy.zeros((size, size), dtype=numpy.float64)
-        numpy.divide(shortest, longest, out=table, where=longest > 0)
+        table = [[min(a, b) / max(a, b) if a or b else 0.0 for b in range(size)] for a in range(size)]
         _RATIO_TABLES[size] = table
     return table
 
 
-def _mention_distances(side: ClusterGraph, mentions: Sequence, numpy):
+def _code_table() -> list[float]:
+    """``_ratio_table(16)`` flattened: entry 16 a + b is T[a][b]."""
+    table = _RATIO_TABLES.get(-16)
+    if table is None:
+        table = _RATIO_TABLES[-16] = [score for row in _ratio_table(16) for score in row]
+    return table
+
+
+def _numbers(rows: list, shift: int) -> list[int]:
+    return [int.from_bytes(bytes(row), "big") << shift for row in rows]
+
+
+def _mention_distances(side: ClusterGraph, mentions: Sequence) -> tuple[list[int], list[list[int]]]:
+    """(row of each mention, distances from each row to every mention) over ``mentions``, a
+    mention the side lacks taking the all-zero "absent" row and column."""
     position, table = side.distance_table
     absent = len(position)
     cluster_of = side.cluster_of
-    rows = numpy.fromiter(
-        (position[cluster_of[m]] if m in cluster_of else absent for m in mentions),
-        dtype=numpy.intp, count=len(mentions),
-    )
-    return table[numpy.ix_(rows, rows)]
+    rows = [position[cluster_of[m]] if m in cluster_of else absent for m in mentions]
+    return rows, columns_of(table, rows)
 
 
 def path_ratio_micro(topic_counts: Iterable[tuple[float, int]]) -> float:
@@ -86,8 +118,7 @@ def path_ratio_micro(topic_counts: Iterable[tuple[float, int]]) -> float:
 
 
 def path_ratio_macro(topic_counts: Iterable[tuple[float, int]]) -> float:
-    """Mean of the topic ratios, 0 for a topic without scored pairs (SciCo, ``numpy.average``)."""
-    import numpy
-
-    values = [n / d if d != 0 else 0 for n, d in topic_counts]
-    return float(numpy.average(numpy.asarray(values, dtype=numpy.float64))) if values else 0.0
+    """Mean of the topic ratios, 0 for a topic without scored pairs (SciCo, ``numpy.average``:
+    numpy's pairwise sum, then the division)."""
+    values = [n / d if d != 0 else 0.0 for n, d in topic_counts]
+    return numpy_sum(values) / len(values) if values else 0.0

@@ -8,12 +8,14 @@ is reported as they report it (file, line, field) and the command exits with sta
 ChEMU-Ref links with an empty side are not scored (metrics.md): they are dropped, and
 their count is said on stderr. Imports are deferred so that start-up stays short.
 
-Speed (bench/scoring): reading SciCo files is most of the work (JSON and the check of every
-token), then scoring. Both are shared with one forked child (``parallel.split_map``): the
-lines of all files, each parsed and reduced at once to the scorers' plain annotation (the
-tokens are dropped line by line), then the topics. The files' errors and the scores are the
-same as a serial run's: the per-line results are put together in file order by the reader's
-own code (``scico.scico_report``), and totals are added in topic order.
+Speed (bench/scoring): SciCo lines are read by ``scico_lines`` (simdjson; only what the
+scores need becomes Python objects, the tokens are counted, not decoded), and a line with any
+problem by the importer's own code, so errors are the importer's. Reading and scoring are
+each shared with one forked child (``parallel.split_map``): the lines of all files, each
+reduced at once to the scorers' plain annotation, then the topics. The files' errors and the
+scores are the same as a serial run's: the per-line results are put together in file order
+(with the importer's ``scico.scico_report`` as soon as a line has a problem), and totals are
+added in topic order. Nothing on the SciCo path imports numpy (~0.1 s here).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m annotation.domain.scoring",
         description="Coreference, hierarchy and anaphora scores (metrics.md), and inter-annotator agreement.",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    # (prog given: left out, argparse computes it with a help formatter, importing shutil)
+    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
     score = commands.add_parser("score", help="score a system file against a gold file")
     score.add_argument("gold")
     score.add_argument("system")
@@ -68,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(error), file=sys.stderr)
         return EXIT_INPUT_ERROR
     if args.json:
-        sys.stdout.write(_json_text(result) + "\n")
+        sys.stdout.write(_json_text(result, large=args.command == "iaa") + "\n")
     else:
         from annotation.domain.scoring import tables
 
@@ -76,11 +79,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _json_text(result: dict) -> str:
-    """``json.dumps(result, indent=2)``; written by orjson (25 ms less for an IAA of 200 topics)
-    when that gives the same text: ASCII strings, and finite floats that are 0 or at least 1e-4
+def _json_text(result: dict, large: bool = True) -> str:
+    """``json.dumps(result, indent=2)``; for a ``large`` result written by orjson (25 ms less
+    for an IAA of 200 topics; for the 1 KB of ``score`` importing it would cost more) when
+    that gives the same text: ASCII strings, and finite floats that are 0 or at least 1e-4
     in size (smaller ones orjson writes as ``1e-5`` where json writes ``1e-05``)."""
-    if _orjson_writes_as_json(result):
+    if large and _orjson_writes_as_json(result):
         try:
             import orjson
 
@@ -175,11 +179,13 @@ def _read_all(paths: Sequence[str], format: str) -> list[list]:
 
 
 def _read_scico(paths: Sequence[str]) -> list[list]:
-    """SciCo files, line by line: every line of every file is one job of ``split_map``.
-    What the jobs need is imported before the fork, once (the child inherits it); what only
-    the scoring needs (numpy) is imported by this process while the child starts reading."""
-    from annotation.domain.formats import FormatErrors, _lines, scico
-    from annotation.domain.scoring import plain  # noqa: F401 (imported here for _plain_line, see above)
+    """SciCo files, line by line: every line of every file is one job of ``split_map``, read
+    by ``scico_lines`` (simdjson, only what the scores need; the importer's own code for a
+    line with any problem). What the jobs need is imported before the fork, once (the child
+    inherits it); what only the scoring needs is imported by this process while the child
+    starts reading."""
+    from annotation.domain.formats import _lines
+    from annotation.domain.scoring import scico_lines
     from annotation.domain.scoring.parallel import split_map
 
     contents: list[bytes | None] = []
@@ -210,7 +216,7 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
             line = _lines.line_at(contents[index], *where) if isinstance(where, tuple) else where
             if line is None:
                 return None
-            return _plain_line(scico.parse_scico_line(line, number, names[index], flattened=False))
+            return scico_lines.plain_line(line, number, names[index])
         except UnicodeDecodeError as error:  # (reading the file as text would fail there)
             return f"{paths[index]}: line {number}: not UTF-8 text ({error.reason})"
 
@@ -226,36 +232,38 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
         undecodable = next((line for line in by_file[index] if isinstance(line, str)), None)
         if undecodable:
             raise InputError(undecodable)
-        try:
-            report = scico.scico_report(names[index], [parsed for parsed, _ in by_file[index]])
-        except FormatErrors as error:
-            raise InputError(str(error)) from None
-        conversion = next((problem for _, problem in by_file[index] if problem), None)
-        if conversion:
-            raise InputError(f"cannot score {path}: {conversion}")
-        topics.append(report.topics)
+        topics.append(_file_topics(path, names[index], by_file[index]))
     return topics
 
 
-def _plain_line(parsed):
-    """(the parsed line with its topic replaced by the plain annotation, conversion error or
-    None): what a worker sends back, without the tokens."""
-    from annotation.domain.scoring.plain import ScoringInputError, from_topic
+def _file_topics(path: str, name: str, lines: list[tuple]) -> list:
+    """The plain topics of a file from what ``scico_lines.plain_line`` gave for its lines, in
+    file order: ``(number, topic id, annotation)`` for a valid line, ``(ScicoLine, conversion
+    error)`` for a line read by the importer's code. When every line is valid and no topic id
+    repeats, the topics; else the importer's report of the file decides (``scico_report``:
+    its messages, its duplicate-id check), then the first conversion error."""
+    seen: set[str] = set()
+    for line in lines:
+        if len(line) != 3 or line[1] in seen:
+            break
+        seen.add(line[1])
+    else:
+        return [annotation for _, _, annotation in lines]
+    from annotation.domain.formats import FormatErrors, scico
 
-    if parsed.topic is None:
-        return parsed, None
+    parsed = [scico.ScicoLine(line[0], line[1], line[2], [], []) if len(line) == 3 else line[0] for line in lines]
     try:
-        parsed.topic = from_topic(parsed.topic)
-    except ScoringInputError as error:
-        parsed.topic = None
-        return parsed, str(error)
-    return parsed, None
+        report = scico.scico_report(name, parsed)
+    except FormatErrors as error:
+        raise InputError(str(error)) from None
+    conversion = next((line[1] for line in lines if len(line) == 2 and line[1]), None)
+    if conversion:
+        raise InputError(f"cannot score {path}: {conversion}")
+    return report.topics
 
 
 def _warm_up() -> None:
     """Import what scoring needs, so that it overlaps with the reading in the other process."""
-    import numpy  # noqa: F401
-
     from annotation.domain.scoring import api  # noqa: F401
 
 

@@ -3,7 +3,9 @@
 The command line's work is a few hundred independent jobs twice over: the lines of the files
 (JSON and validation), then the topics (scoring). On the 2-core machine the issue measures,
 one forked child is what pays: it starts in about a millisecond, inherits every input without
-copying or pickling, and sends back only the results.
+copying or pickling, and sends back only the results. (Measured again once reading had become
+~4x cheaper: the child still saves ~25% of the wall time of ``score`` and ~30% of ``iaa`` at
+a load average of 1, for ~10% more CPU; bench/scoring/README.md.)
 
 :func:`split_map` balances the work as it goes, which matters on a shared, loaded machine: the
 parent takes jobs from the front, the child from the back, each claiming a job in a shared
@@ -47,7 +49,7 @@ def split_map(
     """``[function(item) for item in items]``, shared with a forked child when that can pay.
 
     ``first`` runs in this process before it takes its first job (the command line imports
-    numpy there while the child already works).
+    the scoring modules there while the child already works).
     """
     if len(items) < 2 or not can_fork():
         if first is not None:

@@ -106,12 +106,17 @@ def coval_cluster_order(cluster_of: dict[MentionKey, str]) -> tuple[tuple[Mentio
     """Clusters ordered by where their first mention ends (document, last token); ties keep
     the order of first appearance. Members keep file order."""
     members: dict[str, list[MentionKey]] = {}
+    first_end: dict[str, tuple[int, int]] = {}  # the least (document, last token) of each cluster
     for mention, cluster in cluster_of.items():
-        members.setdefault(cluster, []).append(mention)
-    first_end = {
-        cluster: min((mention[0], mention[1][-1][1]) for mention in mentions)
-        for cluster, mentions in members.items()
-    }
+        end = (mention[0], mention[1][-1][1])
+        group = members.get(cluster)
+        if group is None:
+            members[cluster] = [mention]
+            first_end[cluster] = end
+        else:
+            group.append(mention)
+            if end < first_end[cluster]:
+                first_end[cluster] = end
     order = sorted(members, key=first_end.__getitem__)
     return tuple(tuple(members[cluster]) for cluster in order)
 

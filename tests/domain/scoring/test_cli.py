@@ -118,6 +118,29 @@ def test_an_invalid_file_is_reported_with_file_line_and_field_and_exits_non_zero
     assert completed.stdout == ""
 
 
+def test_the_scorer_does_not_check_token_contents_the_importer_does(scico_files, tmp_path):
+    """docs/scoring.md, "Input checks": a token that is not a string is an import error, but
+    scores do not depend on it; every other problem is reported as the importer reports it."""
+    from annotation.domain.formats import FormatErrors, read
+
+    lines = scico_files["gold"].read_text().splitlines()
+    odd = json.loads(lines[0])
+    odd["tokens"][0][2] = 7
+    numbered = tmp_path / "numbered.jsonl"
+    numbered.write_text("\n".join([json.dumps(odd), *lines[1:]]) + "\n")
+    with pytest.raises(FormatErrors, match="tokens\\[0\\]\\[2\\]"):
+        read("scico", numbered)
+    as_is = run("score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json")
+    completed = run("score", str(numbered), str(scico_files["system"]), "--format", "scico", "--json")
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == as_is.stdout
+    odd["mentions"][0][2] = 99  # and a real problem besides: the importer's message, its first error
+    numbered.write_text("\n".join([json.dumps(odd), *lines[1:]]) + "\n")
+    completed = run("score", str(numbered), str(scico_files["system"]), "--format", "scico", "--json")
+    assert completed.returncode == 1
+    assert "numbered.jsonl: line 1, field tokens[0][2]: a token must be a string, not a number" in completed.stderr
+
+
 def test_a_topic_missing_from_the_system_is_named(scico_files):
     completed = run("score", str(scico_files["gold"]), str(scico_files["third"]), "--format", "scico")
     assert completed.returncode == 1
