@@ -7,14 +7,15 @@ var/bench/scoring) unless files made by the current generator are there, then ru
 command line in subprocesses and prints, for each command, the median and the minimum of the
 wall time, the median CPU time (user + sys of the process and its forked worker) and the peak
 memory (max resident set of the process or its worker). Goals: score < 0.3 s, iaa < 1 s wall.
-The two commands are run alternately, so that both see the same load; the load average is
-printed with the table, since the machine is shared. A first, unmeasured run of each warms
-the page cache and writes the bytecode caches (``PYTHONDONTWRITEBYTECODE``, which some
-shells here set, is left out of the commands' environment: an installed scorer has its .pyc
-files, and compiling the modules anew would add ~50 ms to every run). A second table splits one run into its
-phases, measured in-process and serially (CPU seconds): start-up imports, reading the files
-(JSON and validation of every token, converting to the scorers' plain annotations), and the
-scoring itself.
+Each command also runs with the forked worker switched off ("no fork": ``parallel.cpu_count``
+made 1 in that process only), to show what the worker still gains. All variants are run
+alternately, so that all see the same load; the load average is printed with the table,
+since the machine is shared. A first, unmeasured run of each warms the page cache and writes
+the bytecode caches (``PYTHONDONTWRITEBYTECODE``, which some shells here set, is left out of
+the commands' environment: an installed scorer has its .pyc files, and compiling the modules
+anew would add ~50 ms to every run). A second table splits one run into its phases, measured
+in-process and serially (CPU seconds): start-up imports, reading the files (simdjson, the
+checks, converting to the scorers' plain annotations), and the scoring itself.
 """
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ def ensure_files(directory: Path) -> None:
         stamp.write_text(generator_stamp() + "\n")
 
 
+# The command line with the forked worker switched off in that process only.
+NO_FORK = (
+    "import runpy\n"
+    "from annotation.domain.scoring import parallel\n"
+    "parallel.cpu_count = lambda: 1\n"
+    "runpy.run_module('annotation.domain.scoring', run_name='__main__', alter_sys=True)\n"
+)
 ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
@@ -72,19 +80,17 @@ def phases(directory: Path) -> list[tuple[str, float, float]]:
     code = f"""
 import gc, os, time
 gc.disable()
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 t = time.process_time()
-from annotation.domain.formats import scico
-from annotation.domain.scoring import api, cli
-import numpy
+from annotation.domain.formats import _lines
+from annotation.domain.scoring import api, cli, scico_lines
 imports = time.process_time() - t
 
 def load(name):
     path = {str(directory)!r} + "/" + name
-    data = scico.read_bytes(path)
-    lines = [cli._plain_line(scico.parse_scico_line(line, number, name, flattened=False))
-             for number, line in scico.jsonl_lines(data, scico.line_spans(data))]
-    return scico.scico_report(name, [parsed for parsed, _ in lines]).topics
+    data = _lines.read_bytes(path)
+    lines = [scico_lines.plain_line(line, number, name)
+             for number, line in _lines.jsonl_lines(data, _lines.line_spans(data))]
+    return cli._file_topics(path, name, lines)
 
 t = time.process_time(); gold, system = load("gold.jsonl"), load("system.jsonl"); read_score = time.process_time() - t
 t = time.process_time(); api.score_scico(gold, system); compute_score = time.process_time() - t
@@ -96,7 +102,7 @@ print(imports, read_score, compute_score, read_iaa, compute_iaa)
                          check=True)
     imports, read_score, compute_score, read_iaa, compute_iaa = map(float, out.stdout.split())
     return [
-        ("imports (formats, scoring, numpy)", imports, imports),
+        ("imports (reader, scoring)", imports, imports),
         ("read + convert files", read_score, read_iaa),
         ("scoring", compute_score, compute_iaa),
     ]
@@ -110,11 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     ensure_files(args.dir)
     sizes = {name: (args.dir / name).stat().st_size / 2**20 for name in FILES}
     scorer = [sys.executable, "-m", "annotation.domain.scoring"]
+    no_fork = [sys.executable, "-c", NO_FORK]
+    score = ["score", str(args.dir / "gold.jsonl"), str(args.dir / "system.jsonl"), "--format", "scico", "--json"]
+    iaa = ["iaa", *(str(args.dir / f"annotator{i}.jsonl") for i in range(1, 5)), "--format", "scico", "--json"]
     commands = {
-        "score": (scorer + ["score", str(args.dir / "gold.jsonl"), str(args.dir / "system.jsonl"),
-                            "--format", "scico", "--json"], 0.3),
-        "iaa (4 annotators)": (scorer + ["iaa", *(str(args.dir / f"annotator{i}.jsonl") for i in range(1, 5)),
-                                         "--format", "scico", "--json"], 1.0),
+        "score": (scorer + score, 0.3),
+        "iaa (4 annotators)": (scorer + iaa, 1.0),
+        "score, no fork": (no_fork + score, None),
+        "iaa, no fork": (no_fork + iaa, None),
     }
     print(f"files: {args.dir} (gold {sizes['gold.jsonl']:.1f} MiB, system {sizes['system.jsonl']:.1f} MiB, "
           f"annotators {sizes['annotator1.jsonl']:.1f} MiB each; 200 topics); CPUs: {len(os.sched_getaffinity(0))}")
@@ -132,8 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, (_, goal) in commands.items():
         walls, cpus, peaks = zip(*runs[name])
         wall = statistics.median(walls)
+        met = f"{goal:>5.1f}s  {'yes' if wall < goal else 'no'}" if goal else ""
         print(f"{name:<20} {len(walls):>4} {wall:>10.3f}s {min(walls):>8.3f}s {statistics.median(cpus):>9.3f}s "
-              f"{max(peaks):>9.1f} {goal:>5.1f}s  {'yes' if wall < goal else 'no'}")
+              f"{max(peaks):>9.1f} {met}")
     print()
     print(f"{'phase (CPU seconds, one process)':<42} {'score':>7} {'iaa':>7}")
     for phase, score_seconds, iaa_seconds in phases(args.dir):

@@ -10,4 +10,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from annotation.domain.scoring.cli import main
 
-sys.exit(main())
+status = main()
+# Done: leave without the interpreter's teardown, which would free every object one by one
+# (~20 ms, 8% of `score`); the output is flushed first, and nothing here needs atexit.
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(status)

@@ -4,8 +4,8 @@ The command line's work is a few hundred independent jobs twice over: the lines 
 (JSON and validation), then the topics (scoring). On the 2-core machine the issue measures,
 one forked child is what pays: it starts in about a millisecond, inherits every input without
 copying or pickling, and sends back only the results. (Measured again once reading had become
-~4x cheaper: the child still saves ~25% of the wall time of ``score`` and ~30% of ``iaa`` at
-a load average of 1, for ~10% more CPU; bench/scoring/README.md.)
+~4x cheaper: up to a load average of ~2 the child still saves ~15-20% of the wall time of
+``score`` and ~25-35% of ``iaa``, for 10-30% more CPU; bench/scoring/README.md.)
 
 :func:`split_map` balances the work as it goes, which matters on a shared, loaded machine: the
 parent takes jobs from the front, the child from the back, each claiming a job in a shared
