@@ -76,6 +76,13 @@ class Client:
         self.samples: dict[str, list[tuple[float, float]]] = {"assign": [], "merge": []}
         self.errors: list[str] = []
 
+    def open(self) -> None:
+        """What the browser does first: read the annotation (which also warms the server's cache)."""
+        self.conn.request("GET", f"/api/annotations/{self.annotation}/", headers=self.headers)
+        response = self.conn.getresponse()
+        response.read()
+        assert response.status == 200, response.status
+
     def send(self, operation: dict) -> None:
         body = json.dumps({"expected_version": self.version, "operation": operation})
         started = time.perf_counter()
@@ -92,7 +99,8 @@ class Client:
 
 
 def _workload(client: Client, free_mentions: list[int], leaves: list[int], assigns: int, merges: int,
-              rng: random.Random) -> None:
+              rng: random.Random, pace: float = 0.0) -> None:
+    client.open()
     targets = list(leaves)
     pairs = [(leaves[2 * i], leaves[2 * i + 1]) for i in range(merges)]
     merged = {source for source, _ in pairs}
@@ -100,6 +108,8 @@ def _workload(client: Client, free_mentions: list[int], leaves: list[int], assig
     plan = [("assign", i) for i in range(assigns)] + [("merge", i) for i in range(merges)]
     rng.shuffle(plan)
     for kind, i in plan:
+        if pace:
+            time.sleep(rng.uniform(0.5, 1.5) * pace)  # an annotator's time to decide
         if kind == "assign":
             client.send({"op": "assign", "mention": free_mentions[i], "cluster": rng.choice(targets)})
         else:
@@ -107,8 +117,8 @@ def _workload(client: Client, free_mentions: list[int], leaves: list[int], assig
             client.send({"op": "merge", "source": source, "target": target})
 
 
-def _run(port, clients: list[Client], free, leaves, assigns, merges) -> float:
-    threads = [threading.Thread(target=_workload, args=(c, free, leaves[i], assigns, merges, random.Random(i)))
+def _run(port, clients: list[Client], free, leaves, assigns, merges, pace: float = 0.0) -> float:
+    threads = [threading.Thread(target=_workload, args=(c, free, leaves[i], assigns, merges, random.Random(i), pace))
                for i, c in enumerate(clients)]
     started = time.perf_counter()
     for t in threads:
@@ -183,13 +193,20 @@ def main() -> int:
         wall = _run(port, single, free, [leaves], assigns=200, merges=50)
         _table("1 client, 1,000-mention topic, hierarchy 40 deep (200 assign + 50 merge)", single, wall)
 
-        many = [Client(port, t, a, 1) for t, a, _ in setups[1:]]
-        wall = _run(port, many, free, [l for _, _, l in setups[1:]], assigns=40, merges=10)
-        _table(f"{CLIENTS} concurrent clients, each its own annotation (40 assign + 10 merge each)", many, wall)
+        # 20 annotators at once, each deciding once a second on average (several times faster
+        # than people annotate), then the same 20 sending back to back with no pause at all
+        # (a saturation test: latency is then mostly waiting for the two cores).
+        paced = [Client(port, t, a, 1) for t, a, _ in setups[1:]]
+        wall = _run(port, paced, free[:100], [l[:40] for _, _, l in setups[1:]], assigns=20, merges=5, pace=1.0)
+        _table(f"{CLIENTS} concurrent clients, one operation a second each (20 assign + 5 merge each)", paced, wall)
+        many = [Client(port, t, a, c.version) for (t, a, _), c in zip(setups[1:], paced)]
+        wall = _run(port, many, free[100:], [l[40:] for _, _, l in setups[1:]], assigns=40, merges=10)
+        _table(f"{CLIENTS} concurrent clients back to back, no pause (40 assign + 10 merge each)", many, wall)
+        clients_all = single + paced + many
 
         lost = _verify([a for _, a, _ in setups])
         print(f"\nannotations whose stored state differs from the replay of their log: {lost}")
-        errors = sum(len(c.errors) for c in single + many)
+        errors = sum(len(c.errors) for c in clients_all)
         return 1 if (lost or errors) else 0
     finally:
         if daphne is not None:
