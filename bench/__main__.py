@@ -1,13 +1,18 @@
 """`make bench`: every benchmark the issues ask for, each printing its own table.
 
-Run one with `python -m bench <name>`; with no name all run in order.
+Run one with `python -m bench <name>`; with no name all run in order. Each runs in a process
+of its own: they start their own PostgreSQL, Redis and servers, and Django is set up once per
+process.
 """
 
 from __future__ import annotations
 
-import importlib
+import subprocess
 import sys
 import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
 
 BENCHMARKS = [
     ("scoring", "bench.scoring.run", "stand-alone scorer: score and iaa on SciCo-test-sized files"),
@@ -31,11 +36,9 @@ def main(argv: list[str]) -> int:
             continue
         print(f"\n=== {name}: {title} ===", flush=True)
         started = time.monotonic()
-        try:
-            code = importlib.import_module(module).main()
-        except Exception as exc:  # one failing benchmark must not hide the others' figures
-            print(f"FAILED: {type(exc).__name__}: {exc}")
-            code = 1
+        code = subprocess.run([sys.executable, "-m", module], cwd=REPO).returncode
+        if code:
+            print(f"FAILED (exit {code})")
         print(f"({name} took {time.monotonic() - started:.1f} s)")
         if code:
             failed.append(name)
