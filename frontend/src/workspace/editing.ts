@@ -7,7 +7,7 @@ import type { Api } from "../api/endpoints";
 import type { Applied, AppliedBatch, Id, Operation, SocketMessage, SuggestionKind } from "../api/types";
 import type { Notices } from "./notices";
 import { type Edit, type EditRequest, OperationQueue, type QueueStatus } from "./operationQueue";
-import { connectSocket, type LiveSocket, socketUrl } from "./socket";
+import { connectLive, type LiveSocket, wsUrl } from "../api/liveSocket";
 import type { Store } from "./store";
 import { VersionSync } from "./versionSync";
 
@@ -146,7 +146,7 @@ export function createEditing(deps: EditingDeps) {
     }
   }
   if (deps.live !== false && typeof WebSocket !== "undefined") {
-    socket = connectSocket(socketUrl(`/ws/annotations/${annotationId}/`), {
+    socket = connectLive<SocketMessage>(wsUrl(`/ws/annotations/${annotationId}/`), {
       message: onSocketMessage,
       opened(reconnected) {
         socketState.connected = true;

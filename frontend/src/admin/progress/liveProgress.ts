@@ -7,7 +7,7 @@ import { adminApi, type AdminApi } from "../../api/admin";
 import type { ProgressMessage, ProgressPayload } from "../../api/adminTypes";
 import type { Id } from "../../api/types";
 import { errorText } from "../format";
-import { connectLive, wsUrl, type Live } from "./liveSocket";
+import { connectLive, wsUrl, type LiveSocket } from "../../api/liveSocket";
 import { applyMessage, buildMatrix, type Person } from "./matrix";
 import { throttle } from "./throttle";
 
@@ -56,7 +56,7 @@ export function useLiveProgress(projectId: Id, options: LiveProgressOptions = {}
     refetch.request();
   }
 
-  let socket: Live | null = null;
+  let socket: LiveSocket | null = null;
   if (options.live !== false) {
     socket = connectLive<ProgressMessage>(wsUrl(`/ws/projects/${projectId}/`), {
       message: onMessage,

@@ -1,10 +1,9 @@
-// The live connection to ws/annotations/<id>/: other tabs' changes and status changes.
-// It reconnects with backoff; after a reconnect the workspace checks for missed versions.
+// A websocket that reconnects with backoff, for every live view (the workspace's
+// ws/annotations/<id>/, the admin progress matrix's ws/projects/<id>/). After a reconnect the
+// caller resynchronises (missed messages are not replayed by the server).
 
-import type { SocketMessage } from "../api/types";
-
-export interface SocketHandlers {
-  message(message: SocketMessage): void;
+export interface LiveHandlers<T> {
+  message(message: T): void;
   opened(reconnected: boolean): void;
   closed(): void;
 }
@@ -14,11 +13,11 @@ export interface LiveSocket {
   readonly connected: () => boolean;
 }
 
-export function socketUrl(path: string, location: { protocol: string; host: string } = window.location): string {
+export function wsUrl(path: string, location: { protocol: string; host: string } = window.location): string {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
 }
 
-export function connectSocket(url: string, handlers: SocketHandlers): LiveSocket {
+export function connectLive<T>(url: string, handlers: LiveHandlers<T>): LiveSocket {
   let socket: WebSocket | null = null;
   let closedByUs = false;
   let attempts = 0;
@@ -33,11 +32,13 @@ export function connectSocket(url: string, handlers: SocketHandlers): LiveSocket
       everOpened = true;
     };
     socket.onmessage = (event: MessageEvent<string>) => {
+      let data: unknown;
       try {
-        handlers.message(JSON.parse(event.data) as SocketMessage);
+        data = JSON.parse(event.data);
       } catch {
-        // A message that is not JSON is not ours; ignore it.
+        return; // a message that is not JSON is not ours
       }
+      handlers.message(data as T);
     };
     socket.onclose = () => {
       socket = null;
