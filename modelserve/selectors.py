@@ -16,8 +16,7 @@ from annotation.domain.errors import DomainError
 from annotation.domain.operations import plan
 from annotation.domain.state import AnnotationState
 from annotation.models import Annotation
-from annotation.selectors.state import annotation_state_load
-from annotation.services import state_cache
+from annotation.selectors.state import annotation_state_cached
 from modelserve.models import Suggestion, SuggestionRun
 
 
@@ -78,12 +77,6 @@ def link_operation(state: AnnotationState, payload: dict) -> dict | None:
     return {"op": "add_link", "type": payload["type"], "anaphor": anaphor, "antecedent": antecedent}
 
 
-def annotation_state(annotation: Annotation) -> AnnotationState:
-    state = state_cache.take(annotation.pk, annotation.version) or annotation_state_load(annotation)
-    state_cache.put(annotation.pk, annotation.version, state)
-    return state
-
-
 def suggestion_operation(state: AnnotationState, suggestion: Suggestion, clusters: dict[int, list[int]]) -> dict | None:
     if suggestion.kind == Suggestion.Kind.MEMBERSHIP:
         return membership_operation(state, suggestion.payload["mention"], clusters[suggestion.payload["cluster"]])
@@ -111,7 +104,7 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
     run = run or latest_run(annotation.topic_id)
     if run is None:
         return {"run": None, "memberships": [], "edges": [], "links": [], **context}
-    state = annotation_state(annotation)
+    state = annotation_state_cached(annotation)
     clusters = run_clusters(run)
     result: dict[str, list] = {"memberships": [], "edges": [], "links": []}
     key = {Suggestion.Kind.MEMBERSHIP: "memberships", Suggestion.Kind.EDGE: "edges", Suggestion.Kind.LINK: "links"}

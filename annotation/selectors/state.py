@@ -104,3 +104,13 @@ def annotation_initial_state(annotation: Annotation) -> AnnotationState:
         documents=dict(Document.objects.filter(topic_id=topic_id).values_list("id", "token_count")),
         mentions=mentions,
     )
+
+
+def annotation_state_cached(annotation: Annotation) -> AnnotationState:
+    """The state for reading (never mutate it): from the per-process cache when it is at the
+    annotation's version, else loaded and cached for the operations that usually follow."""
+    from annotation.services import state_cache
+
+    state = state_cache.take(annotation.pk, annotation.version) or annotation_state_load(annotation)
+    state_cache.put(annotation.pk, annotation.version, state)
+    return state

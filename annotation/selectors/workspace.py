@@ -7,8 +7,7 @@ from django.db.models import Count, Max, Q
 from annotation.domain import history
 from annotation.models import Annotation, Assignment, Document, Mention, Operation, Topic
 from annotation.models import ClusterMember, MentionEdit
-from annotation.selectors.state import annotation_state_load
-from annotation.services import state_cache
+from annotation.selectors.state import annotation_state_cached
 
 
 def project_payload(project) -> dict:
@@ -41,9 +40,7 @@ def _undo_redo(annotation: Annotation) -> tuple[bool, bool]:
 
 
 def annotation_payload(annotation: Annotation) -> dict:
-    cached = state_cache.take(annotation.pk, annotation.version)
-    state = cached or annotation_state_load(annotation)
-    state_cache.put(annotation.pk, annotation.version, state)
+    state = annotation_state_cached(annotation)
     can_undo, can_redo = _undo_redo(annotation)
     assignment = annotation.assignment
     return {

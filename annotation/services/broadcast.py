@@ -55,7 +55,7 @@ def _ensure_sender() -> None:
                 _thread.start()
 
 
-def _send(group: str, message: dict) -> None:
+def send_to_group(group: str, message: dict) -> None:
     _ensure_sender()
     _queue.put((group, message))
 
@@ -69,12 +69,12 @@ def flush(timeout: float = 5.0) -> bool:
 
 
 def annotation_applied(annotation_id: int, payload: dict) -> None:
-    _send(annotation_group(annotation_id), {"type": "annotation.applied", "payload": payload})
+    send_to_group(annotation_group(annotation_id), {"type": "annotation.applied", "payload": payload})
 
 
 def annotation_status(annotation_id: int, payload: dict) -> None:
-    _send(annotation_group(annotation_id), {"type": "annotation.status", "payload": payload})
+    send_to_group(annotation_group(annotation_id), {"type": "annotation.status", "payload": payload})
 
 
 def project_progress(project_id: int, payload: dict) -> None:
-    _send(project_group(project_id), {"type": "project.progress", "payload": payload})
+    send_to_group(project_group(project_id), {"type": "project.progress", "payload": payload})

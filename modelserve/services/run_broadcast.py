@@ -19,4 +19,4 @@ def run_payload(run) -> dict:
 
 
 def run_changed(run) -> None:
-    broadcast._send(topic_group(run.topic_id), {"type": "run.changed", "payload": run_payload(run)})
+    broadcast.send_to_group(topic_group(run.topic_id), {"type": "run.changed", "payload": run_payload(run)})
