@@ -15,7 +15,7 @@ from annotation.api.views.workspace import _editable_annotation
 from annotation.models import Assignment, Project, Topic
 from annotation.selectors.access import is_admin, visible_annotations, visible_topics
 from modelserve.backends import available_backends
-from modelserve.models import Suggestion, SuggestionRun
+from modelserve.models import SuggestionRun
 from modelserve.selectors import annotation_suggestions, latest_run
 from modelserve.services.acceptance import acceptance_by_backend
 from modelserve.services.decisions import suggestions_accept_above

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max
 
 from annotation.domain import history
-from annotation.models import Annotation, Assignment, Document, Mention, Operation, Topic
+from annotation.models import Annotation, Document, Mention, Operation, Topic
 from annotation.models import ClusterMember, MentionEdit
 from annotation.selectors.state import annotation_state_cached
 

@@ -21,7 +21,7 @@ from tests.factories import ProjectFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "fixtures" / "demo"
+from tests.paths import DEMO  # noqa: E402
 
 
 def load(project, username, topics, *, submit=True):

@@ -1,7 +1,6 @@
 """Loading an annotator's file into an assignment: mentions matched by document and spans."""
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,7 @@ from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+from tests.paths import DEMO  # noqa: E402
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ the agreement report as JSON and as the same CSV the command writes."""
 
 import io
 import zipfile
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -14,8 +13,8 @@ from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+from tests.paths import DEMO as FIXTURES  # noqa: E402
+from tests.paths import SHARED_DATA as DATA  # noqa: E402
 
 
 @pytest.fixture

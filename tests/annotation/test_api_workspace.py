@@ -4,7 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.services import state_cache
-from tests.factories import PASSWORD, UserFactory, assign, make_topic, mention_ids
+from tests.factories import UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
 

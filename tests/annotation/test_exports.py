@@ -2,7 +2,6 @@
 
 import json
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -19,7 +18,7 @@ from tests.factories import ProjectFactory, UserFactory, assign, make_topic, men
 
 pytestmark = pytest.mark.django_db
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+from tests.paths import DEMO  # noqa: E402
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from tests.factories import ProjectFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-CHEMU_TRAIN = ROOT.parent / "shared" / "data" / "chemu-ref" / "train.english.jsonlines"
-DEMO = ROOT / "fixtures" / "demo"
+from tests.paths import CHEMU_TRAIN  # noqa: E402
+from tests.paths import DEMO  # noqa: E402
 
 
 def run(*args):

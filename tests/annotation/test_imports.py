@@ -16,8 +16,8 @@ from tests.factories import ProjectFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "fixtures" / "demo"
-CORPUS_DIR = ROOT.parent / "shared" / "data"
+from tests.paths import DEMO  # noqa: E402
+from tests.paths import SHARED_DATA as CORPUS_DIR  # noqa: E402
 
 
 def scico_line(id, *, mentions=None, relations=None):

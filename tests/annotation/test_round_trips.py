@@ -15,8 +15,8 @@ from tests.factories import ProjectFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "fixtures" / "demo"
-DATA = ROOT.parent / "shared" / "data"
+from tests.paths import DEMO  # noqa: E402
+from tests.paths import SHARED_DATA as DATA  # noqa: E402
 
 
 def gold(project):

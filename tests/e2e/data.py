@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats.chemu import read_chemu_jsonlines
 from annotation.domain.formats.scico import read_scico_jsonl
 from annotation.models import Document, Mention, Project, Topic
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+from tests.paths import DEMO  # noqa: E402
 
 
 def scico_demo_topic(index: int = 0) -> TopicData:

@@ -20,7 +20,7 @@ from annotation.services.imports import topics_import
 from modelserve.models import Suggestion, SuggestionRun
 from tests.factories import AdminFactory, UserFactory
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+from tests.paths import DEMO  # noqa: E402
 FILES = {"ann-a": "scico_demo_annotator_a.jsonl", "bob": "scico_demo_annotator_b.jsonl", "carol": "scico_demo.jsonl"}
 
 

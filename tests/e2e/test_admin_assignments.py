@@ -5,7 +5,6 @@ actions over 300 topics (timed; the numbers go to test-artifacts/admin-bulk-timi
 import json
 import time
 from collections import Counter
-from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -16,7 +15,7 @@ from tests.e2e.data import apply_ops, mention_ids
 from tests.e2e.workspace import wait_saved
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+from tests.paths import DEMO  # noqa: E402
 
 
 def demo_project(name: str) -> Project:

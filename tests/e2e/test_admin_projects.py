@@ -12,7 +12,7 @@ from annotation.models import Project, Topic
 from annotation.services.imports import topics_import
 from tests.factories import AdminFactory, UserFactory
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+from tests.paths import DEMO  # noqa: E402
 
 
 def bad_scico_file() -> bytes:

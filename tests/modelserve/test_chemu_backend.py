@@ -21,7 +21,7 @@ torch.set_num_threads(1)
 @pytest.fixture(scope="module")
 def snippets():
     if not CHEMU_TRAIN.is_file():
-        pytest.skip("../shared/data is not beside the checkout")
+        pytest.fail("../shared/data is not beside the checkout: the tests read the real data there (CI has it)")
     return read_chemu_jsonlines(CHEMU_TRAIN, skip_invalid=True).topics[:80]
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from annotation.domain.corpus import ClusterData, DocumentData, LinkData, MentionData, Spans, TopicData
-from annotation.domain.formats.brat_ann import AnnParser, token_spans
+from annotation.domain.formats.brat_ann import AnnParser, Entity, token_spans
 from annotation.domain.formats.chartokens import tokenize
 from annotation.domain.formats.errors import FormatErrors, FormatWarning, ImportReport, Problems, Skipped
 from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
@@ -115,7 +115,7 @@ def _line_sentences(text: str, token_ranges: list[tuple[int, int]]) -> list[tupl
 
 
 def _topic(stem, document, entities, relations, equivalences, other_lines, problems) -> TopicData:
-    by_spans: dict[Spans, list[_Entity]] = {}
+    by_spans: dict[Spans, list[Entity]] = {}
     for entity in entities.values():
         by_spans.setdefault(entity.spans, []).append(entity)
     ordered = sorted(by_spans, key=lambda spans: (spans[0][0], spans))

@@ -15,5 +15,5 @@ def fixtures_dir() -> Path:
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
-        pytest.skip("../shared/data is not beside the checkout")
+        pytest.fail("../shared/data is not beside the checkout: the tests read the real data there (CI has it)")
     return SHARED_DATA
