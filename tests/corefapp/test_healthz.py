@@ -29,3 +29,24 @@ def test_healthz_reports_the_database_down_when_it_cannot_connect(client, settin
 
     assert response.status_code == 503
     assert response.json()["checks"]["database"]["ok"] is False
+
+
+@pytest.mark.django_db
+def test_healthz_reports_redis_and_the_channel_layer_down_when_redis_is_unreachable(client, settings, services):
+    from channels.layers import channel_layers
+
+    from corefapp.runtime.preflight import free_port
+
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    settings.REDIS_URL = dead
+    settings.CHANNEL_LAYERS = {"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {"hosts": [dead]}}}
+    try:
+        response = client.get("/healthz")
+    finally:
+        channel_layers.backends = {}
+
+    assert response.status_code == 503
+    checks = response.json()["checks"]
+    assert checks["redis"]["ok"] is False
+    assert checks["channel_layer"]["ok"] is False
+    assert checks["database"]["ok"] is True

@@ -181,3 +181,29 @@ def test_make_up_refuses_a_busy_port_with_a_one_line_message(var_root):
     errors = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(errors) == 1
     assert f"port {busy}" in errors[0] and "PORT=" in errors[0]
+
+
+def test_with_database_url_and_redis_url_set_make_up_uses_those_servers_and_leaves_them_running(var_root):
+    from tests.services import start_services
+
+    external = start_services()
+    try:
+        launcher = Launcher(var_root / "var", free_port(), free_port(), free_port(),
+                            extra_env={"DATABASE_URL": external.database_url, "REDIS_URL": external.redis_url})
+        launcher.start()
+        try:
+            health = wait_healthy(launcher)
+        finally:
+            assert launcher.stop_with_ctrl_c() == 0
+        output = "".join(launcher.output)
+        assert health["http_status"] == 200, health
+        assert "(embedded)" not in output
+        assert not (var_root / "var" / "postgres").exists()
+        import psycopg
+        import redis
+
+        with psycopg.connect(external.database_url) as conn:  # not ours to stop: still up
+            assert conn.execute("SELECT count(*) FROM auth_user").fetchone()[0] == 3
+        assert redis.Redis.from_url(external.redis_url).ping()
+    finally:
+        external.stop()
