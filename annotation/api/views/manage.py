@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -46,7 +47,8 @@ class ProjectSerializer(serializers.Serializer):
 
 
 def _project_row(project: Project) -> dict:
-    return project_payload(project) | {"topics": project.topics.count(),
+    topics = getattr(project, "topic_count", None)
+    return project_payload(project) | {"topics": project.topics.count() if topics is None else topics,
                                        "suggestion_params": project.suggestion_params}
 
 
@@ -61,7 +63,8 @@ class SuggestionBackendsView(AdminView):
 class ProjectsView(AdminView):
     @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="projects_list")
     def get(self, request):
-        return Response([_project_row(p) for p in Project.objects.order_by("name")])
+        projects = Project.objects.annotate(topic_count=Count("topics")).order_by("name")
+        return Response([_project_row(p) for p in projects])
 
     @extend_schema(request=ProjectSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
