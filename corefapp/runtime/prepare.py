@@ -14,6 +14,11 @@ def main() -> int:
     from django.core.management import call_command
 
     django.setup()
+    from django.conf import settings
+
+    # WhiteNoise serves the built frontend through the finders; an existing (empty) STATIC_ROOT
+    # keeps it from warning at every start.
+    settings.STATIC_ROOT.mkdir(parents=True, exist_ok=True)
     call_command("migrate", interactive=False, verbosity=0)
     call_command("load_demo")
     call_command("ensure_default_models")
