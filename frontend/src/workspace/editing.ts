@@ -134,12 +134,12 @@ export function createEditing(deps: EditingDeps) {
     }
     for (const listener of messageListeners) listener(message);
   }
-  async function checkMissed() {
+  async function checkMissed(why: string) {
     try {
       const rows = await api.myAssignments();
       const row = rows.find((r) => r.annotation === annotationId);
       if (row && row.version > store.version.value && !status.inFlight && status.queued === 0) {
-        await deps.reload("changes were made while the live connection was down");
+        await deps.reload(why);
       }
     } catch {
       // Still unreachable: the queue reports that on its own.
@@ -152,8 +152,12 @@ export function createEditing(deps: EditingDeps) {
         socketState.connected = true;
         socketState.everConnected = true;
         if (reconnected) {
-          void checkMissed();
+          void checkMissed("changes were made while the live connection was down");
           for (const listener of reconnectListeners) listener();
+        } else {
+          // A change committed between loading the annotation and joining its live group
+          // reached nobody: compare versions once the socket is open.
+          void checkMissed("the annotation changed while the page was loading");
         }
       },
       closed() {
