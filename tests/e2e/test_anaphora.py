@@ -107,6 +107,32 @@ def test_a_mention_is_added_by_selecting_text(new_page):
     expect(page.locator(".m.is-current").first).to_have_attribute("data-mention", str(added[0]["id"]))
 
 
+def test_a_mention_is_added_by_keyboard_alone(new_page, artifacts):
+    page, stored, ids = chemu_workspace(new_page, allow_add_mentions=True)
+    expect(page.locator(".m.is-current").first).to_have_attribute("data-mention", str(ids[0]))
+    press(page, "v")  # the first word of the current mention, #0 at tokens 5-6
+    expect(page.get_by_role("toolbar", name="Selected text")).to_be_visible()
+    press(page, *["ArrowLeft"] * 6, *["Shift+ArrowRight"] * 3, "Shift+ArrowLeft")  # tokens 0-2
+    assert page.evaluate("window.getSelection().toString()") == "Example 12:"  # shown as the text reads
+    page.screenshot(path=str(artifacts / "selection-by-keyboard.png"))
+    press(page, "Enter")
+    wait_saved(page)
+    added = [m for m in annotation(page, stored.pk)["mentions"] if m["added"]]
+    assert [m["spans"] for m in added] == [[[0, 2]]]
+
+
+def test_a_mention_span_is_fixed_by_keyboard_alone(new_page):
+    page, stored, ids = chemu_workspace(new_page, allow_fix_spans=True)
+    press(page, *["j"] * 6)  # to "the mixture" (#6), tokens 53-54
+    expect(page.locator(".m.is-current").first).to_have_attribute("data-mention", str(ids[6]))
+    press(page, "v", "ArrowLeft", *["Shift+ArrowRight"] * 5)
+    press(page, "f")
+    wait_saved(page)
+    fixed = next(m for m in annotation(page, stored.pk)["mentions"] if m["id"] == ids[6])
+    assert fixed["spans"] == [[52, 57]]
+    expect(page.get_by_role("toolbar", name="Selected text")).to_have_count(0)
+
+
 def test_a_project_with_both_schemes_clusters_and_links(new_page, artifacts):
     page, stored, ids = chemu_workspace(new_page, hierarchy=True, gold_links=2)
     press(page, "Control+Space", "Space")  # mentions #0 and #1 in one cluster

@@ -69,7 +69,12 @@ export type CommandId =
   | "selectionAdd"
   | "selectionFix"
   | "selectionAddPart"
-  | "selectionCancel";
+  | "selectionCancel"
+  | "selectText"
+  | "selectionLeft"
+  | "selectionRight"
+  | "selectionExtendLeft"
+  | "selectionExtendRight";
 
 export interface KeyBinding {
   /** Normalised key strings, see `keyString`. */
@@ -118,6 +123,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "anaphora", ["5"], "linkType5", "… CONTAINED"),
   b("workspace", "anaphora", ["L"], "toggleArcs", "Draw all links of the documents, or only those of the current mention"),
   b("workspace", "mentions", ["Delete"], "rejectMention", "Reject the current mention (not a real mention)"),
+  b("workspace", "mentions", ["V"], "selectText", "Select text by keyboard, from the current mention's first word"),
   // Model suggestions (the Suggestions panel).
   b("workspace", "any", ["Shift+S"], "suggest", "Suggest: ask the model for suggestions on this topic"),
   b("workspace", "any", ["Y"], "acceptSuggestion", "Accept the suggestion shown for the current mention (its cluster, or the chosen link)"),
@@ -161,6 +167,10 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("selection", "mentions", ["Enter"], "selectionAdd", "Selection: add it as a new mention"),
   b("selection", "mentions", ["F"], "selectionFix", "Selection: make it the span of the current mention"),
   b("selection", "mentions", ["+"], "selectionAddPart", "Selection: add it as another part of the current mention"),
+  b("selection", "mentions", ["ArrowLeft"], "selectionLeft", "Selection: move one word left"),
+  b("selection", "mentions", ["ArrowRight"], "selectionRight", "Selection: move one word right"),
+  b("selection", "mentions", ["Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),
+  b("selection", "mentions", ["Shift+ArrowRight"], "selectionExtendRight", "Selection: move its end one word right"),
   b("selection", "mentions", ["Escape"], "selectionCancel", "Selection: cancel"),
 ];
 

@@ -157,6 +157,23 @@ describe("the dispatcher", () => {
     expect(first).toHaveBeenCalledOnce();
   });
 
+  it("gives the arrows to a text selection while there is one, in a project that edits mentions", () => {
+    const keys = new KeyDispatcher(KEYMAP, () => new Set<Scheme>(["any", "hierarchy", "mentions"]));
+    const prevCluster = vi.fn();
+    const selectionLeft = vi.fn();
+    const selectionExtendRight = vi.fn();
+    keys.register({ prevCluster, selectionLeft, selectionExtendRight });
+    const leave = keys.pushContext("selection");
+    keys.handle(event("ArrowLeft"));
+    keys.handle(event("ArrowRight", target(), { shiftKey: true }));
+    expect(selectionLeft).toHaveBeenCalledOnce();
+    expect(selectionExtendRight).toHaveBeenCalledOnce();
+    expect(prevCluster).not.toHaveBeenCalled();
+    leave();
+    keys.handle(event("ArrowLeft"));
+    expect(prevCluster).toHaveBeenCalledOnce();
+  });
+
   it("lets a handler decline a key (returning false), which keeps its default", () => {
     const keys = make();
     keys.register({ escape: () => false });
