@@ -1,0 +1,130 @@
+// Which suggestion the keys (Y, X) act on: the current mention's membership or a chosen link,
+// the other side of it drawn in the text, and G's walk to the next open suggestion.
+
+import { computed, reactive, shallowRef, watch } from "vue";
+import type { EdgeItem, Id, LinkItem } from "../api/types";
+import type { Navigation } from "./navigation";
+import type { Notices } from "./notices";
+import type { OpenSuggestions } from "./openSuggestions";
+import type { Store } from "./store";
+import { linkEnds, nextEntry, type OpenMembership, openMembership, sortWalk, type WalkEntry } from "./suggestionModel";
+import type { TopicModel } from "./topicModel";
+
+/** A suggestion the keys act on. */
+export type Focus =
+  | { kind: "membership"; open: OpenMembership }
+  | { kind: "link"; item: LinkItem }
+  | { kind: "edge"; item: EdgeItem };
+
+export interface SuggestionFocusDeps {
+  open: OpenSuggestions;
+  topic: TopicModel;
+  store: Store;
+  nav: Navigation;
+  notices: Notices;
+  /** What to say when G finds nothing left. */
+  noSuggestionsText: () => string;
+}
+
+const EMPTY: readonly Id[] = Object.freeze([]);
+
+export function createSuggestionFocus({ open, topic, store, nav, notices, noSuggestionsText }: SuggestionFocusDeps) {
+  const project = topic.project;
+  const state = () => store.state.value;
+  const { index, source, currentMembership, currentLinks, openLinks } = open;
+
+  /** The link suggestion chosen with G or a click (else the current mention's first). */
+  const chosen = shallowRef<{ suggestion: Id; mention: Id } | null>(null);
+  /** Mentions drawn as the focused suggestion's other side (fellow members, the antecedent). */
+  const peers = reactive(new Set<Id>()) as Set<Id>;
+
+  const focus = computed<Focus | null>(() => {
+    const c = chosen.value;
+    if (c !== null && c.mention === nav.current.value.value) {
+      const item = currentLinks.value.find((l) => l.suggestion === c.suggestion);
+      if (item) return { kind: "link", item };
+    }
+    const membership = currentMembership.value;
+    if (membership) return { kind: "membership", open: membership };
+    const first = currentLinks.value.find((l) => state().decisions.get(l.suggestion) !== "rejected") ?? currentLinks.value[0];
+    return first ? { kind: "link", item: first } : null;
+  });
+
+  // The other side of the focused suggestion, drawn in the text.
+  const peerIds = computed<readonly Id[]>(() => {
+    const f = focus.value;
+    if (!f) return EMPTY;
+    if (f.kind === "membership") return f.open.fellows;
+    if (f.kind === "link") {
+      const ends = linkEnds(f.item)!;
+      return [ends.anaphor === nav.current.value.value ? ends.antecedent : ends.anaphor];
+    }
+    return EMPTY;
+  });
+  watch(peerIds, (next) => {
+    const keep = new Set(next);
+    for (const id of [...peers]) if (!keep.has(id)) peers.delete(id);
+    for (const id of next) peers.add(id);
+  });
+
+  /** After deciding on a link, the next suggested link of the same mention gets the keys. */
+  function chooseNextLink(decided: Id): void {
+    const mention = nav.current.value.value;
+    const next = currentLinks.value.find((l) => l.suggestion !== decided && !state().decisions.has(l.suggestion));
+    chosen.value = next && mention !== null ? { suggestion: next.suggestion, mention } : null;
+  }
+
+  function chooseLink(item: LinkItem): void {
+    const ends = linkEnds(item)!;
+    const mention = nav.current.value.value;
+    const at = mention === ends.antecedent ? ends.antecedent : ends.anaphor;
+    if (mention !== at) nav.current.set(at);
+    chosen.value = { suggestion: item.suggestion, mention: at };
+  }
+
+  /** G: the next open suggestion in reading order (memberships, then links at their anaphor). */
+  function next(): void {
+    const position = nav.position.value;
+    const entries: WalkEntry[] = [];
+    if (project.hierarchy) {
+      for (const item of index.value.byMention.values()) {
+        if (state().decisions.has(item.suggestion) || !openMembership(item, source)) continue;
+        const p = position.get(item.mention);
+        if (p !== undefined) entries.push({ suggestion: item.suggestion, kind: "membership", mention: item.mention, position: p, rank: 0 });
+      }
+    }
+    for (const item of openLinks.value) {
+      const ends = linkEnds(item)!;
+      const p = position.get(ends.anaphor);
+      if (p !== undefined) entries.push({ suggestion: item.suggestion, kind: "link", mention: ends.anaphor, position: p, rank: 1 + (position.get(ends.antecedent) ?? 0) / 1e6 });
+    }
+    sortWalk(entries);
+    const cur = nav.current.value.value;
+    const f = focus.value;
+    const focused = f === null ? null : f.kind === "membership" ? f.open.item.suggestion : f.item.suggestion;
+    const onCurrent = f !== null && entries.some((e) => e.suggestion === focused && e.mention === cur);
+    const entry = nextEntry(entries, cur === null ? -1 : (position.get(cur) ?? -1), onCurrent ? focused : null);
+    if (!entry) {
+      notices.status(noSuggestionsText());
+      return;
+    }
+    nav.current.set(entry.mention);
+    chosen.value = entry.kind === "link" ? { suggestion: entry.suggestion, mention: entry.mention } : null;
+  }
+
+  // Choosing a link belongs to the mention it was chosen at.
+  watch(nav.current.value, (mention) => {
+    if (chosen.value !== null && chosen.value.mention !== mention) chosen.value = null;
+  });
+
+  return {
+    focus,
+    peers,
+    chooseLink,
+    chooseNextLink,
+    next,
+    isPeer: (mention: Id) => peers.has(mention),
+  };
+}
+
+export type SuggestionFocus = ReturnType<typeof createSuggestionFocus>;
