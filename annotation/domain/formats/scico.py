@@ -32,6 +32,7 @@ from annotation.domain.formats._io import (
     canonical_int,
     display_name,
     is_int,
+    json_type,
     open_text,
 )
 from annotation.domain.formats._lines import (  # noqa: F401 (line_at, map_file: part of this module's API)
@@ -50,13 +51,8 @@ from annotation.domain.formats.errors import (
     Problems,
     Skipped,
 )
-from annotation.domain.formats.scico_parser import (
-    FORMAT,
-    KNOWN_FIELDS,
-    TopicParser,
-    flatten_mentions,
-    json_type,
-)
+from annotation.domain.formats.scico_mentions import flatten_mentions
+from annotation.domain.formats.scico_parser import FORMAT, KNOWN_FIELDS, TopicParser
 
 # The order of the SciCo release (README), used for topics that did not come from SciCo.
 DEFAULT_FIELDS = KNOWN_FIELDS

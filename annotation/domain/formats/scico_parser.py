@@ -6,10 +6,12 @@ import json
 from itertools import chain
 from typing import Any
 
-from annotation.domain.corpus import ClusterData, DocumentData, MentionData, TopicData
-from annotation.domain.formats._io import canonical_int, is_int
+from annotation.domain.corpus import ClusterData, DocumentData, TopicData
+from annotation.domain.formats._io import canonical_int, is_int, json_type
 from annotation.domain.formats.errors import Problems
-from annotation.domain.formats.graph import find_cycles
+from annotation.domain.formats.scico_mentions import flatten_mentions, parse_mentions
+from annotation.domain.formats.scico_relations import parse_relations
+from annotation.domain.formats.scico_sentences import parse_sentences
 
 FORMAT = "scico"
 KNOWN_FIELDS = (
@@ -41,6 +43,9 @@ class TopicParser:
         self.bad = True
         self.problems.error(self.line, field, message)
 
+    def warn(self, field: str | None, message: str) -> None:
+        self.problems.warn(self.line, field, message)
+
     def parse(self) -> TopicData | None:
         obj = self.obj
         for name in REQUIRED_FIELDS:
@@ -54,8 +59,8 @@ class TopicParser:
         if paragraphs is None:
             return None
         documents = self.documents(paragraphs, scico)
-        mentions, cluster_order = self.mentions(paragraphs, scico)
-        relations = self.relations(cluster_order)
+        mentions, cluster_order = parse_mentions(obj["mentions"], paragraphs, scico, self.error)
+        relations = parse_relations(obj.get("relations", []), cluster_order, self.error, self.warn)
         source = obj.get("source", "")
         if not isinstance(source, str):
             self.error("source", f"must be a string, not {json_type(source)}")
@@ -123,7 +128,7 @@ class TopicParser:
             if any(isinstance(d, str) and canonical_int(d) is not None for d in doc_ids):
                 scico["string_doc_ids"] = True
         metadata = self.paragraph_metadata(ids, scico)
-        sentences = self.sentences(paragraphs, scico)
+        sentences = parse_sentences(self.obj.get("sentences"), paragraphs, scico, self.error)
         if self.bad:
             return None
         return list(map(DocumentData, ids, paragraphs, sentences, metadata))  # (doc_id, tokens, sentences, metadata)
@@ -151,178 +156,17 @@ class TopicParser:
         self.error("metadata", f"must be a list with one object per paragraph ({count}) or an object keyed by doc id")
         return [{} for _ in range(count)]
 
-    def sentences(self, paragraphs: list[list[str]], scico: dict[str, Any]) -> list[list[tuple[int, int]]]:
-        count = len(paragraphs)
-        value = self.obj.get("sentences")
-        if value is None:
-            return [[] for _ in range(count)]
-        if not isinstance(value, list) or len(value) != count:
-            self.error("sentences", f"must be a list with one list of sentences per paragraph ({count})")
-            return [[] for _ in range(count)]
-        inclusive = _ends_look_inclusive(value, paragraphs)
-        if inclusive:
-            scico["inclusive_sentence_ends"] = True
-        shift = 1 if inclusive else 0
-        fast = _all_sentence_bounds(value, paragraphs, shift)
-        if fast is not None:
-            return fast
-        result: list[list[tuple[int, int]]] = []
-        for p, sentences in enumerate(value):
-            size = len(paragraphs[p])
-            bounds = _sentence_bounds(sentences, size, shift)
-            if bounds is None:  # something is wrong: the exact check names it
-                bounds = self.paragraph_sentences(p, sentences, size, inclusive)
-            result.append(bounds)
-        return result
-
-    def paragraph_sentences(self, p: int, sentences: Any, size: int, inclusive: bool) -> list[tuple[int, int]]:
-        bounds: list[tuple[int, int]] = []
-        if not isinstance(sentences, list):
-            self.error(f"sentences[{p}]", f"must be a list of [start, end], not {json_type(sentences)}")
-            return bounds
-        for s, pair in enumerate(sentences):
-            field = f"sentences[{p}][{s}]"
-            if not (isinstance(pair, list) and len(pair) == 2 and all(is_int(x) for x in pair)):
-                self.error(field, f"must be [start, end] (two integers), not {json.dumps(pair)}")
-                continue
-            start, end = pair[0], pair[1] + 1 if inclusive else pair[1]
-            if not 0 <= start < end <= size:
-                self.error(field, f"sentence {json.dumps(pair)} does not fit in the paragraph's {size} tokens")
-                continue
-            bounds.append((start, end))
-        return bounds
-
-    def mentions(
-        self, paragraphs: list[list[str]], scico: dict[str, Any]
-    ) -> tuple[list[MentionData] | None, list[str]]:
-        value = self.obj["mentions"]
-        cluster_order: list[str] = []
-        if not isinstance(value, list):
-            self.error("mentions", f"must be a list of [paragraph, start, end, cluster_id], not {json_type(value)}")
-            return None, cluster_order
-        seen: dict[tuple[int, int, int], int] = {}
-        known_clusters: set[str] = set()
-        string_cluster_ids = False
-        mentions: list[MentionData] = []
-        sizes = list(map(len, paragraphs))
-        count = len(sizes)
-        for m, mention in enumerate(value):
-            # fast path: [paragraph, start, end, integer cluster id], all fine (the exact path
-            # below would accept it without a message, and do the same)
-            if type(mention) is list and len(mention) == 4:
-                paragraph, start, end, cluster_id = mention
-                if (
-                    type(paragraph) is int and type(start) is int and type(end) is int and type(cluster_id) is int
-                    and 0 <= paragraph < count and 0 <= start <= end < sizes[paragraph]
-                    and (paragraph, start, end) not in seen
-                ):
-                    seen[(paragraph, start, end)] = m
-                    cluster = str(cluster_id)
-                    if cluster not in known_clusters:
-                        known_clusters.add(cluster)
-                        cluster_order.append(cluster)
-                    mentions.append(MentionData(paragraph, ((start, end),), cluster))
-                    continue
-            field = f"mentions[{m}]"
-            if not (isinstance(mention, list) and len(mention) in (3, 4)):
-                self.error(field, f"must be [paragraph, start, end, cluster_id], not {json.dumps(mention)}")
-                continue
-            paragraph, start, end = mention[:3]
-            if not is_int(paragraph):
-                self.error(f"{field}[0]", f"paragraph index must be an integer, not {json.dumps(paragraph)}")
-                continue
-            if not 0 <= paragraph < len(paragraphs):
-                self.error(f"{field}[0]", f"paragraph {paragraph} does not exist (the topic has {len(paragraphs)})")
-                continue
-            size = len(paragraphs[paragraph])
-            ok = True
-            for position, offset in ((1, start), (2, end)):
-                if not is_int(offset):
-                    self.error(f"{field}[{position}]", f"offset must be an integer, not {json.dumps(offset)}")
-                    ok = False
-                elif not 0 <= offset < size:
-                    self.error(f"{field}[{position}]", f"offset {offset} is beyond the paragraph's {size} tokens")
-                    ok = False
-            if ok and start > end:
-                self.error(field, f"start {start} is after end {end}")
-                ok = False
-            cluster: str | None = None
-            if len(mention) == 4:
-                cluster_id = mention[3]
-                if not (is_int(cluster_id) or isinstance(cluster_id, str)):
-                    self.error(f"{field}[3]",
-                               f"cluster id must be an integer or a string, not {json.dumps(cluster_id)}")
-                    ok = False
-                else:
-                    cluster = str(cluster_id)
-                    string_cluster_ids |= isinstance(cluster_id, str) and canonical_int(cluster_id) is not None
-            if cluster is not None and cluster not in known_clusters:
-                # Known even when the mention is bad, so relations do not report it again.
-                known_clusters.add(cluster)
-                cluster_order.append(cluster)
-            if not ok:
-                continue
-            key = (paragraph, start, end)
-            if key in seen:
-                self.error(field, f"duplicate of mentions[{seen[key]}] (paragraph {paragraph}, tokens {start}-{end})")
-                continue
-            seen[key] = m
-            mentions.append(MentionData(document=paragraph, spans=((start, end),), cluster=cluster))
-        if string_cluster_ids:
-            scico["string_cluster_ids"] = True
-        return mentions, cluster_order
-
-    def relations(self, cluster_order: list[str]) -> list[tuple[str, str]]:
-        value = self.obj.get("relations", [])
-        if not isinstance(value, list):
-            self.error("relations", f"must be a list of [parent, child], not {json_type(value)}")
-            return []
-        clusters = set(cluster_order)
-        relations: list[tuple[str, str]] = []
-        first_index: dict[tuple[str, str], int] = {}
-        for r, relation in enumerate(value):
-            field = f"relations[{r}]"
-            if isinstance(relation, list) and len(relation) <= 2 and (
-                len(relation) < 2 or any(x is None or x == "" for x in relation)
-            ):
-                sides = [side for i, side in enumerate(("parent", "child"))
-                         if i >= len(relation) or relation[i] in (None, "")]
-                self.error(field, f"the {' and '.join(sides)} side is empty: {json.dumps(relation)}")
-                continue
-            if not (isinstance(relation, list) and len(relation) == 2
-                    and all(is_int(x) or isinstance(x, str) for x in relation)):
-                self.error(field, f"must be [parent_cluster, child_cluster], not {json.dumps(relation)}")
-                continue
-            parent, child = str(relation[0]), str(relation[1])
-            unknown = [(position, cid) for position, cid in ((0, parent), (1, child)) if cid not in clusters]
-            for position, cid in unknown:
-                self.error(f"{field}[{position}]", f"cluster {cid} is not the cluster of any mention")
-            if unknown:
-                continue
-            if parent == child:
-                self.error(field, f"cluster {parent} is its own parent")
-                continue
-            if (parent, child) in first_index:
-                first = first_index[(parent, child)]
-                self.problems.warn(self.line, field, f"duplicate of relations[{first}] ({parent} -> {child}); kept once")
-                continue
-            first_index[(parent, child)] = r
-            relations.append((parent, child))
-        for cycle in find_cycles(relations):
-            self.error("relations", "cycle in the hierarchy: " + " -> ".join(cycle + [cycle[0]]))
-        return relations
-
     def check_flattened(self, paragraphs: list[list[str]], scico: dict[str, Any]) -> None:
         """``flatten_*`` repeat ``tokens``/``mentions``; the writer recomputes them, unless they
         disagree here, in which case they are kept as they were (with a warning)."""
         flat_tokens = list(chain.from_iterable(paragraphs))
         if "flatten_tokens" in self.obj and self.obj["flatten_tokens"] != flat_tokens:
-            self.problems.warn(self.line, "flatten_tokens", "differs from the concatenated paragraphs; kept as is")
+            self.warn("flatten_tokens", "differs from the concatenated paragraphs; kept as is")
             scico["flatten_tokens"] = self.obj["flatten_tokens"]
         if "flatten_mentions" in self.obj and isinstance(self.obj["mentions"], list):
             expected = flatten_mentions(paragraphs, self.obj["mentions"])
             if self.obj["flatten_mentions"] != expected:
-                self.problems.warn(self.line, "flatten_mentions", "differs from the mentions; kept as is")
+                self.warn("flatten_mentions", "differs from the mentions; kept as is")
                 scico["flatten_mentions"] = self.obj["flatten_mentions"]
 
 
@@ -341,77 +185,3 @@ def all_token_lists(tokens: Any) -> bool:
     except TypeError:
         return False
     return True
-
-
-def _all_sentence_bounds(
-    value: list[Any], paragraphs: list[list[str]], shift: int
-) -> list[list[tuple[int, int]]] | None:
-    """Fast path of the sentence check over a whole topic (one call, not one per paragraph):
-    the half-open bounds of every paragraph when every ``[start, end]`` is two integers that
-    fit, else None (and the paragraphs are checked one by one)."""
-    result = []
-    for sentences, paragraph in zip(value, paragraphs):
-        if type(sentences) is not list:
-            return None
-        size = len(paragraph)
-        bounds = []
-        append = bounds.append
-        for pair in sentences:
-            if type(pair) is not list or len(pair) != 2:
-                return None
-            start, end = pair
-            if type(start) is not int or type(end) is not int or not 0 <= start < end + shift <= size:
-                return None
-            append((start, end + shift))
-        result.append(bounds)
-    return result
-
-
-def _sentence_bounds(sentences: Any, size: int, shift: int) -> list[tuple[int, int]] | None:
-    """Fast path of the sentence check: the half-open bounds when every ``[start, end]`` of the
-    paragraph is two integers that fit, else None (and the exact check runs)."""
-    if type(sentences) is not list:
-        return None
-    bounds = []
-    append = bounds.append
-    for pair in sentences:
-        if type(pair) is not list or len(pair) != 2:
-            return None
-        start, end = pair
-        if type(start) is not int or type(end) is not int or not 0 <= start < end + shift <= size:
-            return None
-        append((start, end + shift))
-    return bounds
-
-
-def _ends_look_inclusive(sentences: Any, paragraphs: list[list[str]]) -> bool:
-    """SciCo's sentence ends: the last sentence of a paragraph ending on its last token
-    (``len - 1``) means inclusive ends; ending at ``len`` (or no evidence) means exclusive."""
-    votes = 0
-    for p, bounds in enumerate(sentences):
-        if p < len(paragraphs) and isinstance(bounds, list) and bounds:
-            last = bounds[-1]
-            if isinstance(last, list) and len(last) == 2 and is_int(last[1]):
-                votes += 1 if last[1] == len(paragraphs[p]) - 1 else -1 if last[1] == len(paragraphs[p]) else 0
-    return votes > 0
-
-
-def flatten_mentions(paragraphs: list[list[str]], mentions: list[Any]) -> list[list[Any]]:
-    offsets = [0]
-    for paragraph in paragraphs:
-        offsets.append(offsets[-1] + len(paragraph))
-    flat = []
-    for mention in mentions:
-        if isinstance(mention, list) and len(mention) >= 3 and is_int(mention[0]) and 0 <= mention[0] < len(paragraphs):
-            base = offsets[mention[0]]
-            try:
-                flat.append([base + mention[1], base + mention[2], *mention[3:]])
-            except TypeError:  # an offset that is not a number (already an error of the mention)
-                continue
-    return flat
-
-
-def json_type(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number"
-    )

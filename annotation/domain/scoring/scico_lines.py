@@ -30,7 +30,7 @@ every line takes that path.
 from __future__ import annotations
 
 from annotation.domain.formats.graph import find_cycles
-from annotation.domain.formats.scico_parser import _all_sentence_bounds, _ends_look_inclusive
+from annotation.domain.formats.scico_sentences import all_sentence_bounds, ends_look_inclusive
 from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, coval_cluster_order, from_topic
 
 try:
@@ -156,8 +156,8 @@ def _annotation(document) -> tuple[str, TopicAnnotation] | None:
             return None
         value = sentences.as_list()
         paragraphs = [range(size) for size in sizes]  # (the helpers take only the lengths)
-        shift = 1 if _ends_look_inclusive(value, paragraphs) else 0
-        if _all_sentence_bounds(value, paragraphs, shift) is None:
+        shift = 1 if ends_look_inclusive(value, paragraphs) else 0
+        if all_sentence_bounds(value, paragraphs, shift) is None:
             return None
 
     if "source" in present and type(document["source"]) is not str:

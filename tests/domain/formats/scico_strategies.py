@@ -9,7 +9,7 @@ from itertools import pairwise
 
 from hypothesis import strategies as st
 
-from annotation.domain.formats import scico_parser
+from annotation.domain.formats import scico_mentions
 
 BIG = 123456789012345678901234567890  # beyond 64 bits: orjson would make it a float
 
@@ -60,7 +60,7 @@ def scico_lines(draw):
         id=draw(st.integers(0, 3) | st.sampled_from(["5", "t"])),
         tokens=tokens,
         flatten_tokens=[t for p in tokens for t in p],
-        flatten_mentions=scico_parser.flatten_mentions(tokens, mentions),
+        flatten_mentions=scico_mentions.flatten_mentions(tokens, mentions),
         doc_ids=draw(st.sampled_from([None, [7 + p for p in range(n_paragraphs)], [str(p) for p in range(n_paragraphs)]])),
         metadata=draw(st.sampled_from([None, [{"title": "t"} for _ in range(n_paragraphs)]])),
         sentences=[[[0, len(p) - (1 if inclusive else 0)]] for p in tokens],
