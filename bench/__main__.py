@@ -20,6 +20,7 @@ BENCHMARKS = [
     ("operations", "bench.operations", "server time of assign and merge, 1 and 20 clients"),
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
     ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),
+    ("admin", "bench.admin_bench", "browser: admin bulk actions over 300 topics"),
 ]
 
 

@@ -1,16 +1,26 @@
 """Admin assignment pages: balanced assignment with an overlap to three annotators, the
 progress matrix following an annotator's work live, reassign / reopen / delete, and bulk
-actions over 300 topics (timed; the numbers go to test-artifacts/admin-bulk-timings.json)."""
+actions over 300 topics (`python -m bench admin` times those)."""
 
-import json
-import time
 from collections import Counter
 
 from playwright.sync_api import expect
 
-from annotation.models import Assignment, Project, Topic
+from annotation.models import Assignment, Project
 from annotation.services.assignments import assignment_submit
 from annotation.services.imports import topics_import
+from tests.e2e.admin_bulk import (
+    ANNOTATORS,
+    ASSIGNMENTS,
+    OVERLAP,
+    TOPICS,
+    assign_balanced,
+    choose_annotators,
+    delete_all,
+    open_assignments,
+    open_progress,
+    project_with_300_topics,
+)
 from tests.e2e.data import apply_ops, mention_ids
 from tests.e2e.workspace import wait_saved
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
@@ -26,12 +36,6 @@ def demo_project(name: str) -> Project:
 
 def cell(page, assignment_id: int):
     return page.locator(f".cell[data-assignment='{assignment_id}']")
-
-
-def choose_annotators(page, names):
-    form = page.locator("form.assign-form")
-    for name in names:
-        form.get_by_label(name, exact=True).check()
 
 
 def test_balanced_assignment_with_overlap_then_the_matrix_follows_an_annotator_live(new_page, artifacts):
@@ -107,50 +111,17 @@ def test_reassigning_started_work_asks_first_and_reopening_a_submitted_topic_wor
     assert Assignment.objects.get(pk=done.pk).status == "reopened"
 
 
-def test_bulk_actions_over_300_topics_take_seconds(new_page, artifacts):
-    project = Project.objects.create(name="Three hundred")
-    Topic.objects.bulk_create(Topic(project=project, external_id=f"t{i:03d}", position=i) for i in range(300))
-    for name in ("ann1", "ann2", "ann3"):
-        UserFactory(username=name)
+def test_bulk_actions_assign_and_delete_300_topics_at_once(new_page):
+    project = project_with_300_topics("Three hundred")
     page = new_page(AdminFactory())
-    timings = {}
-
-    start = time.monotonic()
-    page.goto(f"/manage/projects/{project.pk}/assignments")
-    page.get_by_role("button", name="Select all shown (300)").wait_for()
-    timings["assignments page with 300 topics, to interactive (s)"] = time.monotonic() - start
-    choose_annotators(page, ["ann1", "ann2", "ann3"])
-    page.get_by_role("button", name="Select all shown (300)").click()
-    page.get_by_label("balanced, with an overlap").check()
-    page.get_by_label("number of overlap topics").fill("30")
-
-    start = time.monotonic()
-    page.get_by_role("button", name="Assign (up to 330)").click()
-    expect(page.get_by_role("status").filter(has_text="Created 330 assignments")).to_be_visible()
-    expect(page.locator(".grid-head")).to_contain_text("0/110 submitted")
-    timings["balanced assignment of 300 topics (k=2, 30 overlap), click to matrix shown (s)"] = time.monotonic() - start
-    assert Assignment.objects.filter(topic__project=project).count() == 330
-
-    start = time.monotonic()
-    page.get_by_role("link", name="Progress").click()
-    expect(page.locator(".progress-page .grid-head")).to_contain_text("0/110 submitted")
-    timings["progress matrix 300 x 3, click to shown (s)"] = time.monotonic() - start
-
-    page.get_by_role("link", name="Assignments").click()
-    page.get_by_role("button", name="Select all shown (300)").click()
-    page.get_by_role("button", name="Select their assignments").click()
-    bar = page.get_by_role("region", name="Selected assignments")
-    expect(bar).to_contain_text("330 assignments selected")
-    start = time.monotonic()
-    bar.get_by_role("button", name="Delete…").click()
-    page.get_by_role("dialog").get_by_role("button", name="Delete", exact=True).click()
-    expect(page.get_by_role("status").filter(has_text="Deleted 330 assignments")).to_be_visible()
-    expect(page.locator(".cell[data-assignment]")).to_have_count(0)
-    timings["bulk delete of 330 assignments, confirm to matrix shown (s)"] = time.monotonic() - start
+    open_assignments(page, project)
+    assign_balanced(page)
+    per_topic = Counter(Assignment.objects.filter(topic__project=project).values_list("topic_id", flat=True))
+    assert sum(per_topic.values()) == ASSIGNMENTS
+    assert sorted(Counter(per_topic.values()).items()) == [(1, TOPICS - OVERLAP), (2, OVERLAP)]
+    per_annotator = Counter(Assignment.objects.filter(topic__project=project).values_list("user__username", flat=True))
+    assert per_annotator == {name: ASSIGNMENTS // 3 for name in ANNOTATORS}
+    open_progress(page)
+    delete_all(page)
     assert not Assignment.objects.filter(topic__project=project).exists()
-
-    rounded = {name: round(seconds, 2) for name, seconds in timings.items()}
-    (artifacts / "admin-bulk-timings.json").write_text(json.dumps(rounded, indent=1))
-    print(json.dumps(timings, indent=1))
-    assert all(seconds < 5 for seconds in timings.values()), timings
     assert page.errors == []
