@@ -17,6 +17,8 @@ REPO = Path(__file__).resolve().parents[1]
 BENCHMARKS = [
     ("scoring", "bench.scoring.run", "stand-alone scorer: score and iaa on SciCo-test-sized files"),
     ("agreement", "bench.agreement_db", "agreement report from the database"),
+    ("imports", "bench.imports", "imports into PostgreSQL: demo, ChEMU-Ref training file, CoRefi examples"),
+    ("domain", "bench.domain_operations", "pure domain operations on a 1,000-mention topic"),
     ("operations", "bench.operations", "server time of assign and merge, 1 and 20 clients"),
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
     ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),

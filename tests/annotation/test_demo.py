@@ -1,6 +1,5 @@
 """The demo `make up` loads: three projects on first start, nothing more on the next."""
 
-import time
 from io import StringIO
 
 import pytest
@@ -24,13 +23,10 @@ def counts():
 
 
 def test_the_first_load_creates_the_three_projects_and_prints_a_line_for_each():
-    started = time.perf_counter()
     lines = load_demo()
-    elapsed = time.perf_counter() - started
 
     assert lines[0] == "demo accounts created: admin, annotator1, annotator2"
     assert [line.split(":")[0] for line in lines[1:]] == ["SciCo demo", "ChEMU-Ref demo", "SciCo agreement demo"]
-    assert elapsed < 20, f"the demo took {elapsed:.1f} s to load"
 
 
 def test_the_scico_demo_has_gold_and_every_topic_assigned_to_both_annotators():

@@ -1,6 +1,5 @@
 """`manage.py import_topics`: what it prints, when it refuses, and that refusing writes nothing."""
 
-import time
 from io import StringIO
 from pathlib import Path
 
@@ -26,9 +25,7 @@ def run(*args):
 def test_the_whole_chemu_training_file_imports_with_skip_invalid_and_reports_the_52_empty_side_links():
     ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
 
-    started = time.perf_counter()
     out, _ = run("--project", "ChEMU", "--format", "chemu", "--skip-invalid", str(CHEMU_TRAIN))
-    elapsed = time.perf_counter() - started
 
     lines = out.splitlines()
     assert lines[0].startswith("train.english.jsonlines: imported 900 topic(s) into project 'ChEMU'")
@@ -40,7 +37,6 @@ def test_the_whole_chemu_training_file_imports_with_skip_invalid_and_reports_the
     assert Topic.objects.count() == 900
     assert Mention.objects.count() == 13764
     assert RelationLink.objects.count() == 12947
-    assert elapsed < 15, f"the 900-topic import took {elapsed:.1f} s"
 
 
 def test_the_chemu_training_file_without_skip_invalid_is_refused_listing_every_empty_side_and_writes_nothing():
