@@ -23,12 +23,9 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
-from pathlib import Path
 
-from bench.environment import django_with_services, percentile
+from bench.environment import django_with_services, percentile, signed_in_page
 
-REPO = Path(__file__).resolve().parents[1]
 KEYS_PER_KIND = 120
 NAVIGATIONS = 5
 TARGET_INTERACTIVE_MS = 1500
@@ -135,18 +132,14 @@ def _row(name: str, values: list[float], target: float | None = None) -> str:
 
 def main() -> int:
     services = django_with_services()
-    daphne = None
     try:
-        from django.conf import settings
-        from playwright.sync_api import sync_playwright
-
         from annotation.models import Project
         from bench.big_topic import create_big_topic
         from tests.e2e.data import mention_ids
-        from tests.e2e.server import launch_chromium, require_frontend, sign_in, start_daphne
+        from tests.e2e.server import require_frontend
         from tests.factories import UserFactory, assign
 
-        require_frontend()
+        require_frontend()  # before minutes of set-up, not after
         project = Project.objects.create(name="frontend bench", hierarchy=True)
         topic = create_big_topic(project, mentions=1000, documents=200, external_id="frontend-bench")
         ids = mention_ids(topic)
@@ -156,17 +149,7 @@ def main() -> int:
         busy, busy_annotation = assign(other_topic, user)
         _seed_in_progress(busy_annotation, mention_ids(other_topic))
 
-        daphne = start_daphne(database_url=services.database_url, redis_url=services.redis_url,
-                              log_dir=REPO / "var" / "bench", secret_key=settings.SECRET_KEY)
-        import os
-
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM calls between Playwright steps
-        with sync_playwright() as playwright:
-            browser = launch_chromium(playwright)
-            context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=daphne.url)
-            sign_in(context, daphne.url, user)
-            page = context.new_page()
-
+        with signed_in_page(services, user) as page:
             nav_fresh = [_navigate(page, f"/annotate/{fresh.pk}") for _ in range(NAVIGATIONS)]
             nav_busy = [_navigate(page, f"/annotate/{busy.pk}") for _ in range(NAVIGATIONS)]
 
@@ -179,8 +162,7 @@ def main() -> int:
             page.keyboard.press("u")  # to a mention still to do
             space_shown, space_confirmed = _press_and_measure(page, " ", SPACE_PROBE, SPACE_CONFIRM)
             errors = page.evaluate("() => document.querySelectorAll('.notice-alert').length")
-            version = browser.version
-            browser.close()
+            version = page.context.browser.version
 
         print(f"topic: {len(ids)} mentions over 200 documents; Chromium {version} headless; "
               f"Daphne + PostgreSQL + Redis on this machine")
@@ -201,13 +183,8 @@ def main() -> int:
               and percentile(all_keys, 95) < TARGET_KEY_P95_MS and errors == 0)
         return 0 if ok else 1
     finally:
-        if daphne is not None:
-            daphne.stop()
         services.stop()
 
 
 if __name__ == "__main__":
-    started = time.monotonic()
-    code = main()
-    print(f"({time.monotonic() - started:.1f} s)")
-    sys.exit(code)
+    sys.exit(main())

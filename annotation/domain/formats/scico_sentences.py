@@ -63,23 +63,14 @@ def _paragraph_sentences(
 def all_sentence_bounds(
     value: list[Any], paragraphs: list[list[str]], shift: int
 ) -> list[list[tuple[int, int]]] | None:
-    """Fast path of the sentence check over a whole topic (one call, not one per paragraph):
-    the half-open bounds of every paragraph when every ``[start, end]`` is two integers that
-    fit, else None (and the paragraphs are checked one by one)."""
+    """Fast path of the sentence check over a whole topic: the half-open bounds of every
+    paragraph when every ``[start, end]`` is two integers that fit, else None (and the
+    paragraphs are checked one by one)."""
     result = []
     for sentences, paragraph in zip(value, paragraphs):
-        if type(sentences) is not list:
+        bounds = _sentence_bounds(sentences, len(paragraph), shift)
+        if bounds is None:
             return None
-        size = len(paragraph)
-        bounds = []
-        append = bounds.append
-        for pair in sentences:
-            if type(pair) is not list or len(pair) != 2:
-                return None
-            start, end = pair
-            if type(start) is not int or type(end) is not int or not 0 <= start < end + shift <= size:
-                return None
-            append((start, end + shift))
         result.append(bounds)
     return result
 
