@@ -9,19 +9,11 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from annotation.models import Project, Topic
-from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db
 
 from tests.paths import DEMO as FIXTURES  # noqa: E402
 from tests.paths import SHARED_DATA as DATA  # noqa: E402
-
-
-@pytest.fixture
-def admin_client():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
 
 
 def upload(client, project, name: str, content: bytes, format: str, **extra):

@@ -6,16 +6,9 @@ from rest_framework.test import APIClient
 
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.services.assignments import assignments_bulk_create
-from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
+from tests.factories import UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
 
 
 def many_assignments(topics: int, users: int) -> list[int]:
