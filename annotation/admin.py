@@ -7,7 +7,14 @@ from annotation import models
 
 @admin.register(models.Project)
 class ProjectAdmin(admin.ModelAdmin):
-    list_display = ("name", "hierarchy", "anaphora", "single_parent", "suggestion_backend", "created_at")
+    list_display = (
+        "name",
+        "hierarchy",
+        "anaphora",
+        "single_parent",
+        "suggestion_backend",
+        "created_at",
+    )
     search_fields = ("name",)
 
 

@@ -12,7 +12,12 @@ from annotation.services.broadcast import annotation_group, project_group
 @database_sync_to_async
 def _watchable_topic(user, annotation_id: int) -> int | None:
     """The annotation's topic id if the user may watch it, else None."""
-    return visible_annotations(user).filter(pk=annotation_id).values_list("topic_id", flat=True).first()
+    return (
+        visible_annotations(user)
+        .filter(pk=annotation_id)
+        .values_list("topic_id", flat=True)
+        .first()
+    )
 
 
 class AnnotationConsumer(AsyncJsonWebsocketConsumer):

@@ -29,8 +29,9 @@ class Project(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.CheckConstraint(condition=Q(hierarchy=True) | Q(anaphora=True),
-                                   name="project_has_a_scheme"),
+            models.CheckConstraint(
+                condition=Q(hierarchy=True) | Q(anaphora=True), name="project_has_a_scheme"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -38,7 +39,9 @@ class Project(models.Model):
 
     @property
     def scheme(self) -> str:
-        return "+".join(name for name, on in (("hierarchy", self.hierarchy), ("anaphora", self.anaphora)) if on)
+        return "+".join(
+            name for name, on in (("hierarchy", self.hierarchy), ("anaphora", self.anaphora)) if on
+        )
 
 
 class Topic(models.Model):
@@ -52,7 +55,9 @@ class Topic(models.Model):
     class Meta:
         ordering = ["project", "position", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["project", "external_id"], name="topic_external_id_unique"),
+            models.UniqueConstraint(
+                fields=["project", "external_id"], name="topic_external_id_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -86,8 +91,9 @@ class Mention(models.Model):
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="mentions")
     spans = models.JSONField(help_text="[[start, end], ...] inclusive token offsets")
     position = models.PositiveIntegerField(default=0)
-    added_in = models.ForeignKey("Annotation", null=True, blank=True, on_delete=models.CASCADE,
-                                 related_name="added_mentions")
+    added_in = models.ForeignKey(
+        "Annotation", null=True, blank=True, on_delete=models.CASCADE, related_name="added_mentions"
+    )
     metadata = models.JSONField(default=dict, blank=True)
 
     class Meta:
@@ -107,7 +113,9 @@ class Assignment(models.Model):
         REOPENED = "reopened"
 
     topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="assignments")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
+    )
     role = models.CharField(max_length=20, choices=Role.choices, default=Role.ANNOTATOR)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ASSIGNED)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -129,8 +137,9 @@ class Annotation(models.Model):
         GOLD = "gold"
 
     topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="annotations")
-    assignment = models.OneToOneField(Assignment, null=True, blank=True, on_delete=models.CASCADE,
-                                      related_name="annotation")
+    assignment = models.OneToOneField(
+        Assignment, null=True, blank=True, on_delete=models.CASCADE, related_name="annotation"
+    )
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.ANNOTATOR)
     version = models.PositiveIntegerField(default=0)
     # Where the annotator was (the current mention), so a reload resumes there.
@@ -139,9 +148,12 @@ class Annotation(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["topic"], condition=Q(kind="gold"), name="one_gold_per_topic"),
+            models.UniqueConstraint(
+                fields=["topic"], condition=Q(kind="gold"), name="one_gold_per_topic"
+            ),
             models.CheckConstraint(
-                condition=Q(kind="gold", assignment__isnull=True) | (~Q(kind="gold") & Q(assignment__isnull=False)),
+                condition=Q(kind="gold", assignment__isnull=True)
+                | (~Q(kind="gold") & Q(assignment__isnull=False)),
                 name="gold_has_no_assignment_others_have_one",
             ),
         ]
@@ -162,7 +174,9 @@ class ClusterMember(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["annotation", "mention"], name="one_cluster_per_mention"),
+            models.UniqueConstraint(
+                fields=["annotation", "mention"], name="one_cluster_per_mention"
+            ),
         ]
 
 
@@ -193,17 +207,33 @@ class RelationLink(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["annotation", "type", "anaphor", "antecedent"], name="link_unique"),
-            models.CheckConstraint(condition=~Q(anaphor=F("antecedent")), name="link_no_self_reference"),
-            models.CheckConstraint(condition=Q(type__in=["COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED",
-                                                         "WORK_UP", "CONTAINED"]), name="link_type_known"),
+            models.UniqueConstraint(
+                fields=["annotation", "type", "anaphor", "antecedent"], name="link_unique"
+            ),
+            models.CheckConstraint(
+                condition=~Q(anaphor=F("antecedent")), name="link_no_self_reference"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    type__in=[
+                        "COREFERENCE",
+                        "TRANSFORMED",
+                        "REACTION_ASSOCIATED",
+                        "WORK_UP",
+                        "CONTAINED",
+                    ]
+                ),
+                name="link_type_known",
+            ),
         ]
 
 
 class MentionEdit(models.Model):
     """An annotation's own view of a candidate mention: fixed spans, or rejected."""
 
-    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="mention_edits")
+    annotation = models.ForeignKey(
+        Annotation, on_delete=models.CASCADE, related_name="mention_edits"
+    )
     mention = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
     spans = models.JSONField(null=True, blank=True)
     rejected = models.BooleanField(default=False)
@@ -225,28 +255,41 @@ class Operation(models.Model):
     annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="operations")
     version = models.PositiveIntegerField(help_text="the annotation's version after this operation")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.DO)
-    target = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-                               help_text="for undo/redo: the operation undone or redone")
+    target = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="for undo/redo: the operation undone or redone",
+    )
     name = models.CharField(max_length=40)
     payload = models.JSONField(default=dict)
     effects = models.JSONField(default=list)
     warnings = models.JSONField(default=list, blank=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     client_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["annotation", "version"]
         constraints = [
-            models.UniqueConstraint(fields=["annotation", "version"], name="operation_version_unique"),
+            models.UniqueConstraint(
+                fields=["annotation", "version"], name="operation_version_unique"
+            ),
         ]
 
 
 class SuggestionDecision(models.Model):
     annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="decisions")
-    suggestion = models.ForeignKey("modelserve.Suggestion", on_delete=models.CASCADE, related_name="decisions")
-    decision = models.CharField(max_length=10, choices=[("accepted", "accepted"), ("rejected", "rejected")])
+    suggestion = models.ForeignKey(
+        "modelserve.Suggestion", on_delete=models.CASCADE, related_name="decisions"
+    )
+    decision = models.CharField(
+        max_length=10, choices=[("accepted", "accepted"), ("rejected", "rejected")]
+    )
 
     class Meta:
         constraints = [

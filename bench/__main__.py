@@ -17,7 +17,11 @@ REPO = Path(__file__).resolve().parents[1]
 BENCHMARKS = [
     ("scoring", "bench.scoring.run", "stand-alone scorer: score and iaa on SciCo-test-sized files"),
     ("agreement", "bench.agreement_db", "agreement report from the database"),
-    ("imports", "bench.imports", "imports into PostgreSQL: demo, ChEMU-Ref training file, CoRefi examples"),
+    (
+        "imports",
+        "bench.imports",
+        "imports into PostgreSQL: demo, ChEMU-Ref training file, CoRefi examples",
+    ),
     ("domain", "bench.domain_operations", "pure domain operations on a 1,000-mention topic"),
     ("operations", "bench.operations", "server time of assign and merge, 1 and 20 clients"),
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
@@ -30,8 +34,10 @@ def main(argv: list[str]) -> int:
     wanted = set(argv)
     unknown = wanted - {name for name, _, _ in BENCHMARKS}
     if unknown:
-        print(f"unknown benchmark(s): {', '.join(sorted(unknown))}; choose from "
-              f"{', '.join(name for name, _, _ in BENCHMARKS)}")
+        print(
+            f"unknown benchmark(s): {', '.join(sorted(unknown))}; choose from "
+            f"{', '.join(name for name, _, _ in BENCHMARKS)}"
+        )
         return 2
     failed = []
     for name, module, title in BENCHMARKS:

@@ -34,8 +34,13 @@ def main() -> int:
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "corefapp.settings")
         from django.conf import settings
 
-        settings.DATABASES["default"].update(NAME="bench", USER="postgres", PASSWORD="",
-                                             HOST=services.postgres.host, PORT=str(services.postgres.port))
+        settings.DATABASES["default"].update(
+            NAME="bench",
+            USER="postgres",
+            PASSWORD="",
+            HOST=services.postgres.host,
+            PORT=str(services.postgres.port),
+        )
         settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [services.redis_url]
         settings.CACHES["default"]["LOCATION"] = services.redis_url
         import django
@@ -68,8 +73,10 @@ def _build(folder: Path, topics: int):
     for number in range(1, 5):
         user = get_user_model().objects.create(username=f"annotator{number}")
         _submitted(project, user, read("scico", folder / f"annotator{number}.jsonl").topics)
-    print(f"built: {len(result.topics)} topics, {result.mentions} mentions (gold import {imported:.2f} s), "
-          f"4 annotators' submitted annotations")
+    print(
+        f"built: {len(result.topics)} topics, {result.mentions} mentions (gold import {imported:.2f} s), "
+        f"4 annotators' submitted annotations"
+    )
     return project
 
 
@@ -85,23 +92,51 @@ def _submitted(project, user, topics) -> None:
 
     rows = {topic.external_id: topic for topic in project.topics.all()}
     mentions: dict[int, dict] = {}
-    for id, topic, position in Mention.objects.filter(topic__project=project).values_list("id", "topic_id", "position"):
+    for id, topic, position in Mention.objects.filter(topic__project=project).values_list(
+        "id", "topic_id", "position"
+    ):
         mentions.setdefault(topic, {})[position] = id
     with transaction.atomic():
         assignments = Assignment.objects.bulk_create(
-            [Assignment(topic=rows[t.external_id], user=user, status=Assignment.Status.SUBMITTED,
-                        submitted_at=timezone.now()) for t in topics])
+            [
+                Assignment(
+                    topic=rows[t.external_id],
+                    user=user,
+                    status=Assignment.Status.SUBMITTED,
+                    submitted_at=timezone.now(),
+                )
+                for t in topics
+            ]
+        )
         annotations = Annotation.objects.bulk_create(
-            [Annotation(topic=a.topic, assignment=a, kind=Annotation.Kind.ANNOTATOR, version=1) for a in assignments])
+            [
+                Annotation(topic=a.topic, assignment=a, kind=Annotation.Kind.ANNOTATOR, version=1)
+                for a in assignments
+            ]
+        )
         ids = iter(cluster_ids_reserve(sum(clusters_needed(t) for t in topics)))
         operations = []
         for data, annotation in zip(topics, annotations):
             by_position = mentions[annotation.topic_id]
-            plan = import_plan(data, mention_ids=[by_position[k] for k in range(len(data.mentions))],
-                               cluster_ids=ids, mention_text=lambda k: f"mention {k}")
-            effects_write(annotation_id=annotation.pk, topic_id=annotation.topic_id, effects=plan.effects)
-            operations.append(Operation(annotation=annotation, version=1, name="import", user=user,
-                                        payload={"op": "import", "clusters": plan.clusters}, effects=plan.effects))
+            plan = import_plan(
+                data,
+                mention_ids=[by_position[k] for k in range(len(data.mentions))],
+                cluster_ids=ids,
+                mention_text=lambda k: f"mention {k}",
+            )
+            effects_write(
+                annotation_id=annotation.pk, topic_id=annotation.topic_id, effects=plan.effects
+            )
+            operations.append(
+                Operation(
+                    annotation=annotation,
+                    version=1,
+                    name="import",
+                    user=user,
+                    payload={"op": "import", "clusters": plan.clusters},
+                    effects=plan.effects,
+                )
+            )
         Operation.objects.bulk_create(operations)
 
 
@@ -119,11 +154,15 @@ def _measure(project, repeat: int) -> None:
             agreement_csv(result)
             timings.append(time.perf_counter() - started)
     overall = result["overall"]
-    print(f"project_agreement + CSV, {len(result['topics'])} topics x {len(result['annotators'])} annotators: "
-          f"{min(timings):.2f} s best, {timings[0]:.2f} s first of {repeat} (goal < 3 s), "
-          f"{len(queries.captured_queries)} queries")
-    print(f"CoNLL F1 AVG {overall['conll_f1']['avg']:.4f}, hierarchy F1 AVG {overall['hierarchy_f1']['avg']:.4f}, "
-          f"path ratio AVG {overall['path_ratio']['avg']:.4f}")
+    print(
+        f"project_agreement + CSV, {len(result['topics'])} topics x {len(result['annotators'])} annotators: "
+        f"{min(timings):.2f} s best, {timings[0]:.2f} s first of {repeat} (goal < 3 s), "
+        f"{len(queries.captured_queries)} queries"
+    )
+    print(
+        f"CoNLL F1 AVG {overall['conll_f1']['avg']:.4f}, hierarchy F1 AVG {overall['hierarchy_f1']['avg']:.4f}, "
+        f"path ratio AVG {overall['path_ratio']['avg']:.4f}"
+    )
 
 
 if __name__ == "__main__":

@@ -38,12 +38,16 @@ def timed(state, op) -> list[float]:
 
 def main() -> int:
     print(f"1,000 mentions, 500 clusters, hierarchy 250 deep; {RUNS} runs each; milliseconds")
-    print(f"{'operation':<42}{'single parent p50':>18}{'max':>8}{'several parents p50':>21}{'max':>8}")
+    print(
+        f"{'operation':<42}{'single parent p50':>18}{'max':>8}{'several parents p50':>21}{'max':>8}"
+    )
     for name, (op, _) in OPERATIONS.items():
         single = timed(large_topic(single_parent=True), op)
         several = timed(large_topic(single_parent=False), op)
-        print(f"{name:<42}{statistics.median(single):>18.3f}{max(single):>8.3f}"
-              f"{statistics.median(several):>21.3f}{max(several):>8.3f}")
+        print(
+            f"{name:<42}{statistics.median(single):>18.3f}{max(single):>8.3f}"
+            f"{statistics.median(several):>21.3f}{max(several):>8.3f}"
+        )
     return 0
 
 

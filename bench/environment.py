@@ -44,14 +44,20 @@ def signed_in_page(services, user):
     from tests.e2e.server import launch_chromium, require_frontend, sign_in, start_daphne
 
     require_frontend()
-    daphne = start_daphne(database_url=services.database_url, redis_url=services.redis_url,
-                          log_dir=REPO / "var" / "bench", secret_key=settings.SECRET_KEY)
+    daphne = start_daphne(
+        database_url=services.database_url,
+        redis_url=services.redis_url,
+        log_dir=REPO / "var" / "bench",
+        secret_key=settings.SECRET_KEY,
+    )
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM calls between Playwright steps
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             try:
-                context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=daphne.url)
+                context = browser.new_context(
+                    viewport={"width": 1440, "height": 900}, base_url=daphne.url
+                )
                 context.set_default_timeout(30_000)
                 sign_in(context, daphne.url, user)
                 yield context.new_page()

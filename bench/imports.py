@@ -30,19 +30,37 @@ def main() -> int:
 
         def import_topics(name: str, fmt: str, path, *extra: str):
             Project.objects.create(name=name, hierarchy=fmt != "chemu", anaphora=fmt == "chemu")
-            call_command("import_topics", "--project", name, "--format", fmt, *extra, str(path), stdout=StringIO())
+            call_command(
+                "import_topics",
+                "--project",
+                name,
+                "--format",
+                fmt,
+                *extra,
+                str(path),
+                stdout=StringIO(),
+            )
 
         rows = {
-            "demo data (load_demo, first start)": [_seconds(lambda: call_command("load_demo", stdout=StringIO()))],
+            "demo data (load_demo, first start)": [
+                _seconds(lambda: call_command("load_demo", stdout=StringIO()))
+            ],
             "ChEMU-Ref train, 900 snippets, --skip-invalid": [
-                _seconds(lambda n=n: import_topics(f"chemu {n}", "chemu", CHEMU_TRAIN, "--skip-invalid"))
-                for n in range(RUNS)],
+                _seconds(
+                    lambda n=n: import_topics(f"chemu {n}", "chemu", CHEMU_TRAIN, "--skip-invalid")
+                )
+                for n in range(RUNS)
+            ],
             f"CoRefi examples, {len(list(COREFI_DATA.glob('*.json')))} files": [
-                _seconds(lambda n=n: import_topics(f"corefi {n}", "corefi", COREFI_DATA)) for n in range(RUNS)],
+                _seconds(lambda n=n: import_topics(f"corefi {n}", "corefi", COREFI_DATA))
+                for n in range(RUNS)
+            ],
         }
         print(f"{'import':<48}{'runs':>5}{'median s':>10}{'max s':>8}")
         for name, values in rows.items():
-            print(f"{name:<48}{len(values):>5}{statistics.median(values):>10.2f}{max(values):>8.2f}")
+            print(
+                f"{name:<48}{len(values):>5}{statistics.median(values):>10.2f}{max(values):>8.2f}"
+            )
         return 0
     finally:
         services.stop()

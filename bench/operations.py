@@ -33,10 +33,14 @@ def _seed_annotation(annotation, mention_ids: list[int], rng: random.Random) -> 
     from annotation.services.operations import _new_id
 
     clusters = [_new_id("cluster") for _ in range(300)]
-    effects = [{"e": "cluster_created", "cluster": c, "label": f"concept {i}", "note": ""}
-               for i, c in enumerate(clusters)]
+    effects = [
+        {"e": "cluster_created", "cluster": c, "label": f"concept {i}", "note": ""}
+        for i, c in enumerate(clusters)
+    ]
     for i, mention in enumerate(mention_ids[:700]):
-        effects.append({"e": "member_set", "mention": mention, "old": None, "new": clusters[i % 300]})
+        effects.append(
+            {"e": "member_set", "mention": mention, "old": None, "new": clusters[i % 300]}
+        )
     # A chain 40 deep, then every other cluster hangs under a random chain node.
     for parent, child in zip(clusters[: DEPTH - 1], clusters[1:DEPTH]):
         effects.append({"e": "edge_added", "parent": parent, "child": child})
@@ -44,16 +48,33 @@ def _seed_annotation(annotation, mention_ids: list[int], rng: random.Random) -> 
     for child in clusters[DEPTH:200]:
         effects.append({"e": "edge_added", "parent": rng.choice(inner), "child": child})
     effects_write(annotation_id=annotation.pk, topic_id=annotation.topic_id, effects=effects)
-    Operation.objects.create(annotation=annotation, version=1, kind="do", name="import", payload={"op": "import"},
-                             effects=effects)
+    Operation.objects.create(
+        annotation=annotation,
+        version=1,
+        kind="do",
+        name="import",
+        payload={"op": "import"},
+        effects=effects,
+    )
     Annotation.objects.filter(pk=annotation.pk).update(version=1)
     return clusters[DEPTH:300]
 
 
 def _start_daphne(port: int, env: dict) -> subprocess.Popen:
-    proc = subprocess.Popen([str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                             "corefapp.asgi:application"], cwd=REPO, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "daphne"),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "corefapp.asgi:application",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -86,7 +107,9 @@ class Client:
     def send(self, operation: dict) -> None:
         body = json.dumps({"expected_version": self.version, "operation": operation})
         started = time.perf_counter()
-        self.conn.request("POST", f"/api/annotations/{self.annotation}/operations/", body, self.headers)
+        self.conn.request(
+            "POST", f"/api/annotations/{self.annotation}/operations/", body, self.headers
+        )
         response = self.conn.getresponse()
         payload = response.read()
         elapsed = (time.perf_counter() - started) * 1000
@@ -98,8 +121,15 @@ class Client:
         self.samples[operation["op"]].append((elapsed, server))
 
 
-def _workload(client: Client, free_mentions: list[int], leaves: list[int], assigns: int, merges: int,
-              rng: random.Random, pace: float = 0.0) -> None:
+def _workload(
+    client: Client,
+    free_mentions: list[int],
+    leaves: list[int],
+    assigns: int,
+    merges: int,
+    rng: random.Random,
+    pace: float = 0.0,
+) -> None:
     client.open()
     targets = list(leaves)
     pairs = [(leaves[2 * i], leaves[2 * i + 1]) for i in range(merges)]
@@ -111,15 +141,21 @@ def _workload(client: Client, free_mentions: list[int], leaves: list[int], assig
         if pace:
             time.sleep(rng.uniform(0.5, 1.5) * pace)  # an annotator's time to decide
         if kind == "assign":
-            client.send({"op": "assign", "mention": free_mentions[i], "cluster": rng.choice(targets)})
+            client.send(
+                {"op": "assign", "mention": free_mentions[i], "cluster": rng.choice(targets)}
+            )
         else:
             source, target = pairs[i]
             client.send({"op": "merge", "source": source, "target": target})
 
 
 def _run(port, clients: list[Client], free, leaves, assigns, merges, pace: float = 0.0) -> float:
-    threads = [threading.Thread(target=_workload, args=(c, free, leaves[i], assigns, merges, random.Random(i), pace))
-               for i, c in enumerate(clients)]
+    threads = [
+        threading.Thread(
+            target=_workload, args=(c, free, leaves[i], assigns, merges, random.Random(i), pace)
+        )
+        for i, c in enumerate(clients)
+    ]
     started = time.perf_counter()
     for t in threads:
         t.start()
@@ -130,15 +166,19 @@ def _run(port, clients: list[Client], free, leaves, assigns, merges, pace: float
 
 def _table(title: str, clients: list[Client], wall: float) -> None:
     print(f"\n{title}")
-    print(f"{'operation':<10}{'count':>7}{'client p50':>12}{'client p95':>12}{'server p50':>12}{'server p95':>12}  (ms)")
+    print(
+        f"{'operation':<10}{'count':>7}{'client p50':>12}{'client p95':>12}{'server p50':>12}{'server p95':>12}  (ms)"
+    )
     total = 0
     for op in ("assign", "merge"):
         samples = [s for c in clients for s in c.samples[op]]
         total += len(samples)
         client_ms = [s[0] for s in samples]
         server_ms = [s[1] for s in samples]
-        print(f"{op:<10}{len(samples):>7}{percentile(client_ms, 50):>12.1f}{percentile(client_ms, 95):>12.1f}"
-              f"{percentile(server_ms, 50):>12.1f}{percentile(server_ms, 95):>12.1f}")
+        print(
+            f"{op:<10}{len(samples):>7}{percentile(client_ms, 50):>12.1f}{percentile(client_ms, 95):>12.1f}"
+            f"{percentile(server_ms, 50):>12.1f}{percentile(server_ms, 95):>12.1f}"
+        )
     errors = sum(len(c.errors) for c in clients)
     print(f"errors: {errors}; throughput {total / wall:.0f} operations/s over {wall:.1f} s")
     for c in clients:
@@ -154,8 +194,11 @@ def _verify(annotation_ids: list[int]) -> int:
     lost = 0
     for annotation in Annotation.objects.filter(pk__in=annotation_ids):
         log = list(Operation.objects.filter(annotation=annotation).order_by("version"))
-        if len(log) != annotation.version or replay(annotation_initial_state(annotation), log).snapshot() != \
-                annotation_state_load(annotation).snapshot():
+        if (
+            len(log) != annotation.version
+            or replay(annotation_initial_state(annotation), log).snapshot()
+            != annotation_state_load(annotation).snapshot()
+        ):
             lost += 1
     return lost
 
@@ -183,25 +226,50 @@ def main() -> int:
             leaves = _seed_annotation(annotation, mention_ids, rng)
             setups.append((Token.objects.create(user=user).key, annotation.pk, leaves))
         port = free_port()
-        env = dict(os.environ, SECRET_KEY="bench-secret-key-not-for-production", DEBUG="false",
-                   ALLOWED_HOSTS="127.0.0.1,localhost", LOG_LEVEL="ERROR")
+        env = dict(
+            os.environ,
+            SECRET_KEY="bench-secret-key-not-for-production",
+            DEBUG="false",
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            LOG_LEVEL="ERROR",
+        )
         daphne = _start_daphne(port, env)
         free = mention_ids[700:]
 
         token, annotation, leaves = setups[0]
         single = [Client(port, token, annotation, 1)]
         wall = _run(port, single, free, [leaves], assigns=200, merges=50)
-        _table("1 client, 1,000-mention topic, hierarchy 40 deep (200 assign + 50 merge)", single, wall)
+        _table(
+            "1 client, 1,000-mention topic, hierarchy 40 deep (200 assign + 50 merge)", single, wall
+        )
 
         # 20 annotators at once, each deciding once a second on average (several times faster
         # than people annotate), then the same 20 sending back to back with no pause at all
         # (a saturation test: latency is then mostly waiting for the two cores).
         paced = [Client(port, t, a, 1) for t, a, _ in setups[1:]]
-        wall = _run(port, paced, free[:100], [l[:40] for _, _, l in setups[1:]], assigns=20, merges=5, pace=1.0)
-        _table(f"{CLIENTS} concurrent clients, one operation a second each (20 assign + 5 merge each)", paced, wall)
+        wall = _run(
+            port,
+            paced,
+            free[:100],
+            [l[:40] for _, _, l in setups[1:]],
+            assigns=20,
+            merges=5,
+            pace=1.0,
+        )
+        _table(
+            f"{CLIENTS} concurrent clients, one operation a second each (20 assign + 5 merge each)",
+            paced,
+            wall,
+        )
         many = [Client(port, t, a, c.version) for (t, a, _), c in zip(setups[1:], paced)]
-        wall = _run(port, many, free[100:], [l[40:] for _, _, l in setups[1:]], assigns=40, merges=10)
-        _table(f"{CLIENTS} concurrent clients back to back, no pause (40 assign + 10 merge each)", many, wall)
+        wall = _run(
+            port, many, free[100:], [l[40:] for _, _, l in setups[1:]], assigns=40, merges=10
+        )
+        _table(
+            f"{CLIENTS} concurrent clients back to back, no pause (40 assign + 10 merge each)",
+            many,
+            wall,
+        )
         clients_all = single + paced + many
 
         lost = _verify([a for _, a, _ in setups])

@@ -53,13 +53,20 @@ def main() -> int:
 
         user = get_user_model().objects.create_user("bench", password="x")
         project = Project.objects.create(name="bench suggestions")
-        topics = {n: create_big_topic(project, mentions=n, documents=max(1, n // 5), external_id=f"t{n}")
-                  for n in SIZES}
-        chemu = Project.objects.create(name="bench chemu", hierarchy=False, anaphora=True,
-                                       suggestion_backend="chemu")
+        topics = {
+            n: create_big_topic(project, mentions=n, documents=max(1, n // 5), external_id=f"t{n}")
+            for n in SIZES
+        }
+        chemu = Project.objects.create(
+            name="bench chemu", hierarchy=False, anaphora=True, suggestion_backend="chemu"
+        )
         topics_import(project=chemu, path=CHEMU_DEMO, format="chemu")
-        worker = Worker(database_url=services.database_url, redis_url=services.redis_url,
-                        secret_key=settings.SECRET_KEY, extra_env={"LOG_LEVEL": "ERROR"})
+        worker = Worker(
+            database_url=services.database_url,
+            redis_url=services.redis_url,
+            secret_key=settings.SECRET_KEY,
+            extra_env={"LOG_LEVEL": "ERROR"},
+        )
         worker.wait_ready()
 
         rows = []
@@ -70,17 +77,23 @@ def main() -> int:
             rows.append(("minilm", str(n), seconds, run))
         snippets = list(chemu.topics.order_by("position"))
         first, cold = _timed_run(snippets[0], user)
-        rows.append(("chemu", f"{first.timings.get('mentions')} (first run: loads the model)", cold, first))
+        rows.append(
+            ("chemu", f"{first.timings.get('mentions')} (first run: loads the model)", cold, first)
+        )
         for topic in snippets[1:4]:
             run, seconds = _timed_run(topic, user)
             rows.append(("chemu", str(run.timings.get("mentions")), seconds, run))
 
         print(f"device: {rows[1][3].device}; CPU threads: {os.cpu_count()}")
-        print(f"{'backend':<8}{'mentions':<34}{'end to end s':>13}{'model s':>9}{'mentions/s':>12}  status")
+        print(
+            f"{'backend':<8}{'mentions':<34}{'end to end s':>13}{'model s':>9}{'mentions/s':>12}  status"
+        )
         for backend, label, seconds, run in rows:
             predict = run.timings.get("predict_s", float("nan"))
             mentions = run.timings.get("mentions", 0)
-            print(f"{backend:<8}{label:<34}{seconds:>13.2f}{predict:>9.2f}{mentions / seconds:>12.1f}  {run.status}")
+            print(
+                f"{backend:<8}{label:<34}{seconds:>13.2f}{predict:>9.2f}{mentions / seconds:>12.1f}  {run.status}"
+            )
         return 0 if all(r[3].status == "succeeded" for r in rows) else 1
     finally:
         if worker is not None:

@@ -19,7 +19,9 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        await self.channel_layer.group_send(self.group, {"type": "ping.reply", "value": content.get("ping")})
+        await self.channel_layer.group_send(
+            self.group, {"type": "ping.reply", "value": content.get("ping")}
+        )
 
     async def ping_reply(self, event):
         await self.send_json({"pong": event["value"]})

@@ -25,7 +25,9 @@ def check_database() -> tuple[bool, str]:
 
 def check_redis() -> tuple[bool, str]:
     try:
-        client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+        client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
+        )
         info = client.info("server")
         return True, f"Redis {info.get('redis_version')}"
     except Exception as exc:

@@ -8,7 +8,6 @@ Setting DATABASE_URL / REDIS_URL points the application at other servers instead
 from pathlib import Path
 
 import environ
-
 from django.core.exceptions import ImproperlyConfigured
 
 from corefapp.runtime.defaults import (
@@ -126,10 +125,15 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task not acknowledged within this time is redelivered (that is how a run survives a killed
 # worker). A redelivery while the first worker is still busy is harmless: the run's heartbeat
 # tells the second worker to leave it alone.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)
+}
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 4}},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 4},
+    },
 ]
 
 LANGUAGE_CODE = "en-us"

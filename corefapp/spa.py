@@ -23,7 +23,9 @@ class FrontendNotBuilt(RuntimeError):
 def _read_manifest() -> dict:
     path = settings.FRONTEND_DIST / ".vite" / "manifest.json"
     if not path.exists():
-        raise FrontendNotBuilt(f"{path} is missing: build the frontend with `make frontend` (make up does it).")
+        raise FrontendNotBuilt(
+            f"{path} is missing: build the frontend with `make frontend` (make up does it)."
+        )
     return json.loads(path.read_text())
 
 

@@ -32,8 +32,10 @@ class RunRequest(serializers.Serializer):
 class AcceptAboveRequest(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0)
     threshold = serializers.FloatField(min_value=0.0, max_value=1.0)
-    kinds = serializers.ListField(child=serializers.ChoiceField(choices=["membership", "edge", "link"]),
-                                  default=["membership", "edge", "link"])
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=["membership", "edge", "link"]),
+        default=["membership", "edge", "link"],
+    )
     run = serializers.IntegerField(required=False)
     client_id = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
 
@@ -51,12 +53,19 @@ class TopicRunsView(APIView):
     @extend_schema(request=RunRequest, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
-        if not is_admin(request.user) and not Assignment.objects.filter(topic=topic, user=request.user).exists():
-            raise PermissionDenied("Only the topic's annotators and admins can ask for suggestions.")
+        if (
+            not is_admin(request.user)
+            and not Assignment.objects.filter(topic=topic, user=request.user).exists()
+        ):
+            raise PermissionDenied(
+                "Only the topic's annotators and admins can ask for suggestions."
+            )
         data = RunRequest(data=request.data)
         data.is_valid(raise_exception=True)
         run = suggestion_run_request(topic=topic, user=request.user, **data.validated_data)
-        return Response(run_payload(run) | {"model_workers": model_workers()}, status=status.HTTP_201_CREATED)
+        return Response(
+            run_payload(run) | {"model_workers": model_workers()}, status=status.HTTP_201_CREATED
+        )
 
 
 class ProjectRunsView(AdminView):
@@ -65,10 +74,14 @@ class ProjectRunsView(AdminView):
         project = get_object_or_404(Project, pk=pk)
         data = RunRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        runs = [suggestion_run_request(topic=t, user=request.user, **data.validated_data)
-                for t in project.topics.select_related("project")]
-        return Response({"runs": [r.pk for r in runs], "model_workers": model_workers()},
-                        status=status.HTTP_201_CREATED)
+        runs = [
+            suggestion_run_request(topic=t, user=request.user, **data.validated_data)
+            for t in project.topics.select_related("project")
+        ]
+        return Response(
+            {"runs": [r.pk for r in runs], "model_workers": model_workers()},
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class ProjectAcceptanceView(AdminView):
@@ -80,11 +93,17 @@ class ProjectAcceptanceView(AdminView):
 class AnnotationSuggestionsView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
-        annotation = get_object_or_404(visible_annotations(request.user).select_related("topic__project"), pk=pk)
+        annotation = get_object_or_404(
+            visible_annotations(request.user).select_related("topic__project"), pk=pk
+        )
         run = None
         if request.query_params.get("run"):
-            run = get_object_or_404(SuggestionRun, pk=request.query_params["run"], topic_id=annotation.topic_id,
-                                    status=SuggestionRun.Status.SUCCEEDED)
+            run = get_object_or_404(
+                SuggestionRun,
+                pk=request.query_params["run"],
+                topic_id=annotation.topic_id,
+                status=SuggestionRun.Status.SUCCEEDED,
+            )
         return Response(annotation_suggestions(annotation, run))
 
 
@@ -96,13 +115,30 @@ class AcceptAboveView(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         if v.get("run"):
-            run = get_object_or_404(SuggestionRun, pk=v["run"], topic_id=annotation.topic_id,
-                                    status=SuggestionRun.Status.SUCCEEDED)
+            run = get_object_or_404(
+                SuggestionRun,
+                pk=v["run"],
+                topic_id=annotation.topic_id,
+                status=SuggestionRun.Status.SUCCEEDED,
+            )
         else:
             run = latest_run(annotation.topic_id)
         if run is None:
-            return Response({"error": "no_suggestions", "message": "No finished suggestion run for this topic."},
-                            status=status.HTTP_404_NOT_FOUND)
-        return Response(suggestions_accept_above(annotation_id=annotation.pk, user=request.user, run=run,
-                                                 threshold=v["threshold"], kinds=v["kinds"],
-                                                 expected_version=v["expected_version"], client_id=v["client_id"]))
+            return Response(
+                {
+                    "error": "no_suggestions",
+                    "message": "No finished suggestion run for this topic.",
+                },
+                status=status.HTTP_404_NOT_FOUND,
+            )
+        return Response(
+            suggestions_accept_above(
+                annotation_id=annotation.pk,
+                user=request.user,
+                run=run,
+                threshold=v["threshold"],
+                kinds=v["kinds"],
+                expected_version=v["expected_version"],
+                client_id=v["client_id"],
+            )
+        )

@@ -50,7 +50,9 @@ _LOADED: dict[tuple[str, str], LoadedEncoder] = {}
 _LOCK = threading.Lock()
 
 
-def load_encoder(path: str | Path | None = None, device: str | torch.device | None = "auto") -> LoadedEncoder:
+def load_encoder(
+    path: str | Path | None = None, device: str | torch.device | None = "auto"
+) -> LoadedEncoder:
     """The encoder at `path` (default: packaged MiniLM) on `device`, loaded once per process."""
     resolved = str(Path(path or default_encoder_path()).expanduser().resolve())
     target = device if isinstance(device, torch.device) else pick_device(device)
@@ -60,7 +62,9 @@ def load_encoder(path: str | Path | None = None, device: str | torch.device | No
             tokenizer = _load_word_tokenizer(resolved)
             model = AutoModel.from_pretrained(resolved, local_files_only=True)
             model.to(target).eval()
-            _LOADED[key] = LoadedEncoder(resolved, target, tokenizer, model, _max_length(resolved, tokenizer, model))
+            _LOADED[key] = LoadedEncoder(
+                resolved, target, tokenizer, model, _max_length(resolved, tokenizer, model)
+            )
         return _LOADED[key]
 
 
@@ -70,7 +74,9 @@ def _load_word_tokenizer(path: str) -> Any:
     try:
         tokenizer(["probe", "words"], is_split_into_words=True)
     except (ValueError, TypeError, AssertionError):
-        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True, add_prefix_space=True)
+        tokenizer = AutoTokenizer.from_pretrained(
+            path, local_files_only=True, add_prefix_space=True
+        )
     return tokenizer
 
 
@@ -90,7 +96,11 @@ def _max_length(path: str, tokenizer: Any, model: Any) -> int:
     if limit and limit < 1_000_000:
         return int(limit)
     positions = getattr(model.config, "max_position_embeddings", 512)
-    pad_offset = 2 if getattr(model.config, "model_type", "") in {"roberta", "longformer", "xlm-roberta"} else 0
+    pad_offset = (
+        2
+        if getattr(model.config, "model_type", "") in {"roberta", "longformer", "xlm-roberta"}
+        else 0
+    )
     return int(positions) - pad_offset
 
 
@@ -132,7 +142,9 @@ class MentionEncoder:
 
     # -- windows -------------------------------------------------------------------------
 
-    def _windows(self, topic: TopicData) -> tuple[list[list[str]], list[tuple[int, tuple[int, ...]]]]:
+    def _windows(
+        self, topic: TopicData
+    ) -> tuple[list[list[str]], list[tuple[int, tuple[int, ...]]]]:
         """The distinct word windows to encode, and per mention (window index, its positions in it)."""
         budget = self.max_length - self.encoder.tokenizer.num_special_tokens_to_add()
         counts: dict[int, list[int]] = {}
@@ -161,13 +173,17 @@ class MentionEncoder:
 
     def _subword_counts(self, tokens: list[str]) -> list[int]:
         counts = [0] * len(tokens)
-        encoding = self.encoder.tokenizer(tokens, is_split_into_words=True, add_special_tokens=False)
+        encoding = self.encoder.tokenizer(
+            tokens, is_split_into_words=True, add_special_tokens=False
+        )
         for word in encoding.word_ids():
             if word is not None:
                 counts[word] += 1
         return counts
 
-    def _bounds(self, document, counts: list[int], words: list[int], budget: int) -> tuple[int, int]:
+    def _bounds(
+        self, document, counts: list[int], words: list[int], budget: int
+    ) -> tuple[int, int]:
         lo, hi = 0, len(counts)
         if self.context == "sentence":
             lo, hi = sentence_range(document, words)
@@ -175,7 +191,9 @@ class MentionEncoder:
 
     # -- encoding ------------------------------------------------------------------------
 
-    def _encode(self, windows: list[list[str]], placements) -> list[dict[tuple[int, ...], np.ndarray]]:
+    def _encode(
+        self, windows: list[list[str]], placements
+    ) -> list[dict[tuple[int, ...], np.ndarray]]:
         """Per window, {mention word positions (relative to the window): pooled vector}."""
         wanted: dict[int, set[tuple[int, ...]]] = {}
         for window_index, words in placements:
@@ -186,18 +204,30 @@ class MentionEncoder:
         for start in range(0, len(order), self.batch_size):
             batch = order[start : start + self.batch_size]
             encoding = tokenizer(
-                [windows[i] for i in batch], is_split_into_words=True, padding=True,
-                truncation=True, max_length=self.max_length, return_tensors="pt",
+                [windows[i] for i in batch],
+                is_split_into_words=True,
+                padding=True,
+                truncation=True,
+                max_length=self.max_length,
+                return_tensors="pt",
             )
             with torch.inference_mode():
-                inputs = {k: v.to(device) for k, v in encoding.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
+                inputs = {
+                    k: v.to(device)
+                    for k, v in encoding.items()
+                    if k in ("input_ids", "attention_mask", "token_type_ids")
+                }
                 hidden = model(**inputs).last_hidden_state.float().cpu().numpy()
             mask = encoding["attention_mask"].numpy()
             for row, window_index in enumerate(batch):
-                results[window_index] = self._pool(hidden[row], encoding.word_ids(row), mask[row], wanted[window_index])
+                results[window_index] = self._pool(
+                    hidden[row], encoding.word_ids(row), mask[row], wanted[window_index]
+                )
         return results
 
-    def _pool(self, hidden: np.ndarray, word_ids: list[int | None], mask: np.ndarray, wanted: set) -> dict:
+    def _pool(
+        self, hidden: np.ndarray, word_ids: list[int | None], mask: np.ndarray, wanted: set
+    ) -> dict:
         if self.context == "none":
             # a bare phrase: the model's own sentence-transformers pooling (specials included)
             phrase = hidden[mask.astype(bool)].mean(axis=0)
@@ -207,12 +237,16 @@ class MentionEncoder:
             if word is not None:
                 positions.setdefault(word, []).append(position)
         content = [p for rows in positions.values() for p in rows]
-        context_vector = hidden[content].mean(axis=0) if content else hidden[mask.astype(bool)].mean(axis=0)
+        context_vector = (
+            hidden[content].mean(axis=0) if content else hidden[mask.astype(bool)].mean(axis=0)
+        )
         pooled = {}
         for words in wanted:
             rows = [p for w in words for p in positions.get(w, [])]
             if rows:
-                pooled[words] = _unit(hidden[rows].mean(axis=0)) + self.context_weight * _unit(context_vector)
+                pooled[words] = _unit(hidden[rows].mean(axis=0)) + self.context_weight * _unit(
+                    context_vector
+                )
             else:  # a span the tokenizer drops entirely (e.g. only control characters)
                 pooled[words] = context_vector
         return pooled
@@ -226,7 +260,9 @@ def sentence_range(document: DocumentData, words: list[int]) -> tuple[int, int]:
     return min(s for s, _ in inside), max(e for _, e in inside)
 
 
-def context_window(counts: list[int], words: list[int], budget: int, lo: int = 0, hi: int | None = None) -> tuple[int, int]:
+def context_window(
+    counts: list[int], words: list[int], budget: int, lo: int = 0, hi: int | None = None
+) -> tuple[int, int]:
     """Word range [lo', hi') within [lo, hi) holding at most `budget` sub-words, centred on `words`.
 
     `counts[w]` is the number of sub-words of word w. A mention longer than the budget keeps
@@ -257,11 +293,15 @@ def context_window(counts: list[int], words: list[int], budget: int, lo: int = 0
 
 def mention_document(topic: TopicData, mention: MentionData) -> DocumentData:
     if not 0 <= mention.document < len(topic.documents):
-        raise ValueError(f"mention {mention.key} names document {mention.document}, topic has {len(topic.documents)}")
+        raise ValueError(
+            f"mention {mention.key} names document {mention.document}, topic has {len(topic.documents)}"
+        )
     document = topic.documents[mention.document]
     for start, end in mention.spans:
         if not 0 <= start <= end < len(document.tokens):
-            raise ValueError(f"mention {mention.key}: span ({start}, {end}) outside document {document.doc_id!r}")
+            raise ValueError(
+                f"mention {mention.key}: span ({start}, {end}) outside document {document.doc_id!r}"
+            )
     return document
 
 

@@ -14,7 +14,9 @@ class SuggestionRun(models.Model):
         SUCCEEDED = "succeeded"
         FAILED = "failed"
 
-    topic = models.ForeignKey("annotation.Topic", on_delete=models.CASCADE, related_name="suggestion_runs")
+    topic = models.ForeignKey(
+        "annotation.Topic", on_delete=models.CASCADE, related_name="suggestion_runs"
+    )
     backend = models.CharField(max_length=50)
     params = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
@@ -28,8 +30,9 @@ class SuggestionRun(models.Model):
     # Refreshed every few seconds by the worker running it: a redelivered task whose run has a
     # fresh heartbeat leaves it to that worker; a stale one means the worker died, so it takes over.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -37,7 +40,9 @@ class SuggestionRun(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            models.CheckConstraint(condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_fraction"),
+            models.CheckConstraint(
+                condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_fraction"
+            ),
         ]
 
 
@@ -50,7 +55,9 @@ class Suggestion(models.Model):
 
     run = models.ForeignKey(SuggestionRun, on_delete=models.CASCADE, related_name="suggestions")
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    position = models.PositiveIntegerField(help_text="order within the run and kind; makes writes idempotent")
+    position = models.PositiveIntegerField(
+        help_text="order within the run and kind; makes writes idempotent"
+    )
     score = models.FloatField()
     # cluster: {"mentions": [mention ids]} (a group; not decided on itself);
     # membership: {"mention": id, "cluster": cluster suggestion id} (one per mention: what an
@@ -62,5 +69,7 @@ class Suggestion(models.Model):
     class Meta:
         ordering = ["run", "kind", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["run", "kind", "position"], name="suggestion_position_unique"),
+            models.UniqueConstraint(
+                fields=["run", "kind", "position"], name="suggestion_position_unique"
+            ),
         ]

@@ -16,14 +16,26 @@ PREDICTABLE = ("chemu",)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m modelserve.predict", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m modelserve.predict", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--backend", required=True, choices=PREDICTABLE)
-    parser.add_argument("input", type=Path, help="ChEMU-Ref jsonlines (its relations give the mentions)")
+    parser.add_argument(
+        "input", type=Path, help="ChEMU-Ref jsonlines (its relations give the mentions)"
+    )
     parser.add_argument("output", type=Path, help="where to write the predicted relations")
-    parser.add_argument("--model", type=Path, default=None, help="model directory (default: var/models/chemu)")
-    parser.add_argument("--threshold", type=float, default=None,
-                        help="least link probability (default: the model's)")
-    parser.add_argument("--device", default="auto", help="auto (CUDA if available), cpu, cuda or cuda:N")
+    parser.add_argument(
+        "--model", type=Path, default=None, help="model directory (default: var/models/chemu)"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        help="least link probability (default: the model's)",
+    )
+    parser.add_argument(
+        "--device", default="auto", help="auto (CUDA if available), cpu, cuda or cuda:N"
+    )
     args = parser.parse_args(argv)
     return predict_chemu_command(args)
 
@@ -35,7 +47,9 @@ def predict_chemu_command(args: argparse.Namespace) -> int:
     report = read_chemu_jsonlines(args.input, skip_invalid=True)
     if report.skipped:
         print(f"{args.input}: {len(report.skipped)} invalid records skipped", file=sys.stderr)
-    backend = ChemuBackend({"model_dir": args.model, "device": args.device, "threshold": args.threshold})
+    backend = ChemuBackend(
+        {"model_dir": args.model, "device": args.device, "threshold": args.threshold}
+    )
     started = time.monotonic()
     predicted = []
     for topic in report.topics:
@@ -44,8 +58,10 @@ def predict_chemu_command(args: argparse.Namespace) -> int:
     seconds = time.monotonic() - started
     write_chemu_jsonlines(predicted, args.output)
     links = sum(len(t.links) for t in predicted)
-    print(f"wrote {links} relations for {len(predicted)} snippets to {args.output} ({seconds:.1f} s)",
-          file=sys.stderr)
+    print(
+        f"wrote {links} relations for {len(predicted)} snippets to {args.output} ({seconds:.1f} s)",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -21,8 +21,11 @@ from modelserve.models import Suggestion, SuggestionRun
 
 
 def latest_run(topic_id: int) -> SuggestionRun | None:
-    return (SuggestionRun.objects.filter(topic_id=topic_id, status=SuggestionRun.Status.SUCCEEDED)
-            .order_by("-finished_at", "-pk").first())
+    return (
+        SuggestionRun.objects.filter(topic_id=topic_id, status=SuggestionRun.Status.SUCCEEDED)
+        .order_by("-finished_at", "-pk")
+        .first()
+    )
 
 
 def newest_run(topic_id: int) -> SuggestionRun | None:
@@ -31,7 +34,9 @@ def newest_run(topic_id: int) -> SuggestionRun | None:
 
 
 def _majority_cluster(state: AnnotationState, mentions, exclude: int | None = None) -> int | None:
-    counts = Counter(state.mention_cluster[m] for m in mentions if m != exclude and m in state.mention_cluster)
+    counts = Counter(
+        state.mention_cluster[m] for m in mentions if m != exclude and m in state.mention_cluster
+    )
     if not counts:
         return None
     best = max(counts.values())
@@ -46,7 +51,9 @@ def _checked(state: AnnotationState, operation: dict) -> tuple[bool, str]:
     return True, ""
 
 
-def membership_operation(state: AnnotationState, mention: int, cluster_members: list[int]) -> dict | None:
+def membership_operation(
+    state: AnnotationState, mention: int, cluster_members: list[int]
+) -> dict | None:
     """The assign operation this membership suggestion stands for now, or None when the
     annotation already agrees with it (or the mention is gone)."""
     if mention not in state.mentions or state.mentions[mention].rejected:
@@ -58,7 +65,9 @@ def membership_operation(state: AnnotationState, mention: int, cluster_members: 
     return {"op": "assign", "mention": mention, "cluster": target}
 
 
-def edge_operation(state: AnnotationState, parent_members: list[int], child_members: list[int]) -> dict | None:
+def edge_operation(
+    state: AnnotationState, parent_members: list[int], child_members: list[int]
+) -> dict | None:
     parent = _majority_cluster(state, parent_members)
     child = _majority_cluster(state, child_members)
     if parent is None or child is None or parent == child or (parent, child) in state.edges:
@@ -72,23 +81,34 @@ def link_operation(state: AnnotationState, payload: dict) -> dict | None:
     anaphor, antecedent = payload["anaphor"], payload["antecedent"]
     if anaphor not in state.mentions or antecedent not in state.mentions:
         return None
-    if any(link == (payload["type"], anaphor, antecedent) for link in state.mention_links.get(anaphor, ())):
+    if any(
+        link == (payload["type"], anaphor, antecedent)
+        for link in state.mention_links.get(anaphor, ())
+    ):
         return None
     return {"op": "add_link", "type": payload["type"], "anaphor": anaphor, "antecedent": antecedent}
 
 
-def suggestion_operation(state: AnnotationState, suggestion: Suggestion, clusters: dict[int, list[int]]) -> dict | None:
+def suggestion_operation(
+    state: AnnotationState, suggestion: Suggestion, clusters: dict[int, list[int]]
+) -> dict | None:
     if suggestion.kind == Suggestion.Kind.MEMBERSHIP:
-        return membership_operation(state, suggestion.payload["mention"], clusters[suggestion.payload["cluster"]])
+        return membership_operation(
+            state, suggestion.payload["mention"], clusters[suggestion.payload["cluster"]]
+        )
     if suggestion.kind == Suggestion.Kind.EDGE:
-        return edge_operation(state, clusters[suggestion.payload["parent"]], clusters[suggestion.payload["child"]])
+        return edge_operation(
+            state, clusters[suggestion.payload["parent"]], clusters[suggestion.payload["child"]]
+        )
     if suggestion.kind == Suggestion.Kind.LINK:
         return link_operation(state, suggestion.payload)
     return None
 
 
 def run_clusters(run: SuggestionRun) -> dict[int, list[int]]:
-    return dict(run.suggestions.filter(kind=Suggestion.Kind.CLUSTER).values_list("pk", "payload__mentions"))
+    return dict(
+        run.suggestions.filter(kind=Suggestion.Kind.CLUSTER).values_list("pk", "payload__mentions")
+    )
 
 
 def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = None) -> dict:
@@ -107,15 +127,27 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
     state = annotation_state_cached(annotation)
     clusters = run_clusters(run)
     result: dict[str, list] = {"memberships": [], "edges": [], "links": []}
-    key = {Suggestion.Kind.MEMBERSHIP: "memberships", Suggestion.Kind.EDGE: "edges", Suggestion.Kind.LINK: "links"}
-    for suggestion in run.suggestions.exclude(kind=Suggestion.Kind.CLUSTER).order_by("kind", "-score", "position"):
+    key = {
+        Suggestion.Kind.MEMBERSHIP: "memberships",
+        Suggestion.Kind.EDGE: "edges",
+        Suggestion.Kind.LINK: "links",
+    }
+    for suggestion in run.suggestions.exclude(kind=Suggestion.Kind.CLUSTER).order_by(
+        "kind", "-score", "position"
+    ):
         decision = state.decisions.get(suggestion.pk)
         operation = suggestion_operation(state, suggestion, clusters)
         if operation is None or decision == "accepted":
             continue
         valid, reason = _checked(state, operation)
-        item = {"suggestion": suggestion.pk, "score": suggestion.score, "operation": operation,
-                "decision": decision, "valid": valid, "reason": reason}
+        item = {
+            "suggestion": suggestion.pk,
+            "score": suggestion.score,
+            "operation": operation,
+            "decision": decision,
+            "valid": valid,
+            "reason": reason,
+        }
         if suggestion.kind == Suggestion.Kind.MEMBERSHIP:
             item["mention"] = suggestion.payload["mention"]
             item["suggested_members"] = clusters[suggestion.payload["cluster"]]

@@ -7,8 +7,13 @@ from celery import shared_task
 from modelserve.services.runs import suggestion_run_execute
 
 
-@shared_task(bind=True, name="modelserve.tasks.run_suggestions", acks_late=True, reject_on_worker_lost=True,
-             max_retries=None)
+@shared_task(
+    bind=True,
+    name="modelserve.tasks.run_suggestions",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=None,
+)
 def run_suggestions(self, *, run_id: int) -> str:
     """Takes an id, is idempotent, acknowledged late: a worker killed mid-run leaves the
     message unacknowledged, Redis redelivers it, and the next worker completes the run once."""

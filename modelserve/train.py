@@ -20,17 +20,34 @@ TRAINABLE = ("chemu",)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m modelserve.train", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m modelserve.train", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--backend", required=True, choices=TRAINABLE)
-    parser.add_argument("train", nargs="?", type=Path, default=None,
-                        help=f"training file (default: {DEFAULT_CHEMU_TRAIN})")
-    parser.add_argument("--out", type=Path, default=None, help="model directory (default: var/models/chemu)")
-    parser.add_argument("--holdout", type=float, default=0.15,
-                        help="share of snippets held out for scoring (0: none)")
+    parser.add_argument(
+        "train",
+        nargs="?",
+        type=Path,
+        default=None,
+        help=f"training file (default: {DEFAULT_CHEMU_TRAIN})",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="model directory (default: var/models/chemu)"
+    )
+    parser.add_argument(
+        "--holdout",
+        type=float,
+        default=0.15,
+        help="share of snippets held out for scoring (0: none)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--epochs", type=int, default=3)
-    parser.add_argument("--limit", type=int, default=None, help="use only the first N snippets (quick runs)")
-    parser.add_argument("--device", default="auto", help="auto (CUDA if available), cpu, cuda or cuda:N")
+    parser.add_argument(
+        "--limit", type=int, default=None, help="use only the first N snippets (quick runs)"
+    )
+    parser.add_argument(
+        "--device", default="auto", help="auto (CUDA if available), cpu, cuda or cuda:N"
+    )
     args = parser.parse_args(argv)
     return train_chemu_command(args)
 
@@ -47,12 +64,20 @@ def train_chemu_command(args: argparse.Namespace) -> int:
         return 2
     report = read_chemu_jsonlines(path, skip_invalid=True)
     topics = report.topics[: args.limit] if args.limit else report.topics
-    print(f"read {len(report.topics)} snippets from {path}: {len(report.skipped)} invalid records skipped, "
-          f"{len(report.warnings)} warnings", flush=True)
+    print(
+        f"read {len(report.topics)} snippets from {path}: {len(report.skipped)} invalid records skipped, "
+        f"{len(report.warnings)} warnings",
+        flush=True,
+    )
     limit_cpu_threads()
     train_chemu(
-        topics, args.out or default_model_dir(), seed=args.seed, holdout_fraction=args.holdout,
-        epochs=args.epochs, device=args.device, log=lambda line: print(line, flush=True),
+        topics,
+        args.out or default_model_dir(),
+        seed=args.seed,
+        holdout_fraction=args.holdout,
+        epochs=args.epochs,
+        device=args.device,
+        log=lambda line: print(line, flush=True),
     )
     return 0
 

@@ -4,8 +4,22 @@ from modelserve import api
 
 urlpatterns = [
     path("topics/<int:pk>/suggestion-runs/", api.TopicRunsView.as_view(), name="api-topic-runs"),
-    path("projects/<int:pk>/suggestion-runs/", api.ProjectRunsView.as_view(), name="api-project-runs"),
-    path("projects/<int:pk>/suggestion-acceptance/", api.ProjectAcceptanceView.as_view(), name="api-acceptance"),
-    path("annotations/<int:pk>/suggestions/", api.AnnotationSuggestionsView.as_view(), name="api-suggestions"),
-    path("annotations/<int:pk>/suggestions/accept-above/", api.AcceptAboveView.as_view(), name="api-accept-above"),
+    path(
+        "projects/<int:pk>/suggestion-runs/", api.ProjectRunsView.as_view(), name="api-project-runs"
+    ),
+    path(
+        "projects/<int:pk>/suggestion-acceptance/",
+        api.ProjectAcceptanceView.as_view(),
+        name="api-acceptance",
+    ),
+    path(
+        "annotations/<int:pk>/suggestions/",
+        api.AnnotationSuggestionsView.as_view(),
+        name="api-suggestions",
+    ),
+    path(
+        "annotations/<int:pk>/suggestions/accept-above/",
+        api.AcceptAboveView.as_view(),
+        name="api-accept-above",
+    ),
 ]

@@ -17,7 +17,10 @@ def model_workers() -> list[str]:
             replies = app.control.inspect(timeout=1.0).active_queues() or {}
         except Exception:  # a broker hiccup reads as "no worker", which the UI reports
             replies = {}
-        names = sorted(worker for worker, queues in replies.items()
-                       if any(queue.get("name") == "models" for queue in queues or []))
+        names = sorted(
+            worker
+            for worker, queues in replies.items()
+            if any(queue.get("name") == "models" for queue in queues or [])
+        )
         cache.set(CACHE_KEY, names, 10)
     return names

@@ -21,14 +21,22 @@ def services() -> Services:
 
     running = start_services()
     settings.DATABASES["default"].update(
-        NAME="corefapp", USER="postgres", PASSWORD="", HOST=running.postgres.host,
+        NAME="corefapp",
+        USER="postgres",
+        PASSWORD="",
+        HOST=running.postgres.host,
         PORT=str(running.postgres.port),
     )
     # override_settings sends setting_changed, so Django's cache handler and Channels' layer
     # manager drop any backend built from the embedded defaults before the session started.
     redis_settings = override_settings(
         REDIS_URL=running.redis_url,
-        CHANNEL_LAYERS={"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {"hosts": [running.redis_url]}}},
+        CHANNEL_LAYERS={
+            "default": {
+                **settings.CHANNEL_LAYERS["default"],
+                "CONFIG": {"hosts": [running.redis_url]},
+            }
+        },
         CACHES={"default": {**settings.CACHES["default"], "LOCATION": running.redis_url}},
         CELERY_BROKER_URL=running.redis_url,
         CELERY_RESULT_BACKEND=running.redis_url,
@@ -47,7 +55,7 @@ def services() -> Services:
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(services: Services) -> None:
     """pytest-django calls this before creating the test database: use the session's server."""
-    return None
+    return
 
 
 @pytest.fixture(autouse=True)

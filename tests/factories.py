@@ -34,22 +34,41 @@ class ProjectFactory(factory.django.DjangoModelFactory):
 
 
 DEFAULT_DOCUMENTS = [
-    "We train a CRF tagger for sequence tagging .".split(),
-    "Sequence labeling with a BiLSTM-CRF improves the CRF tagger .".split(),
-    "The mixture was stirred and the mixture was cooled .".split(),
+    ["We", "train", "a", "CRF", "tagger", "for", "sequence", "tagging", "."],
+    ["Sequence", "labeling", "with", "a", "BiLSTM-CRF", "improves", "the", "CRF", "tagger", "."],
+    ["The", "mixture", "was", "stirred", "and", "the", "mixture", "was", "cooled", "."],
 ]
-DEFAULT_MENTIONS = [(0, [[3, 4]]), (0, [[6, 7]]), (1, [[0, 1]]), (1, [[4, 4]]), (1, [[7, 8]]),
-                    (2, [[0, 1]]), (2, [[5, 6]])]
+DEFAULT_MENTIONS = [
+    (0, [[3, 4]]),
+    (0, [[6, 7]]),
+    (1, [[0, 1]]),
+    (1, [[4, 4]]),
+    (1, [[7, 8]]),
+    (2, [[0, 1]]),
+    (2, [[5, 6]]),
+]
 
 
-def make_topic(project: Project | None = None, *, external_id: str | None = None,
-               documents: list[list[str]] | None = None,
-               mentions: list[tuple[int, list[list[int]]]] | None = None) -> Topic:
+def make_topic(
+    project: Project | None = None,
+    *,
+    external_id: str | None = None,
+    documents: list[list[str]] | None = None,
+    mentions: list[tuple[int, list[list[int]]]] | None = None,
+) -> Topic:
     project = project or ProjectFactory()
-    topic = Topic.objects.create(project=project, external_id=external_id or f"topic-{Topic.objects.count() + 1}")
+    topic = Topic.objects.create(
+        project=project, external_id=external_id or f"topic-{Topic.objects.count() + 1}"
+    )
     docs = [
-        Document.objects.create(topic=topic, position=i, doc_id=f"doc{i}", tokens=tokens, token_count=len(tokens),
-                                metadata={"title": f"Paper {i}"})
+        Document.objects.create(
+            topic=topic,
+            position=i,
+            doc_id=f"doc{i}",
+            tokens=tokens,
+            token_count=len(tokens),
+            metadata={"title": f"Paper {i}"},
+        )
         for i, tokens in enumerate(documents or DEFAULT_DOCUMENTS)
     ]
     for position, (doc, spans) in enumerate(mentions if mentions is not None else DEFAULT_MENTIONS):

@@ -14,19 +14,55 @@ LOGS = REPO / "test-artifacts" / "logs"
 
 
 class Worker:
-    def __init__(self, *, database_url: str, redis_url: str, secret_key: str, queues: str = "models",
-                 name: str = "models-test", extra_env: dict | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        database_url: str,
+        redis_url: str,
+        secret_key: str,
+        queues: str = "models",
+        name: str = "models-test",
+        extra_env: dict | None = None,
+    ) -> None:
         LOGS.mkdir(parents=True, exist_ok=True)
         self.name = f"{name}-{time.monotonic_ns()}"
         self.log_path = LOGS / f"{self.name}.log"
-        env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url, SECRET_KEY=secret_key,
-                   DEBUG="false", CONN_MAX_AGE="0", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1",
-                   DJANGO_SETTINGS_MODULE="corefapp.settings", **(extra_env or {}))
+        env = dict(
+            os.environ,
+            DATABASE_URL=database_url,
+            REDIS_URL=redis_url,
+            SECRET_KEY=secret_key,
+            DEBUG="false",
+            CONN_MAX_AGE="0",
+            HF_HUB_OFFLINE="1",
+            TRANSFORMERS_OFFLINE="1",
+            DJANGO_SETTINGS_MODULE="corefapp.settings",
+            **(extra_env or {}),
+        )
         celery = str(Path(sys.executable).with_name("celery"))
         self.process = subprocess.Popen(
-            [celery, "-A", "corefapp", "worker", "-Q", queues, "-n", f"{self.name}@%h", "--concurrency", "1",
-             "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
-            cwd=REPO, env=env, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                celery,
+                "-A",
+                "corefapp",
+                "worker",
+                "-Q",
+                queues,
+                "-n",
+                f"{self.name}@%h",
+                "--concurrency",
+                "1",
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=open(self.log_path, "w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout

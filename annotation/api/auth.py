@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate, login, logout
 from django.middleware.csrf import get_token
-from django.views.decorators.csrf import ensure_csrf_cookie
 from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -49,12 +49,17 @@ class TokenView(LoginThrottled):
 
     authentication_classes: list = []
 
-    @extend_schema(request=CredentialsSerializer, responses={200: {"type": "object", "properties": {"token": {"type": "string"}}}})
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={200: {"type": "object", "properties": {"token": {"type": "string"}}}},
+    )
     def post(self, request):
         user = _authenticate(request)
         if user is None:
-            return Response({"error": "invalid_credentials", "message": "Wrong username or password."},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"error": "invalid_credentials", "message": "Wrong username or password."},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
@@ -66,8 +71,10 @@ class LoginView(LoginThrottled):
     def post(self, request):
         user = _authenticate(request)
         if user is None:
-            return Response({"error": "invalid_credentials", "message": "Wrong username or password."},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"error": "invalid_credentials", "message": "Wrong username or password."},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         login(request, user)
         return Response(me_data(user))
 
@@ -85,7 +92,9 @@ class LogoutView(APIView):
 class CsrfView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: {"type": "object", "properties": {"csrf_token": {"type": "string"}}}})
+    @extend_schema(
+        responses={200: {"type": "object", "properties": {"csrf_token": {"type": "string"}}}}
+    )
     def get(self, request):
         return Response({"csrf_token": get_token(request)})
 

@@ -40,8 +40,14 @@ def exception_handler(exc, context):
     if isinstance(exc, domain.DomainError):
         return Response(exc.to_dict(), status=status_for(exc))
     if isinstance(exc, FormatErrors):
-        return Response({"error": "invalid_file", "message": str(exc).splitlines()[0],
-                         "errors": [str(e) for e in exc.errors]}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {
+                "error": "invalid_file",
+                "message": str(exc).splitlines()[0],
+                "errors": [str(e) for e in exc.errors],
+            },
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -49,9 +55,13 @@ def exception_handler(exc, context):
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(exc, exceptions.APIException):
         detail = response.data
-        message = detail.get("detail") if isinstance(detail, dict) and "detail" in detail else detail
-        body = {"error": exc.get_codes() if isinstance(exc.get_codes(), str) else "invalid",
-                "message": str(message) if not isinstance(message, (dict, list)) else "Invalid input.",}
+        message = (
+            detail.get("detail") if isinstance(detail, dict) and "detail" in detail else detail
+        )
+        body = {
+            "error": exc.get_codes() if isinstance(exc.get_codes(), str) else "invalid",
+            "message": str(message) if not isinstance(message, (dict, list)) else "Invalid input.",
+        }
         if isinstance(detail, dict) and "detail" not in detail:
             body["fields"] = detail
         if isinstance(exc, exceptions.Throttled):

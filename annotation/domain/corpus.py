@@ -70,7 +70,9 @@ class TopicData:
     @property
     def has_annotation(self) -> bool:
         """Whether the file carries an annotation (gold clusters, relations or links)."""
-        return bool(self.relations or self.links or any(m.cluster is not None for m in self.mentions))
+        return bool(
+            self.relations or self.links or any(m.cluster is not None for m in self.mentions)
+        )
 
     def cluster_members(self) -> dict[str, list[int]]:
         """Cluster key -> indices of its mentions, in mention order."""

@@ -42,7 +42,14 @@ _INVERSE_NAME = {
     "mention_added": "mention_removed",
     "mention_removed": "mention_added",
 }
-_SWAPPED = {"member_set", "label_set", "note_set", "spans_set", "rejected_set", "suggestion_decided"}
+_SWAPPED = {
+    "member_set",
+    "label_set",
+    "note_set",
+    "spans_set",
+    "rejected_set",
+    "suggestion_decided",
+}
 
 
 def spans_json(spans: Spans) -> list[list[int]]:
@@ -81,15 +88,30 @@ def note_set(cluster: int, old: str, new: str) -> Effect:
 
 
 def link_added(link: Link) -> Effect:
-    return {"e": "link_added", "type": link.type, "anaphor": link.anaphor, "antecedent": link.antecedent}
+    return {
+        "e": "link_added",
+        "type": link.type,
+        "anaphor": link.anaphor,
+        "antecedent": link.antecedent,
+    }
 
 
 def link_removed(link: Link) -> Effect:
-    return {"e": "link_removed", "type": link.type, "anaphor": link.anaphor, "antecedent": link.antecedent}
+    return {
+        "e": "link_removed",
+        "type": link.type,
+        "anaphor": link.anaphor,
+        "antecedent": link.antecedent,
+    }
 
 
 def mention_added(mention: int, document: int, spans: Spans) -> Effect:
-    return {"e": "mention_added", "mention": mention, "document": document, "spans": spans_json(spans)}
+    return {
+        "e": "mention_added",
+        "mention": mention,
+        "document": document,
+        "spans": spans_json(spans),
+    }
 
 
 def spans_set(mention: int, old: Spans, new: Spans) -> Effect:
@@ -158,7 +180,9 @@ def _apply_one(state: AnnotationState, effect: Effect) -> None:
 
 def _cluster_created(state: AnnotationState, e: Effect) -> None:
     _require(e["cluster"] not in state.clusters, e, "the cluster exists")
-    _require(isinstance(e["label"], str) and isinstance(e["note"], str), e, "label and note are text")
+    _require(
+        isinstance(e["label"], str) and isinstance(e["note"], str), e, "label and note are text"
+    )
     state.create_cluster(e["cluster"], e["label"], e["note"])
 
 
@@ -216,7 +240,9 @@ def _link(e: Effect) -> Link:
 def _link_added(state: AnnotationState, e: Effect) -> None:
     link = _link(e)
     _require(link.type in LINK_TYPES, e, "unknown link type")
-    _require(link.anaphor in state.mentions and link.antecedent in state.mentions, e, "no such mention")
+    _require(
+        link.anaphor in state.mentions and link.antecedent in state.mentions, e, "no such mention"
+    )
     _require(link not in state.links, e, "the link exists")
     state.add_link(link)
 
@@ -238,7 +264,11 @@ def _mention_removed(state: AnnotationState, e: Effect) -> None:
     mention = state.mentions.get(id)
     _require(mention is not None, e, "no such mention")
     _require(mention.added and not mention.rejected, e, "only an added, active mention is removed")
-    _require((mention.document, mention.spans) == (e["document"], as_spans(e["spans"])), e, "spans differ")
+    _require(
+        (mention.document, mention.spans) == (e["document"], as_spans(e["spans"])),
+        e,
+        "spans differ",
+    )
     _require(id not in state.mention_cluster and not state.mention_links[id], e, "still in use")
     state.remove_mention(id)
 

@@ -44,7 +44,9 @@ def stacks(entries: Iterable[Entry]) -> tuple[list[Entry], list[Entry]]:
             undoable.append(entry)
             redoable.clear()
         elif entry.kind in ("undo", "redo"):
-            source, destination = (undoable, redoable) if entry.kind == "undo" else (redoable, undoable)
+            source, destination = (
+                (undoable, redoable) if entry.kind == "undo" else (redoable, undoable)
+            )
             if not source or source[-1].seq != entry.target_seq:
                 raise CorruptEffects(
                     f"log entry {entry.seq} ({entry.kind}) targets {entry.target_seq}, which is not "
@@ -53,7 +55,9 @@ def stacks(entries: Iterable[Entry]) -> tuple[list[Entry], list[Entry]]:
                 )
             destination.append(source.pop())
         else:
-            raise CorruptEffects(f"log entry {entry.seq} has the unknown kind {entry.kind!r}", seq=entry.seq)
+            raise CorruptEffects(
+                f"log entry {entry.seq} has the unknown kind {entry.kind!r}", seq=entry.seq
+            )
     return undoable, redoable
 
 

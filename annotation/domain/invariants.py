@@ -18,7 +18,11 @@ def invariant_violations(state: AnnotationState) -> list[str]:
     problems += _cluster_problems(state)
     problems += _edge_problems(state)
     problems += _link_problems(state)
-    problems += [f"suggestion #{s}: unknown decision {d!r}" for s, d in state.decisions.items() if d not in DECISIONS]
+    problems += [
+        f"suggestion #{s}: unknown decision {d!r}"
+        for s, d in state.decisions.items()
+        if d not in DECISIONS
+    ]
     return problems
 
 
@@ -32,12 +36,18 @@ def _mention_problems(state: AnnotationState) -> list[str]:
             continue
         spans = mention.spans
         if not spans or any(not 0 <= s <= e < tokens for s, e in spans):
-            problems.append(f"mention #{mention.id}: spans {spans} outside the document or reversed")
+            problems.append(
+                f"mention #{mention.id}: spans {spans} outside the document or reversed"
+            )
         if any(b[0] <= a[1] for a, b in zip(spans, spans[1:])):
             problems.append(f"mention #{mention.id}: spans {spans} unsorted or overlapping")
         if not mention.rejected:
             active[(mention.document, spans)] += 1
-    problems += [f"{n} active mentions share document #{d} spans {s}" for (d, s), n in active.items() if n > 1]
+    problems += [
+        f"{n} active mentions share document #{d} spans {s}"
+        for (d, s), n in active.items()
+        if n > 1
+    ]
     at: dict[tuple, set[int]] = {}
     for mention in state.mentions.values():
         at.setdefault((mention.document, mention.spans), set()).add(mention.id)
@@ -54,7 +64,9 @@ def _cluster_problems(state: AnnotationState) -> list[str]:
             problems.append(f"cluster #{cluster.id} is empty")
         for mention in cluster.members:
             if mention in seen:
-                problems.append(f"mention #{mention} is in clusters #{seen[mention]} and #{cluster.id}")
+                problems.append(
+                    f"mention #{mention} is in clusters #{seen[mention]} and #{cluster.id}"
+                )
             seen[mention] = cluster.id
             if mention not in state.mentions:
                 problems.append(f"cluster #{cluster.id} holds the unknown mention #{mention}")
@@ -82,7 +94,9 @@ def _edge_problems(state: AnnotationState) -> list[str]:
     if parents != state.parents or children != state.children:
         problems.append("the parent/child indexes disagree with the edges")
     if state.settings.single_parent:
-        problems += [f"cluster #{id} has several parents" for id, ps in parents.items() if len(ps) > 1]
+        problems += [
+            f"cluster #{id} has several parents" for id, ps in parents.items() if len(ps) > 1
+        ]
     # Kahn's algorithm: every cluster is removed iff the hierarchy is acyclic.
     indegree = {id: len(ps) for id, ps in parents.items()}
     queue = deque(id for id, n in indegree.items() if n == 0)
@@ -120,9 +134,15 @@ def _link_problems(state: AnnotationState) -> list[str]:
         if link.type == "TRANSFORMED":
             transformed_anaphors[link.anaphor] += 1
             transformed_antecedents[link.antecedent] += 1
-    problems += [f"mention #{m} is the anaphor of several TRANSFORMED links" for m, n in transformed_anaphors.items() if n > 1]
     problems += [
-        f"mention #{m} is the antecedent of several TRANSFORMED links" for m, n in transformed_antecedents.items() if n > 1
+        f"mention #{m} is the anaphor of several TRANSFORMED links"
+        for m, n in transformed_anaphors.items()
+        if n > 1
+    ]
+    problems += [
+        f"mention #{m} is the antecedent of several TRANSFORMED links"
+        for m, n in transformed_antecedents.items()
+        if n > 1
     ]
     index = {id: set() for id in state.mentions}
     for link in state.links:

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,167 +14,460 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Document',
+            name="Document",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('doc_id', models.CharField(blank=True, max_length=300)),
-                ('tokens', models.JSONField(default=list)),
-                ('token_count', models.PositiveIntegerField(default=0)),
-                ('sentences', models.JSONField(blank=True, default=list)),
-                ('metadata', models.JSONField(blank=True, default=dict)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("doc_id", models.CharField(blank=True, max_length=300)),
+                ("tokens", models.JSONField(default=list)),
+                ("token_count", models.PositiveIntegerField(default=0)),
+                ("sentences", models.JSONField(blank=True, default=list)),
+                ("metadata", models.JSONField(blank=True, default=dict)),
             ],
             options={
-                'ordering': ['topic', 'position'],
+                "ordering": ["topic", "position"],
             },
         ),
         migrations.CreateModel(
-            name='Topic',
+            name="Topic",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('external_id', models.CharField(max_length=300)),
-                ('source', models.CharField(blank=True, max_length=300)),
-                ('metadata', models.JSONField(blank=True, default=dict)),
-                ('position', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("external_id", models.CharField(max_length=300)),
+                ("source", models.CharField(blank=True, max_length=300)),
+                ("metadata", models.JSONField(blank=True, default=dict)),
+                ("position", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['project', 'position', 'id'],
+                "ordering": ["project", "position", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Assignment',
+            name="Assignment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('annotator', 'Annotator'), ('adjudicator', 'Adjudicator')], default='annotator', max_length=20)),
-                ('status', models.CharField(choices=[('assigned', 'Assigned'), ('in_progress', 'In Progress'), ('submitted', 'Submitted'), ('reopened', 'Reopened')], default='assigned', max_length=20)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('submitted_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='assignments', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("annotator", "Annotator"), ("adjudicator", "Adjudicator")],
+                        default="annotator",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("assigned", "Assigned"),
+                            ("in_progress", "In Progress"),
+                            ("submitted", "Submitted"),
+                            ("reopened", "Reopened"),
+                        ],
+                        default="assigned",
+                        max_length=20,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("submitted_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="assignments",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['topic', 'user'],
+                "ordering": ["topic", "user"],
             },
         ),
         migrations.CreateModel(
-            name='Annotation',
+            name="Annotation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('annotator', 'Annotator'), ('adjudication', 'Adjudication'), ('gold', 'Gold')], default='annotator', max_length=20)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('cursor', models.BigIntegerField(blank=True, null=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('assignment', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='annotation', to='annotation.assignment')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("annotator", "Annotator"),
+                            ("adjudication", "Adjudication"),
+                            ("gold", "Gold"),
+                        ],
+                        default="annotator",
+                        max_length=20,
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("cursor", models.BigIntegerField(blank=True, null=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "assignment",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="annotation",
+                        to="annotation.assignment",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Cluster',
+            name="Cluster",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('label', models.TextField(blank=True)),
-                ('note', models.TextField(blank=True)),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='clusters', to='annotation.annotation')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("label", models.TextField(blank=True)),
+                ("note", models.TextField(blank=True)),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="clusters",
+                        to="annotation.annotation",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='HierarchyEdge',
+            name="HierarchyEdge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='edges', to='annotation.annotation')),
-                ('child', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='parent_edges', to='annotation.cluster')),
-                ('parent', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='child_edges', to='annotation.cluster')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="edges",
+                        to="annotation.annotation",
+                    ),
+                ),
+                (
+                    "child",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="parent_edges",
+                        to="annotation.cluster",
+                    ),
+                ),
+                (
+                    "parent",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="child_edges",
+                        to="annotation.cluster",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Mention',
+            name="Mention",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('spans', models.JSONField(help_text='[[start, end], ...] inclusive token offsets')),
-                ('position', models.PositiveIntegerField(default=0)),
-                ('metadata', models.JSONField(blank=True, default=dict)),
-                ('added_in', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='added_mentions', to='annotation.annotation')),
-                ('document', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='mentions', to='annotation.document')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "spans",
+                    models.JSONField(help_text="[[start, end], ...] inclusive token offsets"),
+                ),
+                ("position", models.PositiveIntegerField(default=0)),
+                ("metadata", models.JSONField(blank=True, default=dict)),
+                (
+                    "added_in",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="added_mentions",
+                        to="annotation.annotation",
+                    ),
+                ),
+                (
+                    "document",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="mentions",
+                        to="annotation.document",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['topic', 'position', 'id'],
+                "ordering": ["topic", "position", "id"],
             },
         ),
         migrations.CreateModel(
-            name='ClusterMember',
+            name="ClusterMember",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='annotation.annotation')),
-                ('cluster', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='annotation.cluster')),
-                ('mention', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='annotation.mention')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="members",
+                        to="annotation.annotation",
+                    ),
+                ),
+                (
+                    "cluster",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="members",
+                        to="annotation.cluster",
+                    ),
+                ),
+                (
+                    "mention",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="annotation.mention",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='MentionEdit',
+            name="MentionEdit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('spans', models.JSONField(blank=True, null=True)),
-                ('rejected', models.BooleanField(default=False)),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='mention_edits', to='annotation.annotation')),
-                ('mention', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='annotation.mention')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("spans", models.JSONField(blank=True, null=True)),
+                ("rejected", models.BooleanField(default=False)),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="mention_edits",
+                        to="annotation.annotation",
+                    ),
+                ),
+                (
+                    "mention",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="annotation.mention",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Operation',
+            name="Operation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField(help_text="the annotation's version after this operation")),
-                ('kind', models.CharField(choices=[('do', 'Do'), ('undo', 'Undo'), ('redo', 'Redo')], default='do', max_length=10)),
-                ('name', models.CharField(max_length=40)),
-                ('payload', models.JSONField(default=dict)),
-                ('effects', models.JSONField(default=list)),
-                ('warnings', models.JSONField(blank=True, default=list)),
-                ('client_id', models.CharField(blank=True, max_length=64)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='operations', to='annotation.annotation')),
-                ('target', models.ForeignKey(blank=True, help_text='for undo/redo: the operation undone or redone', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='annotation.operation')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "version",
+                    models.PositiveIntegerField(
+                        help_text="the annotation's version after this operation"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("do", "Do"), ("undo", "Undo"), ("redo", "Redo")],
+                        default="do",
+                        max_length=10,
+                    ),
+                ),
+                ("name", models.CharField(max_length=40)),
+                ("payload", models.JSONField(default=dict)),
+                ("effects", models.JSONField(default=list)),
+                ("warnings", models.JSONField(blank=True, default=list)),
+                ("client_id", models.CharField(blank=True, max_length=64)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="operations",
+                        to="annotation.annotation",
+                    ),
+                ),
+                (
+                    "target",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="for undo/redo: the operation undone or redone",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="annotation.operation",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['annotation', 'version'],
+                "ordering": ["annotation", "version"],
             },
         ),
         migrations.CreateModel(
-            name='Project',
+            name="Project",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, unique=True)),
-                ('hierarchy', models.BooleanField(default=True, help_text='SciCo-style clusters and hierarchy')),
-                ('anaphora', models.BooleanField(default=False, help_text='ChEMU-style typed anaphora links')),
-                ('guidelines', models.TextField(blank=True)),
-                ('allow_add_mentions', models.BooleanField(default=False)),
-                ('allow_fix_spans', models.BooleanField(default=False)),
-                ('allow_reject_mentions', models.BooleanField(default=False)),
-                ('single_parent', models.BooleanField(default=True)),
-                ('suggestion_backend', models.CharField(default='minilm', max_length=50)),
-                ('suggestion_params', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, unique=True)),
+                (
+                    "hierarchy",
+                    models.BooleanField(
+                        default=True, help_text="SciCo-style clusters and hierarchy"
+                    ),
+                ),
+                (
+                    "anaphora",
+                    models.BooleanField(
+                        default=False, help_text="ChEMU-style typed anaphora links"
+                    ),
+                ),
+                ("guidelines", models.TextField(blank=True)),
+                ("allow_add_mentions", models.BooleanField(default=False)),
+                ("allow_fix_spans", models.BooleanField(default=False)),
+                ("allow_reject_mentions", models.BooleanField(default=False)),
+                ("single_parent", models.BooleanField(default=True)),
+                ("suggestion_backend", models.CharField(default="minilm", max_length=50)),
+                ("suggestion_params", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('hierarchy', True), ('anaphora', True), _connector='OR'), name='project_has_a_scheme')],
+                "ordering": ["name"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("hierarchy", True), ("anaphora", True), _connector="OR"
+                        ),
+                        name="project_has_a_scheme",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RelationLink',
+            name="RelationLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('type', models.CharField(choices=[('COREFERENCE', 'Coreference'), ('TRANSFORMED', 'Transformed'), ('REACTION_ASSOCIATED', 'Reaction Associated'), ('WORK_UP', 'Work Up'), ('CONTAINED', 'Contained')], max_length=30)),
-                ('anaphor', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='annotation.mention')),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='links', to='annotation.annotation')),
-                ('antecedent', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='annotation.mention')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "type",
+                    models.CharField(
+                        choices=[
+                            ("COREFERENCE", "Coreference"),
+                            ("TRANSFORMED", "Transformed"),
+                            ("REACTION_ASSOCIATED", "Reaction Associated"),
+                            ("WORK_UP", "Work Up"),
+                            ("CONTAINED", "Contained"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                (
+                    "anaphor",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="annotation.mention",
+                    ),
+                ),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="links",
+                        to="annotation.annotation",
+                    ),
+                ),
+                (
+                    "antecedent",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="annotation.mention",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='SuggestionDecision',
+            name="SuggestionDecision",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('decision', models.CharField(choices=[('accepted', 'accepted'), ('rejected', 'rejected')], max_length=10)),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='decisions', to='annotation.annotation')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "decision",
+                    models.CharField(
+                        choices=[("accepted", "accepted"), ("rejected", "rejected")], max_length=10
+                    ),
+                ),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="decisions",
+                        to="annotation.annotation",
+                    ),
+                ),
             ],
         ),
     ]

@@ -5,103 +5,175 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('annotation', '0001_initial'),
-        ('modelserve', '0001_initial'),
+        ("annotation", "0001_initial"),
+        ("modelserve", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='suggestiondecision',
-            name='suggestion',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='decisions', to='modelserve.suggestion'),
+            model_name="suggestiondecision",
+            name="suggestion",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="decisions",
+                to="modelserve.suggestion",
+            ),
         ),
         migrations.AddField(
-            model_name='topic',
-            name='project',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='topics', to='annotation.project'),
+            model_name="topic",
+            name="project",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="topics",
+                to="annotation.project",
+            ),
         ),
         migrations.AddField(
-            model_name='mention',
-            name='topic',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='mentions', to='annotation.topic'),
+            model_name="mention",
+            name="topic",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="mentions",
+                to="annotation.topic",
+            ),
         ),
         migrations.AddField(
-            model_name='document',
-            name='topic',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='documents', to='annotation.topic'),
+            model_name="document",
+            name="topic",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="documents",
+                to="annotation.topic",
+            ),
         ),
         migrations.AddField(
-            model_name='assignment',
-            name='topic',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='assignments', to='annotation.topic'),
+            model_name="assignment",
+            name="topic",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="assignments",
+                to="annotation.topic",
+            ),
         ),
         migrations.AddField(
-            model_name='annotation',
-            name='topic',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='annotations', to='annotation.topic'),
+            model_name="annotation",
+            name="topic",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="annotations",
+                to="annotation.topic",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hierarchyedge',
-            constraint=models.UniqueConstraint(fields=('annotation', 'parent', 'child'), name='edge_unique'),
+            model_name="hierarchyedge",
+            constraint=models.UniqueConstraint(
+                fields=("annotation", "parent", "child"), name="edge_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hierarchyedge',
-            constraint=models.CheckConstraint(condition=models.Q(('parent', models.F('child')), _negated=True), name='edge_no_self_loop'),
+            model_name="hierarchyedge",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("parent", models.F("child")), _negated=True),
+                name="edge_no_self_loop",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='clustermember',
-            constraint=models.UniqueConstraint(fields=('annotation', 'mention'), name='one_cluster_per_mention'),
+            model_name="clustermember",
+            constraint=models.UniqueConstraint(
+                fields=("annotation", "mention"), name="one_cluster_per_mention"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='mentionedit',
-            constraint=models.UniqueConstraint(fields=('annotation', 'mention'), name='mention_edit_unique'),
+            model_name="mentionedit",
+            constraint=models.UniqueConstraint(
+                fields=("annotation", "mention"), name="mention_edit_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='operation',
-            constraint=models.UniqueConstraint(fields=('annotation', 'version'), name='operation_version_unique'),
+            model_name="operation",
+            constraint=models.UniqueConstraint(
+                fields=("annotation", "version"), name="operation_version_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='relationlink',
-            constraint=models.UniqueConstraint(fields=('annotation', 'type', 'anaphor', 'antecedent'), name='link_unique'),
+            model_name="relationlink",
+            constraint=models.UniqueConstraint(
+                fields=("annotation", "type", "anaphor", "antecedent"), name="link_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='relationlink',
-            constraint=models.CheckConstraint(condition=models.Q(('anaphor', models.F('antecedent')), _negated=True), name='link_no_self_reference'),
+            model_name="relationlink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("anaphor", models.F("antecedent")), _negated=True),
+                name="link_no_self_reference",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='relationlink',
-            constraint=models.CheckConstraint(condition=models.Q(('type__in', ['COREFERENCE', 'TRANSFORMED', 'REACTION_ASSOCIATED', 'WORK_UP', 'CONTAINED'])), name='link_type_known'),
+            model_name="relationlink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "type__in",
+                        [
+                            "COREFERENCE",
+                            "TRANSFORMED",
+                            "REACTION_ASSOCIATED",
+                            "WORK_UP",
+                            "CONTAINED",
+                        ],
+                    )
+                ),
+                name="link_type_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='suggestiondecision',
-            constraint=models.UniqueConstraint(fields=('annotation', 'suggestion'), name='decision_unique'),
+            model_name="suggestiondecision",
+            constraint=models.UniqueConstraint(
+                fields=("annotation", "suggestion"), name="decision_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='topic',
-            constraint=models.UniqueConstraint(fields=('project', 'external_id'), name='topic_external_id_unique'),
+            model_name="topic",
+            constraint=models.UniqueConstraint(
+                fields=("project", "external_id"), name="topic_external_id_unique"
+            ),
         ),
         migrations.AddIndex(
-            model_name='mention',
-            index=models.Index(fields=['topic', 'position'], name='annotation__topic_i_3ca481_idx'),
+            model_name="mention",
+            index=models.Index(fields=["topic", "position"], name="annotation__topic_i_3ca481_idx"),
         ),
         migrations.AddConstraint(
-            model_name='document',
-            constraint=models.UniqueConstraint(fields=('topic', 'position'), name='document_position_unique'),
+            model_name="document",
+            constraint=models.UniqueConstraint(
+                fields=("topic", "position"), name="document_position_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='assignment',
-            constraint=models.UniqueConstraint(fields=('topic', 'user'), name='assignment_topic_user_unique'),
+            model_name="assignment",
+            constraint=models.UniqueConstraint(
+                fields=("topic", "user"), name="assignment_topic_user_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='annotation',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'gold')), fields=('topic',), name='one_gold_per_topic'),
+            model_name="annotation",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "gold")), fields=("topic",), name="one_gold_per_topic"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='annotation',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('assignment__isnull', True), ('kind', 'gold')), models.Q(models.Q(('kind', 'gold'), _negated=True), ('assignment__isnull', False)), _connector='OR'), name='gold_has_no_assignment_others_have_one'),
+            model_name="annotation",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("assignment__isnull", True), ("kind", "gold")),
+                    models.Q(
+                        models.Q(("kind", "gold"), _negated=True), ("assignment__isnull", False)
+                    ),
+                    _connector="OR",
+                ),
+                name="gold_has_no_assignment_others_have_one",
+            ),
         ),
     ]

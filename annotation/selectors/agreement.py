@@ -25,9 +25,13 @@ def project_agreement(project: Project) -> dict:
     """`{"project", "scheme", "annotators", "topics", "overall", "unscored_topics"}`; `topics`
     and `overall` are as `api.iaa` returns them (metrics of both schemes merged)."""
     annotations = list(
-        Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.ANNOTATOR,
-                                  assignment__status=Assignment.Status.SUBMITTED)
-        .order_by("topic__position", "topic_id").only("id", "topic_id", "assignment__user__username")
+        Annotation.objects.filter(
+            topic__project=project,
+            kind=Annotation.Kind.ANNOTATOR,
+            assignment__status=Assignment.Status.SUBMITTED,
+        )
+        .order_by("topic__position", "topic_id")
+        .only("id", "topic_id", "assignment__user__username")
         .select_related("assignment__user")
     )
     # Scores need token counts, not tokens: a 200-topic project has over a million tokens.
@@ -35,12 +39,19 @@ def project_agreement(project: Project) -> dict:
     counts = document_token_counts({a.topic_id for a in annotations})
     by_annotator: dict[str, list] = {}
     for annotation in annotations:
-        plain = replace(api.from_topic(data[annotation.pk]), token_counts=counts.get(annotation.topic_id, ()))
+        plain = replace(
+            api.from_topic(data[annotation.pk]), token_counts=counts.get(annotation.topic_id, ())
+        )
         by_annotator.setdefault(annotation.assignment.user.get_username(), []).append(plain)
     names = sorted(by_annotator)
     lists = [by_annotator[name] for name in names]
-    result: dict = {"project": project.name, "scheme": project.scheme, "annotators": names, "topics": {},
-                    "overall": {}}
+    result: dict = {
+        "project": project.name,
+        "scheme": project.scheme,
+        "annotators": names,
+        "topics": {},
+        "overall": {},
+    }
     for scheme, on in (("scico", project.hierarchy), ("chemu", project.anaphora)):
         if not on:
             continue
@@ -52,8 +63,11 @@ def project_agreement(project: Project) -> dict:
     for annotation in annotations:
         submitted[annotation.topic_id] = submitted.get(annotation.topic_id, 0) + 1
     result["unscored_topics"] = [
-        external_id for id, external_id in Topic.objects.filter(project=project).order_by("position", "id")
-        .values_list("id", "external_id") if submitted.get(id, 0) < 2
+        external_id
+        for id, external_id in Topic.objects.filter(project=project)
+        .order_by("position", "id")
+        .values_list("id", "external_id")
+        if submitted.get(id, 0) < 2
     ]
     return result
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 from django.db import connection
 from django.db.models import Count
 
-from annotation.models import Assignment, ClusterMember, Mention, MentionEdit, Operation, RelationLink, Topic
+from annotation.models import (
+    Assignment,
+    ClusterMember,
+    Mention,
+    MentionEdit,
+    Operation,
+    RelationLink,
+    Topic,
+)
 
 IDLE_CAP_SECONDS = 300
 
@@ -41,31 +49,59 @@ def _count_by(queryset, field: str) -> dict[int, int]:
 
 
 def project_progress(project) -> dict:
-    assignments = list(Assignment.objects.filter(topic__project=project).select_related("user", "annotation")
-                       .order_by("topic__position", "topic_id", "user__username"))
+    assignments = list(
+        Assignment.objects.filter(topic__project=project)
+        .select_related("user", "annotation")
+        .order_by("topic__position", "topic_id", "user__username")
+    )
     annotation_ids = [a.annotation.pk for a in assignments]
-    topics = list(Topic.objects.filter(project=project).order_by("position", "id").values("id", "external_id"))
-    candidates = _count_by(Mention.objects.filter(topic__project=project, added_in__isnull=True), "topic_id")
-    assigned = _count_by(ClusterMember.objects.filter(annotation_id__in=annotation_ids), "annotation_id")
+    topics = list(
+        Topic.objects.filter(project=project).order_by("position", "id").values("id", "external_id")
+    )
+    candidates = _count_by(
+        Mention.objects.filter(topic__project=project, added_in__isnull=True), "topic_id"
+    )
+    assigned = _count_by(
+        ClusterMember.objects.filter(annotation_id__in=annotation_ids), "annotation_id"
+    )
     added = _count_by(Mention.objects.filter(added_in_id__in=annotation_ids), "added_in_id")
-    rejected = _count_by(MentionEdit.objects.filter(annotation_id__in=annotation_ids, rejected=True), "annotation_id")
-    links = _count_by(RelationLink.objects.filter(annotation_id__in=annotation_ids), "annotation_id")
+    rejected = _count_by(
+        MentionEdit.objects.filter(annotation_id__in=annotation_ids, rejected=True), "annotation_id"
+    )
+    links = _count_by(
+        RelationLink.objects.filter(annotation_id__in=annotation_ids), "annotation_id"
+    )
     spent = _time_spent(annotation_ids)
     users = {}
     cells = []
     for a in assignments:
         users[a.user_id] = a.user.username
         annotation_id = a.annotation.pk
-        total = candidates.get(a.topic_id, 0) + added.get(annotation_id, 0) - rejected.get(annotation_id, 0)
-        cells.append({
-            "assignment": a.pk, "topic": a.topic_id, "user": a.user_id, "status": a.status, "role": a.role,
-            "annotation": annotation_id, "version": a.annotation.version,
-            "mentions_done": assigned.get(annotation_id, 0), "mentions_total": total,
-            "links": links.get(annotation_id, 0), "seconds_spent": round(spent.get(annotation_id, 0.0), 1),
-        })
+        total = (
+            candidates.get(a.topic_id, 0)
+            + added.get(annotation_id, 0)
+            - rejected.get(annotation_id, 0)
+        )
+        cells.append(
+            {
+                "assignment": a.pk,
+                "topic": a.topic_id,
+                "user": a.user_id,
+                "status": a.status,
+                "role": a.role,
+                "annotation": annotation_id,
+                "version": a.annotation.version,
+                "mentions_done": assigned.get(annotation_id, 0),
+                "mentions_total": total,
+                "links": links.get(annotation_id, 0),
+                "seconds_spent": round(spent.get(annotation_id, 0.0), 1),
+            }
+        )
     return {
         "project": project.pk,
         "topics": topics,
-        "annotators": [{"id": id, "username": name} for id, name in sorted(users.items(), key=lambda x: x[1])],
+        "annotators": [
+            {"id": id, "username": name} for id, name in sorted(users.items(), key=lambda x: x[1])
+        ],
         "cells": cells,
     }

@@ -13,15 +13,19 @@ from django.db.models import Q
 from annotation.domain.state import AnnotationState, Cluster, Mention, Settings
 from annotation.models import (
     Annotation,
-    Cluster as ClusterRow,
     ClusterMember,
     Document,
     HierarchyEdge,
-    Mention as MentionRow,
     MentionEdit,
     Project,
     RelationLink,
     SuggestionDecision,
+)
+from annotation.models import (
+    Cluster as ClusterRow,
+)
+from annotation.models import (
+    Mention as MentionRow,
 )
 
 
@@ -61,31 +65,54 @@ def annotation_state_load(annotation: Annotation) -> AnnotationState:
     documents = dict(Document.objects.filter(topic_id=topic_id).values_list("id", "token_count"))
     edits = {
         mention: (spans, rejected)
-        for mention, spans, rejected in MentionEdit.objects.filter(annotation=annotation).values_list(
-            "mention_id", "spans", "rejected"
-        )
+        for mention, spans, rejected in MentionEdit.objects.filter(
+            annotation=annotation
+        ).values_list("mention_id", "spans", "rejected")
     }
     mentions = {}
-    rows = MentionRow.objects.filter(Q(added_in__isnull=True) | Q(added_in=annotation), topic_id=topic_id)
-    for id, document, spans, added_in in rows.values_list("id", "document_id", "spans", "added_in_id"):
+    rows = MentionRow.objects.filter(
+        Q(added_in__isnull=True) | Q(added_in=annotation), topic_id=topic_id
+    )
+    for id, document, spans, added_in in rows.values_list(
+        "id", "document_id", "spans", "added_in_id"
+    ):
         fixed, rejected = edits.get(id, (None, False))
-        mentions[id] = Mention(id=id, document=document, spans=fixed or spans, added=added_in is not None,
-                               rejected=rejected)
+        mentions[id] = Mention(
+            id=id,
+            document=document,
+            spans=fixed or spans,
+            added=added_in is not None,
+            rejected=rejected,
+        )
     members: dict[int, set[int]] = defaultdict(set)
-    for mention, cluster in ClusterMember.objects.filter(annotation=annotation).values_list("mention_id", "cluster_id"):
+    for mention, cluster in ClusterMember.objects.filter(annotation=annotation).values_list(
+        "mention_id", "cluster_id"
+    ):
         members[cluster].add(mention)
     clusters = {
         id: Cluster(id=id, label=label, note=note, members=members.get(id, set()))
-        for id, label, note in ClusterRow.objects.filter(annotation=annotation).values_list("id", "label", "note")
+        for id, label, note in ClusterRow.objects.filter(annotation=annotation).values_list(
+            "id", "label", "note"
+        )
     }
     return AnnotationState(
         settings=project_settings(project),
         documents=documents,
         mentions=mentions,
         clusters=clusters,
-        edges=set(HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id")),
-        links=set(RelationLink.objects.filter(annotation=annotation).values_list("type", "anaphor_id", "antecedent_id")),
-        decisions=dict(SuggestionDecision.objects.filter(annotation=annotation).values_list("suggestion_id", "decision")),
+        edges=set(
+            HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id")
+        ),
+        links=set(
+            RelationLink.objects.filter(annotation=annotation).values_list(
+                "type", "anaphor_id", "antecedent_id"
+            )
+        ),
+        decisions=dict(
+            SuggestionDecision.objects.filter(annotation=annotation).values_list(
+                "suggestion_id", "decision"
+            )
+        ),
         mention_text=DocumentTokens(),
     )
 
@@ -95,9 +122,9 @@ def annotation_initial_state(annotation: Annotation) -> AnnotationState:
     topic_id = annotation.topic_id
     mentions = {
         id: Mention(id=id, document=document, spans=spans)
-        for id, document, spans in MentionRow.objects.filter(topic_id=topic_id, added_in__isnull=True).values_list(
-            "id", "document_id", "spans"
-        )
+        for id, document, spans in MentionRow.objects.filter(
+            topic_id=topic_id, added_in__isnull=True
+        ).values_list("id", "document_id", "spans")
     }
     return AnnotationState(
         settings=project_settings(annotation.topic.project),

@@ -47,10 +47,22 @@ def topic_data_with_ids(topic: Topic) -> tuple[TopicData, list[int]]:
     model's suggestions, which speak of mention indices, are mapped back with)."""
     documents, ids = _documents([topic.pk], scoring=False)
     index = ids[topic.pk]
-    rows = list(Mention.objects.filter(topic=topic, added_in__isnull=True).order_by("position", "id")
-                .values_list("id", "document_id", "spans", "metadata"))
-    mentions = [MentionData(index[document], _spans(spans), None, metadata) for _, document, spans, metadata in rows]
-    data = TopicData(topic.external_id, documents[topic.pk], mentions, source=topic.source, metadata=topic.metadata)
+    rows = list(
+        Mention.objects.filter(topic=topic, added_in__isnull=True)
+        .order_by("position", "id")
+        .values_list("id", "document_id", "spans", "metadata")
+    )
+    mentions = [
+        MentionData(index[document], _spans(spans), None, metadata)
+        for _, document, spans, metadata in rows
+    ]
+    data = TopicData(
+        topic.external_id,
+        documents[topic.pk],
+        mentions,
+        source=topic.source,
+        metadata=topic.metadata,
+    )
     return data, [row[0] for row in rows]
 
 
@@ -58,25 +70,38 @@ def annotation_topic_data(annotation: Annotation) -> TopicData:
     return annotations_topic_data([annotation])[annotation.pk]
 
 
-def annotations_topic_data(annotations: Iterable[Annotation], *, scoring: bool = False) -> dict[int, TopicData]:
+def annotations_topic_data(
+    annotations: Iterable[Annotation], *, scoring: bool = False
+) -> dict[int, TopicData]:
     """annotation id -> its TopicData. With `scoring`, only what the scorers read: documents
     without tokens, sentences or metadata (scores need only the token counts, from
     `document_token_counts`), mentions without metadata, labels as stored."""
     annotations = list(annotations)
     ids = [a.pk for a in annotations]
     topic_ids = list(dict.fromkeys(a.topic_id for a in annotations))
-    topics = {row["id"]: row for row in Topic.objects.filter(pk__in=topic_ids).values("id", "external_id",
-                                                                                        "source", "metadata")}
+    topics = {
+        row["id"]: row
+        for row in Topic.objects.filter(pk__in=topic_ids).values(
+            "id", "external_id", "source", "metadata"
+        )
+    }
     documents, doc_index = _documents(topic_ids, scoring=scoring)
     rows = _Rows(ids, topic_ids, scoring=scoring)
-    return {a.pk: _build(a.pk, topics[a.topic_id], documents[a.topic_id], doc_index[a.topic_id], rows, scoring)
-            for a in annotations}
+    return {
+        a.pk: _build(
+            a.pk, topics[a.topic_id], documents[a.topic_id], doc_index[a.topic_id], rows, scoring
+        )
+        for a in annotations
+    }
 
 
 def document_token_counts(topic_ids: Iterable[int]) -> dict[int, tuple[int, ...]]:
     counts: dict[int, list[int]] = defaultdict(list)
-    for topic, n in Document.objects.filter(topic_id__in=list(topic_ids)).order_by("topic_id", "position") \
-            .values_list("topic_id", "token_count"):
+    for topic, n in (
+        Document.objects.filter(topic_id__in=list(topic_ids))
+        .order_by("topic_id", "position")
+        .values_list("topic_id", "token_count")
+    ):
         counts[topic].append(n)
     return {topic: tuple(n) for topic, n in counts.items()}
 
@@ -85,11 +110,20 @@ def _documents(topic_ids: list[int], *, scoring: bool):
     fields = ["id", "topic_id", "doc_id"] + ([] if scoring else ["tokens", "sentences", "metadata"])
     documents: dict[int, list[DocumentData]] = {id: [] for id in topic_ids}
     index: dict[int, dict[int, int]] = {id: {} for id in topic_ids}
-    for row in Document.objects.filter(topic_id__in=topic_ids).order_by("topic_id", "position").values(*fields):
+    for row in (
+        Document.objects.filter(topic_id__in=topic_ids)
+        .order_by("topic_id", "position")
+        .values(*fields)
+    ):
         index[row["topic_id"]][row["id"]] = len(documents[row["topic_id"]])
-        documents[row["topic_id"]].append(DocumentData(
-            row["doc_id"], row.get("tokens", []), [tuple(s) for s in row.get("sentences", [])],
-            row.get("metadata", {})))
+        documents[row["topic_id"]].append(
+            DocumentData(
+                row["doc_id"],
+                row.get("tokens", []),
+                [tuple(s) for s in row.get("sentences", [])],
+                row.get("metadata", {}),
+            )
+        )
     return documents, index
 
 
@@ -99,34 +133,52 @@ class _Rows:
     def __init__(self, ids: list[int], topic_ids: list[int], *, scoring: bool) -> None:
         self.candidates: dict[int, list[tuple]] = defaultdict(list)  # by topic
         self.added: dict[int, list[tuple]] = defaultdict(list)  # by annotation
-        mention_rows = Mention.objects.filter(Q(added_in__isnull=True, topic_id__in=topic_ids) | Q(added_in_id__in=ids))
+        mention_rows = Mention.objects.filter(
+            Q(added_in__isnull=True, topic_id__in=topic_ids) | Q(added_in_id__in=ids)
+        )
         # Metadata is JSON: decoding it for every mention is a third of a large report's reading.
         metadata = Value(None, JSONField()) if scoring else F("metadata")
-        for id, topic, document, spans, added_in, data in mention_rows.order_by("position", "id").values_list(
-                "id", "topic_id", "document_id", "spans", "added_in_id", metadata):
+        for id, topic, document, spans, added_in, data in mention_rows.order_by(
+            "position", "id"
+        ).values_list("id", "topic_id", "document_id", "spans", "added_in_id", metadata):
             # Spans as tuples once per mention, shared by every annotation of the topic.
             row = (id, topic, document, _spans(spans), added_in, data)
             (self.candidates[topic] if added_in is None else self.added[added_in]).append(row)
         self.edits: dict[int, dict[int, tuple]] = defaultdict(dict)
-        for annotation, mention, spans, rejected in MentionEdit.objects.filter(annotation_id__in=ids).values_list(
-                "annotation_id", "mention_id", "spans", "rejected"):
+        for annotation, mention, spans, rejected in MentionEdit.objects.filter(
+            annotation_id__in=ids
+        ).values_list("annotation_id", "mention_id", "spans", "rejected"):
             self.edits[annotation][mention] = (spans, rejected)
         self.members: dict[int, dict[int, int]] = defaultdict(dict)
-        for annotation, mention, cluster in ClusterMember.objects.filter(annotation_id__in=ids).values_list(
-                "annotation_id", "mention_id", "cluster_id"):
+        for annotation, mention, cluster in ClusterMember.objects.filter(
+            annotation_id__in=ids
+        ).values_list("annotation_id", "mention_id", "cluster_id"):
             self.members[annotation][mention] = cluster
         self.clusters: dict[int, dict[int, tuple[str, str]]] = defaultdict(dict)
-        for annotation, id, label, note in Cluster.objects.filter(annotation_id__in=ids).order_by("id").values_list(
-                "annotation_id", "id", "label", "note"):
+        for annotation, id, label, note in (
+            Cluster.objects.filter(annotation_id__in=ids)
+            .order_by("id")
+            .values_list("annotation_id", "id", "label", "note")
+        ):
             self.clusters[annotation][id] = (label, note)
-        self.edges = _grouped(HierarchyEdge.objects.filter(annotation_id__in=ids).order_by("id")
-                              .values_list("annotation_id", "parent_id", "child_id"))
-        self.links = _grouped(RelationLink.objects.filter(annotation_id__in=ids).order_by("id")
-                              .values_list("annotation_id", "type", "anaphor_id", "antecedent_id"))
+        self.edges = _grouped(
+            HierarchyEdge.objects.filter(annotation_id__in=ids)
+            .order_by("id")
+            .values_list("annotation_id", "parent_id", "child_id")
+        )
+        self.links = _grouped(
+            RelationLink.objects.filter(annotation_id__in=ids)
+            .order_by("id")
+            .values_list("annotation_id", "type", "anaphor_id", "antecedent_id")
+        )
         self.keys: dict[int, list[list[Any]]] = defaultdict(list)
         self.labelled: dict[int, set[int]] = defaultdict(set)
-        imports = Operation.objects.filter(annotation_id__in=ids, kind=Operation.Kind.DO, name="import")
-        for annotation, payload in imports.order_by("version").values_list("annotation_id", "payload"):
+        imports = Operation.objects.filter(
+            annotation_id__in=ids, kind=Operation.Kind.DO, name="import"
+        )
+        for annotation, payload in imports.order_by("version").values_list(
+            "annotation_id", "payload"
+        ):
             self.keys[annotation].extend(payload.get("clusters", []))
             self.labelled[annotation].update(payload.get("labelled", []))
 
@@ -138,18 +190,31 @@ def _grouped(rows) -> dict[int, list[tuple]]:
     return grouped
 
 
-def _build(annotation: int, topic: dict, documents: list[DocumentData], doc_index: dict[int, int], rows: _Rows,
-           scoring: bool) -> TopicData:
+def _build(
+    annotation: int,
+    topic: dict,
+    documents: list[DocumentData],
+    doc_index: dict[int, int],
+    rows: _Rows,
+    scoring: bool,
+) -> TopicData:
     edits = rows.edits.get(annotation, {})
     members = rows.members.get(annotation, {})
     mentions: list[MentionData] = []
     position: dict[int, int] = {}
-    for id, _, document, spans, _, metadata in [*rows.candidates.get(topic["id"], []), *rows.added.get(annotation, [])]:
+    for id, _, document, spans, _, metadata in [
+        *rows.candidates.get(topic["id"], []),
+        *rows.added.get(annotation, []),
+    ]:
         fixed, rejected = edits.get(id, (None, False))
         if rejected:
             continue
         position[id] = len(mentions)
-        mentions.append(MentionData(doc_index[document], _spans(fixed) if fixed else spans, None, metadata or {}))
+        mentions.append(
+            MentionData(
+                doc_index[document], _spans(fixed) if fixed else spans, None, metadata or {}
+            )
+        )
     stored = rows.clusters.get(annotation, {})
     labelled = rows.labelled.get(annotation, set())
     keys = _cluster_keys(stored, rows.keys.get(annotation, []), members, position)
@@ -164,20 +229,38 @@ def _build(annotation: int, topic: dict, documents: list[DocumentData], doc_inde
     for id, key in keys.items():
         label, note = stored[id]
         head = first.get(key)
-        if not scoring and head is not None and id not in labelled \
-                and label == mention_text(documents[head.document].tokens, head.spans):
+        if (
+            not scoring
+            and head is not None
+            and id not in labelled
+            and label == mention_text(documents[head.document].tokens, head.spans)
+        ):
             label = None
         clusters.append(ClusterData(key, label, note))
     relations = [(keys[parent], keys[child]) for parent, child in rows.edges.get(annotation, [])]
-    links = [LinkData(type, position[anaphor], position[antecedent])
-             for type, anaphor, antecedent in rows.links.get(annotation, [])
-             if anaphor in position and antecedent in position]
-    return TopicData(topic["external_id"], documents, mentions, clusters, relations, links, topic["source"],
-                     topic["metadata"])
+    links = [
+        LinkData(type, position[anaphor], position[antecedent])
+        for type, anaphor, antecedent in rows.links.get(annotation, [])
+        if anaphor in position and antecedent in position
+    ]
+    return TopicData(
+        topic["external_id"],
+        documents,
+        mentions,
+        clusters,
+        relations,
+        links,
+        topic["source"],
+        topic["metadata"],
+    )
 
 
-def _cluster_keys(stored: dict[int, tuple], imported: list[list[Any]], members: dict[int, int],
-                  position: dict[int, int]) -> dict[int, str]:
+def _cluster_keys(
+    stored: dict[int, tuple],
+    imported: list[list[Any]],
+    members: dict[int, int],
+    position: dict[int, int],
+) -> dict[int, str]:
     """Cluster id -> key, in export order: imported clusters as the file had them, then the
     others by first mention, numbered with the smallest integers no imported key uses."""
     keys = {id: str(key) for id, key in imported if id in stored}
@@ -185,7 +268,9 @@ def _cluster_keys(stored: dict[int, tuple], imported: list[list[Any]], members: 
     for mention, cluster in members.items():
         if mention in position and cluster not in keys:
             first[cluster] = min(first.get(cluster, position[mention]), position[mention])
-    rest = sorted((id for id in stored if id not in keys), key=lambda id: (first.get(id, len(position)), id))
+    rest = sorted(
+        (id for id in stored if id not in keys), key=lambda id: (first.get(id, len(position)), id)
+    )
     used = set(keys.values())
     numbers = (str(n) for n in count() if str(n) not in used)
     keys.update({id: next(numbers) for id in rest})

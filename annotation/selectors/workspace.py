@@ -5,27 +5,49 @@ from __future__ import annotations
 from django.db.models import Count, Max
 
 from annotation.domain import history
-from annotation.models import Annotation, Document, Mention, Operation, Topic
-from annotation.models import ClusterMember, MentionEdit
+from annotation.models import (
+    Annotation,
+    ClusterMember,
+    Document,
+    Mention,
+    MentionEdit,
+    Operation,
+    Topic,
+)
 from annotation.selectors.state import annotation_state_cached
 
 
 def project_payload(project) -> dict:
     return {
-        "id": project.pk, "name": project.name, "hierarchy": project.hierarchy, "anaphora": project.anaphora,
-        "single_parent": project.single_parent, "allow_add_mentions": project.allow_add_mentions,
-        "allow_fix_spans": project.allow_fix_spans, "allow_reject_mentions": project.allow_reject_mentions,
-        "guidelines": project.guidelines, "suggestion_backend": project.suggestion_backend,
+        "id": project.pk,
+        "name": project.name,
+        "hierarchy": project.hierarchy,
+        "anaphora": project.anaphora,
+        "single_parent": project.single_parent,
+        "allow_add_mentions": project.allow_add_mentions,
+        "allow_fix_spans": project.allow_fix_spans,
+        "allow_reject_mentions": project.allow_reject_mentions,
+        "guidelines": project.guidelines,
+        "suggestion_backend": project.suggestion_backend,
     }
 
 
 def topic_payload(topic: Topic) -> dict:
-    documents = Document.objects.filter(topic=topic).order_by("position").values(
-        "id", "position", "doc_id", "tokens", "sentences", "metadata")
-    mentions = Mention.objects.filter(topic=topic, added_in__isnull=True).order_by("position", "id").values_list(
-        "id", "document_id", "spans")
+    documents = (
+        Document.objects.filter(topic=topic)
+        .order_by("position")
+        .values("id", "position", "doc_id", "tokens", "sentences", "metadata")
+    )
+    mentions = (
+        Mention.objects.filter(topic=topic, added_in__isnull=True)
+        .order_by("position", "id")
+        .values_list("id", "document_id", "spans")
+    )
     return {
-        "id": topic.pk, "external_id": topic.external_id, "source": topic.source, "metadata": topic.metadata,
+        "id": topic.pk,
+        "external_id": topic.external_id,
+        "source": topic.source,
+        "metadata": topic.metadata,
         "project": project_payload(topic.project),
         "documents": list(documents),
         "mentions": [{"id": id, "document": doc, "spans": spans} for id, doc, spans in mentions],
@@ -33,8 +55,11 @@ def topic_payload(topic: Topic) -> dict:
 
 
 def _undo_redo(annotation: Annotation) -> tuple[bool, bool]:
-    rows = Operation.objects.filter(annotation=annotation).order_by("version").values_list(
-        "version", "kind", "target__version")
+    rows = (
+        Operation.objects.filter(annotation=annotation)
+        .order_by("version")
+        .values_list("version", "kind", "target__version")
+    )
     undoable, redoable = history.stacks(history.LogEntry(v, k, [], t) for v, k, t in rows)
     return bool(undoable), bool(redoable)
 
@@ -44,19 +69,32 @@ def annotation_payload(annotation: Annotation) -> dict:
     can_undo, can_redo = _undo_redo(annotation)
     assignment = annotation.assignment
     return {
-        "id": annotation.pk, "topic": annotation.topic_id, "kind": annotation.kind, "version": annotation.version,
+        "id": annotation.pk,
+        "topic": annotation.topic_id,
+        "kind": annotation.kind,
+        "version": annotation.version,
         "assignment": assignment.pk if assignment else None,
         "status": assignment.status if assignment else "gold",
         "cursor": annotation.cursor,
-        "clusters": [{"id": c.id, "label": c.label, "note": c.note, "members": sorted(c.members)}
-                     for c in sorted(state.clusters.values(), key=lambda c: c.id)],
+        "clusters": [
+            {"id": c.id, "label": c.label, "note": c.note, "members": sorted(c.members)}
+            for c in sorted(state.clusters.values(), key=lambda c: c.id)
+        ],
         "edges": sorted([p, c] for p, c in state.edges),
         "links": sorted([link.type, link.anaphor, link.antecedent] for link in state.links),
-        "mentions": [{"id": m.id, "document": m.document, "spans": [list(s) for s in m.spans],
-                      "added": m.added, "rejected": m.rejected}
-                     for m in sorted(state.mentions.values(), key=lambda m: m.id)],
+        "mentions": [
+            {
+                "id": m.id,
+                "document": m.document,
+                "spans": [list(s) for s in m.spans],
+                "added": m.added,
+                "rejected": m.rejected,
+            }
+            for m in sorted(state.mentions.values(), key=lambda m: m.id)
+        ],
         "decisions": {str(k): v for k, v in state.decisions.items()},
-        "can_undo": can_undo, "can_redo": can_redo,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
     }
 
 
@@ -65,27 +103,62 @@ def assignments_payload(assignments) -> list[dict]:
     assignments = list(assignments.select_related("topic__project", "annotation"))
     annotation_ids = [a.annotation.pk for a in assignments]
     topic_ids = {a.topic_id for a in assignments}
-    assigned = dict(ClusterMember.objects.filter(annotation_id__in=annotation_ids).values("annotation_id")
-                    .annotate(n=Count("id")).values_list("annotation_id", "n"))
-    rejected = dict(MentionEdit.objects.filter(annotation_id__in=annotation_ids, rejected=True).values("annotation_id")
-                    .annotate(n=Count("id")).values_list("annotation_id", "n"))
-    candidates = dict(Mention.objects.filter(topic_id__in=topic_ids, added_in__isnull=True).values("topic_id")
-                      .annotate(n=Count("id")).values_list("topic_id", "n"))
-    added = dict(Mention.objects.filter(added_in_id__in=annotation_ids).values("added_in_id")
-                 .annotate(n=Count("id")).values_list("added_in_id", "n"))
-    last_edit = dict(Operation.objects.filter(annotation_id__in=annotation_ids).values("annotation_id")
-                     .annotate(at=Max("created_at")).values_list("annotation_id", "at"))
+    assigned = dict(
+        ClusterMember.objects.filter(annotation_id__in=annotation_ids)
+        .values("annotation_id")
+        .annotate(n=Count("id"))
+        .values_list("annotation_id", "n")
+    )
+    rejected = dict(
+        MentionEdit.objects.filter(annotation_id__in=annotation_ids, rejected=True)
+        .values("annotation_id")
+        .annotate(n=Count("id"))
+        .values_list("annotation_id", "n")
+    )
+    candidates = dict(
+        Mention.objects.filter(topic_id__in=topic_ids, added_in__isnull=True)
+        .values("topic_id")
+        .annotate(n=Count("id"))
+        .values_list("topic_id", "n")
+    )
+    added = dict(
+        Mention.objects.filter(added_in_id__in=annotation_ids)
+        .values("added_in_id")
+        .annotate(n=Count("id"))
+        .values_list("added_in_id", "n")
+    )
+    last_edit = dict(
+        Operation.objects.filter(annotation_id__in=annotation_ids)
+        .values("annotation_id")
+        .annotate(at=Max("created_at"))
+        .values_list("annotation_id", "at")
+    )
     rows = []
     for a in assignments:
         annotation_id = a.annotation.pk
-        total = candidates.get(a.topic_id, 0) + added.get(annotation_id, 0) - rejected.get(annotation_id, 0)
-        rows.append({
-            "id": a.pk, "role": a.role, "status": a.status, "user": a.user_id,
-            "topic": {"id": a.topic_id, "external_id": a.topic.external_id},
-            "project": {"id": a.topic.project_id, "name": a.topic.project.name,
-                        "hierarchy": a.topic.project.hierarchy, "anaphora": a.topic.project.anaphora},
-            "annotation": annotation_id, "version": a.annotation.version,
-            "progress": {"assigned": assigned.get(annotation_id, 0), "total": total},
-            "last_edited": last_edit.get(annotation_id), "submitted_at": a.submitted_at,
-        })
+        total = (
+            candidates.get(a.topic_id, 0)
+            + added.get(annotation_id, 0)
+            - rejected.get(annotation_id, 0)
+        )
+        rows.append(
+            {
+                "id": a.pk,
+                "role": a.role,
+                "status": a.status,
+                "user": a.user_id,
+                "topic": {"id": a.topic_id, "external_id": a.topic.external_id},
+                "project": {
+                    "id": a.topic.project_id,
+                    "name": a.topic.project.name,
+                    "hierarchy": a.topic.project.hierarchy,
+                    "anaphora": a.topic.project.anaphora,
+                },
+                "annotation": annotation_id,
+                "version": a.annotation.version,
+                "progress": {"assigned": assigned.get(annotation_id, 0), "total": total},
+                "last_edited": last_edit.get(annotation_id),
+                "submitted_at": a.submitted_at,
+            }
+        )
     return rows

@@ -16,6 +16,8 @@ from annotation.domain.corpus import TopicData
 from annotation.domain.effects import apply_effects
 from annotation.domain.errors import CorruptEffects
 from annotation.domain.invariants import invariant_violations
+from annotation.domain.state import AnnotationState
+from annotation.domain.state import Mention as StateMention
 from annotation.models import (
     Annotation,
     Assignment,
@@ -28,8 +30,6 @@ from annotation.models import (
     Operation,
     RelationLink,
 )
-from annotation.domain.state import AnnotationState
-from annotation.domain.state import Mention as StateMention
 from annotation.selectors.state import mention_text, project_settings
 from annotation.services import broadcast
 from annotation.services.effects_sql import effects_write
@@ -49,50 +49,95 @@ class AnnotationImported:
 
 
 @transaction.atomic
-def annotation_import_for_assignment(*, assignment: Assignment, topic: TopicData, user=None,
-                                     file: str = "") -> AnnotationImported:
+def annotation_import_for_assignment(
+    *, assignment: Assignment, topic: TopicData, user=None, file: str = ""
+) -> AnnotationImported:
     """Write `topic`'s clusters, relations and links into the assignment's (empty) annotation."""
-    annotation = (Annotation.objects.select_for_update(of=("self",)).select_related("topic__project", "assignment")
-                  .get(assignment=assignment))
+    annotation = (
+        Annotation.objects.select_for_update(of=("self",))
+        .select_related("topic__project", "assignment")
+        .get(assignment=assignment)
+    )
     if annotation.assignment.status not in EDITABLE:
-        raise AnnotationLocked("This annotation is submitted and read-only; an admin can reopen it first.")
+        raise AnnotationLocked(
+            "This annotation is submitted and read-only; an admin can reopen it first."
+        )
     where = file or topic.external_id
     if not _is_empty(annotation):
-        raise ImportRefused(f"{where}: the annotation of {assignment.user} on topic {annotation.topic.external_id} "
-                            "is not empty; an import needs an empty annotation", [])
-    documents = list(Document.objects.filter(topic_id=annotation.topic_id).order_by("position")
-                     .values_list("id", "tokens"))
-    candidates = list(Mention.objects.filter(topic_id=annotation.topic_id, added_in__isnull=True)
-                      .values_list("id", "document_id", "spans"))
+        raise ImportRefused(
+            f"{where}: the annotation of {assignment.user} on topic {annotation.topic.external_id} "
+            "is not empty; an import needs an empty annotation",
+            [],
+        )
+    documents = list(
+        Document.objects.filter(topic_id=annotation.topic_id)
+        .order_by("position")
+        .values_list("id", "tokens")
+    )
+    candidates = list(
+        Mention.objects.filter(topic_id=annotation.topic_id, added_in__isnull=True).values_list(
+            "id", "document_id", "spans"
+        )
+    )
     mention_ids = _matched_mentions(annotation, topic, documents, candidates, where)
-    plan = import_plan(topic, mention_ids=mention_ids, cluster_ids=iter(cluster_ids_reserve(clusters_needed(topic))),
-                       mention_text=lambda k: mention_text(documents[topic.mentions[k].document][1],
-                                                           topic.mentions[k].spans))
+    plan = import_plan(
+        topic,
+        mention_ids=mention_ids,
+        cluster_ids=iter(cluster_ids_reserve(clusters_needed(topic))),
+        mention_text=lambda k: mention_text(
+            documents[topic.mentions[k].document][1], topic.mentions[k].spans
+        ),
+    )
     # An empty annotation's state is the topic's candidates: built from the rows at hand.
     state = AnnotationState(
         settings=project_settings(annotation.topic.project),
         documents={id: len(tokens) for id, tokens in documents},
-        mentions={id: StateMention(id=id, document=document, spans=spans) for id, document, spans in candidates},
+        mentions={
+            id: StateMention(id=id, document=document, spans=spans)
+            for id, document, spans in candidates
+        },
     )
     try:
         apply_effects(state, plan.effects)
     except CorruptEffects as error:
-        raise ImportRefused(f"{where}: the annotation cannot be applied ({error})", [str(error)]) from None
+        raise ImportRefused(
+            f"{where}: the annotation cannot be applied ({error})", [str(error)]
+        ) from None
     # Imported data may break editing rules (several parents, a link whose antecedent comes
     # later); like gold data it is kept, and the admin is told.
     warnings = plan.warnings + invariant_violations(state)
     effects_write(annotation_id=annotation.pk, topic_id=annotation.topic_id, effects=plan.effects)
     annotation.version += 1
-    Annotation.objects.filter(pk=annotation.pk).update(version=annotation.version, updated_at=timezone.now())
+    Annotation.objects.filter(pk=annotation.pk).update(
+        version=annotation.version, updated_at=timezone.now()
+    )
     operation = Operation.objects.create(
-        annotation=annotation, version=annotation.version, kind=Operation.Kind.DO, name="import", user=user,
-        payload={"op": "import", "file": file, "clusters": plan.clusters, "labelled": plan.labelled},
-        effects=plan.effects, warnings=warnings,
+        annotation=annotation,
+        version=annotation.version,
+        kind=Operation.Kind.DO,
+        name="import",
+        user=user,
+        payload={
+            "op": "import",
+            "file": file,
+            "clusters": plan.clusters,
+            "labelled": plan.labelled,
+        },
+        effects=plan.effects,
+        warnings=warnings,
     )
     Assignment.objects.filter(pk=assignment.pk).update(status=Assignment.Status.IN_PROGRESS)
     assignment.status = Assignment.Status.IN_PROGRESS
-    message = {"operation_id": operation.pk, "version": annotation.version, "name": "import", "kind": "do",
-               "effects": plan.effects, "warnings": warnings, "created": {}, "client_id": ""}
+    message = {
+        "operation_id": operation.pk,
+        "version": annotation.version,
+        "name": "import",
+        "kind": "do",
+        "effects": plan.effects,
+        "warnings": warnings,
+        "created": {},
+        "client_id": "",
+    }
     transaction.on_commit(lambda: broadcast.annotation_applied(annotation.pk, message))
     unmatched = len(candidates) - len(set(mention_ids))
     return AnnotationImported(annotation.pk, annotation.version, operation.pk, warnings, unmatched)
@@ -102,36 +147,56 @@ def _is_empty(annotation: Annotation) -> bool:
     if annotation.version == 0:
         return True  # every change is a logged operation that bumps the version
     tables = (Cluster, ClusterMember, HierarchyEdge, RelationLink, MentionEdit)
-    return not any(model.objects.filter(annotation=annotation).exists() for model in tables) and not \
-        Mention.objects.filter(added_in=annotation).exists()
+    return (
+        not any(model.objects.filter(annotation=annotation).exists() for model in tables)
+        and not Mention.objects.filter(added_in=annotation).exists()
+    )
 
 
-def _matched_mentions(annotation: Annotation, topic: TopicData, documents: list[tuple[int, list[str]]],
-                      candidates: list[tuple], where: str) -> list[int]:
+def _matched_mentions(
+    annotation: Annotation,
+    topic: TopicData,
+    documents: list[tuple[int, list[str]]],
+    candidates: list[tuple],
+    where: str,
+) -> list[int]:
     """The server id of each of the file's mentions; every one the topic lacks is an error."""
     errors = []
     if topic.external_id != annotation.topic.external_id:
-        errors.append(f"{where}: field id: the file is topic {topic.external_id}, the assignment is topic "
-                      f"{annotation.topic.external_id}")
+        errors.append(
+            f"{where}: field id: the file is topic {topic.external_id}, the assignment is topic "
+            f"{annotation.topic.external_id}"
+        )
     if len(topic.documents) != len(documents):
-        errors.append(f"{where}: field tokens: {len(topic.documents)} document(s) in the file, "
-                      f"{len(documents)} in topic {annotation.topic.external_id}")
+        errors.append(
+            f"{where}: field tokens: {len(topic.documents)} document(s) in the file, "
+            f"{len(documents)} in topic {annotation.topic.external_id}"
+        )
     for d, (document, (_, tokens)) in enumerate(zip(topic.documents, documents)):
         if len(document.tokens) != len(tokens):
-            errors.append(f"{where}: field tokens[{d}]: {len(document.tokens)} tokens in the file, {len(tokens)} "
-                          "in the topic")
+            errors.append(
+                f"{where}: field tokens[{d}]: {len(document.tokens)} tokens in the file, {len(tokens)} "
+                "in the topic"
+            )
     if errors:
         raise ImportRefused(f"{where}: the file does not describe this topic", errors)
     position = {id: p for p, (id, _) in enumerate(documents)}
-    at = {(position[document], tuple(tuple(span) for span in spans)): id for id, document, spans in candidates}
+    at = {
+        (position[document], tuple(tuple(span) for span in spans)): id
+        for id, document, spans in candidates
+    }
     ids = []
     for k, mention in enumerate(topic.mentions):
         id = at.get((mention.document, tuple(mention.spans)))
         if id is None:
             spans = ",".join(f"{s}-{e}" for s, e in mention.spans)
-            errors.append(f"{where}: field mentions[{k}]: document {mention.document}, tokens {spans} is not a "
-                          f"mention of topic {annotation.topic.external_id}")
+            errors.append(
+                f"{where}: field mentions[{k}]: document {mention.document}, tokens {spans} is not a "
+                f"mention of topic {annotation.topic.external_id}"
+            )
         ids.append(id)
     if errors:
-        raise ImportRefused(f"{where}: {len(errors)} mention(s) are not in the topic; nothing was imported", errors)
+        raise ImportRefused(
+            f"{where}: {len(errors)} mention(s) are not in the topic; nothing was imported", errors
+        )
     return ids

@@ -14,12 +14,18 @@ from annotation.services.assignments import AssignmentRefused
 
 
 def _locked(assignment_ids: list[int]) -> list[Assignment]:
-    rows = list(Assignment.objects.select_for_update(of=("self",)).filter(pk__in=assignment_ids)
-                .select_related("annotation", "topic").order_by("pk"))
+    rows = list(
+        Assignment.objects.select_for_update(of=("self",))
+        .filter(pk__in=assignment_ids)
+        .select_related("annotation", "topic")
+        .order_by("pk")
+    )
     missing = set(assignment_ids) - {a.pk for a in rows}
     if missing:
-        raise AssignmentRefused(f"{len(missing)} of these assignments do not exist (any more); reload the page.",
-                                missing=sorted(missing))
+        raise AssignmentRefused(
+            f"{len(missing)} of these assignments do not exist (any more); reload the page.",
+            missing=sorted(missing),
+        )
     return rows
 
 
@@ -32,7 +38,9 @@ def assignments_delete(*, assignment_ids: list[int], discard_work: bool = False)
     if started and not discard_work:
         raise AssignmentRefused(
             f"{len(started)} of these {len(rows)} assignments have work in them; deleting discards it: "
-            "confirm with discard_work.", started=len(started))
+            "confirm with discard_work.",
+            started=len(started),
+        )
     Assignment.objects.filter(pk__in=[a.pk for a in rows]).delete()
     _announce_project(rows, {"action": "deleted", "assignments": [a.pk for a in rows]})
     return len(rows)
@@ -45,9 +53,14 @@ def assignments_reopen(*, assignment_ids: list[int]) -> int:
     rows = [a for a in _locked(assignment_ids) if a.status == Assignment.Status.SUBMITTED]
     Assignment.objects.filter(pk__in=[a.pk for a in rows]).update(status=Assignment.Status.REOPENED)
     for assignment in rows:
-        annotation_id, payload = assignment.annotation.pk, {"assignment": assignment.pk, "status": "reopened"}
+        annotation_id, payload = (
+            assignment.annotation.pk,
+            {"assignment": assignment.pk, "status": "reopened"},
+        )
         transaction.on_commit(lambda a=annotation_id, p=payload: broadcast.annotation_status(a, p))
-    _announce_project(rows, {"action": "reopened", "assignments": [a.pk for a in rows], "status": "reopened"})
+    _announce_project(
+        rows, {"action": "reopened", "assignments": [a.pk for a in rows], "status": "reopened"}
+    )
     return len(rows)
 
 

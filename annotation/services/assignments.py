@@ -6,8 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.domain.errors import DomainError
-from annotation.models import Annotation, Assignment, Mention, MentionEdit, Topic
-from annotation.models import ClusterMember
+from annotation.models import Annotation, Assignment, ClusterMember, Mention, MentionEdit, Topic
 from annotation.services import broadcast
 from annotation.services.errors import AnnotationLocked
 
@@ -19,9 +18,15 @@ class IncompleteAnnotation(DomainError):
 @transaction.atomic
 def assignment_create(*, topic: Topic, user, role: str = Assignment.Role.ANNOTATOR) -> Assignment:
     """Assign `topic` to `user` with an empty annotation of their own (idempotent)."""
-    assignment, created = Assignment.objects.get_or_create(topic=topic, user=user, defaults={"role": role})
+    assignment, created = Assignment.objects.get_or_create(
+        topic=topic, user=user, defaults={"role": role}
+    )
     if created:
-        kind = Annotation.Kind.ADJUDICATION if role == Assignment.Role.ADJUDICATOR else Annotation.Kind.ANNOTATOR
+        kind = (
+            Annotation.Kind.ADJUDICATION
+            if role == Assignment.Role.ADJUDICATOR
+            else Annotation.Kind.ANNOTATOR
+        )
         Annotation.objects.create(topic=topic, assignment=assignment, kind=kind)
     return assignment
 
@@ -40,7 +45,11 @@ def assignment_submit(*, assignment_id: int, user) -> Assignment:
 
     In hierarchy projects every mention must be in a cluster first (a singleton is a
     cluster): agreement over half-clustered topics would be meaningless."""
-    assignment = Assignment.objects.select_for_update().select_related("topic__project").get(pk=assignment_id)
+    assignment = (
+        Assignment.objects.select_for_update()
+        .select_related("topic__project")
+        .get(pk=assignment_id)
+    )
     if assignment.status == Assignment.Status.SUBMITTED:
         raise AnnotationLocked("This topic is already submitted.")
     annotation = assignment.annotation
@@ -62,7 +71,9 @@ def assignment_submit(*, assignment_id: int, user) -> Assignment:
 @transaction.atomic
 def assignment_reopen(*, assignment_id: int) -> Assignment:
     """An admin reopens a submitted topic: the annotator can edit it again."""
-    assignment = Assignment.objects.select_for_update().select_related("topic").get(pk=assignment_id)
+    assignment = (
+        Assignment.objects.select_for_update().select_related("topic").get(pk=assignment_id)
+    )
     if assignment.status != Assignment.Status.SUBMITTED:
         raise DomainError("Only a submitted topic can be reopened.")
     assignment.status = Assignment.Status.REOPENED
@@ -83,12 +94,23 @@ class AssignmentRefused(DomainError):
 
 
 @transaction.atomic
-def assignments_bulk_create(*, topics: list[Topic], users: list, role: str = Assignment.Role.ANNOTATOR) -> int:
+def assignments_bulk_create(
+    *, topics: list[Topic], users: list, role: str = Assignment.Role.ANNOTATOR
+) -> int:
     """Assign every topic to every user (idempotent); returns how many were new.
 
     Set-based: three queries whatever the number of topics, so hundreds take well under a second."""
-    existing = set(Assignment.objects.filter(topic__in=topics, user__in=users).values_list("topic_id", "user_id"))
-    new = [Assignment(topic=t, user=u, role=role) for t in topics for u in users if (t.pk, u.pk) not in existing]
+    existing = set(
+        Assignment.objects.filter(topic__in=topics, user__in=users).values_list(
+            "topic_id", "user_id"
+        )
+    )
+    new = [
+        Assignment(topic=t, user=u, role=role)
+        for t in topics
+        for u in users
+        if (t.pk, u.pk) not in existing
+    ]
     return _create_with_annotations(new)
 
 
@@ -96,12 +118,25 @@ def _create_with_annotations(assignments: list[Assignment]) -> int:
     created = Assignment.objects.bulk_create(assignments)
     kind = {Assignment.Role.ADJUDICATOR: Annotation.Kind.ADJUDICATION}
     Annotation.objects.bulk_create(
-        [Annotation(topic_id=a.topic_id, assignment=a, kind=kind.get(a.role, Annotation.Kind.ANNOTATOR)) for a in created])
+        [
+            Annotation(
+                topic_id=a.topic_id, assignment=a, kind=kind.get(a.role, Annotation.Kind.ANNOTATOR)
+            )
+            for a in created
+        ]
+    )
     return len(created)
 
 
-def balanced_plan(*, topic_ids: list[int], annotator_ids: list[int], k: int, overlap: set[int],
-                  load: dict[int, int], already: set[tuple[int, int]]) -> list[tuple[int, int]]:
+def balanced_plan(
+    *,
+    topic_ids: list[int],
+    annotator_ids: list[int],
+    k: int,
+    overlap: set[int],
+    load: dict[int, int],
+    already: set[tuple[int, int]],
+) -> list[tuple[int, int]]:
     """Which (topic, annotator) pairs to add so that overlap topics have k annotators, the
     others one, and every annotator ends with as equal a number of topics as possible.
 
@@ -110,22 +145,29 @@ def balanced_plan(*, topic_ids: list[int], annotator_ids: list[int], k: int, ove
     within one topic of each other for equal-size requests; that is the optimum for counts,
     so no solver is needed."""
     if k < 1 or k > len(annotator_ids):
-        raise AssignmentRefused(f"Each topic needs between 1 and {len(annotator_ids)} annotators (asked for {k}).")
+        raise AssignmentRefused(
+            f"Each topic needs between 1 and {len(annotator_ids)} annotators (asked for {k})."
+        )
     load = {a: load.get(a, 0) for a in annotator_ids}
     order = {a: i for i, a in enumerate(annotator_ids)}
     pairs = []
     for topic in sorted(topic_ids, key=lambda t: (t not in overlap, topic_ids.index(t))):
         have = [a for a in annotator_ids if (topic, a) in already]
         need = (k if topic in overlap else 1) - len(have)
-        candidates = sorted((a for a in annotator_ids if (topic, a) not in already), key=lambda a: (load[a], order[a]))
-        for annotator in candidates[:max(0, need)]:
+        candidates = sorted(
+            (a for a in annotator_ids if (topic, a) not in already),
+            key=lambda a: (load[a], order[a]),
+        )
+        for annotator in candidates[: max(0, need)]:
             pairs.append((topic, annotator))
             load[annotator] += 1
     return pairs
 
 
 @transaction.atomic
-def assignments_balanced_create(*, topics: list[Topic], annotators: list, k: int, overlap: list[Topic]) -> int:
+def assignments_balanced_create(
+    *, topics: list[Topic], annotators: list, k: int, overlap: list[Topic]
+) -> int:
     """Each topic of `overlap` to k annotators (for agreement), every other topic to one,
     balancing how many topics each annotator has (existing assignments count)."""
     from django.db.models import Count
@@ -135,11 +177,25 @@ def assignments_balanced_create(*, topics: list[Topic], annotators: list, k: int
     overlap_ids = {t.pk for t in overlap}
     if not overlap_ids <= set(topic_ids):
         raise AssignmentRefused("The overlap set must be a subset of the chosen topics.")
-    load = dict(Assignment.objects.filter(user_id__in=annotator_ids, topic__project_id__in={t.project_id for t in topics})
-                .values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
-    already = set(Assignment.objects.filter(topic_id__in=topic_ids).values_list("topic_id", "user_id"))
-    pairs = balanced_plan(topic_ids=topic_ids, annotator_ids=annotator_ids, k=k, overlap=overlap_ids, load=load,
-                          already=already)
+    load = dict(
+        Assignment.objects.filter(
+            user_id__in=annotator_ids, topic__project_id__in={t.project_id for t in topics}
+        )
+        .values("user_id")
+        .annotate(n=Count("id"))
+        .values_list("user_id", "n")
+    )
+    already = set(
+        Assignment.objects.filter(topic_id__in=topic_ids).values_list("topic_id", "user_id")
+    )
+    pairs = balanced_plan(
+        topic_ids=topic_ids,
+        annotator_ids=annotator_ids,
+        k=k,
+        overlap=overlap_ids,
+        load=load,
+        already=already,
+    )
     return _create_with_annotations([Assignment(topic_id=t, user_id=u) for t, u in pairs])
 
 
@@ -148,17 +204,24 @@ def assignment_reassign(*, assignment_id: int, user, discard_work: bool = False)
     """Give a topic to another annotator. Started work is never moved to someone else (their
     annotation would not be independent) and never silently lost: it is refused unless the
     admin explicitly discards it."""
-    assignment = Assignment.objects.select_for_update(of=("self",)).select_related("annotation", "topic").get(pk=assignment_id)
+    assignment = (
+        Assignment.objects.select_for_update(of=("self",))
+        .select_related("annotation", "topic")
+        .get(pk=assignment_id)
+    )
     if assignment.user_id == user.pk:
         raise AssignmentRefused("The topic is already assigned to this annotator.")
     if Assignment.objects.filter(topic=assignment.topic, user=user).exists():
         raise AssignmentRefused(f"{user.username} already has this topic.")
     if assignment.status == Assignment.Status.SUBMITTED:
-        raise AssignmentRefused("A submitted topic cannot be reassigned; reopen it or assign the topic anew.")
+        raise AssignmentRefused(
+            "A submitted topic cannot be reassigned; reopen it or assign the topic anew."
+        )
     if assignment.annotation.version > 0 and not discard_work:
         raise AssignmentRefused(
             f"{assignment.user.username} has started this topic ({assignment.annotation.version} operations); "
-            "reassigning discards that work: confirm with discard_work.")
+            "reassigning discards that work: confirm with discard_work."
+        )
     topic, role = assignment.topic, assignment.role
     assignment.delete()
     return assignment_create(topic=topic, user=user, role=role)
@@ -166,7 +229,13 @@ def assignment_reassign(*, assignment_id: int, user, discard_work: bool = False)
 
 @transaction.atomic
 def assignment_delete(*, assignment_id: int, discard_work: bool = False) -> None:
-    assignment = Assignment.objects.select_for_update(of=("self",)).select_related("annotation").get(pk=assignment_id)
+    assignment = (
+        Assignment.objects.select_for_update(of=("self",))
+        .select_related("annotation")
+        .get(pk=assignment_id)
+    )
     if assignment.annotation.version > 0 and not discard_work:
-        raise AssignmentRefused("This assignment has work in it; deleting discards it: confirm with discard_work.")
+        raise AssignmentRefused(
+            "This assignment has work in it; deleting discards it: confirm with discard_work."
+        )
     assignment.delete()

@@ -69,11 +69,15 @@ def flush(timeout: float = 5.0) -> bool:
 
 
 def annotation_applied(annotation_id: int, payload: dict) -> None:
-    send_to_group(annotation_group(annotation_id), {"type": "annotation.applied", "payload": payload})
+    send_to_group(
+        annotation_group(annotation_id), {"type": "annotation.applied", "payload": payload}
+    )
 
 
 def annotation_status(annotation_id: int, payload: dict) -> None:
-    send_to_group(annotation_group(annotation_id), {"type": "annotation.status", "payload": payload})
+    send_to_group(
+        annotation_group(annotation_id), {"type": "annotation.status", "payload": payload}
+    )
 
 
 def project_progress(project_id: int, payload: dict) -> None:

@@ -41,7 +41,9 @@ CHEMU_GUIDELINES = (
 def demo_users_ensure(*, password: str) -> list[str]:
     User = get_user_model()
     created = []
-    admin, new = User.objects.get_or_create(username="admin", defaults={"is_staff": True, "is_superuser": True})
+    admin, new = User.objects.get_or_create(
+        username="admin", defaults={"is_staff": True, "is_superuser": True}
+    )
     if new:
         admin.set_password(password)
         admin.save()
@@ -62,7 +64,11 @@ def demo_load(*, password: str, force: bool = False) -> list[str]:
     if Project.objects.exists() and not force:
         return report
     annotators = [get_user_model().objects.get(username=name) for name in DEMO_ANNOTATORS]
-    for name, loader in (("SciCo demo", _scico), ("ChEMU-Ref demo", _chemu), ("SciCo agreement demo", _agreement)):
+    for name, loader in (
+        ("SciCo demo", _scico),
+        ("ChEMU-Ref demo", _chemu),
+        ("SciCo agreement demo", _agreement),
+    ):
         if Project.objects.filter(name=name).exists():
             report.append(f"{name}: already there")
         else:
@@ -71,14 +77,18 @@ def demo_load(*, password: str, force: bool = False) -> list[str]:
 
 
 def _assign_all(project: Project, annotators) -> dict:
-    return {(topic.pk, user.pk): assignment_create(topic=topic, user=user)
-            for topic in project.topics.order_by("position") for user in annotators}
+    return {
+        (topic.pk, user.pk): assignment_create(topic=topic, user=user)
+        for topic in project.topics.order_by("position")
+        for user in annotators
+    }
 
 
 @transaction.atomic
 def _scico(name: str, annotators) -> str:
-    project = Project.objects.create(name=name, hierarchy=True, anaphora=False, single_parent=True,
-                                     guidelines=SCICO_GUIDELINES)
+    project = Project.objects.create(
+        name=name, hierarchy=True, anaphora=False, single_parent=True, guidelines=SCICO_GUIDELINES
+    )
     result = topics_import(project=project, path=DEMO_DIR / "scico_demo.jsonl", format="scico")
     _assign_all(project, annotators)
     return f"{len(result.topics)} topics with gold, assigned to {', '.join(u.username for u in annotators)}"
@@ -86,8 +96,15 @@ def _scico(name: str, annotators) -> str:
 
 @transaction.atomic
 def _chemu(name: str, annotators) -> str:
-    project = Project.objects.create(name=name, hierarchy=False, anaphora=True, allow_add_mentions=True,
-                                     allow_fix_spans=True, allow_reject_mentions=True, guidelines=CHEMU_GUIDELINES)
+    project = Project.objects.create(
+        name=name,
+        hierarchy=False,
+        anaphora=True,
+        allow_add_mentions=True,
+        allow_fix_spans=True,
+        allow_reject_mentions=True,
+        guidelines=CHEMU_GUIDELINES,
+    )
     result = topics_import(project=project, path=DEMO_DIR / "chemu_demo.jsonlines", format="chemu")
     _assign_all(project, annotators)
     return f"{len(result.topics)} snippets with gold links, assigned to {', '.join(u.username for u in annotators)}"
@@ -95,15 +112,20 @@ def _chemu(name: str, annotators) -> str:
 
 @transaction.atomic
 def _agreement(name: str, annotators) -> str:
-    project = Project.objects.create(name=name, hierarchy=True, anaphora=False, single_parent=True,
-                                     guidelines=SCICO_GUIDELINES)
+    project = Project.objects.create(
+        name=name, hierarchy=True, anaphora=False, single_parent=True, guidelines=SCICO_GUIDELINES
+    )
     result = topics_import(project=project, path=DEMO_DIR / "scico_demo.jsonl", format="scico")
     assignments = _assign_all(project, annotators)
     topics = {topic.external_id: topic for topic in project.topics.all()}
-    for user, file in zip(annotators, ("scico_demo_annotator_a.jsonl", "scico_demo_annotator_b.jsonl")):
+    for user, file in zip(
+        annotators, ("scico_demo_annotator_a.jsonl", "scico_demo_annotator_b.jsonl")
+    ):
         for data in read("scico", DEMO_DIR / file).topics:
             assignment = assignments[(topics[data.external_id].pk, user.pk)]
             annotation_import_for_assignment(assignment=assignment, topic=data, file=file)
             assignment_submit(assignment_id=assignment.pk, user=user)
-    return (f"{len(result.topics)} topics with gold; annotator A's and B's annotations submitted as "
-            f"{' and '.join(u.username for u in annotators)}")
+    return (
+        f"{len(result.topics)} topics with gold; annotator A's and B's annotations submitted as "
+        f"{' and '.join(u.username for u in annotators)}"
+    )

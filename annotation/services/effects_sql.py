@@ -58,28 +58,40 @@ class _Writer:
     # -- clusters --------------------------------------------------------------------------
 
     def cluster_created(self, run: list[Effect]) -> None:
-        self._many(f"INSERT INTO {CLUSTER} (id, annotation_id, label, note) VALUES (%s, %s, %s, %s)",
-                   [(e["cluster"], self.annotation, e["label"], e["note"]) for e in run])
+        self._many(
+            f"INSERT INTO {CLUSTER} (id, annotation_id, label, note) VALUES (%s, %s, %s, %s)",
+            [(e["cluster"], self.annotation, e["label"], e["note"]) for e in run],
+        )
 
     def cluster_deleted(self, run: list[Effect]) -> None:
-        self.cursor.execute(f"DELETE FROM {CLUSTER} WHERE annotation_id = %s AND id = ANY(%s)",
-                            [self.annotation, [e["cluster"] for e in run]])
+        self.cursor.execute(
+            f"DELETE FROM {CLUSTER} WHERE annotation_id = %s AND id = ANY(%s)",
+            [self.annotation, [e["cluster"] for e in run]],
+        )
 
     def label_set(self, run: list[Effect]) -> None:
-        self._many(f"UPDATE {CLUSTER} SET label = %s WHERE id = %s AND annotation_id = %s",
-                   [(e["new"], e["cluster"], self.annotation) for e in run])
+        self._many(
+            f"UPDATE {CLUSTER} SET label = %s WHERE id = %s AND annotation_id = %s",
+            [(e["new"], e["cluster"], self.annotation) for e in run],
+        )
 
     def note_set(self, run: list[Effect]) -> None:
-        self._many(f"UPDATE {CLUSTER} SET note = %s WHERE id = %s AND annotation_id = %s",
-                   [(e["new"], e["cluster"], self.annotation) for e in run])
+        self._many(
+            f"UPDATE {CLUSTER} SET note = %s WHERE id = %s AND annotation_id = %s",
+            [(e["new"], e["cluster"], self.annotation) for e in run],
+        )
 
     def member_set(self, run: list[Effect]) -> None:
         removed = [e["mention"] for e in run if e["new"] is None]
         added = [(e["mention"], e["new"]) for e in run if e["old"] is None and e["new"] is not None]
-        moved = [(e["mention"], e["new"]) for e in run if e["old"] is not None and e["new"] is not None]
+        moved = [
+            (e["mention"], e["new"]) for e in run if e["old"] is not None and e["new"] is not None
+        ]
         if removed:
-            self.cursor.execute(f"DELETE FROM {MEMBER} WHERE annotation_id = %s AND mention_id = ANY(%s)",
-                                [self.annotation, removed])
+            self.cursor.execute(
+                f"DELETE FROM {MEMBER} WHERE annotation_id = %s AND mention_id = ANY(%s)",
+                [self.annotation, removed],
+            )
         if moved:
             self.cursor.execute(
                 f"UPDATE {MEMBER} AS m SET cluster_id = v.cluster FROM "
@@ -97,21 +109,29 @@ class _Writer:
     # -- hierarchy and links ---------------------------------------------------------------
 
     def edge_added(self, run: list[Effect]) -> None:
-        self._many(f"INSERT INTO {EDGE} (annotation_id, parent_id, child_id) VALUES (%s, %s, %s)",
-                   [(self.annotation, e["parent"], e["child"]) for e in run])
+        self._many(
+            f"INSERT INTO {EDGE} (annotation_id, parent_id, child_id) VALUES (%s, %s, %s)",
+            [(self.annotation, e["parent"], e["child"]) for e in run],
+        )
 
     def edge_removed(self, run: list[Effect]) -> None:
-        self._many(f"DELETE FROM {EDGE} WHERE annotation_id = %s AND parent_id = %s AND child_id = %s",
-                   [(self.annotation, e["parent"], e["child"]) for e in run])
+        self._many(
+            f"DELETE FROM {EDGE} WHERE annotation_id = %s AND parent_id = %s AND child_id = %s",
+            [(self.annotation, e["parent"], e["child"]) for e in run],
+        )
 
     def link_added(self, run: list[Effect]) -> None:
-        self._many(f"INSERT INTO {LINK} (annotation_id, type, anaphor_id, antecedent_id) VALUES (%s, %s, %s, %s)",
-                   [(self.annotation, e["type"], e["anaphor"], e["antecedent"]) for e in run])
+        self._many(
+            f"INSERT INTO {LINK} (annotation_id, type, anaphor_id, antecedent_id) VALUES (%s, %s, %s, %s)",
+            [(self.annotation, e["type"], e["anaphor"], e["antecedent"]) for e in run],
+        )
 
     def link_removed(self, run: list[Effect]) -> None:
-        self._many(f"DELETE FROM {LINK} WHERE annotation_id = %s AND type = %s AND anaphor_id = %s "
-                   f"AND antecedent_id = %s",
-                   [(self.annotation, e["type"], e["anaphor"], e["antecedent"]) for e in run])
+        self._many(
+            f"DELETE FROM {LINK} WHERE annotation_id = %s AND type = %s AND anaphor_id = %s "
+            f"AND antecedent_id = %s",
+            [(self.annotation, e["type"], e["anaphor"], e["antecedent"]) for e in run],
+        )
 
     # -- mentions --------------------------------------------------------------------------
 
@@ -120,14 +140,21 @@ class _Writer:
         self._many(
             f"INSERT INTO {MENTION} (id, topic_id, document_id, spans, position, added_in_id, metadata) "
             f"VALUES (%s, %s, %s, %s::jsonb, 2147483647, %s, '{{}}'::jsonb)",
-            [(e["mention"], self.topic, e["document"], _json(e["spans"]), self.annotation) for e in run],
+            [
+                (e["mention"], self.topic, e["document"], _json(e["spans"]), self.annotation)
+                for e in run
+            ],
         )
 
     def mention_removed(self, run: list[Effect]) -> None:
         ids = [e["mention"] for e in run]
-        self.cursor.execute(f"DELETE FROM {EDIT} WHERE annotation_id = %s AND mention_id = ANY(%s)",
-                            [self.annotation, ids])
-        self.cursor.execute(f"DELETE FROM {MENTION} WHERE added_in_id = %s AND id = ANY(%s)", [self.annotation, ids])
+        self.cursor.execute(
+            f"DELETE FROM {EDIT} WHERE annotation_id = %s AND mention_id = ANY(%s)",
+            [self.annotation, ids],
+        )
+        self.cursor.execute(
+            f"DELETE FROM {MENTION} WHERE added_in_id = %s AND id = ANY(%s)", [self.annotation, ids]
+        )
 
     def spans_set(self, run: list[Effect]) -> None:
         self._many(
@@ -146,8 +173,10 @@ class _Writer:
     def suggestion_decided(self, run: list[Effect]) -> None:
         for e in run:
             if e["new"] is None:
-                self.cursor.execute(f"DELETE FROM {DECISION} WHERE annotation_id = %s AND suggestion_id = %s",
-                                    [self.annotation, e["suggestion"]])
+                self.cursor.execute(
+                    f"DELETE FROM {DECISION} WHERE annotation_id = %s AND suggestion_id = %s",
+                    [self.annotation, e["suggestion"]],
+                )
             else:
                 self.cursor.execute(
                     f"INSERT INTO {DECISION} (annotation_id, suggestion_id, decision) VALUES (%s, %s, %s) "

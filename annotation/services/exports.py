@@ -54,7 +54,9 @@ class ExportResult:
         return lines
 
 
-def annotations_export(*, project: Project, format: str, out: str | Path, source: str | None = None) -> ExportResult:
+def annotations_export(
+    *, project: Project, format: str, out: str | Path, source: str | None = None
+) -> ExportResult:
     if format not in FORMATS:
         raise ExportRefused(f"unknown format {format!r}; use one of {', '.join(FORMATS)}")
     source = source or ("gold" if _gold(project).exists() else "adjudicated")
@@ -63,12 +65,16 @@ def annotations_export(*, project: Project, format: str, out: str | Path, source
     if source in ("submitted", "all"):
         by_user = _per_user(project, submitted_only=source == "submitted")
         if not by_user:
-            raise ExportRefused(f"project '{project.name}' has no {'submitted ' if source == 'submitted' else ''}"
-                                "annotations to export")
+            raise ExportRefused(
+                f"project '{project.name}' has no {'submitted ' if source == 'submitted' else ''}"
+                "annotations to export"
+            )
         if out.exists() and not out.is_dir():
             raise ExportRefused(f"{out} is a file; per-annotator exports need a folder")
         for username, annotations in by_user.items():
-            target = out / (username if format in FOLDER_FORMATS else f"{username}{EXTENSIONS[format]}")
+            target = out / (
+                username if format in FOLDER_FORMATS else f"{username}{EXTENSIONS[format]}"
+            )
             result.written.append(_write(project, annotations, format, target))
         return result
     annotations = _single_source(project, source)
@@ -81,7 +87,11 @@ def annotations_export(*, project: Project, format: str, out: str | Path, source
 def _write(project: Project, annotations: list[Annotation], format: str, target: Path) -> Written:
     data = annotations_topic_data(annotations)
     topics = [data[a.pk] for a in annotations]
-    options = {"chains_from_links": project.anaphora and not project.hierarchy} if format == "conll" else {}
+    options = (
+        {"chains_from_links": project.anaphora and not project.hierarchy}
+        if format == "conll"
+        else {}
+    )
     if format in FOLDER_FORMATS:
         target.mkdir(parents=True, exist_ok=True)
     return Written(target, len(topics), write(format, topics, target, **options))
@@ -99,23 +109,33 @@ def _single_source(project: Project, source: str) -> list[Annotation]:
     if source == "gold":
         return _ordered(_gold(project))
     if source == "adjudicated":
-        rows = Annotation.objects.filter(
-            topic__project=project, kind=Annotation.Kind.ADJUDICATION, assignment__status=Assignment.Status.SUBMITTED,
-        ).select_related("topic").order_by("topic__position", "topic_id", "-assignment__submitted_at")
+        rows = (
+            Annotation.objects.filter(
+                topic__project=project,
+                kind=Annotation.Kind.ADJUDICATION,
+                assignment__status=Assignment.Status.SUBMITTED,
+            )
+            .select_related("topic")
+            .order_by("topic__position", "topic_id", "-assignment__submitted_at")
+        )
         latest: dict[int, Annotation] = {}
         for annotation in rows:
             latest.setdefault(annotation.topic_id, annotation)
         return list(latest.values())
     user = get_user_model().objects.filter(username=source).first()
     if user is None:
-        raise ExportRefused(f"no source or user named {source!r}; sources: {', '.join(SOURCES)} or a username")
+        raise ExportRefused(
+            f"no source or user named {source!r}; sources: {', '.join(SOURCES)} or a username"
+        )
     return _ordered(Annotation.objects.filter(topic__project=project, assignment__user=user))
 
 
 def _per_user(project: Project, *, submitted_only: bool) -> dict[str, list[Annotation]]:
     annotations = Annotation.objects.filter(topic__project=project, assignment__isnull=False)
     if submitted_only:
-        annotations = annotations.filter(kind=Annotation.Kind.ANNOTATOR, assignment__status=Assignment.Status.SUBMITTED)
+        annotations = annotations.filter(
+            kind=Annotation.Kind.ANNOTATOR, assignment__status=Assignment.Status.SUBMITTED
+        )
     by_user: dict[str, list[Annotation]] = defaultdict(list)
     for annotation in _ordered(annotations.select_related("assignment__user")):
         by_user[annotation.assignment.user.get_username()].append(annotation)

@@ -40,8 +40,13 @@ class ImportPlan:
     warnings: list[str] = field(default_factory=list)
 
 
-def import_plan(topic: TopicData, *, mention_ids: Sequence[int], mention_text: Callable[[int], str],
-                cluster_ids: Iterator[int]) -> ImportPlan:
+def import_plan(
+    topic: TopicData,
+    *,
+    mention_ids: Sequence[int],
+    mention_text: Callable[[int], str],
+    cluster_ids: Iterator[int],
+) -> ImportPlan:
     """Effects creating `topic`'s clusters, members, edges and links.
 
     `mention_ids[k]` is the server id of `topic.mentions[k]`; `mention_text(k)` its text (the
@@ -63,13 +68,17 @@ def import_plan(topic: TopicData, *, mention_ids: Sequence[int], mention_text: C
         plan.clusters.append([server[key], key])
         if named:
             plan.labelled.append(server[key])
-        plan.effects.append(fx.cluster_created(server[key], label, cluster.note if cluster is not None else ""))
+        plan.effects.append(
+            fx.cluster_created(server[key], label, cluster.note if cluster is not None else "")
+        )
     for index, mention in enumerate(topic.mentions):
         if mention.cluster is not None:
             plan.effects.append(fx.member_set(mention_ids[index], None, server[mention.cluster]))
     for parent, child in dict.fromkeys(topic.relations):
         if parent not in server or child not in server:
-            plan.warnings.append(f"relation {parent} -> {child} names a cluster without mentions; left out")
+            plan.warnings.append(
+                f"relation {parent} -> {child} names a cluster without mentions; left out"
+            )
             continue
         plan.effects.append(fx.edge_added(server[parent], server[child]))
     seen: set[Link] = set()

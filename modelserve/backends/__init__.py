@@ -53,7 +53,11 @@ def backend_class(name: str) -> type:
     if class_name:
         return getattr(module, class_name)
     for value in vars(module).values():
-        if isinstance(value, type) and value.__module__ == module.__name__ and getattr(value, "name", None) == name:
+        if (
+            isinstance(value, type)
+            and value.__module__ == module.__name__
+            and getattr(value, "name", None) == name
+        ):
             return value
     raise UnknownBackend(f"{module_name} defines no class with name = {name!r}")
 

@@ -6,8 +6,9 @@ worker, in `python -m modelserve.predict`, and in tests. Indices refer to `topic
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 from annotation.domain.corpus import TopicData
 

@@ -79,9 +79,14 @@ def decode(
             anaphors.add(anaphor)
             antecedents.add(antecedent)
         links.append(LinkSuggestion(link_type, anaphor, antecedent, round(float(scores[k]), 6)))
-    implied = _implied_by_chains([(link.anaphor, link.antecedent) for link in links if link.type == "COREFERENCE"])
-    kept = [link for link in links
-            if not (link.type == "COREFERENCE" and (link.anaphor, link.antecedent) in implied)]
+    implied = _implied_by_chains(
+        [(link.anaphor, link.antecedent) for link in links if link.type == "COREFERENCE"]
+    )
+    kept = [
+        link
+        for link in links
+        if not (link.type == "COREFERENCE" and (link.anaphor, link.antecedent) in implied)
+    ]
     for link in kept:  # text-order positions -> indices into topic.mentions
         link.anaphor, link.antecedent = order[link.anaphor], order[link.antecedent]
     kept.sort(key=lambda link: (link.anaphor, link.antecedent))
@@ -112,7 +117,9 @@ def _implied_by_chains(edges: list[tuple[int, int]]) -> set[tuple[int, int]]:
     return implied
 
 
-def suggest_links(model: ChemuModel, topic: TopicData, threshold: float | None = None) -> list[LinkSuggestion]:
+def suggest_links(
+    model: ChemuModel, topic: TopicData, threshold: float | None = None
+) -> list[LinkSuggestion]:
     """Links for every document of the topic (a ChEMU topic has one); indices into topic.mentions."""
     threshold = float(model.config["threshold"] if threshold is None else threshold)
     links: list[LinkSuggestion] = []
@@ -137,7 +144,9 @@ class ChemuBackend:
         if unknown:
             raise ValueError(f"unknown chemu-backend parameters: {sorted(unknown)}")
         self.params = {**DEFAULTS, **(params or {})}
-        self.model = chemu_model.load(self.params["model_dir"] or default_model_dir(), self.params["device"])
+        self.model = chemu_model.load(
+            self.params["model_dir"] or default_model_dir(), self.params["device"]
+        )
         if self.model.device.type == "cpu":
             chemu_model.limit_cpu_threads()
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import torch
@@ -45,7 +46,9 @@ class PairTable:
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
 
-    def batch(self, selection: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    def batch(
+        self, selection: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """(ids, offsets, numbers, labels) of the selected pairs, as EmbeddingBag wants them."""
         lengths = self.lengths[selection]
         offsets = torch.cumsum(lengths, 0) - lengths
@@ -54,15 +57,23 @@ class PairTable:
         return self.ids[positions], offsets, self.numbers[selection], self.labels[selection]
 
 
-def pack(vocabulary: dict[str, int], feature_lists: list[list[str]], numbers: list[list[float]],
-         labels: list[int] | None = None) -> PairTable:
+def pack(
+    vocabulary: dict[str, int],
+    feature_lists: list[list[str]],
+    numbers: list[list[float]],
+    labels: list[int] | None = None,
+) -> PairTable:
     """Pairs given as feature strings; features outside the vocabulary are left out."""
-    id_rows = [np.array([vocabulary[f] for f in features if f in vocabulary], dtype=np.int64)
-               for features in feature_lists]
+    id_rows = [
+        np.array([vocabulary[f] for f in features if f in vocabulary], dtype=np.int64)
+        for features in feature_lists
+    ]
     return pack_ids(id_rows, numbers, labels)
 
 
-def pack_ids(id_rows: list[np.ndarray], numbers: list[list[float]], labels: list[int] | None = None) -> PairTable:
+def pack_ids(
+    id_rows: list[np.ndarray], numbers: list[list[float]], labels: list[int] | None = None
+) -> PairTable:
     """Pairs given as arrays of feature ids (vocabulary ids, from 1)."""
     width = len(numbers[0]) if numbers else 0
     ids = np.concatenate(id_rows) if id_rows else np.zeros(0, dtype=np.int64)
@@ -75,40 +86,61 @@ def pack_ids(id_rows: list[np.ndarray], numbers: list[list[float]], labels: list
 
 
 class PairScorer(nn.Module):
-    def __init__(self, vocabulary_size: int, number_count: int, hidden: int = 128, dropout: float = 0.2):
+    def __init__(
+        self, vocabulary_size: int, number_count: int, hidden: int = 128, dropout: float = 0.2
+    ):
         super().__init__()
         classes = len(CLASSES)
         self.deep = nn.EmbeddingBag(vocabulary_size + 1, hidden, mode="sum", sparse=True)
         self.wide = nn.EmbeddingBag(vocabulary_size + 1, classes, mode="sum", sparse=True)
         self.numbers = nn.Linear(number_count, hidden)
         self.head = nn.Sequential(
-            nn.LayerNorm(hidden), nn.ReLU(), nn.Dropout(dropout),
-            nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, classes),
+            nn.LayerNorm(hidden),
+            nn.ReLU(),
+            nn.Dropout(dropout),
+            nn.Linear(hidden, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, classes),
         )
         # A pair sums ~80 feature vectors: start them small (and the log-linear part at zero),
         # not at torch's N(0, 1), which would start every logit far from the others.
         nn.init.normal_(self.deep.weight, std=0.05)
         nn.init.zeros_(self.wide.weight)
 
-    def forward(self, ids: torch.Tensor, offsets: torch.Tensor, numbers: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self, ids: torch.Tensor, offsets: torch.Tensor, numbers: torch.Tensor
+    ) -> torch.Tensor:
         hidden = self.deep(ids, offsets) + self.numbers(numbers)
         return self.head(hidden) + self.wide(ids, offsets)
 
 
-def fit(model: PairScorer, table: PairTable, *, epochs: int, seed: int, batch_size: int = 256,
-        learning_rate: float = 2e-3, device: torch.device = torch.device("cpu"),
-        log: Callable[[str], None] = print) -> PairScorer:
+def fit(
+    model: PairScorer,
+    table: PairTable,
+    *,
+    epochs: int,
+    seed: int,
+    batch_size: int = 256,
+    learning_rate: float = 2e-3,
+    device: torch.device = torch.device("cpu"),
+    log: Callable[[str], None] = print,
+) -> PairScorer:
     torch.manual_seed(seed)
     order_generator = torch.Generator().manual_seed(seed)
     model.to(device).train()
     sparse = [model.deep.weight, model.wide.weight]
     dense = [p for p in model.parameters() if all(p is not s for s in sparse)]
-    optimisers = [torch.optim.SparseAdam(sparse, lr=learning_rate), torch.optim.Adam(dense, lr=learning_rate)]
+    optimisers = [
+        torch.optim.SparseAdam(sparse, lr=learning_rate),
+        torch.optim.Adam(dense, lr=learning_rate),
+    ]
     for epoch in range(epochs):
         total = 0.0
         order = torch.randperm(len(table), generator=order_generator)
         for start in range(0, len(order), batch_size):
-            ids, offsets, numbers, labels = (t.to(device) for t in table.batch(order[start : start + batch_size]))
+            ids, offsets, numbers, labels = (
+                t.to(device) for t in table.batch(order[start : start + batch_size])
+            )
             loss = nn.functional.cross_entropy(model(ids, offsets, numbers), labels)
             for optimiser in optimisers:
                 optimiser.zero_grad()
@@ -183,7 +215,9 @@ def load(directory: str | Path, device: str | torch.device | None = "auto") -> C
             config = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
             features = json.loads((directory / FEATURES_FILE).read_text(encoding="utf-8"))
             vocabulary = {feature: index + 1 for index, feature in enumerate(features)}
-            scorer = PairScorer(len(vocabulary), int(config["number_count"]), hidden=int(config["hidden"]))
+            scorer = PairScorer(
+                len(vocabulary), int(config["number_count"]), hidden=int(config["hidden"])
+            )
             state = torch.load(directory / WEIGHTS_FILE, map_location="cpu", weights_only=True)
             scorer.load_state_dict(state)
             _LOADED[key] = ChemuModel(scorer.to(target).eval(), vocabulary, config, target)

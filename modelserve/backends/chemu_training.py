@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import torch
@@ -37,7 +38,11 @@ def pair_labels(topic: TopicData, features: SnippetFeatures) -> dict[tuple[int, 
     labels: dict[tuple[int, int], int] = {}
     coreferent: dict[int, set[int]] = {}
     for link in topic.links:
-        if link.anaphor not in position or link.antecedent not in position or link.type not in CLASSES:
+        if (
+            link.anaphor not in position
+            or link.antecedent not in position
+            or link.type not in CLASSES
+        ):
             continue
         pair = (position[link.anaphor], position[link.antecedent])
         labels.setdefault(pair, CLASSES.index(link.type))
@@ -55,7 +60,9 @@ def pair_labels(topic: TopicData, features: SnippetFeatures) -> dict[tuple[int, 
     return labels
 
 
-def pair_examples(topics: list[TopicData], min_count: int) -> tuple[dict[str, int], chemu_model.PairTable]:
+def pair_examples(
+    topics: list[TopicData], min_count: int
+) -> tuple[dict[str, int], chemu_model.PairTable]:
     """The feature vocabulary (features seen at least `min_count` times) and the packed pairs.
 
     Features are interned as they are made (an array of ids per pair, not ~80 strings), which
@@ -69,10 +76,18 @@ def pair_examples(topics: list[TopicData], min_count: int) -> tuple[dict[str, in
             gold = pair_labels(topic, features)
             for i, j in features.candidate_pairs():
                 strings, values = features.pair(i, j)
-                rows.append(np.fromiter((interned.setdefault(s, len(interned)) for s in strings), dtype=np.int64))
+                rows.append(
+                    np.fromiter(
+                        (interned.setdefault(s, len(interned)) for s in strings), dtype=np.int64
+                    )
+                )
                 numbers.append(values)
                 labels.append(gold.get((i, j), 0))
-    counts = np.bincount(np.concatenate(rows), minlength=len(interned)) if rows else np.zeros(0, dtype=np.int64)
+    counts = (
+        np.bincount(np.concatenate(rows), minlength=len(interned))
+        if rows
+        else np.zeros(0, dtype=np.int64)
+    )
     kept = sorted(feature for feature, k in interned.items() if counts[k] >= min_count)
     vocabulary = {feature: index + 1 for index, feature in enumerate(kept)}
     new_id = np.zeros(len(interned), dtype=np.int64)
@@ -116,19 +131,31 @@ def train_chemu(
         raise ValueError("no topic with gold links to train on")
     train, holdout = split_topics(usable, holdout_fraction, seed)
     skipped = len(topics) - len(usable)
-    log(f"topics: {len(train)} for training, {len(holdout)} held out ({skipped} without links skipped)")
+    log(
+        f"topics: {len(train)} for training, {len(holdout)} held out ({skipped} without links skipped)"
+    )
 
     vocabulary, table = pair_examples(train, min_count)
-    log(f"pairs: {len(table)} ({int((table.labels > 0).sum())} linked), features: {len(vocabulary)}")
+    log(
+        f"pairs: {len(table)} ({int((table.labels > 0).sum())} linked), features: {len(vocabulary)}"
+    )
     target = pick_device(device)
     torch.manual_seed(seed)  # the initial weights, then fit() seeds the batches and dropout
     scorer = chemu_model.PairScorer(len(vocabulary), table.numbers.shape[1], hidden=hidden)
     chemu_model.fit(scorer, table, epochs=epochs, seed=seed, device=target, log=log)
     config = {
-        "backend": "chemu", "features_version": FEATURES_VERSION, "classes": list(CLASSES),
-        "number_count": int(table.numbers.shape[1]), "hidden": hidden, "threshold": threshold,
-        "seed": seed, "epochs": epochs, "min_count": min_count, "holdout_fraction": holdout_fraction,
-        "train_topics": len(train), "holdout_topics": [t.external_id for t in holdout],
+        "backend": "chemu",
+        "features_version": FEATURES_VERSION,
+        "classes": list(CLASSES),
+        "number_count": int(table.numbers.shape[1]),
+        "hidden": hidden,
+        "threshold": threshold,
+        "seed": seed,
+        "epochs": epochs,
+        "min_count": min_count,
+        "holdout_fraction": holdout_fraction,
+        "train_topics": len(train),
+        "holdout_topics": [t.external_id for t in holdout],
     }
     model = ChemuModel(scorer, vocabulary, config, target)
     train_seconds = time.monotonic() - started
@@ -144,16 +171,25 @@ def train_chemu(
     config.update(train_seconds=round(train_seconds, 1), holdout_scores=scores)
     chemu_model.save(model, out_dir)
     log(f"saved to {out_dir} (training took {train_seconds:.0f} s)")
-    return {"out_dir": str(out_dir), "train_topics": len(train), "holdout_topics": len(holdout),
-            "scores": scores, "train_seconds": train_seconds}
+    return {
+        "out_dir": str(out_dir),
+        "train_topics": len(train),
+        "holdout_topics": len(holdout),
+        "scores": scores,
+        "train_seconds": train_seconds,
+    }
 
 
 def score_lines(scores: dict[str, Any]) -> list[str]:
     """A small table of held-out scores: exact and relaxed P/R/F1, overall and per type."""
-    lines = [f"held-out {'':20} {'exact P':>8} {'R':>7} {'F1':>7}   {'relaxed P':>9} {'R':>7} {'F1':>7}"]
+    lines = [
+        f"held-out {'':20} {'exact P':>8} {'R':>7} {'F1':>7}   {'relaxed P':>9} {'R':>7} {'F1':>7}"
+    ]
     rows = [("overall", scores["exact"]["overall"], scores["relaxed"]["overall"])]
-    rows += [(name, scores["exact"]["per_type"][name], scores["relaxed"]["per_type"][name])
-             for name in scores["exact"]["per_type"]]
+    rows += [
+        (name, scores["exact"]["per_type"][name], scores["relaxed"]["per_type"][name])
+        for name in scores["exact"]["per_type"]
+    ]
     rows.append(("anaphors", scores["anaphors"]["exact"], scores["anaphors"]["relaxed"]))
     for name, exact, relaxed in rows:
         lines.append(

@@ -20,8 +20,9 @@ import inspect
 import logging
 import re
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import torch
@@ -72,7 +73,9 @@ def label_order(id2label: dict[int, str], num_labels: int) -> tuple[list[int], s
         return found, None
     if num_labels == 4:
         return [UNRELATED, COREF, PARENT, CHILD], SCICO_ORDER_NOTE.format(labels=dict(id2label))
-    raise ValueError(f"a SciCo pair classifier has 4 classes; this checkpoint has {num_labels} ({id2label})")
+    raise ValueError(
+        f"a SciCo pair classifier has 4 classes; this checkpoint has {num_labels} ({id2label})"
+    )
 
 
 class CrossEncoderBackend:
@@ -84,7 +87,9 @@ class CrossEncoderBackend:
             raise ValueError(f"unknown cross-encoder parameters: {sorted(unknown)}")
         self.params = {**DEFAULTS, **(params or {})}
         if not self.params["model_path"]:
-            raise ValueError("the cross-encoder backend needs model_path (a local checkpoint directory)")
+            raise ValueError(
+                "the cross-encoder backend needs model_path (a local checkpoint directory)"
+            )
         self.device = pick_device(self.params["device"])
         self.tokenizer, self.model = _load(self.params["model_path"], self.device)
         config = self.model.config
@@ -94,7 +99,9 @@ class CrossEncoderBackend:
         if self.label_note:
             logger.warning("%s: %s", self.params["model_path"], self.label_note)
         self.start_id, self.end_id = (self._marker_id(token) for token in (START, END))
-        self.global_attention = "global_attention_mask" in inspect.signature(self.model.forward).parameters
+        self.global_attention = (
+            "global_attention_mask" in inspect.signature(self.model.forward).parameters
+        )
         self.max_length = self._max_length()
 
     def _marker_id(self, token: str) -> int:
@@ -114,8 +121,15 @@ class CrossEncoderBackend:
         positions = getattr(self.model.config, "max_position_embeddings", None)
         if positions:
             pad = self.model.config.pad_token_id
-            limits.append(int(positions) - (pad + 1 if pad is not None and self.model.config.model_type in
-                                             {"roberta", "longformer", "xlm-roberta"} else 0))
+            limits.append(
+                int(positions)
+                - (
+                    pad + 1
+                    if pad is not None
+                    and self.model.config.model_type in {"roberta", "longformer", "xlm-roberta"}
+                    else 0
+                )
+            )
         return min(limits)
 
     # -- inputs --------------------------------------------------------------------------
@@ -128,10 +142,16 @@ class CrossEncoderBackend:
         for mention in topic.mentions:
             document = mention_document(topic, mention)
             if mention.document not in counts:
-                pieces = self.tokenizer([" " + t for t in document.tokens], add_special_tokens=False)["input_ids"]
+                pieces = self.tokenizer(
+                    [" " + t for t in document.tokens], add_special_tokens=False
+                )["input_ids"]
                 counts[mention.document] = [len(p) for p in pieces] if document.tokens else []
             words = [w for s, e in mention.spans for w in range(s, e + 1)]
-            lo, hi = sentence_range(document, words) if self.params["context"] == "sentence" else (0, len(document.tokens))
+            lo, hi = (
+                sentence_range(document, words)
+                if self.params["context"] == "sentence"
+                else (0, len(document.tokens))
+            )
             marks = 2 * len(mention.spans)
             lo, hi = context_window(counts[mention.document], words, max(budget - marks, 1), lo, hi)
             starts = {s for s, _ in mention.spans}
@@ -144,7 +164,9 @@ class CrossEncoderBackend:
             texts.append(" ".join(out))
         return texts
 
-    def batches(self, topic: TopicData) -> Iterator[tuple[np.ndarray, np.ndarray, dict[str, torch.Tensor]]]:
+    def batches(
+        self, topic: TopicData
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, dict[str, torch.Tensor]]]:
         """(first, second, model inputs) per batch of ordered pairs, shortest pairs first."""
         texts = self.contexts(topic)
         n = len(texts)
@@ -156,10 +178,17 @@ class CrossEncoderBackend:
         for start in range(0, len(first), size):
             f, s = first[start : start + size], second[start : start + size]
             encoding = self.tokenizer(
-                [texts[i] for i in f], [texts[j] for j in s], padding=True, truncation=True,
-                max_length=self.max_length, return_tensors="pt",
+                [texts[i] for i in f],
+                [texts[j] for j in s],
+                padding=True,
+                truncation=True,
+                max_length=self.max_length,
+                return_tensors="pt",
             )
-            inputs = {"input_ids": encoding["input_ids"], "attention_mask": encoding["attention_mask"]}
+            inputs = {
+                "input_ids": encoding["input_ids"],
+                "attention_mask": encoding["attention_mask"],
+            }
             if self.global_attention:
                 inputs["global_attention_mask"] = self.global_attention_mask(encoding["input_ids"])
             yield f, s, inputs
@@ -192,7 +221,8 @@ class CrossEncoderBackend:
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
         probabilities = self.pair_probabilities(topic, progress)
         suggestions = decode_four_class(
-            probabilities, cluster_threshold=float(self.params["cluster_threshold"]),
+            probabilities,
+            cluster_threshold=float(self.params["cluster_threshold"]),
             hierarchy_threshold=float(self.params["hierarchy_threshold"]),
             single_parent=bool(self.params["single_parent"]),
         )
@@ -207,6 +237,8 @@ def _load(path: str | Path, device: torch.device) -> tuple[Any, Any]:
     with _LOCK:
         if key not in _LOADED:
             tokenizer = AutoTokenizer.from_pretrained(resolved, local_files_only=True)
-            model = AutoModelForSequenceClassification.from_pretrained(resolved, local_files_only=True)
+            model = AutoModelForSequenceClassification.from_pretrained(
+                resolved, local_files_only=True
+            )
             _LOADED[key] = (tokenizer, model.to(device).eval())
         return _LOADED[key]

@@ -102,14 +102,18 @@ def between_clusters(scores: np.ndarray, clusters: list[list[int]]) -> np.ndarra
     return membership @ np.asarray(scores, dtype=np.float64) @ membership.T
 
 
-def greedy_hierarchy(edge_scores: np.ndarray, threshold: float, *, single_parent: bool = True) -> list[Edge]:
+def greedy_hierarchy(
+    edge_scores: np.ndarray, threshold: float, *, single_parent: bool = True
+) -> list[Edge]:
     """Edges (parent, child, score) picked greedily from `edge_scores[parent, child]`.
 
     Self-loops are never candidates. Ties are broken by (parent, child) so runs are repeatable.
     """
     k = len(edge_scores)
     candidates = [
-        (float(edge_scores[p, c]), p, c) for p in range(k) for c in range(k)
+        (float(edge_scores[p, c]), p, c)
+        for p in range(k)
+        for c in range(k)
         if p != c and edge_scores[p, c] >= threshold
     ]
     candidates.sort(key=lambda item: (-item[0], item[1], item[2]))
@@ -141,12 +145,17 @@ def _reaches(children: dict[int, list[int]], start: int, goal: int) -> bool:
 
 
 def to_suggestions(
-    clusters: list[list[int]], confidences: list[float], edges: list[Edge],
+    clusters: list[list[int]],
+    confidences: list[float],
+    edges: list[Edge],
     member_scores: list[list[float]] | None = None,
 ) -> Suggestions:
     members = member_scores or [None] * len(clusters)
     return Suggestions(
-        clusters=[ClusterSuggestion(list(m), float(s), ms) for m, s, ms in zip(clusters, confidences, members)],
+        clusters=[
+            ClusterSuggestion(list(m), float(s), ms)
+            for m, s, ms in zip(clusters, confidences, members)
+        ],
         edges=[EdgeSuggestion(parent=p, child=c, score=float(s)) for p, c, s in edges],
     )
 
@@ -169,7 +178,9 @@ def decode_pair_scores(
     similarity = symmetrise(coref)
     clusters = agglomerative_clusters(similarity, cluster_threshold)
     confidences = cluster_confidences(similarity, clusters)
-    edges = greedy_hierarchy(between_clusters(child_of, clusters).T, hierarchy_threshold, single_parent=single_parent)
+    edges = greedy_hierarchy(
+        between_clusters(child_of, clusters).T, hierarchy_threshold, single_parent=single_parent
+    )
     return to_suggestions(clusters, confidences, edges, member_confidences(similarity, clusters))
 
 
@@ -188,7 +199,8 @@ def as_topic(topic: TopicData, suggestions: Suggestions) -> TopicData:
     """`topic` annotated with the suggestions (cluster keys "s0", "s1", ...), e.g. to score it."""
     cluster_of = {m: f"s{k}" for k, c in enumerate(suggestions.clusters) for m in c.mentions}
     mentions = [
-        MentionData(m.document, m.spans, cluster_of.get(index), dict(m.metadata)) for index, m in enumerate(topic.mentions)
+        MentionData(m.document, m.spans, cluster_of.get(index), dict(m.metadata))
+        for index, m in enumerate(topic.mentions)
     ]
     return TopicData(
         external_id=topic.external_id,
@@ -202,11 +214,18 @@ def as_topic(topic: TopicData, suggestions: Suggestions) -> TopicData:
 
 
 def decode_four_class(
-    probabilities: np.ndarray, *, cluster_threshold: float, hierarchy_threshold: float, single_parent: bool = True
+    probabilities: np.ndarray,
+    *,
+    cluster_threshold: float,
+    hierarchy_threshold: float,
+    single_parent: bool = True,
 ) -> Suggestions:
     """SciCo 4.2 inference from n x n x 4 pair probabilities (SciCo's class order)."""
     coref, child_of = four_class_scores(probabilities)
     return decode_pair_scores(
-        coref, child_of, cluster_threshold=cluster_threshold, hierarchy_threshold=hierarchy_threshold,
+        coref,
+        child_of,
+        cluster_threshold=cluster_threshold,
+        hierarchy_threshold=hierarchy_threshold,
         single_parent=single_parent,
     )

@@ -16,7 +16,9 @@ import re
 _PUNCTUATION = re.compile(r"^\W+$")
 _STEM_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ions", "ion", "es", "s")
 # A post-modifier starts here: the head of "CRFs for sequence labeling" is "CRFs".
-_PREPOSITIONS = frozenset("for of in on with from to by using via over under at as into through".split())
+_PREPOSITIONS = frozenset(
+    ["for", "of", "in", "on", "with", "from", "to", "by", "using", "via", "over", "under", "at", "as", "into", "through"]
+)
 
 
 def phrase_words(tokens: list[str]) -> tuple[str, ...]:
@@ -46,20 +48,31 @@ def acronym_pairs(texts: list[list[str]]) -> set[tuple[int, int]]:
 
     Only mentions holding an acronym are compared with the others, so a topic costs little.
     """
-    words = [[w for t in tokens for w in re.split(r"[-_/]", t) if w and not _PUNCTUATION.match(w)] for tokens in texts]
+    words = [
+        [w for t in tokens for w in re.split(r"[-_/]", t) if w and not _PUNCTUATION.match(w)]
+        for tokens in texts
+    ]
     lower = [[w.lower() for w in ws] for ws in words]
     pairs = set()
     for i, ws in enumerate(words):
         for index, word in enumerate(ws):
             letters = word[:-1] if word.endswith("s") and word[:-1].isupper() else word
-            if not (2 <= len(letters) <= 6 and letters.isalpha() and sum(c.isupper() for c in letters) >= len(letters) - 1):
+            if not (
+                2 <= len(letters) <= 6
+                and letters.isalpha()
+                and sum(c.isupper() for c in letters) >= len(letters) - 1
+            ):
                 continue
             before, after = lower[i][:index], lower[i][index + 1 :]
             for j, other in enumerate(lower):
                 span = len(other) - len(before) - len(after)
                 if (
-                    j != i and span >= 2 and other[: len(before)] == before and other[len(other) - len(after) :] == after
-                    and "".join(w[0] for w in other[len(before) : len(before) + span]) == letters.lower()
+                    j != i
+                    and span >= 2
+                    and other[: len(before)] == before
+                    and other[len(other) - len(after) :] == after
+                    and "".join(w[0] for w in other[len(before) : len(before) + span])
+                    == letters.lower()
                 ):
                     pairs.add((min(i, j), max(i, j)))
     return pairs
@@ -91,21 +104,27 @@ def specificity_cue(parent: tuple[str, ...], child: tuple[str, ...]) -> float:
     if not parent or not child or len(parent) >= len(child):
         return 0.0
     closeness = 0.5 + 0.5 * len(parent) / len(child)
-    if child[-len(parent):] == parent:
+    if child[-len(parent) :] == parent:
         return closeness
     if head_stem(parent[-1]) == head_stem(child[-1]):
         return 0.5 * closeness
     return 0.0
 
 
-def cluster_specificity(parent_phrases: set[tuple[str, ...]], child_phrases: set[tuple[str, ...]]) -> float:
+def cluster_specificity(
+    parent_phrases: set[tuple[str, ...]], child_phrases: set[tuple[str, ...]]
+) -> float:
     """The strongest cue over the two clusters' distinct phrases; 0 if the reverse holds too.
 
     A cluster whose phrases point both ways (a noisy cluster holding both *translation* and
     *machine translation*) gives no direction, so no lexical evidence.
     """
-    forward = max((specificity_cue(p, c) for p in parent_phrases for c in child_phrases), default=0.0)
+    forward = max(
+        (specificity_cue(p, c) for p in parent_phrases for c in child_phrases), default=0.0
+    )
     if forward == 0.0:
         return 0.0
-    backward = max((specificity_cue(c, p) for p in parent_phrases for c in child_phrases), default=0.0)
+    backward = max(
+        (specificity_cue(c, p) for p in parent_phrases for c in child_phrases), default=0.0
+    )
     return forward if backward == 0.0 else 0.0

@@ -35,9 +35,19 @@ import numpy as np
 from annotation.domain.corpus import TopicData
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import (
-    agglomerative_clusters, between_clusters, cluster_confidences, greedy_hierarchy, member_confidences, to_suggestions,
+    agglomerative_clusters,
+    between_clusters,
+    cluster_confidences,
+    greedy_hierarchy,
+    member_confidences,
+    to_suggestions,
 )
-from modelserve.backends.lexical import acronym_pairs, cluster_specificity, phrase_words, specificity_cue
+from modelserve.backends.lexical import (
+    acronym_pairs,
+    cluster_specificity,
+    phrase_words,
+    specificity_cue,
+)
 from modelserve.encoders import MentionEncoder
 
 DEFAULTS: dict[str, Any] = {
@@ -80,7 +90,10 @@ class MiniLMBackend:
             alone = self.alone.embed(topic)
             similarity += weight * (alone @ alone.T)
         n = len(topic.mentions)
-        penalty, acronym = float(self.params["specificity_penalty"]), float(self.params["acronym_similarity"])
+        penalty, acronym = (
+            float(self.params["specificity_penalty"]),
+            float(self.params["acronym_similarity"]),
+        )
         if penalty and n > 1:
             phrases = [_phrase(topic, i) for i in range(n)]
             cue = np.array([[specificity_cue(a, b) for b in phrases] for a in phrases])
@@ -99,20 +112,29 @@ class MiniLMBackend:
         progress(0.85, "building the hierarchy")
         scores = self.hierarchy_scores(topic, clusters, similarity)
         edges = greedy_hierarchy(
-            scores, float(self.params["hierarchy_threshold"]), single_parent=bool(self.params["single_parent"])
+            scores,
+            float(self.params["hierarchy_threshold"]),
+            single_parent=bool(self.params["single_parent"]),
         )
         progress(1.0, "done")
-        return to_suggestions(clusters, confidences, edges, member_confidences(similarity, clusters))
+        return to_suggestions(
+            clusters, confidences, edges, member_confidences(similarity, clusters)
+        )
 
-    def hierarchy_scores(self, topic: TopicData, clusters: list[list[int]], similarity: np.ndarray) -> np.ndarray:
+    def hierarchy_scores(
+        self, topic: TopicData, clusters: list[list[int]], similarity: np.ndarray
+    ) -> np.ndarray:
         """K x K: entry (parent, child) in [0, 1]."""
         k = len(clusters)
         if k < 2:
             return np.zeros((k, k))
         phrases = [{_phrase(topic, i) for i in members} for members in clusters]
-        lexical = np.array([
-            [cluster_specificity(phrases[p], phrases[c]) if p != c else 0.0 for c in range(k)] for p in range(k)
-        ])
+        lexical = np.array(
+            [
+                [cluster_specificity(phrases[p], phrases[c]) if p != c else 0.0 for c in range(k)]
+                for p in range(k)
+            ]
+        )
         semantic = self._semantic(clusters, similarity)
         combined = 1.0 - (1.0 - lexical) * (1.0 - semantic)
         combined[lexical.T > 0] = 0.0  # the lexical cue points the other way

@@ -38,12 +38,20 @@ class TrainedBackend:
             raise ValueError(f"unknown trained-backend parameters: {sorted(unknown)}")
         self.params = {**DEFAULTS, **(params or {})}
         if not self.params["model_dir"]:
-            raise ValueError("the trained backend needs model_dir (train one with `manage.py train_suggester`)")
+            raise ValueError(
+                "the trained backend needs model_dir (train one with `manage.py train_suggester`)"
+            )
         device = pick_device(self.params["device"])
         self.model, self.config = pair_classifier.load(self.params["model_dir"], device)
-        common = dict(device=device, max_length=self.config.get("max_length"), batch_size=self.params["batch_size"])
+        common = dict(
+            device=device,
+            max_length=self.config.get("max_length"),
+            batch_size=self.params["batch_size"],
+        )
         path = self.config.get("encoder_path")
-        self.in_context = MentionEncoder(path, context=self.config.get("context", "document"), **common)
+        self.in_context = MentionEncoder(
+            path, context=self.config.get("context", "document"), **common
+        )
         self.alone = MentionEncoder(path, context="none", **common)
         for name in ("cluster_threshold", "hierarchy_threshold"):
             if self.params[name] is None:
@@ -59,8 +67,10 @@ class TrainedBackend:
         probabilities = self.pair_probabilities(topic)
         progress(0.8, "clustering and building the hierarchy")
         suggestions = decode_four_class(
-            probabilities, cluster_threshold=float(self.params["cluster_threshold"]),
-            hierarchy_threshold=float(self.params["hierarchy_threshold"]), single_parent=bool(self.params["single_parent"]),
+            probabilities,
+            cluster_threshold=float(self.params["cluster_threshold"]),
+            hierarchy_threshold=float(self.params["hierarchy_threshold"]),
+            single_parent=bool(self.params["single_parent"]),
         )
         progress(1.0, "done")
         return suggestions

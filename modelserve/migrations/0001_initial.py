@@ -6,59 +6,119 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('annotation', '0001_initial'),
+        ("annotation", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SuggestionRun',
+            name="SuggestionRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('backend', models.CharField(max_length=50)),
-                ('params', models.JSONField(blank=True, default=dict)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('succeeded', 'Succeeded'), ('failed', 'Failed')], default='queued', max_length=20)),
-                ('progress', models.FloatField(default=0.0)),
-                ('message', models.CharField(blank=True, max_length=300)),
-                ('error', models.TextField(blank=True)),
-                ('timings', models.JSONField(blank=True, default=dict)),
-                ('device', models.CharField(blank=True, max_length=50)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('worker', models.CharField(blank=True, max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('topic', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='suggestion_runs', to='annotation.topic')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("backend", models.CharField(max_length=50)),
+                ("params", models.JSONField(blank=True, default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("succeeded", "Succeeded"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=20,
+                    ),
+                ),
+                ("progress", models.FloatField(default=0.0)),
+                ("message", models.CharField(blank=True, max_length=300)),
+                ("error", models.TextField(blank=True)),
+                ("timings", models.JSONField(blank=True, default=dict)),
+                ("device", models.CharField(blank=True, max_length=50)),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("worker", models.CharField(blank=True, max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "topic",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="suggestion_runs",
+                        to="annotation.topic",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Suggestion',
+            name="Suggestion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('cluster', 'Cluster'), ('edge', 'Edge'), ('link', 'Link')], max_length=10)),
-                ('position', models.PositiveIntegerField(help_text='order within the run and kind; makes writes idempotent')),
-                ('score', models.FloatField()),
-                ('payload', models.JSONField()),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='suggestions', to='modelserve.suggestionrun')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("cluster", "Cluster"), ("edge", "Edge"), ("link", "Link")],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "position",
+                    models.PositiveIntegerField(
+                        help_text="order within the run and kind; makes writes idempotent"
+                    ),
+                ),
+                ("score", models.FloatField()),
+                ("payload", models.JSONField()),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="suggestions",
+                        to="modelserve.suggestionrun",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['run', 'kind', 'position'],
+                "ordering": ["run", "kind", "position"],
             },
         ),
         migrations.AddConstraint(
-            model_name='suggestionrun',
-            constraint=models.CheckConstraint(condition=models.Q(('progress__gte', 0), ('progress__lte', 1)), name='run_progress_fraction'),
+            model_name="suggestionrun",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("progress__gte", 0), ("progress__lte", 1)),
+                name="run_progress_fraction",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='suggestion',
-            constraint=models.UniqueConstraint(fields=('run', 'kind', 'position'), name='suggestion_position_unique'),
+            model_name="suggestion",
+            constraint=models.UniqueConstraint(
+                fields=("run", "kind", "position"), name="suggestion_position_unique"
+            ),
         ),
     ]

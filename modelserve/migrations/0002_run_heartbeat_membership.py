@@ -4,20 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('modelserve', '0001_initial'),
+        ("modelserve", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='suggestionrun',
-            name='heartbeat_at',
+            model_name="suggestionrun",
+            name="heartbeat_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='suggestion',
-            name='kind',
-            field=models.CharField(choices=[('cluster', 'Cluster'), ('membership', 'Membership'), ('edge', 'Edge'), ('link', 'Link')], max_length=10),
+            model_name="suggestion",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("cluster", "Cluster"),
+                    ("membership", "Membership"),
+                    ("edge", "Edge"),
+                    ("link", "Link"),
+                ],
+                max_length=10,
+            ),
         ),
     ]

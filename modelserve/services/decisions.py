@@ -9,8 +9,16 @@ from modelserve.selectors import run_clusters, suggestion_operation
 KIND_ORDER = [Suggestion.Kind.MEMBERSHIP, Suggestion.Kind.EDGE, Suggestion.Kind.LINK]
 
 
-def suggestions_accept_above(*, annotation_id: int, user, run: SuggestionRun, threshold: float, kinds: list[str],
-                             expected_version: int, client_id: str = "") -> dict:
+def suggestions_accept_above(
+    *,
+    annotation_id: int,
+    user,
+    run: SuggestionRun,
+    threshold: float,
+    kinds: list[str],
+    expected_version: int,
+    client_id: str = "",
+) -> dict:
     """Accept, best score first, every undecided suggestion of `run` scoring at least
     `threshold`. Memberships go first so that edges between the new clusters can map.
 
@@ -18,7 +26,9 @@ def suggestions_accept_above(*, annotation_id: int, user, run: SuggestionRun, th
     a suggested cluster opens a new cluster, the next ones join it) and applied as its own
     logged operation; one the rules refuse now is skipped and reported."""
     clusters = run_clusters(run)
-    candidates = run.suggestions.filter(kind__in=kinds, score__gte=threshold).exclude(kind=Suggestion.Kind.CLUSTER)
+    candidates = run.suggestions.filter(kind__in=kinds, score__gte=threshold).exclude(
+        kind=Suggestion.Kind.CLUSTER
+    )
     ordered = sorted(candidates, key=lambda s: (KIND_ORDER.index(s.kind), -s.score, s.position))
 
     def builder(suggestion: Suggestion):
@@ -33,8 +43,14 @@ def suggestions_accept_above(*, annotation_id: int, user, run: SuggestionRun, th
         return build
 
     applied, skipped = annotation_operations_apply_each(
-        annotation_id=annotation_id, user=user, expected_version=expected_version, client_id=client_id,
-        builders=[(s.pk, builder(s)) for s in ordered])
-    return {"applied": [a.as_message() for a in applied],
-            "skipped": [{"suggestion": s.key, "reason": s.reason} for s in skipped],
-            "version": applied[-1].version if applied else expected_version}
+        annotation_id=annotation_id,
+        user=user,
+        expected_version=expected_version,
+        client_id=client_id,
+        builders=[(s.pk, builder(s)) for s in ordered],
+    )
+    return {
+        "applied": [a.as_message() for a in applied],
+        "skipped": [{"suggestion": s.key, "reason": s.reason} for s in skipped],
+        "version": applied[-1].version if applied else expected_version,
+    }

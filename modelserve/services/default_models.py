@@ -18,8 +18,10 @@ def default_models_ensure() -> list[str]:
     if is_trained(model_dir):
         return []
     if not DEFAULT_CHEMU_TRAIN.is_file():
-        return [f"ChEMU anaphora model not trained: {DEFAULT_CHEMU_TRAIN} is missing; anaphora suggestions "
-                "stay unavailable until `python -m modelserve.train --backend chemu TRAIN` is run"]
+        return [
+            f"ChEMU anaphora model not trained: {DEFAULT_CHEMU_TRAIN} is missing; anaphora suggestions "
+            "stay unavailable until `python -m modelserve.train --backend chemu TRAIN` is run"
+        ]
     from annotation.domain.formats.chemu import read_chemu_jsonlines
     from modelserve.backends.chemu_model import limit_cpu_threads
     from modelserve.backends.chemu_training import train_chemu
@@ -29,7 +31,11 @@ def default_models_ensure() -> list[str]:
     topics = read_chemu_jsonlines(DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics
     limit_cpu_threads()
     lines: list[str] = []
-    train_chemu(topics, model_dir, seed=0, holdout_fraction=0.15, epochs=3, device="auto", log=lines.append)
+    train_chemu(
+        topics, model_dir, seed=0, holdout_fraction=0.15, epochs=3, device="auto", log=lines.append
+    )
     summary = next((line for line in lines if "overall" in line), "")
-    return [f"ChEMU anaphora model trained in {time.monotonic() - started:.0f} s into {model_dir}"
-            + (f" (held out: {summary.strip()})" if summary else "")]
+    return [
+        f"ChEMU anaphora model trained in {time.monotonic() - started:.0f} s into {model_dir}"
+        + (f" (held out: {summary.strip()})" if summary else "")
+    ]

@@ -39,18 +39,26 @@ def heartbeat_stale_after() -> timedelta:
 
 
 @transaction.atomic
-def suggestion_run_request(*, topic: Topic, user, backend: str | None = None,
-                           params: dict | None = None) -> SuggestionRun:
+def suggestion_run_request(
+    *, topic: Topic, user, backend: str | None = None, params: dict | None = None
+) -> SuggestionRun:
     """Queue a run for `topic` with the project's backend (or `backend`); the task is sent to
     the `models` queue after commit."""
     backend = backend or topic.project.suggestion_backend or DEFAULT_BACKEND
     if backend not in available_backends():
-        raise RunRefused(f"Unknown suggestion backend {backend!r}; choose one of {', '.join(available_backends())}.")
+        raise RunRefused(
+            f"Unknown suggestion backend {backend!r}; choose one of {', '.join(available_backends())}."
+        )
     merged = {**topic.project.suggestion_params, **(params or {})}
     if topic.project.hierarchy and "single_parent" not in merged and backend != "chemu":
         merged["single_parent"] = topic.project.single_parent
-    run = SuggestionRun.objects.create(topic=topic, backend=backend, params=merged, requested_by=user,
-                                       message="waiting for a model worker")
+    run = SuggestionRun.objects.create(
+        topic=topic,
+        backend=backend,
+        params=merged,
+        requested_by=user,
+        message="waiting for a model worker",
+    )
     transaction.on_commit(lambda: _enqueue(run.pk))
     transaction.on_commit(lambda: run_broadcast.run_changed(run))
     return run
@@ -96,8 +104,9 @@ class _Heartbeat:
     def _beat(self) -> None:
         try:
             while not self.stop.wait(HEARTBEAT_SECONDS):
-                SuggestionRun.objects.filter(pk=self.run_id, status=SuggestionRun.Status.RUNNING).update(
-                    heartbeat_at=timezone.now())
+                SuggestionRun.objects.filter(
+                    pk=self.run_id, status=SuggestionRun.Status.RUNNING
+                ).update(heartbeat_at=timezone.now())
         finally:
             connection.close()
 
@@ -120,8 +129,9 @@ def _progress_reporter(run: SuggestionRun):
         last[0] = now
         run.progress = max(0.0, min(1.0, float(fraction)))
         run.message = message[:300]
-        SuggestionRun.objects.filter(pk=run.pk).update(progress=run.progress, message=run.message,
-                                                       heartbeat_at=timezone.now())
+        SuggestionRun.objects.filter(pk=run.pk).update(
+            progress=run.progress, message=run.message, heartbeat_at=timezone.now()
+        )
         run_broadcast.run_changed(run)
 
     return report
@@ -155,12 +165,20 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
         logger.exception("suggestion run %s failed", run.pk)
         return _fail(run, f"{type(exc).__name__}: {exc}", timings, detail=traceback.format_exc())
     timings["mentions"] = len(mention_ids)
-    from modelserve.devices import pick_device  # torch: imported in model workers only, never by the web server
+    from modelserve.devices import (
+        pick_device,
+    )  # torch: imported in model workers only, never by the web server
 
     SuggestionRun.objects.filter(pk=run.pk).update(
-        status=SuggestionRun.Status.SUCCEEDED, progress=1.0, finished_at=timezone.now(), timings=timings,
-        device=str(pick_device(run.params.get("device", getattr(settings, "SUGGEST_DEVICE", "auto")))),
-        message=f"{count} suggestions")
+        status=SuggestionRun.Status.SUCCEEDED,
+        progress=1.0,
+        finished_at=timezone.now(),
+        timings=timings,
+        device=str(
+            pick_device(run.params.get("device", getattr(settings, "SUGGEST_DEVICE", "auto")))
+        ),
+        message=f"{count} suggestions",
+    )
     run.refresh_from_db()
     run_broadcast.run_changed(run)
     return f"succeeded: {count} suggestions"
@@ -168,8 +186,12 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
 
 def _fail(run: SuggestionRun, message: str, timings: dict, detail: str = "") -> str:
     SuggestionRun.objects.filter(pk=run.pk).update(
-        status=SuggestionRun.Status.FAILED, finished_at=timezone.now(), error=(message + "\n\n" + detail).strip(),
-        message=message[:300], timings=timings)
+        status=SuggestionRun.Status.FAILED,
+        finished_at=timezone.now(),
+        error=(message + "\n\n" + detail).strip(),
+        message=message[:300],
+        timings=timings,
+    )
     run.refresh_from_db()
     run_broadcast.run_changed(run)
     return f"failed: {message}"
@@ -179,24 +201,57 @@ def _fail(run: SuggestionRun, message: str, timings: dict, detail: str = "") -> 
 def _store(run: SuggestionRun, suggestions: Suggestions, mention_ids: list[int]) -> int:
     """Write every suggestion of the run at once (indices -> our mention ids)."""
     SuggestionRun.objects.select_for_update().get(pk=run.pk)
-    Suggestion.objects.filter(run=run).delete()  # a half-written earlier attempt cannot exist; belt and braces
-    clusters = Suggestion.objects.bulk_create([
-        Suggestion(run=run, kind=Suggestion.Kind.CLUSTER, position=i, score=c.score,
-                   payload={"mentions": [mention_ids[m] for m in c.mentions]})
-        for i, c in enumerate(suggestions.clusters)
-    ])
+    Suggestion.objects.filter(
+        run=run
+    ).delete()  # a half-written earlier attempt cannot exist; belt and braces
+    clusters = Suggestion.objects.bulk_create(
+        [
+            Suggestion(
+                run=run,
+                kind=Suggestion.Kind.CLUSTER,
+                position=i,
+                score=c.score,
+                payload={"mentions": [mention_ids[m] for m in c.mentions]},
+            )
+            for i, c in enumerate(suggestions.clusters)
+        ]
+    )
     memberships = []
     for row, cluster in zip(clusters, suggestions.clusters):
         scores = cluster.mention_scores or [cluster.score] * len(cluster.mentions)
         for mention, score in zip(cluster.mentions, scores):
-            memberships.append(Suggestion(run=run, kind=Suggestion.Kind.MEMBERSHIP, position=len(memberships),
-                                          score=score, payload={"mention": mention_ids[mention], "cluster": row.pk}))
-    edges = [Suggestion(run=run, kind=Suggestion.Kind.EDGE, position=i, score=e.score,
-                        payload={"parent": clusters[e.parent].pk, "child": clusters[e.child].pk})
-             for i, e in enumerate(suggestions.edges)]
-    links = [Suggestion(run=run, kind=Suggestion.Kind.LINK, position=i, score=link.score,
-                        payload={"type": link.type, "anaphor": mention_ids[link.anaphor],
-                                 "antecedent": mention_ids[link.antecedent]})
-             for i, link in enumerate(suggestions.links)]
+            memberships.append(
+                Suggestion(
+                    run=run,
+                    kind=Suggestion.Kind.MEMBERSHIP,
+                    position=len(memberships),
+                    score=score,
+                    payload={"mention": mention_ids[mention], "cluster": row.pk},
+                )
+            )
+    edges = [
+        Suggestion(
+            run=run,
+            kind=Suggestion.Kind.EDGE,
+            position=i,
+            score=e.score,
+            payload={"parent": clusters[e.parent].pk, "child": clusters[e.child].pk},
+        )
+        for i, e in enumerate(suggestions.edges)
+    ]
+    links = [
+        Suggestion(
+            run=run,
+            kind=Suggestion.Kind.LINK,
+            position=i,
+            score=link.score,
+            payload={
+                "type": link.type,
+                "anaphor": mention_ids[link.anaphor],
+                "antecedent": mention_ids[link.antecedent],
+            },
+        )
+        for i, link in enumerate(suggestions.links)
+    ]
     Suggestion.objects.bulk_create(memberships + edges + links)
     return len(clusters) + len(edges) + len(links)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import torch
@@ -38,8 +39,12 @@ class PairClassifier(nn.Module):
         super().__init__()
         self.dim, self.hidden = dim, hidden
         self.net = nn.Sequential(
-            nn.Linear(4 * dim + EXTRA_FEATURES, hidden), nn.ReLU(), nn.Dropout(dropout),
-            nn.Linear(hidden, hidden), nn.ReLU(), nn.Dropout(dropout),
+            nn.Linear(4 * dim + EXTRA_FEATURES, hidden),
+            nn.ReLU(),
+            nn.Dropout(dropout),
+            nn.Linear(hidden, hidden),
+            nn.ReLU(),
+            nn.Dropout(dropout),
             nn.Linear(hidden, len(LABELS)),
         )
 
@@ -72,7 +77,9 @@ def pair_scalars(topic: TopicData, phrase_embeddings: np.ndarray) -> np.ndarray:
     return out
 
 
-def topic_inputs(topic: TopicData, in_context: MentionEncoder, alone: MentionEncoder) -> tuple[np.ndarray, np.ndarray]:
+def topic_inputs(
+    topic: TopicData, in_context: MentionEncoder, alone: MentionEncoder
+) -> tuple[np.ndarray, np.ndarray]:
     """(context embeddings, pair scalars) of a topic: everything the classifier reads."""
     return in_context.embed(topic), pair_scalars(topic, alone.embed(topic))
 
@@ -99,7 +106,9 @@ def pair_labels(topic: TopicData) -> np.ndarray:
 
 
 @torch.inference_mode()
-def pair_probabilities(model: PairClassifier, embeddings: np.ndarray, scalars: np.ndarray, *, batch_size: int = 8192) -> np.ndarray:
+def pair_probabilities(
+    model: PairClassifier, embeddings: np.ndarray, scalars: np.ndarray, *, batch_size: int = 8192
+) -> np.ndarray:
     """n x n x 4 class probabilities of every ordered pair (the diagonal is left at zero)."""
     n = len(embeddings)
     out = np.zeros((n, n, len(LABELS)), dtype=np.float32)
@@ -157,7 +166,10 @@ def fit(
         seconds.append(j + offset)
         labels.append(item.labels[i, j])
         extras.append(item.scalars[i, j])
-    first, second = torch.as_tensor(np.concatenate(firsts)), torch.as_tensor(np.concatenate(seconds))
+    first, second = (
+        torch.as_tensor(np.concatenate(firsts)),
+        torch.as_tensor(np.concatenate(seconds)),
+    )
     scalars = torch.as_tensor(np.concatenate(extras), dtype=torch.float32)
     target = torch.as_tensor(np.concatenate(labels))
     counts = torch.bincount(target, minlength=len(LABELS)).float()
@@ -195,7 +207,9 @@ def save(model: PairClassifier, out_dir: str | Path, config: dict[str, Any]) -> 
     return out
 
 
-def load(model_dir: str | Path, device: torch.device | None = None) -> tuple[PairClassifier, dict[str, Any]]:
+def load(
+    model_dir: str | Path, device: torch.device | None = None
+) -> tuple[PairClassifier, dict[str, Any]]:
     directory = Path(model_dir)
     if not (directory / CONFIG_FILE).is_file() or not (directory / WEIGHTS_FILE).is_file():
         raise FileNotFoundError(

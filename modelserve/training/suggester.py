@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from annotation.domain.corpus import TopicData
 from modelserve.devices import pick_device
 from modelserve.encoders import MentionEncoder
 from modelserve.training import pair_classifier
-from modelserve.training.pair_classifier import PairData, pair_labels, pair_probabilities, topic_inputs
+from modelserve.training.pair_classifier import (
+    PairData,
+    pair_labels,
+    pair_probabilities,
+    topic_inputs,
+)
 from modelserve.training.thresholds import GRID, tune_thresholds
 
 # SciCo appendix B.2: agglomerative distance threshold 0.6 (similarity 0.4), hierarchy 0.4.
@@ -53,24 +59,45 @@ def train_suggester(
         raise ValueError("no topic with at least two gold-clustered mentions to train on")
     shuffled = usable[:]
     random.Random(seed).shuffle(shuffled)
-    held = min(max(1, round(len(shuffled) * holdout_fraction)), len(shuffled) - 1) if len(shuffled) > 1 else 0
+    held = (
+        min(max(1, round(len(shuffled) * holdout_fraction)), len(shuffled) - 1)
+        if len(shuffled) > 1
+        else 0
+    )
     holdout, train = shuffled[:held], shuffled[held:]
-    log(f"topics: {len(train)} for training, {len(holdout)} held out ({len(topics) - len(usable)} without gold skipped)")
+    log(
+        f"topics: {len(train)} for training, {len(holdout)} held out ({len(topics) - len(usable)} without gold skipped)"
+    )
 
     target = pick_device(device)
-    encoder = MentionEncoder(encoder_path, device=target, context=context, max_length=max_length, batch_size=batch_size)
-    alone = MentionEncoder(encoder_path, device=target, context="none", max_length=max_length, batch_size=batch_size)
+    encoder = MentionEncoder(
+        encoder_path, device=target, context=context, max_length=max_length, batch_size=batch_size
+    )
+    alone = MentionEncoder(
+        encoder_path, device=target, context="none", max_length=max_length, batch_size=batch_size
+    )
     data = {}
     for number, topic in enumerate(usable, 1):
         data[id(topic)] = PairData(topic, *topic_inputs(topic, encoder, alone), pair_labels(topic))
         if number % 10 == 0 or number == len(usable):
             log(f"embedded {number}/{len(usable)} topics")
 
-    model = pair_classifier.fit([data[id(t)] for t in train], seed=seed, epochs=epochs, hidden=hidden, device=target, log=log)
+    model = pair_classifier.fit(
+        [data[id(t)] for t in train],
+        seed=seed,
+        epochs=epochs,
+        hidden=hidden,
+        device=target,
+        log=log,
+    )
 
     if holdout:
-        probabilities = [pair_probabilities(model, data[id(t)].embeddings, data[id(t)].scalars) for t in holdout]
-        cluster_threshold, hierarchy_threshold, scores = tune_thresholds(holdout, probabilities, grid=threshold_grid, log=log)
+        probabilities = [
+            pair_probabilities(model, data[id(t)].embeddings, data[id(t)].scalars) for t in holdout
+        ]
+        cluster_threshold, hierarchy_threshold, scores = tune_thresholds(
+            holdout, probabilities, grid=threshold_grid, log=log
+        )
         log(
             f"held-out: CoNLL F1 {scores['conll_f1']:.4f}, hierarchy F1 {scores['hierarchy_f1']:.4f}, "
             f"path ratio {scores['path_ratio_micro']:.4f} (micro) {scores['path_ratio_macro']:.4f} (macro)"

@@ -8,7 +8,8 @@ thresholds. Scores come from `score_scico`, micro over the held-out topics.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -16,8 +17,14 @@ from annotation.domain.corpus import TopicData
 from annotation.domain.scoring.api import score_scico
 from modelserve.backends.base import Suggestions
 from modelserve.backends.decoding import (
-    agglomerative_clusters, as_topic, between_clusters, cluster_confidences, four_class_scores, greedy_hierarchy,
-    symmetrise, to_suggestions,
+    agglomerative_clusters,
+    as_topic,
+    between_clusters,
+    cluster_confidences,
+    four_class_scores,
+    greedy_hierarchy,
+    symmetrise,
+    to_suggestions,
 )
 
 GRID = tuple(round(float(x), 2) for x in np.arange(0.1, 0.951, 0.05))
@@ -48,12 +55,17 @@ def tune_thresholds(
         for coref, child_of in scores:
             similarity = symmetrise(coref)
             clusters = agglomerative_clusters(similarity, cluster_threshold)
-            edges = greedy_hierarchy(between_clusters(child_of, clusters).T, min(grid), single_parent=single_parent)
+            edges = greedy_hierarchy(
+                between_clusters(child_of, clusters).T, min(grid), single_parent=single_parent
+            )
             decoded.append((clusters, cluster_confidences(similarity, clusters), edges))
         for hierarchy_threshold in grid:
             # a higher threshold keeps a prefix of the greedy edges (see decoding.py)
             system = [
-                as_topic(topic, to_suggestions(c, conf, [e for e in edges if e[2] >= hierarchy_threshold]))
+                as_topic(
+                    topic,
+                    to_suggestions(c, conf, [e for e in edges if e[2] >= hierarchy_threshold]),
+                )
                 for topic, (c, conf, edges) in zip(gold, decoded)
             ]
             result = summary(score_scico(gold, system))

@@ -21,7 +21,7 @@ from tests.factories import ProjectFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-from tests.paths import DEMO  # noqa: E402
+from tests.paths import DEMO
 
 
 def load(project, username, topics, *, submit=True):
@@ -63,22 +63,44 @@ def chemu_project():
 def scorer_iaa(format, files, names, tmp_path):
     """`python -m annotation.domain.scoring iaa` on the files: its JSON and its CSV."""
     out = subprocess.run(
-        [sys.executable, "-m", "annotation.domain.scoring", "iaa", *map(str, files), "--format", format,
-         "--names", ",".join(names), "--json", "--csv", str(tmp_path / "scorer.csv")],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "annotation.domain.scoring",
+            "iaa",
+            *map(str, files),
+            "--format",
+            format,
+            "--names",
+            ",".join(names),
+            "--json",
+            "--csv",
+            str(tmp_path / "scorer.csv"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return json.loads(out), (tmp_path / "scorer.csv").read_text()
 
 
-@pytest.mark.parametrize("fixture, format, extension", [("scico_project", "scico", "jsonl"),
-                                                         ("chemu_project", "chemu", "jsonlines")])
-def test_the_numbers_equal_the_scorer_on_the_same_data_exported_to_files(request, tmp_path, fixture, format,
-                                                                        extension):
+@pytest.mark.parametrize(
+    "fixture, format, extension",
+    [("scico_project", "scico", "jsonl"), ("chemu_project", "chemu", "jsonlines")],
+)
+def test_the_numbers_equal_the_scorer_on_the_same_data_exported_to_files(
+    request, tmp_path, fixture, format, extension
+):
     project = request.getfixturevalue(fixture)
     annotations_export(project=project, format=format, out=tmp_path, source="submitted")
 
-    expected, expected_csv = scorer_iaa(format, [tmp_path / f"alice.{extension}", tmp_path / f"bob.{extension}"],
-                                        ["alice", "bob"], tmp_path)
+    expected, expected_csv = scorer_iaa(
+        format,
+        [tmp_path / f"alice.{extension}", tmp_path / f"bob.{extension}"],
+        ["alice", "bob"],
+        tmp_path,
+    )
 
     result = project_agreement(project)
     assert result["topics"] == expected["topics"]
@@ -88,7 +110,9 @@ def test_the_numbers_equal_the_scorer_on_the_same_data_exported_to_files(request
 
 def test_the_command_writes_the_same_csv_as_project_agreement_csv(scico_project, tmp_path):
     out = StringIO()
-    call_command("agreement", "--project", "scico", "--csv", str(tmp_path / "report.csv"), stdout=out)
+    call_command(
+        "agreement", "--project", "scico", "--csv", str(tmp_path / "report.csv"), stdout=out
+    )
 
     assert (tmp_path / "report.csv").read_text() == project_agreement_csv(scico_project)
     assert "annotators with submissions: alice, bob" in out.getvalue()
@@ -98,18 +122,40 @@ def test_the_command_writes_the_same_csv_as_project_agreement_csv(scico_project,
 def test_the_csv_has_a_readable_header_topic_rows_and_overall_rows(scico_project):
     rows = list(csv.DictReader(StringIO(project_agreement_csv(scico_project))))
 
-    assert list(rows[0]) == ["scope", "topic", "metric", "avg", "max", "annotators", "std", "max_micro", "max_macro"]
+    assert list(rows[0]) == [
+        "scope",
+        "topic",
+        "metric",
+        "avg",
+        "max",
+        "annotators",
+        "std",
+        "max_micro",
+        "max_macro",
+    ]
     topic_rows = [row for row in rows if row["scope"] == "topic"]
     assert len(topic_rows) == 6 * 8 and {row["annotators"] for row in topic_rows} == {"2"}
     assert [row["metric"] for row in rows if row["scope"] == "overall"] == [
-        "conll_f1", "muc_f1", "bcub_f1", "ceafe_f1", "lea_f1", "hierarchy_f1", "hierarchy_50_f1", "path_ratio"]
+        "conll_f1",
+        "muc_f1",
+        "bcub_f1",
+        "ceafe_f1",
+        "lea_f1",
+        "hierarchy_f1",
+        "hierarchy_50_f1",
+        "path_ratio",
+    ]
 
 
-def test_only_submitted_annotator_annotations_count_and_thin_topics_are_listed_unscored(scico_project):
+def test_only_submitted_annotator_annotations_count_and_thin_topics_are_listed_unscored(
+    scico_project,
+):
     topics = read("scico", DEMO / "scico_demo.jsonl").topics
     load(scico_project, "carol", topics[:2], submit=False)
     adjudicator = UserFactory(username="dave")
-    assignment_create(topic=scico_project.topics.get(external_id="9001"), user=adjudicator, role="adjudicator")
+    assignment_create(
+        topic=scico_project.topics.get(external_id="9001"), user=adjudicator, role="adjudicator"
+    )
     only_alice = ProjectFactory(name="thin")
     topics_import(project=only_alice, path=DEMO / "scico_demo.jsonl", format="scico")
     load(only_alice, "erin", topics[:1])
@@ -140,8 +186,9 @@ def _clustered(topic):
     return topic
 
 
-def test_the_report_reads_a_fixed_number_of_queries_whatever_the_number_of_topics(scico_project,
-                                                                               django_assert_max_num_queries):
+def test_the_report_reads_a_fixed_number_of_queries_whatever_the_number_of_topics(
+    scico_project, django_assert_max_num_queries
+):
     with django_assert_max_num_queries(14):
         project_agreement(scico_project)
 

@@ -18,7 +18,7 @@ from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-from tests.paths import DEMO  # noqa: E402
+from tests.paths import DEMO
 
 
 @pytest.fixture
@@ -27,7 +27,9 @@ def scico():
     topics_import(project=project, path=DEMO / "scico_demo.jsonl", format="scico")
     topic = project.topics.get(external_id="9001")
     user = UserFactory()
-    annotator_a = {t.external_id: t for t in read("scico", DEMO / "scico_demo_annotator_a.jsonl").topics}
+    annotator_a = {
+        t.external_id: t for t in read("scico", DEMO / "scico_demo_annotator_a.jsonl").topics
+    }
     return assignment_create(topic=topic, user=user), annotator_a["9001"]
 
 
@@ -40,7 +42,9 @@ def test_an_annotators_file_is_loaded_into_the_empty_annotation_as_one_import_op
     annotation.refresh_from_db()
     assert annotation.version == imported.version == 1
     assert annotation_topic_data(annotation) == data
-    assert list(Operation.objects.filter(annotation=annotation).values_list("name", "kind")) == [("import", "do")]
+    assert list(Operation.objects.filter(annotation=annotation).values_list("name", "kind")) == [
+        ("import", "do")
+    ]
     assert imported.unmatched == 0 and imported.warnings == []
 
 
@@ -51,11 +55,18 @@ def test_the_imported_annotations_log_replays_to_its_state_and_the_annotator_can
     annotation.refresh_from_db()
     cluster = Cluster.objects.filter(annotation=annotation).first()
 
-    annotation_operation_apply(annotation_id=annotation.pk, user=assignment.user, expected_version=1,
-                               payload={"op": "rename", "cluster": cluster.pk, "label": "renamed"})
+    annotation_operation_apply(
+        annotation_id=annotation.pk,
+        user=assignment.user,
+        expected_version=1,
+        payload={"op": "rename", "cluster": cluster.pk, "label": "renamed"},
+    )
 
     log = list(Operation.objects.filter(annotation=annotation).order_by("version"))
-    assert replay(annotation_initial_state(annotation), log).snapshot() == annotation_state_load(annotation).snapshot()
+    assert (
+        replay(annotation_initial_state(annotation), log).snapshot()
+        == annotation_state_load(annotation).snapshot()
+    )
 
 
 def test_a_mention_the_topic_does_not_have_is_an_error_naming_it_and_nothing_is_written(scico):
@@ -101,13 +112,19 @@ def test_a_submitted_annotation_is_read_only(scico):
 
 def test_rules_the_imported_data_breaks_are_kept_and_reported(tmp_path):
     project = ProjectFactory()
-    line = {"id": 1, "tokens": [["a", "b", "c"]], "mentions": [[0, 0, 0, 0], [0, 1, 1, 1], [0, 2, 2, 2]],
-            "relations": [[0, 2], [1, 2]]}
+    line = {
+        "id": 1,
+        "tokens": [["a", "b", "c"]],
+        "mentions": [[0, 0, 0, 0], [0, 1, 1, 1], [0, 2, 2, 2]],
+        "relations": [[0, 2], [1, 2]],
+    }
     path = tmp_path / "t.jsonl"
     path.write_text(json.dumps(line) + "\n")
     topics_import(project=project, path=path, format="scico")
     assignment = assignment_create(topic=project.topics.get(), user=UserFactory())
 
-    imported = annotation_import_for_assignment(assignment=assignment, topic=read("scico", path).topics[0])
+    imported = annotation_import_for_assignment(
+        assignment=assignment, topic=read("scico", path).topics[0]
+    )
 
     assert any("several parents" in warning for warning in imported.warnings)

@@ -12,21 +12,26 @@ from annotation.models import Project, Topic
 
 pytestmark = pytest.mark.django_db
 
-from tests.paths import DEMO as FIXTURES  # noqa: E402
-from tests.paths import SHARED_DATA as DATA  # noqa: E402
+from tests.paths import DEMO as FIXTURES
+from tests.paths import SHARED_DATA as DATA
 
 
 def upload(client, project, name: str, content: bytes, format: str, **extra):
     file = io.BytesIO(content)
     file.name = name
-    return client.post(f"/api/projects/{project.pk}/imports/", {"file": file, "format": format, **extra},
-                       format="multipart")
+    return client.post(
+        f"/api/projects/{project.pk}/imports/",
+        {"file": file, "format": format, **extra},
+        format="multipart",
+    )
 
 
 def test_uploading_a_scico_file_imports_its_topics_with_gold(admin_client):
     project = Project.objects.create(name="upload")
 
-    response = upload(admin_client, project, "demo.jsonl", (FIXTURES / "scico_demo.jsonl").read_bytes(), "scico")
+    response = upload(
+        admin_client, project, "demo.jsonl", (FIXTURES / "scico_demo.jsonl").read_bytes(), "scico"
+    )
 
     assert response.status_code == 201, response.content
     assert len(response.json()["topics"]) == Topic.objects.filter(project=project).count() == 6
@@ -70,7 +75,9 @@ def test_a_zipped_corefi_folder_imports_every_file(admin_client):
 
 def test_export_downloads_the_gold_as_a_file_that_imports_back(admin_client):
     project = Project.objects.create(name="export me")
-    upload(admin_client, project, "demo.jsonl", (FIXTURES / "scico_demo.jsonl").read_bytes(), "scico")
+    upload(
+        admin_client, project, "demo.jsonl", (FIXTURES / "scico_demo.jsonl").read_bytes(), "scico"
+    )
 
     response = admin_client.get(f"/api/projects/{project.pk}/export/?format=scico&source=gold")
 
@@ -95,7 +102,9 @@ def test_the_agreement_csv_download_equals_the_commands_csv(admin_client, tmp_pa
     assert admin_client.get(f"/api/projects/{project.pk}/agreement/").json()["overall"]
 
 
-@pytest.mark.parametrize("path", ["imports/", "export/?format=scico", "agreement/", "agreement/?format=csv"])
+@pytest.mark.parametrize(
+    "path", ["imports/", "export/?format=scico", "agreement/", "agreement/?format=csv"]
+)
 def test_annotators_cannot_use_the_file_endpoints(path):
     from tests.factories import UserFactory
 

@@ -13,14 +13,18 @@ pytestmark = pytest.mark.django_db
 
 def many_assignments(topics: int, users: int) -> list[int]:
     project = Project.objects.create(name=f"many {Project.objects.count()}")
-    Topic.objects.bulk_create(Topic(project=project, external_id=f"t{i}", position=i) for i in range(topics))
+    Topic.objects.bulk_create(
+        Topic(project=project, external_id=f"t{i}", position=i) for i in range(topics)
+    )
     annotators = [UserFactory() for _ in range(users)]
     assignments_bulk_create(topics=list(project.topics.all()), users=annotators)
     return list(Assignment.objects.filter(topic__project=project).values_list("pk", flat=True))
 
 
 def bulk(client, action: str, ids: list[int], **extra):
-    return client.post("/api/assignments/bulk/", {"action": action, "assignments": ids, **extra}, format="json")
+    return client.post(
+        "/api/assignments/bulk/", {"action": action, "assignments": ids, **extra}, format="json"
+    )
 
 
 def started_assignment():
@@ -29,13 +33,18 @@ def started_assignment():
     assignment, annotation = assign(topic, user)
     from annotation.services.operations import annotation_operation_apply
 
-    annotation_operation_apply(annotation_id=annotation.pk, user=user, expected_version=0,
-                               payload={"op": "assign", "mention": mention_ids(topic)[0], "cluster": None})
+    annotation_operation_apply(
+        annotation_id=annotation.pk,
+        user=user,
+        expected_version=0,
+        payload={"op": "assign", "mention": mention_ids(topic)[0], "cluster": None},
+    )
     return assignment
 
 
-def test_deleting_900_assignments_takes_one_request_and_a_few_dozen_queries(admin_client,
-                                                                            django_assert_max_num_queries):
+def test_deleting_900_assignments_takes_one_request_and_a_few_dozen_queries(
+    admin_client, django_assert_max_num_queries
+):
     ids = many_assignments(300, 3)
 
     # Django deletes in chunks of 100 rows: 2 x 9 of the queries, the rest once.
@@ -106,8 +115,13 @@ def test_the_suggestion_backends_are_listed_with_the_default(admin_client):
 
 
 def test_a_project_row_carries_its_suggestion_parameters(admin_client):
-    created = admin_client.post("/api/projects/", {"name": "params", "suggestion_backend": "minilm",
-                                                   "suggestion_params": {"threshold": 0.6}}, format="json")
+    created = admin_client.post(
+        "/api/projects/",
+        {"name": "params", "suggestion_backend": "minilm", "suggestion_params": {"threshold": 0.6}},
+        format="json",
+    )
 
     assert created.json()["suggestion_params"] == {"threshold": 0.6}
-    assert admin_client.get(f"/api/projects/{created.json()['id']}/").json()["suggestion_params"] == {"threshold": 0.6}
+    assert admin_client.get(f"/api/projects/{created.json()['id']}/").json()[
+        "suggestion_params"
+    ] == {"threshold": 0.6}

@@ -21,8 +21,11 @@ def workspace():
 
 
 def post_op(client, annotation, version, **op):
-    return client.post(f"/api/annotations/{annotation.pk}/operations/",
-                       {"expected_version": version, "operation": op}, format="json")
+    return client.post(
+        f"/api/annotations/{annotation.pk}/operations/",
+        {"expected_version": version, "operation": op},
+        format="json",
+    )
 
 
 def test_my_assignments_list_my_topic_with_its_progress(workspace):
@@ -30,7 +33,9 @@ def test_my_assignments_list_my_topic_with_its_progress(workspace):
 
     rows = client.get("/api/assignments/mine/").json()
 
-    assert [(r["id"], r["topic"]["id"], r["annotation"]) for r in rows] == [(assignment.pk, topic.pk, annotation.pk)]
+    assert [(r["id"], r["topic"]["id"], r["annotation"]) for r in rows] == [
+        (assignment.pk, topic.pk, annotation.pk)
+    ]
     assert rows[0]["progress"] == {"assigned": 0, "total": 7}
 
 
@@ -63,7 +68,9 @@ def test_a_stale_version_answers_409_with_the_current_version(workspace):
 def test_a_rule_violation_answers_422_with_the_reason(workspace):
     client, topic, _, annotation = workspace
     m = mention_ids(topic)
-    cluster = post_op(client, annotation, 0, op="assign", mention=m[0], cluster=None).json()["created"]["cluster"]
+    cluster = post_op(client, annotation, 0, op="assign", mention=m[0], cluster=None).json()[
+        "created"
+    ]["cluster"]
 
     response = post_op(client, annotation, 1, op="add_edge", parent=cluster, child=cluster)
 
@@ -86,12 +93,18 @@ def test_undo_then_redo_through_the_api(workspace):
     m = mention_ids(topic)
     post_op(client, annotation, 0, op="assign", mention=m[0], cluster=None)
 
-    undo = client.post(f"/api/annotations/{annotation.pk}/undo/", {"expected_version": 1}, format="json")
-    redo = client.post(f"/api/annotations/{annotation.pk}/redo/", {"expected_version": 2}, format="json")
+    undo = client.post(
+        f"/api/annotations/{annotation.pk}/undo/", {"expected_version": 1}, format="json"
+    )
+    redo = client.post(
+        f"/api/annotations/{annotation.pk}/redo/", {"expected_version": 2}, format="json"
+    )
 
     assert undo.status_code == redo.status_code == 200
     assert [e["e"] for e in undo.json()["effects"]] == ["member_set", "cluster_deleted"]
-    assert client.get(f"/api/annotations/{annotation.pk}/").json()["clusters"][0]["members"] == [m[0]]
+    assert client.get(f"/api/annotations/{annotation.pk}/").json()["clusters"][0]["members"] == [
+        m[0]
+    ]
 
 
 def test_submitting_an_incomplete_hierarchy_topic_is_refused_with_the_count(workspace):

@@ -8,8 +8,14 @@ from annotation.services.assignments import AssignmentRefused, balanced_plan
 
 
 def plan(topics=10, annotators=4, k=3, overlap=range(4), load=None, already=()):
-    return balanced_plan(topic_ids=list(range(topics)), annotator_ids=[100 + a for a in range(annotators)], k=k,
-                         overlap=set(overlap), load=load or {}, already=set(already))
+    return balanced_plan(
+        topic_ids=list(range(topics)),
+        annotator_ids=[100 + a for a in range(annotators)],
+        k=k,
+        overlap=set(overlap),
+        load=load or {},
+        already=set(already),
+    )
 
 
 def test_overlap_topics_get_k_annotators_and_the_others_one():

@@ -26,7 +26,11 @@ def test_the_first_load_creates_the_three_projects_and_prints_a_line_for_each():
     lines = load_demo()
 
     assert lines[0] == "demo accounts created: admin, annotator1, annotator2"
-    assert [line.split(":")[0] for line in lines[1:]] == ["SciCo demo", "ChEMU-Ref demo", "SciCo agreement demo"]
+    assert [line.split(":")[0] for line in lines[1:]] == [
+        "SciCo demo",
+        "ChEMU-Ref demo",
+        "SciCo agreement demo",
+    ]
 
 
 def test_the_scico_demo_has_gold_and_every_topic_assigned_to_both_annotators():
@@ -37,8 +41,13 @@ def test_the_scico_demo_has_gold_and_every_topic_assigned_to_both_annotators():
     assert project.topics.count() == 6
     assert Annotation.objects.filter(topic__project=project, kind="gold").count() == 6
     assignments = Assignment.objects.filter(topic__project=project)
-    assert sorted(set(assignments.values_list("user__username", flat=True))) == ["annotator1", "annotator2"]
-    assert assignments.count() == 12 and set(assignments.values_list("status", flat=True)) == {"assigned"}
+    assert sorted(set(assignments.values_list("user__username", flat=True))) == [
+        "annotator1",
+        "annotator2",
+    ]
+    assert assignments.count() == 12 and set(assignments.values_list("status", flat=True)) == {
+        "assigned"
+    }
 
 
 def test_the_chemu_demo_is_an_anaphora_project_whose_mentions_annotators_may_edit():
@@ -78,8 +87,11 @@ def test_forcing_recreates_only_missing_demo_projects():
 
     lines = demo_load(password="x", force=True)
 
-    assert lines == ["SciCo demo: already there", "ChEMU-Ref demo: 8 snippets with gold links, assigned to "
-                     "annotator1, annotator2", "SciCo agreement demo: already there"]
+    assert lines == [
+        "SciCo demo: already there",
+        "ChEMU-Ref demo: 8 snippets with gold links, assigned to annotator1, annotator2",
+        "SciCo agreement demo: already there",
+    ]
 
 
 def test_a_database_with_projects_of_its_own_gets_no_demo_projects():

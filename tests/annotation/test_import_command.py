@@ -12,8 +12,10 @@ from tests.factories import ProjectFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-from tests.paths import CHEMU_TRAIN  # noqa: E402
-from tests.paths import DEMO  # noqa: E402
+from tests.paths import (
+    CHEMU_TRAIN,
+    DEMO,
+)
 
 
 def run(*args):
@@ -28,11 +30,15 @@ def test_the_whole_chemu_training_file_imports_with_skip_invalid_and_reports_the
     out, _ = run("--project", "ChEMU", "--format", "chemu", "--skip-invalid", str(CHEMU_TRAIN))
 
     lines = out.splitlines()
-    assert lines[0].startswith("train.english.jsonlines: imported 900 topic(s) into project 'ChEMU'")
+    assert lines[0].startswith(
+        "train.english.jsonlines: imported 900 topic(s) into project 'ChEMU'"
+    )
     skipped = [line for line in lines if line.startswith("skipped ")]
     assert len(skipped) == 52
-    assert skipped[0] == ("skipped link Coreference[0]: train.english.jsonlines: line 4, field Coreference[0][0]: "
-                          "the anaphor is empty (antecedent [[2, 3]])")
+    assert skipped[0] == (
+        "skipped link Coreference[0]: train.english.jsonlines: line 4, field Coreference[0][0]: "
+        "the anaphor is empty (antecedent [[2, 3]])"
+    )
     assert len([line for line in lines if line.startswith("warning: ")]) == 5
     assert Topic.objects.count() == 900
     assert Mention.objects.count() == 13764
@@ -44,12 +50,23 @@ def test_the_chemu_training_file_without_skip_invalid_is_refused_listing_every_e
 
     err = StringIO()
     with pytest.raises(CommandError, match="52 error"):
-        call_command("import_topics", "--project", "ChEMU", "--format", "chemu", str(CHEMU_TRAIN),
-                     stdout=StringIO(), stderr=err)
+        call_command(
+            "import_topics",
+            "--project",
+            "ChEMU",
+            "--format",
+            "chemu",
+            str(CHEMU_TRAIN),
+            stdout=StringIO(),
+            stderr=err,
+        )
 
     errors = err.getvalue().splitlines()
     assert len(errors) == 52
-    assert all(e.startswith("train.english.jsonlines: line ") and ", field " in e and " empty" in e for e in errors)
+    assert all(
+        e.startswith("train.english.jsonlines: line ") and ", field " in e and " empty" in e
+        for e in errors
+    )
     assert not Topic.objects.exists() and not Annotation.objects.exists()
 
 
@@ -59,11 +76,14 @@ def test_a_missing_project_is_refused_unless_create_is_given():
     assert not Project.objects.exists()
 
 
-@pytest.mark.parametrize("format, path, scheme", [
-    ("scico", DEMO / "scico_demo.jsonl", "hierarchy"),
-    ("chemu", DEMO / "chemu_demo.jsonlines", "anaphora"),
-    ("brat", ROOT / "fixtures" / "formats" / "brat", "hierarchy+anaphora"),
-])
+@pytest.mark.parametrize(
+    "format, path, scheme",
+    [
+        ("scico", DEMO / "scico_demo.jsonl", "hierarchy"),
+        ("chemu", DEMO / "chemu_demo.jsonlines", "anaphora"),
+        ("brat", ROOT / "fixtures" / "formats" / "brat", "hierarchy+anaphora"),
+    ],
+)
 def test_create_makes_the_project_with_the_scheme_of_the_format(format, path, scheme):
     out, _ = run("--project", "New", "--format", format, "--create", str(path))
 

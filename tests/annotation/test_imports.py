@@ -7,7 +7,16 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from annotation.domain.history import replay
-from annotation.models import Annotation, Cluster, ClusterMember, Document, HierarchyEdge, Mention, Operation, Topic
+from annotation.models import (
+    Annotation,
+    Cluster,
+    ClusterMember,
+    Document,
+    HierarchyEdge,
+    Mention,
+    Operation,
+    Topic,
+)
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
 from annotation.services.errors import ImportRefused
 from annotation.services.imports import topics_import
@@ -16,17 +25,21 @@ from tests.factories import ProjectFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-from tests.paths import DEMO  # noqa: E402
-from tests.paths import SHARED_DATA as CORPUS_DIR  # noqa: E402
+from tests.paths import DEMO
+from tests.paths import SHARED_DATA as CORPUS_DIR
 
 
 def scico_line(id, *, mentions=None, relations=None):
-    return json.dumps({
-        "id": id,
-        "tokens": [["We", "use", "CRF", "taggers", "."], ["A", "CRF", "model", "."]],
-        "mentions": mentions if mentions is not None else [[0, 2, 3, 0], [1, 1, 2, 0], [1, 0, 0, 1]],
-        "relations": relations if relations is not None else [[1, 0]],
-    })
+    return json.dumps(
+        {
+            "id": id,
+            "tokens": [["We", "use", "CRF", "taggers", "."], ["A", "CRF", "model", "."]],
+            "mentions": mentions
+            if mentions is not None
+            else [[0, 2, 3, 0], [1, 1, 2, 0], [1, 0, 0, 1]],
+            "relations": relations if relations is not None else [[1, 0]],
+        }
+    )
 
 
 def write_lines(path: Path, lines: list[str]) -> Path:
@@ -35,8 +48,13 @@ def write_lines(path: Path, lines: list[str]) -> Path:
 
 
 def nothing_written():
-    return not (Topic.objects.exists() or Document.objects.exists() or Mention.objects.exists()
-                or Annotation.objects.exists() or Operation.objects.exists())
+    return not (
+        Topic.objects.exists()
+        or Document.objects.exists()
+        or Mention.objects.exists()
+        or Annotation.objects.exists()
+        or Operation.objects.exists()
+    )
 
 
 def test_a_scico_file_creates_topics_documents_mentions_and_a_gold_annotation():
@@ -66,13 +84,18 @@ def test_documents_keep_their_doc_id_sentences_metadata_and_token_count():
     assert document.metadata["BookTitle"] == "ACL"
 
 
-@pytest.mark.parametrize("format, path", [
-    ("scico", DEMO / "scico_demo.jsonl"),
-    ("chemu", DEMO / "chemu_demo.jsonlines"),
-    ("brat", ROOT / "fixtures" / "formats" / "brat"),
-    ("corefi", CORPUS_DIR / "corefi"),
-])
-def test_the_imported_gold_is_one_import_operation_whose_log_replays_to_the_stored_state(format, path):
+@pytest.mark.parametrize(
+    "format, path",
+    [
+        ("scico", DEMO / "scico_demo.jsonl"),
+        ("chemu", DEMO / "chemu_demo.jsonlines"),
+        ("brat", ROOT / "fixtures" / "formats" / "brat"),
+        ("corefi", CORPUS_DIR / "corefi"),
+    ],
+)
+def test_the_imported_gold_is_one_import_operation_whose_log_replays_to_the_stored_state(
+    format, path
+):
     project = ProjectFactory(hierarchy=True, anaphora=True)
     topics_import(project=project, path=path, format=format)
 
@@ -86,14 +109,20 @@ def test_the_imported_gold_is_one_import_operation_whose_log_replays_to_the_stor
 
 def test_a_cluster_without_a_label_in_the_file_is_labelled_with_its_first_mention(tmp_path):
     project = ProjectFactory()
-    topics_import(project=project, path=write_lines(tmp_path / "labels.jsonl", [scico_line(1)]), format="scico")
+    topics_import(
+        project=project,
+        path=write_lines(tmp_path / "labels.jsonl", [scico_line(1)]),
+        format="scico",
+    )
 
     assert sorted(Cluster.objects.values_list("label", flat=True)) == ["A", "CRF taggers"]
 
 
 def test_corefi_cluster_descriptions_become_cluster_labels():
     project = ProjectFactory()
-    topics_import(project=project, path=CORPUS_DIR / "corefi" / "scirex_example_.json", format="corefi")
+    topics_import(
+        project=project, path=CORPUS_DIR / "corefi" / "scirex_example_.json", format="corefi"
+    )
 
     assert "Neural Machine Translation" in Cluster.objects.values_list("label", flat=True)
 
@@ -109,7 +138,9 @@ def test_every_corefi_example_imports_from_the_folder():
 
 def test_a_file_without_clusters_or_links_gets_no_gold_annotation(tmp_path):
     project = ProjectFactory()
-    path = write_lines(tmp_path / "bare.jsonl", [scico_line(1, mentions=[[0, 2, 3], [1, 1, 2]], relations=[])])
+    path = write_lines(
+        tmp_path / "bare.jsonl", [scico_line(1, mentions=[[0, 2, 3], [1, 1, 2]], relations=[])]
+    )
 
     result = topics_import(project=project, path=path, format="scico")
 
@@ -120,8 +151,16 @@ def test_a_file_without_clusters_or_links_gets_no_gold_annotation(tmp_path):
 def test_gold_links_whose_antecedent_comes_later_are_kept_and_reported_as_warnings(tmp_path):
     project = ProjectFactory(hierarchy=False, anaphora=True)
     path = tmp_path / "late.jsonlines"
-    path.write_text(json.dumps({"doc_key": "s1", "sentences": [["the", "oil", "was", "the", "product"]],
-                                "Coreference": [[[[0, 1]], [[3, 4]]]]}) + "\n")
+    path.write_text(
+        json.dumps(
+            {
+                "doc_key": "s1",
+                "sentences": [["the", "oil", "was", "the", "product"]],
+                "Coreference": [[[[0, 1]], [[3, 4]]]],
+            }
+        )
+        + "\n"
+    )
 
     result = topics_import(project=project, path=path, format="chemu")
 
@@ -130,20 +169,44 @@ def test_gold_links_whose_antecedent_comes_later_are_kept_and_reported_as_warnin
     assert Annotation.objects.get().links.count() == 1
 
 
-@pytest.mark.parametrize("case, lines, expected", [
-    ("malformed JSON", [scico_line(1), '{"id": 2, "tokens": ['], [("bad.jsonl", 2, None, "malformed JSON")]),
-    ("offset out of range", [scico_line(1), scico_line(2, mentions=[[0, 2, 9, 0], [1, 0, 0, 1]], relations=[])],
-     [("bad.jsonl", 2, "mentions[0][2]", "beyond the paragraph")]),
-    ("unknown cluster id", [scico_line(1), scico_line(2, relations=[[1, 7]])],
-     [("bad.jsonl", 2, "relations[0][1]", "cluster 7 is not the cluster of any mention")]),
-    ("empty side", [scico_line(1), scico_line(2, relations=[[None, 0]])],
-     [("bad.jsonl", 2, "relations[0]", "side is empty")]),
-    ("cycle in the gold relations", [scico_line(1), scico_line(2, relations=[[1, 0], [0, 1]])],
-     [("bad.jsonl", 2, "relations", "cycle in the hierarchy")]),
-    ("duplicate topic id in the file", [scico_line(1), scico_line(1)],
-     [("bad.jsonl", 2, "id", "already used on line 1")]),
-])
-def test_bad_input_is_refused_with_file_line_and_field_and_nothing_is_written(tmp_path, case, lines, expected):
+@pytest.mark.parametrize(
+    "case, lines, expected",
+    [
+        (
+            "malformed JSON",
+            [scico_line(1), '{"id": 2, "tokens": ['],
+            [("bad.jsonl", 2, None, "malformed JSON")],
+        ),
+        (
+            "offset out of range",
+            [scico_line(1), scico_line(2, mentions=[[0, 2, 9, 0], [1, 0, 0, 1]], relations=[])],
+            [("bad.jsonl", 2, "mentions[0][2]", "beyond the paragraph")],
+        ),
+        (
+            "unknown cluster id",
+            [scico_line(1), scico_line(2, relations=[[1, 7]])],
+            [("bad.jsonl", 2, "relations[0][1]", "cluster 7 is not the cluster of any mention")],
+        ),
+        (
+            "empty side",
+            [scico_line(1), scico_line(2, relations=[[None, 0]])],
+            [("bad.jsonl", 2, "relations[0]", "side is empty")],
+        ),
+        (
+            "cycle in the gold relations",
+            [scico_line(1), scico_line(2, relations=[[1, 0], [0, 1]])],
+            [("bad.jsonl", 2, "relations", "cycle in the hierarchy")],
+        ),
+        (
+            "duplicate topic id in the file",
+            [scico_line(1), scico_line(1)],
+            [("bad.jsonl", 2, "id", "already used on line 1")],
+        ),
+    ],
+)
+def test_bad_input_is_refused_with_file_line_and_field_and_nothing_is_written(
+    tmp_path, case, lines, expected
+):
     project = ProjectFactory()
     path = write_lines(tmp_path / "bad.jsonl", lines)
 
@@ -159,26 +222,36 @@ def test_bad_input_is_refused_with_file_line_and_field_and_nothing_is_written(tm
 def test_a_chemu_link_with_an_empty_side_is_refused_naming_line_type_index_and_side(tmp_path):
     project = ProjectFactory(hierarchy=False, anaphora=True)
     path = tmp_path / "empty.jsonlines"
-    path.write_text(json.dumps({"doc_key": "s1", "sentences": [["a", "b", "c", "d"]],
-                                "Coreference": [[[], [[0, 1]]]]}) + "\n")
+    path.write_text(
+        json.dumps(
+            {"doc_key": "s1", "sentences": [["a", "b", "c", "d"]], "Coreference": [[[], [[0, 1]]]]}
+        )
+        + "\n"
+    )
 
     with pytest.raises(ImportRefused) as refused:
         topics_import(project=project, path=path, format="chemu")
 
-    assert refused.value.errors == ["empty.jsonlines: line 1, field Coreference[0][0]: the anaphor is empty "
-                                    "(antecedent [[0, 1]])"]
+    assert refused.value.errors == [
+        "empty.jsonlines: line 1, field Coreference[0][0]: the anaphor is empty "
+        "(antecedent [[0, 1]])"
+    ]
     assert nothing_written()
 
 
 def test_a_topic_id_already_in_the_project_is_refused_naming_file_line_and_field(tmp_path):
     project = ProjectFactory()
-    topics_import(project=project, path=write_lines(tmp_path / "first.jsonl", [scico_line(1)]), format="scico")
+    topics_import(
+        project=project, path=write_lines(tmp_path / "first.jsonl", [scico_line(1)]), format="scico"
+    )
     path = write_lines(tmp_path / "second.jsonl", [scico_line(2), scico_line(1)])
 
     with pytest.raises(ImportRefused) as refused:
         topics_import(project=project, path=path, format="scico")
 
-    assert refused.value.errors == [f"second.jsonl: line 2, field id: topic 1 is already in project '{project.name}'"]
+    assert refused.value.errors == [
+        f"second.jsonl: line 2, field id: topic 1 is already in project '{project.name}'"
+    ]
     assert list(Topic.objects.values_list("external_id", flat=True)) == ["1"]
 
 
@@ -193,17 +266,27 @@ def test_the_same_topic_id_may_be_used_in_another_project(tmp_path):
 
 def test_skip_invalid_imports_the_rest_and_lists_every_skipped_record(tmp_path):
     project = ProjectFactory()
-    topics_import(project=project, path=write_lines(tmp_path / "first.jsonl", [scico_line(1)]), format="scico")
-    path = write_lines(tmp_path / "mixed.jsonl", [scico_line(1), scico_line(2), "{oops", scico_line(3)])
+    topics_import(
+        project=project, path=write_lines(tmp_path / "first.jsonl", [scico_line(1)]), format="scico"
+    )
+    path = write_lines(
+        tmp_path / "mixed.jsonl", [scico_line(1), scico_line(2), "{oops", scico_line(3)]
+    )
 
     result = topics_import(project=project, path=path, format="scico", skip_invalid=True)
 
     assert result.topics == ["2", "3"]
     assert sorted(s.record for s in result.skipped) == [1, 3]
     lines = result.lines()
-    assert any("mixed.jsonl: line 1, field id: topic 1 is already in project" in line for line in lines)
+    assert any(
+        "mixed.jsonl: line 1, field id: topic 1 is already in project" in line for line in lines
+    )
     assert any("mixed.jsonl: line 3: malformed JSON" in line for line in lines)
-    assert list(Topic.objects.order_by("position").values_list("external_id", flat=True)) == ["1", "2", "3"]
+    assert list(Topic.objects.order_by("position").values_list("external_id", flat=True)) == [
+        "1",
+        "2",
+        "3",
+    ]
 
 
 def test_a_corefi_folder_declaring_one_topic_in_two_files_is_refused_naming_both_files(tmp_path):
@@ -215,7 +298,9 @@ def test_a_corefi_folder_declaring_one_topic_in_two_files_is_refused_naming_both
         topics_import(project=ProjectFactory(), path=tmp_path, format="corefi")
 
     assert [e.split(":")[0] for e in refused.value.errors] == ["a.json", "b.json"]
-    assert all("field id: topic same is declared by several files" in e for e in refused.value.errors)
+    assert all(
+        "field id: topic same is declared by several files" in e for e in refused.value.errors
+    )
     assert nothing_written()
 
 

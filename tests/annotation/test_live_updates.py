@@ -30,8 +30,12 @@ def test_a_second_tab_receives_the_effects_of_an_operation_after_commit(services
         connected, _ = await tab.connect()
         assert connected
         applied = await sync_to_async(annotation_operation_apply)(
-            annotation_id=annotation.pk, user=user, payload={"op": "assign", "mention": m[0], "cluster": None},
-            expected_version=0, client_id="tab-1")
+            annotation_id=annotation.pk,
+            user=user,
+            payload={"op": "assign", "mention": m[0], "cluster": None},
+            expected_version=0,
+            client_id="tab-1",
+        )
         message = await tab.receive_json_from(timeout=5)
         await tab.disconnect()
         return applied, message

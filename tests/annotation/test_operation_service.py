@@ -8,7 +8,11 @@ from annotation.models import Cluster, ClusterMember, HierarchyEdge, Operation
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
 from annotation.services import state_cache
 from annotation.services.errors import VersionConflict
-from annotation.services.operations import annotation_operation_apply, annotation_redo, annotation_undo
+from annotation.services.operations import (
+    annotation_operation_apply,
+    annotation_redo,
+    annotation_undo,
+)
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +28,9 @@ def setup():
 
 
 def apply(annotation, user, version, **op):
-    return annotation_operation_apply(annotation_id=annotation.pk, user=user, payload=op, expected_version=version)
+    return annotation_operation_apply(
+        annotation_id=annotation.pk, user=user, payload=op, expected_version=version
+    )
 
 
 def test_assigning_a_mention_to_a_new_cluster_stores_it_and_bumps_the_version_once(setup):
@@ -36,7 +42,9 @@ def test_assigning_a_mention_to_a_new_cluster_stores_it_and_bumps_the_version_on
     assert annotation.version == applied.version == 1
     cluster = Cluster.objects.get(annotation=annotation)
     assert cluster.label == "CRF tagger"
-    assert list(ClusterMember.objects.filter(cluster=cluster).values_list("mention_id", flat=True)) == [m[0]]
+    assert list(
+        ClusterMember.objects.filter(cluster=cluster).values_list("mention_id", flat=True)
+    ) == [m[0]]
     assert Operation.objects.get(annotation=annotation).effects == applied.effects
 
 
@@ -62,7 +70,9 @@ def test_a_refused_operation_writes_nothing_and_keeps_the_version(setup):
 
     annotation.refresh_from_db()
     assert annotation.version == 3
-    assert list(HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id")) == [(a, b)]
+    assert list(
+        HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id")
+    ) == [(a, b)]
 
 
 def test_undo_and_redo_survive_a_reload_of_the_state(setup):
@@ -95,7 +105,9 @@ def test_emptying_a_cluster_moves_its_children_to_its_parent_and_undo_restores_i
 
     apply(annotation, user, 6, op="assign", mention=m[1], cluster=top)
 
-    edges = set(HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id"))
+    edges = set(
+        HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id")
+    )
     assert edges == {(top, leaf)}
     annotation_undo(annotation_id=annotation.pk, user=user, expected_version=7)
     assert annotation_state_load(annotation).snapshot() == before

@@ -22,8 +22,12 @@ ROLES = ("anonymous", "owner", "colleague", "outsider", "admin")
 @pytest.fixture
 def world():
     topic = make_topic()
-    owner, colleague, outsider, admin = (UserFactory(username="annotator1"), UserFactory(username="annotator2"),
-                                         UserFactory(username="outsider"), AdminFactory(username="boss"))
+    owner, colleague, outsider, admin = (
+        UserFactory(username="annotator1"),
+        UserFactory(username="annotator2"),
+        UserFactory(username="outsider"),
+        AdminFactory(username="boss"),
+    )
     assignment_a, annotation_a = assign(topic, owner)
     assignment_b, annotation_b = assign(topic, colleague)
     gold = Annotation.objects.create(topic=topic, kind=Annotation.Kind.GOLD)
@@ -31,8 +35,13 @@ def world():
     outsider_assignment, _ = assign(other_topic, outsider)
     return {
         "users": {"owner": owner, "colleague": colleague, "outsider": outsider, "admin": admin},
-        "topic": topic.pk, "project": topic.project_id, "a": annotation_a.pk, "b": annotation_b.pk,
-        "assignment_a": assignment_a.pk, "gold": gold.pk, "mention": mention_ids(topic)[0],
+        "topic": topic.pk,
+        "project": topic.project_id,
+        "a": annotation_a.pk,
+        "b": annotation_b.pk,
+        "assignment_a": assignment_a.pk,
+        "gold": gold.pk,
+        "mention": mention_ids(topic)[0],
         "outsider_assignment": outsider_assignment.pk,
     }
 
@@ -50,28 +59,106 @@ MATRIX = [
     ("my assignments", "get", "/api/assignments/mine/", None, (403, 200, 200, 200, 200)),
     ("read the topic", "get", "/api/topics/{topic}/", None, (403, 200, 200, 404, 200)),
     ("read annotation A", "get", "/api/annotations/{a}/", None, (403, 200, 404, 404, 200)),
-    ("read the gold annotation", "get", "/api/annotations/{gold}/", None, (403, 404, 404, 404, 200)),
+    (
+        "read the gold annotation",
+        "get",
+        "/api/annotations/{gold}/",
+        None,
+        (403, 404, 404, 404, 200),
+    ),
     ("read A's log", "get", "/api/annotations/{a}/operations/", None, (403, 200, 404, 404, 200)),
-    ("apply an operation to A", "post", "/api/annotations/{a}/operations/",
-     {"expected_version": 0, "operation": {"op": "assign", "mention": "{mention}", "cluster": None}},
-     (403, 200, 404, 404, 403)),
-    ("undo in A", "post", "/api/annotations/{a}/undo/", {"expected_version": 0}, (403, 422, 404, 404, 403)),
-    ("redo in A", "post", "/api/annotations/{a}/redo/", {"expected_version": 0}, (403, 422, 404, 404, 403)),
-    ("move A's cursor", "put", "/api/annotations/{a}/cursor/", {"mention": "{mention}"}, (403, 204, 404, 404, 403)),
-    ("submit A", "post", "/api/assignments/{assignment_a}/submit/", None, (403, 422, 404, 404, 403)),
+    (
+        "apply an operation to A",
+        "post",
+        "/api/annotations/{a}/operations/",
+        {
+            "expected_version": 0,
+            "operation": {"op": "assign", "mention": "{mention}", "cluster": None},
+        },
+        (403, 200, 404, 404, 403),
+    ),
+    (
+        "undo in A",
+        "post",
+        "/api/annotations/{a}/undo/",
+        {"expected_version": 0},
+        (403, 422, 404, 404, 403),
+    ),
+    (
+        "redo in A",
+        "post",
+        "/api/annotations/{a}/redo/",
+        {"expected_version": 0},
+        (403, 422, 404, 404, 403),
+    ),
+    (
+        "move A's cursor",
+        "put",
+        "/api/annotations/{a}/cursor/",
+        {"mention": "{mention}"},
+        (403, 204, 404, 404, 403),
+    ),
+    (
+        "submit A",
+        "post",
+        "/api/assignments/{assignment_a}/submit/",
+        None,
+        (403, 422, 404, 404, 403),
+    ),
     ("list projects", "get", "/api/projects/", None, (403, 403, 403, 403, 200)),
-    ("create a project", "post", "/api/projects/", {"name": "new project"}, (403, 403, 403, 403, 201)),
+    (
+        "create a project",
+        "post",
+        "/api/projects/",
+        {"name": "new project"},
+        (403, 403, 403, 403, 201),
+    ),
     ("read a project", "get", "/api/projects/{project}/", None, (403, 403, 403, 403, 200)),
-    ("change a project", "patch", "/api/projects/{project}/", {"guidelines": "be careful"}, (403, 403, 403, 403, 200)),
-    ("list a project's topics", "get", "/api/projects/{project}/topics/", None, (403, 403, 403, 403, 200)),
+    (
+        "change a project",
+        "patch",
+        "/api/projects/{project}/",
+        {"guidelines": "be careful"},
+        (403, 403, 403, 403, 200),
+    ),
+    (
+        "list a project's topics",
+        "get",
+        "/api/projects/{project}/topics/",
+        None,
+        (403, 403, 403, 403, 200),
+    ),
     ("read progress", "get", "/api/projects/{project}/progress/", None, (403, 403, 403, 403, 200)),
     ("list users", "get", "/api/users/", None, (403, 403, 403, 403, 200)),
-    ("create a user", "post", "/api/users/", {"username": "newbie", "password": "secret1"}, (403, 403, 403, 403, 201)),
+    (
+        "create a user",
+        "post",
+        "/api/users/",
+        {"username": "newbie", "password": "secret1"},
+        (403, 403, 403, 403, 201),
+    ),
     ("list all assignments", "get", "/api/assignments/", None, (403, 403, 403, 403, 200)),
-    ("assign topics", "post", "/api/assignments/",
-     {"project": "{project}", "topics": ["{topic}"], "users": ["{outsider_id}"]}, (403, 403, 403, 403, 201)),
-    ("reopen an assignment", "post", "/api/assignments/{assignment_a}/reopen/", None, (403, 403, 403, 403, 422)),
-    ("delete an assignment", "delete", "/api/assignments/{outsider_assignment}/", None, (403, 403, 403, 403, 204)),
+    (
+        "assign topics",
+        "post",
+        "/api/assignments/",
+        {"project": "{project}", "topics": ["{topic}"], "users": ["{outsider_id}"]},
+        (403, 403, 403, 403, 201),
+    ),
+    (
+        "reopen an assignment",
+        "post",
+        "/api/assignments/{assignment_a}/reopen/",
+        None,
+        (403, 403, 403, 403, 422),
+    ),
+    (
+        "delete an assignment",
+        "delete",
+        "/api/assignments/{outsider_assignment}/",
+        None,
+        (403, 403, 403, 403, 204),
+    ),
 ]
 
 
@@ -89,7 +176,15 @@ def fill(value, world):
 
 
 CASES = [
-    pytest.param(description, method, path, body, role, expected[i], id=f"{role} may {description}: {expected[i]}")
+    pytest.param(
+        description,
+        method,
+        path,
+        body,
+        role,
+        expected[i],
+        id=f"{role} may {description}: {expected[i]}",
+    )
     for description, method, path, body, expected in MATRIX
     for i, role in enumerate(ROLES)
 ]
@@ -109,8 +204,10 @@ def test_my_assignments_contain_only_my_own(world, role):
     rows = client_for(world, role).get("/api/assignments/mine/").json()
 
     assert {row["user"] for row in rows} == {world["users"][role].pk}
-    assert all(row["annotation"] not in {world["a"], world["b"]} or row["user"] == world["users"][role].pk
-               for row in rows)
+    assert all(
+        row["annotation"] not in {world["a"], world["b"]} or row["user"] == world["users"][role].pk
+        for row in rows
+    )
 
 
 def test_an_annotator_cannot_read_a_colleagues_annotation_even_by_guessing_ids(world):

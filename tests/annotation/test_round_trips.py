@@ -15,12 +15,14 @@ from tests.factories import ProjectFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-from tests.paths import DEMO  # noqa: E402
-from tests.paths import SHARED_DATA as DATA  # noqa: E402
+from tests.paths import DEMO
+from tests.paths import SHARED_DATA as DATA
 
 
 def gold(project):
-    annotations = list(Annotation.objects.filter(topic__project=project, kind="gold").order_by("topic__position"))
+    annotations = list(
+        Annotation.objects.filter(topic__project=project, kind="gold").order_by("topic__position")
+    )
     data = annotations_topic_data(annotations)
     return [data[a.pk] for a in annotations]
 
@@ -33,14 +35,24 @@ def round_trip(format, path, out, *, skip_invalid=False, **scheme):
     return first, second
 
 
-@pytest.mark.parametrize("format, path, out, scheme", [
-    ("scico", DEMO / "scico_demo.jsonl", "out.jsonl", {}),
-    ("scico", DEMO / "scico_demo_annotator_a.jsonl", "out.jsonl", {}),
-    ("corefi", DATA / "corefi", "out", {}),
-    ("chemu", DEMO / "chemu_demo.jsonlines", "out.jsonlines", {"hierarchy": False, "anaphora": True}),
-    ("brat", ROOT / "fixtures" / "formats" / "brat", "out", {"anaphora": True}),
-])
-def test_import_export_import_gives_the_same_topics_as_the_file(tmp_path, format, path, out, scheme):
+@pytest.mark.parametrize(
+    "format, path, out, scheme",
+    [
+        ("scico", DEMO / "scico_demo.jsonl", "out.jsonl", {}),
+        ("scico", DEMO / "scico_demo_annotator_a.jsonl", "out.jsonl", {}),
+        ("corefi", DATA / "corefi", "out", {}),
+        (
+            "chemu",
+            DEMO / "chemu_demo.jsonlines",
+            "out.jsonlines",
+            {"hierarchy": False, "anaphora": True},
+        ),
+        ("brat", ROOT / "fixtures" / "formats" / "brat", "out", {"anaphora": True}),
+    ],
+)
+def test_import_export_import_gives_the_same_topics_as_the_file(
+    tmp_path, format, path, out, scheme
+):
     first, second = round_trip(format, path, tmp_path / out, **scheme)
 
     assert gold(first) == read(format, path).topics
@@ -49,10 +61,13 @@ def test_import_export_import_gives_the_same_topics_as_the_file(tmp_path, format
 
 def test_the_whole_chemu_training_file_survives_a_round_trip(tmp_path):
     path = DATA / "chemu-ref" / "train.english.jsonlines"
-    first, second = round_trip("chemu", path, tmp_path / "out.jsonlines", skip_invalid=True, hierarchy=False,
-                               anaphora=True)
+    first, second = round_trip(
+        "chemu", path, tmp_path / "out.jsonlines", skip_invalid=True, hierarchy=False, anaphora=True
+    )
 
-    expected = [topic for topic in read("chemu", path, skip_invalid=True).topics if topic.has_annotation]
+    expected = [
+        topic for topic in read("chemu", path, skip_invalid=True).topics if topic.has_annotation
+    ]
     assert len(expected) == 897
     assert gold(first) == expected
     assert gold(second) == expected
@@ -77,7 +92,9 @@ def test_every_corefi_example_exports_json_equal(tmp_path):
 
     for path in sorted((DATA / "corefi").glob("*.json")):
         topic_id = read("corefi", path).topics[0].external_id
-        assert json.loads((tmp_path / f"{topic_id}.json").read_text()) == json.loads(path.read_text()), path.name
+        assert json.loads((tmp_path / f"{topic_id}.json").read_text()) == json.loads(
+            path.read_text()
+        ), path.name
 
 
 def test_chemu_gold_exported_as_brat_imports_with_the_same_mentions_and_links(tmp_path):

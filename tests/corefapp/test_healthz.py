@@ -32,14 +32,18 @@ def test_healthz_reports_the_database_down_when_it_cannot_connect(client, settin
 
 
 @pytest.mark.django_db
-def test_healthz_reports_redis_and_the_channel_layer_down_when_redis_is_unreachable(client, settings, services):
+def test_healthz_reports_redis_and_the_channel_layer_down_when_redis_is_unreachable(
+    client, settings, services
+):
     from channels.layers import channel_layers
 
     from corefapp.runtime.preflight import free_port
 
     dead = f"redis://127.0.0.1:{free_port()}/0"
     settings.REDIS_URL = dead
-    settings.CHANNEL_LAYERS = {"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {"hosts": [dead]}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {"hosts": [dead]}}
+    }
     try:
         response = client.get("/healthz")
     finally:

@@ -14,8 +14,14 @@ MAKE = shutil.which("make")
 
 
 def make(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([MAKE, "--no-print-directory", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=60, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [MAKE, "--no-print-directory", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def test_a_missing_python_is_a_one_line_error_naming_what_to_install():
@@ -23,7 +29,9 @@ def test_a_missing_python_is_a_one_line_error_naming_what_to_install():
 
     assert result.returncode != 0
     lines = [line for line in result.stdout.splitlines() if line.strip()]
-    assert lines == ["error: Python 3.11 not found: install it (or run make PYTHON=/path/to/python3.11 up)"]
+    assert lines == [
+        "error: Python 3.11 not found: install it (or run make PYTHON=/path/to/python3.11 up)"
+    ]
 
 
 def test_a_missing_node_is_a_one_line_error_naming_what_to_install():

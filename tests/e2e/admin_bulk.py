@@ -27,7 +27,9 @@ def choose_annotators(page, names) -> None:
 def project_with_300_topics(name: str) -> Project:
     """A project of 300 empty topics and the three annotators (created once per database)."""
     project = Project.objects.create(name=name)
-    Topic.objects.bulk_create(Topic(project=project, external_id=f"t{i:03d}", position=i) for i in range(TOPICS))
+    Topic.objects.bulk_create(
+        Topic(project=project, external_id=f"t{i:03d}", position=i) for i in range(TOPICS)
+    )
     for username in ANNOTATORS:
         if not get_user_model().objects.filter(username=username).exists():
             UserFactory(username=username)
@@ -42,9 +44,11 @@ def _timed(step) -> float:
 
 def open_assignments(page, project: Project) -> float:
     """Seconds from navigation to the assignments page listing every topic."""
+
     def step():
         page.goto(f"/manage/projects/{project.pk}/assignments")
         page.get_by_role("button", name=f"Select all shown ({TOPICS})").wait_for()
+
     return _timed(step)
 
 
@@ -58,16 +62,23 @@ def assign_balanced(page) -> float:
 
     def step():
         page.get_by_role("button", name=f"Assign (up to {ASSIGNMENTS})").click()
-        expect(page.get_by_role("status").filter(has_text=f"Created {ASSIGNMENTS} assignments")).to_be_visible()
+        expect(
+            page.get_by_role("status").filter(has_text=f"Created {ASSIGNMENTS} assignments")
+        ).to_be_visible()
         expect(page.locator(".grid-head")).to_contain_text(f"0/{ASSIGNMENTS // 3} submitted")
+
     return _timed(step)
 
 
 def open_progress(page) -> float:
     """Seconds from the click to the progress matrix of 300 topics x 3 annotators."""
+
     def step():
         page.get_by_role("link", name="Progress").click()
-        expect(page.locator(".progress-page .grid-head")).to_contain_text(f"0/{ASSIGNMENTS // 3} submitted")
+        expect(page.locator(".progress-page .grid-head")).to_contain_text(
+            f"0/{ASSIGNMENTS // 3} submitted"
+        )
+
     return _timed(step)
 
 
@@ -82,6 +93,9 @@ def delete_all(page) -> float:
 
     def step():
         page.get_by_role("dialog").get_by_role("button", name="Delete", exact=True).click()
-        expect(page.get_by_role("status").filter(has_text=f"Deleted {ASSIGNMENTS} assignments")).to_be_visible()
+        expect(
+            page.get_by_role("status").filter(has_text=f"Deleted {ASSIGNMENTS} assignments")
+        ).to_be_visible()
         expect(page.locator(".cell[data-assignment]")).to_have_count(0)
+
     return _timed(step)

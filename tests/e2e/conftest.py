@@ -51,8 +51,12 @@ def e2e_server(django_db_setup, services):
     from django.db import connection
 
     database_url = services.postgres.url(connection.settings_dict["NAME"])
-    server = start_daphne(database_url=database_url, redis_url=services.redis_url, log_dir=ARTIFACTS / "logs",
-                          secret_key=settings.SECRET_KEY)
+    server = start_daphne(
+        database_url=database_url,
+        redis_url=services.redis_url,
+        log_dir=ARTIFACTS / "logs",
+        secret_key=settings.SECRET_KEY,
+    )
     yield server
     server.stop()
 
@@ -85,7 +89,9 @@ def new_page(browser, e2e_server, request):
 
     def make(user=None, *, context=None):
         if context is None:
-            context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=e2e_server.url)
+            context = browser.new_context(
+                viewport={"width": 1440, "height": 900}, base_url=e2e_server.url
+            )
             context.set_default_timeout(10_000)
             contexts.append(context)
             if user is not None:
@@ -102,7 +108,9 @@ def new_page(browser, e2e_server, request):
             ARTIFACTS.mkdir(exist_ok=True)
             for n, page in enumerate(context.pages):
                 try:
-                    page.screenshot(path=str(ARTIFACTS / f"failed-{request.node.name}-{index}-{n}.png"))
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"failed-{request.node.name}-{index}-{n}.png")
+                    )
                 except Exception:  # noqa: BLE001  (a closed page has no screenshot to give)
                     pass
         context.close()

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats.chemu import read_chemu_jsonlines
 from annotation.domain.formats.scico import read_scico_jsonl
 from annotation.models import Document, Mention, Project, Topic
-
-from tests.paths import DEMO  # noqa: E402
+from tests.paths import DEMO
 
 
 def scico_demo_topic(index: int = 0) -> TopicData:
@@ -29,13 +27,19 @@ def chemu_demo_topic(count: int = 3) -> TopicData:
         offset_doc, offset_mention = len(merged.documents), len(merged.mentions)
         merged.documents.extend(part.documents)
         merged.mentions.extend(MentionData(m.document + offset_doc, m.spans) for m in part.mentions)
-        merged.links.extend(LinkData(link.type, link.anaphor + offset_mention, link.antecedent + offset_mention)
-                            for link in part.links)
+        merged.links.extend(
+            LinkData(link.type, link.anaphor + offset_mention, link.antecedent + offset_mention)
+            for link in part.links
+        )
     return merged
 
 
 def mention_ids(topic: Topic) -> list[int]:
-    return list(topic.mentions.filter(added_in__isnull=True).order_by("position").values_list("id", flat=True))
+    return list(
+        topic.mentions.filter(added_in__isnull=True)
+        .order_by("position")
+        .values_list("id", flat=True)
+    )
 
 
 def apply_ops(annotation, user, ops: list[dict]) -> list:
@@ -46,8 +50,13 @@ def apply_ops(annotation, user, ops: list[dict]) -> list:
     version = Annotation.objects.get(pk=annotation.pk).version
     results = []
     for op in ops:
-        applied = annotation_operation_apply(annotation_id=annotation.pk, user=user, payload=op,
-                                             expected_version=version, client_id="test-setup")
+        applied = annotation_operation_apply(
+            annotation_id=annotation.pk,
+            user=user,
+            payload=op,
+            expected_version=version,
+            client_id="test-setup",
+        )
         version = applied.version
         results.append(applied)
     return results
@@ -55,15 +64,31 @@ def apply_ops(annotation, user, ops: list[dict]) -> list:
 
 def topic_from_data(project: Project, data: TopicData, *, external_id: str | None = None) -> Topic:
     """The documents and candidate mentions of `data` (its annotation, if any, is left out)."""
-    topic = Topic.objects.create(project=project, external_id=external_id or data.external_id,
-                                 source=data.source, metadata=data.metadata)
+    topic = Topic.objects.create(
+        project=project,
+        external_id=external_id or data.external_id,
+        source=data.source,
+        metadata=data.metadata,
+    )
     documents = Document.objects.bulk_create(
-        Document(topic=topic, position=i, doc_id=d.doc_id, tokens=d.tokens, token_count=len(d.tokens),
-                 sentences=[list(s) for s in d.sentences], metadata=d.metadata)
+        Document(
+            topic=topic,
+            position=i,
+            doc_id=d.doc_id,
+            tokens=d.tokens,
+            token_count=len(d.tokens),
+            sentences=[list(s) for s in d.sentences],
+            metadata=d.metadata,
+        )
         for i, d in enumerate(data.documents)
     )
     Mention.objects.bulk_create(
-        Mention(topic=topic, document=documents[m.document], spans=[list(s) for s in m.spans], position=i)
+        Mention(
+            topic=topic,
+            document=documents[m.document],
+            spans=[list(s) for s in m.spans],
+            position=i,
+        )
         for i, m in enumerate(data.mentions)
     )
     return topic
@@ -77,24 +102,41 @@ def gold_partition(data: TopicData) -> list[list[int]]:
     return list(clusters.values())
 
 
-def apply_gold(annotation, user, data: TopicData, ids: list[int], *, relations: bool = True, links: bool = True):
+def apply_gold(
+    annotation, user, data: TopicData, ids: list[int], *, relations: bool = True, links: bool = True
+):
     """Build the file's own annotation (clusters, hierarchy, links) through operations."""
     cluster_ids: dict[str, int] = {}
     for index, mention in enumerate(data.mentions):
         if mention.cluster is None:
             continue
         target = cluster_ids.get(mention.cluster)
-        (applied,) = apply_ops(annotation, user, [{"op": "assign", "mention": ids[index], "cluster": target}])
+        (applied,) = apply_ops(
+            annotation, user, [{"op": "assign", "mention": ids[index], "cluster": target}]
+        )
         if target is None:
             cluster_ids[mention.cluster] = applied.created["cluster"]
     if relations:
-        apply_ops(annotation, user, [
-            {"op": "add_edge", "parent": cluster_ids[parent], "child": cluster_ids[child]}
-            for parent, child in data.relations
-        ])
+        apply_ops(
+            annotation,
+            user,
+            [
+                {"op": "add_edge", "parent": cluster_ids[parent], "child": cluster_ids[child]}
+                for parent, child in data.relations
+            ],
+        )
     if links:
-        apply_ops(annotation, user, [
-            {"op": "add_link", "type": link.type, "anaphor": ids[link.anaphor], "antecedent": ids[link.antecedent]}
-            for link in data.links
-        ])
+        apply_ops(
+            annotation,
+            user,
+            [
+                {
+                    "op": "add_link",
+                    "type": link.type,
+                    "anaphor": ids[link.anaphor],
+                    "antecedent": ids[link.antecedent],
+                }
+                for link in data.links
+            ],
+        )
     return cluster_ids

@@ -81,8 +81,14 @@ class Daphne:
                 self.process.wait(5)
 
 
-def start_daphne(*, database_url: str, redis_url: str, log_dir: Path, secret_key: str | None = None,
-                 timeout: float = 60) -> Daphne:
+def start_daphne(
+    *,
+    database_url: str,
+    redis_url: str,
+    log_dir: Path,
+    secret_key: str | None = None,
+    timeout: float = 60,
+) -> Daphne:
     port = free_port()
     env = dict(os.environ)
     env.update(
@@ -101,7 +107,10 @@ def start_daphne(*, database_url: str, redis_url: str, log_dir: Path, secret_key
     log = open(log_path, "w")
     process = subprocess.Popen(
         [daphne, "-b", "127.0.0.1", "-p", str(port), "corefapp.asgi:application"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     server = Daphne(url=f"http://127.0.0.1:{port}", process=process, log_path=log_path, env=env)
     deadline = time.monotonic() + timeout
@@ -119,7 +128,9 @@ def start_daphne(*, database_url: str, redis_url: str, log_dir: Path, secret_key
 
 
 def launch_chromium(playwright):
-    return playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+    return playwright.chromium.launch(
+        executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
+    )
 
 
 def sign_in(context, base_url: str, user) -> None:
@@ -130,6 +141,13 @@ def sign_in(context, base_url: str, user) -> None:
     client = Client()
     client.force_login(user)
     host = base_url.split("//", 1)[1].split(":")[0]
-    context.add_cookies([
-        {"name": "sessionid", "value": client.cookies["sessionid"].value, "domain": host, "path": "/"},
-    ])
+    context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "domain": host,
+                "path": "/",
+            },
+        ]
+    )

@@ -19,9 +19,13 @@ from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports import topics_import
 from modelserve.models import Suggestion, SuggestionRun
 from tests.factories import AdminFactory, UserFactory
+from tests.paths import DEMO
 
-from tests.paths import DEMO  # noqa: E402
-FILES = {"ann-a": "scico_demo_annotator_a.jsonl", "bob": "scico_demo_annotator_b.jsonl", "carol": "scico_demo.jsonl"}
+FILES = {
+    "ann-a": "scico_demo_annotator_a.jsonl",
+    "bob": "scico_demo_annotator_b.jsonl",
+    "carol": "scico_demo.jsonl",
+}
 
 
 def agreement_project(name: str = "Agreement e2e") -> Project:
@@ -37,7 +41,9 @@ def agreement_project(name: str = "Agreement e2e") -> Project:
     return project
 
 
-def test_the_agreement_report_sorts_filters_flags_charts_and_downloads_the_commands_csv(new_page, artifacts, tmp_path):
+def test_the_agreement_report_sorts_filters_flags_charts_and_downloads_the_commands_csv(
+    new_page, artifacts, tmp_path
+):
     project = agreement_project()
     report = project_agreement(project)
     conll = {topic: scores["conll_f1"]["avg"] for topic, scores in report["topics"].items()}
@@ -70,8 +76,12 @@ def test_the_agreement_report_sorts_filters_flags_charts_and_downloads_the_comma
     bars = page.locator("svg[data-chart='topic-bars'] .bar-row")
     expect(bars).to_have_count(6)
     expect(page.locator("svg[data-chart='topic-bars'] .bar-row.flagged")).to_have_count(3)
-    expect(page.locator("svg[data-chart='topic-bars'] title").first).to_have_text("CoNLL F1 AVG per topic")
-    expect(page.locator("svg[data-chart='histogram'] desc")).to_contain_text("Topics per score range")
+    expect(page.locator("svg[data-chart='topic-bars'] title").first).to_have_text(
+        "CoNLL F1 AVG per topic"
+    )
+    expect(page.locator("svg[data-chart='histogram'] desc")).to_contain_text(
+        "Topics per score range"
+    )
     heatmap = page.locator("svg[data-chart='pair-heatmap']")
     expect(heatmap.locator("desc")).to_contain_text("ann-a and bob")
     page.screenshot(path=str(artifacts / "admin-agreement.png"), full_page=True)
@@ -122,15 +132,23 @@ def purge_model_queue():
         connection.default_channel.queue_purge("models")
 
 
-def test_the_suggestions_page_shows_acceptance_per_backend_and_queues_a_run_per_topic(new_page, artifacts,
-                                                                                      purge_model_queue):
+def test_the_suggestions_page_shows_acceptance_per_backend_and_queues_a_run_per_topic(
+    new_page, artifacts, purge_model_queue
+):
     project = agreement_project("Suggestions e2e")
     topic = project.topics.order_by("position").first()
     annotation = Annotation.objects.filter(topic=topic, kind=Annotation.Kind.ANNOTATOR).first()
-    run = SuggestionRun.objects.create(topic=topic, backend="minilm", status=SuggestionRun.Status.SUCCEEDED)
+    run = SuggestionRun.objects.create(
+        topic=topic, backend="minilm", status=SuggestionRun.Status.SUCCEEDED
+    )
     for position, decision in enumerate(["accepted", "accepted", "accepted", "rejected"]):
-        suggestion = Suggestion.objects.create(run=run, kind="membership", position=position, score=0.9,
-                                               payload={"mention": position, "cluster": 0})
+        suggestion = Suggestion.objects.create(
+            run=run,
+            kind="membership",
+            position=position,
+            score=0.9,
+            payload={"mention": position, "cluster": 0},
+        )
         annotation.decisions.create(suggestion=suggestion, decision=decision)
     page = new_page(AdminFactory())
     page.goto(f"/manage/projects/{project.pk}/suggestions")

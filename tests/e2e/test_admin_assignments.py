@@ -24,8 +24,7 @@ from tests.e2e.admin_bulk import (
 from tests.e2e.data import apply_ops, mention_ids
 from tests.e2e.workspace import wait_saved
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
-
-from tests.paths import DEMO  # noqa: E402
+from tests.paths import DEMO
 
 
 def demo_project(name: str) -> Project:
@@ -38,7 +37,9 @@ def cell(page, assignment_id: int):
     return page.locator(f".cell[data-assignment='{assignment_id}']")
 
 
-def test_balanced_assignment_with_overlap_then_the_matrix_follows_an_annotator_live(new_page, artifacts):
+def test_balanced_assignment_with_overlap_then_the_matrix_follows_an_annotator_live(
+    new_page, artifacts
+):
     project = demo_project("Live progress")
     annotators = [UserFactory(username=name) for name in ("ann1", "ann2", "ann3")]
     admin = new_page(AdminFactory())
@@ -52,10 +53,16 @@ def test_balanced_assignment_with_overlap_then_the_matrix_follows_an_annotator_l
     admin.get_by_role("button", name="Assign (up to 10)").click()
 
     expect(admin.get_by_role("status").filter(has_text="Created 10 assignments")).to_be_visible()
-    per_topic = Counter(Assignment.objects.filter(topic__project=project).values_list("topic__external_id", flat=True))
+    per_topic = Counter(
+        Assignment.objects.filter(topic__project=project).values_list(
+            "topic__external_id", flat=True
+        )
+    )
     assert sorted(per_topic.values()) == [1, 1, 1, 1, 3, 3]
     assert per_topic["9001"] == per_topic["9004"] == 3  # the overlap, spread over the list
-    loads = Counter(Assignment.objects.filter(topic__project=project).values_list("user__username", flat=True))
+    loads = Counter(
+        Assignment.objects.filter(topic__project=project).values_list("user__username", flat=True)
+    )
     assert sorted(loads.values()) == [3, 3, 4]
     expect(admin.locator(".cell[data-status='assigned']")).to_have_count(10)
     admin.screenshot(path=str(artifacts / "admin-assignments.png"), full_page=True)
@@ -87,7 +94,9 @@ def test_reassigning_started_work_asks_first_and_reopening_a_submitted_topic_wor
     alice, bob, _carol = (UserFactory(username=n) for n in ("alice", "bob", "carol"))
     topic = make_topic(project, external_id="busy")
     started, annotation = assign(topic, alice)
-    apply_ops(annotation, alice, [{"op": "assign", "mention": mention_ids(topic)[0], "cluster": None}])
+    apply_ops(
+        annotation, alice, [{"op": "assign", "mention": mention_ids(topic)[0], "cluster": None}]
+    )
     done_topic = make_topic(project, external_id="done")
     done, done_annotation = assign(done_topic, bob)
     apply_ops(done_annotation, bob, [{"op": "split", "mentions": mention_ids(done_topic)}])
@@ -103,10 +112,14 @@ def test_reassigning_started_work_asks_first_and_reopening_a_submitted_topic_wor
     expect(dialog).to_contain_text("discards")
     dialog.get_by_role("button", name="Reassign and discard work").click()
     expect(page.get_by_role("status").filter(has_text="Reassigned to carol")).to_be_visible()
-    assert list(Assignment.objects.filter(topic=topic).values_list("user__username", flat=True)) == ["carol"]
+    assert list(
+        Assignment.objects.filter(topic=topic).values_list("user__username", flat=True)
+    ) == ["carol"]
 
     cell(page, done.pk).click()
-    page.get_by_role("region", name="Selected assignments").get_by_role("button", name="Reopen (1)").click()
+    page.get_by_role("region", name="Selected assignments").get_by_role(
+        "button", name="Reopen (1)"
+    ).click()
     expect(cell(page, done.pk)).to_have_attribute("data-status", "reopened")
     assert Assignment.objects.get(pk=done.pk).status == "reopened"
 
@@ -116,10 +129,14 @@ def test_bulk_actions_assign_and_delete_300_topics_at_once(new_page):
     page = new_page(AdminFactory())
     open_assignments(page, project)
     assign_balanced(page)
-    per_topic = Counter(Assignment.objects.filter(topic__project=project).values_list("topic_id", flat=True))
+    per_topic = Counter(
+        Assignment.objects.filter(topic__project=project).values_list("topic_id", flat=True)
+    )
     assert sum(per_topic.values()) == ASSIGNMENTS
     assert sorted(Counter(per_topic.values()).items()) == [(1, TOPICS - OVERLAP), (2, OVERLAP)]
-    per_annotator = Counter(Assignment.objects.filter(topic__project=project).values_list("user__username", flat=True))
+    per_annotator = Counter(
+        Assignment.objects.filter(topic__project=project).values_list("user__username", flat=True)
+    )
     assert per_annotator == {name: ASSIGNMENTS // 3 for name in ANNOTATORS}
     open_progress(page)
     delete_all(page)

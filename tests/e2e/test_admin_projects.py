@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 from annotation.models import Project, Topic
 from annotation.services.imports import topics_import
 from tests.factories import AdminFactory, UserFactory
-
-from tests.paths import DEMO  # noqa: E402
+from tests.paths import DEMO
 
 
 def bad_scico_file() -> bytes:
@@ -22,7 +21,9 @@ def bad_scico_file() -> bytes:
     return "\n".join([lines[0], "{not json", json.dumps(missing_tokens)]).encode() + b"\n"
 
 
-def test_an_admin_creates_a_project_sees_a_bad_files_errors_then_imports_a_good_file(new_page, artifacts):
+def test_an_admin_creates_a_project_sees_a_bad_files_errors_then_imports_a_good_file(
+    new_page, artifacts
+):
     page = new_page(AdminFactory())
     page.goto("/manage")
     page.get_by_role("link", name="New project").click()
@@ -85,7 +86,9 @@ def test_a_project_form_refuses_a_project_without_a_scheme(new_page):
     assert not Project.objects.filter(name="No scheme").exists()
 
 
-def test_an_admin_creates_a_user_makes_them_admin_deactivates_them_and_resets_their_password(new_page, artifacts):
+def test_an_admin_creates_a_user_makes_them_admin_deactivates_them_and_resets_their_password(
+    new_page, artifacts
+):
     UserFactory(username="annotator1")
     page = new_page(AdminFactory(username="boss"))
     page.goto("/manage/users")
@@ -103,8 +106,12 @@ def test_an_admin_creates_a_user_makes_them_admin_deactivates_them_and_resets_th
     row.get_by_role("button", name="Reset password…").click()
     page.get_by_role("dialog").get_by_label("New password").fill("another-2")
     page.get_by_role("dialog").get_by_role("button", name="Set password").click()
-    expect(page.get_by_role("status").filter(has_text="New password set for newbie")).to_be_visible()
-    expect(page.locator("tr[data-user='boss']").get_by_role("button", name="Deactivate")).to_be_disabled()
+    expect(
+        page.get_by_role("status").filter(has_text="New password set for newbie")
+    ).to_be_visible()
+    expect(
+        page.locator("tr[data-user='boss']").get_by_role("button", name="Deactivate")
+    ).to_be_disabled()
     page.screenshot(path=str(artifacts / "admin-users.png"), full_page=True)
 
     user = get_user_model().objects.get(username="newbie")

@@ -18,10 +18,19 @@ def chemu_workspace(new_page, *, hierarchy=False, gold_links=0, **flags):
     user = UserFactory()
     assignment, stored = assign(topic, user)
     ids = mention_ids(topic)
-    apply_ops(stored, user, [
-        {"op": "add_link", "type": link.type, "anaphor": ids[link.anaphor], "antecedent": ids[link.antecedent]}
-        for link in data.links[:gold_links]
-    ])
+    apply_ops(
+        stored,
+        user,
+        [
+            {
+                "op": "add_link",
+                "type": link.type,
+                "anaphor": ids[link.anaphor],
+                "antecedent": ids[link.antecedent],
+            }
+            for link in data.links[:gold_links]
+        ],
+    )
     page = open_workspace(new_page(user), assignment.pk)
     return page, stored, ids
 
@@ -46,7 +55,9 @@ def test_a_link_is_made_by_keyboard_drawn_as_an_arc_and_removed(new_page):
     wait_saved(page)
 
     assert links(page, stored.pk) == {("REACTION_ASSOCIATED", ids[6], ids[1])}
-    expect(page.locator(f"svg.arcs [data-link='REACTION_ASSOCIATED|{ids[6]}|{ids[1]}']")).to_have_count(1)
+    expect(
+        page.locator(f"svg.arcs [data-link='REACTION_ASSOCIATED|{ids[6]}|{ids[1]}']")
+    ).to_have_count(1)
     row = page.locator(".link-row")
     expect(row).to_have_count(1)
     expect(row).to_contain_text("REACTION_ASSOCIATED")
@@ -64,7 +75,9 @@ def test_links_breaking_chemu_rules_are_refused_with_the_reason(new_page):
     press(page, "a")
     mention(page, ids[6]).click()
     press(page, "1")
-    expect(page.get_by_role("alert")).to_contain_text("The antecedent must come earlier in the text")
+    expect(page.get_by_role("alert")).to_contain_text(
+        "The antecedent must come earlier in the text"
+    )
 
     # A second TRANSFORMED antecedent for one anaphor.
     press(page, "Escape")
@@ -82,7 +95,9 @@ def test_links_breaking_chemu_rules_are_refused_with_the_reason(new_page):
 
 def test_a_discontinuous_mention_is_shown_as_one(new_page):
     page, _, ids = chemu_workspace(new_page)
-    parts = page.locator(f".m[data-mention='{ids[3]}']")  # "2 M sodium hydroxide … aqueous solution (…)"
+    parts = page.locator(
+        f".m[data-mention='{ids[3]}']"
+    )  # "2 M sodium hydroxide … aqueous solution (…)"
     expect(parts).to_have_count(2)
     parts.nth(1).hover()
     expect(parts.nth(0)).to_have_class(re.compile(r"\bis-hover\b"))
@@ -97,14 +112,18 @@ def test_a_mention_is_added_by_selecting_text(new_page):
     start_box, end_box = start.bounding_box(), end.bounding_box()
     page.mouse.move(start_box["x"] + 1, start_box["y"] + start_box["height"] / 2)
     page.mouse.down()
-    page.mouse.move(end_box["x"] + end_box["width"] - 1, end_box["y"] + end_box["height"] / 2, steps=5)
+    page.mouse.move(
+        end_box["x"] + end_box["width"] - 1, end_box["y"] + end_box["height"] / 2, steps=5
+    )
     page.mouse.up()
     expect(page.get_by_role("toolbar", name="Selected text")).to_be_visible()
     press(page, "Enter")
     wait_saved(page)
     added = [m for m in annotation(page, stored.pk)["mentions"] if m["added"]]
     assert [(m["spans"]) for m in added] == [[[0, 1]]]
-    expect(page.locator(".m.is-current").first).to_have_attribute("data-mention", str(added[0]["id"]))
+    expect(page.locator(".m.is-current").first).to_have_attribute(
+        "data-mention", str(added[0]["id"])
+    )
 
 
 def test_a_mention_is_added_by_keyboard_alone(new_page, artifacts):
@@ -113,7 +132,9 @@ def test_a_mention_is_added_by_keyboard_alone(new_page, artifacts):
     press(page, "v")  # the first word of the current mention, #0 at tokens 5-6
     expect(page.get_by_role("toolbar", name="Selected text")).to_be_visible()
     press(page, *["ArrowLeft"] * 6, *["Shift+ArrowRight"] * 3, "Shift+ArrowLeft")  # tokens 0-2
-    assert page.evaluate("window.getSelection().toString()") == "Example 12:"  # shown as the text reads
+    assert (
+        page.evaluate("window.getSelection().toString()") == "Example 12:"
+    )  # shown as the text reads
     page.screenshot(path=str(artifacts / "selection-by-keyboard.png"))
     press(page, "Enter")
     wait_saved(page)
@@ -153,7 +174,10 @@ def test_a_mention_is_fixed_by_selecting_text_and_rejected_with_delete(new_page)
     page, stored, ids = chemu_workspace(new_page, allow_fix_spans=True, allow_reject_mentions=True)
     mention(page, ids[6]).dblclick()  # "the mixture", tokens 53-54
     text = page.locator("[data-doc-text]").first
-    start, end = text.locator(".t[data-t='53']"), text.locator(".t[data-t='57']")  # "the mixture was stirred at"
+    start, end = (
+        text.locator(".t[data-t='53']"),
+        text.locator(".t[data-t='57']"),
+    )  # "the mixture was stirred at"
     a, b = start.bounding_box(), end.bounding_box()
     page.mouse.move(a["x"] + 2, a["y"] + a["height"] / 2)
     page.mouse.down()

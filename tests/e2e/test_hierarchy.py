@@ -11,14 +11,29 @@ from tests.e2e.workspace import annotation, edges_by_label, open_workspace, pres
 from tests.factories import UserFactory, assign, make_topic
 
 DOCUMENTS = [
-    "Sequence labeling covers NER and chunking .".split(),
-    "A CRF tagger and a BiLSTM tagger label tokens .".split(),
-    "Gene mention recognition is biomedical NER .".split(),
+    ["Sequence", "labeling", "covers", "NER", "and", "chunking", "."],
+    ["A", "CRF", "tagger", "and", "a", "BiLSTM", "tagger", "label", "tokens", "."],
+    ["Gene", "mention", "recognition", "is", "biomedical", "NER", "."],
 ]
 # (document, spans): one cluster each, labelled with the mention text.
-MENTIONS = [(0, [[0, 1]]), (0, [[3, 3]]), (0, [[5, 5]]), (1, [[1, 2]]), (1, [[5, 6]]), (2, [[0, 2]]), (2, [[4, 5]])]
-LABELS = ["Sequence labeling", "NER", "chunking", "CRF tagger", "BiLSTM tagger", "Gene mention recognition",
-          "biomedical NER"]
+MENTIONS = [
+    (0, [[0, 1]]),
+    (0, [[3, 3]]),
+    (0, [[5, 5]]),
+    (1, [[1, 2]]),
+    (1, [[5, 6]]),
+    (2, [[0, 2]]),
+    (2, [[4, 5]]),
+]
+LABELS = [
+    "Sequence labeling",
+    "NER",
+    "chunking",
+    "CRF tagger",
+    "BiLSTM tagger",
+    "Gene mention recognition",
+    "biomedical NER",
+]
 
 
 def workspace_with_clusters(new_page, *, single_parent=True, edges=()):
@@ -27,15 +42,24 @@ def workspace_with_clusters(new_page, *, single_parent=True, edges=()):
     user = UserFactory()
     assignment, stored = assign(topic, user)
     ids = mention_ids(topic)
-    created = apply_ops(stored, user, [{"op": "assign", "mention": m, "cluster": None} for m in ids])
+    created = apply_ops(
+        stored, user, [{"op": "assign", "mention": m, "cluster": None} for m in ids]
+    )
     clusters = {LABELS[i]: applied.created["cluster"] for i, applied in enumerate(created)}
-    apply_ops(stored, user, [{"op": "add_edge", "parent": clusters[p], "child": clusters[c]} for p, c in edges])
+    apply_ops(
+        stored,
+        user,
+        [{"op": "add_edge", "parent": clusters[p], "child": clusters[c]} for p, c in edges],
+    )
     page = open_workspace(new_page(user), assignment.pk)
     return page, stored, clusters, ids
 
 
 def row(page, label):
-    return page.locator("[role=tree] [role=treeitem]", has=page.locator(".tree-label", has_text=re.compile(f"^{label}$")))
+    return page.locator(
+        "[role=tree] [role=treeitem]",
+        has=page.locator(".tree-label", has_text=re.compile(f"^{label}$")),
+    )
 
 
 def select_by_search(page, label):
@@ -48,13 +72,20 @@ def select_by_search(page, label):
 def test_a_hierarchy_is_built_by_drag_and_drop(new_page):
     page, stored, clusters, _ = workspace_with_clusters(new_page)
 
-    for child, parent in [("CRF tagger", "Sequence labeling"), ("NER", "Sequence labeling"), ("biomedical NER", "NER")]:
+    for child, parent in [
+        ("CRF tagger", "Sequence labeling"),
+        ("NER", "Sequence labeling"),
+        ("biomedical NER", "NER"),
+    ]:
         row(page, child).drag_to(row(page, parent))
         wait_saved(page)
         expect(row(page, child)).to_have_attribute("data-parent", str(clusters[parent]))
 
     assert edges_by_label(annotation(page, stored.pk)) == {
-        ("Sequence labeling", "CRF tagger"), ("Sequence labeling", "NER"), ("NER", "biomedical NER")}
+        ("Sequence labeling", "CRF tagger"),
+        ("Sequence labeling", "NER"),
+        ("NER", "biomedical NER"),
+    }
     expect(row(page, "biomedical NER")).to_have_attribute("aria-level", "3")
 
     row(page, "CRF tagger").drag_to(page.locator("[data-drop=root]"))
@@ -82,7 +113,9 @@ def test_a_hierarchy_is_built_and_annotated_by_keyboard(new_page):
     page.keyboard.type("CRF taggers")
     press(page, "Enter")
     wait_saved(page)
-    crf = next(c for c in annotation(page, stored.pk)["clusters"] if c["id"] == clusters["CRF tagger"])
+    crf = next(
+        c for c in annotation(page, stored.pk)["clusters"] if c["id"] == clusters["CRF tagger"]
+    )
     assert (crf["label"], crf["note"]) == ("CRF taggers", "a tool, not the task")
     expect(row(page, "CRF taggers").locator(".note-mark")).to_be_visible()
 
@@ -111,7 +144,8 @@ def test_a_hierarchy_is_built_and_annotated_by_keyboard(new_page):
 
 def test_a_cycle_is_refused_with_the_path(new_page):
     page, stored, clusters, _ = workspace_with_clusters(
-        new_page, edges=[("Sequence labeling", "NER"), ("NER", "biomedical NER")])
+        new_page, edges=[("Sequence labeling", "NER"), ("NER", "biomedical NER")]
+    )
     select_by_search(page, "Sequence labeling")
     press(page, "p")
     page.keyboard.type("biomedical")
@@ -124,7 +158,8 @@ def test_a_cycle_is_refused_with_the_path(new_page):
 
 def test_merging_two_clusters_moves_the_children_in_the_tree(new_page):
     page, stored, clusters, _ = workspace_with_clusters(
-        new_page, edges=[("NER", "biomedical NER"), ("chunking", "CRF tagger")])
+        new_page, edges=[("NER", "biomedical NER"), ("chunking", "CRF tagger")]
+    )
 
     select_by_search(page, "NER")
     press(page, "m")
@@ -137,12 +172,16 @@ def test_merging_two_clusters_moves_the_children_in_the_tree(new_page):
     expect(row(page, "biomedical NER")).to_have_attribute("data-parent", chunking)
     expect(row(page, "CRF tagger")).to_have_attribute("data-parent", chunking)
     expect(row(page, "chunking").locator(".bank-count")).to_have_text("2")
-    assert edges_by_label(annotation(page, stored.pk)) == {("chunking", "biomedical NER"), ("chunking", "CRF tagger")}
+    assert edges_by_label(annotation(page, stored.pk)) == {
+        ("chunking", "biomedical NER"),
+        ("chunking", "CRF tagger"),
+    }
 
 
 def test_emptying_a_cluster_moves_its_children_up(new_page):
     page, stored, clusters, ids = workspace_with_clusters(
-        new_page, edges=[("Sequence labeling", "NER"), ("NER", "biomedical NER")])
+        new_page, edges=[("Sequence labeling", "NER"), ("NER", "biomedical NER")]
+    )
 
     page.locator(f".m[data-mention='{ids[0]}']").click()  # selects 'Sequence labeling'
     page.locator(f".m[data-mention='{ids[1]}']").dblclick()  # NER's only mention becomes current
@@ -152,14 +191,17 @@ def test_emptying_a_cluster_moves_its_children_up(new_page):
     wait_saved(page)
 
     expect(row(page, "NER")).to_have_count(0)
-    expect(row(page, "biomedical NER")).to_have_attribute("data-parent", str(clusters["Sequence labeling"]))
+    expect(row(page, "biomedical NER")).to_have_attribute(
+        "data-parent", str(clusters["Sequence labeling"])
+    )
     expect(page.get_by_role("status").filter(has_text="left empty")).to_contain_text("moved up")
     assert edges_by_label(annotation(page, stored.pk)) == {("Sequence labeling", "biomedical NER")}
 
 
 def test_a_dag_project_adds_a_second_parent_by_keyboard_and_by_ctrl_drop(new_page):
-    page, stored, clusters, _ = workspace_with_clusters(new_page, single_parent=False,
-                                                       edges=[("NER", "biomedical NER")])
+    page, stored, clusters, _ = workspace_with_clusters(
+        new_page, single_parent=False, edges=[("NER", "biomedical NER")]
+    )
     select_by_search(page, "biomedical NER")
     press(page, "Shift+P")
     page.keyboard.type("Gene mention")
@@ -171,15 +213,22 @@ def test_a_dag_project_adds_a_second_parent_by_keyboard_and_by_ctrl_drop(new_pag
     page.keyboard.up("Control")
     wait_saved(page)
     assert edges_by_label(annotation(page, stored.pk)) == {
-        ("NER", "biomedical NER"), ("Gene mention recognition", "biomedical NER"), ("Sequence labeling", "CRF tagger")}
+        ("NER", "biomedical NER"),
+        ("Gene mention recognition", "biomedical NER"),
+        ("Sequence labeling", "CRF tagger"),
+    }
 
 
 def test_splitting_mentions_off_a_cluster_makes_a_new_top_level_cluster(new_page):
-    page, stored, clusters, ids = workspace_with_clusters(new_page, edges=[("Sequence labeling", "NER")])
+    page, stored, clusters, ids = workspace_with_clusters(
+        new_page, edges=[("Sequence labeling", "NER")]
+    )
     from annotation.models import Assignment
 
     user = Assignment.objects.get(annotation=stored).user
-    apply_ops(stored, user, [{"op": "assign", "mention": ids[2], "cluster": clusters["NER"]}])  # chunking joins NER
+    apply_ops(
+        stored, user, [{"op": "assign", "mention": ids[2], "cluster": clusters["NER"]}]
+    )  # chunking joins NER
     expect(row(page, "NER").locator(".bank-count")).to_have_text("2")
 
     select_by_search(page, "NER")

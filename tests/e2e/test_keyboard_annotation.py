@@ -4,13 +4,25 @@ from playwright.sync_api import expect
 
 from annotation.models import Assignment, Mention, Project
 from tests.e2e.data import gold_partition, mention_ids, scico_demo_topic, topic_from_data
-from tests.e2e.workspace import annotation, current_mention, open_workspace, partition, press, wait_saved
+from tests.e2e.workspace import (
+    annotation,
+    current_mention,
+    open_workspace,
+    partition,
+    press,
+    wait_saved,
+)
 from tests.factories import UserFactory, assign
 
 
 def reading_order(topic) -> list[int]:
     rows = Mention.objects.filter(topic=topic).select_related("document")
-    return [m.id for m in sorted(rows, key=lambda m: (m.document.position, m.spans[0][0], m.spans[-1][1], m.id))]
+    return [
+        m.id
+        for m in sorted(
+            rows, key=lambda m: (m.document.position, m.spans[0][0], m.spans[-1][1], m.id)
+        )
+    ]
 
 
 def test_a_demo_topic_is_annotated_and_submitted_by_keyboard(new_page):
@@ -39,7 +51,9 @@ def test_a_demo_topic_is_annotated_and_submitted_by_keyboard(new_page):
         selected = bank.index(gold_cluster)
 
     wait_saved(page)
-    expect(page.get_by_test_id("assigned-progress")).to_contain_text(f"{len(ids)} of {len(ids)} in clusters")
+    expect(page.get_by_test_id("assigned-progress")).to_contain_text(
+        f"{len(ids)} of {len(ids)} in clusters"
+    )
     page.get_by_role("button", name="Submit").focus()
     press(page, "Enter")
     expect(page.get_by_role("dialog", name="Submit this topic?")).to_be_visible()

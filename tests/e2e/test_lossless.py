@@ -7,7 +7,14 @@ from playwright.sync_api import expect
 
 from annotation.models import Annotation, Project
 from tests.e2e.data import apply_ops, mention_ids
-from tests.e2e.workspace import annotation, current_mention, open_workspace, partition, press, wait_saved
+from tests.e2e.workspace import (
+    annotation,
+    current_mention,
+    open_workspace,
+    partition,
+    press,
+    wait_saved,
+)
 from tests.factories import UserFactory, assign, make_topic
 
 ASSIGNED = re.compile(r"\bis-assigned\b")
@@ -69,8 +76,14 @@ def test_without_a_cursor_the_workspace_starts_at_the_first_mention_to_do(new_pa
     user = UserFactory()
     assignment, stored = assign(topic, user)
     m = mention_ids(topic)
-    apply_ops(stored, user, [{"op": "assign", "mention": m[0], "cluster": None},
-                             {"op": "assign", "mention": m[1], "cluster": None}])
+    apply_ops(
+        stored,
+        user,
+        [
+            {"op": "assign", "mention": m[0], "cluster": None},
+            {"op": "assign", "mention": m[1], "cluster": None},
+        ],
+    )
     page = open_workspace(new_page(user), assignment.pk)
     assert current_mention(page) == m[2]
 
@@ -83,7 +96,9 @@ def test_two_tabs_of_one_annotation_stay_in_sync(new_page):
     wait_saved(page)
     expect(other.locator(f".m[data-mention='{m[0]}']")).to_have_class(ASSIGNED)
 
-    press(other, "j", "ArrowRight", "Space")  # the other tab assigns m1 to the cluster it saw appear
+    press(
+        other, "j", "ArrowRight", "Space"
+    )  # the other tab assigns m1 to the cluster it saw appear
     wait_saved(other)
     expect(page.locator(f".m[data-mention='{m[1]}']")).to_have_class(ASSIGNED)
     assert partition(annotation(page, stored.pk)) == {frozenset(m[:2])}
@@ -107,7 +122,9 @@ def test_a_conflict_reloads_the_state_and_reports_the_lost_edit(new_page, artifa
     expect(alert).to_contain_text("Not saved: assign")
     expect(page.locator(f".m[data-mention='{m[3]}']")).to_have_class(ASSIGNED)
     expect(page.locator(f".m[data-mention='{m[0]}']")).not_to_have_class(ASSIGNED)
-    expect(page.locator(".m.is-current")).to_have_attribute("data-mention", str(m[0]))  # back to the lost one
+    expect(page.locator(".m.is-current")).to_have_attribute(
+        "data-mention", str(m[0])
+    )  # back to the lost one
     assert partition(annotation(page, stored.pk)) == {frozenset([m[3]])}
     page.screenshot(path=str(artifacts / "workspace-conflict.png"))
 

@@ -6,7 +6,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from playwright.sync_api import expect
 
 from annotation.models import Project
-from tests.factories import AdminFactory, PASSWORD, UserFactory, assign, make_topic
+from tests.factories import PASSWORD, AdminFactory, UserFactory, assign, make_topic
 
 
 def test_an_annotator_signs_in_sees_their_topics_opens_one_and_signs_out(new_page):
@@ -51,7 +51,11 @@ def test_my_topics_puts_the_topic_in_progress_first(new_page):
     started, annotation = assign(make_topic(project, external_id="started"), user)
     from tests.e2e.data import apply_ops, mention_ids
 
-    apply_ops(annotation, user, [{"op": "assign", "mention": mention_ids(started.topic)[0], "cluster": None}])
+    apply_ops(
+        annotation,
+        user,
+        [{"op": "assign", "mention": mention_ids(started.topic)[0], "cluster": None}],
+    )
     page = new_page(user)
     page.goto("/")
     expect(page.locator("table.topics tbody tr").first).to_contain_text("started")

@@ -1,7 +1,13 @@
 """Screenshots of the workspace for both project kinds, saved to test-artifacts/ for review."""
 
 from annotation.models import Project
-from tests.e2e.data import apply_gold, chemu_demo_topic, mention_ids, scico_demo_topic, topic_from_data
+from tests.e2e.data import (
+    apply_gold,
+    chemu_demo_topic,
+    mention_ids,
+    scico_demo_topic,
+    topic_from_data,
+)
 from tests.e2e.workspace import open_workspace, press
 from tests.factories import UserFactory, assign
 
@@ -28,7 +34,9 @@ def test_a_hierarchy_workspace_with_a_finished_topic(new_page, artifacts):
 
 def test_an_anaphora_workspace_with_links(new_page, artifacts):
     data = chemu_demo_topic(2)
-    project = Project.objects.create(name="ChEMU demo", hierarchy=False, anaphora=True, allow_add_mentions=True)
+    project = Project.objects.create(
+        name="ChEMU demo", hierarchy=False, anaphora=True, allow_add_mentions=True
+    )
     topic = topic_from_data(project, data)
     user = UserFactory()
     assignment, stored = assign(topic, user)

@@ -49,7 +49,15 @@ def chemu_models_dir(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("models")
     topics = read_chemu_jsonlines(DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics[:150]
-    train_chemu(topics, out / "chemu", seed=0, holdout_fraction=0.0, epochs=3, device="cpu", log=lambda line: None)
+    train_chemu(
+        topics,
+        out / "chemu",
+        seed=0,
+        holdout_fraction=0.0,
+        epochs=3,
+        device="cpu",
+        log=lambda line: None,
+    )
     return out
 
 
@@ -58,8 +66,12 @@ def model_worker(django_db_setup, services, chemu_models_dir):
     extra = {"SUGGEST_DEVICE": "cpu"}
     if chemu_models_dir is not None:
         extra["MODELS_DIR"] = str(chemu_models_dir)
-    worker = Worker(database_url=services.postgres.url(connection.settings_dict["NAME"]), redis_url=services.redis_url,
-                    secret_key=settings.SECRET_KEY, extra_env=extra)
+    worker = Worker(
+        database_url=services.postgres.url(connection.settings_dict["NAME"]),
+        redis_url=services.redis_url,
+        secret_key=settings.SECRET_KEY,
+        extra_env=extra,
+    )
     worker.wait_ready(timeout=120)
     yield worker
     worker.stop()
@@ -67,7 +79,12 @@ def model_worker(django_db_setup, services, chemu_models_dir):
 
 def reading_order(topic) -> list[int]:
     mentions = Mention.objects.filter(topic=topic).select_related("document")
-    return [m.id for m in sorted(mentions, key=lambda m: (m.document.position, m.spans[0][0], m.spans[-1][1], m.id))]
+    return [
+        m.id
+        for m in sorted(
+            mentions, key=lambda m: (m.document.position, m.spans[0][0], m.spans[-1][1], m.id)
+        )
+    ]
 
 
 def go_to(page: Page, order: list[int], target: int) -> None:
@@ -85,14 +102,20 @@ def suggest_and_wait(page: Page) -> list[str]:
     page.evaluate(WATCH_RUN)
     press(page, "Shift+S")
     expect(page.get_by_role("progressbar", name="Suggestion run")).to_be_visible()
-    expect(page.get_by_test_id("run-status")).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
-    expect(page.get_by_role("button", name=re.compile("^Suggest"))).to_be_enabled()  # its request has answered
+    expect(page.get_by_test_id("run-status")).to_have_attribute(
+        "data-status", "succeeded", timeout=RUN_TIMEOUT_MS
+    )
+    expect(
+        page.get_by_role("button", name=re.compile("^Suggest"))
+    ).to_be_enabled()  # its request has answered
     return page.evaluate("window.__runStates")
 
 
 def hierarchy_workspace(new_page, **project):
     data = scico_demo_topic(0)
-    topic = topic_from_data(Project.objects.create(name="SciCo suggestions", hierarchy=True, **project), data)
+    topic = topic_from_data(
+        Project.objects.create(name="SciCo suggestions", hierarchy=True, **project), data
+    )
     user = UserFactory()
     assignment, stored = assign(topic, user)
     return open_workspace(new_page(user), assignment.pk), topic, stored
@@ -110,7 +133,9 @@ def test_with_no_model_worker_a_run_stays_queued_and_the_workspace_says_so(new_p
     expect(page.get_by_role("progressbar", name="Suggestion run")).to_be_visible()
     expect(page.get_by_role("button", name=re.compile("^Suggest"))).to_be_disabled()
     page.screenshot(path=str(artifacts / "suggestions-queued.png"))
-    assert [r["status"] for r in api(page, f"/api/topics/{topic.pk}/suggestion-runs/")["runs"]] == ["queued"]
+    assert [r["status"] for r in api(page, f"/api/topics/{topic.pk}/suggestion-runs/")["runs"]] == [
+        "queued"
+    ]
     # A reload finds the queued run and says the same.
     page.reload()
     page.wait_for_selector("html[data-workspace-ready='true']")
@@ -118,7 +143,9 @@ def test_with_no_model_worker_a_run_stays_queued_and_the_workspace_says_so(new_p
     assert page.errors == []
 
 
-def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_key(new_page, model_worker, artifacts):
+def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_key(
+    new_page, model_worker, artifacts
+):
     page, topic, stored = hierarchy_workspace(new_page)
     order = reading_order(topic)
 
@@ -127,25 +154,34 @@ def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_ke
 
     # A suggested cluster of two or more mentions: the first of them opens a new cluster...
     payload = api(page, f"/api/annotations/{stored.pk}/suggestions/")
-    group = next(m for m in sorted(payload["memberships"], key=lambda m: order.index(m["mention"]))
-                 if len(m["suggested_members"]) >= 2)
+    group = next(
+        m
+        for m in sorted(payload["memberships"], key=lambda m: order.index(m["mention"]))
+        if len(m["suggested_members"]) >= 2
+    )
     first, second = sorted(group["suggested_members"], key=order.index)[:2]
     go_to(page, order, first)
     shown = page.locator(".suggest-current")
     expect(shown).to_have_attribute("data-target", "new")
     expect(shown).to_contain_text("a new cluster")
     expect(shown.locator(".suggest-score")).to_have_text(re.compile(r"^[01]\.\d\d$"))
-    expect(page.locator(f".m[data-mention='{second}']").first).to_have_class(re.compile(r"\bis-suggested-peer\b"))
+    expect(page.locator(f".m[data-mention='{second}']").first).to_have_class(
+        re.compile(r"\bis-suggested-peer\b")
+    )
     press(page, "y")
     wait_saved(page)
-    cluster = next(c["id"] for c in annotation(page, stored.pk)["clusters"] if first in c["members"])
+    cluster = next(
+        c["id"] for c in annotation(page, stored.pk)["clusters"] if first in c["members"]
+    )
 
     # ... and the next one is suggested into that cluster; Y puts it there.
     go_to(page, order, second)
     expect(shown).to_have_attribute("data-target", str(cluster))
     press(page, "y")
     wait_saved(page)
-    members = next(c["members"] for c in annotation(page, stored.pk)["clusters"] if c["id"] == cluster)
+    members = next(
+        c["members"] for c in annotation(page, stored.pk)["clusters"] if c["id"] == cluster
+    )
     assert {first, second} <= set(members)
     entry = log(page, stored.pk)[-1]
     assert entry["name"] == "accept_suggestion"
@@ -164,9 +200,14 @@ def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_ke
     press(page, "x")
     wait_saved(page)
     decisions = annotation(page, stored.pk)["decisions"]
-    assert decisions[str(suggestion)] == "rejected" and list(decisions.values()).count("accepted") == 1
+    assert (
+        decisions[str(suggestion)] == "rejected" and list(decisions.values()).count("accepted") == 1
+    )
     expect(shown).to_contain_text("you rejected this")
-    assert [e["name"] for e in log(page, stored.pk)][-2:] == ["accept_suggestion", "reject_suggestion"]
+    assert [e["name"] for e in log(page, stored.pk)][-2:] == [
+        "accept_suggestion",
+        "reject_suggestion",
+    ]
 
     # Bulk: every membership scoring 0.5 or more, edges left for the tree.
     press(page, "Shift+Y")
@@ -191,7 +232,10 @@ def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_ke
     ghost = page.locator(".tree-row.is-suggested").first
     expect(ghost).to_be_visible()
     page.screenshot(path=str(artifacts / "suggestions-hierarchy.png"))
-    parent, child = int(ghost.get_attribute("data-parent")), int(ghost.get_attribute("data-cluster"))
+    parent, child = (
+        int(ghost.get_attribute("data-parent")),
+        int(ghost.get_attribute("data-cluster")),
+    )
     ghost.click()
     press(page, "y")
     wait_saved(page)
@@ -207,10 +251,13 @@ def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_ke
     assert page.errors == []
 
 
-def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(new_page, model_worker, artifacts):
+def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(
+    new_page, model_worker, artifacts
+):
     data = chemu_demo_topic(2)
-    project = Project.objects.create(name="ChEMU suggestions", hierarchy=False, anaphora=True,
-                                     suggestion_backend="chemu")
+    project = Project.objects.create(
+        name="ChEMU suggestions", hierarchy=False, anaphora=True, suggestion_backend="chemu"
+    )
     topic = topic_from_data(project, data)
     user = UserFactory()
     assignment, stored = assign(topic, user)
@@ -225,7 +272,9 @@ def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(
     assert arc.locator("path").get_attribute("stroke-dasharray")
     link_type, anaphor, antecedent = arc.get_attribute("data-suggested-link").split("|")
     assert current_mention(page) == int(anaphor)
-    expect(page.locator(f".m[data-mention='{antecedent}']").first).to_have_class(re.compile(r"\bis-suggested-peer\b"))
+    expect(page.locator(f".m[data-mention='{antecedent}']").first).to_have_class(
+        re.compile(r"\bis-suggested-peer\b")
+    )
     page.screenshot(path=str(artifacts / "suggestions-anaphora.png"))
     press(page, "l")  # every suggested link of the documents, dashed
     expect(page.locator("svg.arcs g.arc.is-suggested").nth(4)).to_be_attached()
@@ -235,7 +284,9 @@ def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(
     press(page, "y")
     wait_saved(page)
     assert [link_type, int(anaphor), int(antecedent)] in annotation(page, stored.pk)["links"]
-    expect(page.locator(f"svg.arcs [data-link='{link_type}|{anaphor}|{antecedent}']")).to_have_count(1)
+    expect(
+        page.locator(f"svg.arcs [data-link='{link_type}|{anaphor}|{antecedent}']")
+    ).to_have_count(1)
     assert log(page, stored.pk)[-1]["name"] == "accept_suggestion"
 
     # X rejects the next suggested link of the mention (or of the next one).
@@ -249,8 +300,11 @@ def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(
 
 
 def test_a_model_error_fails_the_run_and_the_workspace_shows_the_message(new_page, model_worker):
-    page, _, _ = hierarchy_workspace(new_page, suggestion_backend="cross-encoder",
-                                     suggestion_params={"model_path": "/nonexistent/longformer-scico"})
+    page, _, _ = hierarchy_workspace(
+        new_page,
+        suggestion_backend="cross-encoder",
+        suggestion_params={"model_path": "/nonexistent/longformer-scico"},
+    )
     press(page, "Shift+S")
     status = page.get_by_test_id("run-status")
     expect(status).to_have_attribute("data-status", "failed", timeout=RUN_TIMEOUT_MS)

@@ -19,9 +19,18 @@ IMAGE = '<img src=x onerror="window.__xss=2">'
 def hostile_topic_file(tmp_path):
     tokens = ["The", SCRIPT, "method", "beats", IMAGE, "on", "tagging", "."]
     line = {
-        "id": "hostile", "source": "curated", "tokens": [tokens], "doc_ids": [1],
-        "metadata": [{"title": f"Paper {IMAGE}", "BookTitle": SCRIPT, "Year": "2021",
-                      "url": "javascript:window.__xss=3"}],
+        "id": "hostile",
+        "source": "curated",
+        "tokens": [tokens],
+        "doc_ids": [1],
+        "metadata": [
+            {
+                "title": f"Paper {IMAGE}",
+                "BookTitle": SCRIPT,
+                "Year": "2021",
+                "url": "javascript:window.__xss=3",
+            }
+        ],
         "sentences": [[[0, len(tokens)]]],
         "mentions": [[0, 1, 1, 0], [0, 4, 4, 1]],
         "relations": [],
@@ -31,18 +40,28 @@ def hostile_topic_file(tmp_path):
     return path
 
 
-def test_script_and_onerror_payloads_stay_inert_in_the_workspace_and_admin_pages(new_page, tmp_path):
+def test_script_and_onerror_payloads_stay_inert_in_the_workspace_and_admin_pages(
+    new_page, tmp_path
+):
     project = Project.objects.create(name=f"Hostile {SCRIPT}")
     topics_import(project=project, path=hostile_topic_file(tmp_path), format="scico")
     topic = project.topics.get()
     user = UserFactory()
     assignment, annotation = assign(topic, user)
     mentions = list(topic.mentions.order_by("position").values_list("id", flat=True))
-    applied = annotation_operation_apply(annotation_id=annotation.pk, user=user, expected_version=0,
-                                         payload={"op": "assign", "mention": mentions[1], "cluster": None})
+    applied = annotation_operation_apply(
+        annotation_id=annotation.pk,
+        user=user,
+        expected_version=0,
+        payload={"op": "assign", "mention": mentions[1], "cluster": None},
+    )
     cluster = applied.created["cluster"]
-    annotation_operation_apply(annotation_id=annotation.pk, user=user, expected_version=1,
-                               payload={"op": "set_note", "cluster": cluster, "note": f"note {SCRIPT}{IMAGE}"})
+    annotation_operation_apply(
+        annotation_id=annotation.pk,
+        user=user,
+        expected_version=1,
+        payload={"op": "set_note", "cluster": cluster, "note": f"note {SCRIPT}{IMAGE}"},
+    )
 
     page = open_workspace(new_page(user), assignment.pk)
     expect(page.locator("body")).to_contain_text(SCRIPT)

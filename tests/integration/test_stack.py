@@ -29,20 +29,36 @@ class Launcher:
     def __init__(self, var_dir: Path, port: int, pg_port: int, redis_port: int, extra_env=None):
         self.port = port
         self.var_dir = var_dir
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")
+        }
         # Models are shared with the checkout's var/models: the first start trains the ChEMU model
         # there once (as make up would); later test runs find it.
-        env.update(PORT=str(port), EMBEDDED_PG_PORT=str(pg_port), EMBEDDED_REDIS_PORT=str(redis_port),
-                   COREFAPP_VAR_DIR=str(var_dir), DEMO_PASSWORD="integration-pw",
-                   MODELS_DIR=str(REPO / "var" / "models"), **(extra_env or {}))
+        env.update(
+            PORT=str(port),
+            EMBEDDED_PG_PORT=str(pg_port),
+            EMBEDDED_REDIS_PORT=str(redis_port),
+            COREFAPP_VAR_DIR=str(var_dir),
+            DEMO_PASSWORD="integration-pw",
+            MODELS_DIR=str(REPO / "var" / "models"),
+            **(extra_env or {}),
+        )
         self.env = env
         self.output: list[str] = []
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 300) -> float:
         started = time.monotonic()
-        self.proc = subprocess.Popen([sys.executable, "-m", "corefapp.runtime.up"], cwd=REPO, env=self.env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "corefapp.runtime.up"],
+            cwd=REPO,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         os.set_blocking(self.proc.stdout.fileno(), False)
         while time.monotonic() - started < timeout:
             line = self.proc.stdout.readline()
@@ -54,7 +70,9 @@ class Launcher:
                 break
             else:
                 time.sleep(0.1)
-        raise AssertionError("the stack did not start:\n" + "".join(self.output) + self._read_rest())
+        raise AssertionError(
+            "the stack did not start:\n" + "".join(self.output) + self._read_rest()
+        )
 
     def _read_rest(self) -> str:
         try:
@@ -73,7 +91,9 @@ class Launcher:
 
     def get_json(self, path: str) -> tuple[int, dict]:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as response:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.port}{path}", timeout=10
+            ) as response:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read())
@@ -102,8 +122,9 @@ def wait_healthy(launcher: Launcher, timeout: float = 60) -> dict:
 
 
 async def websocket_ping(port: int) -> dict:
-    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/ping/",
-                                  origin=f"http://localhost:{port}") as socket:
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/ping/", origin=f"http://localhost:{port}"
+    ) as socket:
         await socket.send(json.dumps({"ping": "through-redis"}))
         return json.loads(await asyncio.wait_for(socket.recv(), 10))
 
@@ -117,7 +138,9 @@ def celery_round_trip(redis_port: int) -> str:
     client = Celery("integration-client", broker=url, backend=url)
     try:
         # Generous: on a loaded 2-core machine the default worker may still be starting.
-        return client.send_task("corefapp.ping", args=["integration"], queue="default").get(timeout=120)
+        return client.send_task("corefapp.ping", args=["integration"], queue="default").get(
+            timeout=120
+        )
     finally:
         client.close()
 
@@ -145,7 +168,9 @@ def test_make_up_starts_every_component_and_ctrl_c_leaves_nothing_running(var_ro
         running = launcher.descendants()
         pg_pid = postmaster_pid(launcher.var_dir)
         assert pg_pid is not None and psutil.pid_exists(pg_pid)
-        assert "demo accounts: admin, annotator1, annotator2 - password: integration-pw" in "".join(launcher.output)
+        assert "demo accounts: admin, annotator1, annotator2 - password: integration-pw" in "".join(
+            launcher.output
+        )
     finally:
         code = launcher.stop_with_ctrl_c()
     assert code == 0, "".join(launcher.output)
@@ -162,8 +187,10 @@ def test_make_up_starts_every_component_and_ctrl_c_leaves_nothing_running(var_ro
         assert wait_healthy(second)["http_status"] == 200
     finally:
         assert second.stop_with_ctrl_c() == 0
-    print(f"\nmake up (stack only, venv and frontend ready): first start {first_start:.1f} s, "
-          f"second start {second_start:.1f} s")
+    print(
+        f"\nmake up (stack only, venv and frontend ready): first start {first_start:.1f} s, "
+        f"second start {second_start:.1f} s"
+    )
 
 
 def test_make_up_refuses_a_busy_port_with_a_one_line_message(var_root):
@@ -175,21 +202,34 @@ def test_make_up_refuses_a_busy_port_with_a_one_line_message(var_root):
         blocker.listen()
         busy = blocker.getsockname()[1]
         launcher = Launcher(tmp_path / "var", busy, free_port(), free_port())
-        result = subprocess.run([sys.executable, "-m", "corefapp.runtime.up"], cwd=REPO, env=launcher.env,
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "corefapp.runtime.up"],
+            cwd=REPO,
+            env=launcher.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert result.returncode == 2
     errors = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(errors) == 1
     assert f"port {busy}" in errors[0] and "PORT=" in errors[0]
 
 
-def test_with_database_url_and_redis_url_set_make_up_uses_those_servers_and_leaves_them_running(var_root):
+def test_with_database_url_and_redis_url_set_make_up_uses_those_servers_and_leaves_them_running(
+    var_root,
+):
     from tests.services import start_services
 
     external = start_services()
     try:
-        launcher = Launcher(var_root / "var", free_port(), free_port(), free_port(),
-                            extra_env={"DATABASE_URL": external.database_url, "REDIS_URL": external.redis_url})
+        launcher = Launcher(
+            var_root / "var",
+            free_port(),
+            free_port(),
+            free_port(),
+            extra_env={"DATABASE_URL": external.database_url, "REDIS_URL": external.redis_url},
+        )
         launcher.start()
         try:
             health = wait_healthy(launcher)

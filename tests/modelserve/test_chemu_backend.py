@@ -21,7 +21,9 @@ torch.set_num_threads(1)
 @pytest.fixture(scope="module")
 def snippets():
     if not CHEMU_TRAIN.is_file():
-        pytest.fail("../shared/data is not beside the checkout: the tests read the real data there (CI has it)")
+        pytest.fail(
+            "../shared/data is not beside the checkout: the tests read the real data there (CI has it)"
+        )
     return read_chemu_jsonlines(CHEMU_TRAIN, skip_invalid=True).topics[:80]
 
 
@@ -29,7 +31,9 @@ def snippets():
 def trained(snippets, tmp_path_factory):
     out = tmp_path_factory.mktemp("chemu")
     lines: list[str] = []
-    result = train_chemu(snippets[:60], out, seed=0, holdout_fraction=0.2, epochs=3, device="cpu", log=lines.append)
+    result = train_chemu(
+        snippets[:60], out, seed=0, holdout_fraction=0.2, epochs=3, device="cpu", log=lines.append
+    )
     return out, result, lines
 
 
@@ -69,7 +73,9 @@ def test_the_model_finds_most_gold_links_of_unseen_snippets(trained, snippets):
     model = load(out, "cpu")
     gold = found = 0
     for topic in snippets[60:]:
-        predicted = {(link.type, link.anaphor, link.antecedent) for link in suggest_links(model, topic)}
+        predicted = {
+            (link.type, link.anaphor, link.antecedent) for link in suggest_links(model, topic)
+        }
         expected = {(link.type, link.anaphor, link.antecedent) for link in topic.links}
         gold += len(expected)
         found += len(expected & predicted)
@@ -110,7 +116,9 @@ def test_unknown_parameters_are_refused(trained):
 
 def test_a_topic_with_one_mention_gets_no_links(trained):
     out, _, _ = trained
-    topic = TopicData("one", [DocumentData("one", ["The", "mixture", "."])], [MentionData(0, ((0, 1),))])
+    topic = TopicData(
+        "one", [DocumentData("one", ["The", "mixture", "."])], [MentionData(0, ((0, 1),))]
+    )
     assert ChemuBackend({"model_dir": str(out)}).suggest(topic).links == []
 
 
@@ -122,7 +130,10 @@ def test_decoding_keeps_transformed_one_to_one_taking_the_likeliest_first():
     for row, p in zip(range(4), (0.7, 0.9, 0.8, 0.6)):
         probabilities[row, transformed] = p
     links = decode(pairs, probabilities, order=[10, 11, 12, 13], threshold=0.5)
-    assert [(link.anaphor, link.antecedent, link.score) for link in links] == [(12, 11, 0.9), (13, 10, 0.6)]
+    assert [(link.anaphor, link.antecedent, link.score) for link in links] == [
+        (12, 11, 0.9),
+        (13, 10, 0.6),
+    ]
 
 
 def test_decoding_drops_pairs_below_the_threshold_and_keeps_many_work_up_antecedents():
@@ -132,14 +143,19 @@ def test_decoding_drops_pairs_below_the_threshold_and_keeps_many_work_up_anteced
     probabilities[:, work_up] = (0.8, 0.7, 0.3)
     probabilities[:, 0] = 1 - probabilities[:, work_up]
     links = decode(pairs, probabilities, order=[0, 1, 2], threshold=0.5)
-    assert [(link.type, link.anaphor, link.antecedent) for link in links] == [("WORK_UP", 2, 0), ("WORK_UP", 2, 1)]
+    assert [(link.type, link.anaphor, link.antecedent) for link in links] == [
+        ("WORK_UP", 2, 0),
+        ("WORK_UP", 2, 1),
+    ]
 
 
 def test_coreference_chains_are_labelled_on_their_closure():
-    tokens = "A was added . The solid was dried to give the product .".split()
+    tokens = ["A", "was", "added", ".", "The", "solid", "was", "dried", "to", "give", "the", "product", "."]
     mentions = [MentionData(0, ((0, 0),)), MentionData(0, ((4, 5),)), MentionData(0, ((10, 11),))]
     links = [LinkData("COREFERENCE", 2, 1), LinkData("COREFERENCE", 1, 0)]
-    topic = TopicData("chain", [DocumentData("chain", tokens, [(0, 4), (4, 13)])], mentions, links=links)
+    topic = TopicData(
+        "chain", [DocumentData("chain", tokens, [(0, 4), (4, 13)])], mentions, links=links
+    )
     labels = pair_labels(topic, SnippetFeatures(topic))
     coreference = CLASSES.index("COREFERENCE")
     assert labels == {(2, 1): coreference, (1, 0): coreference, (2, 0): coreference}

@@ -18,7 +18,9 @@ RELATION_KEYS = ("Coreference", "Transformed", "Reaction-associated", "Work-up",
 @pytest.fixture(scope="module")
 def lines():
     if not CHEMU_TRAIN.is_file():
-        pytest.fail("../shared/data is not beside the checkout: the tests read the real data there (CI has it)")
+        pytest.fail(
+            "../shared/data is not beside the checkout: the tests read the real data there (CI has it)"
+        )
     with open(CHEMU_TRAIN, encoding="utf-8") as stream:
         return [json.loads(next(stream)) for _ in range(45)]
 
@@ -29,7 +31,9 @@ def model_dir(lines, tmp_path_factory):
     write_lines(data, lines[:40])
     out = tmp_path_factory.mktemp("model")
     topics = read_chemu_jsonlines(data, skip_invalid=True).topics
-    train_chemu(topics, out, seed=0, holdout_fraction=0.0, epochs=3, device="cpu", log=lambda _: None)
+    train_chemu(
+        topics, out, seed=0, holdout_fraction=0.0, epochs=3, device="cpu", log=lambda _: None
+    )
     return out
 
 
@@ -39,7 +43,11 @@ def write_lines(path, objects):
 
 def run(*args, env=None):
     return subprocess.run(
-        [sys.executable, "-m", *args], cwd=REPO, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={**os.environ, "COREFAPP_TORCH_THREADS": "1", **(env or {})},
     )
 
@@ -53,8 +61,17 @@ def test_predict_writes_the_same_snippets_with_predicted_relations_between_the_g
 ):
     source, out = tmp_path / "in.jsonlines", tmp_path / "out.jsonlines"
     write_lines(source, lines[40:45])
-    done = run("modelserve.predict", "--backend", "chemu", str(source), str(out),
-               "--model", str(model_dir), "--device", "cpu")
+    done = run(
+        "modelserve.predict",
+        "--backend",
+        "chemu",
+        str(source),
+        str(out),
+        "--model",
+        str(model_dir),
+        "--device",
+        "cpu",
+    )
     assert done.returncode == 0, done.stderr
     written = [json.loads(line) for line in out.read_text().splitlines()]
     assert [obj["doc_key"] for obj in written] == [obj["doc_key"] for obj in lines[40:45]]
@@ -65,7 +82,9 @@ def test_predict_writes_the_same_snippets_with_predicted_relations_between_the_g
     assert sum(len(obj[key]) for obj in written for key in RELATION_KEYS) > 10
 
 
-def test_predict_ignores_the_relations_of_its_input_beyond_the_mentions_they_name(lines, model_dir, tmp_path):
+def test_predict_ignores_the_relations_of_its_input_beyond_the_mentions_they_name(
+    lines, model_dir, tmp_path
+):
     """Every input link moved to Coreference and turned round: same mentions, so the same output."""
     scrambled = []
     for obj in lines[40:45]:
@@ -74,7 +93,12 @@ def test_predict_ignores_the_relations_of_its_input_beyond_the_mentions_they_nam
     write_lines(tmp_path / "in.jsonlines", lines[40:45])
     write_lines(tmp_path / "scrambled.jsonlines", scrambled)
     for name in ("in", "scrambled"):  # in-process: the command itself is run as one above
-        arguments = [str(tmp_path / f"{name}.jsonlines"), str(tmp_path / f"{name}.out"), "--model", str(model_dir)]
+        arguments = [
+            str(tmp_path / f"{name}.jsonlines"),
+            str(tmp_path / f"{name}.out"),
+            "--model",
+            str(model_dir),
+        ]
         assert predict.main(["--backend", "chemu", *arguments, "--device", "cpu"]) == 0
     assert (tmp_path / "in.out").read_text() == (tmp_path / "scrambled.out").read_text()
 
@@ -82,8 +106,17 @@ def test_predict_ignores_the_relations_of_its_input_beyond_the_mentions_they_nam
 def test_train_prints_held_out_scores_and_stores_the_model_under_the_var_directory(lines, tmp_path):
     data = tmp_path / "small.jsonlines"
     write_lines(data, lines[:30])
-    done = run("modelserve.train", "--backend", "chemu", str(data), "--holdout", "0.2", "--epochs", "1",
-               env={"COREFAPP_VAR_DIR": str(tmp_path / "var")})
+    done = run(
+        "modelserve.train",
+        "--backend",
+        "chemu",
+        str(data),
+        "--holdout",
+        "0.2",
+        "--epochs",
+        "1",
+        env={"COREFAPP_VAR_DIR": str(tmp_path / "var")},
+    )
     assert done.returncode == 0, done.stderr
     printed = done.stdout.splitlines()
     assert "topics: 24 for training, 6 held out (0 without links skipped)" in printed
@@ -91,7 +124,9 @@ def test_train_prints_held_out_scores_and_stores_the_model_under_the_var_directo
     assert all(0.0 <= float(value) <= 1.0 for value in overall[2:])
     assert any(line.startswith("held-out WORK_UP") for line in printed)
     config = json.loads((tmp_path / "var" / "models" / "chemu" / "config.json").read_text())
-    assert config["holdout_scores"]["exact"]["overall"]["f1"] == pytest.approx(float(overall[4]), abs=5e-5)
+    assert config["holdout_scores"]["exact"]["overall"]["f1"] == pytest.approx(
+        float(overall[4]), abs=5e-5
+    )
     assert len(config["holdout_topics"]) == 6
 
 

@@ -31,16 +31,28 @@ def tiny_checkpoint(directory, id2label, *, favour: int | None = None):
     tokenizer.add_special_tokens({"additional_special_tokens": ["<m>", "</m>"]})
     torch.manual_seed(0)
     config = LongformerConfig(
-        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=37, attention_window=[8, 8], max_position_embeddings=130,
-        pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.cls_token_id, eos_token_id=tokenizer.sep_token_id,
-        sep_token_id=tokenizer.sep_token_id, num_labels=4, id2label=id2label, label2id={v: k for k, v in id2label.items()},
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=37,
+        attention_window=[8, 8],
+        max_position_embeddings=130,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=tokenizer.cls_token_id,
+        eos_token_id=tokenizer.sep_token_id,
+        sep_token_id=tokenizer.sep_token_id,
+        num_labels=4,
+        id2label=id2label,
+        label2id={v: k for k, v in id2label.items()},
     )
     model = LongformerForSequenceClassification(config)
     if favour is not None:  # make one output win for every pair, to see which class it lands in
         with torch.no_grad():
             model.classifier.out_proj.weight.zero_()
-            model.classifier.out_proj.bias.copy_(torch.tensor([10.0 if i == favour else 0.0 for i in range(4)]))
+            model.classifier.out_proj.bias.copy_(
+                torch.tensor([10.0 if i == favour else 0.0 for i in range(4)])
+            )
     path = directory / "checkpoint"
     tokenizer.save_pretrained(path)
     model.save_pretrained(path)
@@ -76,7 +88,9 @@ def test_every_ordered_pair_gets_a_probability_distribution(backend):
     assert np.all(probabilities[np.eye(n, dtype=bool)] == 0)
 
 
-def test_pairs_carry_both_marked_contexts_and_global_attention_on_the_first_token_and_markers(backend):
+def test_pairs_carry_both_marked_contexts_and_global_attention_on_the_first_token_and_markers(
+    backend,
+):
     topic = build_topic()
     first, second, inputs = next(backend.batches(topic))
     ids = inputs["input_ids"]
@@ -86,7 +100,9 @@ def test_pairs_carry_both_marked_contexts_and_global_attention_on_the_first_toke
     expected = markers.clone()
     expected[:, 0] = True
     assert torch.equal(inputs["global_attention_mask"].bool(), expected)
-    assert ((ids == backend.start_id).sum(dim=1) == 2).all() and ((ids == backend.end_id).sum(dim=1) == 2).all()
+    assert ((ids == backend.start_id).sum(dim=1) == 2).all() and (
+        (ids == backend.end_id).sum(dim=1) == 2
+    ).all()
     text = backend.tokenizer.decode(ids[0], skip_special_tokens=False)
     assert text.startswith("[CLS]") and text.count("[SEP]") == 2
 
@@ -105,7 +121,9 @@ def test_outputs_are_read_by_their_label_names(tmp_path):
     topic = build_topic(MT_DOCUMENTS[:2], [])
     probabilities = backend.pair_probabilities(topic)
     assert probabilities[0, 1, COREF] > 0.99
-    assert [c.mentions for c in backend.suggest(topic).clusters] == [list(range(len(topic.mentions)))]
+    assert [c.mentions for c in backend.suggest(topic).clusters] == [
+        list(range(len(topic.mentions)))
+    ]
 
 
 def test_generic_label_names_fall_back_to_scico_order_with_a_note():

@@ -1,4 +1,3 @@
-
 import pytest
 import torch
 
@@ -31,14 +30,20 @@ def test_the_hierarchy_is_acyclic_and_single_parent(suggestions):
     graph = nx.DiGraph([(e.parent, e.child) for e in suggestions.edges])
     assert nx.is_directed_acyclic_graph(graph)
     assert all(graph.in_degree(node) <= 1 for node in graph)
-    assert all(0 <= e.parent < len(suggestions.clusters) and 0 <= e.child < len(suggestions.clusters)
-               for e in suggestions.edges)
+    assert all(
+        0 <= e.parent < len(suggestions.clusters) and 0 <= e.child < len(suggestions.clusters)
+        for e in suggestions.edges
+    )
 
 
 def test_a_modifier_plus_head_label_becomes_the_child_of_the_head(backend, suggestions):
     topic = build_topic()
     cluster_of = {m: i for i, c in enumerate(suggestions.clusters) for m in c.mentions}
-    mt, nmt, ar_nmt = cluster_of[3], cluster_of[0], cluster_of[10]  # machine translation, NMT, autoregressive NMT
+    mt, nmt, ar_nmt = (
+        cluster_of[3],
+        cluster_of[0],
+        cluster_of[10],
+    )  # machine translation, NMT, autoregressive NMT
     assert mt != nmt != ar_nmt
     edges = {(e.parent, e.child) for e in suggestions.edges}
     assert (mt, nmt) in edges and (nmt, ar_nmt) in edges

@@ -1,26 +1,34 @@
 import numpy as np
 
 from modelserve.backends.decoding import (
-    agglomerative_clusters, between_clusters, cluster_confidences, decode_pair_scores, greedy_hierarchy,
+    agglomerative_clusters,
+    between_clusters,
+    cluster_confidences,
+    decode_pair_scores,
+    greedy_hierarchy,
     member_confidences,
 )
 
 
 def test_greedy_decoding_skips_an_edge_that_would_close_a_cycle():
-    scores = np.array([
-        [0.0, 0.9, 0.0],  # 0 -> 1
-        [0.0, 0.0, 0.8],  # 1 -> 2
-        [0.7, 0.0, 0.0],  # 2 -> 0 would close 0 -> 1 -> 2 -> 0
-    ])
+    scores = np.array(
+        [
+            [0.0, 0.9, 0.0],  # 0 -> 1
+            [0.0, 0.0, 0.8],  # 1 -> 2
+            [0.7, 0.0, 0.0],  # 2 -> 0 would close 0 -> 1 -> 2 -> 0
+        ]
+    )
     assert greedy_hierarchy(scores, 0.5, single_parent=False) == [(0, 1, 0.9), (1, 2, 0.8)]
 
 
 def test_greedy_decoding_gives_a_child_one_parent_the_best_one():
-    scores = np.array([
-        [0.0, 0.0, 0.6],
-        [0.0, 0.0, 0.9],
-        [0.0, 0.0, 0.0],
-    ])
+    scores = np.array(
+        [
+            [0.0, 0.0, 0.6],
+            [0.0, 0.0, 0.9],
+            [0.0, 0.0, 0.0],
+        ]
+    )
     assert greedy_hierarchy(scores, 0.5) == [(1, 2, 0.9)]
     assert greedy_hierarchy(scores, 0.5, single_parent=False) == [(1, 2, 0.9), (0, 2, 0.6)]
 
@@ -31,12 +39,14 @@ def test_greedy_decoding_stops_below_the_threshold_and_never_adds_self_loops():
 
 
 def test_average_linkage_merges_groups_whose_mean_similarity_reaches_the_threshold():
-    similarity = np.array([
-        [1.0, 0.9, 0.2, 0.1],
-        [0.9, 1.0, 0.3, 0.2],
-        [0.2, 0.3, 1.0, 0.7],
-        [0.1, 0.2, 0.7, 1.0],
-    ])
+    similarity = np.array(
+        [
+            [1.0, 0.9, 0.2, 0.1],
+            [0.9, 1.0, 0.3, 0.2],
+            [0.2, 0.3, 1.0, 0.7],
+            [0.1, 0.2, 0.7, 1.0],
+        ]
+    )
     assert agglomerative_clusters(similarity, 0.8) == [[0, 1], [2], [3]]
     assert agglomerative_clusters(similarity, 0.6) == [[0, 1], [2, 3]]
     assert agglomerative_clusters(similarity, 0.1) == [[0, 1, 2, 3]]
@@ -62,10 +72,12 @@ def test_cluster_pair_scores_average_the_mention_pair_scores():
 
 
 def test_pair_probabilities_decode_into_clusters_and_a_child_to_parent_edge():
-    coref = np.array([[1, .9, .1], [.9, 1, .1], [.1, .1, 1]])
+    coref = np.array([[1, 0.9, 0.1], [0.9, 1, 0.1], [0.1, 0.1, 1]])
     child_of = np.zeros((3, 3))
     child_of[2, 0] = child_of[2, 1] = 0.8  # mention 2 is a child of the cluster {0, 1}
-    suggestions = decode_pair_scores(coref, child_of, cluster_threshold=0.5, hierarchy_threshold=0.4)
+    suggestions = decode_pair_scores(
+        coref, child_of, cluster_threshold=0.5, hierarchy_threshold=0.4
+    )
     assert [c.mentions for c in suggestions.clusters] == [[0, 1], [2]]
     assert np.allclose(suggestions.clusters[0].mention_scores, [0.9, 0.9])
     assert [(e.parent, e.child) for e in suggestions.edges] == [(0, 1)]

@@ -21,8 +21,12 @@ FAST_REDELIVERY = {"CELERY_VISIBILITY_TIMEOUT": "3", "SUGGEST_HEARTBEAT_STALE_SE
 
 
 def start_worker(services, **extra_env) -> Worker:
-    worker = Worker(database_url=services.postgres.url(connection.settings_dict["NAME"]),
-                    redis_url=services.redis_url, secret_key=settings.SECRET_KEY, extra_env=extra_env)
+    worker = Worker(
+        database_url=services.postgres.url(connection.settings_dict["NAME"]),
+        redis_url=services.redis_url,
+        secret_key=settings.SECRET_KEY,
+        extra_env=extra_env,
+    )
     worker.wait_ready()
     return worker
 
@@ -67,7 +71,9 @@ def test_a_run_with_no_model_worker_stays_queued_and_the_api_says_no_worker_is_a
     assert listing["model_workers"] == []
 
 
-def test_a_queued_run_completes_when_a_worker_starts_and_its_suggestions_cover_every_mention(services):
+def test_a_queued_run_completes_when_a_worker_starts_and_its_suggestions_cover_every_mention(
+    services,
+):
     topic = demo_topic()
     run = suggestion_run_request(topic=topic, user=UserFactory())
     worker = start_worker(services)
@@ -78,14 +84,20 @@ def test_a_queued_run_completes_when_a_worker_starts_and_its_suggestions_cover_e
 
     assert run.status == "succeeded", run.error
     memberships = Suggestion.objects.filter(run=run, kind="membership")
-    assert sorted(s.payload["mention"] for s in memberships) == sorted(topic.mentions.values_list("id", flat=True))
+    assert sorted(s.payload["mention"] for s in memberships) == sorted(
+        topic.mentions.values_list("id", flat=True)
+    )
     assert run.progress == 1.0 and run.attempts == 1 and run.timings["predict_s"] > 0
 
 
 def test_a_model_error_fails_the_run_with_its_message(services):
     topic = demo_topic()
-    run = suggestion_run_request(topic=topic, user=UserFactory(), backend="cross-encoder",
-                                 params={"model_path": "/nonexistent/longformer-scico"})
+    run = suggestion_run_request(
+        topic=topic,
+        user=UserFactory(),
+        backend="cross-encoder",
+        params={"model_path": "/nonexistent/longformer-scico"},
+    )
     worker = start_worker(services)
     try:
         run = wait_for(run, {"succeeded", "failed"})
@@ -96,7 +108,9 @@ def test_a_model_error_fails_the_run_with_its_message(services):
     assert "/nonexistent/longformer-scico" in run.message
 
 
-def test_a_worker_killed_mid_run_leaves_the_run_to_the_next_worker_which_completes_it_once(services):
+def test_a_worker_killed_mid_run_leaves_the_run_to_the_next_worker_which_completes_it_once(
+    services,
+):
     topic = demo_topic()
     first = start_worker(services, **FAST_REDELIVERY)
     run = suggestion_run_request(topic=topic, user=UserFactory())
@@ -115,5 +129,7 @@ def test_a_worker_killed_mid_run_leaves_the_run_to_the_next_worker_which_complet
 
     assert run.status == "succeeded", run.error
     assert run.attempts == 2
-    positions = list(Suggestion.objects.filter(run=run, kind="membership").values_list("position", flat=True))
+    positions = list(
+        Suggestion.objects.filter(run=run, kind="membership").values_list("position", flat=True)
+    )
     assert len(positions) == len(set(positions)) == topic.mentions.count()

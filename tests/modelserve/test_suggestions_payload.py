@@ -14,14 +14,21 @@ pytestmark = pytest.mark.django_db
 
 
 def finished_run(topic, groups: list[list[int]]) -> SuggestionRun:
-    run = SuggestionRun.objects.create(topic=topic, backend="minilm", status="succeeded", progress=1.0,
-                                       finished_at=timezone.now())
+    run = SuggestionRun.objects.create(
+        topic=topic, backend="minilm", status="succeeded", progress=1.0, finished_at=timezone.now()
+    )
     for i, members in enumerate(groups):
-        cluster = Suggestion.objects.create(run=run, kind="cluster", position=i, score=0.9,
-                                            payload={"mentions": members})
+        cluster = Suggestion.objects.create(
+            run=run, kind="cluster", position=i, score=0.9, payload={"mentions": members}
+        )
         for j, mention in enumerate(members):
-            Suggestion.objects.create(run=run, kind="membership", position=10 * i + j, score=0.8,
-                                      payload={"mention": mention, "cluster": cluster.pk})
+            Suggestion.objects.create(
+                run=run,
+                kind="membership",
+                position=10 * i + j,
+                score=0.8,
+                payload={"mention": mention, "cluster": cluster.pk},
+            )
     return run
 
 
@@ -38,13 +45,24 @@ def workspace():
 def test_without_any_run_the_answer_is_empty_and_names_the_version(workspace):
     topic, annotation, client, _ = workspace
     body = client.get(f"/api/annotations/{annotation.pk}/suggestions/").json()
-    assert body == {"run": None, "memberships": [], "edges": [], "links": [], "version": 0, "newest_run": None}
+    assert body == {
+        "run": None,
+        "memberships": [],
+        "edges": [],
+        "links": [],
+        "version": 0,
+        "newest_run": None,
+    }
 
 
-def test_a_queued_run_after_a_finished_one_is_the_newest_run_and_the_items_come_from_the_finished_one(workspace):
+def test_a_queued_run_after_a_finished_one_is_the_newest_run_and_the_items_come_from_the_finished_one(
+    workspace,
+):
     topic, annotation, client, ids = workspace
     done = finished_run(topic, [[ids[0], ids[1]]])
-    queued = SuggestionRun.objects.create(topic=topic, backend="minilm", message="waiting for a model worker")
+    queued = SuggestionRun.objects.create(
+        topic=topic, backend="minilm", message="waiting for a model worker"
+    )
 
     body = client.get(f"/api/annotations/{annotation.pk}/suggestions/").json()
 
@@ -54,21 +72,40 @@ def test_a_queued_run_after_a_finished_one_is_the_newest_run_and_the_items_come_
     assert body["version"] == 0
 
 
-def test_a_failed_newest_run_carries_its_error_and_the_version_follows_accepted_suggestions(workspace):
+def test_a_failed_newest_run_carries_its_error_and_the_version_follows_accepted_suggestions(
+    workspace,
+):
     topic, annotation, client, ids = workspace
     finished_run(topic, [[ids[0], ids[1]]])
-    SuggestionRun.objects.create(topic=topic, backend="cross-encoder", status="failed",
-                                 message="OSError: no model at /x", error="OSError: no model at /x\n\ntraceback")
+    SuggestionRun.objects.create(
+        topic=topic,
+        backend="cross-encoder",
+        status="failed",
+        message="OSError: no model at /x",
+        error="OSError: no model at /x\n\ntraceback",
+    )
     first = client.get(f"/api/annotations/{annotation.pk}/suggestions/").json()["memberships"][0]
 
-    accepted = client.post(f"/api/annotations/{annotation.pk}/operations/", {
-        "expected_version": 0, "client_id": "t",
-        "operation": {"op": "accept_suggestion", "suggestion": first["suggestion"], "operation": first["operation"]},
-    }, format="json")
+    accepted = client.post(
+        f"/api/annotations/{annotation.pk}/operations/",
+        {
+            "expected_version": 0,
+            "client_id": "t",
+            "operation": {
+                "op": "accept_suggestion",
+                "suggestion": first["suggestion"],
+                "operation": first["operation"],
+            },
+        },
+        format="json",
+    )
     body = client.get(f"/api/annotations/{annotation.pk}/suggestions/").json()
 
     assert accepted.status_code == 200, accepted.content
-    assert body["newest_run"]["status"] == "failed" and body["newest_run"]["error"] == "OSError: no model at /x"
+    assert (
+        body["newest_run"]["status"] == "failed"
+        and body["newest_run"]["error"] == "OSError: no model at /x"
+    )
     assert body["version"] == 1
     # The other member now maps onto the cluster the acceptance created.
     (other,) = body["memberships"]

@@ -14,13 +14,17 @@ from tests.paths import SCICO_DEMO
 pytestmark = pytest.mark.django_db
 
 
-def test_training_on_the_demo_gold_prints_held_out_scores_and_activates_the_model(settings, tmp_path):
+def test_training_on_the_demo_gold_prints_held_out_scores_and_activates_the_model(
+    settings, tmp_path
+):
     settings.MODELS_DIR = tmp_path
     project = Project.objects.create(name="Train me")
     topics_import(project=project, path=SCICO_DEMO, format="scico")
     out = io.StringIO()
 
-    call_command("train_suggester", "--project", "Train me", "--epochs", "2", "--activate", stdout=out)
+    call_command(
+        "train_suggester", "--project", "Train me", "--epochs", "2", "--activate", stdout=out
+    )
 
     printed = out.getvalue()
     assert "held-out: CoNLL F1" in printed and "path ratio" in printed

@@ -9,7 +9,13 @@ from modelserve.backends import get_backend
 from modelserve.backends.trained import TrainedBackend
 from modelserve.training import train_suggester
 from modelserve.training.pair_classifier import CHILD, COREF, PARENT, UNRELATED, pair_labels
-from tests.modelserve.scico_topics import MT_DOCUMENTS, MT_RELATIONS, SENTIMENT_DOCUMENTS, SENTIMENT_RELATIONS, build_topic
+from tests.modelserve.scico_topics import (
+    MT_DOCUMENTS,
+    MT_RELATIONS,
+    SENTIMENT_DOCUMENTS,
+    SENTIMENT_RELATIONS,
+    build_topic,
+)
 
 torch.set_num_threads(min(2, torch.get_num_threads()))
 
@@ -30,7 +36,14 @@ def trained(tmp_path_factory):
     out = tmp_path_factory.mktemp("suggester")
     lines: list[str] = []
     result = train_suggester(
-        gold_topics(), out, seed=0, holdout_fraction=0.25, epochs=8, threshold_grid=GRID, log=lines.append, device="cpu",
+        gold_topics(),
+        out,
+        seed=0,
+        holdout_fraction=0.25,
+        epochs=8,
+        threshold_grid=GRID,
+        log=lines.append,
+        device="cpu",
     )
     return out, result, lines
 
@@ -51,7 +64,9 @@ def test_held_out_scores_come_from_the_scorer_and_are_printed(trained):
     scores = result["holdout_scores"]
     assert set(scores) == {"conll_f1", "hierarchy_f1", "path_ratio_micro", "path_ratio_macro"}
     assert all(0.0 <= value <= 1.0 for value in scores.values())
-    assert any("CoNLL F1" in line and "hierarchy F1" in line and "path ratio" in line for line in lines)
+    assert any(
+        "CoNLL F1" in line and "hierarchy F1" in line and "path ratio" in line for line in lines
+    )
 
 
 def test_the_trained_backend_loads_back_from_disk_and_suggests_a_valid_hierarchy(trained):
@@ -60,7 +75,9 @@ def test_the_trained_backend_loads_back_from_disk_and_suggests_a_valid_hierarchy
     assert backend.params["cluster_threshold"] == result["cluster_threshold"]
     topic = build_topic(SENTIMENT_DOCUMENTS, SENTIMENT_RELATIONS, "unseen")
     suggestions = backend.suggest(topic)
-    assert sorted(m for c in suggestions.clusters for m in c.mentions) == list(range(len(topic.mentions)))
+    assert sorted(m for c in suggestions.clusters for m in c.mentions) == list(
+        range(len(topic.mentions))
+    )
     graph = nx.DiGraph([(e.parent, e.child) for e in suggestions.edges])
     assert nx.is_directed_acyclic_graph(graph) and all(graph.in_degree(n) <= 1 for n in graph)
     again = get_backend("trained", {"model_dir": str(out), "device": "cpu"})
@@ -68,7 +85,9 @@ def test_the_trained_backend_loads_back_from_disk_and_suggests_a_valid_hierarchy
 
 
 def test_one_topic_trains_without_holdout_and_keeps_scico_thresholds(tmp_path):
-    result = train_suggester([build_topic()], tmp_path, epochs=1, log=lambda line: None, device="cpu")
+    result = train_suggester(
+        [build_topic()], tmp_path, epochs=1, log=lambda line: None, device="cpu"
+    )
     assert result["holdout_topics"] == [] and result["holdout_scores"] is None
     assert (result["cluster_threshold"], result["hierarchy_threshold"]) == (0.4, 0.4)
 
@@ -82,7 +101,9 @@ def test_topics_without_gold_clusters_cannot_train(tmp_path):
 
 
 def test_pair_labels_follow_scico_classes_for_ordered_pairs():
-    topic = build_topic()  # mentions: 0 nmt, 1 nmt, 2 smt, 3 mt, ...; relations mt -> nmt, mt -> smt
+    topic = (
+        build_topic()
+    )  # mentions: 0 nmt, 1 nmt, 2 smt, 3 mt, ...; relations mt -> nmt, mt -> smt
     labels = pair_labels(topic)
     assert labels[0, 1] == COREF
     assert labels[3, 0] == PARENT and labels[0, 3] == CHILD

@@ -25,8 +25,11 @@ from annotation.services.errors import ImportRefused
 from annotation.services.exports import annotations_export
 from annotation.services.imports import topics_import
 
+
 class ImportRequest(serializers.Serializer):
-    file = serializers.FileField(help_text="the file; for brat (or a folder of CoRefi files) a .zip of the folder")
+    file = serializers.FileField(
+        help_text="the file; for brat (or a folder of CoRefi files) a .zip of the folder"
+    )
     format = serializers.ChoiceField(choices=sorted(READERS))
     skip_invalid = serializers.BooleanField(default=False)
 
@@ -37,10 +40,15 @@ def _unzip(upload, target: Path) -> Path:
         for member in archive.infolist():
             destination = (target / member.filename).resolve()
             if not destination.is_relative_to(target.resolve()):
-                raise ImportRefused(f"{upload.name}: {member.filename} points outside the archive", [member.filename])
+                raise ImportRefused(
+                    f"{upload.name}: {member.filename} points outside the archive",
+                    [member.filename],
+                )
         total = sum(member.file_size for member in archive.infolist())
         if total > settings.MAX_UPLOAD_BYTES:
-            raise ImportRefused(f"{upload.name} unpacks to {total:,} bytes, above the limit", [upload.name])
+            raise ImportRefused(
+                f"{upload.name} unpacks to {total:,} bytes, above the limit", [upload.name]
+            )
         archive.extractall(target)
     entries = [p for p in target.iterdir() if not p.name.startswith(("__MACOSX", "."))]
     return entries[0] if len(entries) == 1 and entries[0].is_dir() else target
@@ -57,30 +65,52 @@ class ImportView(AdminView):
         upload, format = data.validated_data["file"], data.validated_data["format"]
         if upload.size > settings.MAX_UPLOAD_BYTES:
             message = f"{upload.name} is {upload.size:,} bytes, above the {settings.MAX_UPLOAD_BYTES:,}-byte limit"
-            return Response({"error": "too_large", "message": message}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+            return Response(
+                {"error": "too_large", "message": message},
+                status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+            )
         with tempfile.TemporaryDirectory() as folder:
             source = upload
             if zipfile.is_zipfile(upload):
                 upload.seek(0)
                 source = _unzip(upload, Path(folder))
             elif format == "brat":
-                raise ImportRefused("brat needs a .txt and an .ann per document: upload a .zip of the folder",
-                                    [upload.name])
+                raise ImportRefused(
+                    "brat needs a .txt and an .ann per document: upload a .zip of the folder",
+                    [upload.name],
+                )
             else:
                 upload.seek(0)
-            result = topics_import(project=project, path=source, format=format,
-                                   skip_invalid=data.validated_data["skip_invalid"], user=request.user)
-        return Response({"summary": str(result), "topics": result.topics, "mentions": result.mentions,
-                         "gold": result.gold, "warnings": [str(w) for w in result.warnings],
-                         "skipped": [line for line in result.lines() if line.startswith("skipped")]},
-                        status=status.HTTP_201_CREATED)
+            result = topics_import(
+                project=project,
+                path=source,
+                format=format,
+                skip_invalid=data.validated_data["skip_invalid"],
+                user=request.user,
+            )
+        return Response(
+            {
+                "summary": str(result),
+                "topics": result.topics,
+                "mentions": result.mentions,
+                "gold": result.gold,
+                "warnings": [str(w) for w in result.warnings],
+                "skipped": [line for line in result.lines() if line.startswith("skipped")],
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class ExportView(AdminView):
-    @extend_schema(parameters=[OpenApiParameter("format", str, enum=sorted(WRITERS)),
-                               OpenApiParameter("source", str, description="gold | adjudicated | submitted | all | "
-                                                                           "a username")],
-                   responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("format", str, enum=sorted(WRITERS)),
+            OpenApiParameter(
+                "source", str, description="gold | adjudicated | submitted | all | a username"
+            ),
+        ],
+        responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
+    )
     def get(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
         format = request.query_params.get("format", "scico")
@@ -105,12 +135,16 @@ class ExportView(AdminView):
 
 
 def _extension(format: str) -> str:
-    return {"scico": ".jsonl", "chemu": ".jsonlines", "conll": ".conll", "corefi": ".json"}.get(format, "")
+    return {"scico": ".jsonl", "chemu": ".jsonlines", "conll": ".conll", "corefi": ".json"}.get(
+        format, ""
+    )
 
 
 class AgreementView(AdminView):
-    @extend_schema(parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
-                   responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
+        responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+    )
     def get(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
         result = project_agreement(project)

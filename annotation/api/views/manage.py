@@ -48,8 +48,10 @@ class ProjectSerializer(serializers.Serializer):
 
 def _project_row(project: Project) -> dict:
     topics = getattr(project, "topic_count", None)
-    return project_payload(project) | {"topics": project.topics.count() if topics is None else topics,
-                                       "suggestion_params": project.suggestion_params}
+    return project_payload(project) | {
+        "topics": project.topics.count() if topics is None else topics,
+        "suggestion_params": project.suggestion_params,
+    }
 
 
 class SuggestionBackendsView(AdminView):
@@ -84,12 +86,16 @@ class ProjectView(AdminView):
         project = get_object_or_404(Project, pk=pk)
         data = ProjectSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        return Response(_project_row(project_services.project_update(project=project, **data.validated_data)))
+        return Response(
+            _project_row(project_services.project_update(project=project, **data.validated_data))
+        )
 
     @extend_schema(responses={204: None})
     def delete(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
-        project_services.project_delete(project=project, confirm=request.query_params.get("confirm") == "true")
+        project_services.project_delete(
+            project=project, confirm=request.query_params.get("confirm") == "true"
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -97,8 +103,11 @@ class ProjectTopicsView(AdminView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
-        rows = Topic.objects.filter(project=project).order_by("position", "id").values(
-            "id", "external_id", "source", "position")
+        rows = (
+            Topic.objects.filter(project=project)
+            .order_by("position", "id")
+            .values("id", "external_id", "source", "position")
+        )
         return Response(list(rows))
 
 
@@ -121,8 +130,13 @@ class UserUpdateSerializer(serializers.Serializer):
 
 
 def _user_row(user) -> dict:
-    return {"id": user.pk, "username": user.username, "is_admin": user.is_staff, "is_active": user.is_active,
-            "last_login": user.last_login}
+    return {
+        "id": user.pk,
+        "username": user.username,
+        "is_admin": user.is_staff,
+        "is_active": user.is_active,
+        "last_login": user.last_login,
+    }
 
 
 class UsersView(AdminView):
@@ -134,7 +148,10 @@ class UsersView(AdminView):
     def post(self, request):
         data = UserSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(_user_row(project_services.user_create(**data.validated_data)), status=status.HTTP_201_CREATED)
+        return Response(
+            _user_row(project_services.user_create(**data.validated_data)),
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class UserView(AdminView):
@@ -143,19 +160,29 @@ class UserView(AdminView):
         user = get_object_or_404(get_user_model(), pk=pk)
         data = UserUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(_user_row(project_services.user_update(user=user, acting_user=request.user,
-                                                               **data.validated_data)))
+        return Response(
+            _user_row(
+                project_services.user_update(
+                    user=user, acting_user=request.user, **data.validated_data
+                )
+            )
+        )
 
 
 class AssignRequest(serializers.Serializer):
     project = serializers.IntegerField()
     topics = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
     users = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
-    mode = serializers.ChoiceField(choices=["all", "balanced"], default="all",
-                                   help_text="all: every topic to every user; balanced: k per overlap topic, 1 else")
+    mode = serializers.ChoiceField(
+        choices=["all", "balanced"],
+        default="all",
+        help_text="all: every topic to every user; balanced: k per overlap topic, 1 else",
+    )
     k = serializers.IntegerField(min_value=1, default=1)
     overlap = serializers.ListField(child=serializers.IntegerField(), default=list)
-    role = serializers.ChoiceField(choices=Assignment.Role.choices, default=Assignment.Role.ANNOTATOR)
+    role = serializers.ChoiceField(
+        choices=Assignment.Role.choices, default=Assignment.Role.ANNOTATOR
+    )
 
 
 class AssignmentsView(AdminView):
@@ -165,8 +192,12 @@ class AssignmentsView(AdminView):
         for field in ("project", "user", "topic"):
             value = request.query_params.get(field)
             if value:
-                rows = rows.filter(**{"topic__project_id" if field == "project" else f"{field}_id": value})
-        return Response(assignments_payload(rows.order_by("topic__position", "topic_id", "user__username")))
+                rows = rows.filter(
+                    **{"topic__project_id" if field == "project" else f"{field}_id": value}
+                )
+        return Response(
+            assignments_payload(rows.order_by("topic__position", "topic_id", "user__username"))
+        )
 
     @extend_schema(request=AssignRequest, responses=OpenApiTypes.OBJECT)
     def post(self, request):
@@ -177,16 +208,28 @@ class AssignmentsView(AdminView):
         users = list(get_user_model().objects.filter(pk__in=v["users"], is_active=True))
         missing = set(v["topics"]) - {t.pk for t in topics}
         if missing or len(users) != len(set(v["users"])):
-            return Response({"error": "not_found", "message": "Some topics are not in this project or some users "
-                             "do not exist or are inactive.", "topics": sorted(missing)}, status=404)
+            return Response(
+                {
+                    "error": "not_found",
+                    "message": "Some topics are not in this project or some users "
+                    "do not exist or are inactive.",
+                    "topics": sorted(missing),
+                },
+                status=404,
+            )
         if v["mode"] == "balanced":
             by_id = {t.pk: t for t in topics}
             overlap = [by_id[t] for t in v["overlap"] if t in by_id]
             created = assignment_services.assignments_balanced_create(
                 topics=sorted(topics, key=lambda t: v["topics"].index(t.pk)),
-                annotators=sorted(users, key=lambda u: v["users"].index(u.pk)), k=v["k"], overlap=overlap)
+                annotators=sorted(users, key=lambda u: v["users"].index(u.pk)),
+                k=v["k"],
+                overlap=overlap,
+            )
         else:
-            created = assignment_services.assignments_bulk_create(topics=topics, users=users, role=v["role"])
+            created = assignment_services.assignments_bulk_create(
+                topics=topics, users=users, role=v["role"]
+            )
         return Response({"created": created}, status=status.HTTP_201_CREATED)
 
 
@@ -202,9 +245,12 @@ class AssignmentReassignView(AdminView):
         data.is_valid(raise_exception=True)
         get_object_or_404(Assignment, pk=pk)
         user = get_object_or_404(get_user_model(), pk=data.validated_data["user"])
-        assignment = assignment_services.assignment_reassign(assignment_id=pk, user=user,
-                                                             discard_work=data.validated_data["discard_work"])
-        return Response({"id": assignment.pk, "user": assignment.user_id, "status": assignment.status})
+        assignment = assignment_services.assignment_reassign(
+            assignment_id=pk, user=user, discard_work=data.validated_data["discard_work"]
+        )
+        return Response(
+            {"id": assignment.pk, "user": assignment.user_id, "status": assignment.status}
+        )
 
 
 class AssignmentReopenView(AdminView):
@@ -219,15 +265,20 @@ class AssignmentView(AdminView):
     @extend_schema(responses={204: None})
     def delete(self, request, pk: int):
         get_object_or_404(Assignment, pk=pk)
-        assignment_services.assignment_delete(assignment_id=pk,
-                                              discard_work=request.query_params.get("discard_work") == "true")
+        assignment_services.assignment_delete(
+            assignment_id=pk, discard_work=request.query_params.get("discard_work") == "true"
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class BulkRequest(serializers.Serializer):
     action = serializers.ChoiceField(choices=["delete", "reopen"])
-    assignments = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, max_length=100_000)
-    discard_work = serializers.BooleanField(default=False, help_text="delete: also assignments with work in them")
+    assignments = serializers.ListField(
+        child=serializers.IntegerField(), allow_empty=False, max_length=100_000
+    )
+    discard_work = serializers.BooleanField(
+        default=False, help_text="delete: also assignments with work in them"
+    )
 
 
 class AssignmentsBulkView(AdminView):
@@ -240,7 +291,9 @@ class AssignmentsBulkView(AdminView):
         v = data.validated_data
         ids = list(dict.fromkeys(v["assignments"]))
         if v["action"] == "delete":
-            count = assignment_bulk.assignments_delete(assignment_ids=ids, discard_work=v["discard_work"])
+            count = assignment_bulk.assignments_delete(
+                assignment_ids=ids, discard_work=v["discard_work"]
+            )
         else:
             count = assignment_bulk.assignments_reopen(assignment_ids=ids)
         return Response({"action": v["action"], "count": count})

@@ -15,7 +15,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.models import Annotation, Mention
-from annotation.selectors.access import may_edit, visible_annotations, visible_assignments, visible_topics
+from annotation.selectors.access import (
+    may_edit,
+    visible_annotations,
+    visible_assignments,
+    visible_topics,
+)
 from annotation.selectors.workspace import annotation_payload, assignments_payload, topic_payload
 from annotation.services import assignments as assignment_services
 from annotation.services import operations
@@ -23,7 +28,9 @@ from annotation.services import operations
 
 class OperationRequest(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0)
-    operation = serializers.DictField(help_text='e.g. {"op": "assign", "mention": 12, "cluster": null}')
+    operation = serializers.DictField(
+        help_text='e.g. {"op": "assign", "mention": 12, "cluster": null}'
+    )
     client_id = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
 
 
@@ -48,7 +55,9 @@ class AppliedResponse(serializers.Serializer):
 
 
 def _editable_annotation(request, pk: int) -> Annotation:
-    annotation = get_object_or_404(visible_annotations(request.user).select_related("assignment"), pk=pk)
+    annotation = get_object_or_404(
+        visible_annotations(request.user).select_related("assignment"), pk=pk
+    )
     if not may_edit(request.user, annotation):
         raise PermissionDenied("Only the annotator who owns this annotation can change it.")
     return annotation
@@ -60,7 +69,9 @@ def _check_suggestion(operation: dict, annotation_id: int) -> None:
         from modelserve.models import Suggestion
 
         topic = Annotation.objects.filter(pk=annotation_id).values("topic_id")
-        if not Suggestion.objects.filter(pk=operation.get("suggestion"), run__topic_id__in=topic).exists():
+        if not Suggestion.objects.filter(
+            pk=operation.get("suggestion"), run__topic_id__in=topic
+        ).exists():
             raise NotFound(f"There is no suggestion #{operation.get('suggestion')} for this topic.")
 
 
@@ -68,7 +79,11 @@ class MyAssignmentsView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         mine = visible_assignments(request.user).filter(user=request.user)
-        return Response(assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id")))
+        return Response(
+            assignments_payload(
+                mine.order_by("topic__project__name", "topic__position", "topic_id")
+            )
+        )
 
 
 class TopicView(APIView):
@@ -81,8 +96,9 @@ class TopicView(APIView):
 class AnnotationView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
-        annotation = get_object_or_404(visible_annotations(request.user).select_related("assignment", "topic__project"),
-                                       pk=pk)
+        annotation = get_object_or_404(
+            visible_annotations(request.user).select_related("assignment", "topic__project"), pk=pk
+        )
         return Response(annotation_payload(annotation))
 
 
@@ -95,8 +111,12 @@ class OperationsView(APIView):
         data.is_valid(raise_exception=True)
         _check_suggestion(data.validated_data["operation"], pk)
         applied = operations.annotation_operation_apply(
-            annotation_id=pk, user=request.user, payload=data.validated_data["operation"],
-            expected_version=data.validated_data["expected_version"], client_id=data.validated_data["client_id"])
+            annotation_id=pk,
+            user=request.user,
+            payload=data.validated_data["operation"],
+            expected_version=data.validated_data["expected_version"],
+            client_id=data.validated_data["client_id"],
+        )
         return Response(applied.as_message())
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
@@ -104,7 +124,8 @@ class OperationsView(APIView):
         """The log (newest last): what changed, by whom, when; the last 500 entries."""
         annotation = get_object_or_404(visible_annotations(request.user), pk=pk)
         rows = annotation.operations.order_by("-version").values(
-            "id", "version", "kind", "name", "payload", "warnings", "user__username", "created_at")[:500]
+            "id", "version", "kind", "name", "payload", "warnings", "user__username", "created_at"
+        )[:500]
         return Response(list(reversed(rows)))
 
 
@@ -116,8 +137,12 @@ class UndoView(APIView):
         data = VersionRequest(data=request.data)
         data.is_valid(raise_exception=True)
         service = operations.annotation_undo if self.kind == "undo" else operations.annotation_redo
-        applied = service(annotation_id=pk, user=request.user, client_id=data.validated_data["client_id"],
-                          expected_version=data.validated_data["expected_version"])
+        applied = service(
+            annotation_id=pk,
+            user=request.user,
+            client_id=data.validated_data["client_id"],
+            expected_version=data.validated_data["expected_version"],
+        )
         return Response(applied.as_message())
 
 
@@ -134,9 +159,14 @@ class CursorView(APIView):
         data = CursorRequest(data=request.data)
         data.is_valid(raise_exception=True)
         mention = data.validated_data["mention"]
-        if mention is not None and not Mention.objects.filter(pk=mention, topic_id=annotation.topic_id).exists():
-            return Response({"error": "not_found", "message": f"There is no mention #{mention} in this topic."},
-                            status=404)
+        if (
+            mention is not None
+            and not Mention.objects.filter(pk=mention, topic_id=annotation.topic_id).exists()
+        ):
+            return Response(
+                {"error": "not_found", "message": f"There is no mention #{mention} in this topic."},
+                status=404,
+            )
         Annotation.objects.filter(pk=annotation.pk).update(cursor=mention)
         return Response(status=204)
 
@@ -147,5 +177,13 @@ class SubmitView(APIView):
         assignment = get_object_or_404(visible_assignments(request.user), pk=pk)
         if assignment.user_id != request.user.pk:
             raise PermissionDenied("Only the assigned annotator can submit this topic.")
-        assignment = assignment_services.assignment_submit(assignment_id=assignment.pk, user=request.user)
-        return Response({"id": assignment.pk, "status": assignment.status, "submitted_at": assignment.submitted_at})
+        assignment = assignment_services.assignment_submit(
+            assignment_id=assignment.pk, user=request.user
+        )
+        return Response(
+            {
+                "id": assignment.pk,
+                "status": assignment.status,
+                "submitted_at": assignment.submitted_at,
+            }
+        )

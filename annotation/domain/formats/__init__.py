@@ -27,12 +27,21 @@ if TYPE_CHECKING:
     )
 
 _FUNCTIONS: dict[str, str] = {
-    "FormatError": "errors", "FormatErrors": "errors", "FormatWarning": "errors", "ImportReport": "errors",
+    "FormatError": "errors",
+    "FormatErrors": "errors",
+    "FormatWarning": "errors",
+    "ImportReport": "errors",
     "Skipped": "errors",
-    "read_scico_jsonl": "scico", "write_scico_jsonl": "scico",
-    "read_chemu_jsonlines": "chemu", "write_chemu_jsonlines": "chemu",
-    "read_corefi": "corefi", "read_corefi_json": "corefi", "write_corefi": "corefi", "write_corefi_json": "corefi",
-    "read_brat": "brat", "write_brat": "brat",
+    "read_scico_jsonl": "scico",
+    "write_scico_jsonl": "scico",
+    "read_chemu_jsonlines": "chemu",
+    "write_chemu_jsonlines": "chemu",
+    "read_corefi": "corefi",
+    "read_corefi_json": "corefi",
+    "write_corefi": "corefi",
+    "write_corefi_json": "corefi",
+    "read_brat": "brat",
+    "write_brat": "brat",
     "write_conll": "conll",
 }
 
@@ -56,19 +65,23 @@ class _Registry(Mapping):
         return f"{type(self).__name__}({list(self._functions)})"
 
 
-READERS: Mapping[str, Callable[..., ImportReport]] = _Registry({
-    "scico": "read_scico_jsonl",
-    "corefi": "read_corefi",
-    "chemu": "read_chemu_jsonlines",
-    "brat": "read_brat",
-})
-WRITERS: Mapping[str, Callable[..., list[FormatWarning]]] = _Registry({
-    "scico": "write_scico_jsonl",
-    "corefi": "write_corefi",
-    "chemu": "write_chemu_jsonlines",
-    "brat": "write_brat",
-    "conll": "write_conll",
-})
+READERS: Mapping[str, Callable[..., ImportReport]] = _Registry(
+    {
+        "scico": "read_scico_jsonl",
+        "corefi": "read_corefi",
+        "chemu": "read_chemu_jsonlines",
+        "brat": "read_brat",
+    }
+)
+WRITERS: Mapping[str, Callable[..., list[FormatWarning]]] = _Registry(
+    {
+        "scico": "write_scico_jsonl",
+        "corefi": "write_corefi",
+        "chemu": "write_chemu_jsonlines",
+        "brat": "write_brat",
+        "conll": "write_conll",
+    }
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -89,7 +102,9 @@ def read(format: str, path: PathOrStream, skip_invalid: bool = False) -> ImportR
     return reader(path, skip_invalid=skip_invalid)
 
 
-def write(format: str, topics: Iterable[TopicData], path: PathOrStream, **options: Any) -> list[FormatWarning]:
+def write(
+    format: str, topics: Iterable[TopicData], path: PathOrStream, **options: Any
+) -> list[FormatWarning]:
     """Write ``topics`` to ``path`` in ``format`` (a key of WRITERS); returns warnings."""
     try:
         writer = WRITERS[format]

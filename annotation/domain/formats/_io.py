@@ -46,9 +46,13 @@ def is_int(value: Any) -> bool:
 
 def json_type(value: Any) -> str:
     """What a decoded JSON value is, as error messages say it ("a list", "null", ...)."""
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number"
-    )
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+    }.get(type(value), "a number")
 
 
 _CANONICAL_INT = re.compile(r"-?[1-9][0-9]*|0")

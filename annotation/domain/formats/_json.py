@@ -19,7 +19,9 @@ from typing import Any
 
 try:
     import orjson
-except ImportError:  # pragma: no cover - orjson is a dependency; this keeps the readers usable without it
+except (
+    ImportError
+):  # pragma: no cover - orjson is a dependency; this keeps the readers usable without it
     orjson = None  # type: ignore[assignment]
 
 JSONDecodeError = json.JSONDecodeError

@@ -59,10 +59,14 @@ def line_spans(data: bytes) -> list[tuple[int, int, int]] | None:
     return spans
 
 
-def jsonl_lines(data: bytes, spans: list[tuple[int, int, int]] | None) -> Iterator[tuple[int, str | bytes]]:
+def jsonl_lines(
+    data: bytes, spans: list[tuple[int, int, int]] | None
+) -> Iterator[tuple[int, str | bytes]]:
     """The non-blank lines among ``spans`` of ``data`` (see :func:`line_spans`), numbered."""
     if spans is None:
-        yield from stream_lines(io.StringIO(data[:].decode("utf-8"), newline=None))  # (data[:]: an mmap too)
+        yield from stream_lines(
+            io.StringIO(data[:].decode("utf-8"), newline=None)
+        )  # (data[:]: an mmap too)
         return
     for number, start, end in spans:
         line = line_at(data, start, end)

@@ -24,10 +24,23 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from annotation.domain.corpus import ClusterData, DocumentData, LinkData, MentionData, Spans, TopicData
+from annotation.domain.corpus import (
+    ClusterData,
+    DocumentData,
+    LinkData,
+    MentionData,
+    Spans,
+    TopicData,
+)
 from annotation.domain.formats.brat_ann import AnnParser, Entity, token_spans
 from annotation.domain.formats.chartokens import tokenize
-from annotation.domain.formats.errors import FormatErrors, FormatWarning, ImportReport, Problems, Skipped
+from annotation.domain.formats.errors import (
+    FormatErrors,
+    FormatWarning,
+    ImportReport,
+    Problems,
+    Skipped,
+)
 from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
 
 FORMAT = "brat"
@@ -86,7 +99,9 @@ def _read_pair(txt: Path, ann: Path, problems: Problems) -> TopicData | None:
     if parsed is None or problems.errors:
         return None
     entities, relations, equivalences, other_lines = parsed
-    boundaries = [offset for e in entities.values() for fragment in e.fragments for offset in fragment]
+    boundaries = [
+        offset for e in entities.values() for fragment in e.fragments for offset in fragment
+    ]
     token_ranges = tokenize(text, boundaries)
     starts = [start for start, _ in token_ranges]
     ends = [end for _, end in token_ranges]
@@ -124,12 +139,20 @@ def _topic(stem, document, entities, relations, equivalences, other_lines, probl
     for index, spans in enumerate(ordered):
         first, *others = by_spans[spans]
         for other in others:
-            problems.warn(other.id, "offsets", f"same tokens as {first.id}; the two are one mention")
+            problems.warn(
+                other.id, "offsets", f"same tokens as {first.id}; the two are one mention"
+            )
         for entity in by_spans[spans]:
             mention_of[entity.id] = index
-        mentions.append(MentionData(document=0, spans=spans, metadata={FORMAT: {"id": first.id, "type": first.type}}))
+        mentions.append(
+            MentionData(
+                document=0, spans=spans, metadata={FORMAT: {"id": first.id, "type": first.type}}
+            )
+        )
     brat: dict[str, Any] = {}
-    links, relation_ids, relation_names = _links(relations, mention_of, mentions, document, problems, other_lines)
+    links, relation_ids, relation_names = _links(
+        relations, mention_of, mentions, document, problems, other_lines
+    )
     if relation_ids:
         brat["relation_ids"], brat["relation_names"] = relation_ids, relation_names
     clusters, equiv_types = _clusters(equivalences, mention_of, mentions, problems)
@@ -138,7 +161,11 @@ def _topic(stem, document, entities, relations, equivalences, other_lines, probl
     if other_lines:
         brat["other_lines"] = other_lines
     return TopicData(
-        external_id=stem, documents=[document], mentions=mentions, clusters=clusters, links=links,
+        external_id=stem,
+        documents=[document],
+        mentions=mentions,
+        clusters=clusters,
+        links=links,
         metadata={FORMAT: brat} if brat else {},
     )
 
@@ -151,8 +178,12 @@ def _links(relations, mention_of, mentions, document, problems, other_lines):
     for id_, name, arg1, arg2, number in relations:
         type_ = link_type(name)
         if type_ is None:
-            problems.warn(id_, "type", f"{name} is not one of {', '.join(CHEMU_NAMES.values())}; kept in the "
-                                        "topic's metadata, not read as a link")
+            problems.warn(
+                id_,
+                "type",
+                f"{name} is not one of {', '.join(CHEMU_NAMES.values())}; kept in the "
+                "topic's metadata, not read as a link",
+            )
             other_lines.append(f"{id_}\t{name} Arg1:{arg1} Arg2:{arg2}")
             continue
         link = LinkData(type_, mention_of[arg1], mention_of[arg2])
@@ -163,7 +194,9 @@ def _links(relations, mention_of, mentions, document, problems, other_lines):
         seen[identity] = id_
         anaphor, antecedent = mentions[link.anaphor].spans, mentions[link.antecedent].spans
         if antecedent[0][0] >= anaphor[0][0]:
-            problems.warn(id_, None, "the antecedent (Arg2) does not come before the anaphor (Arg1); kept")
+            problems.warn(
+                id_, None, "the antecedent (Arg2) does not come before the anaphor (Arg1); kept"
+            )
         links.append(link)
         ids.append(id_)
         names.append(name)
@@ -198,8 +231,12 @@ def _clusters(equivalences, mention_of, mentions, problems):
             if type_ != DEFAULT_EQUIV_TYPE:
                 types[keys[root]] = type_
         elif types.get(keys[root], DEFAULT_EQUIV_TYPE) != type_:
-            problems.warn(None, "*", f"equivalences of types {type_} and {types.get(keys[root], DEFAULT_EQUIV_TYPE)} "
-                                     "share a mention; merged")
+            problems.warn(
+                None,
+                "*",
+                f"equivalences of types {type_} and {types.get(keys[root], DEFAULT_EQUIV_TYPE)} "
+                "share a mention; merged",
+            )
     for index in list(parent):
         mentions[index].cluster = keys[find(index)]
     clusters = [ClusterData(key) for key in keys.values()]
@@ -226,7 +263,11 @@ def topic_to_brat(topic: TopicData, problems: Problems | None = None) -> list[tu
     """(file stem, text, annotations) for each document of the topic."""
     problems = problems or Problems("<brat>")
     stem = topic.external_id.replace("/", "_").replace(os.sep, "_")
-    names = [stem] if len(topic.documents) == 1 else [f"{stem}-{d}" for d in range(len(topic.documents))]
+    names = (
+        [stem]
+        if len(topic.documents) == 1
+        else [f"{stem}-{d}" for d in range(len(topic.documents))]
+    )
     brat: dict[str, Any] = topic.metadata.get(FORMAT, {})
     result = []
     entity_ids = _entity_ids(topic)
@@ -247,7 +288,11 @@ def topic_to_brat(topic: TopicData, problems: Problems | None = None) -> list[tu
         lines += brat.get("other_lines", []) if len(topic.documents) == 1 else []
         result.append((names[d], text, "".join(line + "\n" for line in lines)))
     if topic.relations:
-        problems.warn(topic.external_id, "relations", "brat has no cluster hierarchy; the relations are not written")
+        problems.warn(
+            topic.external_id,
+            "relations",
+            "brat has no cluster hierarchy; the relations are not written",
+        )
     return result
 
 
@@ -271,7 +316,9 @@ def _entity_ids(topic: TopicData) -> list[str]:
     return ids
 
 
-def _text(document: DocumentData, problems: Problems, name: str) -> tuple[str, list[tuple[int, int]]]:
+def _text(
+    document: DocumentData, problems: Problems, name: str
+) -> tuple[str, list[tuple[int, int]]]:
     """One sentence per line, tokens joined by a space; character range of each token."""
     offsets: list[tuple[int, int]] = [(0, 0)] * len(document.tokens)
     lines, position = [], 0
@@ -291,8 +338,11 @@ def _text(document: DocumentData, problems: Problems, name: str) -> tuple[str, l
         for t in range(start, end):
             token = document.tokens[t]
             if not token or any(c.isspace() for c in token):
-                problems.warn(name, f"tokens[{t}]",
-                              f"token {token!r} is empty or holds a space; it will not read back alike")
+                problems.warn(
+                    name,
+                    f"tokens[{t}]",
+                    f"token {token!r} is empty or holds a space; it will not read back alike",
+                )
             offsets[t] = (position, position + len(token))
             words.append(token)
             position += len(token) + 1
@@ -313,7 +363,11 @@ def _relation_lines(topic, d, entity_ids, brat, problems) -> list[str]:
         if anaphor.document != d:
             continue
         if antecedent.document != d:
-            problems.warn(topic.external_id, f"links[{index}]", "brat relations cannot cross files; not written")
+            problems.warn(
+                topic.external_id,
+                f"links[{index}]",
+                "brat relations cannot cross files; not written",
+            )
             continue
         if ids:
             id_, name = ids[index], names[index]
@@ -322,7 +376,9 @@ def _relation_lines(topic, d, entity_ids, brat, problems) -> list[str]:
                 number += 1
             id_, name = f"R{number}", CHEMU_NAMES.get(link.type, link.type)
             used.add(id_)
-        lines.append(f"{id_}\t{name} Arg1:{entity_ids[link.anaphor]} Arg2:{entity_ids[link.antecedent]}")
+        lines.append(
+            f"{id_}\t{name} Arg1:{entity_ids[link.anaphor]} Arg2:{entity_ids[link.antecedent]}"
+        )
     return lines
 
 
@@ -335,5 +391,9 @@ def _equivalence_lines(topic, d, entity_ids, brat, problems) -> list[str]:
             type_ = types.get(key, DEFAULT_EQUIV_TYPE)
             lines.append(f"*\t{type_} " + " ".join(entity_ids[m] for m in members))
     if len(topic.documents) > 1 and topic.cluster_members():
-        problems.warn(topic.external_id, "clusters", "brat equivalences cannot cross files; clusters split by document")
+        problems.warn(
+            topic.external_id,
+            "clusters",
+            "brat equivalences cannot cross files; clusters split by document",
+        )
     return lines

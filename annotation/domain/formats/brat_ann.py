@@ -12,7 +12,9 @@ _FRAGMENT = re.compile(r"^(\d+) (\d+)$")
 
 
 class Entity:
-    def __init__(self, id_: str, type_: str, fragments: list[tuple[int, int]], text: str | None, line: int):
+    def __init__(
+        self, id_: str, type_: str, fragments: list[tuple[int, int]], text: str | None, line: int
+    ):
         self.id, self.type, self.fragments, self.text, self.line = id_, type_, fragments, text, line
         self.spans: Spans = ()
 
@@ -38,7 +40,9 @@ class AnnParser:
                 if entity is not None:
                     if entity.id in entities:
                         first = entities[entity.id].line
-                        self.problems.error(entity.id, None, f"id used twice (lines {first} and {number})")
+                        self.problems.error(
+                            entity.id, None, f"id used twice (lines {first} and {number})"
+                        )
                     else:
                         entities[entity.id] = entity
             elif id_.startswith("R"):
@@ -48,7 +52,9 @@ class AnnParser:
             elif id_ == "*":
                 parts = fields[1].split() if len(fields) > 1 else []
                 if len(parts) < 2:
-                    self.problems.error(number, None, "an equivalence must be '*<TAB>Type T1 T2 ...'")
+                    self.problems.error(
+                        number, None, "an equivalence must be '*<TAB>Type T1 T2 ...'"
+                    )
                 else:
                     equivalences.append((parts[0], parts[1:], number))
             else:
@@ -66,18 +72,24 @@ class AnnParser:
     def entity(self, fields: list[str], number: int) -> Entity | None:
         id_ = fields[0]
         if len(fields) < 2 or " " not in fields[1]:
-            self.problems.error(id_, None, "an entity must be 'T1<TAB>Type start end[;start end...]<TAB>text'")
+            self.problems.error(
+                id_, None, "an entity must be 'T1<TAB>Type start end[;start end...]<TAB>text'"
+            )
             return None
         type_, offsets = fields[1].split(" ", 1)
         fragments = []
         for part in offsets.split(";"):
             match = _FRAGMENT.match(part.strip())
             if not match:
-                self.problems.error(id_, "offsets", f"{offsets!r} is not 'start end[;start end...]'")
+                self.problems.error(
+                    id_, "offsets", f"{offsets!r} is not 'start end[;start end...]'"
+                )
                 return None
             start, end = int(match.group(1)), int(match.group(2))
             if end > len(self.text):
-                self.problems.error(id_, "offsets", f"offset {end} is beyond the text's {len(self.text)} characters")
+                self.problems.error(
+                    id_, "offsets", f"offset {end} is beyond the text's {len(self.text)} characters"
+                )
                 return None
             if start >= end:
                 self.problems.error(id_, "offsets", f"fragment {start} {end} is empty or reversed")
@@ -86,12 +98,16 @@ class AnnParser:
         ordered = sorted(fragments)
         for (a_start, a_end), (b_start, b_end) in zip(ordered, ordered[1:]):
             if a_end > b_start:
-                self.problems.error(id_, "offsets", f"fragments {a_start} {a_end} and {b_start} {b_end} overlap")
+                self.problems.error(
+                    id_, "offsets", f"fragments {a_start} {a_end} and {b_start} {b_end} overlap"
+                )
                 return None
         text = fields[2] if len(fields) > 2 else None
         expected = " ".join(self.text[start:end] for start, end in fragments)
         if text is not None and " ".join(text.split()) != " ".join(expected.split()):
-            self.problems.warn(id_, "text", f"{text!r} differs from the text at its offsets ({expected!r})")
+            self.problems.warn(
+                id_, "text", f"{text!r} differs from the text at its offsets ({expected!r})"
+            )
         return Entity(id_, type_, fragments, text, number)
 
     def relation(self, fields: list[str], number: int) -> tuple[str, str, str, str, int] | None:
@@ -110,7 +126,9 @@ def token_spans(entity: Entity, starts: list[int], ends: list[int], problems: Pr
         first = bisect_left(ends, start + 1)
         last = bisect_right(starts, end - 1) - 1
         if first > last:
-            problems.error(entity.id, "offsets", f"fragment {start} {end} covers no token (only spaces)")
+            problems.error(
+                entity.id, "offsets", f"fragment {start} {end} covers no token (only spaces)"
+            )
             return ()
         spans.append((first, last))
     return tuple(spans)

@@ -17,10 +17,36 @@ from collections.abc import Iterable
 OPENERS, CLOSERS = "([{", ")]}"
 TRAILING = ".,;:!?"
 # Abbreviations whose final period belongs to them (as ChEMU-Ref tokenises them).
-ABBREVIATIONS = frozenset({
-    "eq", "sat", "equiv", "aq", "fig", "vol", "dil", "conc", "ca", "al", "approx", "m.p", "b.p",
-    "e.g", "i.e", "etc", "cf", "vs", "no", "ref", "figs", "temp", "min", "max", "anhyd", "soln",
-})
+ABBREVIATIONS = frozenset(
+    {
+        "eq",
+        "sat",
+        "equiv",
+        "aq",
+        "fig",
+        "vol",
+        "dil",
+        "conc",
+        "ca",
+        "al",
+        "approx",
+        "m.p",
+        "b.p",
+        "e.g",
+        "i.e",
+        "etc",
+        "cf",
+        "vs",
+        "no",
+        "ref",
+        "figs",
+        "temp",
+        "min",
+        "max",
+        "anhyd",
+        "soln",
+    }
+)
 _NON_SPACE = re.compile(r"\S+")
 
 
@@ -37,7 +63,7 @@ def tokenize(text: str, boundaries: Iterable[int] = ()) -> list[tuple[int, int]]
 
 
 def _between(cuts: list[int], start: int, end: int) -> Iterable[int]:
-    for cut in cuts[bisect_right(cuts, start):]:
+    for cut in cuts[bisect_right(cuts, start) :]:
         if cut >= end:
             break
         yield cut
@@ -52,10 +78,7 @@ def _peel(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if first in OPENERS and piece.count(first) > piece.count(CLOSERS[OPENERS.index(first)]):
             left.append((start, start + 1))
             start += 1
-        elif last in CLOSERS and piece.count(last) > piece.count(OPENERS[CLOSERS.index(last)]):
-            right.insert(0, (end - 1, end))
-            end -= 1
-        elif last in TRAILING and not (last == "." and piece[:-1].lower() in ABBREVIATIONS):
+        elif last in CLOSERS and piece.count(last) > piece.count(OPENERS[CLOSERS.index(last)]) or last in TRAILING and not (last == "." and piece[:-1].lower() in ABBREVIATIONS):
             right.insert(0, (end - 1, end))
             end -= 1
         else:

@@ -27,19 +27,29 @@ from typing import Any
 
 from annotation.domain.corpus import DocumentData, LinkData, MentionData, Spans, TopicData
 from annotation.domain.formats._io import PathOrStream, display_name, is_int, open_text
-from annotation.domain.formats.errors import FormatErrors, FormatWarning, ImportReport, Problems, Skipped
+from annotation.domain.formats.errors import (
+    FormatErrors,
+    FormatWarning,
+    ImportReport,
+    Problems,
+    Skipped,
+)
 from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
 
 FORMAT = "chemu"
 DEFAULT_FIELDS = ("doc_key", "sentences", *CHEMU_NAMES.values())
 SIDES = ("anaphor", "antecedent")
-_Pair = tuple[str, str, int, list[Any]]  # (relation key, link type, index in the list, [anaphor, antecedent])
+_Pair = tuple[
+    str, str, int, list[Any]
+]  # (relation key, link type, index in the list, [anaphor, antecedent])
 
 
 # --------------------------------------------------------------------------- reading
 
 
-def read_chemu_jsonlines(path_or_stream: PathOrStream, *, skip_invalid: bool = False) -> ImportReport:
+def read_chemu_jsonlines(
+    path_or_stream: PathOrStream, *, skip_invalid: bool = False
+) -> ImportReport:
     """Read a ChEMU-Ref jsonlines file; raise :class:`FormatErrors` listing every error,
     unless ``skip_invalid`` (bad lines skipped, links with an empty side dropped)."""
     file = display_name(path_or_stream)
@@ -53,14 +63,18 @@ def read_chemu_jsonlines(path_or_stream: PathOrStream, *, skip_invalid: bool = F
             topic = parser.parse(line)
             if topic is not None and topic.external_id in seen_keys:
                 first = seen_keys[topic.external_id]
-                parser.record_error("doc_key", f"doc_key {topic.external_id} is already used on line {first}")
+                parser.record_error(
+                    "doc_key", f"doc_key {topic.external_id} is already used on line {first}"
+                )
                 topic = None
             if topic is not None:
                 seen_keys[topic.external_id] = line_number
             report.errors += parser.record_problems.errors + [e for _, e in parser.dropped_links]
             report.warnings += parser.record_problems.warnings
             if parser.record_problems.errors:
-                errors = tuple(parser.record_problems.errors) + tuple(e for _, e in parser.dropped_links)
+                errors = tuple(parser.record_problems.errors) + tuple(
+                    e for _, e in parser.dropped_links
+                )
                 report.skipped.append(Skipped(file, line_number, errors))
                 continue
             for scope, error in parser.dropped_links:
@@ -95,9 +109,13 @@ class _LineParser:
             return None
         doc_key = obj.get("doc_key")
         if not isinstance(doc_key, str) or not doc_key:
-            self.record_error("doc_key", "missing" if doc_key is None else "must be a non-empty string")
+            self.record_error(
+                "doc_key", "missing" if doc_key is None else "must be a non-empty string"
+            )
         tokens, sentences = self.sentences(obj.get("sentences"))
-        type_keys = {key: link_type(key) for key in obj if isinstance(obj[key], list) and link_type(key)}
+        type_keys = {
+            key: link_type(key) for key in obj if isinstance(obj[key], list) and link_type(key)
+        }
         pairs = self.pairs(obj, type_keys, len(tokens))
         if self.record_problems.errors:
             return None
@@ -114,7 +132,10 @@ class _LineParser:
             chemu["extra"] = extra
         document = DocumentData(doc_id=doc_key, tokens=tokens, sentences=sentences)
         return TopicData(
-            external_id=doc_key, documents=[document], mentions=mentions, links=links,
+            external_id=doc_key,
+            documents=[document],
+            mentions=mentions,
+            links=links,
             metadata={FORMAT: chemu} if chemu else {},
         )
 
@@ -134,17 +155,25 @@ class _LineParser:
                 tokens.extend(sentence)
         return tokens, bounds
 
-    def pairs(self, obj: dict[str, Any], type_keys: dict[str, str | None], size: int) -> list[_Pair]:
+    def pairs(
+        self, obj: dict[str, Any], type_keys: dict[str, str | None], size: int
+    ) -> list[_Pair]:
         """(key, type, index, [anaphor spans, antecedent spans]) for every well-formed link."""
         result = []
         for key in type_keys:
             for index, pair in enumerate(obj[key]):
                 field = f"{key}[{index}]"
                 if not (isinstance(pair, list) and len(pair) == 2):
-                    self.record_error(field, f"a link must be [anaphor, antecedent], not {json.dumps(pair)[:80]}")
+                    self.record_error(
+                        field, f"a link must be [anaphor, antecedent], not {json.dumps(pair)[:80]}"
+                    )
                     continue
                 empty = [side for side, spans in zip(SIDES, pair) if spans == []]
-                ok = all(self.spans(f"{field}[{i}]", spans, size) for i, spans in enumerate(pair) if spans != [])
+                ok = all(
+                    self.spans(f"{field}[{i}]", spans, size)
+                    for i, spans in enumerate(pair)
+                    if spans != []
+                )
                 if not ok:
                     continue
                 if empty:
@@ -165,20 +194,27 @@ class _LineParser:
 
     def spans(self, field: str, spans: Any, size: int) -> bool:
         if not isinstance(spans, list):
-            self.record_error(field, f"a mention must be a list of [start, end] spans, not {json.dumps(spans)[:80]}")
+            self.record_error(
+                field,
+                f"a mention must be a list of [start, end] spans, not {json.dumps(spans)[:80]}",
+            )
             return False
         ok = True
         for s, span in enumerate(spans):
             if not (isinstance(span, list) and len(span) == 2 and all(is_int(x) for x in span)):
                 shown = json.dumps(span)[:80]
-                self.record_error(f"{field}[{s}]", f"a span must be [start, end] (two integers), not {shown}")
+                self.record_error(
+                    f"{field}[{s}]", f"a span must be [start, end] (two integers), not {shown}"
+                )
                 ok = False
                 continue
             start, end = span
             for position, offset in ((0, start), (1, end)):
                 if not 0 <= offset < size:
-                    self.record_error(f"{field}[{s}][{position}]",
-                                      f"offset {offset} is beyond the snippet's {size} tokens")
+                    self.record_error(
+                        f"{field}[{s}][{position}]",
+                        f"offset {offset} is beyond the snippet's {size} tokens",
+                    )
                     ok = False
             if ok and start > end:
                 self.record_error(f"{field}[{s}]", f"start {start} is after end {end}")
@@ -191,7 +227,9 @@ class _LineParser:
                     ok = False
         return ok
 
-    def mentions_and_links(self, pairs: list[_Pair], tokens: list[str]) -> tuple[list[MentionData], list[LinkData]]:
+    def mentions_and_links(
+        self, pairs: list[_Pair], tokens: list[str]
+    ) -> tuple[list[MentionData], list[LinkData]]:
         orders: dict[Spans, list[int]] = {}
         for _, _, _, pair in pairs:
             for spans in pair:
@@ -202,7 +240,11 @@ class _LineParser:
         mentions = []
         for spans in ordered:
             order = orders[spans]
-            mentions.append(MentionData(document=0, spans=spans, metadata={"span_order": order} if order else {}))
+            mentions.append(
+                MentionData(
+                    document=0, spans=spans, metadata={"span_order": order} if order else {}
+                )
+            )
         links: list[LinkData] = []
         first: dict[tuple[str, int, int], str] = {}
         for key, type_, i, (anaphor, antecedent) in pairs:
@@ -215,8 +257,11 @@ class _LineParser:
             first[identity] = field
             ana, ante = mentions[link.anaphor].spans, mentions[link.antecedent].spans
             if ante[0][0] >= ana[0][0]:
-                self.warn(field, f"the antecedent ({_describe(ante, tokens)}) does not come before the anaphor "
-                                 f"({_describe(ana, tokens)}); kept as gold data")
+                self.warn(
+                    field,
+                    f"the antecedent ({_describe(ante, tokens)}) does not come before the anaphor "
+                    f"({_describe(ana, tokens)}); kept as gold data",
+                )
             links.append(link)
         return mentions, links
 
@@ -233,7 +278,7 @@ def _written_order(spans: list[list[int]], ordered: Spans) -> list[int]:
 
 
 def _describe(spans: Spans, tokens: list[str]) -> str:
-    text = " ... ".join(" ".join(tokens[s:e + 1]) for s, e in spans)
+    text = " ... ".join(" ".join(tokens[s : e + 1]) for s, e in spans)
     where = ",".join(f"{s}-{e}" for s, e in spans)
     return f"tokens {where} {text!r}"
 
@@ -241,7 +286,9 @@ def _describe(spans: Spans, tokens: list[str]) -> str:
 # --------------------------------------------------------------------------- writing
 
 
-def write_chemu_jsonlines(topics: Iterable[TopicData], path_or_stream: PathOrStream) -> list[FormatWarning]:
+def write_chemu_jsonlines(
+    topics: Iterable[TopicData], path_or_stream: PathOrStream
+) -> list[FormatWarning]:
     """Write topics as ChEMU-Ref jsonlines: one line per document (one per topic for topics
     read from ChEMU-Ref). Returns warnings about what could not be written."""
     problems = Problems(display_name(path_or_stream))
@@ -273,16 +320,27 @@ def topic_to_chemu(topic: TopicData, problems: Problems | None = None) -> list[d
         key = type_keys.get(link.type)
         anaphor, antecedent = topic.mentions[link.anaphor], topic.mentions[link.antecedent]
         if key is None:
-            problems.warn(topic.external_id, f"links[{i}]",
-                          f"type {link.type} is not a ChEMU-Ref relation type; not written")
+            problems.warn(
+                topic.external_id,
+                f"links[{i}]",
+                f"type {link.type} is not a ChEMU-Ref relation type; not written",
+            )
         elif anaphor.document != antecedent.document:
-            problems.warn(topic.external_id, f"links[{i}]",
-                          "links across documents cannot be written to ChEMU-Ref; not written")
+            problems.warn(
+                topic.external_id,
+                f"links[{i}]",
+                "links across documents cannot be written to ChEMU-Ref; not written",
+            )
         else:
-            by_document[anaphor.document][key].append([_written_spans(anaphor), _written_spans(antecedent)])
+            by_document[anaphor.document][key].append(
+                [_written_spans(anaphor), _written_spans(antecedent)]
+            )
     if any(len(members) > 1 for members in topic.cluster_members().values()):
-        problems.warn(topic.external_id, "clusters",
-                      "ChEMU-Ref jsonlines has no clusters; write them as Coreference links")
+        problems.warn(
+            topic.external_id,
+            "clusters",
+            "ChEMU-Ref jsonlines has no clusters; write them as Coreference links",
+        )
     return [{name: values[name] for name in fields if name in values} for _, values in lines]
 
 

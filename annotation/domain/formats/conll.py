@@ -30,7 +30,9 @@ from annotation.domain.corpus import TopicData
 from annotation.domain.formats._io import PathOrStream, canonical_int, display_name, open_text
 from annotation.domain.formats.errors import FormatWarning, Problems
 
-UNKNOWN_COLUMNS = 7  # POS, parse bit, predicate lemma, frameset, word sense, speaker, named entities
+UNKNOWN_COLUMNS = (
+    7  # POS, parse bit, predicate lemma, frameset, word sense, speaker, named entities
+)
 _SPACE = re.compile(r"\s+")
 
 
@@ -49,8 +51,15 @@ def write_conll(
     problems = Problems(display_name(path_or_stream))
     with open_text(path_or_stream, "w") as stream:
         for topic in topics:
-            stream.write(topic_to_conll(topic, problems, singletons=singletons, parts=parts,
-                                        chains_from_links=chains_from_links))
+            stream.write(
+                topic_to_conll(
+                    topic,
+                    problems,
+                    singletons=singletons,
+                    parts=parts,
+                    chains_from_links=chains_from_links,
+                )
+            )
     return problems.warnings
 
 
@@ -66,7 +75,11 @@ def topic_to_conll(
     name = _SPACE.sub("_", topic.external_id) or "_"
     marks = _marks(topic, problems, singletons, chains_from_links)
     out: list[str] = []
-    groups = [list(range(len(topic.documents)))] if parts == "topic" else [[d] for d in range(len(topic.documents))]
+    groups = (
+        [list(range(len(topic.documents)))]
+        if parts == "topic"
+        else [[d] for d in range(len(topic.documents))]
+    )
     for part, documents in enumerate(groups):
         out.append(f"#begin document ({name}); part {part:03d}\n")
         for d in documents:
@@ -76,10 +89,16 @@ def topic_to_conll(
             for t, token in enumerate(tokens):
                 word = _SPACE.sub("_", token) or "_"
                 if word != token:
-                    problems.warn(topic.external_id, f"documents[{d}].tokens[{t}]",
-                                  f"token {token!r} written as {word!r}")
+                    problems.warn(
+                        topic.external_id,
+                        f"documents[{d}].tokens[{t}]",
+                        f"token {token!r} written as {word!r}",
+                    )
                 column = "|".join(marks.get((d, t), [])) or "-"
-                out.append("\t".join([name, str(part), str(t), word, *["-"] * UNKNOWN_COLUMNS, column]) + "\n")
+                out.append(
+                    "\t".join([name, str(part), str(t), word, *["-"] * UNKNOWN_COLUMNS, column])
+                    + "\n"
+                )
             out.append("\n")
         out.append("#end document\n")
     return "".join(out)
@@ -101,13 +120,20 @@ def _marks(
         key = (mention.document, start, end)
         if len(mention.spans) > 1:
             if key in spans or any(
-                len(m.spans) == 1 and (m.document, m.spans[0][0], m.spans[0][1]) == key for m in topic.mentions
+                len(m.spans) == 1 and (m.document, m.spans[0][0], m.spans[0][1]) == key
+                for m in topic.mentions
             ):
-                problems.warn(topic.external_id, f"mentions[{index}]", "discontinuous mention whose covering span is "
-                                                                         "another mention's; left out")
+                problems.warn(
+                    topic.external_id,
+                    f"mentions[{index}]",
+                    "discontinuous mention whose covering span is another mention's; left out",
+                )
                 continue
-            problems.warn(topic.external_id, f"mentions[{index}]",
-                          "CoNLL has no discontinuous mentions; wrote the covering span")
+            problems.warn(
+                topic.external_id,
+                f"mentions[{index}]",
+                "CoNLL has no discontinuous mentions; wrote the covering span",
+            )
         if not singletons and sizes[clusters[index]] < 2:
             continue
         spans.setdefault(key, index)

@@ -28,9 +28,20 @@ from typing import Any
 from annotation.domain.corpus import ClusterData, TopicData
 from annotation.domain.formats._io import PathOrStream, display_name, open_text
 from annotation.domain.formats.corefi_parser import (
-    FORMAT, TOKEN_FIELDS, check_references, parse_documents, parse_labels, parse_mentions,
+    FORMAT,
+    TOKEN_FIELDS,
+    check_references,
+    parse_documents,
+    parse_labels,
+    parse_mentions,
 )
-from annotation.domain.formats.errors import FormatErrors, FormatWarning, ImportReport, Problems, Skipped
+from annotation.domain.formats.errors import (
+    FormatErrors,
+    FormatWarning,
+    ImportReport,
+    Problems,
+    Skipped,
+)
 
 MENTION_FIELDS = ("start", "end", "first", "clustId")
 
@@ -41,7 +52,9 @@ MENTION_FIELDS = ("start", "end", "first", "clustId")
 def read_corefi(path_or_stream: PathOrStream, *, skip_invalid: bool = False) -> ImportReport:
     """A CoRefi file, or every ``*.json`` file of a folder (in name order), one topic each."""
     if isinstance(path_or_stream, (str, os.PathLike)) and Path(path_or_stream).is_dir():
-        return read_corefi_files(sorted(Path(path_or_stream).glob("*.json")), skip_invalid=skip_invalid)
+        return read_corefi_files(
+            sorted(Path(path_or_stream).glob("*.json")), skip_invalid=skip_invalid
+        )
     return read_corefi_json(path_or_stream, skip_invalid=skip_invalid)
 
 
@@ -78,7 +91,9 @@ def _parse(text: str, stem: str, problems: Problems) -> TopicData | None:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        problems.error(None, None, f"malformed JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+        problems.error(
+            None, None, f"malformed JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        )
         return None
     if not isinstance(obj, dict):
         problems.error(None, None, "a CoRefi file must hold a JSON object")
@@ -153,17 +168,28 @@ def topic_to_corefi(topic: TopicData, problems: Problems | None = None) -> dict[
     mentions = []
     for k, mention in enumerate(topic.mentions):
         if len(mention.spans) > 1:
-            problems.warn(f"mentions[{k}]", None, "CoRefi has no discontinuous mentions; wrote the covering span")
+            problems.warn(
+                f"mentions[{k}]",
+                None,
+                "CoRefi has no discontinuous mentions; wrote the covering span",
+            )
         base = starts[mention.document]
         extra = dict(mention.metadata.get(FORMAT, {}))
         int_cluster = extra.pop("int_clustId", False)
-        row: dict[str, Any] = {"start": base + mention.spans[0][0], "end": base + mention.spans[-1][1]}
+        row: dict[str, Any] = {
+            "start": base + mention.spans[0][0],
+            "end": base + mention.spans[-1][1],
+        }
         row.update(extra)
         if mention.cluster is not None:
             row["clustId"] = int(mention.cluster) if int_cluster else mention.cluster
         mentions.append(_ordered(row, MENTION_FIELDS))
     if topic.relations:
-        problems.warn("relations", None, "CoRefi input files carry no hierarchy; the relations are not written")
+        problems.warn(
+            "relations",
+            None,
+            "CoRefi input files carry no hierarchy; the relations are not written",
+        )
     values: dict[str, Any] = dict(corefi.get("extra", {}))
     values["tokens"], values["mentions"] = tokens, mentions
     if "clustersDesc" in values:
@@ -173,7 +199,9 @@ def topic_to_corefi(topic: TopicData, problems: Problems | None = None) -> dict[
     return {name: values[name] for name in fields if name in values}
 
 
-def _tokens(topic: TopicData, token_fields: Iterable[str]) -> tuple[list[dict[str, Any]], list[int]]:
+def _tokens(
+    topic: TopicData, token_fields: Iterable[str]
+) -> tuple[list[dict[str, Any]], list[int]]:
     """Flat CoRefi tokens and the global index where each document starts. Documents not read
     from CoRefi are numbered by doc_id (paragraphs sharing a doc_id share a document)."""
     tokens: list[dict[str, Any]] = []
@@ -183,7 +211,11 @@ def _tokens(topic: TopicData, token_fields: Iterable[str]) -> tuple[list[dict[st
         starts.append(len(tokens))
         metadata = document.metadata
         if "document" in metadata:
-            fields = {key: metadata[key] for key in ("document", "paragraph", "doc_name") if key in metadata}
+            fields = {
+                key: metadata[key]
+                for key in ("document", "paragraph", "doc_name")
+                if key in metadata
+            }
         else:
             number = doc_numbers.setdefault(document.doc_id, len(doc_numbers))
             fields = {"document": number, "paragraph": index, "doc_name": document.doc_id}
@@ -200,7 +232,9 @@ def _clusters_desc(entries: Any, topic: TopicData) -> Any:
     if not isinstance(entries, list):
         return entries
     return [
-        {**entry, "text": labels.get(entry.get("clustId"), entry.get("text"))} if isinstance(entry, dict) else entry
+        {**entry, "text": labels.get(entry.get("clustId"), entry.get("text"))}
+        if isinstance(entry, dict)
+        else entry
         for entry in entries
     ]
 

@@ -13,7 +13,9 @@ FORMAT = "corefi"
 TOKEN_FIELDS = ("i", "document", "paragraph", "doc_name", "text")
 
 
-def parse_documents(tokens: list[Any], problems: Problems) -> tuple[list[DocumentData] | None, list[tuple[int, int]]]:
+def parse_documents(
+    tokens: list[Any], problems: Problems
+) -> tuple[list[DocumentData] | None, list[tuple[int, int]]]:
     """Documents (one per run of tokens with the same document and paragraph) and, for each
     global token index, (document index, offset in it)."""
     documents: list[DocumentData] = []
@@ -27,10 +29,15 @@ def parse_documents(tokens: list[Any], problems: Problems) -> tuple[list[Documen
             problems.error(record, None, "a token must be an object")
             bad = True
             continue
-        for name, valid, expected in (("i", is_int, "an integer"), ("document", is_int, "an integer"),
-                                      ("text", lambda v: isinstance(v, str), "a string")):
+        for name, valid, expected in (
+            ("i", is_int, "an integer"),
+            ("document", is_int, "an integer"),
+            ("text", lambda v: isinstance(v, str), "a string"),
+        ):
             if not valid(token.get(name)):
-                problems.error(record, name, "missing" if name not in token else f"must be {expected}")
+                problems.error(
+                    record, name, "missing" if name not in token else f"must be {expected}"
+                )
                 bad = True
         if "paragraph" in token and not is_int(token["paragraph"]):
             problems.error(record, "paragraph", "must be an integer")
@@ -38,15 +45,21 @@ def parse_documents(tokens: list[Any], problems: Problems) -> tuple[list[Documen
         if bad:
             continue
         if token["i"] != k:
-            problems.error(record, "i", f"is {token['i']}, expected {k} (tokens must be listed in order)")
+            problems.error(
+                record, "i", f"is {token['i']}, expected {k} (tokens must be listed in order)"
+            )
             bad = True
             continue
         group = (token["document"], token.get("paragraph"))
         if group != current:
             if group in seen_groups:
-                problems.error(record, "document", f"document {group[0]}"
-                               + (f" paragraph {group[1]}" if group[1] is not None else "")
-                               + f" resumes after other tokens (it started at tokens[{seen_groups[group]}])")
+                problems.error(
+                    record,
+                    "document",
+                    f"document {group[0]}"
+                    + (f" paragraph {group[1]}" if group[1] is not None else "")
+                    + f" resumes after other tokens (it started at tokens[{seen_groups[group]}])",
+                )
                 bad = True
                 continue
             seen_groups[group] = k
@@ -60,8 +73,12 @@ def parse_documents(tokens: list[Any], problems: Problems) -> tuple[list[Documen
             documents.append(DocumentData(doc_id=doc_id, tokens=[], metadata=metadata))
         document = documents[-1]
         if token.get("doc_name") != document.metadata.get("doc_name"):
-            problems.error(record, "doc_name", f"{token.get('doc_name')!r} differs from the rest of its document "
-                                               f"({document.metadata.get('doc_name')!r})")
+            problems.error(
+                record,
+                "doc_name",
+                f"{token.get('doc_name')!r} differs from the rest of its document "
+                f"({document.metadata.get('doc_name')!r})",
+            )
             bad = True
         extra = {key: value for key, value in token.items() if key not in TOKEN_FIELDS}
         if extra:
@@ -71,7 +88,9 @@ def parse_documents(tokens: list[Any], problems: Problems) -> tuple[list[Documen
     return (None if bad else documents), place
 
 
-def parse_mentions(values: list[Any], place: list[tuple[int, int]], problems: Problems) -> list[MentionData]:
+def parse_mentions(
+    values: list[Any], place: list[tuple[int, int]], problems: Problems
+) -> list[MentionData]:
     mentions: list[MentionData] = []
     seen: dict[tuple[int, int], int] = {}
     for k, value in enumerate(values):
@@ -83,10 +102,16 @@ def parse_mentions(values: list[Any], place: list[tuple[int, int]], problems: Pr
         for name in ("start", "end"):
             offset = value.get(name)
             if not is_int(offset):
-                problems.error(record, name, "missing" if name not in value else "must be an integer")
+                problems.error(
+                    record, name, "missing" if name not in value else "must be an integer"
+                )
                 ok = False
             elif not 0 <= offset < len(place):
-                problems.error(record, name, f"token {offset} does not exist (the file has {len(place)} tokens)")
+                problems.error(
+                    record,
+                    name,
+                    f"token {offset} does not exist (the file has {len(place)} tokens)",
+                )
                 ok = False
         if not ok:
             continue
@@ -95,10 +120,14 @@ def parse_mentions(values: list[Any], place: list[tuple[int, int]], problems: Pr
             problems.error(record, None, f"start {start} is after end {end}")
             continue
         if place[start][0] != place[end][0]:
-            problems.error(record, None, f"tokens {start}-{end} cross a document or paragraph boundary")
+            problems.error(
+                record, None, f"tokens {start}-{end} cross a document or paragraph boundary"
+            )
             continue
         if (start, end) in seen:
-            problems.error(record, None, f"duplicate of mentions[{seen[(start, end)]}] (tokens {start}-{end})")
+            problems.error(
+                record, None, f"duplicate of mentions[{seen[(start, end)]}] (tokens {start}-{end})"
+            )
             continue
         seen[(start, end)] = k
         cluster = value.get("clustId")
@@ -111,8 +140,14 @@ def parse_mentions(values: list[Any], place: list[tuple[int, int]], problems: Pr
             metadata.setdefault(FORMAT, {})["int_clustId"] = True
         document, offset = place[start]
         spans = ((offset, offset + end - start),)
-        mentions.append(MentionData(document=document, spans=spans,
-                                    cluster=None if cluster is None else str(cluster), metadata=metadata))
+        mentions.append(
+            MentionData(
+                document=document,
+                spans=spans,
+                cluster=None if cluster is None else str(cluster),
+                metadata=metadata,
+            )
+        )
     return mentions
 
 
@@ -124,19 +159,26 @@ def parse_labels(value: Any, problems: Problems) -> dict[str, str]:
         problems.error("clustersDesc", None, "must be a list of {clustId, text}")
         return labels
     for k, entry in enumerate(value):
-        if not (isinstance(entry, dict) and all(isinstance(entry.get(key), str) for key in ("clustId", "text"))):
-            problems.error(f"clustersDesc[{k}]", None, "must be {\"clustId\": ..., \"text\": ...}")
+        if not (
+            isinstance(entry, dict)
+            and all(isinstance(entry.get(key), str) for key in ("clustId", "text"))
+        ):
+            problems.error(f"clustersDesc[{k}]", None, 'must be {"clustId": ..., "text": ...}')
             continue
         labels[entry["clustId"]] = entry["text"]
     return labels
 
 
-def check_references(obj: dict[str, Any], clusters: set[str], size: int, problems: Problems) -> None:
+def check_references(
+    obj: dict[str, Any], clusters: set[str], size: int, problems: Problems
+) -> None:
     """Task data that points into the tokens or the clusters: offsets must exist (error);
     a cluster that no mention has is only worth a warning (onboarding files name gold ones)."""
     selected = obj.get("selectedCluster")
     if selected is not None and str(selected) not in clusters:
-        problems.warn("selectedCluster", None, f"cluster {selected} is not the cluster of any mention")
+        problems.warn(
+            "selectedCluster", None, f"cluster {selected} is not the cluster of any mention"
+        )
     gold = obj.get("goldMentions")
     if gold is None:
         return
@@ -151,4 +193,6 @@ def check_references(obj: dict[str, Any], clusters: set[str], size: int, problem
         for name in ("start", "end"):
             offset = mention.get(name)
             if not is_int(offset) or not 0 <= offset < size:
-                problems.error(record, name, f"token {offset} does not exist (the file has {size} tokens)")
+                problems.error(
+                    record, name, f"token {offset} does not exist (the file has {size} tokens)"
+                )

@@ -31,7 +31,9 @@ class FormatError:
     def __str__(self) -> str:
         where = []
         if self.record is not None:
-            where.append(f"line {self.record}" if isinstance(self.record, int) else str(self.record))
+            where.append(
+                f"line {self.record}" if isinstance(self.record, int) else str(self.record)
+            )
         if self.field:
             where.append(f"field {self.field}")
         return ": ".join([self.file, *([", ".join(where)] if where else []), self.message])
@@ -56,7 +58,13 @@ class Skipped:
     scope: str = "record"
 
     def __str__(self) -> str:
-        where = f"line {self.record}: " if isinstance(self.record, int) else f"{self.record}: " if self.record else ""
+        where = (
+            f"line {self.record}: "
+            if isinstance(self.record, int)
+            else f"{self.record}: "
+            if self.record
+            else ""
+        )
         what = "skipped" if self.scope == "record" else f"skipped {self.scope}"
         return f"{self.file}: {where}{what} ({len(self.errors)} error(s))"
 

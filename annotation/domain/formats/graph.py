@@ -28,7 +28,7 @@ def find_cycles(edges: Iterable[tuple[str, str]]) -> list[list[str]]:
                 state[path.pop()] = 2
                 stack.pop()
             elif state.get(nxt) == 1:
-                cycle = path[path.index(nxt):]
+                cycle = path[path.index(nxt) :]
                 if frozenset(cycle) not in seen:
                     seen.add(frozenset(cycle))
                     cycles.append(cycle)

@@ -87,7 +87,9 @@ def read_scico_jsonl(path_or_stream: PathOrStream, *, skip_invalid: bool = False
     return scico_report(file, parsed, skip_invalid=skip_invalid)
 
 
-def scico_report(file: str, lines: Iterable[ScicoLine], *, skip_invalid: bool = False) -> ImportReport:
+def scico_report(
+    file: str, lines: Iterable[ScicoLine], *, skip_invalid: bool = False
+) -> ImportReport:
     """The report of a file from its parsed lines, in file order: a topic id already used on
     an earlier line is an error there; raises :class:`FormatErrors` on any error unless
     ``skip_invalid``."""
@@ -99,7 +101,14 @@ def scico_report(file: str, lines: Iterable[ScicoLine], *, skip_invalid: bool = 
         if parsed.topic_id is not None:
             first = seen_ids.get(parsed.topic_id)
             if first is not None:
-                errors.append(FormatError(file, parsed.line, "id", f"topic id {parsed.topic_id} is already used on line {first}"))
+                errors.append(
+                    FormatError(
+                        file,
+                        parsed.line,
+                        "id",
+                        f"topic id {parsed.topic_id} is already used on line {first}",
+                    )
+                )
                 topic = None
             else:
                 seen_ids[parsed.topic_id] = parsed.line
@@ -114,7 +123,9 @@ def scico_report(file: str, lines: Iterable[ScicoLine], *, skip_invalid: bool = 
     return report
 
 
-def parse_scico_line(line: str | bytes, line_number: int, file: str, *, flattened: bool = True) -> ScicoLine:
+def parse_scico_line(
+    line: str | bytes, line_number: int, file: str, *, flattened: bool = True
+) -> ScicoLine:
     """Parse and check one (non-blank) line. ``flattened=False``: see :class:`TopicParser`.
 
     The line is decoded with orjson when it can be (see ``_json``); when that result could
@@ -140,14 +151,18 @@ def _parse_object(obj: Any, line_number: int, file: str, flattened: bool) -> Sci
         problems.error(line_number, None, f"a topic must be a JSON object, not {json_type(obj)}")
         return ScicoLine(line_number, None, None, problems.errors, problems.warnings)
     topic_id = obj.get("id")
-    topic_id = str(topic_id) if is_int(topic_id) or (isinstance(topic_id, str) and topic_id) else None
+    topic_id = (
+        str(topic_id) if is_int(topic_id) or (isinstance(topic_id, str) and topic_id) else None
+    )
     topic = TopicParser(obj, line_number, problems, flattened=flattened).parse()
     return ScicoLine(line_number, topic_id, topic, problems.errors, problems.warnings)
 
 
 # Fields whose every value the parser checks to be an int, a string, a bool or a list of these:
 # a float there is an error already (and errors are re-checked from ``json``'s result).
-_CHECKED_FIELDS = frozenset({"id", "tokens", "doc_ids", "sentences", "mentions", "relations", "source"})
+_CHECKED_FIELDS = frozenset(
+    {"id", "tokens", "doc_ids", "sentences", "mentions", "relations", "source"}
+)
 
 
 def _unchecked_float(obj: dict[str, Any], topic: TopicData | None) -> bool:
@@ -157,7 +172,9 @@ def _unchecked_float(obj: dict[str, Any], topic: TopicData | None) -> bool:
         return False
     kept = topic.metadata.get(FORMAT, {})
     for name, value in obj.items():
-        if name in _CHECKED_FIELDS or (name in ("flatten_tokens", "flatten_mentions") and name not in kept):
+        if name in _CHECKED_FIELDS or (
+            name in ("flatten_tokens", "flatten_mentions") and name not in kept
+        ):
             continue
         if _json.has_float(value):
             return True
@@ -167,7 +184,9 @@ def _unchecked_float(obj: dict[str, Any], topic: TopicData | None) -> bool:
 # --------------------------------------------------------------------------- writing
 
 
-def write_scico_jsonl(topics: Iterable[TopicData], path_or_stream: PathOrStream) -> list[FormatWarning]:
+def write_scico_jsonl(
+    topics: Iterable[TopicData], path_or_stream: PathOrStream
+) -> list[FormatWarning]:
     """Write topics as SciCo jsonl, one line each; return warnings about what SciCo cannot
     express (discontinuous mentions are written as their covering span)."""
     file = display_name(path_or_stream)
@@ -178,7 +197,9 @@ def write_scico_jsonl(topics: Iterable[TopicData], path_or_stream: PathOrStream)
     return problems.warnings
 
 
-def topic_to_scico(topic: TopicData, problems: Problems | None = None, line: int | None = None) -> dict[str, Any]:
+def topic_to_scico(
+    topic: TopicData, problems: Problems | None = None, line: int | None = None
+) -> dict[str, Any]:
     """The SciCo object of one topic (the fields it came with, in their order)."""
     problems = problems or Problems("<scico>")
     scico: dict[str, Any] = topic.metadata.get(FORMAT, {})
@@ -188,7 +209,11 @@ def topic_to_scico(topic: TopicData, problems: Problems | None = None, line: int
     for m, mention in enumerate(topic.mentions):
         start, end = mention.spans[0][0], mention.spans[-1][1]
         if len(mention.spans) > 1:
-            problems.warn(line, f"mentions[{m}]", "SciCo has no discontinuous mentions; wrote the covering span")
+            problems.warn(
+                line,
+                f"mentions[{m}]",
+                "SciCo has no discontinuous mentions; wrote the covering span",
+            )
         row: list[Any] = [mention.document, start, end]
         if mention.cluster is not None:
             row.append(cluster_ids[mention.cluster])
@@ -196,11 +221,15 @@ def topic_to_scico(topic: TopicData, problems: Problems | None = None, line: int
     values: dict[str, Any] = {
         "id": _id_value(topic.external_id, scico.get("string_id", False)),
         "tokens": paragraphs,
-        "doc_ids": [_id_value(d.doc_id, scico.get("string_doc_ids", False)) for d in topic.documents],
+        "doc_ids": [
+            _id_value(d.doc_id, scico.get("string_doc_ids", False)) for d in topic.documents
+        ],
         "metadata": _metadata_value(topic, scico),
         "sentences": [_sentences_value(d, scico) for d in topic.documents],
         "mentions": mentions,
-        "relations": [[cluster_ids[parent], cluster_ids[child]] for parent, child in topic.relations],
+        "relations": [
+            [cluster_ids[parent], cluster_ids[child]] for parent, child in topic.relations
+        ],
         "source": topic.source,
         "flatten_tokens": scico.get("flatten_tokens", [t for p in paragraphs for t in p]),
         "flatten_mentions": scico.get("flatten_mentions", flatten_mentions(paragraphs, mentions)),
@@ -215,7 +244,9 @@ def topic_to_scico(topic: TopicData, problems: Problems | None = None, line: int
     return {name: values[name] for name in fields if name in values}
 
 
-def _cluster_ids(topic: TopicData, scico: dict[str, Any], problems: Problems, line: int | None) -> dict[str, Any]:
+def _cluster_ids(
+    topic: TopicData, scico: dict[str, Any], problems: Problems, line: int | None
+) -> dict[str, Any]:
     """Cluster key -> the id written: an integer where the key is one (SciCo's code expects
     integers), else the clusters are numbered in order of first use (with a warning)."""
     keys = [m.cluster for m in topic.mentions if m.cluster is not None]
@@ -227,7 +258,11 @@ def _cluster_ids(topic: TopicData, scico: dict[str, Any], problems: Problems, li
     as_ints = {key: canonical_int(key) for key in keys}
     if all(value is not None for value in as_ints.values()):
         return as_ints
-    problems.warn(line, "mentions", "cluster keys are not integers; SciCo clusters numbered 0.. in order of first use")
+    problems.warn(
+        line,
+        "mentions",
+        "cluster keys are not integers; SciCo clusters numbered 0.. in order of first use",
+    )
     return {key: number for number, key in enumerate(keys)}
 
 

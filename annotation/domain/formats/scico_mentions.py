@@ -21,7 +21,10 @@ def parse_mentions(
     ``error(field, message)``."""
     cluster_order: list[str] = []
     if not isinstance(value, list):
-        error("mentions", f"must be a list of [paragraph, start, end, cluster_id], not {json_type(value)}")
+        error(
+            "mentions",
+            f"must be a list of [paragraph, start, end, cluster_id], not {json_type(value)}",
+        )
         return None, cluster_order
     seen: dict[tuple[int, int, int], int] = {}
     known_clusters: set[str] = set()
@@ -35,8 +38,12 @@ def parse_mentions(
         if type(mention) is list and len(mention) == 4:
             paragraph, start, end, cluster_id = mention
             if (
-                type(paragraph) is int and type(start) is int and type(end) is int and type(cluster_id) is int
-                and 0 <= paragraph < count and 0 <= start <= end < sizes[paragraph]
+                type(paragraph) is int
+                and type(start) is int
+                and type(end) is int
+                and type(cluster_id) is int
+                and 0 <= paragraph < count
+                and 0 <= start <= end < sizes[paragraph]
                 and (paragraph, start, end) not in seen
             ):
                 seen[(paragraph, start, end)] = m
@@ -55,16 +62,24 @@ def parse_mentions(
             error(f"{field}[0]", f"paragraph index must be an integer, not {json.dumps(paragraph)}")
             continue
         if not 0 <= paragraph < len(paragraphs):
-            error(f"{field}[0]", f"paragraph {paragraph} does not exist (the topic has {len(paragraphs)})")
+            error(
+                f"{field}[0]",
+                f"paragraph {paragraph} does not exist (the topic has {len(paragraphs)})",
+            )
             continue
         size = len(paragraphs[paragraph])
         ok = True
         for position, offset in ((1, start), (2, end)):
             if not is_int(offset):
-                error(f"{field}[{position}]", f"offset must be an integer, not {json.dumps(offset)}")
+                error(
+                    f"{field}[{position}]", f"offset must be an integer, not {json.dumps(offset)}"
+                )
                 ok = False
             elif not 0 <= offset < size:
-                error(f"{field}[{position}]", f"offset {offset} is beyond the paragraph's {size} tokens")
+                error(
+                    f"{field}[{position}]",
+                    f"offset {offset} is beyond the paragraph's {size} tokens",
+                )
                 ok = False
         if ok and start > end:
             error(field, f"start {start} is after end {end}")
@@ -73,12 +88,16 @@ def parse_mentions(
         if len(mention) == 4:
             cluster_id = mention[3]
             if not (is_int(cluster_id) or isinstance(cluster_id, str)):
-                error(f"{field}[3]",
-                      f"cluster id must be an integer or a string, not {json.dumps(cluster_id)}")
+                error(
+                    f"{field}[3]",
+                    f"cluster id must be an integer or a string, not {json.dumps(cluster_id)}",
+                )
                 ok = False
             else:
                 cluster = str(cluster_id)
-                string_cluster_ids |= isinstance(cluster_id, str) and canonical_int(cluster_id) is not None
+                string_cluster_ids |= (
+                    isinstance(cluster_id, str) and canonical_int(cluster_id) is not None
+                )
         if cluster is not None and cluster not in known_clusters:
             # Known even when the mention is bad, so relations do not report it again.
             known_clusters.add(cluster)
@@ -87,7 +106,10 @@ def parse_mentions(
             continue
         key = (paragraph, start, end)
         if key in seen:
-            error(field, f"duplicate of mentions[{seen[key]}] (paragraph {paragraph}, tokens {start}-{end})")
+            error(
+                field,
+                f"duplicate of mentions[{seen[key]}] (paragraph {paragraph}, tokens {start}-{end})",
+            )
             continue
         seen[key] = m
         mentions.append(MentionData(document=paragraph, spans=((start, end),), cluster=cluster))
@@ -102,7 +124,12 @@ def flatten_mentions(paragraphs: list[list[str]], mentions: list[Any]) -> list[l
         offsets.append(offsets[-1] + len(paragraph))
     flat = []
     for mention in mentions:
-        if isinstance(mention, list) and len(mention) >= 3 and is_int(mention[0]) and 0 <= mention[0] < len(paragraphs):
+        if (
+            isinstance(mention, list)
+            and len(mention) >= 3
+            and is_int(mention[0])
+            and 0 <= mention[0] < len(paragraphs)
+        ):
             base = offsets[mention[0]]
             try:
                 flat.append([base + mention[1], base + mention[2], *mention[3:]])

@@ -15,8 +15,16 @@ from annotation.domain.formats.scico_sentences import parse_sentences
 
 FORMAT = "scico"
 KNOWN_FIELDS = (
-    "flatten_tokens", "flatten_mentions", "tokens", "doc_ids", "metadata", "sentences",
-    "mentions", "relations", "id", "source",
+    "flatten_tokens",
+    "flatten_mentions",
+    "tokens",
+    "doc_ids",
+    "metadata",
+    "sentences",
+    "mentions",
+    "relations",
+    "id",
+    "source",
 )
 REQUIRED_FIELDS = ("id", "tokens", "mentions")
 
@@ -34,7 +42,9 @@ class TopicParser:
     errors are the same either way.
     """
 
-    def __init__(self, obj: dict[str, Any], line: int, problems: Problems, *, flattened: bool = True):
+    def __init__(
+        self, obj: dict[str, Any], line: int, problems: Problems, *, flattened: bool = True
+    ):
         self.obj, self.line, self.problems = obj, line, problems
         self.flattened = flattened
         self.bad = False
@@ -101,20 +111,29 @@ class TopicParser:
             return None
         for p, paragraph in enumerate(tokens):
             if not isinstance(paragraph, list):
-                self.error(f"tokens[{p}]", f"a paragraph must be a list of tokens, not {json_type(paragraph)}")
+                self.error(
+                    f"tokens[{p}]",
+                    f"a paragraph must be a list of tokens, not {json_type(paragraph)}",
+                )
                 continue
             for t, token in enumerate(paragraph):
                 if not isinstance(token, str):
-                    self.error(f"tokens[{p}][{t}]", f"a token must be a string, not {json_type(token)}")
+                    self.error(
+                        f"tokens[{p}][{t}]", f"a token must be a string, not {json_type(token)}"
+                    )
                     break
         return None if self.bad else tokens
 
-    def documents(self, paragraphs: list[list[str]], scico: dict[str, Any]) -> list[DocumentData] | None:
+    def documents(
+        self, paragraphs: list[list[str]], scico: dict[str, Any]
+    ) -> list[DocumentData] | None:
         count = len(paragraphs)
         doc_ids = self.obj.get("doc_ids")
         if doc_ids is None:
             ids = [str(p) for p in range(count)]
-        elif type(doc_ids) is list and len(doc_ids) == count and all(type(d) is int for d in doc_ids):
+        elif (
+            type(doc_ids) is list and len(doc_ids) == count and all(type(d) is int for d in doc_ids)
+        ):
             ids = list(map(str, doc_ids))  # fast path: integer ids (SciCo's)
         elif not isinstance(doc_ids, list) or len(doc_ids) != count:
             self.error("doc_ids", f"must be a list with one doc id per paragraph ({count})")
@@ -123,7 +142,9 @@ class TopicParser:
             ids = []
             for p, doc_id in enumerate(doc_ids):
                 if not (is_int(doc_id) or isinstance(doc_id, str)):
-                    self.error(f"doc_ids[{p}]", f"must be an integer or a string, not {json_type(doc_id)}")
+                    self.error(
+                        f"doc_ids[{p}]", f"must be an integer or a string, not {json_type(doc_id)}"
+                    )
                 ids.append(str(doc_id))
             if any(isinstance(d, str) and canonical_int(d) is not None for d in doc_ids):
                 scico["string_doc_ids"] = True
@@ -131,7 +152,9 @@ class TopicParser:
         sentences = parse_sentences(self.obj.get("sentences"), paragraphs, scico, self.error)
         if self.bad:
             return None
-        return list(map(DocumentData, ids, paragraphs, sentences, metadata))  # (doc_id, tokens, sentences, metadata)
+        return list(
+            map(DocumentData, ids, paragraphs, sentences, metadata)
+        )  # (doc_id, tokens, sentences, metadata)
 
     def paragraph_metadata(self, ids: list[str], scico: dict[str, Any]) -> list[dict[str, Any]]:
         value = self.obj.get("metadata")
@@ -151,9 +174,16 @@ class TopicParser:
                 scico["metadata_unmatched"] = unmatched
             for key, entry in value.items():
                 if not isinstance(entry, dict):
-                    self.error(f"metadata[{json.dumps(key)}]", f"must be an object, not {json_type(entry)}")
-            return [dict(value[doc_id]) if isinstance(value.get(doc_id), dict) else {} for doc_id in ids]
-        self.error("metadata", f"must be a list with one object per paragraph ({count}) or an object keyed by doc id")
+                    self.error(
+                        f"metadata[{json.dumps(key)}]", f"must be an object, not {json_type(entry)}"
+                    )
+            return [
+                dict(value[doc_id]) if isinstance(value.get(doc_id), dict) else {} for doc_id in ids
+            ]
+        self.error(
+            "metadata",
+            f"must be a list with one object per paragraph ({count}) or an object keyed by doc id",
+        )
         return [{} for _ in range(count)]
 
     def check_flattened(self, paragraphs: list[list[str]], scico: dict[str, Any]) -> None:

@@ -26,19 +26,29 @@ def parse_relations(
     first_index: dict[tuple[str, str], int] = {}
     for r, relation in enumerate(value):
         field = f"relations[{r}]"
-        if isinstance(relation, list) and len(relation) <= 2 and (
-            len(relation) < 2 or any(x is None or x == "" for x in relation)
+        if (
+            isinstance(relation, list)
+            and len(relation) <= 2
+            and (len(relation) < 2 or any(x is None or x == "" for x in relation))
         ):
-            sides = [side for i, side in enumerate(("parent", "child"))
-                     if i >= len(relation) or relation[i] in (None, "")]
+            sides = [
+                side
+                for i, side in enumerate(("parent", "child"))
+                if i >= len(relation) or relation[i] in (None, "")
+            ]
             error(field, f"the {' and '.join(sides)} side is empty: {json.dumps(relation)}")
             continue
-        if not (isinstance(relation, list) and len(relation) == 2
-                and all(is_int(x) or isinstance(x, str) for x in relation)):
+        if not (
+            isinstance(relation, list)
+            and len(relation) == 2
+            and all(is_int(x) or isinstance(x, str) for x in relation)
+        ):
             error(field, f"must be [parent_cluster, child_cluster], not {json.dumps(relation)}")
             continue
         parent, child = str(relation[0]), str(relation[1])
-        unknown = [(position, cid) for position, cid in ((0, parent), (1, child)) if cid not in clusters]
+        unknown = [
+            (position, cid) for position, cid in ((0, parent), (1, child)) if cid not in clusters
+        ]
         for position, cid in unknown:
             error(f"{field}[{position}]", f"cluster {cid} is not the cluster of any mention")
         if unknown:

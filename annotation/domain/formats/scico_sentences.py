@@ -54,7 +54,9 @@ def _paragraph_sentences(
             continue
         start, end = pair[0], pair[1] + 1 if inclusive else pair[1]
         if not 0 <= start < end <= size:
-            error(field, f"sentence {json.dumps(pair)} does not fit in the paragraph's {size} tokens")
+            error(
+                field, f"sentence {json.dumps(pair)} does not fit in the paragraph's {size} tokens"
+            )
             continue
         bounds.append((start, end))
     return bounds
@@ -100,5 +102,11 @@ def ends_look_inclusive(sentences: Any, paragraphs: list[list[str]]) -> bool:
         if p < len(paragraphs) and isinstance(bounds, list) and bounds:
             last = bounds[-1]
             if isinstance(last, list) and len(last) == 2 and is_int(last[1]):
-                votes += 1 if last[1] == len(paragraphs[p]) - 1 else -1 if last[1] == len(paragraphs[p]) else 0
+                votes += (
+                    1
+                    if last[1] == len(paragraphs[p]) - 1
+                    else -1
+                    if last[1] == len(paragraphs[p])
+                    else 0
+                )
     return votes > 0

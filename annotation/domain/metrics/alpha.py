@@ -45,7 +45,12 @@ def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float | None:
         codes_by_value: dict = {}
         codes = numpy.array(
             [
-                [numpy.nan if value is None else codes_by_value.setdefault(value, len(codes_by_value)) for value in row]
+                [
+                    numpy.nan
+                    if value is None
+                    else codes_by_value.setdefault(value, len(codes_by_value))
+                    for value in row
+                ]
                 for row in units
             ],
             dtype=numpy.float64,
@@ -76,14 +81,21 @@ def relation_units(annotations: Sequence[Iterable[Relation]]) -> Units:
     ]
 
 
-def mention_units(annotations: Sequence[Iterable[MentionKey]], token_counts: Sequence[int]) -> Units:
+def mention_units(
+    annotations: Sequence[Iterable[MentionKey]], token_counts: Sequence[int]
+) -> Units:
     """One row per annotator: for every token of every document, 1 inside a mention, else 0.
 
     ``token_counts`` gives each document's length; a mention reaching past it (or into a
     document not listed) extends the units so no annotated token is lost.
     """
     covered = [
-        {(document, token) for document, spans in mentions for start, end in spans for token in range(start, end + 1)}
+        {
+            (document, token)
+            for document, spans in mentions
+            for start, end in spans
+            for token in range(start, end + 1)
+        }
         for mentions in annotations
     ]
     lengths = list(token_counts)
@@ -92,7 +104,9 @@ def mention_units(annotations: Sequence[Iterable[MentionKey]], token_counts: Seq
             while document >= len(lengths):
                 lengths.append(0)
             lengths[document] = max(lengths[document], token + 1)
-    units = [(document, token) for document, length in enumerate(lengths) for token in range(length)]
+    units = [
+        (document, token) for document, length in enumerate(lengths) for token in range(length)
+    ]
     return [[1 if unit in tokens else 0 for unit in units] for tokens in covered]
 
 

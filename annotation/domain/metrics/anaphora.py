@@ -64,7 +64,9 @@ def relation_counts(
     """Counts per link type (every type of ``LINK_TYPES``, plus any other present)."""
     key_by_type = _by_type(expand_coreference(key))
     response_by_type = _by_type(expand_coreference(response))
-    types = list(LINK_TYPES) + sorted((key_by_type.keys() | response_by_type.keys()) - set(LINK_TYPES))
+    types = list(LINK_TYPES) + sorted(
+        (key_by_type.keys() | response_by_type.keys()) - set(LINK_TYPES)
+    )
     counts = {}
     for kind in types:
         key_relations = key_by_type.get(kind, [])
@@ -104,7 +106,9 @@ def _relaxed_relation_matches(key: Sequence[Relation], response: Sequence[Relati
     return maximum_matching_size(adjacency, len(response))
 
 
-def anaphor_counts(key: Iterable[Relation], response: Iterable[Relation], *, relaxed: bool = False) -> Counts:
+def anaphor_counts(
+    key: Iterable[Relation], response: Iterable[Relation], *, relaxed: bool = False
+) -> Counts:
     """Anaphor detection counts: distinct anaphors of each side, exact or overlap-matched."""
     return mention_detection_counts(
         distinct(relation[1] for relation in key),

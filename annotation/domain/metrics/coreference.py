@@ -37,7 +37,9 @@ Cluster = Sequence[Mention]
 METRICS = ("mentions", "muc", "bcub", "ceafe", "lea")
 
 
-def prepare_clusters(clusters: Iterable[Iterable[Mention]], *, keep_singletons: bool = False) -> list[tuple]:
+def prepare_clusters(
+    clusters: Iterable[Iterable[Mention]], *, keep_singletons: bool = False
+) -> list[tuple]:
     """Deduplicated clusters, singletons dropped unless kept; a mention in two clusters is an error."""
     prepared: list[tuple] = []
     seen: set = set()
@@ -60,7 +62,9 @@ class Clustering:
 
     __slots__ = ("clusters", "index")
 
-    def __init__(self, clusters: Iterable[Iterable[Mention]], *, keep_singletons: bool = False) -> None:
+    def __init__(
+        self, clusters: Iterable[Iterable[Mention]], *, keep_singletons: bool = False
+    ) -> None:
         self.clusters = prepare_clusters(clusters, keep_singletons=keep_singletons)
         self.index = _cluster_index(self.clusters)
 
@@ -80,10 +84,15 @@ def coreference_counts(
         key = Clustering(key, keep_singletons=keep_singletons)
     if not isinstance(response, Clustering):
         response = Clustering(response, keep_singletons=keep_singletons)
-    key_parts = [_parts(cluster, response.index) for cluster in key.clusters]  # recall and CEAF-e share them
+    key_parts = [
+        _parts(cluster, response.index) for cluster in key.clusters
+    ]  # recall and CEAF-e share them
     recall = _directed(key.clusters, key_parts, response.clusters)
-    precision = _directed(response.clusters, [_parts(cluster, key.index) for cluster in response.clusters],
-                          key.clusters)
+    precision = _directed(
+        response.clusters,
+        [_parts(cluster, key.index) for cluster in response.clusters],
+        key.clusters,
+    )
     similarity = _ceafe_total(key.clusters, response.clusters, key_parts)
     counts = {
         name: Counts(precision[name][0], precision[name][1], recall[name][0], recall[name][1])
@@ -115,7 +124,9 @@ def _cluster_index(clusters: Sequence[tuple]) -> dict:
     return {mention: index for index, cluster in enumerate(clusters) for mention in cluster}
 
 
-def _directed(inputs: Sequence[tuple], inputs_parts: Sequence[dict[int, int]], outputs: Sequence[tuple]) -> dict[str, tuple]:
+def _directed(
+    inputs: Sequence[tuple], inputs_parts: Sequence[dict[int, int]], outputs: Sequence[tuple]
+) -> dict[str, tuple]:
     """Numerator and denominator of each metric with ``inputs`` as key (recall); swap for precision.
     ``inputs_parts[i]`` is ``_parts(inputs[i], index of outputs)``.
 
@@ -152,7 +163,9 @@ def _directed(inputs: Sequence[tuple], inputs_parts: Sequence[dict[int, int]], o
     }
 
 
-def ceafe_similarity(key: Sequence[tuple], response: Sequence[tuple], response_of: dict | None = None) -> float:
+def ceafe_similarity(
+    key: Sequence[tuple], response: Sequence[tuple], response_of: dict | None = None
+) -> float:
     """Total phi4 of the optimal one-to-one alignment, computed as coval ``ceafe`` does.
 
     coval sums ``scores[row_ind, col_ind]`` (numpy) over the assignment that
@@ -169,7 +182,9 @@ def ceafe_similarity(key: Sequence[tuple], response: Sequence[tuple], response_o
     return _ceafe_total(key, response, [_parts(cluster, response_of) for cluster in key])
 
 
-def _ceafe_total(key: Sequence[tuple], response: Sequence[tuple], key_parts: Sequence[dict[int, int]]) -> float:
+def _ceafe_total(
+    key: Sequence[tuple], response: Sequence[tuple], key_parts: Sequence[dict[int, int]]
+) -> float:
     """:func:`ceafe_similarity` from the key clusters' parts (``_parts`` against the response)."""
     if not key or not response:
         return 0.0

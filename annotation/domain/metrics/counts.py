@@ -60,12 +60,12 @@ def numpy_sum(values: Sequence[float]) -> float:
 
 def _pairwise(values: list[float], start: int, n: int) -> float:
     if n < 8:
-        return sequential_sum(values[start:start + n], -0.0)
+        return sequential_sum(values[start : start + n], -0.0)
     if n <= 128:
         end = start + n - n % 8
-        r = [sequential_sum(values[start + k + 8:end:8], values[start + k]) for k in range(8)]
+        r = [sequential_sum(values[start + k + 8 : end : 8], values[start + k]) for k in range(8)]
         total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        return sequential_sum(values[end:start + n], total)
+        return sequential_sum(values[end : start + n], total)
     half = n // 2
     half -= half % 8
     return _pairwise(values, start, half) + _pairwise(values, start + half, n - half)
@@ -82,8 +82,10 @@ class Counts:
 
     def __add__(self, other: Counts) -> Counts:
         return Counts(
-            self.p_num + other.p_num, self.p_den + other.p_den,
-            self.r_num + other.r_num, self.r_den + other.r_den,
+            self.p_num + other.p_num,
+            self.p_den + other.p_den,
+            self.r_num + other.r_num,
+            self.r_den + other.r_den,
         )
 
     @classmethod
@@ -105,7 +107,11 @@ class Counts:
 
     def prf(self) -> dict[str, float]:
         """The JSON form: ``{"precision", "recall", "f1"}`` as plain floats."""
-        return {"precision": float(self.precision), "recall": float(self.recall), "f1": float(self.f1)}
+        return {
+            "precision": float(self.precision),
+            "recall": float(self.recall),
+            "f1": float(self.f1),
+        }
 
 
 def add_counts(counts: Iterable[Counts]) -> Counts:

@@ -38,7 +38,9 @@ class ClusterGraph:
     """One side of a hierarchy comparison. Derived tables are computed once and cached, so
     a side compared several times (IAA pairs) pays for them once."""
 
-    def __init__(self, cluster_of: Mapping[Hashable, Hashable], relations: Iterable[tuple] = ()) -> None:
+    def __init__(
+        self, cluster_of: Mapping[Hashable, Hashable], relations: Iterable[tuple] = ()
+    ) -> None:
         self.cluster_of = cluster_of
         self.relations = tuple(relations)
 
@@ -130,7 +132,9 @@ class ClusterGraph:
         shifted left by ``shift`` bits; for distances below 16 (``path_ratio``)."""
         cache = self._distance_numbers
         if shift not in cache:
-            cache[shift] = [int.from_bytes(bytes(row), "big") << shift for row in self.mention_distances]
+            cache[shift] = [
+                int.from_bytes(bytes(row), "big") << shift for row in self.mention_distances
+            ]
         return cache[shift]
 
     @cached_property
@@ -156,7 +160,9 @@ def columns_of(table: list[list[int]], columns: list[int]) -> list[Sequence[int]
     return [pick(row) for row in table]
 
 
-def transitive_closure(relations: Iterable[tuple[Hashable, Hashable]]) -> set[tuple[Hashable, Hashable]]:
+def transitive_closure(
+    relations: Iterable[tuple[Hashable, Hashable]],
+) -> set[tuple[Hashable, Hashable]]:
     """The relations plus every ancestor -> descendant pair (no new self-pairs)."""
     raw = set(relations)
     children: dict = {}
@@ -190,8 +196,11 @@ def contingency(first: ClusterGraph, second: ClusterGraph) -> tuple[dict, dict]:
         cells = Counter(zip(first.cluster_of.values(), second.cluster_of.values()))
     else:
         of_second = second.cluster_of
-        cells = Counter((cluster, of_second[mention]) for mention, cluster in first.cluster_of.items()
-                        if mention in of_second)
+        cells = Counter(
+            (cluster, of_second[mention])
+            for mention, cluster in first.cluster_of.items()
+            if mention in of_second
+        )
     shared: dict = {}
     transposed: dict = {}
     for (a, b), n in cells.items():
@@ -208,7 +217,9 @@ def contingency(first: ClusterGraph, second: ClusterGraph) -> tuple[dict, dict]:
     return shared, transposed
 
 
-def hierarchy_scores(key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure") -> tuple[Counts, Counts]:
+def hierarchy_scores(
+    key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure"
+) -> tuple[Counts, Counts]:
     """(hierarchy F1 counts, hierarchy F1-50% counts) for one topic, sharing the work."""
     if counted not in ("closure", "raw"):
         raise ValueError(f"counted must be 'closure' or 'raw', not {counted!r}")
@@ -217,23 +228,37 @@ def hierarchy_scores(key: ClusterGraph, response: ClusterGraph, *, counted: str 
     any_response, half_response = _holders(response, transposed)
     if counted == "closure":
         return (
-            Counts(_matched(response.closure, any_response, key), len(response.closure),
-                   _matched(key.closure, any_key, response), len(key.closure)),
-            Counts(_matched(response.closure, half_response, key), len(response.closure),
-                   _matched(key.closure, half_key, response), len(key.closure)),
+            Counts(
+                _matched(response.closure, any_response, key),
+                len(response.closure),
+                _matched(key.closure, any_key, response),
+                len(key.closure),
+            ),
+            Counts(
+                _matched(response.closure, half_response, key),
+                len(response.closure),
+                _matched(key.closure, half_key, response),
+                len(key.closure),
+            ),
         )
     any_pair = Counts(
-        _matched(response.relations, any_response, key), len(response.relations),
-        _matched(key.relations, any_key, response), len(key.relations),
+        _matched(response.relations, any_response, key),
+        len(response.relations),
+        _matched(key.relations, any_key, response),
+        len(key.relations),
     )
     half = Counts(
-        _matched(response.closure, half_response, key), len(response.closure),
-        _matched(key.closure, half_key, response), len(key.closure),
+        _matched(response.closure, half_response, key),
+        len(response.closure),
+        _matched(key.closure, half_key, response),
+        len(key.closure),
     )
     return any_pair, half
 
 
-def hierarchy_counts(key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure") -> Counts:
+def hierarchy_counts(
+    key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure"
+) -> Counts:
     """Hierarchy F1 (any mention pair) counts for one topic; ``counted`` is "closure" or "raw"."""
     return hierarchy_scores(key, response, counted=counted)[0]
 

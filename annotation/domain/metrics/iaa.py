@@ -67,7 +67,11 @@ def aggregate(
                 by_pair.setdefault(pair, []).append(counts)
                 scores[pair] = metric.score(counts)
             defined = [score for score in scores.values() if score is not None]
-            topics[topic][metric.name] = {"avg": mean(defined), "max": best(defined), "pairs": scores}
+            topics[topic][metric.name] = {
+                "avg": mean(defined),
+                "max": best(defined),
+                "pairs": scores,
+            }
             if defined:
                 topic_maxima.append(max(defined))
         micro = [metric.score(metric.pool(counts)) for counts in by_pair.values()]
@@ -82,7 +86,7 @@ def aggregate(
 
 
 def pair_label(first: int, second: int, names: Sequence[str] | None) -> str:
-    """"1-2" from 0-based positions, or "alice-bob" when names are given."""
+    """ "1-2" from 0-based positions, or "alice-bob" when names are given."""
     if names is None:
         return f"{first + 1}-{second + 1}"
     return f"{names[first]}-{names[second]}"

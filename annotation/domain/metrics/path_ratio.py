@@ -71,7 +71,9 @@ def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float,
             key_row, response_row = key_distances[pair[0]], response_distances[pair[1]]
             scores[pair] = list(map(getitem, map(table.__getitem__, key_row), response_row))
             unscored[pair] = list(map(or_, key_row, response_row)).count(0)
-    total = sequential_sum(chain.from_iterable(map(scores.__getitem__, pairs)), 0.0)  # row after row
+    total = sequential_sum(
+        chain.from_iterable(map(scores.__getitem__, pairs)), 0.0
+    )  # row after row
     return total, len(pairs) * len(pairs) - sum(map(unscored.__getitem__, pairs))
 
 
@@ -84,7 +86,9 @@ def _ratio_table(size: int) -> list[list[float]]:
     size = max(size, 16)
     table = _RATIO_TABLES.get(size)
     if table is None:
-        table = [[min(a, b) / max(a, b) if a or b else 0.0 for b in range(size)] for a in range(size)]
+        table = [
+            [min(a, b) / max(a, b) if a or b else 0.0 for b in range(size)] for a in range(size)
+        ]
         _RATIO_TABLES[size] = table
     return table
 

@@ -22,7 +22,9 @@ def require_mention(state: AnnotationState, id: int) -> None:
         raise NotFound("mention", id)
 
 
-def assign(state: AnnotationState, *, mention: int, cluster: int | None, new_id: NewId) -> OperationResult:
+def assign(
+    state: AnnotationState, *, mention: int, cluster: int | None, new_id: NewId
+) -> OperationResult:
     """Move `mention` into `cluster`, or into a new cluster labelled with its text (None).
 
     A cluster the mention leaves empty is deleted (children re-attached to its parents).

@@ -45,28 +45,48 @@ _PLANNERS: dict[str, Callable[[AnnotationState, Payload, NewId], OperationResult
     "assign": lambda s, op, new_id: clusters.assign(
         s, mention=op.id("mention"), cluster=op.optional_id("cluster"), new_id=new_id
     ),
-    "merge": lambda s, op, new_id: clusters.merge(s, source=op.id("source"), target=op.id("target")),
+    "merge": lambda s, op, new_id: clusters.merge(
+        s, source=op.id("source"), target=op.id("target")
+    ),
     "split": lambda s, op, new_id: clusters.split(s, mentions=op.ids("mentions"), new_id=new_id),
-    "rename": lambda s, op, new_id: clusters.rename(s, cluster=op.id("cluster"), label=op.text("label", blank=False)),
-    "set_note": lambda s, op, new_id: clusters.set_note(s, cluster=op.id("cluster"), note=op.text("note")),
+    "rename": lambda s, op, new_id: clusters.rename(
+        s, cluster=op.id("cluster"), label=op.text("label", blank=False)
+    ),
+    "set_note": lambda s, op, new_id: clusters.set_note(
+        s, cluster=op.id("cluster"), note=op.text("note")
+    ),
     "set_parent": lambda s, op, new_id: hierarchy.set_parent(
         s, child=op.id("child"), parent=op.optional_id("parent")
     ),
-    "add_edge": lambda s, op, new_id: hierarchy.add_edge(s, parent=op.id("parent"), child=op.id("child")),
-    "remove_edge": lambda s, op, new_id: hierarchy.remove_edge(s, parent=op.id("parent"), child=op.id("child")),
+    "add_edge": lambda s, op, new_id: hierarchy.add_edge(
+        s, parent=op.id("parent"), child=op.id("child")
+    ),
+    "remove_edge": lambda s, op, new_id: hierarchy.remove_edge(
+        s, parent=op.id("parent"), child=op.id("child")
+    ),
     "add_mention": lambda s, op, new_id: mentions.add_mention(
         s, document=op.id("document"), spans=op.spans("spans"), new_id=new_id
     ),
-    "fix_span": lambda s, op, new_id: mentions.fix_span(s, mention=op.id("mention"), spans=op.spans("spans")),
+    "fix_span": lambda s, op, new_id: mentions.fix_span(
+        s, mention=op.id("mention"), spans=op.spans("spans")
+    ),
     "reject_mention": lambda s, op, new_id: mentions.reject_mention(s, mention=op.id("mention")),
     "add_link": lambda s, op, new_id: links.add_link(
-        s, type=op.choice("type", LINK_TYPES), anaphor=op.id("anaphor"), antecedent=op.id("antecedent")
+        s,
+        type=op.choice("type", LINK_TYPES),
+        anaphor=op.id("anaphor"),
+        antecedent=op.id("antecedent"),
     ),
     "remove_link": lambda s, op, new_id: links.remove_link(
-        s, type=op.choice("type", LINK_TYPES), anaphor=op.id("anaphor"), antecedent=op.id("antecedent")
+        s,
+        type=op.choice("type", LINK_TYPES),
+        anaphor=op.id("anaphor"),
+        antecedent=op.id("antecedent"),
     ),
     "accept_suggestion": _accept_suggestion,
-    "reject_suggestion": lambda s, op, new_id: suggestions.reject_suggestion(s, suggestion=op.id("suggestion")),
+    "reject_suggestion": lambda s, op, new_id: suggestions.reject_suggestion(
+        s, suggestion=op.id("suggestion")
+    ),
 }
 
 OPERATIONS = tuple(_PLANNERS)

@@ -7,7 +7,14 @@ annotation made before the scheme was switched off can still be cleaned up.
 from __future__ import annotations
 
 from .. import effects as fx
-from ..errors import DuplicateError, NoChange, NotAllowed, NotFound, SelfLoopError, SingleParentError
+from ..errors import (
+    DuplicateError,
+    NoChange,
+    NotAllowed,
+    NotFound,
+    SelfLoopError,
+    SingleParentError,
+)
 from ..state import AnnotationState
 from .clusters import require_cluster
 from .graph import ancestor_path, cycle_error
@@ -38,7 +45,9 @@ def set_parent(state: AnnotationState, *, child: int, parent: int | None) -> Ope
         return OperationResult([fx.edge_removed(p, child) for p in sorted(current)])
     require_cluster(state, parent)
     if current == {parent}:
-        raise NoChange(f"{state.cluster_name(parent)} is already the parent of {state.cluster_name(child)}.")
+        raise NoChange(
+            f"{state.cluster_name(parent)} is already the parent of {state.cluster_name(child)}."
+        )
     action = f"Putting {state.cluster_name(child)} under {state.cluster_name(parent)}"
     _refuse_loops(state, parent, child, action)
     effects = [fx.edge_removed(p, child) for p in sorted(current - {parent})]

@@ -25,7 +25,9 @@ def check_link(state: AnnotationState, link: Link) -> None:
         raise LinkRuleError("A mention cannot be its own antecedent.", rule="self_link")
     for mention in (anaphor, antecedent):
         if mention.rejected:
-            raise LinkRuleError(f"Mention #{mention.id} is rejected and cannot be linked.", rule="rejected")
+            raise LinkRuleError(
+                f"Mention #{mention.id} is rejected and cannot be linked.", rule="rejected"
+            )
     if anaphor.document != antecedent.document:
         raise LinkRuleError(
             f"Anaphor #{anaphor.id} (document #{anaphor.document}) and antecedent #{antecedent.id} "
@@ -40,7 +42,8 @@ def check_link(state: AnnotationState, link: Link) -> None:
         )
     if link in state.links:
         raise LinkRuleError(
-            f"There is already a {link.type} link from #{anaphor.id} to #{antecedent.id}.", rule="duplicate"
+            f"There is already a {link.type} link from #{anaphor.id} to #{antecedent.id}.",
+            rule="duplicate",
         )
     if link.type == "TRANSFORMED":
         for existing in state.mention_links[anaphor.id]:
@@ -67,7 +70,9 @@ def _link(state: AnnotationState, type: str, anaphor: int, antecedent: int) -> L
     return Link(type, anaphor, antecedent)
 
 
-def add_link(state: AnnotationState, *, type: str, anaphor: int, antecedent: int) -> OperationResult:
+def add_link(
+    state: AnnotationState, *, type: str, anaphor: int, antecedent: int
+) -> OperationResult:
     if not state.settings.anaphora:
         raise NotAllowed("This project has no anaphora links.", setting="anaphora")
     link = _link(state, type, anaphor, antecedent)
@@ -75,7 +80,9 @@ def add_link(state: AnnotationState, *, type: str, anaphor: int, antecedent: int
     return OperationResult([fx.link_added(link)])
 
 
-def remove_link(state: AnnotationState, *, type: str, anaphor: int, antecedent: int) -> OperationResult:
+def remove_link(
+    state: AnnotationState, *, type: str, anaphor: int, antecedent: int
+) -> OperationResult:
     link = _link(state, type, anaphor, antecedent)
     if link not in state.links:
         raise NotFound(

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from .. import effects as fx
-from ..errors import DuplicateError, InvalidSpans, LinkRuleError, NoChange, NotAllowed, NotFound, RejectedMentionError
+from ..errors import (
+    DuplicateError,
+    InvalidSpans,
+    LinkRuleError,
+    NoChange,
+    NotAllowed,
+    NotFound,
+    RejectedMentionError,
+)
 from ..state import AnnotationState, Spans
 from .clusters import require_mention
 from .moves import move_effects
@@ -15,7 +23,9 @@ def _require_setting(state: AnnotationState, setting: str, doing: str) -> None:
         raise NotAllowed(f"This project does not let annotators {doing}.", setting=setting)
 
 
-def check_spans(state: AnnotationState, document: int, spans: Spans, *, ignore: int | None = None) -> None:
+def check_spans(
+    state: AnnotationState, document: int, spans: Spans, *, ignore: int | None = None
+) -> None:
     """Spans lie within the document, each start <= end, sorted, not overlapping, and no
     other active mention of the document has exactly these spans (`ignore`: the one edited)."""
     tokens = state.documents[document]
@@ -40,14 +50,18 @@ def check_spans(state: AnnotationState, document: int, spans: Spans, *, ignore: 
         )
 
 
-def add_mention(state: AnnotationState, *, document: int, spans: Spans, new_id: NewId) -> OperationResult:
+def add_mention(
+    state: AnnotationState, *, document: int, spans: Spans, new_id: NewId
+) -> OperationResult:
     """Create an unassigned mention; `created["mention"]` is its new id."""
     _require_setting(state, "allow_add_mentions", "add mentions")
     if document not in state.documents:
         raise NotFound("document", document)
     check_spans(state, document, spans)
     mention = new_id("mention")
-    return OperationResult([fx.mention_added(mention, document, spans)], created={"mention": mention})
+    return OperationResult(
+        [fx.mention_added(mention, document, spans)], created={"mention": mention}
+    )
 
 
 def fix_span(state: AnnotationState, *, mention: int, spans: Spans) -> OperationResult:
@@ -57,7 +71,9 @@ def fix_span(state: AnnotationState, *, mention: int, spans: Spans) -> Operation
     require_mention(state, mention)
     current = state.mentions[mention]
     if current.rejected:
-        raise RejectedMentionError(f"Mention #{mention} is rejected; assign it to a cluster to reopen it first.")
+        raise RejectedMentionError(
+            f"Mention #{mention} is rejected; assign it to a cluster to reopen it first."
+        )
     if spans == current.spans:
         raise NoChange(f"Mention #{mention} already has these spans.")
     check_spans(state, current.document, spans, ignore=mention)

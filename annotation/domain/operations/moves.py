@@ -38,7 +38,9 @@ def move_effects(
         if target is not None:
             gaining.add(target)
     emptied = {
-        id for id, count in leaving.items() if count == len(state.clusters[id].members) and id not in gaining
+        id
+        for id, count in leaving.items()
+        if count == len(state.clusters[id].members) and id not in gaining
     }
     deletions, warnings = delete_effects(state, emptied)
     return effects + deletions, warnings
@@ -56,7 +58,11 @@ def delete_effects(state: AnnotationState, doomed: set[int]) -> tuple[list[fx.Ef
         removed.update((id, child) for child in state.children[id])
         for child in state.children[id]:
             if child not in doomed:
-                added.update((parent, child) for parent in survivors[id] if (parent, child) not in state.edges)
+                added.update(
+                    (parent, child)
+                    for parent in survivors[id]
+                    if (parent, child) not in state.edges
+                )
     effects = [fx.edge_removed(*edge) for edge in sorted(removed)]
     effects += [fx.edge_added(*edge) for edge in sorted(added)]
     warnings = []
@@ -92,13 +98,19 @@ def _surviving_parents(state: AnnotationState, doomed: set[int]) -> dict[int, se
     return result
 
 
-def _removal_warning(state: AnnotationState, id: int, doomed: set[int], new_parents: set[int]) -> str:
+def _removal_warning(
+    state: AnnotationState, id: int, doomed: set[int], new_parents: set[int]
+) -> str:
     message = f"Cluster {state.cluster_name(id)} was left empty and removed"
     children = sorted(child for child in state.children[id] if child not in doomed)
     if not children:
         return message + "."
     names = ", ".join(state.cluster_name(child) for child in children)
-    where = " and ".join(state.cluster_name(p) for p in sorted(new_parents)) if new_parents else "the top level"
+    where = (
+        " and ".join(state.cluster_name(p) for p in sorted(new_parents))
+        if new_parents
+        else "the top level"
+    )
     return f"{message}; its subclusters {names} moved up to {where}."
 
 

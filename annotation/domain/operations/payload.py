@@ -58,7 +58,9 @@ class Payload:
     def choice(self, name: str, choices: tuple[str, ...]) -> str:
         value = self._get(name)
         if value not in choices:
-            raise InvalidOperation(self.field(name), f"must be one of {', '.join(choices)}, not {value!r}")
+            raise InvalidOperation(
+                self.field(name), f"must be one of {', '.join(choices)}, not {value!r}"
+            )
         return value
 
     def ids(self, name: str) -> list[int]:
@@ -82,7 +84,9 @@ class Payload:
             )
         )
         if not well_formed:
-            raise InvalidOperation(self.field(name), f"must be a non-empty list of [start, end] pairs, not {value!r}")
+            raise InvalidOperation(
+                self.field(name), f"must be a non-empty list of [start, end] pairs, not {value!r}"
+            )
         return tuple((start, end) for start, end in value)
 
     def nested(self, name: str) -> Payload:

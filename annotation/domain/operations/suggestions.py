@@ -14,11 +14,15 @@ from ..state import AnnotationState
 from .result import OperationResult
 
 
-def accept_suggestion(state: AnnotationState, *, suggestion: int, inner: OperationResult) -> OperationResult:
+def accept_suggestion(
+    state: AnnotationState, *, suggestion: int, inner: OperationResult
+) -> OperationResult:
     """`inner`: the planned result of the suggestion's operation (plan it after
     `check_acceptable`, so that no id is drawn for a refused acceptance)."""
     check_acceptable(state, suggestion)
-    effects = inner.effects + [fx.suggestion_decided(suggestion, state.decisions.get(suggestion), "accepted")]
+    effects = inner.effects + [
+        fx.suggestion_decided(suggestion, state.decisions.get(suggestion), "accepted")
+    ]
     return OperationResult(effects, inner.warnings, inner.created)
 
 

@@ -93,7 +93,9 @@ def score_scico(
     return result
 
 
-def _scico_topic(topic: tuple[TopicAnnotation, TopicAnnotation], *, keep_singletons: bool, hierarchy_count: str):
+def _scico_topic(
+    topic: tuple[TopicAnnotation, TopicAnnotation], *, keep_singletons: bool, hierarchy_count: str
+):
     """Everything ``score_scico`` adds up, for one (gold, system) topic."""
     key, response = topic
     return (
@@ -147,7 +149,9 @@ def iaa(
         raise ValueError(f"scheme must be one of {', '.join(evaluate.IAA_METRICS)}, not {scheme!r}")
     if names is not None and len(names) != len(annotators):
         raise ValueError(f"{len(names)} names for {len(annotators)} annotators")
-    by_annotator = [_by_id(topics, f"annotator {label}") for label, topics in _labels(annotators, names)]
+    by_annotator = [
+        _by_id(topics, f"annotator {label}") for label, topics in _labels(annotators, names)
+    ]
     order = list(dict.fromkeys(topic_id for topics in by_annotator for topic_id in topics))
     scored: list[tuple[str, list[TopicAnnotation | None]]] = []
     unscored: list[str] = []
@@ -157,8 +161,13 @@ def iaa(
             unscored.append(topic_id)
         else:
             scored.append((topic_id, plain))
-    work = partial(_iaa_topic, scheme=scheme, names=names, keep_singletons=keep_singletons,
-                   hierarchy_count=hierarchy_count)
+    work = partial(
+        _iaa_topic,
+        scheme=scheme,
+        names=names,
+        keep_singletons=keep_singletons,
+        hierarchy_count=hierarchy_count,
+    )
     per_topic = (topic_map or _serial_map)(work, scored)
     results = {topic_id: pairs for (topic_id, _), pairs in zip(scored, per_topic)}
     topics, overall = aggregate(results, evaluate.IAA_METRICS[scheme])
@@ -177,7 +186,9 @@ def _iaa_topic(
     _, plain = topic
     present = [i for i, annotation in enumerate(plain) if annotation is not None]
     return {
-        pair_label(a, b, names): evaluate.pair(scheme, plain[a], plain[b], keep_singletons, hierarchy_count)
+        pair_label(a, b, names): evaluate.pair(
+            scheme, plain[a], plain[b], keep_singletons, hierarchy_count
+        )
         for a, b in combinations(present, 2)
     }
 
@@ -188,7 +199,9 @@ def alpha_all_annotators(annotators: Sequence[Sequence[Topic]]) -> dict[str, flo
 
     Returns ``{"alpha_relations": x, "alpha_mentions": x}`` (``None`` where undefined).
     """
-    by_annotator = [_by_id(topics, f"annotator {label}") for label, topics in _labels(annotators, None)]
+    by_annotator = [
+        _by_id(topics, f"annotator {label}") for label, topics in _labels(annotators, None)
+    ]
     relations, mentions = [], []
     for topic_id in dict.fromkeys(topic_id for topics in by_annotator for topic_id in topics):
         present = [i for i, topics in enumerate(by_annotator) if topic_id in topics]
@@ -196,7 +209,9 @@ def alpha_all_annotators(annotators: Sequence[Sequence[Topic]]) -> dict[str, flo
             continue
         plain = [by_annotator[i][topic_id] for i in present]
         relations.append((present, relation_units([p.links for p in plain])))
-        lengths = [max(counts) for counts in zip_longest(*(p.token_counts for p in plain), fillvalue=0)]
+        lengths = [
+            max(counts) for counts in zip_longest(*(p.token_counts for p in plain), fillvalue=0)
+        ]
         mentions.append((present, mention_units([p.mentions for p in plain], lengths)))
     return {
         "alpha_relations": nominal_alpha(pooled_units(relations, len(annotators))),
@@ -227,7 +242,9 @@ def _by_id(topics: Sequence[Topic], side: str) -> dict[str, TopicAnnotation]:
     return converted
 
 
-def _matched(gold: Sequence[Topic], system: Sequence[Topic]) -> list[tuple[TopicAnnotation, TopicAnnotation]]:
+def _matched(
+    gold: Sequence[Topic], system: Sequence[Topic]
+) -> list[tuple[TopicAnnotation, TopicAnnotation]]:
     """Pairs of (gold, system) topics in gold order; a topic on one side only is an error."""
     gold_topics, system_topics = _by_id(gold, "gold"), _by_id(system, "system")
     missing = [topic_id for topic_id in gold_topics if topic_id not in system_topics]

@@ -45,15 +45,21 @@ def build_parser() -> argparse.ArgumentParser:
     iaa = commands.add_parser("iaa", help="agreement between annotators (one file each)")
     iaa.add_argument("files", nargs="+", metavar="FILE")
     iaa.add_argument("--csv", metavar="OUT", help="also write the agreement report as CSV to OUT")
-    iaa.add_argument("--names", help="comma-separated annotator names, one per file (default 1, 2, ...)")
+    iaa.add_argument(
+        "--names", help="comma-separated annotator names, one per file (default 1, 2, ...)"
+    )
     for command in (score, iaa):
         command.add_argument("--format", required=True, choices=("scico", "chemu"))
         command.add_argument("--json", action="store_true", help="print JSON instead of a table")
         command.add_argument(
-            "--keep-singletons", action="store_true", help="keep singleton clusters in the coreference metrics"
+            "--keep-singletons",
+            action="store_true",
+            help="keep singleton clusters in the coreference metrics",
         )
         command.add_argument(
-            "--hierarchy-count", choices=("closure", "raw"), default="closure",
+            "--hierarchy-count",
+            choices=("closure", "raw"),
+            default="closure",
             help="hierarchy F1 counted over the transitive closure (metrics.md, default) or over the raw "
             "relations as SciCo's eval/hypernym.py counts them",
         )
@@ -121,7 +127,10 @@ def _score(args: argparse.Namespace) -> dict:
     try:
         if args.format == "scico":
             return api.score_scico(
-                gold, system, keep_singletons=args.keep_singletons, hierarchy_count=args.hierarchy_count,
+                gold,
+                system,
+                keep_singletons=args.keep_singletons,
+                hierarchy_count=args.hierarchy_count,
                 topic_map=split_map,
             )
         return api.score_chemu(gold, system)
@@ -143,8 +152,12 @@ def _iaa(args: argparse.Namespace) -> dict:
 
     try:
         result = api.iaa(
-            annotators, scheme=args.format, names=names, keep_singletons=args.keep_singletons,
-            hierarchy_count=args.hierarchy_count, topic_map=split_map,
+            annotators,
+            scheme=args.format,
+            names=names,
+            keep_singletons=args.keep_singletons,
+            hierarchy_count=args.hierarchy_count,
+            topic_map=split_map,
         )
     except api.ScoringInputError as error:
         raise InputError(f"cannot compute agreement: {error}") from None
@@ -251,7 +264,10 @@ def _file_topics(path: str, name: str, lines: list[tuple]) -> list:
         return [annotation for _, _, annotation in lines]
     from annotation.domain.formats import FormatErrors, scico
 
-    parsed = [scico.ScicoLine(line[0], line[1], line[2], [], []) if len(line) == 3 else line[0] for line in lines]
+    parsed = [
+        scico.ScicoLine(line[0], line[1], line[2], [], []) if len(line) == 3 else line[0]
+        for line in lines
+    ]
     try:
         report = scico.scico_report(name, parsed)
     except FormatErrors as error:
@@ -297,5 +313,7 @@ def _read(path: str, format: str) -> tuple[list, int]:
     whole_records = [skipped for skipped in report.skipped if skipped.scope == "record"]
     if whole_records:
         errors = [error for skipped in whole_records for error in skipped.errors]
-        raise InputError("\n".join([f"{len(errors)} error(s) in the input:", *(f"  {e}" for e in errors)]))
+        raise InputError(
+            "\n".join([f"{len(errors)} error(s) in the input:", *(f"  {e}" for e in errors)])
+        )
     return report.topics, len(report.skipped)

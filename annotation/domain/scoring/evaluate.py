@@ -21,7 +21,9 @@ from annotation.domain.metrics.path_ratio import (
 from annotation.domain.scoring.plain import TopicAnnotation
 
 
-def coreference(key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool) -> dict[str, Counts]:
+def coreference(
+    key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool
+) -> dict[str, Counts]:
     return coreference_counts(key.clustering(keep_singletons), response.clustering(keep_singletons))
 
 
@@ -29,7 +31,9 @@ def mention_detection(key: TopicAnnotation, response: TopicAnnotation, kind: str
     return mention_detection_counts(key.mentions, response.mentions, relaxed=kind == "relaxed")
 
 
-def hierarchies(key: TopicAnnotation, response: TopicAnnotation, counted: str = "closure") -> tuple[Counts, Counts]:
+def hierarchies(
+    key: TopicAnnotation, response: TopicAnnotation, counted: str = "closure"
+) -> tuple[Counts, Counts]:
     """(hierarchy F1 counts, hierarchy F1-50% counts)."""
     return hierarchy_scores(key.graph, response.graph, counted=counted)
 
@@ -55,7 +59,11 @@ def anaphors(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> Coun
 
 
 def pair(
-    scheme: str, key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool, counted: str = "closure"
+    scheme: str,
+    key: TopicAnnotation,
+    response: TopicAnnotation,
+    keep_singletons: bool,
+    counted: str = "closure",
 ) -> dict[str, Any]:
     """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic."""
     if scheme == "scico":
@@ -66,7 +74,9 @@ def pair(
             "hierarchy_50": half,
             "path": path_ratio(key, response),
         }
-    lengths = [max(a, b) for a, b in zip_longest(key.token_counts, response.token_counts, fillvalue=0)]
+    lengths = [
+        max(a, b) for a, b in zip_longest(key.token_counts, response.token_counts, fillvalue=0)
+    ]
     return {
         "relation_exact": overall(relations(key, response, "exact")),
         "relation_relaxed": overall(relations(key, response, "relaxed")),
@@ -108,7 +118,9 @@ IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
         _coreference_f1("lea"),
         _counts_f1("hierarchy_f1", "hierarchy"),
         _counts_f1("hierarchy_50_f1", "hierarchy_50"),
-        MetricSpec("path_ratio", lambda result: result["path"], lambda nd: float(ratio(*nd)), _pool_path),
+        MetricSpec(
+            "path_ratio", lambda result: result["path"], lambda nd: float(ratio(*nd)), _pool_path
+        ),
     ),
     "chemu": (
         _counts_f1("relation_exact_f1", "relation_exact"),

@@ -26,12 +26,33 @@ def iaa_csv_rows(result: dict) -> list[list[str]]:
     for topic, metrics in result["topics"].items():
         for metric, scores in metrics.items():
             annotators = _annotators(len(scores["pairs"]))
-            rows.append(["topic", topic, metric, _cell(scores["avg"]), _cell(scores["max"]), str(annotators), "", "", ""])
+            rows.append(
+                [
+                    "topic",
+                    topic,
+                    metric,
+                    _cell(scores["avg"]),
+                    _cell(scores["max"]),
+                    str(annotators),
+                    "",
+                    "",
+                    "",
+                ]
+            )
     for metric, scores in result["overall"].items():
-        rows.append([
-            "overall", "", metric, _cell(scores["avg"]), "", "",
-            _cell(scores["std"]), _cell(scores["max_micro"]), _cell(scores["max_macro"]),
-        ])
+        rows.append(
+            [
+                "overall",
+                "",
+                metric,
+                _cell(scores["avg"]),
+                "",
+                "",
+                _cell(scores["std"]),
+                _cell(scores["max_micro"]),
+                _cell(scores["max_macro"]),
+            ]
+        )
     for topic in result.get("unscored_topics", []):
         rows.append(["unscored", topic, "", "", "", "", "", "", ""])
     return rows

@@ -101,4 +101,6 @@ def split_map(
         for job, value in pickle.loads(payload).items():
             if results[job] is _MISSING:
                 results[job] = value
-    return [function(items[job]) if value is _MISSING else value for job, value in enumerate(results)]
+    return [
+        function(items[job]) if value is _MISSING else value for job, value in enumerate(results)
+    ]

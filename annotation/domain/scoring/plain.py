@@ -48,7 +48,9 @@ class TopicAnnotation:
     def clustering(self, keep_singletons: bool) -> Clustering:
         """The clusters prepared for the coreference metrics (cached per flag)."""
         if keep_singletons not in self._clusterings:
-            self._clusterings[keep_singletons] = Clustering(self.clusters, keep_singletons=keep_singletons)
+            self._clusterings[keep_singletons] = Clustering(
+                self.clusters, keep_singletons=keep_singletons
+            )
         return self._clusterings[keep_singletons]
 
 
@@ -115,8 +117,7 @@ def coval_cluster_order(cluster_of: dict[MentionKey, str]) -> tuple[tuple[Mentio
             first_end[cluster] = end
         else:
             group.append(mention)
-            if end < first_end[cluster]:
-                first_end[cluster] = end
+            first_end[cluster] = min(first_end[cluster], end)
     order = sorted(members, key=first_end.__getitem__)
     return tuple(tuple(members[cluster]) for cluster in order)
 

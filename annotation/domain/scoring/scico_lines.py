@@ -31,11 +31,18 @@ from __future__ import annotations
 
 from annotation.domain.formats.graph import find_cycles
 from annotation.domain.formats.scico_sentences import all_sentence_bounds, ends_look_inclusive
-from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, coval_cluster_order, from_topic
+from annotation.domain.scoring.plain import (
+    ScoringInputError,
+    TopicAnnotation,
+    coval_cluster_order,
+    from_topic,
+)
 
 try:
     import simdjson
-except ImportError:  # pragma: no cover - pysimdjson is a dependency; without it every line is read exactly
+except (
+    ImportError
+):  # pragma: no cover - pysimdjson is a dependency; without it every line is read exactly
     simdjson = None  # type: ignore[assignment]
 
 if simdjson is not None:
@@ -107,7 +114,12 @@ def _annotation(document) -> tuple[str, TopicAnnotation] | None:
         return None
     names = list(document)
     present = set(names)  # (looked up here: simdjson's lookup of a missing key raises, slowly)
-    if len(present) != len(names) or "id" not in present or "tokens" not in present or "mentions" not in present:
+    if (
+        len(present) != len(names)
+        or "id" not in present
+        or "tokens" not in present
+        or "mentions" not in present
+    ):
         return None  # (a repeated key: json keeps the last value, simdjson's lookup the first)
 
     value = document["id"]
@@ -184,8 +196,11 @@ def _annotation(document) -> tuple[str, TopicAnnotation] | None:
         else:
             return None
         if (
-            type(paragraph) is not int or type(start) is not int or type(end) is not int
-            or not 0 <= paragraph < count or not 0 <= start <= end < sizes[paragraph]
+            type(paragraph) is not int
+            or type(start) is not int
+            or type(end) is not int
+            or not 0 <= paragraph < count
+            or not 0 <= start <= end < sizes[paragraph]
         ):
             return None
         key = (paragraph, ((start, end),))

@@ -17,8 +17,11 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = [header, ["-" * width for width in widths], *rows]
     return "".join(
-        "  ".join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths)))
-        .rstrip() + "\n"
+        "  ".join(
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(line, widths))
+        ).rstrip()
+        + "\n"
         for line in lines
     )
 
@@ -50,7 +53,9 @@ def _chemu(result: dict) -> str:
     for kind in ("exact", "relaxed"):
         rows.append(_prf_row(f"{kind}: overall", result[kind]["overall"]))
         rows += [_prf_row(f"{kind}: {name}", prf) for name, prf in result[kind]["per_type"].items()]
-    rows += [_prf_row(f"anaphors ({kind})", result["anaphors"][kind]) for kind in ("exact", "relaxed")]
+    rows += [
+        _prf_row(f"anaphors ({kind})", result["anaphors"][kind]) for kind in ("exact", "relaxed")
+    ]
     return _table(["relations", "precision", "recall", "F1"], rows)
 
 
@@ -58,12 +63,16 @@ def _iaa(result: dict) -> str:
     rows = []
     for metric, s in result["overall"].items():
         show = _alpha if metric.startswith("alpha") else _pct  # alpha is no percentage
-        rows.append([metric, show(s["avg"]), show(s["std"]), show(s["max_micro"]), show(s["max_macro"])])
+        rows.append(
+            [metric, show(s["avg"]), show(s["std"]), show(s["max_micro"]), show(s["max_macro"])]
+        )
     text = _table(["metric", "AVG", "std", "MAX-micro", "MAX-macro"], rows)
     text += f"\n{len(result['topics'])} topic(s) scored"
     unscored = result["unscored_topics"]
     if unscored:
-        text += f"; {len(unscored)} with fewer than two annotations, not scored: {', '.join(unscored)}"
+        text += (
+            f"; {len(unscored)} with fewer than two annotations, not scored: {', '.join(unscored)}"
+        )
     pooled = result.get("all_annotators")
     if pooled:
         text += (

@@ -10,13 +10,19 @@ from annotation.selectors.agreement import agreement_csv, project_agreement
 
 
 class Command(BaseCommand):
-    help = ("Inter-annotator agreement over the submitted annotations of a project's topics (AVG, std, "
-            "MAX-micro, MAX-macro per metric). --csv also writes the report the API serves as CSV.")
+    help = (
+        "Inter-annotator agreement over the submitted annotations of a project's topics (AVG, std, "
+        "MAX-micro, MAX-macro per metric). --csv also writes the report the API serves as CSV."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--project", required=True)
-        parser.add_argument("--csv", metavar="OUT", help="write the CSV report to OUT ('-' for standard output)")
-        parser.add_argument("--json", action="store_true", dest="as_json", help="print JSON instead of a table")
+        parser.add_argument(
+            "--csv", metavar="OUT", help="write the CSV report to OUT ('-' for standard output)"
+        )
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print JSON instead of a table"
+        )
 
     def handle(self, *args, project, csv, as_json: bool, **options):
         target = Project.objects.filter(name=project).first()
@@ -36,7 +42,9 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(result, indent=2))
             return
         names = ", ".join(result["annotators"]) or "none"
-        self.stdout.write(f"project '{target.name}' ({target.scheme}); annotators with submissions: {names}")
+        self.stdout.write(
+            f"project '{target.name}' ({target.scheme}); annotators with submissions: {names}"
+        )
         self.stdout.write(tables.render("iaa", "", result), ending="")
         if csv:
             self.stdout.write(f"wrote {csv}")

@@ -7,12 +7,16 @@ from annotation.services.exports import FORMATS, ExportRefused, annotations_expo
 
 
 class Command(BaseCommand):
-    help = ("Export a project's annotations. Default source: gold when the project has gold, else the "
-            "submitted adjudications. 'submitted' and 'all' write one file (brat, corefi: one folder) per "
-            "user under OUT, named after the username.")
+    help = (
+        "Export a project's annotations. Default source: gold when the project has gold, else the "
+        "submitted adjudications. 'submitted' and 'all' write one file (brat, corefi: one folder) per "
+        "user under OUT, named after the username."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("out", help="file (scico, chemu, conll) or folder (brat, corefi, per-user sources)")
+        parser.add_argument(
+            "out", help="file (scico, chemu, conll) or folder (brat, corefi, per-user sources)"
+        )
         parser.add_argument("--project", required=True)
         parser.add_argument("--format", required=True, choices=FORMATS)
         parser.add_argument("--source", help="gold, adjudicated, submitted, all, or a username")

@@ -12,19 +12,38 @@ from annotation.selectors.topic_data import annotations_topic_data
 
 
 class Command(BaseCommand):
-    help = ("Train SciCo's 4-class mention-pair model on the project's adjudicated (else gold) topics, tune its "
-            "two thresholds on held-out topics, store it under var/models/trained/, print held-out scores.")
+    help = (
+        "Train SciCo's 4-class mention-pair model on the project's adjudicated (else gold) topics, tune its "
+        "two thresholds on held-out topics, store it under var/models/trained/, print held-out scores."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--project", required=True)
-        parser.add_argument("--holdout", type=float, default=0.2, help="fraction of topics held out (default 0.2)")
-        parser.add_argument("--encoder", default=None, help="local Hugging Face encoder path (default: MiniLM)")
+        parser.add_argument(
+            "--holdout", type=float, default=0.2, help="fraction of topics held out (default 0.2)"
+        )
+        parser.add_argument(
+            "--encoder", default=None, help="local Hugging Face encoder path (default: MiniLM)"
+        )
         parser.add_argument("--epochs", type=int, default=20)
         parser.add_argument("--seed", type=int, default=0)
-        parser.add_argument("--activate", action="store_true",
-                            help="make the trained model the project's suggestion backend")
+        parser.add_argument(
+            "--activate",
+            action="store_true",
+            help="make the trained model the project's suggestion backend",
+        )
 
-    def handle(self, *args, project: str, holdout: float, encoder, epochs: int, seed: int, activate: bool, **options):
+    def handle(
+        self,
+        *args,
+        project: str,
+        holdout: float,
+        encoder,
+        epochs: int,
+        seed: int,
+        activate: bool,
+        **options,
+    ):
         from modelserve.training.suggester import train_suggester
 
         try:
@@ -33,12 +52,21 @@ class Command(BaseCommand):
             raise CommandError(f"There is no project named {project!r}.") from None
         annotations = _training_annotations(project_row)
         if not annotations:
-            raise CommandError(f"Project {project!r} has no gold or submitted adjudicated topics to train on.")
+            raise CommandError(
+                f"Project {project!r} has no gold or submitted adjudicated topics to train on."
+            )
         topics = list(annotations_topic_data(annotations).values())
         out_dir = settings.MODELS_DIR / "trained" / _slug(project_row.name)
         self.stdout.write(f"training on {len(topics)} topics of {project!r} into {out_dir}")
-        result = train_suggester(topics, out_dir, encoder_path=encoder, seed=seed, holdout_fraction=holdout,
-                                 epochs=epochs, log=self.stdout.write)
+        result = train_suggester(
+            topics,
+            out_dir,
+            encoder_path=encoder,
+            seed=seed,
+            holdout_fraction=holdout,
+            epochs=epochs,
+            log=self.stdout.write,
+        )
         if result["holdout_scores"] is None:
             self.stdout.write("no topic held out (too few gold topics): no held-out scores")
         if activate:
@@ -53,8 +81,11 @@ def _training_annotations(project: Project) -> list[Annotation]:
     chosen: dict[int, Annotation] = {}
     for annotation in Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.GOLD):
         chosen[annotation.topic_id] = annotation
-    adjudicated = Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.ADJUDICATION,
-                                            assignment__status=Assignment.Status.SUBMITTED)
+    adjudicated = Annotation.objects.filter(
+        topic__project=project,
+        kind=Annotation.Kind.ADJUDICATION,
+        assignment__status=Assignment.Status.SUBMITTED,
+    )
     for annotation in adjudicated:
         chosen[annotation.topic_id] = annotation
     return list(chosen.values())

@@ -30,8 +30,16 @@ def canonical_int(text: str) -> int | None:
 
 FORMAT = "scico"
 KNOWN_FIELDS = (
-    "flatten_tokens", "flatten_mentions", "tokens", "doc_ids", "metadata", "sentences",
-    "mentions", "relations", "id", "source",
+    "flatten_tokens",
+    "flatten_mentions",
+    "tokens",
+    "doc_ids",
+    "metadata",
+    "sentences",
+    "mentions",
+    "relations",
+    "id",
+    "source",
 )
 REQUIRED_FIELDS = ("id", "tokens", "mentions")
 
@@ -99,15 +107,22 @@ class TopicParser:
             return None
         for p, paragraph in enumerate(tokens):
             if not isinstance(paragraph, list):
-                self.error(f"tokens[{p}]", f"a paragraph must be a list of tokens, not {json_type(paragraph)}")
+                self.error(
+                    f"tokens[{p}]",
+                    f"a paragraph must be a list of tokens, not {json_type(paragraph)}",
+                )
                 continue
             for t, token in enumerate(paragraph):
                 if not isinstance(token, str):
-                    self.error(f"tokens[{p}][{t}]", f"a token must be a string, not {json_type(token)}")
+                    self.error(
+                        f"tokens[{p}][{t}]", f"a token must be a string, not {json_type(token)}"
+                    )
                     break
         return None if self.bad else tokens
 
-    def documents(self, paragraphs: list[list[str]], scico: dict[str, Any]) -> list[DocumentData] | None:
+    def documents(
+        self, paragraphs: list[list[str]], scico: dict[str, Any]
+    ) -> list[DocumentData] | None:
         count = len(paragraphs)
         doc_ids = self.obj.get("doc_ids")
         if doc_ids is None:
@@ -119,7 +134,9 @@ class TopicParser:
             ids = []
             for p, doc_id in enumerate(doc_ids):
                 if not (is_int(doc_id) or isinstance(doc_id, str)):
-                    self.error(f"doc_ids[{p}]", f"must be an integer or a string, not {json_type(doc_id)}")
+                    self.error(
+                        f"doc_ids[{p}]", f"must be an integer or a string, not {json_type(doc_id)}"
+                    )
                 ids.append(str(doc_id))
             if any(isinstance(d, str) and canonical_int(d) is not None for d in doc_ids):
                 scico["string_doc_ids"] = True
@@ -128,7 +145,12 @@ class TopicParser:
         if self.bad:
             return None
         return [
-            DocumentData(doc_id=ids[p], tokens=list(paragraphs[p]), sentences=sentences[p], metadata=metadata[p])
+            DocumentData(
+                doc_id=ids[p],
+                tokens=list(paragraphs[p]),
+                sentences=sentences[p],
+                metadata=metadata[p],
+            )
             for p in range(count)
         ]
 
@@ -150,18 +172,29 @@ class TopicParser:
                 scico["metadata_unmatched"] = unmatched
             for key, entry in value.items():
                 if not isinstance(entry, dict):
-                    self.error(f"metadata[{json.dumps(key)}]", f"must be an object, not {json_type(entry)}")
-            return [dict(value[doc_id]) if isinstance(value.get(doc_id), dict) else {} for doc_id in ids]
-        self.error("metadata", f"must be a list with one object per paragraph ({count}) or an object keyed by doc id")
+                    self.error(
+                        f"metadata[{json.dumps(key)}]", f"must be an object, not {json_type(entry)}"
+                    )
+            return [
+                dict(value[doc_id]) if isinstance(value.get(doc_id), dict) else {} for doc_id in ids
+            ]
+        self.error(
+            "metadata",
+            f"must be a list with one object per paragraph ({count}) or an object keyed by doc id",
+        )
         return [{} for _ in range(count)]
 
-    def sentences(self, paragraphs: list[list[str]], scico: dict[str, Any]) -> list[list[tuple[int, int]]]:
+    def sentences(
+        self, paragraphs: list[list[str]], scico: dict[str, Any]
+    ) -> list[list[tuple[int, int]]]:
         count = len(paragraphs)
         value = self.obj.get("sentences")
         if value is None:
             return [[] for _ in range(count)]
         if not isinstance(value, list) or len(value) != count:
-            self.error("sentences", f"must be a list with one list of sentences per paragraph ({count})")
+            self.error(
+                "sentences", f"must be a list with one list of sentences per paragraph ({count})"
+            )
             return [[] for _ in range(count)]
         inclusive = _ends_look_inclusive(value, paragraphs)
         if inclusive:
@@ -170,18 +203,25 @@ class TopicParser:
         for p, sentences in enumerate(value):
             bounds: list[tuple[int, int]] = []
             if not isinstance(sentences, list):
-                self.error(f"sentences[{p}]", f"must be a list of [start, end], not {json_type(sentences)}")
+                self.error(
+                    f"sentences[{p}]", f"must be a list of [start, end], not {json_type(sentences)}"
+                )
                 result.append(bounds)
                 continue
             size = len(paragraphs[p])
             for s, pair in enumerate(sentences):
                 field = f"sentences[{p}][{s}]"
                 if not (isinstance(pair, list) and len(pair) == 2 and all(is_int(x) for x in pair)):
-                    self.error(field, f"must be [start, end] (two integers), not {json.dumps(pair)}")
+                    self.error(
+                        field, f"must be [start, end] (two integers), not {json.dumps(pair)}"
+                    )
                     continue
                 start, end = pair[0], pair[1] + 1 if inclusive else pair[1]
                 if not 0 <= start < end <= size:
-                    self.error(field, f"sentence {json.dumps(pair)} does not fit in the paragraph's {size} tokens")
+                    self.error(
+                        field,
+                        f"sentence {json.dumps(pair)} does not fit in the paragraph's {size} tokens",
+                    )
                     continue
                 bounds.append((start, end))
             result.append(bounds)
@@ -193,7 +233,10 @@ class TopicParser:
         value = self.obj["mentions"]
         cluster_order: list[str] = []
         if not isinstance(value, list):
-            self.error("mentions", f"must be a list of [paragraph, start, end, cluster_id], not {json_type(value)}")
+            self.error(
+                "mentions",
+                f"must be a list of [paragraph, start, end, cluster_id], not {json_type(value)}",
+            )
             return None, cluster_order
         seen: dict[tuple[int, int, int], int] = {}
         known_clusters: set[str] = set()
@@ -202,23 +245,37 @@ class TopicParser:
         for m, mention in enumerate(value):
             field = f"mentions[{m}]"
             if not (isinstance(mention, list) and len(mention) in (3, 4)):
-                self.error(field, f"must be [paragraph, start, end, cluster_id], not {json.dumps(mention)}")
+                self.error(
+                    field, f"must be [paragraph, start, end, cluster_id], not {json.dumps(mention)}"
+                )
                 continue
             paragraph, start, end = mention[:3]
             if not is_int(paragraph):
-                self.error(f"{field}[0]", f"paragraph index must be an integer, not {json.dumps(paragraph)}")
+                self.error(
+                    f"{field}[0]",
+                    f"paragraph index must be an integer, not {json.dumps(paragraph)}",
+                )
                 continue
             if not 0 <= paragraph < len(paragraphs):
-                self.error(f"{field}[0]", f"paragraph {paragraph} does not exist (the topic has {len(paragraphs)})")
+                self.error(
+                    f"{field}[0]",
+                    f"paragraph {paragraph} does not exist (the topic has {len(paragraphs)})",
+                )
                 continue
             size = len(paragraphs[paragraph])
             ok = True
             for position, offset in ((1, start), (2, end)):
                 if not is_int(offset):
-                    self.error(f"{field}[{position}]", f"offset must be an integer, not {json.dumps(offset)}")
+                    self.error(
+                        f"{field}[{position}]",
+                        f"offset must be an integer, not {json.dumps(offset)}",
+                    )
                     ok = False
                 elif not 0 <= offset < size:
-                    self.error(f"{field}[{position}]", f"offset {offset} is beyond the paragraph's {size} tokens")
+                    self.error(
+                        f"{field}[{position}]",
+                        f"offset {offset} is beyond the paragraph's {size} tokens",
+                    )
                     ok = False
             if ok and start > end:
                 self.error(field, f"start {start} is after end {end}")
@@ -227,12 +284,16 @@ class TopicParser:
             if len(mention) == 4:
                 cluster_id = mention[3]
                 if not (is_int(cluster_id) or isinstance(cluster_id, str)):
-                    self.error(f"{field}[3]",
-                               f"cluster id must be an integer or a string, not {json.dumps(cluster_id)}")
+                    self.error(
+                        f"{field}[3]",
+                        f"cluster id must be an integer or a string, not {json.dumps(cluster_id)}",
+                    )
                     ok = False
                 else:
                     cluster = str(cluster_id)
-                    string_cluster_ids |= isinstance(cluster_id, str) and canonical_int(cluster_id) is not None
+                    string_cluster_ids |= (
+                        isinstance(cluster_id, str) and canonical_int(cluster_id) is not None
+                    )
             if cluster is not None and cluster not in known_clusters:
                 # Known even when the mention is bad, so relations do not report it again.
                 known_clusters.add(cluster)
@@ -241,7 +302,10 @@ class TopicParser:
                 continue
             key = (paragraph, start, end)
             if key in seen:
-                self.error(field, f"duplicate of mentions[{seen[key]}] (paragraph {paragraph}, tokens {start}-{end})")
+                self.error(
+                    field,
+                    f"duplicate of mentions[{seen[key]}] (paragraph {paragraph}, tokens {start}-{end})",
+                )
                 continue
             seen[key] = m
             mentions.append(MentionData(document=paragraph, spans=((start, end),), cluster=cluster))
@@ -259,21 +323,39 @@ class TopicParser:
         first_index: dict[tuple[str, str], int] = {}
         for r, relation in enumerate(value):
             field = f"relations[{r}]"
-            if isinstance(relation, list) and len(relation) <= 2 and (
-                len(relation) < 2 or any(x is None or x == "" for x in relation)
+            if (
+                isinstance(relation, list)
+                and len(relation) <= 2
+                and (len(relation) < 2 or any(x is None or x == "" for x in relation))
             ):
-                sides = [side for i, side in enumerate(("parent", "child"))
-                         if i >= len(relation) or relation[i] in (None, "")]
-                self.error(field, f"the {' and '.join(sides)} side is empty: {json.dumps(relation)}")
+                sides = [
+                    side
+                    for i, side in enumerate(("parent", "child"))
+                    if i >= len(relation) or relation[i] in (None, "")
+                ]
+                self.error(
+                    field, f"the {' and '.join(sides)} side is empty: {json.dumps(relation)}"
+                )
                 continue
-            if not (isinstance(relation, list) and len(relation) == 2
-                    and all(is_int(x) or isinstance(x, str) for x in relation)):
-                self.error(field, f"must be [parent_cluster, child_cluster], not {json.dumps(relation)}")
+            if not (
+                isinstance(relation, list)
+                and len(relation) == 2
+                and all(is_int(x) or isinstance(x, str) for x in relation)
+            ):
+                self.error(
+                    field, f"must be [parent_cluster, child_cluster], not {json.dumps(relation)}"
+                )
                 continue
             parent, child = str(relation[0]), str(relation[1])
-            unknown = [(position, cid) for position, cid in ((0, parent), (1, child)) if cid not in clusters]
+            unknown = [
+                (position, cid)
+                for position, cid in ((0, parent), (1, child))
+                if cid not in clusters
+            ]
             for position, cid in unknown:
-                self.error(f"{field}[{position}]", f"cluster {cid} is not the cluster of any mention")
+                self.error(
+                    f"{field}[{position}]", f"cluster {cid} is not the cluster of any mention"
+                )
             if unknown:
                 continue
             if parent == child:
@@ -281,7 +363,11 @@ class TopicParser:
                 continue
             if (parent, child) in first_index:
                 first = first_index[(parent, child)]
-                self.problems.warn(self.line, field, f"duplicate of relations[{first}] ({parent} -> {child}); kept once")
+                self.problems.warn(
+                    self.line,
+                    field,
+                    f"duplicate of relations[{first}] ({parent} -> {child}); kept once",
+                )
                 continue
             first_index[(parent, child)] = r
             relations.append((parent, child))
@@ -294,12 +380,16 @@ class TopicParser:
         disagree here, in which case they are kept as they were (with a warning)."""
         flat_tokens = [token for paragraph in paragraphs for token in paragraph]
         if "flatten_tokens" in self.obj and self.obj["flatten_tokens"] != flat_tokens:
-            self.problems.warn(self.line, "flatten_tokens", "differs from the concatenated paragraphs; kept as is")
+            self.problems.warn(
+                self.line, "flatten_tokens", "differs from the concatenated paragraphs; kept as is"
+            )
             scico["flatten_tokens"] = self.obj["flatten_tokens"]
         if "flatten_mentions" in self.obj and isinstance(self.obj["mentions"], list):
             expected = flatten_mentions(paragraphs, self.obj["mentions"])
             if self.obj["flatten_mentions"] != expected:
-                self.problems.warn(self.line, "flatten_mentions", "differs from the mentions; kept as is")
+                self.problems.warn(
+                    self.line, "flatten_mentions", "differs from the mentions; kept as is"
+                )
                 scico["flatten_mentions"] = self.obj["flatten_mentions"]
 
 
@@ -311,7 +401,13 @@ def _ends_look_inclusive(sentences: Any, paragraphs: list[list[str]]) -> bool:
         if p < len(paragraphs) and isinstance(bounds, list) and bounds:
             last = bounds[-1]
             if isinstance(last, list) and len(last) == 2 and is_int(last[1]):
-                votes += 1 if last[1] == len(paragraphs[p]) - 1 else -1 if last[1] == len(paragraphs[p]) else 0
+                votes += (
+                    1
+                    if last[1] == len(paragraphs[p]) - 1
+                    else -1
+                    if last[1] == len(paragraphs[p])
+                    else 0
+                )
     return votes > 0
 
 
@@ -321,16 +417,25 @@ def flatten_mentions(paragraphs: list[list[str]], mentions: list[Any]) -> list[l
         offsets.append(offsets[-1] + len(paragraph))
     flat = []
     for mention in mentions:
-        if isinstance(mention, list) and len(mention) >= 3 and is_int(mention[0]) and 0 <= mention[0] < len(paragraphs):
+        if (
+            isinstance(mention, list)
+            and len(mention) >= 3
+            and is_int(mention[0])
+            and 0 <= mention[0] < len(paragraphs)
+        ):
             base = offsets[mention[0]]
             flat.append([base + mention[1], base + mention[2], *mention[3:]])
     return flat
 
 
 def json_type(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number"
-    )
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+    }.get(type(value), "a number")
 
 
 def read_scico_jsonl(path_or_stream, *, skip_invalid: bool = False) -> ImportReport:
@@ -349,7 +454,9 @@ def read_scico_jsonl(path_or_stream, *, skip_invalid: bool = False) -> ImportRep
             if topic_id is not None:
                 first = seen_ids.get(topic_id)
                 if first is not None:
-                    line_problems.error(line_number, "id", f"topic id {topic_id} is already used on line {first}")
+                    line_problems.error(
+                        line_number, "id", f"topic id {topic_id} is already used on line {first}"
+                    )
                     topic = None
                 else:
                     seen_ids[topic_id] = line_number
@@ -365,7 +472,9 @@ def read_scico_jsonl(path_or_stream, *, skip_invalid: bool = False) -> ImportRep
     return report
 
 
-def _parse_line(line: str, line_number: int, problems: Problems) -> tuple[str | None, TopicData | None]:
+def _parse_line(
+    line: str, line_number: int, problems: Problems
+) -> tuple[str | None, TopicData | None]:
     """The line's topic id (when it has a usable one) and its topic (None when invalid)."""
     try:
         obj = json.loads(line)
@@ -376,5 +485,7 @@ def _parse_line(line: str, line_number: int, problems: Problems) -> tuple[str | 
         problems.error(line_number, None, f"a topic must be a JSON object, not {json_type(obj)}")
         return None, None
     topic_id = obj.get("id")
-    topic_id = str(topic_id) if is_int(topic_id) or (isinstance(topic_id, str) and topic_id) else None
+    topic_id = (
+        str(topic_id) if is_int(topic_id) or (isinstance(topic_id, str) and topic_id) else None
+    )
     return topic_id, TopicParser(obj, line_number, problems).parse()

@@ -32,20 +32,39 @@ def topic(**fields):
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 12) | st.sampled_from([BIG, -1, 1.0, 0.5, "", "0", "07", "x", "3"]),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.sampled_from(["a", "b"]), children, max_size=2),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 12)
+    | st.sampled_from([BIG, -1, 1.0, 0.5, "", "0", "07", "x", "3"]),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.sampled_from(["a", "b"]), children, max_size=2)
+    ),
     max_leaves=6,
 )
-FIELDS = ["id", "tokens", "doc_ids", "metadata", "sentences", "mentions", "relations", "source",
-          "flatten_tokens", "flatten_mentions", "hard_10"]
+FIELDS = [
+    "id",
+    "tokens",
+    "doc_ids",
+    "metadata",
+    "sentences",
+    "mentions",
+    "relations",
+    "source",
+    "flatten_tokens",
+    "flatten_mentions",
+    "hard_10",
+]
 
 
 @st.composite
 def scico_lines(draw):
     """A valid line, then a few of its values (at any depth) replaced by arbitrary JSON."""
     n_paragraphs = draw(st.integers(1, 3))
-    tokens = [draw(st.lists(st.sampled_from(["a", "b", "[", "\u2013", "\\"]), min_size=1, max_size=6))
-              for _ in range(n_paragraphs)]
+    tokens = [
+        draw(st.lists(st.sampled_from(["a", "b", "[", "\u2013", "\\"]), min_size=1, max_size=6))
+        for _ in range(n_paragraphs)
+    ]
     mentions = []
     for _ in range(draw(st.integers(0, 5))):
         p = draw(st.integers(0, n_paragraphs - 1))
@@ -61,7 +80,11 @@ def scico_lines(draw):
         tokens=tokens,
         flatten_tokens=[t for p in tokens for t in p],
         flatten_mentions=scico_mentions.flatten_mentions(tokens, mentions),
-        doc_ids=draw(st.sampled_from([None, [7 + p for p in range(n_paragraphs)], [str(p) for p in range(n_paragraphs)]])),
+        doc_ids=draw(
+            st.sampled_from(
+                [None, [7 + p for p in range(n_paragraphs)], [str(p) for p in range(n_paragraphs)]]
+            )
+        ),
         metadata=draw(st.sampled_from([None, [{"title": "t"} for _ in range(n_paragraphs)]])),
         sentences=[[[0, len(p) - (1 if inclusive else 0)]] for p in tokens],
         mentions=mentions,

@@ -30,7 +30,7 @@ def errors_of(path):
 
 def words(topic, mention):
     tokens = topic.documents[mention.document].tokens
-    return [" ".join(tokens[start:end + 1]) for start, end in mention.spans]
+    return [" ".join(tokens[start : end + 1]) for start, end in mention.spans]
 
 
 def test_the_fixture_reads_discontinuous_entities_relations_and_equivalences(fixtures_dir):
@@ -40,7 +40,10 @@ def test_the_fixture_reads_discontinuous_entities_relations_and_equivalences(fix
     assert topic.external_id == "snippet1"
     assert words(topic, topic.mentions[4]) == ["compound 6", "yellow oil"]
     assert [(link.type, link.anaphor, link.antecedent) for link in topic.links] == [
-        ("REACTION_ASSOCIATED", 2, 0), ("REACTION_ASSOCIATED", 2, 1), ("WORK_UP", 4, 3), ("COREFERENCE", 3, 2),
+        ("REACTION_ASSOCIATED", 2, 0),
+        ("REACTION_ASSOCIATED", 2, 1),
+        ("WORK_UP", 4, 3),
+        ("COREFERENCE", 3, 2),
     ]
     assert [m.cluster for m in topic.mentions] == [None, None, "1", "1", None]
     assert topic.documents[0].sentences == [(0, 18), (18, 51)]
@@ -53,7 +56,9 @@ def test_the_fixture_round_trips_through_brat_twice(fixtures_dir, tmp_path):
     assert second == first
     write("brat", second, tmp_path / "two")
     assert read("brat", tmp_path / "two").topics == second
-    assert (tmp_path / "one" / "snippet1.ann").read_text() == (tmp_path / "two" / "snippet1.ann").read_text()
+    assert (tmp_path / "one" / "snippet1.ann").read_text() == (
+        tmp_path / "two" / "snippet1.ann"
+    ).read_text()
 
 
 def test_notes_and_attributes_are_kept_verbatim(fixtures_dir, tmp_path):
@@ -70,12 +75,16 @@ def test_written_text_is_tokens_joined_by_spaces_one_sentence_per_line(fixtures_
 
 
 def test_a_single_pair_can_be_read_by_its_ann_path(fixtures_dir):
-    assert [t.external_id for t in read_brat(fixtures_dir / "brat" / "snippet1.ann").topics] == ["snippet1"]
+    assert [t.external_id for t in read_brat(fixtures_dir / "brat" / "snippet1.ann").topics] == [
+        "snippet1"
+    ]
 
 
 def test_relation_type_names_are_matched_without_case(tmp_path):
-    ann = (f"T1\tMention {span_of('The mixture')}\tThe mixture\nT2\tMention {span_of('THF')}\tTHF\n"
-           "R1\tREACTION_ASSOCIATED Arg1:T1 Arg2:T2\n")
+    ann = (
+        f"T1\tMention {span_of('The mixture')}\tThe mixture\nT2\tMention {span_of('THF')}\tTHF\n"
+        "R1\tREACTION_ASSOCIATED Arg1:T1 Arg2:T2\n"
+    )
     topic = read_brat(pair(tmp_path, ann)).topics[0]
     assert topic.links[0].type == "REACTION_ASSOCIATED"
 
@@ -88,16 +97,24 @@ def test_entity_offsets_cut_tokens_where_they_fall(tmp_path):
 
 def test_entity_text_that_differs_from_the_offsets_is_a_warning(tmp_path):
     report = read_brat(pair(tmp_path, f"T1\tMention {span_of('THF')}\tDMF\n"))
-    assert str(report.warnings[0]) == "doc.ann: T1, field text: 'DMF' differs from the text at its offsets ('THF')"
+    assert (
+        str(report.warnings[0])
+        == "doc.ann: T1, field text: 'DMF' differs from the text at its offsets ('THF')"
+    )
 
 
 def test_offsets_beyond_the_text_are_an_error(tmp_path):
     errors = errors_of(pair(tmp_path, "T1\tMention 95 140\tx\n"))
-    assert str(errors[0]) == f"doc.ann: T1, field offsets: offset 140 is beyond the text's {len(TEXT)} characters"
+    assert (
+        str(errors[0])
+        == f"doc.ann: T1, field offsets: offset 140 is beyond the text's {len(TEXT)} characters"
+    )
 
 
 def test_relation_naming_an_unknown_entity_is_an_error(tmp_path):
-    errors = errors_of(pair(tmp_path, f"T1\tMention {span_of('THF')}\tTHF\nR1\tCoreference Arg1:T1 Arg2:T9\n"))
+    errors = errors_of(
+        pair(tmp_path, f"T1\tMention {span_of('THF')}\tTHF\nR1\tCoreference Arg1:T1 Arg2:T9\n")
+    )
     assert str(errors[0]) == "doc.ann: R1, field Arg2: T9 is not an entity of this file"
 
 
@@ -107,8 +124,10 @@ def test_equivalence_naming_an_unknown_entity_is_an_error(tmp_path):
 
 
 def test_an_unknown_relation_type_is_kept_but_not_read_as_a_link(tmp_path):
-    ann = (f"T1\tMention {span_of('The mixture')}\tThe mixture\nT2\tMention {span_of('THF')}\tTHF\n"
-           "R1\tPart-of Arg1:T1 Arg2:T2\n")
+    ann = (
+        f"T1\tMention {span_of('The mixture')}\tThe mixture\nT2\tMention {span_of('THF')}\tTHF\n"
+        "R1\tPart-of Arg1:T1 Arg2:T2\n"
+    )
     report = read_brat(pair(tmp_path, ann))
     assert report.topics[0].links == []
     assert "Part-of is not one of" in report.warnings[0].message
@@ -135,7 +154,9 @@ def test_tokenising_tokens_joined_by_spaces_gives_them_back():
 
 
 def test_chemu_snippets_survive_a_trip_through_brat(shared_data, tmp_path):
-    chemu = read("chemu", shared_data / "chemu-ref" / "train.english.jsonlines", skip_invalid=True).topics[:150]
+    chemu = read(
+        "chemu", shared_data / "chemu-ref" / "train.english.jsonlines", skip_invalid=True
+    ).topics[:150]
     write("brat", chemu, tmp_path)
     back = {t.external_id: t for t in read("brat", tmp_path).topics}
     for topic in chemu:

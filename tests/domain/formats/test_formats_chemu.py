@@ -12,7 +12,10 @@ EMPTY_SIDE_LINKS = 52
 def chemu_line(**fields):
     snippet = {
         "doc_key": "0001",
-        "sentences": [["Compound", "5", "was", "dissolved", "in", "THF", "."], ["The", "solution", "was", "stirred", "."]],
+        "sentences": [
+            ["Compound", "5", "was", "dissolved", "in", "THF", "."],
+            ["The", "solution", "was", "stirred", "."],
+        ],
         "Coreference": [[[[7, 8]], [[0, 1], [4, 5]]]],
         "Transformed": [],
         "Reaction-associated": [[[[7, 8]], [[0, 1]]]],
@@ -60,7 +63,8 @@ def test_mentions_are_the_distinct_span_sets_in_order_of_first_token():
 def test_links_are_typed_and_point_from_anaphor_to_antecedent():
     topic = read_text(chemu_line()).topics[0]
     assert [(link.type, link.anaphor, link.antecedent) for link in topic.links] == [
-        ("COREFERENCE", 2, 1), ("REACTION_ASSOCIATED", 2, 0),
+        ("COREFERENCE", 2, 1),
+        ("REACTION_ASSOCIATED", 2, 0),
     ]
 
 
@@ -75,7 +79,10 @@ def test_unsorted_discontinuous_spans_are_written_back_in_file_order():
 
 def test_empty_side_is_an_error_naming_line_type_index_and_side():
     errors = errors_of(chemu_line(Coreference=[[[[7, 8]], []]]))
-    assert str(errors[0]) == "train.jsonlines: line 1, field Coreference[0][1]: the antecedent is empty (anaphor [[7, 8]])"
+    assert (
+        str(errors[0])
+        == "train.jsonlines: line 1, field Coreference[0][1]: the antecedent is empty (anaphor [[7, 8]])"
+    )
 
 
 def test_with_skip_invalid_only_the_link_with_an_empty_side_is_dropped():
@@ -86,7 +93,10 @@ def test_with_skip_invalid_only_the_link_with_an_empty_side_is_dropped():
 
 def test_offsets_beyond_the_snippet_invalidate_the_line():
     errors = errors_of(chemu_line(Contained=[[[[7, 8]], [[10, 12]]]]))
-    assert str(errors[0]) == "train.jsonlines: line 1, field Contained[0][1][0][1]: offset 12 is beyond the snippet's 12 tokens"
+    assert (
+        str(errors[0])
+        == "train.jsonlines: line 1, field Contained[0][1][0][1]: offset 12 is beyond the snippet's 12 tokens"
+    )
 
 
 def test_malformed_span_is_an_error():
@@ -143,7 +153,9 @@ def test_the_training_file_without_skip_invalid_raises_listing_every_empty_side(
     errors = raised.value.errors
     assert len(errors) == EMPTY_SIDE_LINKS
     assert all(isinstance(e.record, int) for e in errors)
-    assert "train.english.jsonlines: line 4, field Coreference[0][0]: the anaphor is empty" in str(raised.value)
+    assert "train.english.jsonlines: line 4, field Coreference[0][0]: the anaphor is empty" in str(
+        raised.value
+    )
 
 
 def test_the_training_file_round_trips(training_file, training_report, tmp_path):

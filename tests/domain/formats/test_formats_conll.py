@@ -8,7 +8,10 @@ from annotation.domain.formats.conll import write_conll
 def small_topic():
     return TopicData(
         external_id="mt 1",
-        documents=[DocumentData("p1", ["The", "neural", "model", "works", "."]), DocumentData("p2", ["A", "model", "."])],
+        documents=[
+            DocumentData("p1", ["The", "neural", "model", "works", "."]),
+            DocumentData("p2", ["A", "model", "."]),
+        ],
         mentions=[
             MentionData(0, ((0, 2),), "5"),
             MentionData(0, ((1, 2),), "5"),
@@ -78,7 +81,15 @@ def test_coreference_link_chains_become_clusters_when_asked():
         links=[LinkData("COREFERENCE", 1, 0), LinkData("COREFERENCE", 2, 1)],
     )
     text, _ = conll([topic], chains_from_links=True, singletons=False)
-    assert [line.split("\t")[-1].strip() for line in text.splitlines()[1:8]] == ["(0", "0)", "-", "(0)", "-", "(0)", "-"]
+    assert [line.split("\t")[-1].strip() for line in text.splitlines()[1:8]] == [
+        "(0",
+        "0)",
+        "-",
+        "(0)",
+        "-",
+        "(0)",
+        "-",
+    ]
 
 
 def test_the_registry_writes_conll_to_a_path(tmp_path):

@@ -7,9 +7,18 @@ from annotation.domain.formats import FormatErrors, read, write
 from annotation.domain.formats.corefi import read_corefi_json, write_corefi_json
 
 EXAMPLES = [
-    "annotation_example", "guided_mt", "guided_sentiment", "mt_annotation", "review_example",
-    "scientific_onboarding_tutorial", "scirex_example_", "sentiment_examples", "trial_hmm",
-    "trial_image_generation", "trial_speech", "trial_text_generation",
+    "annotation_example",
+    "guided_mt",
+    "guided_sentiment",
+    "mt_annotation",
+    "review_example",
+    "scientific_onboarding_tutorial",
+    "scirex_example_",
+    "sentiment_examples",
+    "trial_hmm",
+    "trial_image_generation",
+    "trial_speech",
+    "trial_text_generation",
 ]
 
 
@@ -22,8 +31,11 @@ def small_file(**fields):
             {"i": 2, "document": 0, "paragraph": 1, "doc_name": "p1", "text": "MT"},
             {"i": 3, "document": 1, "paragraph": 2, "doc_name": "p2", "text": "NMT"},
         ],
-        "mentions": [{"start": 0, "end": 1, "first": True, "clustId": "0-1"}, {"start": 2, "end": 2, "clustId": "0-1"},
-                     {"start": 3, "end": 3}],
+        "mentions": [
+            {"start": 0, "end": 1, "first": True, "clustId": "0-1"},
+            {"start": 2, "end": 2, "clustId": "0-1"},
+            {"start": 3, "end": 3},
+        ],
         "selectedCluster": "0-1",
     }
     obj.update(fields)
@@ -43,7 +55,9 @@ def errors_of(text):
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_every_corefi_example_reads_and_writes_back_an_equal_json_document(shared_data, tmp_path, name):
+def test_every_corefi_example_reads_and_writes_back_an_equal_json_document(
+    shared_data, tmp_path, name
+):
     source = shared_data / "corefi" / f"{name}.json"
     report = read("corefi", source)
     assert report.errors == [] and report.warnings == []
@@ -56,9 +70,15 @@ def test_every_corefi_example_reads_and_writes_back_an_equal_json_document(share
 def test_each_document_and_paragraph_becomes_a_document_with_local_offsets():
     topic = read_text(small_file()).topics[0]
     assert [(d.doc_id, d.tokens) for d in topic.documents] == [
-        ("p1", ["Machine", "translation"]), ("p1", ["MT"]), ("p2", ["NMT"]),
+        ("p1", ["Machine", "translation"]),
+        ("p1", ["MT"]),
+        ("p2", ["NMT"]),
     ]
-    assert [(m.document, m.spans) for m in topic.mentions] == [(0, ((0, 1),)), (1, ((0, 0),)), (2, ((0, 0),))]
+    assert [(m.document, m.spans) for m in topic.mentions] == [
+        (0, ((0, 1),)),
+        (1, ((0, 0),)),
+        (2, ((0, 0),)),
+    ]
     assert topic.documents[1].metadata == {"document": 0, "paragraph": 1, "doc_name": "p1"}
 
 
@@ -99,7 +119,10 @@ def test_malformed_json_is_an_error_naming_the_file():
 
 def test_mention_end_beyond_the_tokens_is_named_by_json_path():
     errors = errors_of(small_file(mentions=[{"start": 2, "end": 9}]))
-    assert str(errors[0]) == "task.json: mentions[0], field end: token 9 does not exist (the file has 4 tokens)"
+    assert (
+        str(errors[0])
+        == "task.json: mentions[0], field end: token 9 does not exist (the file has 4 tokens)"
+    )
 
 
 def test_mention_crossing_a_paragraph_is_an_error():
@@ -108,7 +131,9 @@ def test_mention_crossing_a_paragraph_is_an_error():
 
 
 def test_duplicate_mentions_are_an_error():
-    errors = errors_of(small_file(mentions=[{"start": 1, "end": 1}, {"start": 1, "end": 1, "clustId": "x"}]))
+    errors = errors_of(
+        small_file(mentions=[{"start": 1, "end": 1}, {"start": 1, "end": 1, "clustId": "x"}])
+    )
     assert errors[0].record == "mentions[1]"
 
 
@@ -116,7 +141,10 @@ def test_tokens_out_of_order_are_an_error():
     obj = json.loads(small_file())
     obj["tokens"][2]["i"] = 7
     errors = errors_of(json.dumps(obj))
-    assert str(errors[0]) == "task.json: tokens[2], field i: is 7, expected 2 (tokens must be listed in order)"
+    assert (
+        str(errors[0])
+        == "task.json: tokens[2], field i: is 7, expected 2 (tokens must be listed in order)"
+    )
 
 
 def test_a_paragraph_that_resumes_later_is_an_error():
@@ -141,7 +169,11 @@ def test_a_topic_from_another_format_gets_documents_numbered_by_doc_id(fixtures_
     out = io.StringIO()
     write_corefi_json(topic, out)
     written = json.loads(out.getvalue())
-    assert [(t["document"], t["paragraph"]) for t in written["tokens"][::9][:3]] == [(0, 0), (0, 1), (1, 2)]
+    assert [(t["document"], t["paragraph"]) for t in written["tokens"][::9][:3]] == [
+        (0, 0),
+        (0, 1),
+        (1, 2),
+    ]
     back = read_text(out.getvalue()).topics[0]
     assert [m.spans for m in back.mentions] == [m.spans for m in topic.mentions]
     assert [m.cluster for m in back.mentions] == [m.cluster for m in topic.mentions]

@@ -47,7 +47,11 @@ def test_mentions_keep_inclusive_token_offsets(fixtures_dir):
     topic = read("scico", fixtures_dir / "scico_small.jsonl").topics[0]
     mention = topic.mentions[0]
     start, end = mention.spans[0]
-    assert topic.documents[mention.document].tokens[start:end + 1] == ["neural", "machine", "translation"]
+    assert topic.documents[mention.document].tokens[start : end + 1] == [
+        "neural",
+        "machine",
+        "translation",
+    ]
 
 
 def test_sentences_are_half_open_token_ranges(fixtures_dir):
@@ -106,7 +110,10 @@ def test_missing_field_is_named():
 
 def test_offset_beyond_the_paragraph_names_the_offset():
     errors = errors_of(scico_line(mentions=[[1, 1, 5, 0]]))
-    assert str(errors[0]) == "data.jsonl: line 1, field mentions[0][2]: offset 5 is beyond the paragraph's 3 tokens"
+    assert (
+        str(errors[0])
+        == "data.jsonl: line 1, field mentions[0][2]: offset 5 is beyond the paragraph's 3 tokens"
+    )
 
 
 def test_paragraph_index_out_of_range_is_an_error():
@@ -126,7 +133,10 @@ def test_duplicate_mentions_are_an_error():
 
 def test_relation_naming_an_unknown_cluster_is_an_error():
     errors = errors_of(scico_line(relations=[[0, 7]]))
-    assert str(errors[0]) == "data.jsonl: line 1, field relations[0][1]: cluster 7 is not the cluster of any mention"
+    assert (
+        str(errors[0])
+        == "data.jsonl: line 1, field relations[0][1]: cluster 7 is not the cluster of any mention"
+    )
 
 
 def test_relation_with_an_empty_side_is_an_error():
@@ -142,7 +152,9 @@ def test_self_relation_is_an_error():
 def test_cycle_in_gold_relations_is_named():
     mentions = [[0, 0, 0, 0], [0, 1, 1, 1], [0, 2, 2, 2]]
     errors = errors_of(scico_line(mentions=mentions, relations=[[0, 1], [1, 2], [2, 0]]))
-    assert [str(e) for e in errors] == ["data.jsonl: line 1, field relations: cycle in the hierarchy: 0 -> 1 -> 2 -> 0"]
+    assert [str(e) for e in errors] == [
+        "data.jsonl: line 1, field relations: cycle in the hierarchy: 0 -> 1 -> 2 -> 0"
+    ]
 
 
 def test_duplicate_topic_ids_across_lines_are_an_error():
@@ -157,7 +169,9 @@ def test_duplicate_relations_collapse_with_a_warning():
 
 
 def test_every_error_is_listed_not_only_the_first():
-    text = "\n".join([scico_line(id=1, relations=[[0, 9]]), "{", scico_line(id=3, mentions=[[0, 0, 99, 0]])])
+    text = "\n".join(
+        [scico_line(id=1, relations=[[0, 9]]), "{", scico_line(id=3, mentions=[[0, 0, 99, 0]])]
+    )
     with pytest.raises(FormatErrors) as raised:
         read_text(text)
     assert [e.record for e in raised.value.errors] == [1, 2, 3, 3]
@@ -165,7 +179,9 @@ def test_every_error_is_listed_not_only_the_first():
 
 
 def test_skip_invalid_returns_the_good_topics_and_lists_the_bad_lines():
-    text = "\n".join([scico_line(id=1), "{", scico_line(id=3, relations=[[0, 9]]), scico_line(id=4)])
+    text = "\n".join(
+        [scico_line(id=1), "{", scico_line(id=3, relations=[[0, 9]]), scico_line(id=4)]
+    )
     report = read_text(text, skip_invalid=True)
     assert [t.external_id for t in report.topics] == ["1", "4"]
     assert [(s.record, s.scope) for s in report.skipped] == [(2, "record"), (3, "record")]

@@ -17,6 +17,7 @@ from annotation.domain.formats import FormatErrors, _json, scico_parser
 from annotation.domain.formats._io import canonical_int
 from annotation.domain.formats.scico import parse_scico_line, read_scico_jsonl
 
+
 def outcome(reader, text: str, tmp_path=None):
     """(topics, errors, warnings) of a reader on ``text``, read from a file when ``tmp_path``
     is given (the bytes path), else from a text stream."""
@@ -31,7 +32,9 @@ def outcome(reader, text: str, tmp_path=None):
         report = reader(source)
     except FormatErrors as raised:
         report = raised.report
-    except TypeError:  # the reference reader crashed on a bad offset in a line with flatten_mentions
+    except (
+        TypeError
+    ):  # the reference reader crashed on a bad offset in a line with flatten_mentions
         return "crash"
     return report.topics, report.errors, report.warnings, report.skipped
 
@@ -64,8 +67,19 @@ BAD_TOKENS = [
 
 @pytest.mark.parametrize("tokens", BAD_TOKENS)
 def test_a_bad_token_is_named_as_the_exact_check_names_it(tokens, tmp_path):
-    text = json.dumps(topic(tokens=tokens, mentions=[], relations=[], sentences=None, doc_ids=None,
-                            metadata=None)) + "\n"
+    text = (
+        json.dumps(
+            topic(
+                tokens=tokens,
+                mentions=[],
+                relations=[],
+                sentences=None,
+                doc_ids=None,
+                metadata=None,
+            )
+        )
+        + "\n"
+    )
     assert_same(text, tmp_path)
     _, errors, _, _ = outcome(read_scico_jsonl, text)
     assert errors and errors[0].field.startswith("tokens")
@@ -73,7 +87,9 @@ def test_a_bad_token_is_named_as_the_exact_check_names_it(tokens, tmp_path):
 
 @pytest.mark.parametrize("tokens", BAD_TOKENS)
 def test_fast_token_check_says_no_and_exact_check_names_the_field(tokens, monkeypatch):
-    line = json.dumps(topic(tokens=tokens, mentions=[], relations=[], sentences=None, doc_ids=None, metadata=None))
+    line = json.dumps(
+        topic(tokens=tokens, mentions=[], relations=[], sentences=None, doc_ids=None, metadata=None)
+    )
     assert not scico_parser.all_token_lists(tokens)
     fast = parse_scico_line(line, 1, "data.jsonl")
     monkeypatch.setattr(scico_parser, "all_token_lists", lambda tokens: False)
@@ -171,7 +187,7 @@ def test_a_bad_offset_with_flatten_mentions_is_an_error_not_a_crash():
 
 def test_a_file_that_is_not_utf8_fails_as_reading_it_as_text_does(tmp_path):
     path = tmp_path / "data.jsonl"
-    path.write_bytes(json.dumps(topic()).encode() + b"\n{\"id\": \"\xff\"}\n")
+    path.write_bytes(json.dumps(topic()).encode() + b'\n{"id": "\xff"}\n')
     with pytest.raises(UnicodeDecodeError):
         read_scico_jsonl(path)
 
@@ -180,7 +196,24 @@ def test_a_file_that_is_not_utf8_fails_as_reading_it_as_text_does(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "text", ["0", "12", "-3", "-0", "007", "+5", " 5", "5 ", "1_000", "\u0661", "", "-", "1.0", "x", "9" * 5000]
+    "text",
+    [
+        "0",
+        "12",
+        "-3",
+        "-0",
+        "007",
+        "+5",
+        " 5",
+        "5 ",
+        "1_000",
+        "\u0661",
+        "",
+        "-",
+        "1.0",
+        "x",
+        "9" * 5000,
+    ],
 )
 def test_canonical_int_is_unchanged(text):
     def reference(text):
@@ -201,7 +234,9 @@ def test_canonical_int_of_a_non_string_is_none(value):
 # --------------------------------------------------------------------------- generated lines
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(lines=st.lists(scico_lines(), min_size=1, max_size=3))
 def test_generated_lines_read_as_the_reference_reader_reads_them(lines, tmp_path):
     assert_same("\n".join(lines) + "\n", tmp_path)

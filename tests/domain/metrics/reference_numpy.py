@@ -17,11 +17,14 @@ import numpy
 from annotation.domain.metrics.counts import Counts
 from annotation.domain.metrics.hierarchy import reachable
 
+
 class ClusterGraph:
     """One side of a hierarchy comparison. Derived tables are computed once and cached, so
     a side compared several times (IAA pairs) pays for them once."""
 
-    def __init__(self, cluster_of: Mapping[Hashable, Hashable], relations: Iterable[tuple] = ()) -> None:
+    def __init__(
+        self, cluster_of: Mapping[Hashable, Hashable], relations: Iterable[tuple] = ()
+    ) -> None:
         self.cluster_of = cluster_of
         self.relations = tuple(relations)
 
@@ -99,7 +102,9 @@ class ClusterGraph:
         """Row of ``distance_table`` for each mention, in ``mention_sequence`` order."""
         position = self.distance_table[0]
         return numpy.fromiter(
-            (position[cluster] for cluster in self.cluster_of.values()), dtype=numpy.intp, count=len(self.cluster_of)
+            (position[cluster] for cluster in self.cluster_of.values()),
+            dtype=numpy.intp,
+            count=len(self.cluster_of),
         )
 
     @cached_property
@@ -134,11 +139,15 @@ def contingency(first: ClusterGraph, second: ClusterGraph):
         other = cluster_of_second.get(mention)
         if other is not None:
             cells.append(nodes_first[cluster] * width + nodes_second[other])
-    counts = numpy.bincount(numpy.asarray(cells, dtype=numpy.intp), minlength=len(first.nodes) * width)
+    counts = numpy.bincount(
+        numpy.asarray(cells, dtype=numpy.intp), minlength=len(first.nodes) * width
+    )
     return counts.reshape(len(first.nodes), width).astype(numpy.float64)
 
 
-def hierarchy_scores(key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure") -> tuple[Counts, Counts]:
+def hierarchy_scores(
+    key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure"
+) -> tuple[Counts, Counts]:
     """(hierarchy F1 counts, hierarchy F1-50% counts) for one topic, sharing the work."""
     if counted not in ("closure", "raw"):
         raise ValueError(f"counted must be 'closure' or 'raw', not {counted!r}")
@@ -154,17 +163,23 @@ def hierarchy_scores(key: ClusterGraph, response: ClusterGraph, *, counted: str 
             Counts(response_half, len(response.closure), key_half, len(key.closure)),
         )
     any_pair = Counts(
-        _matched_raw(response, any_response, key), len(response.relations),
-        _matched_raw(key, any_key, response), len(key.relations),
+        _matched_raw(response, any_response, key),
+        len(response.relations),
+        _matched_raw(key, any_key, response),
+        len(key.relations),
     )
     half = Counts(
-        _matched_closure(response, half_response, key), len(response.closure),
-        _matched_closure(key, half_key, response), len(key.closure),
+        _matched_closure(response, half_response, key),
+        len(response.closure),
+        _matched_closure(key, half_key, response),
+        len(key.closure),
     )
     return any_pair, half
 
 
-def hierarchy_counts(key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure") -> Counts:
+def hierarchy_counts(
+    key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure"
+) -> Counts:
     """Hierarchy F1 (any mention pair) counts for one topic; ``counted`` is "closure" or "raw"."""
     return hierarchy_scores(key, response, counted=counted)[0]
 
@@ -185,7 +200,9 @@ def _matched_closure(side: ClusterGraph, holders, other: ClusterGraph) -> int:
     return int((_projected(holders.astype(float), other) & side.closure_mask).sum())
 
 
-def _matched_closures(side: ClusterGraph, holders_any, holders_half, other: ClusterGraph) -> tuple[int, int]:
+def _matched_closures(
+    side: ClusterGraph, holders_any, holders_half, other: ClusterGraph
+) -> tuple[int, int]:
     """``_matched_closure`` for two holder matrices at once (the F1 and the F1-50% ones): the
     products are of 0/1 matrices, so stacking them changes no count."""
     if not side.closure or not other.closure:
@@ -247,7 +264,8 @@ def _mention_distances(side: ClusterGraph, mentions: Sequence, numpy=numpy):
     cluster_of = side.cluster_of
     rows = numpy.fromiter(
         (position[cluster_of[m]] if m in cluster_of else absent for m in mentions),
-        dtype=numpy.intp, count=len(mentions),
+        dtype=numpy.intp,
+        count=len(mentions),
     )
     return table[numpy.ix_(rows, rows)]
 

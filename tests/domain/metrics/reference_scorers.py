@@ -103,7 +103,7 @@ def coval_lea(input_clusters, output_clusters, mention_to_gold):
             all_links = len(c) * (len(c) - 1) / 2.0
             for i, m in enumerate(c):
                 if m in mention_to_gold:
-                    for m2 in c[i + 1:]:
+                    for m2 in c[i + 1 :]:
                         if m2 in mention_to_gold and mention_to_gold[m] == mention_to_gold[m2]:
                             common_links += 1
         num += len(c) * common_links / float(all_links)
@@ -125,7 +125,11 @@ def coval_mention_assignments(inp_clusters, out_clusters):
 
 
 COVAL_METRICS = {
-    "mentions": coval_mentions, "muc": coval_muc, "bcub": coval_b_cubed, "ceafe": coval_ceafe, "lea": coval_lea,
+    "mentions": coval_mentions,
+    "muc": coval_muc,
+    "bcub": coval_b_cubed,
+    "ceafe": coval_ceafe,
+    "lea": coval_lea,
 }
 
 
@@ -181,7 +185,9 @@ def scico_expanded_relations(binary_relations, mentions):
     for parent, child in binary_relations:
         parent_child_relation = []
         for coref_parent in dict_clusters[parent]:
-            parent_child_relation.extend([(coref_parent, coref_child) for coref_child in dict_clusters[child]])
+            parent_child_relation.extend(
+                [(coref_parent, coref_child) for coref_child in dict_clusters[child]]
+            )
         expanded_relations.append(parent_child_relation)
     return expanded_relations
 
@@ -200,10 +206,18 @@ def scico_hypernym_counts(topic_gold, topic_system, *, count_closure=False):
         gold_counted, system_counted = gold_raw, system_raw
     gold_relations = scico_expanded_relations(gold_counted, topic_gold["mentions"])
     system_relations = scico_expanded_relations(system_counted, topic_system["mentions"])
-    flatten_gold = list(chain.from_iterable(scico_expanded_relations(gold_raw, topic_gold["mentions"])))
-    flatten_predicted = list(chain.from_iterable(scico_expanded_relations(system_raw, topic_system["mentions"])))
-    gold_higher_pairs = list(chain.from_iterable(scico_expanded_relations(gold_higher, topic_gold["mentions"])))
-    system_higher_pairs = list(chain.from_iterable(scico_expanded_relations(system_higher, topic_system["mentions"])))
+    flatten_gold = list(
+        chain.from_iterable(scico_expanded_relations(gold_raw, topic_gold["mentions"]))
+    )
+    flatten_predicted = list(
+        chain.from_iterable(scico_expanded_relations(system_raw, topic_system["mentions"]))
+    )
+    gold_higher_pairs = list(
+        chain.from_iterable(scico_expanded_relations(gold_higher, topic_gold["mentions"]))
+    )
+    system_higher_pairs = list(
+        chain.from_iterable(scico_expanded_relations(system_higher, topic_system["mentions"]))
+    )
     recall_num, recall_den = 0, len(gold_relations)
     precision_num, precision_den = 0, len(system_relations)
     for relation in gold_relations:
@@ -234,10 +248,14 @@ def scico_hypernym_50_counts(topic_gold, topic_system):
         return candidate_parents, candidate_children
 
     gold_relations = [(x, y) for x, y in topic_gold["relations"]]
-    gold_relations.extend(tuple(r) for r in scico_higher_order_relations([list(r) for r in gold_relations]))
+    gold_relations.extend(
+        tuple(r) for r in scico_higher_order_relations([list(r) for r in gold_relations])
+    )
     gold_relations = set(gold_relations)
     sys_relations = [(x, y) for x, y in topic_system["relations"]]
-    sys_relations.extend(tuple(r) for r in scico_higher_order_relations([list(r) for r in sys_relations]))
+    sys_relations.extend(
+        tuple(r) for r in scico_higher_order_relations([list(r) for r in sys_relations])
+    )
     sys_relations = set(sys_relations)
     gold_clusters, sys_clusters = clusters_of(topic_gold), clusters_of(topic_system)
     recall_num = precision_num = 0
@@ -304,7 +322,7 @@ def chemu_expand(relations):
 
 
 def spans_overlap(first, second):
-    tokens = lambda m: {(m[0], t) for s, e in m[1] for t in range(s, e + 1)}  # noqa: E731
+    tokens = lambda m: {(m[0], t) for s, e in m[1] for t in range(s, e + 1)}
     return bool(tokens(first) & tokens(second))
 
 
@@ -325,7 +343,9 @@ def chemu_relation_counts(key, response, relaxed):
         s = sorted(r for r in response if r[0] == kind)
         if relaxed:
             edges = [
-                (i, j) for i, a in enumerate(k) for j, b in enumerate(s)
+                (i, j)
+                for i, a in enumerate(k)
+                for j, b in enumerate(s)
                 if spans_overlap(a[1], b[1]) and spans_overlap(a[2], b[2])
             ]
             tp = scipy_matching_size(edges, len(k), len(s))

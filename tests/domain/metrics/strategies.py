@@ -29,20 +29,26 @@ def _scico_side(draw, n: int, clusters: int, relations: int, repeats: bool):
     candidates = [(a, b) for a in used for b in used if rank[a] < rank[b]]
     if not candidates:
         return cluster_ids, []
-    return cluster_ids, draw(st.lists(st.sampled_from(candidates), max_size=relations, unique=not repeats))
+    return cluster_ids, draw(
+        st.lists(st.sampled_from(candidates), max_size=relations, unique=not repeats)
+    )
 
 
 @st.composite
-def scico_topic_pairs(draw, mentions: int = 10, clusters: int = 6, relations: int = 7, repeats: bool = False):
+def scico_topic_pairs(
+    draw, mentions: int = 10, clusters: int = 6, relations: int = 7, repeats: bool = False
+):
     """(gold, system) dicts in the SciCo jsonl shape, sharing one mention list."""
     n = draw(st.integers(1, mentions))
     sides = []
     for _ in range(2):
         cluster_ids, chosen = _scico_side(draw, n, clusters, relations, repeats)
-        sides.append({
-            "mentions": [[0, i, i, cluster_ids[i]] for i in range(n)],
-            "relations": [[a, b] for a, b in chosen],
-        })
+        sides.append(
+            {
+                "mentions": [[0, i, i, cluster_ids[i]] for i in range(n)],
+                "relations": [[a, b] for a, b in chosen],
+            }
+        )
     return sides[0], sides[1]
 
 

@@ -34,7 +34,9 @@ def two_coder_alpha(first, second):
 @SETTINGS
 @given(
     units=st.integers(1, 30).flatmap(
-        lambda n: st.tuples(*(st.lists(st.sampled_from("ABC"), min_size=n, max_size=n) for _ in range(2)))
+        lambda n: st.tuples(
+            *(st.lists(st.sampled_from("ABC"), min_size=n, max_size=n) for _ in range(2))
+        )
     )
 )
 def test_alpha_equals_the_coincidence_matrix_formula(units):
@@ -42,7 +44,9 @@ def test_alpha_equals_the_coincidence_matrix_formula(units):
     if len(set(first) | set(second)) < 2:
         assert nominal_alpha([first, second]) == 1.0
     else:
-        assert nominal_alpha([first, second]) == pytest.approx(two_coder_alpha(first, second), rel=1e-12)
+        assert nominal_alpha([first, second]) == pytest.approx(
+            two_coder_alpha(first, second), rel=1e-12
+        )
 
 
 def test_alpha_of_krippendorffs_binary_example_is_0_095():

@@ -29,7 +29,11 @@ def test_exact_and_relaxed_counts_equal_the_reference_bipartite_matching(key, re
         ours = relation_counts(key, response, relaxed=relaxed)
         theirs = chemu_relation_counts(key, response, relaxed)
         for kind, (tp, n_key, n_response) in theirs.items():
-            assert (ours[kind].r_num, ours[kind].r_den, ours[kind].p_den) == (tp, n_key, n_response), kind
+            assert (ours[kind].r_num, ours[kind].r_den, ours[kind].p_den) == (
+                tp,
+                n_key,
+                n_response,
+            ), kind
         for kind, counts in ours.items():
             if kind not in theirs:
                 assert (counts.r_den, counts.p_den) == (0, 0)

@@ -47,7 +47,9 @@ def test_micro_average_over_topics_equals_covals_summed_evaluator(documents):
     theirs = coval_evaluate(documents, keep_singletons=False)
     for name in METRICS:
         assert as_tuple(totals[name]) == theirs[name], name
-    expected_conll = (coval_f1(*theirs["muc"]) + coval_f1(*theirs["bcub"]) + coval_f1(*theirs["ceafe"])) / 3
+    expected_conll = (
+        coval_f1(*theirs["muc"]) + coval_f1(*theirs["bcub"]) + coval_f1(*theirs["ceafe"])
+    ) / 3
     assert conll_f1(totals) == expected_conll
 
 
@@ -57,7 +59,10 @@ def test_ceafe_total_equals_covals_to_the_last_bit_on_large_tie_heavy_topics(key
     from .reference_scorers import coval_ceafe
 
     key_clusters, response_clusters = prepare_clusters(key), prepare_clusters(response)
-    assert ceafe_similarity(key_clusters, response_clusters) == coval_ceafe(response_clusters, key_clusters)[0]
+    assert (
+        ceafe_similarity(key_clusters, response_clusters)
+        == coval_ceafe(response_clusters, key_clusters)[0]
+    )
 
 
 def test_ceafe_takes_the_optimal_alignment_where_greedy_best_first_would_not():
@@ -95,7 +100,9 @@ def test_identical_clusterings_score_one_on_every_metric(clusters, keep_singleto
 def test_relabelling_mentions_and_reordering_clusters_changes_no_score(key, response, seed):
     rng = random.Random(seed)
     names = {m: f"m{rng.random()}" for cluster in key + response for m in cluster}
-    relabel = lambda clusters: [[names[m] for m in rng.sample(c, len(c))] for c in rng.sample(clusters, len(clusters))]
+    relabel = lambda clusters: [
+        [names[m] for m in rng.sample(c, len(c))] for c in rng.sample(clusters, len(clusters))
+    ]
     before = coreference_counts(key, response)
     after = coreference_counts(relabel(key), relabel(response))
     for name in METRICS:
@@ -109,5 +116,7 @@ def test_a_mention_in_two_clusters_is_refused():
 
 def test_empty_clusterings_score_zero_without_dividing_by_zero():
     counts = coreference_counts([], [])
-    assert all(counts[name].prf() == {"precision": 0.0, "recall": 0.0, "f1": 0.0} for name in METRICS)
+    assert all(
+        counts[name].prf() == {"precision": 0.0, "recall": 0.0, "f1": 0.0} for name in METRICS
+    )
     assert conll_f1(counts) == 0.0

@@ -21,7 +21,12 @@ from annotation.domain.metrics.mention_detection import mention_detection_counts
 from annotation.domain.metrics.path_ratio import path_ratio_counts
 
 GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "golden"
-OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
 
 
 def value(expression: str | None) -> float | None:
@@ -48,7 +53,10 @@ def cases(metric: str) -> list:
     for path in sorted(GOLDEN.glob("*.json")):
         document = json.loads(path.read_text())
         if document["metric"] == metric:
-            found += [pytest.param(document, case, id=f"{path.stem}: {case['name']}") for case in document["cases"]]
+            found += [
+                pytest.param(document, case, id=f"{path.stem}: {case['name']}")
+                for case in document["cases"]
+            ]
     return found
 
 
@@ -99,7 +107,10 @@ def test_hierarchy_golden_case(document, case):
     assert_prf(hierarchy_counts(key, response, counted="raw"), expected["hierarchy_raw"])
     assert_prf(half, expected["hierarchy_50"])
     numerator, denominator = path_ratio_counts(key, response)
-    assert (numerator, denominator) == (value(expected["path_ratio"][0]), value(expected["path_ratio"][1]))
+    assert (numerator, denominator) == (
+        value(expected["path_ratio"][0]),
+        value(expected["path_ratio"][1]),
+    )
 
 
 @pytest.mark.parametrize("document, case", cases("anaphora"))
@@ -121,7 +132,9 @@ def test_alpha_golden_case(document, case):
     elif "links" in case:
         rows = relation_units([[relation(r) for r in links] for links in case["links"]])
     else:
-        rows = mention_units([[mention(m) for m in ms] for ms in case["mentions"]], case["token_counts"])
+        rows = mention_units(
+            [[mention(m) for m in ms] for ms in case["mentions"]], case["token_counts"]
+        )
     result = nominal_alpha(rows)
     if case["expected"] is None:
         assert result is None
@@ -137,6 +150,10 @@ def test_iaa_aggregation_golden_case(document, case):
         got = topics[topic]["f1"]
         assert got["avg"] == pytest.approx(value(expected["avg"]), rel=1e-12, abs=1e-15)
         assert got["max"] == pytest.approx(value(expected["max"]), rel=1e-12, abs=1e-15)
-        assert got["pairs"] == pytest.approx({p: value(v) for p, v in expected["pairs"].items()}, rel=1e-12)
+        assert got["pairs"] == pytest.approx(
+            {p: value(v) for p, v in expected["pairs"].items()}, rel=1e-12
+        )
     for name, expected in case["expected"]["overall"].items():
-        assert overall_scores["f1"][name] == pytest.approx(value(expected), rel=1e-12, abs=1e-15), name
+        assert overall_scores["f1"][name] == pytest.approx(value(expected), rel=1e-12, abs=1e-15), (
+            name
+        )

@@ -47,7 +47,9 @@ def as_tuple(counts) -> tuple:
 @given(pair=scico_topic_pairs(repeats=True))
 def test_raw_counting_reproduces_scicos_hypernym_score(pair):
     gold, system = pair
-    assert as_tuple(hierarchy_counts(graph(gold), graph(system), counted="raw")) == scico_hypernym_counts(gold, system)
+    assert as_tuple(
+        hierarchy_counts(graph(gold), graph(system), counted="raw")
+    ) == scico_hypernym_counts(gold, system)
 
 
 @SETTINGS
@@ -62,7 +64,9 @@ def test_closure_counting_counts_every_closed_relation_as_metrics_md_says(pair):
 @given(pair=scico_topic_pairs(repeats=True))
 def test_fifty_percent_score_reproduces_scicos_hypernym_50(pair):
     gold, system = pair
-    assert as_tuple(hierarchy_50_counts(graph(gold), graph(system))) == scico_hypernym_50_counts(gold, system)
+    assert as_tuple(hierarchy_50_counts(graph(gold), graph(system))) == scico_hypernym_50_counts(
+        gold, system
+    )
 
 
 @SETTINGS
@@ -85,8 +89,12 @@ def test_path_ratio_micro_and_macro_equal_scicos_averages(pairs):
 @given(pair=scico_topic_pairs())
 def test_hierarchy_f1_and_path_ratio_are_symmetric(pair):
     gold, system = graph(pair[0]), graph(pair[1])
-    assert hierarchy_counts(gold, system).f1 == pytest.approx(hierarchy_counts(system, gold).f1, rel=1e-12)
-    assert hierarchy_50_counts(gold, system).f1 == pytest.approx(hierarchy_50_counts(system, gold).f1, rel=1e-12)
+    assert hierarchy_counts(gold, system).f1 == pytest.approx(
+        hierarchy_counts(system, gold).f1, rel=1e-12
+    )
+    assert hierarchy_50_counts(gold, system).f1 == pytest.approx(
+        hierarchy_50_counts(system, gold).f1, rel=1e-12
+    )
     forward, backward = path_ratio_counts(gold, system), path_ratio_counts(system, gold)
     assert forward[1] == backward[1]
     assert forward[0] == pytest.approx(backward[0], rel=1e-12)
@@ -113,7 +121,9 @@ def test_renaming_clusters_changes_no_score(pair, seed):
         [(names[a], names[b]) for a, b in system.relations],
     )
     assert as_tuple(hierarchy_counts(gold, renamed)) == as_tuple(hierarchy_counts(gold, system))
-    assert as_tuple(hierarchy_50_counts(gold, renamed)) == as_tuple(hierarchy_50_counts(gold, system))
+    assert as_tuple(hierarchy_50_counts(gold, renamed)) == as_tuple(
+        hierarchy_50_counts(gold, system)
+    )
     assert path_ratio_counts(gold, renamed) == path_ratio_counts(gold, system)
 
 

@@ -43,7 +43,9 @@ PHI4 = st.sampled_from([0.0, 0.0, 0.0, 2 / 5, 1 / 2, 2 / 3, 1.0, 4 / 7, 2 / 7, 1
 @given(
     matrix=st.integers(0, 9).flatmap(
         lambda rows: st.integers(0, 9).flatmap(
-            lambda cols: st.lists(st.lists(PHI4, min_size=cols, max_size=cols), min_size=rows, max_size=rows)
+            lambda cols: st.lists(
+                st.lists(PHI4, min_size=cols, max_size=cols), min_size=rows, max_size=rows
+            )
         )
     )
 )
@@ -63,4 +65,7 @@ def test_assignment_is_the_very_one_scipy_returns_even_among_ties(matrix):
 def test_assignment_of_random_real_matrices_is_scipys(seed, rows, cols):
     matrix = np.random.default_rng(seed).random((rows, cols)).round(2)
     expected_rows, expected_columns = scipy_linear_sum_assignment(matrix)
-    assert linear_sum_assignment(matrix.tolist()) == (expected_rows.tolist(), expected_columns.tolist())
+    assert linear_sum_assignment(matrix.tolist()) == (
+        expected_rows.tolist(),
+        expected_columns.tolist(),
+    )

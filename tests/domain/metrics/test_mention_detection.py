@@ -17,7 +17,10 @@ SETTINGS = settings(max_examples=300, deadline=None)
 def test_relaxed_true_positives_are_a_maximum_matching_of_overlapping_mentions(key, response):
     key_distinct, response_distinct = list(dict.fromkeys(key)), list(dict.fromkeys(response))
     edges = [
-        (i, j) for i, a in enumerate(key_distinct) for j, b in enumerate(response_distinct) if spans_overlap(a, b)
+        (i, j)
+        for i, a in enumerate(key_distinct)
+        for j, b in enumerate(response_distinct)
+        if spans_overlap(a, b)
     ]
     counts = mention_detection_counts(key, response, relaxed=True)
     assert counts.r_num == scipy_matching_size(edges, len(key_distinct), len(response_distinct))
@@ -35,10 +38,14 @@ def test_exact_counts_identical_mentions_once_each(key, response):
 @given(key=mention_lists(), response=mention_lists())
 def test_f1_is_symmetric_and_relaxed_is_never_below_exact(key, response):
     for relaxed in (False, True):
-        assert mention_detection_counts(key, response, relaxed=relaxed).f1 == mention_detection_counts(
-            response, key, relaxed=relaxed
-        ).f1
-    assert mention_detection_counts(key, response, relaxed=True).r_num >= mention_detection_counts(key, response).r_num
+        assert (
+            mention_detection_counts(key, response, relaxed=relaxed).f1
+            == mention_detection_counts(response, key, relaxed=relaxed).f1
+        )
+    assert (
+        mention_detection_counts(key, response, relaxed=True).r_num
+        >= mention_detection_counts(key, response).r_num
+    )
 
 
 def test_discontinuous_mentions_overlap_through_any_of_their_spans():
@@ -50,5 +57,7 @@ def test_discontinuous_mentions_overlap_through_any_of_their_spans():
 
 def test_relaxed_matching_is_one_to_one():
     # one long response mention overlaps two key mentions: it can only count once
-    counts = mention_detection_counts([(0, ((0, 1),)), (0, ((3, 4),))], [(0, ((0, 4),))], relaxed=True)
+    counts = mention_detection_counts(
+        [(0, ((0, 1),)), (0, ((3, 4),))], [(0, ((0, 4),))], relaxed=True
+    )
     assert (counts.r_num, counts.r_den, counts.p_den) == (1, 2, 1)

@@ -19,7 +19,9 @@ from annotation.domain.metrics.counts import numpy_sum, sequential_sum
 
 from . import reference_numpy
 
-FLOATS = st.floats(allow_nan=False, allow_infinity=False, width=64) | st.sampled_from([0.0, -0.0, 0.5, 1 / 3, 1e-300])
+FLOATS = st.floats(allow_nan=False, allow_infinity=False, width=64) | st.sampled_from(
+    [0.0, -0.0, 0.5, 1 / 3, 1e-300]
+)
 
 
 def same_float(a: float, b: float) -> bool:
@@ -28,11 +30,15 @@ def same_float(a: float, b: float) -> bool:
 
 
 @settings(max_examples=500, deadline=None)
-@given(values=st.lists(FLOATS, max_size=300) | st.lists(st.floats(0, 1), min_size=120, max_size=2000))
+@given(
+    values=st.lists(FLOATS, max_size=300) | st.lists(st.floats(0, 1), min_size=120, max_size=2000)
+)
 def test_numpy_sum_is_numpys_sum_to_the_bit(values):
     with numpy.errstate(all="ignore"):
         expected = float(numpy.asarray(values, dtype=numpy.float64).sum())
-    assert same_float(numpy_sum(values), expected) or (math.isnan(expected) and math.isnan(numpy_sum(values)))
+    assert same_float(numpy_sum(values), expected) or (
+        math.isnan(expected) and math.isnan(numpy_sum(values))
+    )
 
 
 @settings(max_examples=200, deadline=None)
@@ -46,7 +52,9 @@ def test_numpy_sum_of_ints_and_floats_and_the_mean(values):
 
 def test_numpy_sum_of_nothing_and_of_negative_zeros():
     for values in ([], [-0.0], [-0.0] * 9, [-0.0] * 200, [0.0, -0.0]):
-        assert same_float(numpy_sum(values), float(numpy.asarray(values, dtype=numpy.float64).sum()))
+        assert same_float(
+            numpy_sum(values), float(numpy.asarray(values, dtype=numpy.float64).sum())
+        )
 
 
 def test_numpy_sum_of_ten_thousand_values_crosses_numpys_buffer():
@@ -61,12 +69,20 @@ def test_sequential_sum_is_the_left_to_right_loop(values, start):
     for value in values:
         total += value
     result = sequential_sum(values, start)
-    assert type(result) is type(total) and (result == total if type(total) is int else same_float(result, total))
+    assert type(result) is type(total) and (
+        result == total if type(total) is int else same_float(result, total)
+    )
 
 
 def test_the_command_line_scores_scico_files_without_importing_numpy(tmp_path):
-    line = json.dumps({"id": 1, "tokens": [["a"] * 9], "mentions": [[0, 0, 0, 0], [0, 2, 3, 0], [0, 5, 5, 1]],
-                       "relations": [[0, 1]]})
+    line = json.dumps(
+        {
+            "id": 1,
+            "tokens": [["a"] * 9],
+            "mentions": [[0, 0, 0, 0], [0, 2, 3, 0], [0, 5, 5, 1]],
+            "relations": [[0, 1]],
+        }
+    )
     (tmp_path / "gold.jsonl").write_text(line + "\n")
     code = (
         "import sys\n"
@@ -77,7 +93,9 @@ def test_the_command_line_scores_scico_files_without_importing_numpy(tmp_path):
         "assert cli.main(['iaa', *files, '--format', 'scico', '--json']) == 0\n"
         "print('numpy' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.splitlines()[-1] == "False"
 
 
@@ -93,7 +111,9 @@ def sides(draw):
     shared = draw(st.booleans())
     result = []
     for _ in range(2):
-        present = range(universe) if shared else [m for m in range(universe) if draw(st.integers(0, 3))]
+        present = (
+            range(universe) if shared else [m for m in range(universe) if draw(st.integers(0, 3))]
+        )
         cluster_of = {}
         for mention in present:
             cluster = draw(st.sampled_from(names + [None]))
@@ -102,16 +122,23 @@ def sides(draw):
         if not shared and draw(st.booleans()):  # another mention order
             order = draw(st.permutations(list(cluster_of)))
             cluster_of = {m: cluster_of[m] for m in order}
-        relations = draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)), max_size=8))
+        relations = draw(
+            st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)), max_size=8)
+        )
         result.append((cluster_of, relations))
     return result
 
 
 def both(pair):
     (key_of, key_relations), (response_of, response_relations) = pair
-    new = hierarchy.ClusterGraph(key_of, key_relations), hierarchy.ClusterGraph(response_of, response_relations)
-    old = (reference_numpy.ClusterGraph(key_of, key_relations),
-           reference_numpy.ClusterGraph(response_of, response_relations))
+    new = (
+        hierarchy.ClusterGraph(key_of, key_relations),
+        hierarchy.ClusterGraph(response_of, response_relations),
+    )
+    old = (
+        reference_numpy.ClusterGraph(key_of, key_relations),
+        reference_numpy.ClusterGraph(response_of, response_relations),
+    )
     return new, old
 
 
@@ -119,9 +146,9 @@ def both(pair):
 @given(pair=sides(), counted=st.sampled_from(["closure", "raw"]))
 def test_hierarchy_counts_are_the_numpy_codes(pair, counted):
     (key, response), (old_key, old_response) = both(pair)
-    assert hierarchy.hierarchy_scores(key, response, counted=counted) == reference_numpy.hierarchy_scores(
-        old_key, old_response, counted=counted
-    )
+    assert hierarchy.hierarchy_scores(
+        key, response, counted=counted
+    ) == reference_numpy.hierarchy_scores(old_key, old_response, counted=counted)
 
 
 @settings(max_examples=600, deadline=None)
@@ -146,9 +173,14 @@ def test_a_long_topic_path_ratio_is_the_numpy_codes():
     relations = [(f"c{k}", f"c{k + 1}") for k in range(16)] + [("c3", "c9"), ("c0", "x")]
     other = {m: f"c{(m * 7) % 13}" for m in range(60)}
     other_relations = [(f"c{k}", f"c{(k * 5) % 13}") for k in range(13) if k != (k * 5) % 13]
-    for pair in (((cluster_of, relations), (other, other_relations)), ((other, other_relations), (cluster_of, relations))):
+    for pair in (
+        ((cluster_of, relations), (other, other_relations)),
+        ((other, other_relations), (cluster_of, relations)),
+    ):
         (key, response), (old_key, old_response) = both(pair)
         numerator, scored = path_ratio.path_ratio_counts(key, response)
         old_numerator, old_scored = reference_numpy.path_ratio_counts(old_key, old_response)
         assert scored == old_scored > 0 and same_float(numerator, old_numerator)
-        assert hierarchy.hierarchy_scores(key, response) == reference_numpy.hierarchy_scores(old_key, old_response)
+        assert hierarchy.hierarchy_scores(key, response) == reference_numpy.hierarchy_scores(
+            old_key, old_response
+        )

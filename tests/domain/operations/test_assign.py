@@ -41,7 +41,10 @@ def test_moving_the_last_mention_deletes_the_emptied_cluster():
 
 
 def test_the_emptied_clusters_children_move_up_to_its_parent():
-    state = topic({1: ("P", [1]), 2: ("E", [2]), 3: ("C1", [3]), 4: ("C2", [4])}, edges=[(1, 2), (2, 3), (2, 4)])
+    state = topic(
+        {1: ("P", [1]), 2: ("E", [2]), 3: ("C1", [3]), 4: ("C2", [4])},
+        edges=[(1, 2), (2, 3), (2, 4)],
+    )
     session = Session(state)
     session.do({"op": "assign", "mention": 2, "cluster": 1})
     assert session.state.edges == {(1, 3), (1, 4)}
@@ -77,14 +80,19 @@ def test_undo_of_an_emptying_move_restores_id_label_note_and_edges_exactly():
     assert session.state.snapshot() == before
     restored = session.state.clusters[2]
     assert (restored.label, restored.note, session.state.parents[2], session.state.children[2]) == (
-        "E", "keep apart from X", {1}, {3},
+        "E",
+        "keep apart from X",
+        {1},
+        {3},
     )
 
 
 def test_the_warning_names_the_removed_cluster_and_where_its_children_went():
     session = Session(topic({1: ("P", [1]), 2: ("E", [2]), 3: ("C", [3])}, edges=[(1, 2), (2, 3)]))
     result = session.do({"op": "assign", "mention": 2, "cluster": 1})
-    assert result.warnings == ["Cluster 'E' (#2) was left empty and removed; its subclusters 'C' (#3) moved up to 'P' (#1)."]
+    assert result.warnings == [
+        "Cluster 'E' (#2) was left empty and removed; its subclusters 'C' (#3) moved up to 'P' (#1)."
+    ]
 
 
 def test_assigning_a_mention_to_its_own_cluster_is_refused():

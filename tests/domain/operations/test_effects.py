@@ -62,7 +62,10 @@ def test_a_failing_effect_rolls_back_the_ones_before_it():
     state = base()
     before = state.snapshot()
     with pytest.raises(CorruptEffects):
-        apply_effects(state, [fx.cluster_created(100, "new"), fx.member_set(2, None, 100), fx.edge_added(1, 1)])
+        apply_effects(
+            state,
+            [fx.cluster_created(100, "new"), fx.member_set(2, None, 100), fx.edge_added(1, 1)],
+        )
     assert state.snapshot() == before
 
 

@@ -1,7 +1,13 @@
 import pytest
 
 from annotation.domain.errors import (
-    CycleError, DuplicateError, NoChange, NotAllowed, NotFound, SelfLoopError, SingleParentError,
+    CycleError,
+    DuplicateError,
+    NoChange,
+    NotAllowed,
+    NotFound,
+    SelfLoopError,
+    SingleParentError,
 )
 
 from .factories import Session, topic
@@ -88,7 +94,9 @@ def test_add_edge_refuses_an_existing_edge():
 
 def test_under_single_parent_add_edge_to_a_child_with_a_parent_suggests_set_parent():
     session = Session(topic(CHAIN, edges=[(1, 2)]))
-    with pytest.raises(SingleParentError, match=r"'X' \(#2\) already has the parent 'A' \(#1\).*use set_parent"):
+    with pytest.raises(
+        SingleParentError, match=r"'X' \(#2\) already has the parent 'A' \(#1\).*use set_parent"
+    ):
         session.do({"op": "add_edge", "parent": 3, "child": 2})
 
 

@@ -31,10 +31,15 @@ def test_a_rejected_mention_in_a_cluster_is_reported():
 
 def test_a_link_pointing_forward_in_the_text_is_reported():
     state = topic(links=[("COREFERENCE", 1, 2)])
-    assert "link COREFERENCE #1 -> #2: antecedent not earlier than anaphor" in invariant_violations(state)
+    assert "link COREFERENCE #1 -> #2: antecedent not earlier than anaphor" in invariant_violations(
+        state
+    )
 
 
 def test_a_stale_index_is_reported():
     state = topic({1: ("A", [1])})
     state.clusters[2] = Cluster(2, "B", "", {2})  # bypasses the mutators
-    assert "the mention -> cluster index disagrees with the clusters' members" in invariant_violations(state)
+    assert (
+        "the mention -> cluster index disagrees with the clusters' members"
+        in invariant_violations(state)
+    )

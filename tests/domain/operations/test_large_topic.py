@@ -16,7 +16,9 @@ from tests.domain.operations.large_topic import OPERATIONS, large_topic
 
 @pytest.mark.parametrize("single_parent", [True, False], ids=["single parent", "several parents"])
 @pytest.mark.parametrize("name", list(OPERATIONS))
-def test_an_operation_across_a_large_topic_is_applied_or_refused_as_expected_and_undone_exactly(name, single_parent):
+def test_an_operation_across_a_large_topic_is_applied_or_refused_as_expected_and_undone_exactly(
+    name, single_parent
+):
     state = large_topic(single_parent=single_parent)
     before = state.snapshot()
     op, expected = OPERATIONS[name]

@@ -1,12 +1,20 @@
 import pytest
 
 from annotation.domain.errors import (
-    DuplicateError, InvalidSpans, LinkRuleError, NoChange, NotAllowed, NotFound, RejectedMentionError,
+    DuplicateError,
+    InvalidSpans,
+    LinkRuleError,
+    NoChange,
+    NotAllowed,
+    NotFound,
+    RejectedMentionError,
 )
 
 from .factories import Session, topic
 
-ALLOWED = dict(allow_add_mentions=True, allow_fix_spans=True, allow_reject_mentions=True, anaphora=True)
+ALLOWED = dict(
+    allow_add_mentions=True, allow_fix_spans=True, allow_reject_mentions=True, anaphora=True
+)
 
 
 def add(session, spans, document=1):
@@ -17,7 +25,12 @@ def test_add_mention_creates_an_unassigned_added_mention_with_a_new_id():
     session = Session(topic(**ALLOWED))
     result = add(session, [[20, 22]])
     mention = session.state.mentions[result.created["mention"]]
-    assert (mention.document, mention.spans, mention.added, mention.rejected) == (1, ((20, 22),), True, False)
+    assert (mention.document, mention.spans, mention.added, mention.rejected) == (
+        1,
+        ((20, 22),),
+        True,
+        False,
+    )
     assert mention.id not in session.state.mention_cluster
 
 
@@ -109,7 +122,9 @@ def test_fix_span_onto_another_active_mention_is_refused():
 
 def test_fix_span_of_a_rejected_mention_is_refused():
     with pytest.raises(RejectedMentionError, match="rejected"):
-        Session(topic(rejected=(1,), **ALLOWED)).do({"op": "fix_span", "mention": 1, "spans": [[0, 2]]})
+        Session(topic(rejected=(1,), **ALLOWED)).do(
+            {"op": "fix_span", "mention": 1, "spans": [[0, 2]]}
+        )
 
 
 def test_fix_span_that_puts_an_anaphor_before_its_antecedent_is_refused():
@@ -140,14 +155,18 @@ def test_reject_mention_marks_it_rejected_and_takes_it_out_of_its_cluster():
 
 
 def test_reject_mention_deletes_the_cluster_it_empties_and_moves_its_children_up():
-    session = Session(topic({1: ("P", [1]), 2: ("E", [2]), 3: ("C", [3])}, edges=[(1, 2), (2, 3)], **ALLOWED))
+    session = Session(
+        topic({1: ("P", [1]), 2: ("E", [2]), 3: ("C", [3])}, edges=[(1, 2), (2, 3)], **ALLOWED)
+    )
     session.do({"op": "reject_mention", "mention": 2})
     assert 2 not in session.state.clusters
     assert session.state.edges == {(1, 3)}
 
 
 def test_reject_mention_removes_its_links():
-    session = Session(topic(links=[("COREFERENCE", 2, 1), ("WORK_UP", 3, 2), ("CONTAINED", 4, 3)], **ALLOWED))
+    session = Session(
+        topic(links=[("COREFERENCE", 2, 1), ("WORK_UP", 3, 2), ("CONTAINED", 4, 3)], **ALLOWED)
+    )
     session.do({"op": "reject_mention", "mention": 2})
     assert session.state.links == {("CONTAINED", 4, 3)}
 
@@ -163,8 +182,12 @@ def test_rejecting_a_rejected_mention_is_refused():
 
 
 def test_undo_of_reject_mention_restores_cluster_links_and_flag():
-    state = topic({1: ("P", [1]), 2: ("E", [2], "n"), 3: ("C", [3])}, edges=[(1, 2), (2, 3)],
-                  links=[("COREFERENCE", 2, 1)], **ALLOWED)
+    state = topic(
+        {1: ("P", [1]), 2: ("E", [2], "n"), 3: ("C", [3])},
+        edges=[(1, 2), (2, 3)],
+        links=[("COREFERENCE", 2, 1)],
+        **ALLOWED,
+    )
     session = Session(state)
     before = session.state.snapshot()
     session.do({"op": "reject_mention", "mention": 2})

@@ -60,14 +60,19 @@ def test_the_edge_from_target_to_source_disappears():
 
 
 def test_merging_a_parent_into_its_child_puts_the_child_in_the_parents_place():
-    state = topic({1: ("G", [1]), 2: ("S", [2]), 3: ("T", [3]), 4: ("Sibling", [4])}, edges=[(1, 2), (2, 3), (2, 4)])
+    state = topic(
+        {1: ("G", [1]), 2: ("S", [2]), 3: ("T", [3]), 4: ("Sibling", [4])},
+        edges=[(1, 2), (2, 3), (2, 4)],
+    )
     session = Session(state)
     merge(session, 2, 3)
     assert session.state.edges == {(1, 3), (3, 4)}
 
 
 def test_duplicate_edges_collapse_when_both_share_a_child():
-    state = topic({1: ("S", [1]), 2: ("T", [2]), 3: ("C", [3])}, edges=[(1, 3), (2, 3)], single_parent=False)
+    state = topic(
+        {1: ("S", [1]), 2: ("T", [2]), 3: ("C", [3])}, edges=[(1, 3), (2, 3)], single_parent=False
+    )
     session = Session(state)
     merge(session, 1, 2)
     assert session.state.edges == {(2, 3)}
@@ -86,7 +91,9 @@ def test_merging_into_own_grandchild_is_refused_with_the_path_and_changes_nothin
     before = session.state.snapshot()
     with pytest.raises(CycleError) as refused:
         merge(session, 1, 3)
-    assert "would close a cycle: 'A' (#1) -> 'X' (#2) -> 'B' (#3) -> 'A' (#1)" in refused.value.message
+    assert (
+        "would close a cycle: 'A' (#1) -> 'X' (#2) -> 'B' (#3) -> 'A' (#1)" in refused.value.message
+    )
     assert refused.value.path == [(1, "A"), (2, "X"), (3, "B"), (1, "A")]
     assert session.state.snapshot() == before
 
@@ -99,14 +106,18 @@ def test_merging_a_grandchild_into_its_grandparent_is_refused_too():
 
 def test_a_cycle_through_a_second_path_is_refused_even_when_a_direct_edge_exists():
     state = topic(
-        {1: ("A", [1]), 2: ("X", [2]), 3: ("B", [3])}, edges=[(1, 2), (2, 3), (1, 3)], single_parent=False
+        {1: ("A", [1]), 2: ("X", [2]), 3: ("B", [3])},
+        edges=[(1, 2), (2, 3), (1, 3)],
+        single_parent=False,
     )
     with pytest.raises(CycleError):
         merge(Session(state), 1, 3)
 
 
 def test_under_single_parent_the_targets_parent_wins_and_the_dropped_edge_is_reported():
-    state = topic({1: ("S", [1]), 2: ("T", [2]), 3: ("PS", [3]), 4: ("PT", [4])}, edges=[(3, 1), (4, 2)])
+    state = topic(
+        {1: ("S", [1]), 2: ("T", [2]), 3: ("PS", [3]), 4: ("PT", [4])}, edges=[(3, 1), (4, 2)]
+    )
     session = Session(state)
     result = merge(session, 1, 2)
     assert session.state.edges == {(4, 2)}
@@ -117,7 +128,9 @@ def test_under_single_parent_the_targets_parent_wins_and_the_dropped_edge_is_rep
 
 def test_under_multi_parent_the_target_gains_both_parents():
     state = topic(
-        {1: ("S", [1]), 2: ("T", [2]), 3: ("PS", [3]), 4: ("PT", [4])}, edges=[(3, 1), (4, 2)], single_parent=False
+        {1: ("S", [1]), 2: ("T", [2]), 3: ("PS", [3]), 4: ("PT", [4])},
+        edges=[(3, 1), (4, 2)],
+        single_parent=False,
     )
     session = Session(state)
     result = merge(session, 1, 2)
@@ -132,7 +145,13 @@ def test_merging_a_cluster_into_itself_is_refused():
 
 def test_undo_of_a_merge_restores_both_clusters_exactly():
     state = topic(
-        {1: ("S", [1, 5], "s note"), 2: ("T", [2], "t note"), 3: ("PS", [3]), 4: ("PT", [4]), 5: ("C", [6])},
+        {
+            1: ("S", [1, 5], "s note"),
+            2: ("T", [2], "t note"),
+            3: ("PS", [3]),
+            4: ("PT", [4]),
+            5: ("C", [6]),
+        },
         edges=[(3, 1), (4, 2), (1, 5)],
     )
     session = Session(state)

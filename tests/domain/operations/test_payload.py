@@ -56,7 +56,9 @@ def test_a_note_must_be_text():
 
 
 def test_fields_inside_a_suggestions_operation_are_named_with_their_path():
-    error = refusal({"op": "accept_suggestion", "suggestion": 1, "operation": {"op": "merge", "source": 1}})
+    error = refusal(
+        {"op": "accept_suggestion", "suggestion": 1, "operation": {"op": "merge", "source": 1}}
+    )
     assert error.field == "operation.target"
 
 
@@ -66,13 +68,27 @@ def test_a_suggestion_without_an_operation_is_refused():
 
 def test_the_refusal_serialises_for_the_api():
     assert refusal({"op": "merge", "source": 1}).to_dict() == {
-        "error": "invalid_operation", "message": "target: is required", "field": "target",
+        "error": "invalid_operation",
+        "message": "target: is required",
+        "field": "target",
     }
 
 
 def test_every_operation_of_the_contract_is_planned():
     assert set(OPERATIONS) == {
-        "assign", "merge", "split", "set_parent", "add_edge", "remove_edge", "rename", "set_note",
-        "add_mention", "fix_span", "reject_mention", "add_link", "remove_link",
-        "accept_suggestion", "reject_suggestion",
+        "assign",
+        "merge",
+        "split",
+        "set_parent",
+        "add_edge",
+        "remove_edge",
+        "rename",
+        "set_note",
+        "add_mention",
+        "fix_span",
+        "reject_mention",
+        "add_link",
+        "remove_link",
+        "accept_suggestion",
+        "reject_suggestion",
     }

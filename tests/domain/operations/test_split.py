@@ -32,7 +32,11 @@ def test_split_takes_mentions_from_several_clusters():
 
 
 def test_split_deletes_the_clusters_it_empties_and_reattaches_their_children():
-    session = Session(topic({1: ("P", [1]), 2: ("E", [2]), 3: ("C", [3]), 4: ("B", [4, 5])}, edges=[(1, 2), (2, 3)]))
+    session = Session(
+        topic(
+            {1: ("P", [1]), 2: ("E", [2]), 3: ("C", [3]), 4: ("B", [4, 5])}, edges=[(1, 2), (2, 3)]
+        )
+    )
     split(session, [2, 4])
     assert 2 not in session.state.clusters
     assert session.state.edges == {(1, 3)}
@@ -66,7 +70,10 @@ def test_splitting_off_every_mention_of_a_cluster_is_refused():
 
 
 def test_undo_of_a_split_restores_the_emptied_clusters():
-    state = topic({1: ("P", [1]), 2: ("E", [2], "note"), 3: ("C", [3]), 4: ("B", [4, 5])}, edges=[(1, 2), (2, 3)])
+    state = topic(
+        {1: ("P", [1]), 2: ("E", [2], "note"), 3: ("C", [3]), 4: ("B", [4, 5])},
+        edges=[(1, 2), (2, 3)],
+    )
     session = Session(state)
     before = session.state.snapshot()
     split(session, [2, 4])

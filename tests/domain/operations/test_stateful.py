@@ -29,18 +29,41 @@ STEPS = 12
 TOKENS = 20
 MISSING = 999
 SPANS = {
-    1: ((0, 1),), 2: ((5, 5),), 3: ((10, 12),), 4: ((15, 15), (17, 18)),
-    5: ((0, 1),), 6: ((5, 6),), 7: ((5, 5),), 8: ((9, 9), (12, 13)),
-    9: ((2, 3),), 10: ((6, 6),), 11: ((10, 11),), 12: ((16, 19),),
+    1: ((0, 1),),
+    2: ((5, 5),),
+    3: ((10, 12),),
+    4: ((15, 15), (17, 18)),
+    5: ((0, 1),),
+    6: ((5, 6),),
+    7: ((5, 5),),
+    8: ((9, 9), (12, 13)),
+    9: ((2, 3),),
+    10: ((6, 6),),
+    11: ((10, 11),),
+    12: ((16, 19),),
 }
 FLAG = st.sampled_from([True, True, True, False])
 SIMPLE_OPS = [  # what a suggestion may carry
-    "assign", "merge", "split", "set_parent", "add_edge", "remove_edge", "rename", "set_note",
-    "add_mention", "fix_span", "reject_mention", "add_link", "remove_link", "malformed",
+    "assign",
+    "merge",
+    "split",
+    "set_parent",
+    "add_edge",
+    "remove_edge",
+    "rename",
+    "set_note",
+    "add_mention",
+    "fix_span",
+    "reject_mention",
+    "add_link",
+    "remove_link",
+    "malformed",
 ]
 
 
-def initial_state(single_parent: bool, flags: list[bool], placement: list[int], parent_picks: list[list[int]]):
+def initial_state(
+    single_parent: bool, flags: list[bool], placement: list[int], parent_picks: list[list[int]]
+):
     mentions = {id: Mention(id, (id - 1) // 4 + 1, spans) for id, spans in SPANS.items()}
     clusters: dict[int, Cluster] = {}
     for mention, slot in zip(mentions, placement):
@@ -68,7 +91,9 @@ def check_independently(state: AnnotationState) -> None:
     assert len(members) == len(set(members)), "a mention is in two clusters"
     assert all(state.clusters.values()), "a cluster disappeared"
     assert all(cluster.members for cluster in state.clusters.values()), "an empty cluster survived"
-    assert all(not state.mentions[m].rejected for m in members), "a rejected mention is in a cluster"
+    assert all(not state.mentions[m].rejected for m in members), (
+        "a rejected mention is in a cluster"
+    )
     graph = nx.DiGraph(list(state.edges))
     assert nx.is_directed_acyclic_graph(graph), "the hierarchy has a cycle"
     assert set(graph.nodes) <= set(state.clusters), "an edge touches a deleted cluster"
@@ -115,16 +140,32 @@ class AnnotationMachine(RuleBasedStateMachine):
     def draw_op(self, data, kinds):
         kind = data.draw(st.sampled_from(kinds))
         if kind == "assign":
-            return {"op": "assign", "mention": self.draw_mention(data), "cluster": self.draw_cluster(data, True)}
+            return {
+                "op": "assign",
+                "mention": self.draw_mention(data),
+                "cluster": self.draw_cluster(data, True),
+            }
         if kind == "merge":
-            return {"op": "merge", "source": self.draw_cluster(data), "target": self.draw_cluster(data)}
+            return {
+                "op": "merge",
+                "source": self.draw_cluster(data),
+                "target": self.draw_cluster(data),
+            }
         if kind == "split":
             size = data.draw(st.integers(1, 4))
             return {"op": "split", "mentions": [self.draw_mention(data) for _ in range(size)]}
         if kind == "set_parent":
-            return {"op": "set_parent", "child": self.draw_cluster(data), "parent": self.draw_cluster(data, True)}
+            return {
+                "op": "set_parent",
+                "child": self.draw_cluster(data),
+                "parent": self.draw_cluster(data, True),
+            }
         if kind == "add_edge":
-            return {"op": "add_edge", "parent": self.draw_cluster(data), "child": self.draw_cluster(data)}
+            return {
+                "op": "add_edge",
+                "parent": self.draw_cluster(data),
+                "child": self.draw_cluster(data),
+            }
         if kind == "remove_edge":
             pairs = sorted(self.state.edges) + [(self.draw_cluster(data), self.draw_cluster(data))]
             parent, child = data.draw(st.sampled_from(pairs))
@@ -139,20 +180,30 @@ class AnnotationMachine(RuleBasedStateMachine):
             document = data.draw(st.sampled_from([1, 2, 3, MISSING]))
             return {"op": "add_mention", "document": document, "spans": self.draw_spans(data)}
         if kind == "fix_span":
-            return {"op": "fix_span", "mention": self.draw_mention(data), "spans": self.draw_spans(data)}
+            return {
+                "op": "fix_span",
+                "mention": self.draw_mention(data),
+                "spans": self.draw_spans(data),
+            }
         if kind == "reject_mention":
             return {"op": "reject_mention", "mention": self.draw_mention(data)}
         if kind in ("add_link", "remove_link"):
             type = data.draw(st.sampled_from(LINK_TYPES))
             anaphor = self.draw_mention(data)
             same_document = sorted(
-                m.id for m in self.state.mentions.values()
-                if anaphor in self.state.mentions and m.document == self.state.mentions[anaphor].document
+                m.id
+                for m in self.state.mentions.values()
+                if anaphor in self.state.mentions
+                and m.document == self.state.mentions[anaphor].document
             )
-            antecedent = data.draw(st.sampled_from(same_document + [MISSING] + sorted(self.state.mentions)))
+            antecedent = data.draw(
+                st.sampled_from(same_document + [MISSING] + sorted(self.state.mentions))
+            )
             mentions = self.state.mentions.values()
             plausible = [  # same document, antecedent first: what an annotator would try
-                (type, a.id, b.id) for a in mentions for b in mentions
+                (type, a.id, b.id)
+                for a in mentions
+                for b in mentions
                 if a.document == b.document and b.start < a.start and not (a.rejected or b.rejected)
             ]
             pool = sorted(self.state.links) if kind == "remove_link" else plausible
@@ -161,10 +212,16 @@ class AnnotationMachine(RuleBasedStateMachine):
             return {"op": kind, "type": type, "anaphor": anaphor, "antecedent": antecedent}
         if kind == "accept_suggestion":
             inner = self.draw_op(data, SIMPLE_OPS)
-            return {"op": "accept_suggestion", "suggestion": data.draw(st.integers(1, 3)), "operation": inner}
+            return {
+                "op": "accept_suggestion",
+                "suggestion": data.draw(st.integers(1, 3)),
+                "operation": inner,
+            }
         if kind == "reject_suggestion":
             return {"op": "reject_suggestion", "suggestion": data.draw(st.integers(1, 3))}
-        return data.draw(st.sampled_from([{"op": "merge", "source": "1"}, {"op": "nope"}, {"op": "split"}]))
+        return data.draw(
+            st.sampled_from([{"op": "merge", "source": "1"}, {"op": "nope"}, {"op": "split"}])
+        )
 
     # -- rules ----------------------------------------------------------------------------
 

@@ -16,7 +16,12 @@ def test_accepting_a_suggestion_applies_its_operation_and_records_the_decision()
     result = accept(session, 7)
     assert session.state.clusters[2].members == {1, 2}
     assert session.state.decisions == {7: "accepted"}
-    assert result.effects[-1] == {"e": "suggestion_decided", "suggestion": 7, "old": None, "new": "accepted"}
+    assert result.effects[-1] == {
+        "e": "suggestion_decided",
+        "suggestion": 7,
+        "old": None,
+        "new": "accepted",
+    }
 
 
 def test_an_accepted_suggestion_reports_the_ids_its_operation_created():
@@ -36,7 +41,9 @@ def test_one_undo_reverts_the_operation_and_the_decision():
 def test_rejecting_a_suggestion_only_records_the_decision():
     session = Session(topic({1: ("A", [1])}))
     result = session.do({"op": "reject_suggestion", "suggestion": 7})
-    assert result.effects == [{"e": "suggestion_decided", "suggestion": 7, "old": None, "new": "rejected"}]
+    assert result.effects == [
+        {"e": "suggestion_decided", "suggestion": 7, "old": None, "new": "rejected"}
+    ]
 
 
 def test_rejecting_a_rejected_suggestion_again_is_refused():

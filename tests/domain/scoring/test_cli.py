@@ -12,7 +12,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 SCORE_KEYS = {
-    "mentions", "mention_detection", "muc", "bcub", "ceafe", "lea", "conll_f1", "hierarchy", "hierarchy_50",
+    "mentions",
+    "mention_detection",
+    "muc",
+    "bcub",
+    "ceafe",
+    "lea",
+    "conll_f1",
+    "hierarchy",
+    "hierarchy_50",
     "path_ratio",
 }
 PRF = {"precision", "recall", "f1"}
@@ -22,7 +30,11 @@ TYPES = {"COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAI
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "annotation.domain.scoring", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -30,14 +42,22 @@ def scico_line(topic_id: int, clusters: list[int], relations: list[list[int]]) -
     tokens = [["w"] * 12, ["v"] * 9]
     spans = [[0, 0, 1], [0, 3, 3], [0, 6, 8], [1, 0, 0], [1, 4, 5]]
     mentions = [span + [cluster] for span, cluster in zip(spans, clusters)]
-    return json.dumps({"id": topic_id, "tokens": tokens, "mentions": mentions, "relations": relations})
+    return json.dumps(
+        {"id": topic_id, "tokens": tokens, "mentions": mentions, "relations": relations}
+    )
 
 
 @pytest.fixture
 def scico_files(tmp_path: Path) -> dict[str, Path]:
     files = {
-        "gold": [scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), scico_line(2, [0, 1, 1, 2, 2], [[1, 2]])],
-        "system": [scico_line(2, [0, 1, 1, 1, 2], [[1, 2]]), scico_line(1, [0, 0, 1, 2, 2], [[0, 1], [1, 2]])],
+        "gold": [
+            scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]),
+            scico_line(2, [0, 1, 1, 2, 2], [[1, 2]]),
+        ],
+        "system": [
+            scico_line(2, [0, 1, 1, 1, 2], [[1, 2]]),
+            scico_line(1, [0, 0, 1, 2, 2], [[0, 1], [1, 2]]),
+        ],
         "third": [scico_line(1, [0, 1, 1, 1, 2], [])],
     }
     paths = {}
@@ -48,14 +68,23 @@ def scico_files(tmp_path: Path) -> dict[str, Path]:
 
 
 def chemu_line(doc_key: str, coreference: list, work_up: list) -> str:
-    return json.dumps({
-        "doc_key": doc_key, "sentences": [["t"] * 30],
-        "Coreference": coreference, "Transformed": [], "Reaction-associated": [], "Work-up": work_up, "Contained": [],
-    })
+    return json.dumps(
+        {
+            "doc_key": doc_key,
+            "sentences": [["t"] * 30],
+            "Coreference": coreference,
+            "Transformed": [],
+            "Reaction-associated": [],
+            "Work-up": work_up,
+            "Contained": [],
+        }
+    )
 
 
 def test_score_scico_json_has_exactly_the_documented_keys(scico_files):
-    completed = run("score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json")
+    completed = run(
+        "score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json"
+    )
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
     assert set(result) == SCORE_KEYS
@@ -68,17 +97,35 @@ def test_score_scico_json_has_exactly_the_documented_keys(scico_files):
 
 
 def test_keep_singletons_flag_reaches_the_scorer(scico_files):
-    plain = json.loads(run("score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json").stdout)
+    plain = json.loads(
+        run(
+            "score",
+            str(scico_files["gold"]),
+            str(scico_files["system"]),
+            "--format",
+            "scico",
+            "--json",
+        ).stdout
+    )
     kept = json.loads(
-        run("score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json",
-            "--keep-singletons").stdout
+        run(
+            "score",
+            str(scico_files["gold"]),
+            str(scico_files["system"]),
+            "--format",
+            "scico",
+            "--json",
+            "--keep-singletons",
+        ).stdout
     )
     assert plain["mentions"] != kept["mentions"]
     assert plain["mention_detection"] == kept["mention_detection"]
 
 
 def test_score_without_json_prints_a_readable_table(scico_files):
-    completed = run("score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico")
+    completed = run(
+        "score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico"
+    )
     assert completed.returncode == 0
     assert "CoNLL F1" in completed.stdout and "path ratio: micro" in completed.stdout
 
@@ -87,7 +134,9 @@ def test_score_chemu_json_has_exactly_the_documented_keys(tmp_path):
     gold = tmp_path / "gold.jsonlines"
     system = tmp_path / "system.jsonlines"
     gold.write_text(chemu_line("0001", [[[[10, 11]], [[0, 1]]]], [[[[20, 21]], [[10, 11]]]]) + "\n")
-    system.write_text(chemu_line("0001", [[[[10, 11]], [[0, 1]]]], [[[[20, 22]], [[10, 11]]]]) + "\n")
+    system.write_text(
+        chemu_line("0001", [[[[10, 11]], [[0, 1]]]], [[[[20, 22]], [[10, 11]]]]) + "\n"
+    )
     completed = run("score", str(gold), str(system), "--format", "chemu", "--json")
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
@@ -109,12 +158,22 @@ def test_links_with_an_empty_side_are_not_scored_and_said_so(tmp_path):
     assert json.loads(completed.stdout)["exact"]["per_type"]["COREFERENCE"]["f1"] == 1.0
 
 
-def test_an_invalid_file_is_reported_with_file_line_and_field_and_exits_non_zero(scico_files, tmp_path):
+def test_an_invalid_file_is_reported_with_file_line_and_field_and_exits_non_zero(
+    scico_files, tmp_path
+):
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(scico_line(1, [0, 0, 1, 1, 2], []) + "\n" + '{"id": 2, "tokens": [["a"]], "mentions": [[0, 0, 5, 1]]}\n')
+    bad.write_text(
+        scico_line(1, [0, 0, 1, 1, 2], [])
+        + "\n"
+        + '{"id": 2, "tokens": [["a"]], "mentions": [[0, 0, 5, 1]]}\n'
+    )
     completed = run("score", str(scico_files["gold"]), str(bad), "--format", "scico", "--json")
     assert completed.returncode == 1
-    assert "bad.jsonl" in completed.stderr and "line 2" in completed.stderr and "mentions" in completed.stderr
+    assert (
+        "bad.jsonl" in completed.stderr
+        and "line 2" in completed.stderr
+        and "mentions" in completed.stderr
+    )
     assert completed.stdout == ""
 
 
@@ -130,25 +189,40 @@ def test_the_scorer_does_not_check_token_contents_the_importer_does(scico_files,
     numbered.write_text("\n".join([json.dumps(odd), *lines[1:]]) + "\n")
     with pytest.raises(FormatErrors, match="tokens\\[0\\]\\[2\\]"):
         read("scico", numbered)
-    as_is = run("score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json")
-    completed = run("score", str(numbered), str(scico_files["system"]), "--format", "scico", "--json")
+    as_is = run(
+        "score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json"
+    )
+    completed = run(
+        "score", str(numbered), str(scico_files["system"]), "--format", "scico", "--json"
+    )
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout == as_is.stdout
-    odd["mentions"][0][2] = 99  # and a real problem besides: the importer's message, its first error
+    odd["mentions"][0][2] = (
+        99  # and a real problem besides: the importer's message, its first error
+    )
     numbered.write_text("\n".join([json.dumps(odd), *lines[1:]]) + "\n")
-    completed = run("score", str(numbered), str(scico_files["system"]), "--format", "scico", "--json")
+    completed = run(
+        "score", str(numbered), str(scico_files["system"]), "--format", "scico", "--json"
+    )
     assert completed.returncode == 1
-    assert "numbered.jsonl: line 1, field tokens[0][2]: a token must be a string, not a number" in completed.stderr
+    assert (
+        "numbered.jsonl: line 1, field tokens[0][2]: a token must be a string, not a number"
+        in completed.stderr
+    )
 
 
 def test_a_topic_missing_from_the_system_is_named(scico_files):
-    completed = run("score", str(scico_files["gold"]), str(scico_files["third"]), "--format", "scico")
+    completed = run(
+        "score", str(scico_files["gold"]), str(scico_files["third"]), "--format", "scico"
+    )
     assert completed.returncode == 1
     assert "missing from the system: 2" in completed.stderr
 
 
 def test_a_missing_file_is_an_error_not_a_traceback(tmp_path, scico_files):
-    completed = run("score", str(scico_files["gold"]), str(tmp_path / "nope.jsonl"), "--format", "scico")
+    completed = run(
+        "score", str(scico_files["gold"]), str(tmp_path / "nope.jsonl"), "--format", "scico"
+    )
     assert completed.returncode == 1
     assert "nope.jsonl" in completed.stderr and "Traceback" not in completed.stderr
 
@@ -156,8 +230,15 @@ def test_a_missing_file_is_an_error_not_a_traceback(tmp_path, scico_files):
 def test_iaa_json_and_csv(scico_files, tmp_path):
     out = tmp_path / "agreement.csv"
     completed = run(
-        "iaa", str(scico_files["gold"]), str(scico_files["system"]), str(scico_files["third"]),
-        "--format", "scico", "--json", "--csv", str(out),
+        "iaa",
+        str(scico_files["gold"]),
+        str(scico_files["system"]),
+        str(scico_files["third"]),
+        "--format",
+        "scico",
+        "--json",
+        "--csv",
+        str(out),
     )
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
@@ -167,19 +248,42 @@ def test_iaa_json_and_csv(scico_files, tmp_path):
     assert set(result["overall"]["path_ratio"]) == {"avg", "std", "max_micro", "max_macro"}
     with out.open(newline="") as stream:
         rows = list(csv.reader(stream))
-    assert rows[0] == ["scope", "topic", "metric", "avg", "max", "annotators", "std", "max_micro", "max_macro"]
+    assert rows[0] == [
+        "scope",
+        "topic",
+        "metric",
+        "avg",
+        "max",
+        "annotators",
+        "std",
+        "max_micro",
+        "max_macro",
+    ]
     assert rows[1][:3] == ["topic", "1", "conll_f1"] and rows[1][5] == "3"
     assert [r[0] for r in rows[1:]].count("overall") == 8
 
 
 def test_iaa_table_and_names(scico_files):
     completed = run(
-        "iaa", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--names", "ann,bo",
+        "iaa",
+        str(scico_files["gold"]),
+        str(scico_files["system"]),
+        "--format",
+        "scico",
+        "--names",
+        "ann,bo",
     )
     assert completed.returncode == 0, completed.stderr
     assert "MAX-micro" in completed.stdout and "2 topic(s) scored" in completed.stdout
     named = run(
-        "iaa", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--names", "ann,bo", "--json",
+        "iaa",
+        str(scico_files["gold"]),
+        str(scico_files["system"]),
+        "--format",
+        "scico",
+        "--names",
+        "ann,bo",
+        "--json",
     )
     assert list(json.loads(named.stdout)["topics"]["1"]["muc_f1"]["pairs"]) == ["ann-bo"]
 
@@ -200,11 +304,15 @@ def test_reading_in_parallel_and_in_sequence_gives_the_same_topics(scico_files, 
     monkeypatch.setattr(parallel, "cpu_count", lambda: 1)
     in_sequence = cli._read_all(paths, "scico")
     assert in_parallel == in_sequence
-    assert in_sequence == [[from_topic(topic) for topic in read("scico", path).topics] for path in paths]
+    assert in_sequence == [
+        [from_topic(topic) for topic in read("scico", path).topics] for path in paths
+    ]
 
 
 @pytest.mark.parametrize("cpus", [1, 2])
-def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(tmp_path, monkeypatch, cpus):
+def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(
+    tmp_path, monkeypatch, cpus
+):
     from annotation.domain.formats import read
     from annotation.domain.scoring import cli, parallel
     from annotation.domain.scoring.plain import from_topic
@@ -221,7 +329,9 @@ def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(tm
     for name, text in files.items():
         (tmp_path / name).write_bytes(text.encode())
         paths.append(str(tmp_path / name))
-    assert cli._read_all(paths, "scico") == [[from_topic(t) for t in read("scico", path).topics] for path in paths]
+    assert cli._read_all(paths, "scico") == [
+        [from_topic(t) for t in read("scico", path).topics] for path in paths
+    ]
 
 
 def test_a_file_that_is_not_utf8_is_reported_not_a_traceback(tmp_path, scico_files):
@@ -229,18 +339,28 @@ def test_a_file_that_is_not_utf8_is_reported_not_a_traceback(tmp_path, scico_fil
     bad.write_bytes(scico_line(1, [0, 0, 1, 1, 2], []).encode() + b'\n{"id": "\xff"}\n')
     completed = run("score", str(bad), str(scico_files["gold"]), "--format", "scico")
     assert completed.returncode == 1
-    assert "bad.jsonl: line 2: not UTF-8 text" in completed.stderr and "Traceback" not in completed.stderr
+    assert (
+        "bad.jsonl: line 2: not UTF-8 text" in completed.stderr
+        and "Traceback" not in completed.stderr
+    )
 
 
 def test_json_output_is_json_dumps_with_indent_2(scico_files):
-    completed = run("iaa", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json")
+    completed = run(
+        "iaa", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json"
+    )
     assert completed.stdout == json.dumps(json.loads(completed.stdout), indent=2) + "\n"
 
 
 @pytest.mark.parametrize(
     "result",
     [
-        {"a": {"precision": 0.5, "recall": 1.0, "f1": 0.6666666666666666}, "b": [], "c": {}, "d": None},
+        {
+            "a": {"precision": 0.5, "recall": 1.0, "f1": 0.6666666666666666},
+            "b": [],
+            "c": {},
+            "d": None,
+        },
         {"tiny": 1e-05, "alpha": -0.00012, "zero": -0.0},
         {"topic é": 0.5, "unscored_topics": ["t1", "t\u2013"]},
         {"nan": float("nan"), "inf": float("inf")},

@@ -12,7 +12,14 @@ from annotation.domain.scoring.api import iaa, iaa_csv_rows, write_iaa_csv
 from .builders import chemu_topic, scico_topic
 
 SCICO_METRICS = [
-    "conll_f1", "muc_f1", "bcub_f1", "ceafe_f1", "lea_f1", "hierarchy_f1", "hierarchy_50_f1", "path_ratio",
+    "conll_f1",
+    "muc_f1",
+    "bcub_f1",
+    "ceafe_f1",
+    "lea_f1",
+    "hierarchy_f1",
+    "hierarchy_50_f1",
+    "path_ratio",
 ]
 CHEMU_METRICS = ["relation_exact_f1", "relation_relaxed_f1", "alpha_relations", "alpha_mentions"]
 
@@ -25,7 +32,11 @@ def annotated(topic_id, clusters, relations=()):
 
 @pytest.fixture
 def three_annotators():
-    first = [annotated("t1", "aabbc", [("a", "b")]), annotated("t2", "aaabb"), annotated("t3", "abcde")]
+    first = [
+        annotated("t1", "aabbc", [("a", "b")]),
+        annotated("t2", "aaabb"),
+        annotated("t3", "abcde"),
+    ]
     second = [annotated("t1", "aabbb", [("a", "b")]), annotated("t2", "aaabb")]
     third = [annotated("t1", "abbcc", [("b", "c")])]
     return [first, second, third]
@@ -52,7 +63,9 @@ def test_names_label_the_pairs(three_annotators):
     assert list(result["topics"]["t1"]["lea_f1"]["pairs"]) == ["ann-bo", "ann-cy", "bo-cy"]
 
 
-def test_identical_annotations_agree_fully_and_max_macro_is_the_mean_of_topic_maxima(three_annotators):
+def test_identical_annotations_agree_fully_and_max_macro_is_the_mean_of_topic_maxima(
+    three_annotators,
+):
     result = iaa(three_annotators, scheme="scico")
     assert result["topics"]["t2"]["conll_f1"]["max"] == 1.0  # annotators 1 and 2 agree on t2
     t1_max = result["topics"]["t1"]["muc_f1"]["max"]
@@ -63,8 +76,12 @@ def test_agreement_does_not_depend_on_the_order_of_the_annotators(three_annotato
     forward = iaa(three_annotators, scheme="scico")
     backward = iaa(three_annotators[::-1], scheme="scico")
     for metric in SCICO_METRICS:
-        assert forward["overall"][metric]["avg"] == pytest.approx(backward["overall"][metric]["avg"], rel=1e-12)
-        assert forward["topics"]["t1"][metric]["max"] == pytest.approx(backward["topics"]["t1"][metric]["max"])
+        assert forward["overall"][metric]["avg"] == pytest.approx(
+            backward["overall"][metric]["avg"], rel=1e-12
+        )
+        assert forward["topics"]["t1"][metric]["max"] == pytest.approx(
+            backward["topics"]["t1"][metric]["max"]
+        )
 
 
 def test_chemu_agreement_has_relation_f1_and_alpha():
@@ -88,15 +105,27 @@ def test_unknown_scheme_and_wrong_number_of_names_are_refused(three_annotators):
 def test_csv_has_a_header_topic_rows_overall_rows_and_unscored_rows(three_annotators):
     result = iaa(three_annotators, scheme="scico")
     rows = iaa_csv_rows(result)
-    assert rows[0] == ["scope", "topic", "metric", "avg", "max", "annotators", "std", "max_micro", "max_macro"]
+    assert rows[0] == [
+        "scope",
+        "topic",
+        "metric",
+        "avg",
+        "max",
+        "annotators",
+        "std",
+        "max_micro",
+        "max_macro",
+    ]
     scopes = [row[0] for row in rows[1:]]
     assert scopes == ["topic"] * 16 + ["overall"] * 8 + ["unscored"]
     t1_conll = rows[1]
     assert t1_conll[:3] == ["topic", "t1", "conll_f1"] and t1_conll[5] == "3"
     assert float(t1_conll[3]) == result["topics"]["t1"]["conll_f1"]["avg"]
     overall_conll = rows[17]
-    assert overall_conll[2] == "conll_f1" and overall_conll[4] == "" and float(overall_conll[7]) == (
-        result["overall"]["conll_f1"]["max_micro"]
+    assert (
+        overall_conll[2] == "conll_f1"
+        and overall_conll[4] == ""
+        and float(overall_conll[7]) == (result["overall"]["conll_f1"]["max_micro"])
     )
     assert rows[-1][:2] == ["unscored", "t3"]
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from annotation.domain.formats import FormatErrors, read_scico_jsonl
 from annotation.domain.scoring import api, cli, parallel, scico_lines
 from annotation.domain.scoring.plain import from_topic
-from tests.domain.formats.scico_strategies import BIG, scico_lines as generated_lines, topic
+from tests.domain.formats.scico_strategies import BIG, topic
+from tests.domain.formats.scico_strategies import scico_lines as generated_lines
 
 TOKEN_ERROR = "a token must be a string"
 
@@ -40,14 +41,18 @@ def with_string_tokens(line: str) -> str:
     if not isinstance(obj, dict) or not isinstance(obj.get("tokens"), list):
         return line
     obj["tokens"] = [
-        [token if isinstance(token, str) else "x" for token in paragraph] if isinstance(paragraph, list) else paragraph
+        [token if isinstance(token, str) else "x" for token in paragraph]
+        if isinstance(paragraph, list)
+        else paragraph
         for paragraph in obj["tokens"]
     ]
     return json.dumps(obj)
 
 
 def only_token_errors(parsed) -> bool:
-    return bool(parsed.errors) and all(error.message.startswith(TOKEN_ERROR) for error in parsed.errors)
+    return bool(parsed.errors) and all(
+        error.message.startswith(TOKEN_ERROR) for error in parsed.errors
+    )
 
 
 # --------------------------------------------------------------------------- one line
@@ -89,20 +94,29 @@ def test_the_bench_shape_takes_the_fast_path():
     line = json.dumps(topic(hard_10=True, curated=False)).encode()
     topic_id, annotation = scico_lines.fast_line(line)
     parsed, _ = scico_lines.exact_line(line, 1, "data.jsonl")
-    assert (topic_id, annotation) == (parsed.topic_id, parsed.topic) and annotation.token_counts == (4, 3)
+    assert (topic_id, annotation) == (
+        parsed.topic_id,
+        parsed.topic,
+    ) and annotation.token_counts == (4, 3)
 
 
 @pytest.mark.parametrize(
     "fields",
     [
-        {"metadata": {"10": {"title": "A"}, "11": {"title": "B"}, "12": {"x": 1}}},  # keyed by doc id
+        {
+            "metadata": {"10": {"title": "A"}, "11": {"title": "B"}, "12": {"x": 1}}
+        },  # keyed by doc id
         {"doc_ids": ["a", "07"], "id": "t1"},
         {"mentions": [[0, 0, 2, "c"], [1, 0, 0], [1, 1, 1, "7"]], "relations": [["c", "7"]]},
         {"mentions": [[0, 0, 2, 0], [1, 0, 0, "0"], [1, 1, 1, 1]]},  # 0 and "0": one cluster
         {"sentences": [[[0, 3]], [[0, 2]]]},  # inclusive ends
         {"sentences": None, "metadata": None, "doc_ids": None, "source": None, "relations": None},
-        {"tokens": [["neural", "machine", "translation", "."], []], "sentences": [[[0, 4]], []],
-         "mentions": [[0, 0, 2, 0]], "relations": []},
+        {
+            "tokens": [["neural", "machine", "translation", "."], []],
+            "sentences": [[[0, 4]], []],
+            "mentions": [[0, 0, 2, 0]],
+            "relations": [],
+        },
         {"id": 18446744073709551615},  # the largest integer simdjson reads exactly
         {"hard_10": 1.5, "extra": {"n": [1, None, True]}},
     ],
@@ -178,7 +192,8 @@ def read_scico_jsonl_text(text: str):
         '{"id": true, "tokens": [["a"]], "mentions": []}',
         '{"tokens": [["a"]], "mentions": []}',
         '[{"id": 1, "tokens": [["a"]], "mentions": []}]',
-        '{"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 0, 0]], "deep": %s}' % ("[" * 1100 + "]" * 1100),
+        '{"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 0, 0]], "deep": %s}'
+        % ("[" * 1100 + "]" * 1100),
     ],
 )
 def test_what_the_fast_path_leaves_is_read_by_the_importers_code(text):
@@ -246,7 +261,9 @@ def read_both(paths: list[Path], exact_reading):
     return fast, outcome()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(gold=scico_files(valid=True), system=scico_files(valid=True), cpus=st.sampled_from([1, 2]))
 def test_valid_files_give_the_same_topics_and_scores(gold, system, cpus, tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "cpu_count", lambda: cpus)
@@ -257,19 +274,28 @@ def test_valid_files_give_the_same_topics_and_scores(gold, system, cpus, tmp_pat
     fast = cli._read_all([str(path) for path in paths], "scico")
     monkeypatch.setattr(scico_lines, "enabled", False)
     exact = cli._read_all([str(path) for path in paths], "scico")
-    assert fast == exact == [[from_topic(t) for t in read_scico_jsonl(path).topics] for path in paths]
+    assert (
+        fast == exact == [[from_topic(t) for t in read_scico_jsonl(path).topics] for path in paths]
+    )
     assert api.iaa(fast, scheme="scico") == api.iaa(exact, scheme="scico")
     common = {t.topic_id for t in fast[0]} & {t.topic_id for t in fast[1]}
     for singletons in (False, True):
         scores = [
-            api.score_scico(*([t for t in side if t.topic_id in common] for side in reading), keep_singletons=singletons)
+            api.score_scico(
+                *([t for t in side if t.topic_id in common] for side in reading),
+                keep_singletons=singletons,
+            )
             for reading in (fast, exact)
         ]
         assert scores[0] == scores[1]
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(files=st.lists(scico_files(valid=False), min_size=1, max_size=3), cpus=st.sampled_from([1, 2]))
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    files=st.lists(scico_files(valid=False), min_size=1, max_size=3), cpus=st.sampled_from([1, 2])
+)
 def test_broken_files_give_the_same_messages(files, cpus, tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "cpu_count", lambda: cpus)
     monkeypatch.setattr(scico_lines, "enabled", True)
@@ -299,10 +325,17 @@ def test_a_repeated_topic_id_is_the_importers_message(tmp_path, exact_reading):
 
 def test_a_line_without_the_fast_path_among_fast_lines_keeps_file_order(tmp_path, exact_reading):
     path = tmp_path / "gold.jsonl"
-    path.write_text("\n".join([
-        json.dumps(topic(id=1)),
-        json.dumps(topic(id=2, relations=[[0, 1], [0, 1]])),  # a warning: the importer's code
-        json.dumps(topic(id=3, hard_10=BIG)),  # simdjson refuses it: the importer's code
-    ]) + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                json.dumps(topic(id=1)),
+                json.dumps(
+                    topic(id=2, relations=[[0, 1], [0, 1]])
+                ),  # a warning: the importer's code
+                json.dumps(topic(id=3, hard_10=BIG)),  # simdjson refuses it: the importer's code
+            ]
+        )
+        + "\n"
+    )
     fast, exact = read_both([path], exact_reading)
     assert fast == exact and [t.topic_id for t in fast[0]] == ["1", "2", "3"]

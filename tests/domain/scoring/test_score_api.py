@@ -37,7 +37,9 @@ def micro(counts):
 def coval_order(topic: dict) -> list[list[int]]:
     """Clusters in the order coval's reader opens them: at the end token of a first mention."""
     clusters: dict = {}
-    for index, (_, _, end, cluster) in sorted(enumerate(topic["mentions"]), key=lambda m: (m[1][0], m[1][2], m[0])):
+    for index, (_, _, end, cluster) in sorted(
+        enumerate(topic["mentions"]), key=lambda m: (m[1][0], m[1][2], m[0])
+    ):
         clusters.setdefault(cluster, []).append(index)
     return [sorted(members) for members in clusters.values()]
 
@@ -49,7 +51,9 @@ def test_score_scico_reproduces_coval_and_scico_digit_for_digit(pairs):
     system = [scico_topic(i, p[1]["mentions"], p[1]["relations"]) for i, p in enumerate(pairs)]
     result = score_scico(gold, system)
 
-    coval = coval_evaluate([(coval_order(g), coval_order(s)) for g, s in pairs], keep_singletons=False)
+    coval = coval_evaluate(
+        [(coval_order(g), coval_order(s)) for g, s in pairs], keep_singletons=False
+    )
     for name in ("mentions", "muc", "bcub", "ceafe", "lea"):
         p_num, p_den, r_num, r_den = coval[name]
         expected = {
@@ -62,7 +66,9 @@ def test_score_scico_reproduces_coval_and_scico_digit_for_digit(pairs):
     for name in ("muc", "bcub", "ceafe"):
         conll += coval_f1(*coval[name])
     assert result["conll_f1"] == conll / 3
-    assert result["hierarchy"] == micro([scico_hypernym_counts(g, s, count_closure=True) for g, s in pairs])
+    assert result["hierarchy"] == micro(
+        [scico_hypernym_counts(g, s, count_closure=True) for g, s in pairs]
+    )
     assert result["hierarchy_50"] == micro([scico_hypernym_50_counts(g, s) for g, s in pairs])
     path_micro, path_macro = scico_path_averages([scico_path_topic(g, s) for g, s in pairs])
     assert result["path_ratio"] == {"micro": path_micro, "macro": path_macro}
@@ -73,20 +79,38 @@ def test_score_scico_returns_exactly_the_documented_keys():
     topic = scico_topic(7, [[0, 0, 1, "a"], [0, 3, 3, "a"], [0, 5, 6, "b"]], [("a", "b")])
     result = score_scico([topic], [topic])
     assert set(result) == {
-        "mentions", "mention_detection", "muc", "bcub", "ceafe", "lea", "conll_f1",
-        "hierarchy", "hierarchy_50", "path_ratio",
+        "mentions",
+        "mention_detection",
+        "muc",
+        "bcub",
+        "ceafe",
+        "lea",
+        "conll_f1",
+        "hierarchy",
+        "hierarchy_50",
+        "path_ratio",
     }
     assert set(result["mention_detection"]) == {"exact", "relaxed"}
-    assert all(set(result[k]) == PRF for k in ("mentions", "muc", "bcub", "ceafe", "lea", "hierarchy", "hierarchy_50"))
+    assert all(
+        set(result[k]) == PRF
+        for k in ("mentions", "muc", "bcub", "ceafe", "lea", "hierarchy", "hierarchy_50")
+    )
     assert set(result["path_ratio"]) == {"micro", "macro"}
     assert all(type(v) is float for v in result["muc"].values())
 
 
 def test_identical_files_score_one_everywhere():
-    topic = scico_topic(1, [[0, 0, 1, "a"], [0, 3, 3, "a"], [0, 5, 6, "b"], [0, 8, 8, "b"]], [("a", "b")])
+    topic = scico_topic(
+        1, [[0, 0, 1, "a"], [0, 3, 3, "a"], [0, 5, 6, "b"], [0, 8, 8, "b"]], [("a", "b")]
+    )
     result = score_scico([topic], [topic])
     assert result["conll_f1"] == 1.0
-    assert result["hierarchy"]["f1"] == result["hierarchy_50"]["f1"] == result["path_ratio"]["micro"] == 1.0
+    assert (
+        result["hierarchy"]["f1"]
+        == result["hierarchy_50"]["f1"]
+        == result["path_ratio"]["micro"]
+        == 1.0
+    )
 
 
 def test_keep_singletons_changes_the_coreference_scores():
