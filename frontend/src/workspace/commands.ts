@@ -5,15 +5,15 @@ import type { Id, LinkType, Span } from "../api/types";
 import { LINK_TYPES } from "../api/types";
 import type { Link } from "../domain/state";
 import type { Editing } from "./editing";
-import type { Navigation } from "./navigation";
-import type { Notices } from "./notices";
-import type { Store } from "./store";
+import type { AnnotationStore } from "./stores/annotation";
+import type { NavigationStore } from "./stores/navigation";
+import type { Notices } from "./stores/notices";
 import type { TopicModel } from "./topicModel";
 
 export interface CommandDeps {
   topic: TopicModel;
-  store: Store;
-  nav: Navigation;
+  store: AnnotationStore;
+  nav: NavigationStore;
   editing: Editing;
   notices: Notices;
 }

@@ -5,10 +5,10 @@ import { reactive } from "vue";
 import type { ApiError } from "../api/http";
 import type { Api } from "../api/endpoints";
 import type { Applied, AppliedBatch, Id, Operation, SocketMessage, SuggestionKind } from "../api/types";
-import type { Notices } from "./notices";
+import type { Notices } from "./stores/notices";
 import { type Edit, type EditRequest, OperationQueue, type QueueStatus } from "./operationQueue";
 import { connectLive, type LiveSocket, wsUrl } from "../api/liveSocket";
-import type { Store } from "./store";
+import type { AnnotationStore } from "./stores/annotation";
 import { VersionSync } from "./versionSync";
 
 export interface EditCallbacks {
@@ -24,7 +24,7 @@ export interface EditingDeps {
   annotationId: Id;
   clientId: string;
   api: Api;
-  store: Store;
+  store: AnnotationStore;
   notices: Notices;
   reload: (reason: string) => Promise<void>;
   live?: boolean;

@@ -4,8 +4,8 @@
 import { computed, type ShallowRef, shallowRef, watch } from "vue";
 import type { EdgeItem, Id, LinkItem, SuggestionKind, SuggestionsPayload } from "../api/types";
 import { edgeKey, linkKey } from "../domain/state";
-import type { Navigation } from "./navigation";
-import type { Store } from "./store";
+import type { AnnotationStore } from "./stores/annotation";
+import type { NavigationStore } from "./stores/navigation";
 import {
   type BulkCount,
   countAbove,
@@ -23,8 +23,8 @@ import type { TopicModel } from "./topicModel";
 export interface OpenSuggestionDeps {
   payload: ShallowRef<SuggestionsPayload | null>;
   topic: TopicModel;
-  store: Store;
-  nav: Navigation;
+  store: AnnotationStore;
+  nav: NavigationStore;
 }
 
 export interface SuggestedEdge {

@@ -6,17 +6,17 @@ import type { ComputedRef, ShallowRef } from "vue";
 import type { Id, Operation, SuggestionKind } from "../api/types";
 import type { Commands } from "./commands";
 import type { Editing } from "./editing";
-import type { Navigation } from "./navigation";
-import type { Notices } from "./notices";
-import type { Store } from "./store";
+import type { AnnotationStore } from "./stores/annotation";
+import type { NavigationStore } from "./stores/navigation";
+import type { Notices } from "./stores/notices";
 import type { Focus } from "./suggestionFocus";
 import { type BulkCount, edgeEnds, formatScore, linkEnds, membershipOperation, type OpenMembership } from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
 
 export interface SuggestionDecisionDeps {
   topic: TopicModel;
-  store: Store;
-  nav: Navigation;
+  store: AnnotationStore;
+  nav: NavigationStore;
   editing: Editing;
   notices: Notices;
   commands: Commands;

@@ -3,10 +3,10 @@
 
 import { computed, reactive, shallowRef, watch } from "vue";
 import type { EdgeItem, Id, LinkItem } from "../api/types";
-import type { Navigation } from "./navigation";
-import type { Notices } from "./notices";
 import type { OpenSuggestions } from "./openSuggestions";
-import type { Store } from "./store";
+import type { AnnotationStore } from "./stores/annotation";
+import type { NavigationStore } from "./stores/navigation";
+import type { Notices } from "./stores/notices";
 import { linkEnds, nextEntry, type OpenMembership, openMembership, sortWalk, type WalkEntry } from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
 
@@ -19,8 +19,8 @@ export type Focus =
 export interface SuggestionFocusDeps {
   open: OpenSuggestions;
   topic: TopicModel;
-  store: Store;
-  nav: Navigation;
+  store: AnnotationStore;
+  nav: NavigationStore;
   notices: Notices;
   /** What to say when G finds nothing left. */
   noSuggestionsText: () => string;

@@ -11,8 +11,8 @@ import type { Api } from "../api/endpoints";
 import { ApiError } from "../api/http";
 import type { Id, RunPayload, SocketMessage, SuggestionsPayload } from "../api/types";
 import type { Editing } from "./editing";
-import type { Notices } from "./notices";
-import type { Store } from "./store";
+import type { AnnotationStore } from "./stores/annotation";
+import type { Notices } from "./stores/notices";
 import { isActive, isNewerRun, runState, Throttle } from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
 
@@ -20,7 +20,7 @@ export interface SuggestionRunDeps {
   api: Api;
   annotationId: Id;
   topic: TopicModel;
-  store: Store;
+  store: AnnotationStore;
   editing: Editing;
   notices: Notices;
 }

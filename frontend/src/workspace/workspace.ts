@@ -1,10 +1,11 @@
-// The workspace of one assignment: loads the topic and the annotation, and composes the
-// store, navigation, editing and commands into the object its components inject.
+// The workspace of one assignment: loads the topic and the annotation, and is the one place
+// that creates its stores (./stores/: annotation, navigation, suggestions, notices, UI) and
+// wires them to editing and commands.
 //
-// Features plug in the same way: model suggestions (./suggestions.ts) are a composable over
+// Features plug in the same way: model suggestions (./stores/suggestions.ts) are a store over
 // the same pieces, with their keys in the one keymap and their panel in the page.
 
-import { inject, type InjectionKey, reactive, watch } from "vue";
+import { inject, type InjectionKey, watch } from "vue";
 import { api as defaultApi, type Api } from "../api/endpoints";
 import { ApiError } from "../api/http";
 import type { AnnotationPayload, AssignmentRow, Id, TopicPayload } from "../api/types";
@@ -12,10 +13,11 @@ import { KeyDispatcher } from "../keyboard/dispatcher";
 import { KEYMAP, schemesOf } from "../keyboard/keymap";
 import { createCommands } from "./commands";
 import { createEditing } from "./editing";
-import { createNavigation } from "./navigation";
-import { createNotices } from "./notices";
-import { createStore } from "./store";
-import { createSuggestions } from "./suggestions";
+import { createAnnotationStore } from "./stores/annotation";
+import { createNavigationStore } from "./stores/navigation";
+import { createNotices } from "./stores/notices";
+import { createSuggestionsStore } from "./stores/suggestions";
+import { createUiStore } from "./stores/ui";
 import { createTopicModel } from "./topicModel";
 
 export interface LoadedWorkspace {
@@ -34,9 +36,6 @@ export async function loadWorkspace(assignmentId: Id, api: Api = defaultApi): Pr
   return { assignment, topic, annotation };
 }
 
-export type PickerMode = "search" | "merge" | "parent" | "addParent";
-export type DialogKind = "rename" | "note";
-
 function newClientId(): string {
   const random = globalThis.crypto?.randomUUID?.();
   return random ?? `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
@@ -45,29 +44,12 @@ function newClientId(): string {
 export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; live?: boolean } = {}) {
   const api = options.api ?? defaultApi;
   const topic = createTopicModel(loaded.topic);
-  const store = createStore(topic, loaded.annotation);
-  const nav = createNavigation(store, topic);
+  const store = createAnnotationStore(topic, loaded.annotation);
+  const nav = createNavigationStore(store, topic);
   const notices = createNotices();
   const clientId = newClientId();
   const annotationId = loaded.annotation.id;
-  const ui = reactive({
-    picker: null as { mode: Exclude<PickerMode, "search">; cluster: Id } | null,
-    dialog: null as { kind: DialogKind; cluster: Id } | null,
-    help: false,
-    confirmSubmit: false,
-    /** Draw every anaphora link, not only those of the mentions in focus. */
-    allArcs: false,
-    collapsed: new Set<Id>(),
-    /** Bumped to ask a panel to take the focus. */
-    focusTree: 0,
-    focusBank: 0,
-    /** The bulk-accept dialog (Shift+Y). */
-    bulkAccept: false,
-    /** The last threshold chosen in it. */
-    bulkThreshold: 0.8,
-    /** Draw suggested hierarchy edges in the tree. */
-    suggestedEdges: true,
-  });
+  const ui = createUiStore();
 
   let reloading: Promise<void> | null = null;
   async function reload(reason: string): Promise<void> {
@@ -108,7 +90,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     live: options.live,
   });
   const commands = createCommands({ topic, store, nav, editing, notices });
-  const suggestions = createSuggestions({ api, annotationId, topic, store, nav, editing, notices, commands });
+  const suggestions = createSuggestionsStore({ api, annotationId, topic, store, nav, editing, notices, commands });
   const schemes = schemesOf(topic.project);
   const keys = new KeyDispatcher(KEYMAP, () => schemes);
 

@@ -1,11 +1,12 @@
-// The annotation state of the open workspace, its version and its undo/redo availability.
-// Changes arrive only as the server's effects (apply) or as a whole new payload (replace).
+// The annotation store: the clusters, hierarchy, links and decisions of the open workspace
+// (one AnnotationState), its version and its undo/redo availability. Changes arrive only as
+// the server's effects (apply) or as a whole new payload (replace).
 
-import { reactive, ref, shallowRef } from "vue";
-import type { AnnotationPayload, Applied } from "../api/types";
-import { applyEffects } from "../domain/effects";
-import { AnnotationState, type Settings } from "../domain/state";
-import type { TopicModel } from "./topicModel";
+import { reactive, type Ref, ref, type ShallowRef, shallowRef } from "vue";
+import type { AnnotationPayload, Applied, Id } from "../../api/types";
+import { applyEffects } from "../../domain/effects";
+import { AnnotationState, type Settings } from "../../domain/state";
+import type { TopicModel } from "../topicModel";
 
 export function projectSettings(project: TopicModel["project"]): Settings {
   return {
@@ -20,7 +21,21 @@ export function projectSettings(project: TopicModel["project"]): Settings {
 
 const READ_ONLY_STATUSES = new Set(["submitted", "gold"]);
 
-export function createStore(topic: TopicModel, payload: AnnotationPayload) {
+export interface AnnotationStore {
+  readonly state: ShallowRef<AnnotationState>;
+  readonly version: Ref<number>;
+  readonly canUndo: Ref<boolean>;
+  readonly canRedo: Ref<boolean>;
+  /** Submitted (or gold): read-only until an admin reopens it. */
+  readonly locked: Ref<boolean>;
+  /** Where the annotator left off when the workspace was loaded. */
+  readonly initialCursor: Id | null;
+  /** Apply a change whose version is exactly version + 1 (throws CorruptEffects if it does not fit). */
+  apply(applied: Applied): void;
+  replace(next: AnnotationPayload): void;
+}
+
+export function createAnnotationStore(topic: TopicModel, payload: AnnotationPayload): AnnotationStore {
   const documents = topic.documents.map((d) => [d.id, d.tokens.length] as [number, number]);
   const settings = projectSettings(topic.project);
   const build = (p: AnnotationPayload) =>
@@ -40,7 +55,6 @@ export function createStore(topic: TopicModel, payload: AnnotationPayload) {
     canRedo,
     locked,
     initialCursor: cursor,
-    /** Apply a change whose version is exactly version + 1 (throws CorruptEffects if it does not fit). */
     apply(applied: Applied): void {
       applyEffects(state.value, applied.effects);
       version.value = applied.version;
@@ -65,5 +79,3 @@ export function createStore(topic: TopicModel, payload: AnnotationPayload) {
     },
   };
 }
-
-export type Store = ReturnType<typeof createStore>;

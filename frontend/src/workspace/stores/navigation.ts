@@ -1,19 +1,50 @@
-// Where the annotator is: the current mention (one at a time, CoRefi style), the selected
-// cluster, the order they walk in, and the progress figures.
+// The navigation store: where the annotator is. The current mention (one at a time, CoRefi
+// style), the selected cluster, the hovered mention and the pending anaphor; the order they
+// walk in; the progress figures; and the assignments sent but not yet confirmed, which count
+// as done for the walk.
 
-import { computed, reactive } from "vue";
-import type { Id } from "../api/types";
-import { nextWhere, readingOrder } from "../domain/order";
-import type { Mention } from "../domain/state";
-import { keyedChoice } from "./flags";
-import type { Store } from "./store";
-import type { TopicModel } from "./topicModel";
+import { computed, type ComputedRef, reactive } from "vue";
+import type { Id } from "../../api/types";
+import { nextWhere, readingOrder } from "../../domain/order";
+import type { Mention } from "../../domain/state";
+import { type KeyedChoice, keyedChoice } from "../flags";
+import type { TopicModel } from "../topicModel";
+import type { AnnotationStore } from "./annotation";
 
-export function createNavigation(store: Store, topic: TopicModel) {
-  const state = () => store.state.value;
+export interface NavigationStore {
+  /** Mention ids in reading order, and each one's place in it. */
+  readonly order: ComputedRef<Id[]>;
+  readonly position: ComputedRef<Map<Id, number>>;
+  readonly mentionsByDocument: ComputedRef<Map<Id, Mention[]>>;
+  /** Mentions not rejected, and those of them in a cluster (the header's progress). */
+  readonly activeCount: ComputedRef<number>;
+  readonly assignedCount: ComputedRef<number>;
+  /** Cluster ids in bank order (←/→), and each one's place in it. */
+  readonly clusterOrder: ComputedRef<Id[]>;
+  readonly clusterPosition: ComputedRef<Map<Id, number>>;
+  readonly current: KeyedChoice<Id>;
+  readonly selected: KeyedChoice<Id>;
+  readonly hovered: KeyedChoice<Id>;
+  readonly anaphor: KeyedChoice<Id>;
   /** Assignments sent but not yet confirmed: mention -> cluster (a negative id: a new one). */
-  const pendingAssign = reactive(new Map<Id, Id>()) as Map<Id, Id>;
+  readonly pendingAssign: Map<Id, Id>;
   /** New clusters sent but not yet confirmed: negative local id -> label. */
+  readonly pendingClusters: Map<Id, string>;
+  /** A mention still to do: not in a cluster (hierarchy) or without any link (anaphora only). */
+  isDone(id: Id): boolean;
+  /** The saved cursor if it still exists, else the first mention still to do. */
+  startMention(cursor: Id | null): Id | null;
+  /** Move the current mention by `delta` in reading order (stopping at the ends). */
+  step(delta: number): void;
+  /** The next mention still to do after the current one (wrapping); false when none is left. */
+  toNextUndone(): boolean;
+  /** Select the cluster `delta` places away in bank order (wrapping). */
+  selectRelative(delta: number): void;
+}
+
+export function createNavigationStore(store: AnnotationStore, topic: TopicModel): NavigationStore {
+  const state = () => store.state.value;
+  const pendingAssign = reactive(new Map<Id, Id>()) as Map<Id, Id>;
   const pendingClusters = reactive(new Map<Id, string>()) as Map<Id, string>;
 
   const order = computed(() => readingOrder(state().mentions.values(), topic.documentIndex));
@@ -46,7 +77,6 @@ export function createNavigation(store: Store, topic: TopicModel) {
   const hovered = keyedChoice<Id>();
   const anaphor = keyedChoice<Id>();
 
-  /** A mention still to do: not in a cluster (hierarchy) or without any link (anaphora only). */
   function isDone(id: Id): boolean {
     const s = state();
     const mention = s.mentions.get(id);
@@ -68,7 +98,6 @@ export function createNavigation(store: Store, topic: TopicModel) {
     current.set(ids[next]!);
   }
 
-  /** The next mention still to do after the current one (wrapping); false when none is left. */
   function toNextUndone(): boolean {
     const at = current.value.value === null ? -1 : (position.value.get(current.value.value) ?? -1);
     const next = nextWhere(order.value, at, (id) => !isDone(id));
@@ -107,5 +136,3 @@ export function createNavigation(store: Store, topic: TopicModel) {
     selectRelative,
   };
 }
-
-export type Navigation = ReturnType<typeof createNavigation>;

@@ -1,5 +1,6 @@
-// Messages to the user: `status` (polite, e.g. "Saved") and `alert` (a refusal, a conflict,
-// lost connection), rendered in role=status / role=alert regions.
+// The notices store, the workspace's status line: messages to the user, `status` (polite,
+// e.g. "Saved") and `alert` (a refusal, a conflict, lost connection), rendered in
+// role=status / role=alert regions.
 
 import { reactive } from "vue";
 

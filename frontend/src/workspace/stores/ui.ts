@@ -1,0 +1,49 @@
+// The UI store: which overlay is open and how the panels show things. Nothing in it is saved;
+// the annotation does not depend on it.
+
+import { reactive } from "vue";
+import type { Id } from "../../api/types";
+
+/** What a cluster picker chooses: a merge target (M), the parent (P) or another parent (Shift+P). */
+export type PickerMode = "merge" | "parent" | "addParent";
+/** What a text dialog edits: the label (F2) or the note (N) of a cluster. */
+export type DialogKind = "rename" | "note";
+
+export interface UiStore {
+  // Overlays (modal while open).
+  picker: { mode: PickerMode; cluster: Id } | null;
+  dialog: { kind: DialogKind; cluster: Id } | null;
+  help: boolean;
+  confirmSubmit: boolean;
+  /** The bulk-accept dialog (Shift+Y). */
+  bulkAccept: boolean;
+  /** The last threshold chosen in it. */
+  bulkThreshold: number;
+
+  // Panels.
+  /** Draw every anaphora link, not only those of the mentions in focus. */
+  allArcs: boolean;
+  /** Clusters collapsed in the hierarchy tree. */
+  collapsed: Set<Id>;
+  /** Draw suggested hierarchy edges in the tree. */
+  suggestedEdges: boolean;
+  /** Bumped to ask a panel to take the focus. */
+  focusTree: number;
+  focusBank: number;
+}
+
+export function createUiStore(): UiStore {
+  return reactive<UiStore>({
+    picker: null,
+    dialog: null,
+    help: false,
+    confirmSubmit: false,
+    bulkAccept: false,
+    bulkThreshold: 0.8,
+    allArcs: false,
+    collapsed: new Set<Id>(),
+    suggestedEdges: true,
+    focusTree: 0,
+    focusBank: 0,
+  });
+}
