@@ -9,17 +9,11 @@
 All take ``TopicData`` (what the readers return and what the Django layer builds) or the
 already converted :class:`TopicAnnotation`. Scores are micro averages over topics: counts are
 added topic by topic in the gold file's order, then divided.
-
-The work of each topic is independent of the others', so ``score_scico`` and ``iaa`` accept a
-``topic_map``: a function like ``map`` that returns the list of results in order (the command
-line's shares the topics with a second process); the totals are added in the same order
-whatever map computed them, so the numbers do not depend on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Sequence
 from itertools import combinations, zip_longest
 from typing import Any
 
@@ -37,7 +31,6 @@ from annotation.domain.scoring.iaa_csv import iaa_csv_rows, write_iaa_csv
 from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
 
 Topic = TopicData | TopicAnnotation
-TopicMap = Callable[[Callable[[Any], Any], Sequence[Any]], Sequence[Any]]
 
 __all__ = [
     "ScoringInputError",
@@ -63,17 +56,16 @@ def score_scico(
     *,
     keep_singletons: bool = False,
     hierarchy_count: str = "closure",
-    topic_map: TopicMap | None = None,
 ) -> dict:
     """Coreference, mention detection and hierarchy scores of ``system`` against ``gold``.
 
     ``hierarchy_count="raw"`` counts hierarchy F1 over the raw relations as SciCo's
     ``eval/hypernym.py`` does; the default counts the transitive closure (metrics.md).
-    ``topic_map``: see the module's doc.
     """
-    topics = _matched(gold, system)
-    work = partial(_scico_topic, keep_singletons=keep_singletons, hierarchy_count=hierarchy_count)
-    per_topic = (topic_map or _serial_map)(work, topics)
+    per_topic = [
+        _scico_topic(key, response, keep_singletons, hierarchy_count)
+        for key, response in _matched(gold, system)
+    ]
     coref = [counts for counts, _, _, _, _ in per_topic]
     path = [path for _, _, _, _, path in per_topic]
     result: dict[str, Any] = {
@@ -94,10 +86,9 @@ def score_scico(
 
 
 def _scico_topic(
-    topic: tuple[TopicAnnotation, TopicAnnotation], *, keep_singletons: bool, hierarchy_count: str
+    key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool, hierarchy_count: str
 ):
     """Everything ``score_scico`` adds up, for one (gold, system) topic."""
-    key, response = topic
     return (
         evaluate.coreference(key, response, keep_singletons),
         evaluate.mention_detection(key, response, "exact"),
@@ -105,10 +96,6 @@ def _scico_topic(
         evaluate.hierarchies(key, response, hierarchy_count),
         evaluate.path_ratio(key, response),
     )
-
-
-def _serial_map(function: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
-    return [function(item) for item in items]
 
 
 def score_chemu(gold: Sequence[Topic], system: Sequence[Topic]) -> dict:
@@ -136,14 +123,12 @@ def iaa(
     names: Sequence[str] | None = None,
     keep_singletons: bool = False,
     hierarchy_count: str = "closure",
-    topic_map: TopicMap | None = None,
 ) -> dict:
     """Agreement of several annotators (each a list of the topics they submitted).
 
     Returns ``{"topics": {topic: {metric: {"avg", "max", "pairs"}}}, "overall": {metric:
     {"avg", "std", "max_micro", "max_macro"}}, "unscored_topics": [topic, ...]}``; pairs are
     "1-2" (1-based positions of ``annotators``) or "name-name" when ``names`` are given.
-    ``topic_map``: see the module's doc.
     """
     if scheme not in evaluate.IAA_METRICS:
         raise ValueError(f"scheme must be one of {', '.join(evaluate.IAA_METRICS)}, not {scheme!r}")
@@ -161,29 +146,22 @@ def iaa(
             unscored.append(topic_id)
         else:
             scored.append((topic_id, plain))
-    work = partial(
-        _iaa_topic,
-        scheme=scheme,
-        names=names,
-        keep_singletons=keep_singletons,
-        hierarchy_count=hierarchy_count,
-    )
-    per_topic = (topic_map or _serial_map)(work, scored)
-    results = {topic_id: pairs for (topic_id, _), pairs in zip(scored, per_topic)}
+    results = {
+        topic_id: _iaa_topic(plain, scheme, names, keep_singletons, hierarchy_count)
+        for topic_id, plain in scored
+    }
     topics, overall = aggregate(results, evaluate.IAA_METRICS[scheme])
     return {"topics": topics, "overall": overall, "unscored_topics": unscored}
 
 
 def _iaa_topic(
-    topic: tuple[str, list[TopicAnnotation | None]],
-    *,
+    plain: list[TopicAnnotation | None],
     scheme: str,
     names: Sequence[str] | None,
     keep_singletons: bool,
     hierarchy_count: str,
 ) -> dict[str, Any]:
     """Pair label -> what ``evaluate.pair`` gives, for every pair of annotators of one topic."""
-    _, plain = topic
     present = [i for i, annotation in enumerate(plain) if annotation is not None]
     return {
         pair_label(a, b, names): evaluate.pair(

@@ -10,12 +10,9 @@ their count is said on stderr. Imports are deferred so that start-up stays short
 
 Speed (bench/scoring): SciCo lines are read by ``scico_lines`` (simdjson; only what the
 scores need becomes Python objects, the tokens are counted, not decoded), and a line with any
-problem by the importer's own code, so errors are the importer's. Reading and scoring are
-each shared with one forked child (``parallel.split_map``): the lines of all files, each
-reduced at once to the scorers' plain annotation, then the topics. The files' errors and the
-scores are the same as a serial run's: the per-line results are put together in file order
-(with the importer's ``scico.scico_report`` as soon as a line has a problem), and totals are
-added in topic order. Nothing on the SciCo path imports numpy (~0.1 s here).
+problem by the importer's own code, so errors are the importer's: the per-line results are
+put together in file order (with the importer's ``scico.scico_report`` as soon as a line has a
+problem). Nothing on the SciCo path imports numpy (~0.1 s here).
 """
 
 from __future__ import annotations
@@ -119,10 +116,7 @@ def _orjson_writes_as_json(value) -> bool:
 
 def _score(args: argparse.Namespace) -> dict:
     gold, system = _read_all([args.gold, args.system], args.format)
-    from annotation.domain.scoring import (
-        api,  # (after the reading: imported meanwhile, see _warm_up)
-    )
-    from annotation.domain.scoring.parallel import split_map
+    from annotation.domain.scoring import api
 
     try:
         if args.format == "scico":
@@ -131,7 +125,6 @@ def _score(args: argparse.Namespace) -> dict:
                 system,
                 keep_singletons=args.keep_singletons,
                 hierarchy_count=args.hierarchy_count,
-                topic_map=split_map,
             )
         return api.score_chemu(gold, system)
     except api.ScoringInputError as error:
@@ -145,10 +138,7 @@ def _iaa(args: argparse.Namespace) -> dict:
     if names is not None and len(names) != len(args.files):
         raise InputError(f"--names gives {len(names)} names for {len(args.files)} files")
     annotators = _read_all(args.files, args.format)
-    from annotation.domain.scoring import (
-        api,  # (after the reading: imported meanwhile, see _warm_up)
-    )
-    from annotation.domain.scoring.parallel import split_map
+    from annotation.domain.scoring import api
 
     try:
         result = api.iaa(
@@ -157,7 +147,6 @@ def _iaa(args: argparse.Namespace) -> dict:
             names=names,
             keep_singletons=args.keep_singletons,
             hierarchy_count=args.hierarchy_count,
-            topic_map=split_map,
         )
     except api.ScoringInputError as error:
         raise InputError(f"cannot compute agreement: {error}") from None
@@ -176,11 +165,9 @@ def _read_all(paths: Sequence[str], format: str) -> list[list]:
     """Each file's topics, as the scorers' plain :class:`TopicAnnotation`; the first file (in
     the order given) with a problem raises :class:`InputError`. Messages are printed in file
     order."""
-    from annotation.domain.scoring.parallel import split_map
-
     if format == "scico":
         return _read_scico(paths)
-    outcomes = split_map(_read_outcome, [(path, format) for path in paths], first=_warm_up)
+    outcomes = [_read_outcome(path, format) for path in paths]
     topics = []
     for path, (error, result, dropped) in zip(paths, outcomes):
         if error:
@@ -192,14 +179,10 @@ def _read_all(paths: Sequence[str], format: str) -> list[list]:
 
 
 def _read_scico(paths: Sequence[str]) -> list[list]:
-    """SciCo files, line by line: every line of every file is one job of ``split_map``, read
-    by ``scico_lines`` (simdjson, only what the scores need; the importer's own code for a
-    line with any problem). What the jobs need is imported before the fork, once (the child
-    inherits it); what only the scoring needs is imported by this process while the child
-    starts reading."""
+    """SciCo files, line by line, read by ``scico_lines`` (simdjson, only what the scores
+    need; the importer's own code for a line with any problem)."""
     from annotation.domain.formats import _lines
     from annotation.domain.scoring import scico_lines
-    from annotation.domain.scoring.parallel import split_map
 
     contents: list[bytes | None] = []
     unreadable: list[str | None] = []
@@ -233,7 +216,7 @@ def _read_scico(paths: Sequence[str]) -> list[list]:
         except UnicodeDecodeError as error:  # (reading the file as text would fail there)
             return f"{paths[index]}: line {number}: not UTF-8 text ({error.reason})"
 
-    lines = split_map(parse, jobs, first=_warm_up)
+    lines = [parse(job) for job in jobs]
     by_file: list[list] = [[] for _ in paths]
     for (index, _, _), line in zip(jobs, lines):
         if line is not None:
@@ -278,15 +261,8 @@ def _file_topics(path: str, name: str, lines: list[tuple]) -> list:
     return report.topics
 
 
-def _warm_up() -> None:
-    """Import what scoring needs, so that it overlaps with the reading in the other process."""
-    from annotation.domain.scoring import api  # noqa: F401
-
-
-def _read_outcome(job: tuple[str, str]) -> tuple[str | None, list, int]:
-    """(error message or None, topics, number of dropped links): plain values, so that a
-    worker can send them back."""
-    path, format = job
+def _read_outcome(path: str, format: str) -> tuple[str | None, list, int]:
+    """(error message or None, topics, number of dropped links)."""
     try:
         topics, dropped = _read(path, format)
         from annotation.domain.scoring.plain import ScoringInputError, from_topic

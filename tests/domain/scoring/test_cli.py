@@ -293,31 +293,22 @@ def test_iaa_with_a_single_file_is_refused(scico_files):
     assert completed.returncode == 1 and "at least two files" in completed.stderr
 
 
-def test_reading_in_parallel_and_in_sequence_gives_the_same_topics(scico_files, monkeypatch):
+def test_the_command_line_reads_the_topics_the_reader_reads(scico_files):
     from annotation.domain.formats import read
-    from annotation.domain.scoring import cli, parallel
+    from annotation.domain.scoring import cli
     from annotation.domain.scoring.plain import from_topic
 
     paths = [str(scico_files["gold"]), str(scico_files["system"])]
-    monkeypatch.setattr(parallel, "cpu_count", lambda: 2)
-    in_parallel = cli._read_all(paths, "scico")
-    monkeypatch.setattr(parallel, "cpu_count", lambda: 1)
-    in_sequence = cli._read_all(paths, "scico")
-    assert in_parallel == in_sequence
-    assert in_sequence == [
+    assert cli._read_all(paths, "scico") == [
         [from_topic(topic) for topic in read("scico", path).topics] for path in paths
     ]
 
 
-@pytest.mark.parametrize("cpus", [1, 2])
-def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(
-    tmp_path, monkeypatch, cpus
-):
+def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(tmp_path):
     from annotation.domain.formats import read
-    from annotation.domain.scoring import cli, parallel
+    from annotation.domain.scoring import cli
     from annotation.domain.scoring.plain import from_topic
 
-    monkeypatch.setattr(parallel, "cpu_count", lambda: cpus)
     lines = [scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), scico_line(2, [0, 1, 1, 2, 2], [[1, 2]])]
     files = {
         "crlf.jsonl": "\r\n".join(lines) + "\r\n",

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from annotation.domain.formats import FormatErrors, read_scico_jsonl
-from annotation.domain.scoring import api, cli, parallel, scico_lines
+from annotation.domain.scoring import api, cli, scico_lines
 from annotation.domain.scoring.plain import from_topic
 from tests.domain.formats.scico_strategies import BIG, topic
 from tests.domain.formats.scico_strategies import scico_lines as generated_lines
@@ -264,9 +264,8 @@ def read_both(paths: list[Path], exact_reading):
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(gold=scico_files(valid=True), system=scico_files(valid=True), cpus=st.sampled_from([1, 2]))
-def test_valid_files_give_the_same_topics_and_scores(gold, system, cpus, tmp_path, monkeypatch):
-    monkeypatch.setattr(parallel, "cpu_count", lambda: cpus)
+@given(gold=scico_files(valid=True), system=scico_files(valid=True))
+def test_valid_files_give_the_same_topics_and_scores(gold, system, tmp_path, monkeypatch):
     monkeypatch.setattr(scico_lines, "enabled", True)
     paths = [tmp_path / "gold.jsonl", tmp_path / "system.jsonl"]
     for path, text in zip(paths, (gold, system)):
@@ -293,11 +292,8 @@ def test_valid_files_give_the_same_topics_and_scores(gold, system, cpus, tmp_pat
 @settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(
-    files=st.lists(scico_files(valid=False), min_size=1, max_size=3), cpus=st.sampled_from([1, 2])
-)
-def test_broken_files_give_the_same_messages(files, cpus, tmp_path, monkeypatch):
-    monkeypatch.setattr(parallel, "cpu_count", lambda: cpus)
+@given(files=st.lists(scico_files(valid=False), min_size=1, max_size=3))
+def test_broken_files_give_the_same_messages(files, tmp_path, monkeypatch):
     monkeypatch.setattr(scico_lines, "enabled", True)
     paths = [tmp_path / f"f{i}.jsonl" for i in range(len(files))]
     for path, text in zip(paths, files):
