@@ -6,7 +6,7 @@ import type { CommandId } from "../keyboard/keymap";
 import type { Workspace } from "./workspace";
 
 export function workspaceKeyHandlers(ws: Workspace): Partial<Record<CommandId, KeyHandler>> {
-  const { commands, nav, ui, notices, store } = ws;
+  const { commands, nav, ui, events, notices, store } = ws;
   const withSelected = (what: string, run: (cluster: number) => void) => () => {
     const cluster = commands.requireSelected(what);
     if (cluster !== null) run(cluster);
@@ -31,8 +31,8 @@ export function workspaceKeyHandlers(ws: Workspace): Partial<Record<CommandId, K
     }),
     editNote: withSelected("edit its note", (cluster) => (ui.dialog = { kind: "note", cluster })),
     rename: withSelected("rename it", (cluster) => (ui.dialog = { kind: "rename", cluster })),
-    focusTree: () => void ui.focusTree++,
-    focusBank: () => void ui.focusBank++,
+    focusTree: () => events.emit("focus-tree"),
+    focusBank: () => events.emit("focus-bank"),
     undo: () => void commands.undo(),
     redo: () => void commands.redo(),
     help: () => void (ui.help = !ui.help),

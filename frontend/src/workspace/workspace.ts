@@ -13,6 +13,7 @@ import { KeyDispatcher } from "../keyboard/dispatcher";
 import { KEYMAP, schemesOf } from "../keyboard/keymap";
 import { createCommands } from "./commands";
 import { createEditing } from "./editing";
+import { createWorkspaceEvents } from "./events";
 import { createAnnotationStore } from "./stores/annotation";
 import { createNavigationStore } from "./stores/navigation";
 import { createNotices } from "./stores/notices";
@@ -50,6 +51,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
   const clientId = newClientId();
   const annotationId = loaded.annotation.id;
   const ui = createUiStore();
+  const events = createWorkspaceEvents();
 
   let reloading: Promise<void> | null = null;
   async function reload(reason: string): Promise<void> {
@@ -152,6 +154,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     keys,
     schemes,
     ui,
+    events,
     reload,
     submit,
     /** Save the cursor now (the page is being hidden). */

@@ -27,9 +27,6 @@ export interface UiStore {
   collapsed: Set<Id>;
   /** Draw suggested hierarchy edges in the tree. */
   suggestedEdges: boolean;
-  /** Bumped to ask a panel to take the focus. */
-  focusTree: number;
-  focusBank: number;
 }
 
 export function createUiStore(): UiStore {
@@ -43,7 +40,5 @@ export function createUiStore(): UiStore {
     allArcs: false,
     collapsed: new Set<Id>(),
     suggestedEdges: true,
-    focusTree: 0,
-    focusBank: 0,
   });
 }
