@@ -5,8 +5,10 @@ import type { KeyHandler } from "../keyboard/dispatcher";
 import type { CommandId } from "../keyboard/keymap";
 import type { Workspace } from "./workspace";
 
-export function workspaceKeyHandlers(ws: Workspace): Partial<Record<CommandId, KeyHandler>> {
-  const { commands, nav, ui, events, notices, store } = ws;
+export type KeyHandlerDeps = Pick<Workspace, "commands" | "nav" | "ui" | "events" | "notices" | "store" | "suggestions">;
+
+export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<CommandId, KeyHandler>> {
+  const { commands, nav, ui, events, notices, store, suggestions } = deps;
   const withSelected = (what: string, run: (cluster: number) => void) => () => {
     const cluster = commands.requireSelected(what);
     if (cluster !== null) run(cluster);
@@ -56,10 +58,10 @@ export function workspaceKeyHandlers(ws: Workspace): Partial<Record<CommandId, K
     linkType4: () => commands.linkByIndex(3),
     linkType5: () => commands.linkByIndex(4),
     rejectMention: () => commands.rejectCurrent(),
-    suggest: () => void ws.suggestions.requestRun(),
-    acceptSuggestion: () => ws.suggestions.acceptFocused(),
-    rejectSuggestion: () => ws.suggestions.rejectFocused(),
-    nextSuggestion: () => ws.suggestions.next(),
+    suggest: () => void suggestions.requestRun(),
+    acceptSuggestion: () => suggestions.acceptFocused(),
+    rejectSuggestion: () => suggestions.rejectFocused(),
+    nextSuggestion: () => suggestions.next(),
     acceptAbove: () => {
       if (store.locked.value) notices.status("This topic is submitted and read-only.");
       else ui.bulkAccept = true;

@@ -5,7 +5,7 @@
 // Features plug in the same way: model suggestions (./stores/suggestions.ts) are a store over
 // the same pieces, with their keys in the one keymap and their panel in the page.
 
-import { inject, type InjectionKey, watch } from "vue";
+import { watch } from "vue";
 import { api as defaultApi, type Api } from "../api/endpoints";
 import { ApiError } from "../api/http";
 import type { AnnotationPayload, AssignmentRow, Id, TopicPayload } from "../api/types";
@@ -169,11 +169,3 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
 }
 
 export type Workspace = ReturnType<typeof createWorkspace>;
-
-export const WORKSPACE_KEY: InjectionKey<Workspace> = Symbol("workspace");
-
-export function useWorkspace(): Workspace {
-  const workspace = inject(WORKSPACE_KEY);
-  if (!workspace) throw new Error("useWorkspace() outside a workspace page");
-  return workspace;
-}

@@ -1,12 +1,13 @@
 // A key press re-renders only the mentions it changes, not every mention on the screen.
 import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
-import { defineComponent, h, nextTick, provide } from "vue";
+import { defineComponent, h, nextTick } from "vue";
 import type { Api } from "../../src/api/endpoints";
 import type { AnnotationPayload, TopicPayload } from "../../src/api/types";
 import Pieces from "../../src/components/workspace/Pieces.vue";
 import { buildPieces } from "../../src/domain/pieces";
-import { createWorkspace, WORKSPACE_KEY, type Workspace } from "../../src/workspace/workspace";
+import { provideWorkspace } from "../../src/workspace/inject";
+import { createWorkspace, type Workspace } from "../../src/workspace/workspace";
 
 const TOKENS = Array.from({ length: 40 }, (_, i) => `w${i}`);
 const MENTIONS = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, document: 1, spans: [[i * 4, i * 4 + 1]] as [number, number][] }));
@@ -43,7 +44,7 @@ function mountDocument() {
   const Host = defineComponent({
     setup() {
       ws = createWorkspace(loaded(), { api: fakeApi, live: false });
-      provide(WORKSPACE_KEY, ws);
+      provideWorkspace(ws);
       return () => h(Pieces, { pieces: buildPieces(TOKENS.length, MENTIONS), tokens: TOKENS, lo: 0 });
     },
   });

@@ -35,6 +35,15 @@ export interface AnnotationStore {
   replace(next: AnnotationPayload): void;
 }
 
+/** What components read of the annotation store: they change it only through commands. */
+export interface AnnotationView {
+  readonly state: Readonly<ShallowRef<AnnotationState>>;
+  readonly version: Readonly<Ref<number>>;
+  readonly canUndo: Readonly<Ref<boolean>>;
+  readonly canRedo: Readonly<Ref<boolean>>;
+  readonly locked: Readonly<Ref<boolean>>;
+}
+
 export function createAnnotationStore(topic: TopicModel, payload: AnnotationPayload): AnnotationStore {
   const documents = topic.documents.map((d) => [d.id, d.tokens.length] as [number, number]);
   const settings = projectSettings(topic.project);
