@@ -12,8 +12,8 @@ of each warms the page cache and writes
 the bytecode caches (``PYTHONDONTWRITEBYTECODE``, which some shells here set, is left out of
 the commands' environment: an installed scorer has its .pyc files, and compiling the modules
 anew would add ~50 ms to every run). A second table splits one run into its phases, measured
-in-process and serially (CPU seconds): start-up imports, reading the files (simdjson, the
-checks, converting to the scorers' plain annotations), and the scoring itself.
+in-process (CPU seconds): start-up imports, reading the files (JSON, the checks, converting
+to the scorers' plain annotations), and the scoring itself.
 """
 
 from __future__ import annotations
@@ -74,20 +74,12 @@ def phases(directory: Path) -> list[tuple[str, float, float]]:
     code = f"""
 import time
 t = time.process_time()
-from annotation.domain.formats import _lines
-from annotation.domain.scoring import api, cli, scico_lines
+from annotation.domain.scoring import api, cli
 imports = time.process_time() - t
-
-def load(name):
-    path = {str(directory)!r} + "/" + name
-    data = _lines.read_bytes(path)
-    lines = [scico_lines.plain_line(line, number, name)
-             for number, line in _lines.jsonl_lines(data, _lines.line_spans(data))]
-    return cli._file_topics(path, name, lines)
-
-t = time.process_time(); gold, system = load("gold.jsonl"), load("system.jsonl"); read_score = time.process_time() - t
+files = [{str(directory)!r} + "/" + name for name in {FILES!r}]
+t = time.process_time(); gold, system = cli._read_all(files[:2], "scico"); read_score = time.process_time() - t
 t = time.process_time(); api.score_scico(gold, system); compute_score = time.process_time() - t
-t = time.process_time(); annotators = [load(f"annotator{{i}}.jsonl") for i in range(1, 5)]; read_iaa = time.process_time() - t
+t = time.process_time(); annotators = cli._read_all(files[2:], "scico"); read_iaa = time.process_time() - t
 t = time.process_time(); api.iaa(annotators, scheme="scico"); compute_iaa = time.process_time() - t
 print(imports, read_score, compute_score, read_iaa, compute_iaa)
 """

@@ -20,7 +20,6 @@ back. See docs/formats.md.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -35,14 +34,7 @@ from annotation.domain.formats._io import (
     json_type,
     open_text,
 )
-from annotation.domain.formats._lines import (  # noqa: F401 (line_at, map_file: part of this module's API)
-    jsonl_lines,
-    line_at,
-    line_spans,
-    map_file,
-    read_bytes,
-    stream_lines,
-)
+from annotation.domain.formats._lines import jsonl_lines
 from annotation.domain.formats.errors import (
     FormatError,
     FormatErrors,
@@ -64,12 +56,11 @@ DEFAULT_FIELDS = KNOWN_FIELDS
 @dataclass
 class ScicoLine:
     """What one line gave: its topic id when usable (for the duplicate check across lines), its
-    topic (None when invalid), and its problems. ``topic`` may be replaced by what a caller
-    makes of it (the scorer keeps only its plain annotation), the rest stays as read."""
+    topic (None when invalid), and its problems."""
 
     line: int
     topic_id: str | None
-    topic: Any
+    topic: TopicData | None
     errors: list[FormatError]
     warnings: list[FormatWarning]
 
@@ -78,12 +69,9 @@ def read_scico_jsonl(path_or_stream: PathOrStream, *, skip_invalid: bool = False
     """Read a SciCo jsonl file; raise :class:`FormatErrors` listing every error found,
     unless ``skip_invalid``, in which case bad lines are left out and listed in ``skipped``."""
     file = display_name(path_or_stream)
-    if isinstance(path_or_stream, (str, os.PathLike)):
-        data = read_bytes(path_or_stream)
-        lines: Iterable[tuple[int, str | bytes]] = jsonl_lines(data, line_spans(data))
-    else:
-        lines = stream_lines(path_or_stream)
-    parsed = (parse_scico_line(line, number, file) for number, line in lines)
+    parsed = (
+        parse_scico_line(line, number, file) for number, line in jsonl_lines(path_or_stream)
+    )
     return scico_report(file, parsed, skip_invalid=skip_invalid)
 
 
@@ -124,9 +112,15 @@ def scico_report(
 
 
 def parse_scico_line(
-    line: str | bytes, line_number: int, file: str, *, flattened: bool = True
+    line: str | bytes,
+    line_number: int,
+    file: str,
+    *,
+    flattened: bool = True,
+    token_contents: bool = True,
 ) -> ScicoLine:
-    """Parse and check one (non-blank) line. ``flattened=False``: see :class:`TopicParser`.
+    """Parse and check one (non-blank) line. ``flattened=False``, ``token_contents=False``: see
+    :class:`TopicParser`.
 
     The line is decoded with orjson when it can be (see ``_json``); when that result could
     differ from the standard library's (orjson turns integers beyond 64 bits into floats),
@@ -135,9 +129,10 @@ def parse_scico_line(
     """
     try:
         obj, exact = _json.loads(line)
-        parsed = _parse_object(obj, line_number, file, flattened)
+        parsed = _parse_object(obj, line_number, file, flattened, token_contents)
         if not exact and (parsed.errors or _unchecked_float(obj, parsed.topic)):
-            parsed = _parse_object(_json.exact(line), line_number, file, flattened)
+            obj = _json.exact(line)
+            parsed = _parse_object(obj, line_number, file, flattened, token_contents)
     except _json.JSONDecodeError as exc:
         problems = Problems(file)
         problems.error(line_number, None, f"malformed JSON: {exc.msg} at column {exc.colno}")
@@ -145,7 +140,9 @@ def parse_scico_line(
     return parsed
 
 
-def _parse_object(obj: Any, line_number: int, file: str, flattened: bool) -> ScicoLine:
+def _parse_object(
+    obj: Any, line_number: int, file: str, flattened: bool, token_contents: bool
+) -> ScicoLine:
     problems = Problems(file)
     if not isinstance(obj, dict):
         problems.error(line_number, None, f"a topic must be a JSON object, not {json_type(obj)}")
@@ -154,7 +151,10 @@ def _parse_object(obj: Any, line_number: int, file: str, flattened: bool) -> Sci
     topic_id = (
         str(topic_id) if is_int(topic_id) or (isinstance(topic_id, str) and topic_id) else None
     )
-    topic = TopicParser(obj, line_number, problems, flattened=flattened).parse()
+    parser = TopicParser(
+        obj, line_number, problems, flattened=flattened, token_contents=token_contents
+    )
+    topic = parser.parse()
     return ScicoLine(line_number, topic_id, topic, problems.errors, problems.warnings)
 
 

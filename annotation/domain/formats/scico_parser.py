@@ -33,9 +33,11 @@ class TopicParser:
     """Validates one topic object and builds its TopicData; errors go to ``problems``.
 
     The topic takes the object's paragraph lists as its documents' tokens (no copy): the
-    object is the parser's. ``flattened=False`` skips the comparison of ``flatten_tokens`` and
-    ``flatten_mentions`` with the rest of the line, which only ever gives warnings and keeps
-    the fields for the writer (the scorer needs neither).
+    object is the parser's. Two checks can be left out by a caller that needs neither, such as
+    the scorer, which only counts the tokens: ``flattened=False`` skips the comparison of
+    ``flatten_tokens`` and ``flatten_mentions`` with the rest of the line, which only ever
+    gives warnings and keeps the fields for the writer; ``token_contents=False`` checks that
+    each paragraph is a list, not that each token is a string.
 
     Checks that run over every token (or every sentence) have a fast path that only answers
     "all fine"; when it says no, the exact check runs and names the offending field, so the
@@ -43,10 +45,17 @@ class TopicParser:
     """
 
     def __init__(
-        self, obj: dict[str, Any], line: int, problems: Problems, *, flattened: bool = True
+        self,
+        obj: dict[str, Any],
+        line: int,
+        problems: Problems,
+        *,
+        flattened: bool = True,
+        token_contents: bool = True,
     ):
         self.obj, self.line, self.problems = obj, line, problems
         self.flattened = flattened
+        self.token_contents = token_contents
         self.bad = False
 
     def error(self, field: str | None, message: str) -> None:
@@ -104,7 +113,7 @@ class TopicParser:
 
     def paragraphs(self) -> list[list[str]] | None:
         tokens = self.obj["tokens"]
-        if all_token_lists(tokens):
+        if all_token_lists(tokens) if self.token_contents else all_lists(tokens):
             return None if self.bad else tokens
         if not isinstance(tokens, list):
             self.error("tokens", f"must be a list of paragraphs, not {json_type(tokens)}")
@@ -200,6 +209,11 @@ class TopicParser:
                 scico["flatten_mentions"] = self.obj["flatten_mentions"]
 
 
+def all_lists(tokens: Any) -> bool:
+    """Whether ``tokens`` is a list of lists (whatever they hold)."""
+    return type(tokens) is list and all(type(paragraph) is list for paragraph in tokens)
+
+
 def all_token_lists(tokens: Any) -> bool:
     """Fast check that ``tokens`` is a list of lists of strings (True), without naming what is
     wrong otherwise (False): then :meth:`TopicParser.paragraphs` runs its exact check.
@@ -208,7 +222,7 @@ def all_token_lists(tokens: Any) -> bool:
     a ``str`` (a JSON decoder gives no ``str`` subclasses); paragraphs are checked to be lists
     first, as joining a string paragraph would iterate its characters.
     """
-    if type(tokens) is not list or not all(type(paragraph) is list for paragraph in tokens):
+    if not all_lists(tokens):
         return False
     try:
         list(map("".join, tokens))

@@ -8,11 +8,8 @@ is reported as they report it (file, line, field) and the command exits with sta
 ChEMU-Ref links with an empty side are not scored (metrics.md): they are dropped, and
 their count is said on stderr. Imports are deferred so that start-up stays short.
 
-Speed (bench/scoring): SciCo lines are read by ``scico_lines`` (simdjson; only what the
-scores need becomes Python objects, the tokens are counted, not decoded), and a line with any
-problem by the importer's own code, so errors are the importer's: the per-line results are
-put together in file order (with the importer's ``scico.scico_report`` as soon as a line has a
-problem). Nothing on the SciCo path imports numpy (~0.1 s here).
+SciCo files are read by the importer's reader, without the checks the scores do not need
+(``_read_scico``). Nothing on the SciCo path imports numpy (~0.1 s here).
 """
 
 from __future__ import annotations
@@ -163,116 +160,58 @@ def _iaa(args: argparse.Namespace) -> dict:
 
 def _read_all(paths: Sequence[str], format: str) -> list[list]:
     """Each file's topics, as the scorers' plain :class:`TopicAnnotation`; the first file (in
-    the order given) with a problem raises :class:`InputError`. Messages are printed in file
-    order."""
-    if format == "scico":
-        return _read_scico(paths)
-    outcomes = [_read_outcome(path, format) for path in paths]
-    topics = []
-    for path, (error, result, dropped) in zip(paths, outcomes):
-        if error:
-            raise InputError(error)
+    the order given) with a problem raises :class:`InputError`."""
+    return [_read_file(path, format) for path in paths]
+
+
+def _read_file(path: str, format: str) -> list:
+    from annotation.domain.scoring.plain import ScoringInputError, from_topic
+
+    try:
+        if format == "scico":
+            return _read_scico(path)
+        topics, dropped = _read(path, format)
         if dropped:
             print(f"{path}: {dropped} link(s) with an empty side are not scored", file=sys.stderr)
-        topics.append(result)
-    return topics
+        return [from_topic(topic) for topic in topics]
+    except ScoringInputError as error:
+        raise InputError(f"cannot score {path}: {error}") from None
 
 
-def _read_scico(paths: Sequence[str]) -> list[list]:
-    """SciCo files, line by line, read by ``scico_lines`` (simdjson, only what the scores
-    need; the importer's own code for a line with any problem)."""
-    from annotation.domain.formats import _lines
-    from annotation.domain.scoring import scico_lines
+def _read_scico(path: str) -> list:
+    """A SciCo file, read line by line by the importer's reader (``formats/scico.py``), each
+    topic reduced at once to its plain annotation (the tokens are not kept).
 
-    contents: list[bytes | None] = []
-    unreadable: list[str | None] = []
-    jobs: list[tuple[int, int, object]] = []
-    for index, path in enumerate(paths):
-        try:
-            data = _lines.map_file(path)
-        except OSError as error:
-            contents.append(None)
-            unreadable.append(f"{path}: {error.strerror or error}")
-            continue
-        contents.append(data)
-        unreadable.append(None)
-        spans = _lines.line_spans(data)
-        if spans is None:  # carriage returns: lines as text mode splits them
-            try:
-                jobs += [(index, number, text) for number, text in _lines.jsonl_lines(data, None)]
-            except UnicodeDecodeError as error:
-                unreadable[index] = f"{path}: not UTF-8 text ({error.reason})"
-        else:
-            jobs += [(index, number, (start, end)) for number, start, end in spans]
-    names = [os.path.basename(path) for path in paths]  # (what display_name gives for a path)
-
-    def parse(job: tuple[int, int, object]):
-        index, number, where = job
-        try:
-            line = _lines.line_at(contents[index], *where) if isinstance(where, tuple) else where
-            if line is None:
-                return None
-            return scico_lines.plain_line(line, number, names[index])
-        except UnicodeDecodeError as error:  # (reading the file as text would fail there)
-            return f"{paths[index]}: line {number}: not UTF-8 text ({error.reason})"
-
-    lines = [parse(job) for job in jobs]
-    by_file: list[list] = [[] for _ in paths]
-    for (index, _, _), line in zip(jobs, lines):
-        if line is not None:
-            by_file[index].append(line)
-    topics = []
-    for index, path in enumerate(paths):
-        if unreadable[index]:
-            raise InputError(unreadable[index])
-        undecodable = next((line for line in by_file[index] if isinstance(line, str)), None)
-        if undecodable:
-            raise InputError(undecodable)
-        topics.append(_file_topics(path, names[index], by_file[index]))
-    return topics
-
-
-def _file_topics(path: str, name: str, lines: list[tuple]) -> list:
-    """The plain topics of a file from what ``scico_lines.plain_line`` gave for its lines, in
-    file order: ``(number, topic id, annotation)`` for a valid line, ``(ScicoLine, conversion
-    error)`` for a line read by the importer's code. When every line is valid and no topic id
-    repeats, the topics; else the importer's report of the file decides (``scico_report``:
-    its messages, its duplicate-id check), then the first conversion error."""
-    seen: set[str] = set()
-    for line in lines:
-        if len(line) != 3 or line[1] in seen:
-            break
-        seen.add(line[1])
-    else:
-        return [annotation for _, _, annotation in lines]
+    The scores only count the tokens, so a line is first read without checking that every
+    token is a string; a line with any other problem is read again with every check, so that
+    the messages are the importer's, word for word (docs/scoring.md, "Input checks")."""
     from annotation.domain.formats import FormatErrors, scico
+    from annotation.domain.scoring.plain import from_topic
 
-    parsed = [
-        scico.ScicoLine(line[0], line[1], line[2], [], []) if len(line) == 3 else line[0]
-        for line in lines
-    ]
+    file = os.path.basename(path)
+    topics = []
+    lines = []
     try:
-        report = scico.scico_report(name, parsed)
+        for number, line in scico.jsonl_lines(path):
+            try:
+                parsed = scico.parse_scico_line(
+                    line, number, file, flattened=False, token_contents=False
+                )
+                if parsed.errors:
+                    parsed = scico.parse_scico_line(line, number, file, flattened=False)
+            except UnicodeDecodeError as error:
+                raise InputError(f"{path}: line {number}: not UTF-8 text ({error.reason})") from None
+            if parsed.topic is not None:
+                topics.append(from_topic(parsed.topic))
+                parsed.topic = None  # (the plain annotation is all the scorer keeps)
+            lines.append(parsed)
+    except OSError as error:
+        raise InputError(f"{path}: {error.strerror or error}") from None
+    try:
+        scico.scico_report(file, lines)  # the checks across lines (repeated topic ids)
     except FormatErrors as error:
         raise InputError(str(error)) from None
-    conversion = next((line[1] for line in lines if len(line) == 2 and line[1]), None)
-    if conversion:
-        raise InputError(f"cannot score {path}: {conversion}")
-    return report.topics
-
-
-def _read_outcome(path: str, format: str) -> tuple[str | None, list, int]:
-    """(error message or None, topics, number of dropped links)."""
-    try:
-        topics, dropped = _read(path, format)
-        from annotation.domain.scoring.plain import ScoringInputError, from_topic
-
-        try:
-            return None, [from_topic(topic) for topic in topics], dropped
-        except ScoringInputError as error:
-            return f"cannot score {path}: {error}", [], 0
-    except InputError as error:
-        return str(error), [], 0
+    return topics
 
 
 def _read(path: str, format: str) -> tuple[list, int]:

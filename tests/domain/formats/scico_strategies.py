@@ -1,6 +1,5 @@
 """Hypothesis strategies for SciCo lines: valid topics, then some values (at any depth) replaced
-by arbitrary JSON, sometimes the text cut. Shared by the reader's tests
-(``test_formats_scico_fast``) and the scorer's (``tests/domain/scoring/test_scico_lines.py``)."""
+by arbitrary JSON, sometimes the text cut (``test_formats_scico_fast``)."""
 
 from __future__ import annotations
 
