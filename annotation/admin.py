@@ -12,7 +12,6 @@ class ProjectAdmin(admin.ModelAdmin):
         "hierarchy",
         "anaphora",
         "single_parent",
-        "suggestion_backend",
         "created_at",
     )
     search_fields = ("name",)

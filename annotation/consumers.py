@@ -5,8 +5,8 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from annotation.infra.broadcast import annotation_group, project_group, topic_group
 from annotation.selectors.access import is_admin, visible_annotations
-from annotation.services.broadcast import annotation_group, project_group
 
 
 @database_sync_to_async
@@ -33,7 +33,7 @@ class AnnotationConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4403)
             return
         # The annotation's own changes, and the topic's suggestion runs.
-        self.groups_joined = [annotation_group(annotation_id), f"topic.{topic_id}"]
+        self.groups_joined = [annotation_group(annotation_id), topic_group(topic_id)]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -42,8 +42,9 @@ class AnnotationConsumer(AsyncJsonWebsocketConsumer):
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def run_changed(self, event):
-        await self.send_json({"type": "run", **event["payload"]})
+    async def topic_event(self, event):
+        """News about the topic from an app built on the core, relayed as it was sent."""
+        await self.send_json(event["payload"])
 
     async def annotation_applied(self, event):
         await self.send_json({"type": "applied", **event["payload"]})

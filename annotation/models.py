@@ -22,8 +22,6 @@ class Project(models.Model):
     allow_fix_spans = models.BooleanField(default=False)
     allow_reject_mentions = models.BooleanField(default=False)
     single_parent = models.BooleanField(default=True)
-    suggestion_backend = models.CharField(max_length=50, default="minilm")
-    suggestion_params = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -283,10 +281,11 @@ class Operation(models.Model):
 
 
 class SuggestionDecision(models.Model):
+    """An annotator's decision on a proposal, by the proposal's id alone: proposals belong to
+    the app that makes them, which this core never names (annotation/proposals.py says why)."""
+
     annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="decisions")
-    suggestion = models.ForeignKey(
-        "modelserve.Suggestion", on_delete=models.CASCADE, related_name="decisions"
-    )
+    suggestion = models.BigIntegerField(db_column="suggestion_id", db_index=True)
     decision = models.CharField(
         max_length=10, choices=[("accepted", "accepted"), ("rejected", "rejected")]
     )

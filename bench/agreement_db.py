@@ -62,7 +62,7 @@ def _build(folder: Path, topics: int):
 
     from annotation.domain.formats import read
     from annotation.models import Project
-    from annotation.services.imports import topics_import
+    from annotation.services.imports.topics import topics_import
     from bench.scoring.generate import generate
 
     generate(folder, topics=topics)
@@ -86,9 +86,13 @@ def _submitted(project, user, topics) -> None:
     from django.db import transaction
     from django.utils import timezone
 
+    from annotation.infra.effects_sql import effects_write
     from annotation.models import Annotation, Assignment, Mention, Operation
-    from annotation.services.effects_sql import effects_write
-    from annotation.services.import_effects import cluster_ids_reserve, clusters_needed, import_plan
+    from annotation.services.imports.effects import (
+        cluster_ids_reserve,
+        clusters_needed,
+        import_plan,
+    )
 
     rows = {topic.external_id: topic for topic in project.topics.all()}
     mentions: dict[int, dict] = {}

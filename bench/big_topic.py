@@ -4,7 +4,36 @@ from __future__ import annotations
 
 import random
 
-WORDS = ["sequence", "tagging", "conditional", "random", "field", "neural", "network", "attention", "encoder", "decoder", "graph", "embedding", "transformer", "recurrent", "convolution", "segmentation", "speech", "recognition", "translation", "evaluation", "metric", "corpus", "annotation", "model", "training", "inference", "parser", "tagger"]
+WORDS = [
+    "sequence",
+    "tagging",
+    "conditional",
+    "random",
+    "field",
+    "neural",
+    "network",
+    "attention",
+    "encoder",
+    "decoder",
+    "graph",
+    "embedding",
+    "transformer",
+    "recurrent",
+    "convolution",
+    "segmentation",
+    "speech",
+    "recognition",
+    "translation",
+    "evaluation",
+    "metric",
+    "corpus",
+    "annotation",
+    "model",
+    "training",
+    "inference",
+    "parser",
+    "tagger",
+]
 
 
 def create_big_topic(

@@ -80,8 +80,8 @@ SPACE_CONFIRM = """(before) => {
 def _seed_in_progress(annotation, mention_ids: list[int]) -> None:
     """700 of the 1,000 mentions in 300 clusters under a hierarchy 40 deep: a topic well under
     way, logged as one operation so undo and the log stay consistent."""
+    from annotation.infra.effects_sql import effects_write
     from annotation.models import Annotation, Operation
-    from annotation.services.effects_sql import effects_write
     from annotation.services.operations import _new_id
 
     clusters = [_new_id("cluster") for _ in range(300)]

@@ -28,8 +28,8 @@ DEPTH = 40  # the longest parent -> child chain
 def _seed_annotation(annotation, mention_ids: list[int], rng: random.Random) -> list[int]:
     """700 mentions in 300 clusters under a hierarchy 40 deep, logged like an import so the
     log replays to the state. Returns the leaf clusters (pairwise unrelated: safe merges)."""
+    from annotation.infra.effects_sql import effects_write
     from annotation.models import Annotation, Operation
-    from annotation.services.effects_sql import effects_write
     from annotation.services.operations import _new_id
 
     clusters = [_new_id("cluster") for _ in range(300)]

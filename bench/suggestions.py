@@ -46,8 +46,9 @@ def main() -> int:
         from django.contrib.auth import get_user_model
 
         from annotation.models import Project
-        from annotation.services.imports import topics_import
+        from annotation.services.imports.topics import topics_import
         from bench.big_topic import create_big_topic
+        from modelserve.services.settings import suggestion_settings_set
         from tests.paths import CHEMU_DEMO
         from tests.workers import Worker
 
@@ -57,9 +58,8 @@ def main() -> int:
             n: create_big_topic(project, mentions=n, documents=max(1, n // 5), external_id=f"t{n}")
             for n in SIZES
         }
-        chemu = Project.objects.create(
-            name="bench chemu", hierarchy=False, anaphora=True, suggestion_backend="chemu"
-        )
+        chemu = Project.objects.create(name="bench chemu", hierarchy=False, anaphora=True)
+        suggestion_settings_set(project=chemu, backend="chemu")
         topics_import(project=chemu, path=CHEMU_DEMO, format="chemu")
         worker = Worker(
             database_url=services.database_url,

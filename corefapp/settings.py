@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "channels",
     "annotation",
     "modelserve",
+    # The project itself, for commands that span both apps (load_demo).
+    "corefapp",
 ]
 
 MIDDLEWARE = [

@@ -7,3 +7,8 @@ from modelserve import models
 class SuggestionRunAdmin(admin.ModelAdmin):
     list_display = ("id", "topic", "backend", "status", "progress", "created_at", "finished_at")
     list_filter = ("status", "backend")
+
+
+@admin.register(models.SuggestionSettings)
+class SuggestionSettingsAdmin(admin.ModelAdmin):
+    list_display = ("project", "backend")

@@ -1,4 +1,5 @@
-"""Suggestion endpoints: request runs, read suggestions mapped onto my annotation, accept in bulk."""
+"""Suggestion endpoints: project settings and backends (admins), runs, suggestions mapped onto
+my annotation, bulk acceptance."""
 
 from __future__ import annotations
 
@@ -6,27 +7,35 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation.api.views.manage import AdminView
-from annotation.api.views.workspace import _editable_annotation
-from annotation.models import Assignment, Project, Topic
-from annotation.selectors.access import is_admin, visible_annotations, visible_topics
-from modelserve.backends import available_backends
-from modelserve.models import SuggestionRun
-from modelserve.selectors import annotation_suggestions, latest_run
+from annotation.api.permissions import AdminView
+from annotation.models import Project
+from annotation.selectors.access import visible_topics
+from modelserve.backends import DEFAULT_BACKEND, available_backends
+from modelserve.selectors import (
+    all_suggestion_settings,
+    annotation_suggestions_for,
+    project_suggestion_settings,
+    topic_runs,
+)
 from modelserve.services.acceptance import acceptance_by_backend
 from modelserve.services.decisions import suggestions_accept_above
 from modelserve.services.run_broadcast import run_payload
-from modelserve.services.runs import suggestion_run_request
+from modelserve.services.runs import project_runs_request, topic_run_request
+from modelserve.services.settings import suggestion_settings_set
 from modelserve.workers import model_workers
 
 
 class RunRequest(serializers.Serializer):
     backend = serializers.ChoiceField(choices=available_backends(), required=False)
     params = serializers.DictField(required=False, default=dict)
+
+
+class SettingsRequest(serializers.Serializer):
+    backend = serializers.ChoiceField(choices=available_backends(), required=False)
+    params = serializers.DictField(required=False)
 
 
 class AcceptAboveRequest(serializers.Serializer):
@@ -36,33 +45,63 @@ class AcceptAboveRequest(serializers.Serializer):
         child=serializers.ChoiceField(choices=["membership", "edge", "link"]),
         default=["membership", "edge", "link"],
     )
-    run = serializers.IntegerField(required=False)
+    run = serializers.IntegerField(required=False, allow_null=True, default=None)
     client_id = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
 
 
-def _runs_answer(topic: Topic) -> dict:
-    runs = SuggestionRun.objects.filter(topic=topic).order_by("-created_at")[:20]
-    return {"runs": [run_payload(r) for r in runs], "model_workers": model_workers()}
+class SuggestionsQuery(serializers.Serializer):
+    run = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+def _settings_payload(row) -> dict:
+    return {"project": row.project_id, "backend": row.backend, "params": row.params}
+
+
+class SuggestionBackendsView(AdminView):
+    """The suggestion backends a project can name (the project form offers them)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        return Response({"backends": available_backends(), "default": DEFAULT_BACKEND})
+
+
+class SuggestionSettingsListView(AdminView):
+    """Every project's settings (the defaults for a project that never set any)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        return Response([_settings_payload(row) for row in all_suggestion_settings()])
+
+
+class ProjectSuggestionSettingsView(AdminView):
+    """Which backend suggests for the project's topics, with which parameters."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk: int):
+        project = get_object_or_404(Project, pk=pk)
+        return Response(_settings_payload(project_suggestion_settings(project.pk)))
+
+    @extend_schema(request=SettingsRequest, responses=OpenApiTypes.OBJECT)
+    def put(self, request, pk: int):
+        data = SettingsRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        row = suggestion_settings_set(
+            project=get_object_or_404(Project, pk=pk), **data.validated_data
+        )
+        return Response(_settings_payload(row))
 
 
 class TopicRunsView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
-        return Response(_runs_answer(get_object_or_404(visible_topics(request.user), pk=pk)))
+        topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
+        return Response(topic_runs(topic) | {"model_workers": model_workers()})
 
     @extend_schema(request=RunRequest, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
-        topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
-        if (
-            not is_admin(request.user)
-            and not Assignment.objects.filter(topic=topic, user=request.user).exists()
-        ):
-            raise PermissionDenied(
-                "Only the topic's annotators and admins can ask for suggestions."
-            )
         data = RunRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        run = suggestion_run_request(topic=topic, user=request.user, **data.validated_data)
+        run = topic_run_request(topic_id=pk, user=request.user, **data.validated_data)
         return Response(
             run_payload(run) | {"model_workers": model_workers()}, status=status.HTTP_201_CREATED
         )
@@ -71,13 +110,11 @@ class TopicRunsView(APIView):
 class ProjectRunsView(AdminView):
     @extend_schema(request=RunRequest, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
-        project = get_object_or_404(Project, pk=pk)
         data = RunRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        runs = [
-            suggestion_run_request(topic=t, user=request.user, **data.validated_data)
-            for t in project.topics.select_related("project")
-        ]
+        runs = project_runs_request(
+            project=get_object_or_404(Project, pk=pk), user=request.user, **data.validated_data
+        )
         return Response(
             {"runs": [r.pk for r in runs], "model_workers": model_workers()},
             status=status.HTTP_201_CREATED,
@@ -91,51 +128,26 @@ class ProjectAcceptanceView(AdminView):
 
 
 class AnnotationSuggestionsView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[SuggestionsQuery], responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
-        annotation = get_object_or_404(
-            visible_annotations(request.user).select_related("topic__project"), pk=pk
+        query = SuggestionsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(
+            annotation_suggestions_for(request.user, pk, run_id=query.validated_data["run"])
         )
-        run = None
-        if request.query_params.get("run"):
-            run = get_object_or_404(
-                SuggestionRun,
-                pk=request.query_params["run"],
-                topic_id=annotation.topic_id,
-                status=SuggestionRun.Status.SUCCEEDED,
-            )
-        return Response(annotation_suggestions(annotation, run))
 
 
 class AcceptAboveView(APIView):
     @extend_schema(request=AcceptAboveRequest, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
-        annotation = _editable_annotation(request, pk)
         data = AcceptAboveRequest(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        if v.get("run"):
-            run = get_object_or_404(
-                SuggestionRun,
-                pk=v["run"],
-                topic_id=annotation.topic_id,
-                status=SuggestionRun.Status.SUCCEEDED,
-            )
-        else:
-            run = latest_run(annotation.topic_id)
-        if run is None:
-            return Response(
-                {
-                    "error": "no_suggestions",
-                    "message": "No finished suggestion run for this topic.",
-                },
-                status=status.HTTP_404_NOT_FOUND,
-            )
         return Response(
             suggestions_accept_above(
-                annotation_id=annotation.pk,
+                annotation_id=pk,
                 user=request.user,
-                run=run,
+                run_id=v["run"],
                 threshold=v["threshold"],
                 kinds=v["kinds"],
                 expected_version=v["expected_version"],

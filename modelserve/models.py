@@ -7,6 +7,25 @@ from django.db import models
 from django.db.models import Q
 
 
+def _default_backend() -> str:
+    from modelserve.backends import DEFAULT_BACKEND
+
+    return DEFAULT_BACKEND
+
+
+class SuggestionSettings(models.Model):
+    """A project's suggestion backend and its parameters, chosen by an admin; runs use them."""
+
+    project = models.OneToOneField(
+        "annotation.Project", on_delete=models.CASCADE, related_name="suggestion_settings"
+    )
+    backend = models.CharField(max_length=50, default=_default_backend)
+    params = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.project_id}: {self.backend}"
+
+
 class SuggestionRun(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued"

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from annotation.domain.errors import DomainError
+from annotation.domain.errors import DomainError, NotFound
 from annotation.domain.operations import plan
 from annotation.domain.state import AnnotationState
 from annotation.models import Annotation
+from annotation.selectors.access import visible_annotations
 from annotation.selectors.state import annotation_state_cached
-from modelserve.models import Suggestion, SuggestionRun
+from modelserve.models import Suggestion, SuggestionRun, SuggestionSettings
 
 
 def latest_run(topic_id: int) -> SuggestionRun | None:
@@ -26,6 +27,13 @@ def latest_run(topic_id: int) -> SuggestionRun | None:
         .order_by("-finished_at", "-pk")
         .first()
     )
+
+
+def finished_run(topic_id: int, run_id: int) -> SuggestionRun | None:
+    """Run `run_id` if it is a finished run of this topic."""
+    return SuggestionRun.objects.filter(
+        pk=run_id, topic_id=topic_id, status=SuggestionRun.Status.SUCCEEDED
+    ).first()
 
 
 def newest_run(topic_id: int) -> SuggestionRun | None:
@@ -153,3 +161,53 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
             item["suggested_members"] = clusters[suggestion.payload["cluster"]]
         result[key[suggestion.kind]].append(item)
     return {"run": run_payload(run), **result, **context}
+
+
+def suggestion_exists(topic_id: int, suggestion_id: int) -> bool:
+    """Whether `suggestion_id` names a suggestion made for this topic (the core asks this
+    before it records a decision: annotation/proposals.py)."""
+    return Suggestion.objects.filter(pk=suggestion_id, run__topic_id=topic_id).exists()
+
+
+def all_suggestion_settings() -> list[SuggestionSettings]:
+    """One row per project, in project-name order (defaults, unsaved, where none was set)."""
+    from annotation.models import Project
+
+    rows = {row.project_id: row for row in SuggestionSettings.objects.all()}
+    return [
+        rows.get(pk) or SuggestionSettings(project_id=pk)
+        for pk in Project.objects.order_by("name").values_list("pk", flat=True)
+    ]
+
+
+def project_suggestion_settings(project_id: int) -> SuggestionSettings:
+    """The project's settings; the defaults (unsaved) for a project that never set any."""
+    row = SuggestionSettings.objects.filter(project_id=project_id).first()
+    return row if row is not None else SuggestionSettings(project_id=project_id)
+
+
+def topic_runs(topic) -> dict:
+    """The topic's 20 newest runs, and the backend its project suggests with."""
+    from modelserve.services.run_broadcast import run_payload
+
+    runs = SuggestionRun.objects.filter(topic=topic).order_by("-created_at")[:20]
+    return {
+        "runs": [run_payload(r) for r in runs],
+        "backend": project_suggestion_settings(topic.project_id).backend,
+    }
+
+
+def annotation_suggestions_for(user, annotation_id: int, *, run_id: int | None) -> dict:
+    """`annotation_suggestions` of an annotation `user` may see, for run `run_id` (a finished
+    run of its topic) or the latest."""
+    annotation = (
+        visible_annotations(user).select_related("topic__project").filter(pk=annotation_id).first()
+    )
+    if annotation is None:
+        raise NotFound("annotation", annotation_id)
+    run = None
+    if run_id is not None:
+        run = finished_run(annotation.topic_id, run_id)
+        if run is None:
+            raise NotFound("suggestion run", run_id, "No finished suggestion run for this topic.")
+    return annotation_suggestions(annotation, run)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from modelserve.services.runs import suggestion_run_execute
+from modelserve.services.execution import suggestion_run_execute
 
 
 @shared_task(

@@ -3,6 +3,19 @@ from django.urls import path
 from modelserve import api
 
 urlpatterns = [
+    path(
+        "suggestion-backends/", api.SuggestionBackendsView.as_view(), name="api-suggestion-backends"
+    ),
+    path(
+        "suggestion-settings/",
+        api.SuggestionSettingsListView.as_view(),
+        name="api-suggestion-settings-list",
+    ),
+    path(
+        "projects/<int:pk>/suggestion-settings/",
+        api.ProjectSuggestionSettingsView.as_view(),
+        name="api-suggestion-settings",
+    ),
     path("topics/<int:pk>/suggestion-runs/", api.TopicRunsView.as_view(), name="api-topic-runs"),
     path(
         "projects/<int:pk>/suggestion-runs/", api.ProjectRunsView.as_view(), name="api-project-runs"

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from celery import current_app as app
 from django.core.cache import cache
-
-from corefapp.celery import app
 
 CACHE_KEY = "modelserve:model-workers"
 

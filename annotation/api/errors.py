@@ -12,9 +12,9 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from annotation import errors as service
 from annotation.domain import errors as domain
 from annotation.domain.formats.errors import FormatErrors
-from annotation.services import errors as service
 
 STATUS_BY_ERROR: dict[type, int] = {
     service.VersionConflict: status.HTTP_409_CONFLICT,
@@ -24,6 +24,7 @@ STATUS_BY_ERROR: dict[type, int] = {
     service.AnnotationLocked: status.HTTP_423_LOCKED,
     service.ImportRefused: status.HTTP_400_BAD_REQUEST,
     service.NotYours: status.HTTP_403_FORBIDDEN,
+    service.Forbidden: status.HTTP_403_FORBIDDEN,
 }
 
 

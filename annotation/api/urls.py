@@ -39,11 +39,6 @@ urlpatterns = [
     path(
         "projects/<int:pk>/agreement/", files.AgreementView.as_view(), name="api-project-agreement"
     ),
-    path(
-        "suggestion-backends/",
-        manage.SuggestionBackendsView.as_view(),
-        name="api-suggestion-backends",
-    ),
     path("users/", manage.UsersView.as_view(), name="api-users"),
     path("users/<int:pk>/", manage.UserView.as_view(), name="api-user"),
     path("assignments/", manage.AssignmentsView.as_view(), name="api-assignments"),

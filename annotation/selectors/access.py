@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from annotation.domain.errors import NotFound
+from annotation.errors import AnnotationLocked, NotYours
 from annotation.models import Annotation, Assignment, Topic
+
+EDITABLE = frozenset(
+    {Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS, Assignment.Status.REOPENED}
+)
 
 
 def is_admin(user) -> bool:
@@ -34,7 +40,43 @@ def visible_assignments(user) -> QuerySet[Assignment]:
     return Assignment.objects.filter(user=user)
 
 
-def may_edit(user, annotation: Annotation) -> bool:
-    """Only the annotator who owns the annotation changes it, admins included: an admin who
-    wants to correct work adjudicates in an annotation of their own."""
-    return annotation.assignment is not None and annotation.assignment.user_id == user.pk
+def annotation_edit_check(
+    user, *, annotation_id: int, owner_id: int | None, status: str | None, content: bool = True
+) -> None:
+    """The one rule for who may change an annotation: only the annotator who owns it, admins
+    included (an admin who wants to correct work adjudicates in an annotation of their own).
+
+    `owner_id` and `status` are the annotation's assignment's (None for a gold annotation).
+    Raises NotFound for a user who may not even see it (annotators must not learn that a
+    colleague's annotation exists), NotYours for an admin, and, when `content` is changed
+    (anything but the remembered cursor), AnnotationLocked for gold or submitted work."""
+    if user is not None and owner_id != user.pk:
+        if is_admin(user):
+            raise NotYours("Only the annotator who owns this annotation can change it.")
+        raise NotFound("annotation", annotation_id)
+    if not content:
+        return
+    if status is None:
+        raise AnnotationLocked("Gold annotations are read-only; import a new version instead.")
+    if status not in EDITABLE:
+        raise AnnotationLocked(
+            "This annotation is submitted and read-only; an admin can reopen it."
+        )
+
+
+def editable_annotation(user, annotation_id: int, *, content: bool = True) -> Annotation:
+    """The annotation `user` may change (see `annotation_edit_check`)."""
+    annotation = (
+        visible_annotations(user).select_related("assignment").filter(pk=annotation_id).first()
+    )
+    if annotation is None:
+        raise NotFound("annotation", annotation_id)
+    assignment = annotation.assignment
+    annotation_edit_check(
+        user,
+        annotation_id=annotation_id,
+        owner_id=assignment.user_id if assignment else None,
+        status=assignment.status if assignment else None,
+        content=content,
+    )
+    return annotation

@@ -110,7 +110,7 @@ def annotation_state_load(annotation: Annotation) -> AnnotationState:
         ),
         decisions=dict(
             SuggestionDecision.objects.filter(annotation=annotation).values_list(
-                "suggestion_id", "decision"
+                "suggestion", "decision"
             )
         ),
         mention_text=DocumentTokens(),
@@ -136,7 +136,7 @@ def annotation_initial_state(annotation: Annotation) -> AnnotationState:
 def annotation_state_cached(annotation: Annotation) -> AnnotationState:
     """The state for reading (never mutate it): from the per-process cache when it is at the
     annotation's version, else loaded and cached for the operations that usually follow."""
-    from annotation.services import state_cache
+    from annotation.infra import state_cache
 
     state = state_cache.take(annotation.pk, annotation.version) or annotation_state_load(annotation)
     state_cache.put(annotation.pk, annotation.version, state)

@@ -28,7 +28,6 @@ def project_payload(project) -> dict:
         "allow_fix_spans": project.allow_fix_spans,
         "allow_reject_mentions": project.allow_reject_mentions,
         "guidelines": project.guidelines,
-        "suggestion_backend": project.suggestion_backend,
     }
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from annotation.infra import broadcast
+from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment
-from annotation.services import broadcast
 from annotation.services.assignments import AssignmentRefused
 
 
@@ -57,7 +58,7 @@ def assignments_reopen(*, assignment_ids: list[int]) -> int:
             assignment.annotation.pk,
             {"assignment": assignment.pk, "status": "reopened"},
         )
-        transaction.on_commit(lambda a=annotation_id, p=payload: broadcast.annotation_status(a, p))
+        after_commit(broadcast.annotation_status, annotation_id, payload)
     _announce_project(
         rows, {"action": "reopened", "assignments": [a.pk for a in rows], "status": "reopened"}
     )
@@ -67,4 +68,4 @@ def assignments_reopen(*, assignment_ids: list[int]) -> int:
 def _announce_project(rows: list[Assignment], payload: dict) -> None:
     """One message per project for the admins watching its progress (not one per row)."""
     for project_id in sorted({a.topic.project_id for a in rows}):
-        transaction.on_commit(lambda p=project_id: broadcast.project_progress(p, payload))
+        after_commit(broadcast.project_progress, project_id, payload)

@@ -6,13 +6,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.domain.errors import DomainError
+from annotation.errors import AnnotationLocked, AssignmentRefused, IncompleteAnnotation
+from annotation.infra import broadcast
+from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, ClusterMember, Mention, MentionEdit, Topic
-from annotation.services import broadcast
-from annotation.services.errors import AnnotationLocked
-
-
-class IncompleteAnnotation(DomainError):
-    code = "incomplete_annotation"
 
 
 @transaction.atomic
@@ -85,12 +82,8 @@ def assignment_reopen(*, assignment_id: int) -> Assignment:
 def _announce(assignment: Assignment) -> None:
     annotation_id = assignment.annotation.pk
     payload = {"assignment": assignment.pk, "status": assignment.status}
-    transaction.on_commit(lambda: broadcast.annotation_status(annotation_id, payload))
-    transaction.on_commit(lambda: broadcast.project_progress(assignment.topic.project_id, payload))
-
-
-class AssignmentRefused(DomainError):
-    code = "assignment_refused"
+    after_commit(broadcast.annotation_status, annotation_id, payload)
+    after_commit(broadcast.project_progress, assignment.topic.project_id, payload)
 
 
 @transaction.atomic

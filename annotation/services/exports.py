@@ -16,8 +16,8 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
-from annotation.domain.errors import DomainError
 from annotation.domain.formats import FormatWarning, write
+from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.topic_data import annotations_topic_data
 
@@ -25,10 +25,6 @@ FORMATS = ("scico", "corefi", "chemu", "brat", "conll")
 FOLDER_FORMATS = {"brat", "corefi"}
 EXTENSIONS = {"scico": ".jsonl", "chemu": ".jsonlines", "conll": ".conll"}
 SOURCES = ("gold", "adjudicated", "submitted", "all")
-
-
-class ExportRefused(DomainError):
-    code = "export_refused"
 
 
 @dataclass

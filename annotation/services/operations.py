@@ -19,15 +19,17 @@ from annotation.domain import history
 from annotation.domain.effects import apply_effects, invert_effects
 from annotation.domain.errors import DomainError, NotFound, NothingToRedo, NothingToUndo
 from annotation.domain.operations import plan
+from annotation.domain.operations.payload import Payload
+from annotation.errors import VersionConflict
+from annotation.infra import broadcast, state_cache
+from annotation.infra.effects_sql import effects_write
+from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Mention, Operation, Topic
 from annotation.models import Cluster as ClusterRow
-from annotation.selectors.access import is_admin
+from annotation.proposals import DECISION_OPERATIONS, proposal_exists
+from annotation.selectors.access import annotation_edit_check
 from annotation.selectors.state import annotation_state_load
-from annotation.services import broadcast, state_cache
-from annotation.services.effects_sql import effects_write
-from annotation.services.errors import AnnotationLocked, NotYours, VersionConflict
 
-EDITABLE = {Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS, Assignment.Status.REOPENED}
 _SEQUENCE_TABLES = {"cluster": ClusterRow._meta.db_table, "mention": Mention._meta.db_table}
 
 
@@ -101,18 +103,17 @@ def _lock_editable(annotation_id: int, expected_version: int, user) -> Locked:
     if row is None:
         raise NotFound("annotation", annotation_id)
     locked = Locked(*row)
-    if user is not None and locked.owner_id != user.pk:
-        if is_admin(user):
-            raise NotYours("Only the annotator who owns this annotation can change it.")
-        raise NotFound("annotation", annotation_id)
+    access = {
+        "annotation_id": annotation_id,
+        "owner_id": locked.owner_id,
+        "status": locked.status if locked.assignment_id is not None else None,
+    }
+    # Who it is first (a stranger learns nothing, not even the version), then staleness,
+    # then whether the content may change.
+    annotation_edit_check(user, **access, content=False)
     if locked.version != expected_version:
         raise VersionConflict(expected=expected_version, current=locked.version)
-    if locked.assignment_id is None:
-        raise AnnotationLocked("Gold annotations are read-only; import a new version instead.")
-    if locked.status not in EDITABLE:
-        raise AnnotationLocked(
-            "This annotation is submitted and read-only; an admin can reopen it."
-        )
+    annotation_edit_check(user, **access)
     return locked
 
 
@@ -169,8 +170,8 @@ def _commit(
         client_id=client_id,
     )
     annotation_id = locked.id
-    transaction.on_commit(lambda: state_cache.put(annotation_id, version, state))
-    transaction.on_commit(lambda: broadcast.annotation_applied(annotation_id, applied.as_message()))
+    after_commit(state_cache.put, annotation_id, version, state)
+    after_commit(broadcast.annotation_applied, annotation_id, applied.as_message())
     progress = {
         "assignment": locked.assignment_id,
         "annotation": annotation_id,
@@ -179,7 +180,7 @@ def _commit(
         "operation": name,
     }
     project_id = locked.project_id
-    transaction.on_commit(lambda: broadcast.project_progress(project_id, progress))
+    after_commit(broadcast.project_progress, project_id, progress)
     return applied
 
 
@@ -192,11 +193,22 @@ def _state_for(locked: Locked):
     return state
 
 
+def _check_proposal(topic_id: int, payload: dict[str, Any]) -> None:
+    """Decisions name proposals made for this topic, so acceptance rates mean something."""
+    if payload.get("op") in DECISION_OPERATIONS:
+        proposal = Payload(payload).id("suggestion")
+        if not proposal_exists(topic_id=topic_id, proposal_id=proposal):
+            raise NotFound(
+                "suggestion", proposal, f"There is no suggestion #{proposal} for this topic."
+            )
+
+
 @transaction.atomic
 def annotation_operation_apply(
     *, annotation_id: int, user, payload: dict[str, Any], expected_version: int, client_id: str = ""
 ) -> Applied:
     locked = _lock_editable(annotation_id, expected_version, user)
+    _check_proposal(locked.topic_id, payload)
     state = _state_for(locked)
     result = plan(state, payload, _new_id)
     return _commit(

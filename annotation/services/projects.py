@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from annotation.domain.errors import DomainError
+from annotation.errors import ProjectRefused, UserRefused
 from annotation.models import Annotation, Project
 
 PROJECT_FIELDS = (
@@ -17,13 +17,7 @@ PROJECT_FIELDS = (
     "allow_fix_spans",
     "allow_reject_mentions",
     "single_parent",
-    "suggestion_backend",
-    "suggestion_params",
 )
-
-
-class ProjectRefused(DomainError):
-    code = "project_refused"
 
 
 def _check_scheme(values: dict) -> None:
@@ -84,10 +78,6 @@ def project_delete(*, project: Project, confirm: bool = False) -> None:
             "This project holds annotations; deleting it deletes them: confirm to proceed."
         )
     project.delete()
-
-
-class UserRefused(DomainError):
-    code = "user_refused"
 
 
 @transaction.atomic

@@ -17,7 +17,24 @@ _PUNCTUATION = re.compile(r"^\W+$")
 _STEM_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ions", "ion", "es", "s")
 # A post-modifier starts here: the head of "CRFs for sequence labeling" is "CRFs".
 _PREPOSITIONS = frozenset(
-    ["for", "of", "in", "on", "with", "from", "to", "by", "using", "via", "over", "under", "at", "as", "into", "through"]
+    [
+        "for",
+        "of",
+        "in",
+        "on",
+        "with",
+        "from",
+        "to",
+        "by",
+        "using",
+        "via",
+        "over",
+        "under",
+        "at",
+        "as",
+        "into",
+        "through",
+    ]
 )
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from annotation.domain.errors import NotFound
+from annotation.selectors.access import editable_annotation
 from annotation.services.operations import annotation_operations_apply_each
-from modelserve.models import Suggestion, SuggestionRun
-from modelserve.selectors import run_clusters, suggestion_operation
+from modelserve.models import Suggestion
+from modelserve.selectors import finished_run, latest_run, run_clusters, suggestion_operation
 
 KIND_ORDER = [Suggestion.Kind.MEMBERSHIP, Suggestion.Kind.EDGE, Suggestion.Kind.LINK]
 
@@ -13,7 +15,7 @@ def suggestions_accept_above(
     *,
     annotation_id: int,
     user,
-    run: SuggestionRun,
+    run_id: int | None,
     threshold: float,
     kinds: list[str],
     expected_version: int,
@@ -24,7 +26,12 @@ def suggestions_accept_above(
 
     Each acceptance is recomputed against the state the previous one left (the first member of
     a suggested cluster opens a new cluster, the next ones join it) and applied as its own
-    logged operation; one the rules refuse now is skipped and reported."""
+    logged operation; one the rules refuse now is skipped and reported. Without `run_id`,
+    the topic's latest finished run."""
+    topic_id = editable_annotation(user, annotation_id).topic_id
+    run = latest_run(topic_id) if run_id is None else finished_run(topic_id, run_id)
+    if run is None:
+        raise NotFound("suggestion run", run_id, "No finished suggestion run for this topic.")
     clusters = run_clusters(run)
     candidates = run.suggestions.filter(kind__in=kinds, score__gte=threshold).exclude(
         kind=Suggestion.Kind.CLUSTER

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from annotation.services import broadcast
-
-
-def topic_group(topic_id: int) -> str:
-    return f"topic.{topic_id}"
+from annotation.infra import broadcast
 
 
 def run_payload(run) -> dict:
@@ -26,6 +22,4 @@ def run_payload(run) -> dict:
 
 
 def run_changed(run) -> None:
-    broadcast.send_to_group(
-        topic_group(run.topic_id), {"type": "run.changed", "payload": run_payload(run)}
-    )
+    broadcast.topic_event(run.topic_id, {"type": "run", **run_payload(run)})

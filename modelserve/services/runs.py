@@ -1,41 +1,20 @@
-"""Suggestion runs: request one, execute it (in the model worker), store its suggestions.
-
-`suggestion_run_execute` is what the Celery task calls. It is idempotent: a finished run is
-left alone; a run another live worker is executing (fresh heartbeat) is left to it; suggestions
-are written in one transaction at the end, positions unique per run, so a worker killed
-mid-run leaves nothing behind and the next attempt writes the run exactly once.
-"""
+"""Suggestion runs: request one (the web server); the model worker executes it
+(modelserve.services.execution, through modelserve.tasks)."""
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
-import traceback
-from datetime import timedelta
+from django.db import transaction
 
-from django.conf import settings
-from django.db import close_old_connections, connection, transaction
-from django.utils import timezone
-
-from annotation.domain.errors import DomainError
-from annotation.models import Topic
-from annotation.selectors.topic_data import topic_data_with_ids
-from modelserve.backends import DEFAULT_BACKEND, UnknownBackend, available_backends, get_backend
-from modelserve.backends.base import Suggestions
-from modelserve.models import Suggestion, SuggestionRun
+from annotation.domain.errors import NotFound
+from annotation.infra.side_effects import after_commit
+from annotation.models import Assignment, Project, Topic
+from annotation.selectors.access import is_admin, visible_topics
+from modelserve.backends import available_backends
+from modelserve.errors import RunNotAllowed, RunRefused
+from modelserve.models import SuggestionRun
+from modelserve.selectors import project_suggestion_settings
 from modelserve.services import run_broadcast
-
-logger = logging.getLogger(__name__)
-HEARTBEAT_SECONDS = 2.0
-
-
-class RunRefused(DomainError):
-    code = "run_refused"
-
-
-def heartbeat_stale_after() -> timedelta:
-    return timedelta(seconds=getattr(settings, "SUGGEST_HEARTBEAT_STALE_SECONDS", 30))
+from modelserve.tasks import run_suggestions
 
 
 @transaction.atomic
@@ -44,12 +23,14 @@ def suggestion_run_request(
 ) -> SuggestionRun:
     """Queue a run for `topic` with the project's backend (or `backend`); the task is sent to
     the `models` queue after commit."""
-    backend = backend or topic.project.suggestion_backend or DEFAULT_BACKEND
+    configured = project_suggestion_settings(topic.project_id)
+    backend = backend or configured.backend
     if backend not in available_backends():
         raise RunRefused(
-            f"Unknown suggestion backend {backend!r}; choose one of {', '.join(available_backends())}."
+            f"Unknown suggestion backend {backend!r}; "
+            f"choose one of {', '.join(available_backends())}."
         )
-    merged = {**topic.project.suggestion_params, **(params or {})}
+    merged = {**configured.params, **(params or {})}
     if topic.project.hierarchy and "single_parent" not in merged and backend != "chemu":
         merged["single_parent"] = topic.project.single_parent
     run = SuggestionRun.objects.create(
@@ -59,199 +40,29 @@ def suggestion_run_request(
         requested_by=user,
         message="waiting for a model worker",
     )
-    transaction.on_commit(lambda: _enqueue(run.pk))
-    transaction.on_commit(lambda: run_broadcast.run_changed(run))
+    after_commit(run_suggestions.apply_async, kwargs={"run_id": run.pk}, queue="models")
+    after_commit(run_broadcast.run_changed, run)
     return run
 
 
-def _enqueue(run_id: int) -> None:
-    from modelserve.tasks import run_suggestions
-
-    run_suggestions.apply_async(kwargs={"run_id": run_id}, queue="models")
-
-
-def _claim(run_id: int, worker: str) -> SuggestionRun | None:
-    """Mark the run as ours, or None when it is finished or alive on another worker."""
-    with transaction.atomic():
-        run = SuggestionRun.objects.select_for_update().get(pk=run_id)
-        if run.status in (SuggestionRun.Status.SUCCEEDED, SuggestionRun.Status.FAILED):
-            return None
-        fresh = run.heartbeat_at and timezone.now() - run.heartbeat_at < heartbeat_stale_after()
-        if run.status == SuggestionRun.Status.RUNNING and fresh:
-            return None
-        run.status = SuggestionRun.Status.RUNNING
-        run.attempts += 1
-        run.worker = worker
-        run.started_at = timezone.now()
-        run.heartbeat_at = timezone.now()
-        run.progress = 0.0
-        run.message = "starting" if run.attempts == 1 else f"restarting (attempt {run.attempts})"
-        run.error = ""
-        run.save()
-    run_broadcast.run_changed(run)
-    return run
-
-
-class _Heartbeat:
-    """Refreshes the run's heartbeat from a thread while the model works (a long encode calls
-    no progress callback), so other workers can tell a live run from a dead one."""
-
-    def __init__(self, run_id: int) -> None:
-        self.run_id = run_id
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._beat, daemon=True, name=f"heartbeat-{run_id}")
-
-    def _beat(self) -> None:
-        try:
-            while not self.stop.wait(HEARTBEAT_SECONDS):
-                SuggestionRun.objects.filter(
-                    pk=self.run_id, status=SuggestionRun.Status.RUNNING
-                ).update(heartbeat_at=timezone.now())
-        finally:
-            connection.close()
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join(10)
-
-
-def _progress_reporter(run: SuggestionRun):
-    last = [0.0]
-
-    def report(fraction: float, message: str) -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.5 and fraction < 1.0:
-            return  # at most two updates a second: the bar moves, the database rests
-        last[0] = now
-        run.progress = max(0.0, min(1.0, float(fraction)))
-        run.message = message[:300]
-        SuggestionRun.objects.filter(pk=run.pk).update(
-            progress=run.progress, message=run.message, heartbeat_at=timezone.now()
-        )
-        run_broadcast.run_changed(run)
-
-    return report
-
-
-def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
-    """Run the model for one run (the Celery task's body). Returns what happened."""
-    close_old_connections()
-    run = _claim(run_id, worker)
-    if run is None:
-        return "skipped: finished or running elsewhere"
-    timings: dict[str, float] = {}
-    try:
-        with _Heartbeat(run.pk):
-            started = time.perf_counter()
-            topic = Topic.objects.select_related("project").get(pk=run.topic_id)
-            data, mention_ids = topic_data_with_ids(topic)
-            timings["load_topic_s"] = time.perf_counter() - started
-            started = time.perf_counter()
-            backend = get_backend(run.backend, run.params)
-            timings["load_model_s"] = time.perf_counter() - started
-            started = time.perf_counter()
-            suggestions = backend.suggest(data, progress=_progress_reporter(run))
-            timings["predict_s"] = time.perf_counter() - started
-        started = time.perf_counter()
-        count = _store(run, suggestions, mention_ids)
-        timings["store_s"] = time.perf_counter() - started
-    except UnknownBackend as exc:
-        return _fail(run, str(exc), timings)
-    except Exception as exc:  # the run records any model failure with its message for the UI
-        logger.exception("suggestion run %s failed", run.pk)
-        return _fail(run, f"{type(exc).__name__}: {exc}", timings, detail=traceback.format_exc())
-    timings["mentions"] = len(mention_ids)
-    from modelserve.devices import (
-        pick_device,
-    )  # torch: imported in model workers only, never by the web server
-
-    SuggestionRun.objects.filter(pk=run.pk).update(
-        status=SuggestionRun.Status.SUCCEEDED,
-        progress=1.0,
-        finished_at=timezone.now(),
-        timings=timings,
-        device=str(
-            pick_device(run.params.get("device", getattr(settings, "SUGGEST_DEVICE", "auto")))
-        ),
-        message=f"{count} suggestions",
-    )
-    run.refresh_from_db()
-    run_broadcast.run_changed(run)
-    return f"succeeded: {count} suggestions"
-
-
-def _fail(run: SuggestionRun, message: str, timings: dict, detail: str = "") -> str:
-    SuggestionRun.objects.filter(pk=run.pk).update(
-        status=SuggestionRun.Status.FAILED,
-        finished_at=timezone.now(),
-        error=(message + "\n\n" + detail).strip(),
-        message=message[:300],
-        timings=timings,
-    )
-    run.refresh_from_db()
-    run_broadcast.run_changed(run)
-    return f"failed: {message}"
+def topic_run_request(
+    *, topic_id: int, user, backend: str | None = None, params: dict | None = None
+) -> SuggestionRun:
+    """A run asked for by a user: the topic's annotators and admins may ask."""
+    topic = visible_topics(user).select_related("project").filter(pk=topic_id).first()
+    if topic is None:
+        raise NotFound("topic", topic_id)
+    if not is_admin(user) and not Assignment.objects.filter(topic=topic, user=user).exists():
+        raise RunNotAllowed("Only the topic's annotators and admins can ask for suggestions.")
+    return suggestion_run_request(topic=topic, user=user, backend=backend, params=params)
 
 
 @transaction.atomic
-def _store(run: SuggestionRun, suggestions: Suggestions, mention_ids: list[int]) -> int:
-    """Write every suggestion of the run at once (indices -> our mention ids)."""
-    SuggestionRun.objects.select_for_update().get(pk=run.pk)
-    Suggestion.objects.filter(
-        run=run
-    ).delete()  # a half-written earlier attempt cannot exist; belt and braces
-    clusters = Suggestion.objects.bulk_create(
-        [
-            Suggestion(
-                run=run,
-                kind=Suggestion.Kind.CLUSTER,
-                position=i,
-                score=c.score,
-                payload={"mentions": [mention_ids[m] for m in c.mentions]},
-            )
-            for i, c in enumerate(suggestions.clusters)
-        ]
-    )
-    memberships = []
-    for row, cluster in zip(clusters, suggestions.clusters):
-        scores = cluster.mention_scores or [cluster.score] * len(cluster.mentions)
-        for mention, score in zip(cluster.mentions, scores):
-            memberships.append(
-                Suggestion(
-                    run=run,
-                    kind=Suggestion.Kind.MEMBERSHIP,
-                    position=len(memberships),
-                    score=score,
-                    payload={"mention": mention_ids[mention], "cluster": row.pk},
-                )
-            )
-    edges = [
-        Suggestion(
-            run=run,
-            kind=Suggestion.Kind.EDGE,
-            position=i,
-            score=e.score,
-            payload={"parent": clusters[e.parent].pk, "child": clusters[e.child].pk},
-        )
-        for i, e in enumerate(suggestions.edges)
+def project_runs_request(
+    *, project: Project, user, backend: str | None = None, params: dict | None = None
+) -> list[SuggestionRun]:
+    """One run for every topic of the project, all or none."""
+    return [
+        suggestion_run_request(topic=topic, user=user, backend=backend, params=params)
+        for topic in project.topics.select_related("project")
     ]
-    links = [
-        Suggestion(
-            run=run,
-            kind=Suggestion.Kind.LINK,
-            position=i,
-            score=link.score,
-            payload={
-                "type": link.type,
-                "anaphor": mention_ids[link.anaphor],
-                "antecedent": mention_ids[link.antecedent],
-            },
-        )
-        for i, link in enumerate(suggestions.links)
-    ]
-    Suggestion.objects.bulk_create(memberships + edges + links)
-    return len(clusters) + len(edges) + len(links)

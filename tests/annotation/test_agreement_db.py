@@ -12,10 +12,10 @@ from django.core.management import CommandError, call_command
 
 from annotation.domain.formats import read
 from annotation.selectors.agreement import project_agreement, project_agreement_csv
-from annotation.services.annotation_import import annotation_import_for_assignment
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.exports import annotations_export
-from annotation.services.imports import topics_import
+from annotation.services.imports.annotation import annotation_import_for_assignment
+from annotation.services.imports.topics import topics_import
 from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

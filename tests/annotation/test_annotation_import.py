@@ -6,13 +6,13 @@ import pytest
 
 from annotation.domain.formats import read
 from annotation.domain.history import replay
+from annotation.errors import AnnotationLocked, ImportRefused
 from annotation.models import Cluster, Operation
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
 from annotation.selectors.topic_data import annotation_topic_data
-from annotation.services.annotation_import import annotation_import_for_assignment
 from annotation.services.assignments import assignment_create, assignment_submit
-from annotation.services.errors import AnnotationLocked, ImportRefused
-from annotation.services.imports import topics_import
+from annotation.services.imports.annotation import annotation_import_for_assignment
+from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
 from tests.factories import ProjectFactory, UserFactory
 

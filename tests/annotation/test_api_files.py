@@ -88,7 +88,7 @@ def test_export_downloads_the_gold_as_a_file_that_imports_back(admin_client):
 
 
 def test_the_agreement_csv_download_equals_the_commands_csv(admin_client, tmp_path):
-    from annotation.services.demo import demo_load
+    from fixtures.demo.load import demo_load
 
     demo_load(password="pw")
     project = Project.objects.get(name="SciCo agreement demo")

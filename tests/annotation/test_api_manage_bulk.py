@@ -105,23 +105,3 @@ def test_annotators_cannot_use_bulk_actions():
     client.force_authenticate(UserFactory())
 
     assert bulk(client, "delete", ids).status_code == 403
-
-
-def test_the_suggestion_backends_are_listed_with_the_default(admin_client):
-    body = admin_client.get("/api/suggestion-backends/").json()
-
-    assert "minilm" in body["backends"]
-    assert body["default"] in body["backends"]
-
-
-def test_a_project_row_carries_its_suggestion_parameters(admin_client):
-    created = admin_client.post(
-        "/api/projects/",
-        {"name": "params", "suggestion_backend": "minilm", "suggestion_params": {"threshold": 0.6}},
-        format="json",
-    )
-
-    assert created.json()["suggestion_params"] == {"threshold": 0.6}
-    assert admin_client.get(f"/api/projects/{created.json()['id']}/").json()[
-        "suggestion_params"
-    ] == {"threshold": 0.6}

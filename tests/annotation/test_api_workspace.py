@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from annotation.services import state_cache
+from annotation.infra import state_cache
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db

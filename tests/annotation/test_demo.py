@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from annotation.models import Annotation, Assignment, Operation, Project, Topic
 from annotation.selectors.agreement import project_agreement
-from annotation.services.demo import demo_load
+from fixtures.demo.load import demo_load
 
 pytestmark = pytest.mark.django_db
 

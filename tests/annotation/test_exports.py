@@ -9,10 +9,10 @@ from django.core.management import CommandError, call_command
 from annotation.domain.formats import read
 from annotation.models import Document
 from annotation.selectors.topic_data import annotation_topic_data, topic_data
-from annotation.services.annotation_import import annotation_import_for_assignment
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.exports import ExportRefused, annotations_export
-from annotation.services.imports import topics_import
+from annotation.services.imports.annotation import annotation_import_for_assignment
+from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
 from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids
 

@@ -7,6 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from annotation.domain.history import replay
+from annotation.errors import ImportRefused
 from annotation.models import (
     Annotation,
     Cluster,
@@ -18,8 +19,7 @@ from annotation.models import (
     Topic,
 )
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
-from annotation.services.errors import ImportRefused
-from annotation.services.imports import topics_import
+from annotation.services.imports.topics import topics_import
 from tests.factories import ProjectFactory
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from annotation.services import broadcast
+from annotation.infra import broadcast
 from annotation.services.operations import annotation_operation_apply
 from corefapp.routing import websocket_urlpatterns
 from tests.factories import UserFactory, assign, make_topic, mention_ids

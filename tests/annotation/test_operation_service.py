@@ -4,10 +4,10 @@ import pytest
 
 from annotation.domain.errors import CycleError, NothingToUndo
 from annotation.domain.history import replay
+from annotation.errors import VersionConflict
+from annotation.infra import state_cache
 from annotation.models import Cluster, ClusterMember, HierarchyEdge, Operation
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
-from annotation.services import state_cache
-from annotation.services.errors import VersionConflict
 from annotation.services.operations import (
     annotation_operation_apply,
     annotation_redo,

@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 from annotation.domain.formats import read
 from annotation.models import Annotation, Project
 from annotation.selectors.agreement import project_agreement
-from annotation.services.annotation_import import annotation_import_for_assignment
 from annotation.services.assignments import assignment_create, assignment_submit
-from annotation.services.imports import topics_import
+from annotation.services.imports.annotation import annotation_import_for_assignment
+from annotation.services.imports.topics import topics_import
 from modelserve.models import Suggestion, SuggestionRun
 from tests.factories import AdminFactory, UserFactory
 from tests.paths import DEMO

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from annotation.models import Assignment, Project
 from annotation.services.assignments import assignment_submit
-from annotation.services.imports import topics_import
+from annotation.services.imports.topics import topics_import
 from tests.e2e.admin_bulk import (
     ANNOTATORS,
     ASSIGNMENTS,

@@ -9,7 +9,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from playwright.sync_api import expect
 
 from annotation.models import Project, Topic
-from annotation.services.imports import topics_import
+from annotation.services.imports.topics import topics_import
 from tests.factories import AdminFactory, UserFactory
 from tests.paths import DEMO
 

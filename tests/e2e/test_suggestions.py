@@ -17,6 +17,7 @@ from django.db import connection
 from playwright.sync_api import Page, expect
 
 from annotation.models import Mention, Project
+from modelserve.services.settings import suggestion_settings_set
 from tests.e2e.data import chemu_demo_topic, scico_demo_topic, topic_from_data
 from tests.e2e.workspace import annotation, api, current_mention, open_workspace, press, wait_saved
 from tests.factories import UserFactory, assign
@@ -111,11 +112,12 @@ def suggest_and_wait(page: Page) -> list[str]:
     return page.evaluate("window.__runStates")
 
 
-def hierarchy_workspace(new_page, **project):
+def hierarchy_workspace(new_page, **suggestion_settings):
     data = scico_demo_topic(0)
-    topic = topic_from_data(
-        Project.objects.create(name="SciCo suggestions", hierarchy=True, **project), data
-    )
+    project = Project.objects.create(name="SciCo suggestions", hierarchy=True)
+    if suggestion_settings:
+        suggestion_settings_set(project=project, **suggestion_settings)
+    topic = topic_from_data(project, data)
     user = UserFactory()
     assignment, stored = assign(topic, user)
     return open_workspace(new_page(user), assignment.pk), topic, stored
@@ -255,9 +257,8 @@ def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(
     new_page, model_worker, artifacts
 ):
     data = chemu_demo_topic(2)
-    project = Project.objects.create(
-        name="ChEMU suggestions", hierarchy=False, anaphora=True, suggestion_backend="chemu"
-    )
+    project = Project.objects.create(name="ChEMU suggestions", hierarchy=False, anaphora=True)
+    suggestion_settings_set(project=project, backend="chemu")
     topic = topic_from_data(project, data)
     user = UserFactory()
     assignment, stored = assign(topic, user)
@@ -302,8 +303,8 @@ def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(
 def test_a_model_error_fails_the_run_and_the_workspace_shows_the_message(new_page, model_worker):
     page, _, _ = hierarchy_workspace(
         new_page,
-        suggestion_backend="cross-encoder",
-        suggestion_params={"model_path": "/nonexistent/longformer-scico"},
+        backend="cross-encoder",
+        params={"model_path": "/nonexistent/longformer-scico"},
     )
     press(page, "Shift+S")
     status = page.get_by_test_id("run-status")

@@ -7,7 +7,7 @@ import json
 from playwright.sync_api import expect
 
 from annotation.models import Assignment, Project
-from annotation.services.imports import topics_import
+from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
 from tests.e2e.workspace import open_workspace
 from tests.factories import AdminFactory, UserFactory, assign

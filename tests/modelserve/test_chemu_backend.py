@@ -150,7 +150,21 @@ def test_decoding_drops_pairs_below_the_threshold_and_keeps_many_work_up_anteced
 
 
 def test_coreference_chains_are_labelled_on_their_closure():
-    tokens = ["A", "was", "added", ".", "The", "solid", "was", "dried", "to", "give", "the", "product", "."]
+    tokens = [
+        "A",
+        "was",
+        "added",
+        ".",
+        "The",
+        "solid",
+        "was",
+        "dried",
+        "to",
+        "give",
+        "the",
+        "product",
+        ".",
+    ]
     mentions = [MentionData(0, ((0, 0),)), MentionData(0, ((4, 5),)), MentionData(0, ((10, 11),))]
     links = [LinkData("COREFERENCE", 2, 1), LinkData("COREFERENCE", 1, 0)]
     topic = TopicData(

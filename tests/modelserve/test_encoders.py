@@ -31,7 +31,20 @@ def test_mention_embeddings_are_one_l2_normalised_row_per_mention():
 
 def test_identical_mentions_in_identical_contexts_embed_identically():
     tokens = ["We", "fine-tune", "BERT", "on", "the", "GLUE", "benchmark", "."]
-    other = ["Our", "parser", "uses", "a", "bidirectional", "LSTM", "encoder", "over", "characters", "and", "words", "."]
+    other = [
+        "Our",
+        "parser",
+        "uses",
+        "a",
+        "bidirectional",
+        "LSTM",
+        "encoder",
+        "over",
+        "characters",
+        "and",
+        "words",
+        ".",
+    ]
     topic = TopicData(
         "same",
         [DocumentData("a", tokens), DocumentData("b", other), DocumentData("c", list(tokens))],

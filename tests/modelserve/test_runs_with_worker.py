@@ -42,7 +42,7 @@ def wait_for(run: SuggestionRun, statuses: set[str], timeout: float = 180) -> Su
 
 
 def demo_topic(name="runs", mentions=None):
-    from annotation.services.imports import topics_import
+    from annotation.services.imports.topics import topics_import
     from tests.paths import SCICO_DEMO
 
     project = Project.objects.create(name=name)

@@ -7,8 +7,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Project
-from annotation.services.imports import topics_import
+from annotation.services.imports.topics import topics_import
 from modelserve.backends import get_backend
+from modelserve.selectors import project_suggestion_settings
 from tests.paths import SCICO_DEMO
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +29,12 @@ def test_training_on_the_demo_gold_prints_held_out_scores_and_activates_the_mode
 
     printed = out.getvalue()
     assert "held-out: CoNLL F1" in printed and "path ratio" in printed
-    project.refresh_from_db()
-    assert project.suggestion_backend == "trained"
+    configured = project_suggestion_settings(project.pk)
+    assert configured.backend == "trained"
     model_dir = tmp_path / "trained" / "train-me"
-    assert project.suggestion_params == {"model_dir": str(model_dir)}
+    assert configured.params == {"model_dir": str(model_dir)}
     assert (model_dir / "config.json").exists()
-    backend = get_backend("trained", project.suggestion_params)
+    backend = get_backend("trained", configured.params)
     from annotation.selectors.topic_data import topic_data
 
     suggestions = backend.suggest(topic_data(project.topics.first()))

@@ -17,13 +17,13 @@ from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from annotation.api.views.manage import AdminView
+from annotation.api.permissions import AdminView
 from annotation.domain.formats import READERS, WRITERS
+from annotation.errors import ImportRefused
 from annotation.models import Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
-from annotation.services.errors import ImportRefused
 from annotation.services.exports import annotations_export
-from annotation.services.imports import topics_import
+from annotation.services.imports.topics import topics_import
 
 
 class ImportRequest(serializers.Serializer):

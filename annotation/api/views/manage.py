@@ -8,29 +8,15 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from annotation.api.permissions import AdminView
 from annotation.models import Assignment, Project, Topic
-from annotation.selectors.access import is_admin
 from annotation.selectors.progress import project_progress
 from annotation.selectors.workspace import assignments_payload, project_payload
 from annotation.services import assignment_bulk
 from annotation.services import assignments as assignment_services
 from annotation.services import projects as project_services
-from modelserve.backends import DEFAULT_BACKEND, available_backends
-
-
-class IsAdmin(BasePermission):
-    message = "Only admins can do this."
-
-    def has_permission(self, request, view):
-        return is_admin(request.user)
-
-
-class AdminView(APIView):
-    permission_classes = [IsAdmin]
 
 
 class ProjectSerializer(serializers.Serializer):
@@ -42,24 +28,13 @@ class ProjectSerializer(serializers.Serializer):
     allow_fix_spans = serializers.BooleanField(default=False)
     allow_reject_mentions = serializers.BooleanField(default=False)
     single_parent = serializers.BooleanField(default=True)
-    suggestion_backend = serializers.CharField(max_length=50, default="minilm")
-    suggestion_params = serializers.DictField(default=dict)
 
 
 def _project_row(project: Project) -> dict:
     topics = getattr(project, "topic_count", None)
     return project_payload(project) | {
-        "topics": project.topics.count() if topics is None else topics,
-        "suggestion_params": project.suggestion_params,
+        "topics": project.topics.count() if topics is None else topics
     }
-
-
-class SuggestionBackendsView(AdminView):
-    """The suggestion backends a project can name (the project form offers them)."""
-
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request):
-        return Response({"backends": available_backends(), "default": DEFAULT_BACKEND})
 
 
 class ProjectsView(AdminView):

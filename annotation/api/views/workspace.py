@@ -10,20 +10,18 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation.models import Annotation, Mention
 from annotation.selectors.access import (
-    may_edit,
     visible_annotations,
     visible_assignments,
     visible_topics,
 )
 from annotation.selectors.workspace import annotation_payload, assignments_payload, topic_payload
 from annotation.services import assignments as assignment_services
-from annotation.services import operations
+from annotation.services import cursor, operations
 
 
 class OperationRequest(serializers.Serializer):
@@ -52,27 +50,6 @@ class AppliedResponse(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField())
     created = serializers.DictField(child=serializers.IntegerField())
     client_id = serializers.CharField()
-
-
-def _editable_annotation(request, pk: int) -> Annotation:
-    annotation = get_object_or_404(
-        visible_annotations(request.user).select_related("assignment"), pk=pk
-    )
-    if not may_edit(request.user, annotation):
-        raise PermissionDenied("Only the annotator who owns this annotation can change it.")
-    return annotation
-
-
-def _check_suggestion(operation: dict, annotation_id: int) -> None:
-    """Decisions name suggestions made for this topic, so acceptance rates mean something."""
-    if operation.get("op") in ("accept_suggestion", "reject_suggestion"):
-        from modelserve.models import Suggestion
-
-        topic = Annotation.objects.filter(pk=annotation_id).values("topic_id")
-        if not Suggestion.objects.filter(
-            pk=operation.get("suggestion"), run__topic_id__in=topic
-        ).exists():
-            raise NotFound(f"There is no suggestion #{operation.get('suggestion')} for this topic.")
 
 
 class MyAssignmentsView(APIView):
@@ -109,7 +86,6 @@ class OperationsView(APIView):
         # (one query instead of a separate look-up here: this is the hot path of annotation).
         data = OperationRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        _check_suggestion(data.validated_data["operation"], pk)
         applied = operations.annotation_operation_apply(
             annotation_id=pk,
             user=request.user,
@@ -155,19 +131,11 @@ class CursorView(APIView):
 
     @extend_schema(request=CursorRequest, responses={204: None})
     def put(self, request, pk: int):
-        annotation = _editable_annotation(request, pk)
         data = CursorRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        mention = data.validated_data["mention"]
-        if (
-            mention is not None
-            and not Mention.objects.filter(pk=mention, topic_id=annotation.topic_id).exists()
-        ):
-            return Response(
-                {"error": "not_found", "message": f"There is no mention #{mention} in this topic."},
-                status=404,
-            )
-        Annotation.objects.filter(pk=annotation.pk).update(cursor=mention)
+        cursor.annotation_cursor_set(
+            annotation_id=pk, user=request.user, mention=data.validated_data["mention"]
+        )
         return Response(status=204)
 
 

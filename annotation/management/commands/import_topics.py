@@ -3,9 +3,9 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from annotation.errors import ImportRefused
 from annotation.models import Project
-from annotation.services.errors import ImportRefused
-from annotation.services.imports import FORMATS, topics_import
+from annotation.services.imports.topics import FORMATS, topics_import
 
 # The scheme a new project gets from the format it is created for.
 SCHEMES = {

@@ -10,6 +10,7 @@ import type {
   ProjectRow,
   ProjectRunsAnswer,
   SuggestionBackends,
+  SuggestionSettings,
   TopicRow,
   UserRow,
 } from "./adminTypes";
@@ -27,6 +28,22 @@ export const exportUrl = (project: Id, format: string, source: string): string =
   `/api/projects/${project}/export/${query({ format, source })}`;
 
 export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
+
+/** A project row as the core sends it: its suggestion settings belong to the suggestions app
+ * (modelserve), which has its own endpoint; the admin pages show both together. */
+type ProjectFields = Omit<ProjectRow, "suggestion_backend" | "suggestion_params">;
+
+const withSettings = (row: ProjectFields, settings: SuggestionSettings | undefined): ProjectRow => ({
+  ...row,
+  suggestion_backend: settings?.backend ?? "",
+  suggestion_params: settings?.params ?? {},
+});
+
+const putSettings = (project: Id, backend?: string, params?: Record<string, unknown>) =>
+  request<SuggestionSettings>(`/api/projects/${project}/suggestion-settings/`, {
+    method: "PUT",
+    body: { ...(backend === undefined ? {} : { backend }), ...(params === undefined ? {} : { params }) },
+  });
 
 async function errorOf(response: Response): Promise<ApiError> {
   let body: ErrorBody = { error: `http_${response.status}`, message: `The server answered ${response.status}.` };
@@ -71,11 +88,31 @@ async function download(path: string): Promise<{ blob: Blob; filename: string }>
 }
 
 export const adminApi = {
-  projects: () => request<ProjectRow[]>("/api/projects/"),
-  project: (id: Id) => request<ProjectRow>(`/api/projects/${id}/`),
-  createProject: (input: ProjectInput) => request<ProjectRow>("/api/projects/", { method: "POST", body: input }),
-  updateProject: (id: Id, input: Partial<ProjectInput>) =>
-    request<ProjectRow>(`/api/projects/${id}/`, { method: "PATCH", body: input }),
+  projects: async (): Promise<ProjectRow[]> => {
+    const [rows, settings] = await Promise.all([
+      request<ProjectFields[]>("/api/projects/"),
+      request<SuggestionSettings[]>("/api/suggestion-settings/"),
+    ]);
+    const byProject = new Map(settings.map((s) => [s.project, s]));
+    return rows.map((row) => withSettings(row, byProject.get(row.id)));
+  },
+  project: async (id: Id): Promise<ProjectRow> => {
+    const [row, settings] = await Promise.all([
+      request<ProjectFields>(`/api/projects/${id}/`),
+      request<SuggestionSettings>(`/api/projects/${id}/suggestion-settings/`),
+    ]);
+    return withSettings(row, settings);
+  },
+  createProject: async (input: ProjectInput): Promise<ProjectRow> => {
+    const { suggestion_backend, suggestion_params, ...fields } = input;
+    const row = await request<ProjectFields>("/api/projects/", { method: "POST", body: fields });
+    return withSettings(row, await putSettings(row.id, suggestion_backend, suggestion_params));
+  },
+  updateProject: async (id: Id, input: Partial<ProjectInput>): Promise<ProjectRow> => {
+    const { suggestion_backend, suggestion_params, ...fields } = input;
+    const row = await request<ProjectFields>(`/api/projects/${id}/`, { method: "PATCH", body: fields });
+    return withSettings(row, await putSettings(id, suggestion_backend, suggestion_params));
+  },
   deleteProject: (id: Id, confirm: boolean) =>
     request<void>(`/api/projects/${id}/${confirm ? "?confirm=true" : ""}`, { method: "DELETE" }),
   suggestionBackends: () => request<SuggestionBackends>("/api/suggestion-backends/"),

@@ -5,7 +5,15 @@ import type { Id, ProjectInfo } from "./types";
 
 export interface ProjectRow extends ProjectInfo {
   topics: number;
+  suggestion_backend: string;
   suggestion_params: Record<string, unknown>;
+}
+
+/** A project's suggestion settings (modelserve/api.py). */
+export interface SuggestionSettings {
+  project: Id;
+  backend: string;
+  params: Record<string, unknown>;
 }
 
 /** What the project form sends (POST creates, PATCH changes). */

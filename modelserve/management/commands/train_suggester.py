@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.topic_data import annotations_topic_data
+from modelserve.services.settings import suggestion_settings_set
 
 
 class Command(BaseCommand):
@@ -70,9 +71,9 @@ class Command(BaseCommand):
         if result["holdout_scores"] is None:
             self.stdout.write("no topic held out (too few gold topics): no held-out scores")
         if activate:
-            project_row.suggestion_backend = "trained"
-            project_row.suggestion_params = {"model_dir": str(out_dir)}
-            project_row.save(update_fields=["suggestion_backend", "suggestion_params"])
+            suggestion_settings_set(
+                project=project_row, backend="trained", params={"model_dir": str(out_dir)}
+            )
             self.stdout.write(f"project {project!r} now suggests with the trained model")
 
 

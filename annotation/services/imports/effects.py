@@ -15,8 +15,8 @@ from typing import Any
 from annotation.domain import effects as fx
 from annotation.domain.corpus import TopicData
 from annotation.domain.state import Link
+from annotation.infra.bulk_sql import ids_reserve
 from annotation.models import Cluster
-from annotation.services.bulk_sql import ids_reserve
 
 
 def cluster_ids_reserve(count: int) -> list[int]:

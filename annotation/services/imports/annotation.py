@@ -18,6 +18,10 @@ from annotation.domain.errors import CorruptEffects
 from annotation.domain.invariants import invariant_violations
 from annotation.domain.state import AnnotationState
 from annotation.domain.state import Mention as StateMention
+from annotation.errors import ImportRefused
+from annotation.infra import broadcast
+from annotation.infra.effects_sql import effects_write
+from annotation.infra.side_effects import after_commit
 from annotation.models import (
     Annotation,
     Assignment,
@@ -30,13 +34,9 @@ from annotation.models import (
     Operation,
     RelationLink,
 )
+from annotation.selectors.access import annotation_edit_check
 from annotation.selectors.state import mention_text, project_settings
-from annotation.services import broadcast
-from annotation.services.effects_sql import effects_write
-from annotation.services.errors import AnnotationLocked, ImportRefused
-from annotation.services.import_effects import cluster_ids_reserve, clusters_needed, import_plan
-
-EDITABLE = {Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS, Assignment.Status.REOPENED}
+from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
 
 
 @dataclass
@@ -58,10 +58,13 @@ def annotation_import_for_assignment(
         .select_related("topic__project", "assignment")
         .get(assignment=assignment)
     )
-    if annotation.assignment.status not in EDITABLE:
-        raise AnnotationLocked(
-            "This annotation is submitted and read-only; an admin can reopen it first."
-        )
+    # An import acts for the annotator (no user to check): only the state rule applies.
+    annotation_edit_check(
+        None,
+        annotation_id=annotation.pk,
+        owner_id=assignment.user_id,
+        status=annotation.assignment.status,
+    )
     where = file or topic.external_id
     if not _is_empty(annotation):
         raise ImportRefused(
@@ -138,7 +141,7 @@ def annotation_import_for_assignment(
         "created": {},
         "client_id": "",
     }
-    transaction.on_commit(lambda: broadcast.annotation_applied(annotation.pk, message))
+    after_commit(broadcast.annotation_applied, annotation.pk, message)
     unmatched = len(candidates) - len(set(mention_ids))
     return AnnotationImported(annotation.pk, annotation.version, operation.pk, warnings, unmatched)
 

@@ -1,7 +1,8 @@
-"""Service-level refusals (the domain's own are in annotation.domain.errors).
+"""Every refusal of the annotation app's services (the pure domain's own are in
+annotation.domain.errors, which these extend).
 
-Like the domain errors they know nothing of HTTP; annotation.api.errors maps both to status
-codes in one place.
+Like the domain errors they know nothing of HTTP; annotation.api.errors maps every DomainError
+to a status code in one place.
 """
 
 from __future__ import annotations
@@ -41,3 +42,29 @@ class NotYours(DomainError):
     """An admin may read any annotation but edits only annotations of their own assignments."""
 
     code = "not_yours"
+
+
+class ExportRefused(DomainError):
+    code = "export_refused"
+
+
+class IncompleteAnnotation(DomainError):
+    code = "incomplete_annotation"
+
+
+class AssignmentRefused(DomainError):
+    code = "assignment_refused"
+
+
+class ProjectRefused(DomainError):
+    code = "project_refused"
+
+
+class UserRefused(DomainError):
+    code = "user_refused"
+
+
+class Forbidden(DomainError):
+    """The user's role does not allow this (who they are, not what the data says)."""
+
+    code = "permission_denied"

@@ -28,13 +28,13 @@ from django.db.models import Max
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats import FormatErrors, FormatWarning, Skipped, read
 from annotation.domain.formats._io import display_name
+from annotation.errors import ImportRefused
+from annotation.infra.bulk_sql import ids_reserve, rows_copy
+from annotation.infra.effects_sql import effects_write
 from annotation.models import Annotation, Document, Mention, Operation, Project, Topic
 from annotation.selectors.state import mention_text
-from annotation.services.bulk_sql import ids_reserve, rows_copy
-from annotation.services.effects_sql import effects_write
-from annotation.services.errors import ImportRefused
-from annotation.services.import_effects import cluster_ids_reserve, clusters_needed, import_plan
-from annotation.services.import_records import topic_errors
+from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
+from annotation.services.imports.locations import topic_errors
 
 FORMATS = ("scico", "corefi", "chemu", "brat")
 

@@ -32,6 +32,12 @@ def project_group(project_id: int) -> str:
     return f"project.{project_id}"
 
 
+def topic_group(topic_id: int) -> str:
+    """Whoever watches an annotation of the topic: news about the topic itself (an app built
+    on the core, such as the suggestions app, sends its run progress here)."""
+    return f"topic.{topic_id}"
+
+
 def _run_sender() -> None:
     loop = asyncio.new_event_loop()
     layer = get_channel_layer()
@@ -82,3 +88,8 @@ def annotation_status(annotation_id: int, payload: dict) -> None:
 
 def project_progress(project_id: int, payload: dict) -> None:
     send_to_group(project_group(project_id), {"type": "project.progress", "payload": payload})
+
+
+def topic_event(topic_id: int, payload: dict) -> None:
+    """`payload` (with its own "type") to everyone watching an annotation of the topic."""
+    send_to_group(topic_group(topic_id), {"type": "topic.event", "payload": payload})

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from annotation.services.demo import demo_load
+from fixtures.demo.load import demo_load
 
 
 class Command(BaseCommand):

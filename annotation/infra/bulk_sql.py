@@ -32,13 +32,13 @@ def rows_copy(
 ) -> None:
     """COPY `rows` into `model`'s table; dict and list values are written as JSON."""
     names = ", ".join(connection.ops.quote_name(column) for column in columns)
-    with connection.cursor() as cursor, cursor.cursor.copy(
-        f"COPY {connection.ops.quote_name(model._meta.db_table)} ({names}) FROM STDIN"
-    ) as copy:
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(
+            f"COPY {connection.ops.quote_name(model._meta.db_table)} ({names}) FROM STDIN"
+        ) as copy,
+    ):
         for row in rows:
             copy.write_row(
-                [
-                    json.dumps(value) if isinstance(value, (dict, list)) else value
-                    for value in row
-                ]
+                [json.dumps(value) if isinstance(value, (dict, list)) else value for value in row]
             )
