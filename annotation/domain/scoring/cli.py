@@ -6,18 +6,22 @@
 Files are read with the project's readers (``annotation.domain.formats``); an invalid file
 is reported as they report it (file, line, field) and the command exits with status 1.
 ChEMU-Ref links with an empty side are not scored (metrics.md): they are dropped, and
-their count is said on stderr. Imports are deferred so that start-up stays short.
-
-SciCo files are read by the importer's reader, without the checks the scores do not need
-(``_read_scico``). Nothing on the SciCo path imports numpy (~0.1 s here).
+their count is said on stderr. SciCo files are read by the importer's reader, without the
+checks the scores do not depend on (``_read_scico``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
+
+from annotation.domain.formats import FormatErrors, read, scico
+from annotation.domain.scoring import api, tables
+from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
 
 EXIT_INPUT_ERROR = 1
 
@@ -31,8 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m annotation.domain.scoring",
         description="Coreference, hierarchy and anaphora scores (metrics.md), and inter-annotator agreement.",
     )
-    # (prog given: left out, argparse computes it with a help formatter, importing shutil)
-    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
+    commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score a system file against a gold file")
     score.add_argument("gold")
     score.add_argument("system")
@@ -71,50 +74,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(error), file=sys.stderr)
         return EXIT_INPUT_ERROR
     if args.json:
-        sys.stdout.write(_json_text(result, large=args.command == "iaa") + "\n")
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
     else:
-        from annotation.domain.scoring import tables
-
         sys.stdout.write(tables.render(args.command, args.format, result))
     return 0
 
 
-def _json_text(result: dict, large: bool = True) -> str:
-    """``json.dumps(result, indent=2)``; for a ``large`` result written by orjson (25 ms less
-    for an IAA of 200 topics; for the 1 KB of ``score`` importing it would cost more) when
-    that gives the same text: ASCII strings, and finite floats that are 0 or at least 1e-4
-    in size (smaller ones orjson writes as ``1e-5`` where json writes ``1e-05``)."""
-    if large and _orjson_writes_as_json(result):
-        try:
-            import orjson
-
-            return orjson.dumps(result, option=orjson.OPT_INDENT_2).decode()
-        except (ImportError, TypeError):
-            pass
-    import json
-
-    return json.dumps(result, indent=2)
-
-
-def _orjson_writes_as_json(value) -> bool:
-    kind = type(value)
-    if kind is dict:
-        return all(type(key) is str and key.isascii() for key in value) and all(
-            map(_orjson_writes_as_json, value.values())
-        )
-    if kind is list or kind is tuple:
-        return all(map(_orjson_writes_as_json, value))
-    if kind is float:
-        return value == 0 or 1e-4 <= abs(value) < 1e16
-    if kind is str:
-        return value.isascii()
-    return value is None or kind is int or kind is bool
-
-
-def _score(args: argparse.Namespace) -> dict:
+def _score(args: argparse.Namespace) -> dict[str, Any]:
     gold, system = _read_all([args.gold, args.system], args.format)
-    from annotation.domain.scoring import api
-
     try:
         if args.format == "scico":
             return api.score_scico(
@@ -124,19 +91,17 @@ def _score(args: argparse.Namespace) -> dict:
                 hierarchy_count=args.hierarchy_count,
             )
         return api.score_chemu(gold, system)
-    except api.ScoringInputError as error:
+    except ScoringInputError as error:
         raise InputError(f"cannot score {args.gold} against {args.system}: {error}") from None
 
 
-def _iaa(args: argparse.Namespace) -> dict:
+def _iaa(args: argparse.Namespace) -> dict[str, Any]:
     if len(args.files) < 2:
         raise InputError("iaa needs at least two files (one per annotator)")
     names = [name.strip() for name in args.names.split(",")] if args.names else None
     if names is not None and len(names) != len(args.files):
         raise InputError(f"--names gives {len(names)} names for {len(args.files)} files")
     annotators = _read_all(args.files, args.format)
-    from annotation.domain.scoring import api
-
     try:
         result = api.iaa(
             annotators,
@@ -145,7 +110,7 @@ def _iaa(args: argparse.Namespace) -> dict:
             keep_singletons=args.keep_singletons,
             hierarchy_count=args.hierarchy_count,
         )
-    except api.ScoringInputError as error:
+    except ScoringInputError as error:
         raise InputError(f"cannot compute agreement: {error}") from None
     if args.format == "chemu" and not args.json:
         result = {**result, "all_annotators": api.alpha_all_annotators(annotators)}
@@ -158,15 +123,13 @@ def _iaa(args: argparse.Namespace) -> dict:
     return result
 
 
-def _read_all(paths: Sequence[str], format: str) -> list[list]:
+def _read_all(paths: Sequence[str], format: str) -> list[list[TopicAnnotation]]:
     """Each file's topics, as the scorers' plain :class:`TopicAnnotation`; the first file (in
     the order given) with a problem raises :class:`InputError`."""
     return [_read_file(path, format) for path in paths]
 
 
-def _read_file(path: str, format: str) -> list:
-    from annotation.domain.scoring.plain import ScoringInputError, from_topic
-
+def _read_file(path: str, format: str) -> list[TopicAnnotation]:
     try:
         if format == "scico":
             return _read_scico(path)
@@ -178,19 +141,16 @@ def _read_file(path: str, format: str) -> list:
         raise InputError(f"cannot score {path}: {error}") from None
 
 
-def _read_scico(path: str) -> list:
+def _read_scico(path: str) -> list[TopicAnnotation]:
     """A SciCo file, read line by line by the importer's reader (``formats/scico.py``), each
     topic reduced at once to its plain annotation (the tokens are not kept).
 
     The scores only count the tokens, so a line is first read without checking that every
     token is a string; a line with any other problem is read again with every check, so that
     the messages are the importer's, word for word (docs/scoring.md, "Input checks")."""
-    from annotation.domain.formats import FormatErrors, scico
-    from annotation.domain.scoring.plain import from_topic
-
     file = os.path.basename(path)
-    topics = []
-    lines = []
+    topics: list[TopicAnnotation] = []
+    lines: list[scico.ScicoLine] = []
     try:
         for number, line in scico.jsonl_lines(path):
             try:
@@ -217,8 +177,6 @@ def _read_scico(path: str) -> list:
 def _read(path: str, format: str) -> tuple[list, int]:
     """Topics of one file, read by the project's reader, and how many links it dropped;
     errors become an :class:`InputError`."""
-    from annotation.domain.formats import FormatErrors, read
-
     try:
         report = read(format, path, skip_invalid=format == "chemu")
     except FormatErrors as error:

@@ -341,24 +341,3 @@ def test_json_output_is_json_dumps_with_indent_2(scico_files):
         "iaa", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json"
     )
     assert completed.stdout == json.dumps(json.loads(completed.stdout), indent=2) + "\n"
-
-
-@pytest.mark.parametrize(
-    "result",
-    [
-        {
-            "a": {"precision": 0.5, "recall": 1.0, "f1": 0.6666666666666666},
-            "b": [],
-            "c": {},
-            "d": None,
-        },
-        {"tiny": 1e-05, "alpha": -0.00012, "zero": -0.0},
-        {"topic é": 0.5, "unscored_topics": ["t1", "t\u2013"]},
-        {"nan": float("nan"), "inf": float("inf")},
-        {"big": 2**70, "flag": True},
-    ],
-)
-def test_json_text_is_what_json_dumps_writes(result):
-    from annotation.domain.scoring.cli import _json_text
-
-    assert _json_text(result) == json.dumps(result, indent=2)
