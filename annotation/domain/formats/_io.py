@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from collections.abc import Iterator
@@ -32,11 +31,6 @@ def open_text(path_or_stream: PathOrStream, mode: str = "r") -> Iterator[IO[str]
             yield stream
     else:
         yield path_or_stream
-
-
-def read_all(path_or_stream: PathOrStream) -> str:
-    with open_text(path_or_stream) as stream:
-        return stream.read()
 
 
 def is_int(value: Any) -> bool:
@@ -71,7 +65,3 @@ def canonical_int(text: str) -> int | None:
     except ValueError:  # more digits than int() converts
         return None
     return value if str(value) == text else None
-
-
-def text_stream(text: str) -> IO[str]:
-    return io.StringIO(text)
