@@ -14,6 +14,7 @@ from annotation.models import (
     Operation,
     Topic,
 )
+from annotation.selectors.log import operation_log
 from annotation.selectors.state import annotation_state_cached
 
 
@@ -54,12 +55,7 @@ def topic_payload(topic: Topic) -> dict:
 
 
 def _undo_redo(annotation: Annotation) -> tuple[bool, bool]:
-    rows = (
-        Operation.objects.filter(annotation=annotation)
-        .order_by("version")
-        .values_list("version", "kind", "target__version")
-    )
-    undoable, redoable = history.stacks(history.LogEntry(v, k, [], t) for v, k, t in rows)
+    undoable, redoable = history.stacks(operation_log(annotation.pk))
     return bool(undoable), bool(redoable)
 
 

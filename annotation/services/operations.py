@@ -16,8 +16,8 @@ from typing import Any
 from django.db import connection, transaction
 
 from annotation.domain import history
-from annotation.domain.effects import apply_effects, invert_effects
-from annotation.domain.errors import DomainError, NotFound, NothingToRedo, NothingToUndo
+from annotation.domain.effects import apply_effects
+from annotation.domain.errors import DomainError, NotFound
 from annotation.domain.operations import plan
 from annotation.domain.operations.payload import Payload
 from annotation.errors import VersionConflict
@@ -28,6 +28,7 @@ from annotation.models import Annotation, Assignment, Mention, Operation, Topic
 from annotation.models import Cluster as ClusterRow
 from annotation.proposals import DECISION_OPERATIONS, proposal_exists
 from annotation.selectors.access import annotation_edit_check
+from annotation.selectors.log import operation_log
 from annotation.selectors.state import annotation_state_load
 
 _SEQUENCE_TABLES = {"cluster": ClusterRow._meta.db_table, "mention": Mention._meta.db_table}
@@ -276,37 +277,21 @@ def annotation_operations_apply_each(
     return applied, skipped
 
 
-def _log_entries(annotation_id: int) -> list[history.LogEntry]:
-    """The log without effects: enough to find what undo/redo acts on."""
-    rows = Operation.objects.filter(annotation_id=annotation_id).order_by("version")
-    return [
-        history.LogEntry(seq=v, kind=k, effects=[], target_seq=t)
-        for v, k, t in rows.values_list("version", "kind", "target__version")
-    ]
-
-
 def _undo_or_redo(
     *, annotation_id: int, user, expected_version: int, client_id: str, kind: str
 ) -> Applied:
     locked = _lock_editable(annotation_id, expected_version, user)
-    entries = _log_entries(locked.id)
-    if kind == "undo":
-        target_entry = history.undo_target(entries)
-        if target_entry is None:
-            raise NothingToUndo("There is nothing to undo.")
-    else:
-        target_entry = history.redo_target(entries)
-        if target_entry is None:
-            raise NothingToRedo("There is nothing to redo.")
-    target = Operation.objects.get(annotation_id=locked.id, version=target_entry.seq)
-    effects = invert_effects(target.effects) if kind == "undo" else list(target.effects)
+    log = {entry.seq: entry for entry in operation_log(locked.id)}
+    planner = history.plan_undo if kind == "undo" else history.plan_redo
+    target_seq, effects = planner(log.values())
+    target = log[target_seq]
     state = _state_for(locked)
     return _commit(
         locked,
         state,
         user=user,
         name=target.name,
-        payload={"op": kind, "target": target.version},
+        payload={"op": kind, "target": target_seq},
         kind=kind,
         effects=effects,
         warnings=[],
