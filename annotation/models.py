@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from annotation.domain.corpus import LINK_TYPES
+
 
 class Project(models.Model):
     name = models.CharField(max_length=200, unique=True)
@@ -191,15 +193,11 @@ class HierarchyEdge(models.Model):
 
 
 class RelationLink(models.Model):
-    class Type(models.TextChoices):
-        COREFERENCE = "COREFERENCE"
-        TRANSFORMED = "TRANSFORMED"
-        REACTION_ASSOCIATED = "REACTION_ASSOCIATED"
-        WORK_UP = "WORK_UP"
-        CONTAINED = "CONTAINED"
-
     annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="links")
-    type = models.CharField(max_length=30, choices=Type.choices)
+    # The five types are the domain's (annotation.domain.corpus.LINK_TYPES), here as a check.
+    type = models.CharField(
+        max_length=30, choices=[(t, t.replace("_", " ").title()) for t in LINK_TYPES]
+    )
     anaphor = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
     antecedent = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
 
@@ -212,15 +210,7 @@ class RelationLink(models.Model):
                 condition=~Q(anaphor=F("antecedent")), name="link_no_self_reference"
             ),
             models.CheckConstraint(
-                condition=Q(
-                    type__in=[
-                        "COREFERENCE",
-                        "TRANSFORMED",
-                        "REACTION_ASSOCIATED",
-                        "WORK_UP",
-                        "CONTAINED",
-                    ]
-                ),
+                condition=Q(type__in=LINK_TYPES),
                 name="link_type_known",
             ),
         ]

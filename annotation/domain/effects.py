@@ -27,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .corpus import LINK_TYPES
 from .errors import CorruptEffects
-from .state import DECISIONS, LINK_TYPES, AnnotationState, Link, Mention, Spans, as_spans
+from .state import DECISIONS, AnnotationState, Link, Mention, Spans, as_spans
 
 Effect = dict[str, Any]
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
-from .state import DECISIONS, LINK_TYPES, AnnotationState
+from .corpus import LINK_TYPES
+from .state import DECISIONS, AnnotationState
 
 
 def invariant_violations(state: AnnotationState) -> list[str]:

@@ -24,7 +24,6 @@ from typing import Any, NamedTuple
 Span = tuple[int, int]
 Spans = tuple[Span, ...]
 
-LINK_TYPES = ("COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAINED")
 DECISIONS = ("accepted", "rejected")
 
 

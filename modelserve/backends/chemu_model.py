@@ -24,9 +24,11 @@ import numpy as np
 import torch
 from torch import nn
 
+from annotation.domain.corpus import LINK_TYPES
 from modelserve.devices import pick_device
 
-CLASSES = ("NONE", "COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAINED")
+# The model's output classes: no link, then the domain's five link types in their order.
+CLASSES = ("NONE", *LINK_TYPES)
 CONFIG_FILE, WEIGHTS_FILE, FEATURES_FILE = "config.json", "weights.pt", "features.json"
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..corpus import LINK_TYPES
 from ..errors import InvalidOperation
-from ..state import LINK_TYPES, AnnotationState
+from ..state import AnnotationState
 from . import clusters, hierarchy, links, mentions, suggestions
 from .payload import Payload
 from .result import NewId, OperationResult

@@ -12,8 +12,9 @@ Adding a link needs the anaphora scheme; removing one is always allowed.
 from __future__ import annotations
 
 from .. import effects as fx
+from ..corpus import LINK_TYPES
 from ..errors import InvalidOperation, LinkRuleError, NotAllowed, NotFound
-from ..state import LINK_TYPES, AnnotationState, Link
+from ..state import AnnotationState, Link
 from .clusters import require_mention
 from .result import OperationResult
 

@@ -20,7 +20,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from annotation.domain.errors import DomainError, NothingToRedo, NothingToUndo
 from annotation.domain.history import replay
 from annotation.domain.invariants import invariant_violations
-from annotation.domain.state import LINK_TYPES, AnnotationState, Cluster, Mention, Settings
+from annotation.domain.corpus import LINK_TYPES
+from annotation.domain.state import AnnotationState, Cluster, Mention, Settings
 
 from .factories import Session
 
