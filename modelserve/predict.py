@@ -42,8 +42,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def predict_chemu_command(args: argparse.Namespace) -> int:
     from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
+    from corefapp.runtime.defaults import models_dir
+    from modelserve.backends import models_dir_set
     from modelserve.backends.chemu import ChemuBackend, with_links
 
+    models_dir_set(models_dir())
     report = read_chemu_jsonlines(args.input, skip_invalid=True)
     if report.skipped:
         print(f"{args.input}: {len(report.skipped)} invalid records skipped", file=sys.stderr)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from corefapp.runtime.defaults import REPO_ROOT
+from corefapp.runtime.defaults import REPO_ROOT, models_dir
 
 DEFAULT_CHEMU_TRAIN = REPO_ROOT.parent / "shared" / "data" / "chemu-ref" / "train.english.jsonlines"
 TRAINABLE = ("chemu",)
@@ -53,33 +54,60 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def train_chemu_command(args: argparse.Namespace) -> int:
-    from annotation.domain.formats.chemu import read_chemu_jsonlines
-    from modelserve.backends.chemu import default_model_dir
-    from modelserve.backends.chemu_model import limit_cpu_threads
-    from modelserve.backends.chemu_training import train_chemu
+    from modelserve.backends import models_dir_set
 
     path = args.train or DEFAULT_CHEMU_TRAIN
     if not path.is_file():
         print(f"error: training file {path} not found", file=sys.stderr)
         return 2
+    models_dir_set(models_dir())
+    train_chemu_file(
+        path,
+        args.out,
+        seed=args.seed,
+        holdout=args.holdout,
+        epochs=args.epochs,
+        device=args.device,
+        limit=args.limit,
+        log=lambda line: print(line, flush=True),
+    )
+    return 0
+
+
+def train_chemu_file(
+    path: Path,
+    out: Path | None = None,
+    *,
+    seed: int = 0,
+    holdout: float = 0.15,
+    epochs: int = 3,
+    device: str = "auto",
+    limit: int | None = None,
+    log: Callable[[str], None] = print,
+) -> None:
+    """The one way the ChEMU model is trained from a file: this command line, and `make up`
+    when the default model is missing (modelserve.services.default_models)."""
+    from annotation.domain.formats.chemu import read_chemu_jsonlines
+    from modelserve.backends.chemu import default_model_dir
+    from modelserve.backends.chemu_model import limit_cpu_threads
+    from modelserve.backends.chemu_training import train_chemu
+
     report = read_chemu_jsonlines(path, skip_invalid=True)
-    topics = report.topics[: args.limit] if args.limit else report.topics
-    print(
-        f"read {len(report.topics)} snippets from {path}: {len(report.skipped)} invalid records skipped, "
-        f"{len(report.warnings)} warnings",
-        flush=True,
+    topics = report.topics[:limit] if limit else report.topics
+    log(
+        f"read {len(report.topics)} snippets from {path}: "
+        f"{len(report.skipped)} invalid records skipped, {len(report.warnings)} warnings"
     )
     limit_cpu_threads()
     train_chemu(
         topics,
-        args.out or default_model_dir(),
-        seed=args.seed,
-        holdout_fraction=args.holdout,
-        epochs=args.epochs,
-        device=args.device,
-        log=lambda line: print(line, flush=True),
+        out or default_model_dir(),
+        seed=seed,
+        holdout_fraction=holdout,
+        epochs=epochs,
+        device=device,
+        log=log,
     )
-    return 0
 
 
 if __name__ == "__main__":

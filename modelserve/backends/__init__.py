@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import threading
+from pathlib import Path
 from typing import Any
 
 from modelserve.backends.base import Backend
@@ -24,12 +25,28 @@ BACKENDS: dict[str, str] = {
 }
 DEFAULT_BACKEND = "minilm"
 
+_models_dir: Path | None = None
+
 _BUILT: dict[tuple[str, str], Backend] = {}
 _LOCK = threading.Lock()
 
 
 class UnknownBackend(LookupError):
     pass
+
+
+def models_dir_set(path: Path) -> None:
+    """Where trained models live by default. Model code reads no settings: the caller says
+    (the suggestions app from Django's MODELS_DIR when it starts, a command line from its
+    defaults)."""
+    global _models_dir
+    _models_dir = Path(path)
+
+
+def models_dir() -> Path:
+    if _models_dir is None:
+        raise RuntimeError("no models directory: call modelserve.backends.models_dir_set() first")
+    return _models_dir
 
 
 def available_backends() -> list[str]:

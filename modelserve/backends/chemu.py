@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from annotation.domain.corpus import LinkData, TopicData
-from corefapp.runtime.defaults import models_dir
 from modelserve.backends import chemu_model
 from modelserve.backends.base import LinkSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.chemu_features import SnippetFeatures
@@ -28,13 +27,15 @@ from modelserve.backends.chemu_model import CLASSES, ChemuModel
 ONE_TO_ONE = frozenset({"TRANSFORMED"})
 
 DEFAULTS: dict[str, Any] = {
-    "model_dir": None,  # None: var/models/chemu (COREFAPP_VAR_DIR or <repo>/var)
+    "model_dir": None,  # None: <models_dir()>/chemu (see modelserve.backends.models_dir_set)
     "device": "auto",
     "threshold": None,  # None: the value saved with the model
 }
 
 
 def default_model_dir() -> Path:
+    from modelserve.backends import models_dir
+
     return models_dir() / "chemu"
 
 

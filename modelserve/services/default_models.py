@@ -12,7 +12,7 @@ import time
 
 def default_models_ensure() -> list[str]:
     from modelserve.backends.chemu import default_model_dir, is_trained
-    from modelserve.train import DEFAULT_CHEMU_TRAIN
+    from modelserve.train import DEFAULT_CHEMU_TRAIN, train_chemu_file
 
     model_dir = default_model_dir()
     if is_trained(model_dir):
@@ -22,18 +22,10 @@ def default_models_ensure() -> list[str]:
             f"ChEMU anaphora model not trained: {DEFAULT_CHEMU_TRAIN} is missing; anaphora suggestions "
             "stay unavailable until `python -m modelserve.train --backend chemu TRAIN` is run"
         ]
-    from annotation.domain.formats.chemu import read_chemu_jsonlines
-    from modelserve.backends.chemu_model import limit_cpu_threads
-    from modelserve.backends.chemu_training import train_chemu
-
     started = time.monotonic()
     print("training the ChEMU anaphora model (first start only, about a minute)...", flush=True)
-    topics = read_chemu_jsonlines(DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics
-    limit_cpu_threads()
     lines: list[str] = []
-    train_chemu(
-        topics, model_dir, seed=0, holdout_fraction=0.15, epochs=3, device="auto", log=lines.append
-    )
+    train_chemu_file(DEFAULT_CHEMU_TRAIN, model_dir, log=lines.append)
     summary = next((line for line in lines if "overall" in line), "")
     return [
         f"ChEMU anaphora model trained in {time.monotonic() - started:.0f} s into {model_dir}"

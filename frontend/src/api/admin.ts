@@ -42,7 +42,7 @@ const withSettings = (row: ProjectFields, settings: SuggestionSettings | undefin
 const putSettings = (project: Id, backend?: string, params?: Record<string, unknown>) =>
   request<SuggestionSettings>(`/api/projects/${project}/suggestion-settings/`, {
     method: "PUT",
-    body: { ...(backend === undefined ? {} : { backend }), ...(params === undefined ? {} : { params }) },
+    body: { ...(backend ? { backend } : {}), ...(params === undefined ? {} : { params }) },
   });
 
 async function errorOf(response: Response): Promise<ApiError> {

@@ -2,7 +2,8 @@
 
 import type { ProjectInput, ProjectRow } from "../../api/adminTypes";
 
-export function emptyProject(defaultBackend = "minilm"): ProjectInput {
+/** A new project; a blank backend means the server's default (the form shows it once known). */
+export function emptyProject(): ProjectInput {
   return {
     name: "",
     hierarchy: true,
@@ -12,7 +13,7 @@ export function emptyProject(defaultBackend = "minilm"): ProjectInput {
     allow_fix_spans: false,
     allow_reject_mentions: false,
     single_parent: true,
-    suggestion_backend: defaultBackend,
+    suggestion_backend: "",
     suggestion_params: {},
   };
 }
