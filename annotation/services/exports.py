@@ -16,14 +16,11 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
-from annotation.domain.formats import FormatWarning, write
+from annotation.domain.formats import FORMATS, WRITERS, FormatWarning, write
 from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.topic_data import annotations_topic_data
 
-FORMATS = ("scico", "corefi", "chemu", "brat", "conll")
-FOLDER_FORMATS = {"brat", "corefi"}
-EXTENSIONS = {"scico": ".jsonl", "chemu": ".jsonlines", "conll": ".conll"}
 SOURCES = ("gold", "adjudicated", "submitted", "all")
 
 
@@ -53,8 +50,8 @@ class ExportResult:
 def annotations_export(
     *, project: Project, format: str, out: str | Path, source: str | None = None
 ) -> ExportResult:
-    if format not in FORMATS:
-        raise ExportRefused(f"unknown format {format!r}; use one of {', '.join(FORMATS)}")
+    if format not in WRITERS:
+        raise ExportRefused(f"unknown format {format!r}; use one of {', '.join(WRITERS)}")
     source = source or ("gold" if _gold(project).exists() else "adjudicated")
     out = Path(out)
     result = ExportResult(source=source)
@@ -69,7 +66,7 @@ def annotations_export(
             raise ExportRefused(f"{out} is a file; per-annotator exports need a folder")
         for username, annotations in by_user.items():
             target = out / (
-                username if format in FOLDER_FORMATS else f"{username}{EXTENSIONS[format]}"
+                username if FORMATS[format].folder else f"{username}{FORMATS[format].extension}"
             )
             result.written.append(_write(project, annotations, format, target))
         return result
@@ -88,7 +85,7 @@ def _write(project: Project, annotations: list[Annotation], format: str, target:
         if format == "conll"
         else {}
     )
-    if format in FOLDER_FORMATS:
+    if FORMATS[format].folder:
         target.mkdir(parents=True, exist_ok=True)
     return Written(target, len(topics), write(format, topics, target, **options))
 

@@ -2,95 +2,86 @@
 CoNLL-2012 (export). Every reader returns an :class:`ImportReport` of ``TopicData``; every
 writer takes ``TopicData``. Pure Python: no Django. See docs/formats.md.
 
-Everything here is imported when first used (``READERS[...]``, ``read``, ``write`` or an
-attribute of this package), so that a caller of one format, such as the scorer's command
-line, does not pay for importing the others, nor for anything before it needs it.
+``FORMATS`` is the one list of formats: their names, what can be read and written, the file
+extension of a one-file output, and which are written as a folder of files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from importlib import import_module
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
 
-TYPE_CHECKING = False  # (not ``typing.TYPE_CHECKING``: importing typing costs a few ms)
-if TYPE_CHECKING:
-    from typing import Any
+from annotation.domain.formats._io import PathOrStream
+from annotation.domain.formats.brat import read_brat, write_brat
+from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
+from annotation.domain.formats.conll import write_conll
+from annotation.domain.formats.corefi import (
+    read_corefi,
+    read_corefi_json,
+    write_corefi,
+    write_corefi_json,
+)
+from annotation.domain.formats.errors import (
+    FormatError,
+    FormatErrors,
+    FormatWarning,
+    ImportReport,
+    Skipped,
+)
+from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
 
-    from annotation.domain.corpus import TopicData
-    from annotation.domain.formats._io import PathOrStream
-    from annotation.domain.formats.errors import (
-        FormatError,
-        FormatErrors,
-        FormatWarning,
-        ImportReport,
-        Skipped,
+Reader = Callable[..., ImportReport]
+Writer = Callable[..., list[FormatWarning]]
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    label: str
+    reader: Reader | None
+    writer: Writer | None
+    # A one-file output's extension; folder formats write one or two files per topic.
+    extension: str
+    folder: bool = False
+    # What an upload of this format may be named (a zip holds a folder or several files).
+    accepts: tuple[str, ...] = ()
+
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format(
+            "scico",
+            "SciCo jsonl",
+            read_scico_jsonl,
+            write_scico_jsonl,
+            ".jsonl",
+            accepts=(".jsonl", ".json", ".zip"),
+        ),
+        Format(
+            "corefi",
+            "CoRefi JSON",
+            read_corefi,
+            write_corefi,
+            ".json",
+            folder=True,
+            accepts=(".json", ".zip"),
+        ),
+        Format(
+            "chemu",
+            "ChEMU-Ref jsonlines",
+            read_chemu_jsonlines,
+            write_chemu_jsonlines,
+            ".jsonlines",
+            accepts=(".jsonlines", ".jsonl", ".zip"),
+        ),
+        Format("brat", "brat standoff", read_brat, write_brat, "", folder=True, accepts=(".zip",)),
+        Format("conll", "CoNLL-2012", None, write_conll, ".conll"),
     )
-
-_FUNCTIONS: dict[str, str] = {
-    "FormatError": "errors",
-    "FormatErrors": "errors",
-    "FormatWarning": "errors",
-    "ImportReport": "errors",
-    "Skipped": "errors",
-    "read_scico_jsonl": "scico",
-    "write_scico_jsonl": "scico",
-    "read_chemu_jsonlines": "chemu",
-    "write_chemu_jsonlines": "chemu",
-    "read_corefi": "corefi",
-    "read_corefi_json": "corefi",
-    "write_corefi": "corefi",
-    "write_corefi_json": "corefi",
-    "read_brat": "brat",
-    "write_brat": "brat",
-    "write_conll": "conll",
 }
-
-
-class _Registry(Mapping):
-    """Format name -> function, the function's module imported on first access."""
-
-    def __init__(self, functions: dict[str, str]) -> None:
-        self._functions = functions
-
-    def __getitem__(self, format: str) -> Callable[..., Any]:
-        return __getattr__(self._functions[format])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._functions)
-
-    def __len__(self) -> int:
-        return len(self._functions)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({list(self._functions)})"
-
-
-READERS: Mapping[str, Callable[..., ImportReport]] = _Registry(
-    {
-        "scico": "read_scico_jsonl",
-        "corefi": "read_corefi",
-        "chemu": "read_chemu_jsonlines",
-        "brat": "read_brat",
-    }
-)
-WRITERS: Mapping[str, Callable[..., list[FormatWarning]]] = _Registry(
-    {
-        "scico": "write_scico_jsonl",
-        "corefi": "write_corefi",
-        "chemu": "write_chemu_jsonlines",
-        "brat": "write_brat",
-        "conll": "write_conll",
-    }
-)
-
-
-def __getattr__(name: str) -> Any:
-    module = _FUNCTIONS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    function = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = function
-    return function
+READERS: dict[str, Reader] = {n: f.reader for n, f in FORMATS.items() if f.reader is not None}
+WRITERS: dict[str, Writer] = {n: f.writer for n, f in FORMATS.items() if f.writer is not None}
 
 
 def read(format: str, path: PathOrStream, skip_invalid: bool = False) -> ImportReport:
@@ -103,9 +94,9 @@ def read(format: str, path: PathOrStream, skip_invalid: bool = False) -> ImportR
 
 
 def write(
-    format: str, topics: Iterable[TopicData], path: PathOrStream, **options: Any
+    format: str, topics: Iterable[Any], path: PathOrStream, **options: Any
 ) -> list[FormatWarning]:
-    """Write ``topics`` to ``path`` in ``format`` (a key of WRITERS); returns warnings."""
+    """Write ``topics`` (TopicData) to ``path`` in ``format`` (a key of WRITERS)."""
     try:
         writer = WRITERS[format]
     except KeyError:
@@ -114,8 +105,10 @@ def write(
 
 
 __all__ = [
+    "FORMATS",
     "READERS",
     "WRITERS",
+    "Format",
     "FormatError",
     "FormatErrors",
     "FormatWarning",

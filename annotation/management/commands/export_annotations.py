@@ -2,8 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotation.domain.formats import WRITERS
 from annotation.models import Project
-from annotation.services.exports import FORMATS, ExportRefused, annotations_export
+from annotation.services.exports import ExportRefused, annotations_export
 
 
 class Command(BaseCommand):
@@ -18,7 +19,7 @@ class Command(BaseCommand):
             "out", help="file (scico, chemu, conll) or folder (brat, corefi, per-user sources)"
         )
         parser.add_argument("--project", required=True)
-        parser.add_argument("--format", required=True, choices=FORMATS)
+        parser.add_argument("--format", required=True, choices=list(WRITERS))
         parser.add_argument("--source", help="gold, adjudicated, submitted, all, or a username")
 
     def handle(self, *args, out, project, format, source, **options):

@@ -3,9 +3,10 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from annotation.domain.formats import READERS
 from annotation.errors import ImportRefused
 from annotation.models import Project
-from annotation.services.imports.topics import FORMATS, topics_import
+from annotation.services.imports.topics import topics_import
 
 # The scheme a new project gets from the format it is created for.
 SCHEMES = {
@@ -27,7 +28,7 @@ class Command(BaseCommand):
             "path", help="a file, or a folder for corefi (*.json) and brat (*.txt + *.ann)"
         )
         parser.add_argument("--project", required=True, help="project name")
-        parser.add_argument("--format", required=True, choices=FORMATS)
+        parser.add_argument("--format", required=True, choices=list(READERS))
         parser.add_argument(
             "--skip-invalid",
             action="store_true",

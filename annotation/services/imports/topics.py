@@ -18,6 +18,7 @@ import io
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from annotation.domain.corpus import TopicData
-from annotation.domain.formats import FormatErrors, FormatWarning, Skipped, read
+from annotation.domain.formats import READERS, FormatErrors, FormatWarning, Skipped, read
 from annotation.domain.formats._io import display_name
 from annotation.errors import ImportRefused
 from annotation.infra.bulk_sql import ids_reserve, rows_copy
@@ -35,8 +36,6 @@ from annotation.models import Annotation, Document, Mention, Operation, Project,
 from annotation.selectors.state import mention_text
 from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
 from annotation.services.imports.locations import topic_errors
-
-FORMATS = ("scico", "corefi", "chemu", "brat")
 
 
 @dataclass
@@ -75,8 +74,8 @@ def topics_import(
     *, project: Project, path: Any, format: str, skip_invalid: bool = False, user=None
 ) -> ImportResult:
     """Import every topic of `path` (a file, a folder for corefi/brat, or an uploaded file)."""
-    if format not in FORMATS:
-        raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(FORMATS)}", [])
+    if format not in READERS:
+        raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(READERS)}", [])
     file = display_name(path)
     _check_size(path, file)
     source = _readable(path)
@@ -126,11 +125,12 @@ def _check_size(path: Any, file: str) -> None:
             else where.stat().st_size
         )
     else:
-        size = getattr(path, "size", None)
-        if size is None:
+        stream_size = getattr(path, "size", None)
+        if stream_size is None:
             position = path.tell()
-            size = path.seek(0, io.SEEK_END)
+            stream_size = path.seek(0, io.SEEK_END)
             path.seek(position)
+        size = stream_size
     if size > limit:
         message = f"{file} is {size:,} bytes, above the {limit:,}-byte limit (MAX_UPLOAD_BYTES); nothing was imported"
         raise ImportRefused(message, [message])
@@ -271,7 +271,7 @@ def _write(
             topic,
             mention_ids=topic_mentions[i],
             cluster_ids=cluster_ids,
-            mention_text=lambda k, t=topic: _text(t, k),
+            mention_text=partial(_text, topic),
         )
         effects_write(annotation_id=annotation.pk, topic_id=topic_rows[i].pk, effects=plan.effects)
         operations.append(
