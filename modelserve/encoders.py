@@ -25,9 +25,12 @@ import torch
 from transformers import AutoModel, AutoTokenizer
 
 from annotation.domain.corpus import DocumentData, MentionData, TopicData
+from modelserve.arrays import FloatArray, IntArray
 from modelserve.devices import pick_device
 
 CONTEXTS = ("document", "sentence", "none")
+# Where a mention's vector comes from: (window index, the mention's word positions in it).
+Placement = tuple[int, tuple[int, ...]]
 
 
 def default_encoder_path() -> str:
@@ -41,6 +44,7 @@ def default_encoder_path() -> str:
 class LoadedEncoder:
     path: str
     device: torch.device
+    # What transformers' Auto classes return: the concrete class depends on the checkpoint.
     tokenizer: Any
     model: Any
     max_length: int
@@ -129,7 +133,7 @@ class MentionEncoder:
     def dim(self) -> int:
         return int(self.encoder.model.config.hidden_size)
 
-    def embed(self, topic: TopicData) -> np.ndarray:
+    def embed(self, topic: TopicData) -> FloatArray:
         """One row per mention of `topic`, in mention order."""
         if not topic.mentions:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -142,15 +146,15 @@ class MentionEncoder:
 
     # -- windows -------------------------------------------------------------------------
 
-    def _windows(
-        self, topic: TopicData
-    ) -> tuple[list[list[str]], list[tuple[int, tuple[int, ...]]]]:
-        """The distinct word windows to encode, and per mention (window index, its positions in it)."""
+    def _windows(self, topic: TopicData) -> tuple[list[list[str]], list[Placement]]:
+        """The distinct word windows to encode, and per mention (window index, its positions in
+        it)."""
         budget = self.max_length - self.encoder.tokenizer.num_special_tokens_to_add()
         counts: dict[int, list[int]] = {}
         windows: list[list[str]] = []
-        index_of: dict[tuple, int] = {}
-        placements = []
+        index_of: dict[tuple[str | int, ...], int] = {}
+        placements: list[Placement] = []
+        key: tuple[str | int, ...]
         for mention in topic.mentions:
             document = mention_document(topic, mention)
             words = [w for s, e in mention.spans for w in range(s, e + 1)]
@@ -182,7 +186,7 @@ class MentionEncoder:
         return counts
 
     def _bounds(
-        self, document, counts: list[int], words: list[int], budget: int
+        self, document: DocumentData, counts: list[int], words: list[int], budget: int
     ) -> tuple[int, int]:
         lo, hi = 0, len(counts)
         if self.context == "sentence":
@@ -192,14 +196,14 @@ class MentionEncoder:
     # -- encoding ------------------------------------------------------------------------
 
     def _encode(
-        self, windows: list[list[str]], placements
-    ) -> list[dict[tuple[int, ...], np.ndarray]]:
+        self, windows: list[list[str]], placements: list[Placement]
+    ) -> list[dict[tuple[int, ...], FloatArray]]:
         """Per window, {mention word positions (relative to the window): pooled vector}."""
         wanted: dict[int, set[tuple[int, ...]]] = {}
         for window_index, words in placements:
             wanted.setdefault(window_index, set()).add(words)
         order = sorted(range(len(windows)), key=lambda i: len(windows[i]))
-        results: list[dict] = [dict() for _ in windows]
+        results: list[dict[tuple[int, ...], FloatArray]] = [{} for _ in windows]
         tokenizer, model, device = self.encoder.tokenizer, self.encoder.model, self.encoder.device
         for start in range(0, len(order), self.batch_size):
             batch = order[start : start + self.batch_size]
@@ -226,8 +230,12 @@ class MentionEncoder:
         return results
 
     def _pool(
-        self, hidden: np.ndarray, word_ids: list[int | None], mask: np.ndarray, wanted: set
-    ) -> dict:
+        self,
+        hidden: FloatArray,
+        word_ids: list[int | None],
+        mask: IntArray,
+        wanted: set[tuple[int, ...]],
+    ) -> dict[tuple[int, ...], FloatArray]:
         if self.context == "none":
             # a bare phrase: the model's own sentence-transformers pooling (specials included)
             phrase = hidden[mask.astype(bool)].mean(axis=0)
@@ -240,7 +248,7 @@ class MentionEncoder:
         context_vector = (
             hidden[content].mean(axis=0) if content else hidden[mask.astype(bool)].mean(axis=0)
         )
-        pooled = {}
+        pooled: dict[tuple[int, ...], FloatArray] = {}
         for words in wanted:
             rows = [p for w in words for p in positions.get(w, [])]
             if rows:
@@ -263,7 +271,8 @@ def sentence_range(document: DocumentData, words: list[int]) -> tuple[int, int]:
 def context_window(
     counts: list[int], words: list[int], budget: int, lo: int = 0, hi: int | None = None
 ) -> tuple[int, int]:
-    """Word range [lo', hi') within [lo, hi) holding at most `budget` sub-words, centred on `words`.
+    """Word range [lo', hi') within [lo, hi) holding at most `budget` sub-words, centred on
+    `words`.
 
     `counts[w]` is the number of sub-words of word w. A mention longer than the budget keeps
     its first words; the context then grows one word each side in turn while it fits.
@@ -294,7 +303,8 @@ def context_window(
 def mention_document(topic: TopicData, mention: MentionData) -> DocumentData:
     if not 0 <= mention.document < len(topic.documents):
         raise ValueError(
-            f"mention {mention.key} names document {mention.document}, topic has {len(topic.documents)}"
+            f"mention {mention.key} names document {mention.document}, "
+            f"topic has {len(topic.documents)}"
         )
     document = topic.documents[mention.document]
     for start, end in mention.spans:
@@ -305,11 +315,11 @@ def mention_document(topic: TopicData, mention: MentionData) -> DocumentData:
     return document
 
 
-def _unit(vector: np.ndarray) -> np.ndarray:
+def _unit(vector: FloatArray) -> FloatArray:
     norm = float(np.linalg.norm(vector))
     return vector / norm if norm > 0 else vector
 
 
-def _normalise(matrix: np.ndarray) -> np.ndarray:
+def _normalise(matrix: FloatArray) -> FloatArray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1.0)

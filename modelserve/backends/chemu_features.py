@@ -56,7 +56,8 @@ class MentionView:
 
 
 def order_mentions(topic: TopicData, document: int = 0) -> list[int]:
-    """Indices of the document's mentions in text order (first token of the first span, then the end)."""
+    """Indices of the document's mentions in text order (first token of the first span, then
+    the end)."""
     return sorted(
         (i for i, mention in enumerate(topic.mentions) if mention.document == document),
         key=lambda i: (topic.mentions[i].spans[0][0], topic.mentions[i].spans[-1][1], i),

@@ -48,8 +48,8 @@ def pair_labels(topic: TopicData, features: SnippetFeatures) -> dict[tuple[int, 
         labels.setdefault(pair, CLASSES.index(link.type))
         if link.type == "COREFERENCE":
             coreferent.setdefault(pair[0], set()).add(pair[1])
-    for anaphor in coreferent:
-        reached, stack = set(), list(coreferent[anaphor])
+    for anaphor, direct in coreferent.items():
+        reached, stack = set(), list(direct)
         while stack:
             antecedent = stack.pop()
             if antecedent not in reached and antecedent != anaphor:
@@ -132,7 +132,8 @@ def train_chemu(
     train, holdout = split_topics(usable, holdout_fraction, seed)
     skipped = len(topics) - len(usable)
     log(
-        f"topics: {len(train)} for training, {len(holdout)} held out ({skipped} without links skipped)"
+        f"topics: {len(train)} for training, {len(holdout)} held out "
+        f"({skipped} without links skipped)"
     )
 
     vocabulary, table = pair_examples(train, min_count)
@@ -193,7 +194,8 @@ def score_lines(scores: dict[str, Any]) -> list[str]:
     rows.append(("anaphors", scores["anaphors"]["exact"], scores["anaphors"]["relaxed"]))
     for name, exact, relaxed in rows:
         lines.append(
-            f"held-out {name:20} {exact['precision']:8.4f} {exact['recall']:7.4f} {exact['f1']:7.4f}   "
+            f"held-out {name:20} "
+            f"{exact['precision']:8.4f} {exact['recall']:7.4f} {exact['f1']:7.4f}   "
             f"{relaxed['precision']:9.4f} {relaxed['recall']:7.4f} {relaxed['f1']:7.4f}"
         )
     return lines

@@ -29,6 +29,7 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from annotation.domain.corpus import TopicData
+from modelserve.arrays import FloatArray, IntArray
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import CHILD, COREF, PARENT, UNRELATED, decode_four_class
 from modelserve.devices import pick_device
@@ -65,11 +66,13 @@ _LOCK = threading.Lock()
 
 def label_order(id2label: dict[int, str], num_labels: int) -> tuple[list[int], str | None]:
     """For each model output, its SciCo class; and a note when the order had to be assumed."""
-    found = []
+    found: list[int] = []
     for index in range(num_labels):
         name = re.sub(r"[^a-z0-9]", "", str(id2label.get(index, "")).lower())
-        found.append(next((cls for cls, names in ALIASES.items() if name in names), None))
-    if num_labels == 4 and None not in found and len(set(found)) == 4:
+        known = next((cls for cls, names in ALIASES.items() if name in names), None)
+        if known is not None:
+            found.append(known)
+    if num_labels == 4 and len(set(found)) == 4:  # every output named, each class once
         return found, None
     if num_labels == 4:
         return [UNRELATED, COREF, PARENT, CHILD], SCICO_ORDER_NOTE.format(labels=dict(id2label))
@@ -109,8 +112,8 @@ class CrossEncoderBackend:
         token_id = self.tokenizer.convert_tokens_to_ids(token)
         if token_id is None or token_id == self.tokenizer.unk_token_id or token_id not in ids:
             raise ValueError(
-                f"{self.params['model_path']}: the tokenizer has no {token} token; a SciCo cross-encoder is "
-                "fine-tuned with <m> and </m> added as special tokens"
+                f"{self.params['model_path']}: the tokenizer has no {token} token; "
+                "a SciCo cross-encoder is fine-tuned with <m> and </m> added as special tokens"
             )
         return int(token_id)
 
@@ -166,7 +169,7 @@ class CrossEncoderBackend:
 
     def batches(
         self, topic: TopicData
-    ) -> Iterator[tuple[np.ndarray, np.ndarray, dict[str, torch.Tensor]]]:
+    ) -> Iterator[tuple[IntArray, IntArray, dict[str, torch.Tensor]]]:
         """(first, second, model inputs) per batch of ordered pairs, shortest pairs first."""
         texts = self.contexts(topic)
         n = len(texts)
@@ -202,7 +205,7 @@ class CrossEncoderBackend:
     # -- scoring -------------------------------------------------------------------------
 
     @torch.inference_mode()
-    def pair_probabilities(self, topic: TopicData, progress: Progress = no_progress) -> np.ndarray:
+    def pair_probabilities(self, topic: TopicData, progress: Progress = no_progress) -> FloatArray:
         """n x n x 4 probabilities in SciCo's class order (diagonal left at zero)."""
         n = len(topic.mentions)
         out = np.zeros((n, n, 4), dtype=np.float32)

@@ -12,11 +12,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 
 from annotation.domain.corpus import ClusterData, MentionData, TopicData
+from modelserve.arrays import FloatArray
 from modelserve.backends.base import ClusterSuggestion, EdgeSuggestion, Suggestions
 
 Edge = tuple[int, int, float]  # (parent cluster, child cluster, score)
@@ -25,13 +28,13 @@ Edge = tuple[int, int, float]  # (parent cluster, child cluster, score)
 UNRELATED, COREF, PARENT, CHILD = range(4)
 
 
-def symmetrise(scores: np.ndarray) -> np.ndarray:
+def symmetrise(scores: FloatArray) -> FloatArray:
     """Mean of the (i, j) and (j, i) scores: a pair model sees each pair in both orders."""
     scores = np.asarray(scores, dtype=np.float64)
     return (scores + scores.T) / 2.0
 
 
-def agglomerative_clusters(similarity: np.ndarray, threshold: float) -> list[list[int]]:
+def agglomerative_clusters(similarity: FloatArray, threshold: float) -> list[list[int]]:
     """Average-linkage clusters of a symmetric similarity matrix, cut at `threshold`.
 
     Clusters are lists of mention indices, ascending, ordered by their first mention.
@@ -52,7 +55,7 @@ def agglomerative_clusters(similarity: np.ndarray, threshold: float) -> list[lis
     return sorted(groups.values(), key=lambda members: members[0])
 
 
-def cluster_confidences(similarity: np.ndarray, clusters: list[list[int]]) -> list[float]:
+def cluster_confidences(similarity: FloatArray, clusters: list[list[int]]) -> list[float]:
     """How sure each cluster is: the mean similarity between its members.
 
     A singleton has no pair inside; its confidence is that it stands apart: 1 minus its highest
@@ -74,7 +77,7 @@ def cluster_confidences(similarity: np.ndarray, clusters: list[list[int]]) -> li
     return [min(1.0, max(0.0, s)) for s in scores]
 
 
-def member_confidences(similarity: np.ndarray, clusters: list[list[int]]) -> list[list[float]]:
+def member_confidences(similarity: FloatArray, clusters: list[list[int]]) -> list[list[float]]:
     """How well each member fits its cluster: its mean similarity to the other members.
 
     This is what a validation pass (accept / reject each pre-clustered mention, WEC 3.3) sorts
@@ -93,7 +96,7 @@ def member_confidences(similarity: np.ndarray, clusters: list[list[int]]) -> lis
     return out
 
 
-def between_clusters(scores: np.ndarray, clusters: list[list[int]]) -> np.ndarray:
+def between_clusters(scores: FloatArray, clusters: list[list[int]]) -> FloatArray:
     """K x K: entry (a, b) = mean of scores[i, j] over i in cluster a, j in cluster b."""
     n = len(scores)
     membership = np.zeros((len(clusters), n))
@@ -103,7 +106,7 @@ def between_clusters(scores: np.ndarray, clusters: list[list[int]]) -> np.ndarra
 
 
 def greedy_hierarchy(
-    edge_scores: np.ndarray, threshold: float, *, single_parent: bool = True
+    edge_scores: FloatArray, threshold: float, *, single_parent: bool = True
 ) -> list[Edge]:
     """Edges (parent, child, score) picked greedily from `edge_scores[parent, child]`.
 
@@ -150,7 +153,7 @@ def to_suggestions(
     edges: list[Edge],
     member_scores: list[list[float]] | None = None,
 ) -> Suggestions:
-    members = member_scores or [None] * len(clusters)
+    members: Sequence[list[float] | None] = member_scores or [None] * len(clusters)
     return Suggestions(
         clusters=[
             ClusterSuggestion(list(m), float(s), ms)
@@ -161,8 +164,8 @@ def to_suggestions(
 
 
 def decode_pair_scores(
-    coref: np.ndarray,
-    child_of: np.ndarray,
+    coref: FloatArray,
+    child_of: FloatArray,
     *,
     cluster_threshold: float,
     hierarchy_threshold: float,
@@ -184,7 +187,7 @@ def decode_pair_scores(
     return to_suggestions(clusters, confidences, edges, member_confidences(similarity, clusters))
 
 
-def four_class_scores(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def four_class_scores(probabilities: FloatArray) -> tuple[FloatArray, FloatArray]:
     """(coref, child_of) from n x n x 4 pair probabilities in SciCo's class order.
 
     A pair model sees (i, j) and (j, i) separately: "i is a child of j" and "j is a parent of
@@ -214,7 +217,7 @@ def as_topic(topic: TopicData, suggestions: Suggestions) -> TopicData:
 
 
 def decode_four_class(
-    probabilities: np.ndarray,
+    probabilities: FloatArray,
     *,
     cluster_threshold: float,
     hierarchy_threshold: float,

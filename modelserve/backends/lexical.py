@@ -41,7 +41,7 @@ _PREPOSITIONS = frozenset(
 def phrase_words(tokens: list[str]) -> tuple[str, ...]:
     """The head phrase of a mention: lower-cased words before any preposition, punctuation
     dropped, hyphenated words split, plurals folded."""
-    words = []
+    words: list[str] = []
     for token in tokens:
         if token.lower() in _PREPOSITIONS and words:
             return tuple(words)

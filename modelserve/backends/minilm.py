@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from annotation.domain.corpus import TopicData
+from modelserve.arrays import FloatArray
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import (
     agglomerative_clusters,
@@ -60,7 +61,7 @@ DEFAULTS: dict[str, Any] = {
     "threshold": 0.65,  # average cosine at which clusters merge
     "hierarchy_threshold": 0.4,  # lowest parent -> child score that becomes an edge
     "semantic_floor": 0.3,  # cosine below which two clusters are taken as unrelated
-    "specificity_penalty": 0.2,  # similarity taken off a pair whose labels are head / modifiers + head
+    "specificity_penalty": 0.2,  # similarity taken off pairs labelled head / modifiers + head
     "acronym_similarity": 0.9,  # least similarity of a pair where one label abbreviates the other
     "single_parent": True,
 }
@@ -75,11 +76,15 @@ class MiniLMBackend:
             raise ValueError(f"unknown minilm parameters: {sorted(unknown)}")
         self.params = {**DEFAULTS, **(params or {})}
         p = self.params
-        common = dict(device=p["device"], max_length=p["max_length"], batch_size=p["batch_size"])
+        common = {
+            "device": p["device"],
+            "max_length": p["max_length"],
+            "batch_size": p["batch_size"],
+        }
         self.in_context = MentionEncoder(p["encoder_path"], context=p["context"], **common)
         self.alone = MentionEncoder(p["encoder_path"], context="none", **common)
 
-    def similarity(self, topic: TopicData) -> np.ndarray:
+    def similarity(self, topic: TopicData) -> FloatArray:
         """Mention-by-mention cosine similarity, the two views mixed by `phrase_weight`."""
         weight = float(self.params["phrase_weight"])
         similarity = np.zeros((len(topic.mentions),) * 2)
@@ -122,8 +127,8 @@ class MiniLMBackend:
         )
 
     def hierarchy_scores(
-        self, topic: TopicData, clusters: list[list[int]], similarity: np.ndarray
-    ) -> np.ndarray:
+        self, topic: TopicData, clusters: list[list[int]], similarity: FloatArray
+    ) -> FloatArray:
         """K x K: entry (parent, child) in [0, 1]."""
         k = len(clusters)
         if k < 2:
@@ -141,7 +146,7 @@ class MiniLMBackend:
         np.fill_diagonal(combined, 0.0)
         return combined
 
-    def _semantic(self, clusters: list[list[int]], similarity: np.ndarray) -> np.ndarray:
+    def _semantic(self, clusters: list[list[int]], similarity: FloatArray) -> FloatArray:
         """Relatedness above the floor, scaled by how much more general the parent is.
 
         Relatedness: the mean cosine between the clusters mapped from [floor, threshold] to
@@ -151,11 +156,11 @@ class MiniLMBackend:
         """
         floor, ceiling = float(self.params["semantic_floor"]), float(self.params["threshold"])
         between = between_clusters(similarity, clusters)
-        related = np.clip((between - floor) / max(ceiling - floor, 1e-6), 0.0, 1.0)
+        related: FloatArray = np.clip((between - floor) / max(ceiling - floor, 1e-6), 0.0, 1.0)
         n = len(similarity)
         off_diagonal = similarity.sum(axis=1) - np.diag(similarity)
         centrality = np.array([off_diagonal[m].mean() / max(n - 1, 1) for m in clusters])
-        direction = np.clip(0.5 + (centrality[:, None] - centrality[None, :]), 0.0, 1.0)
+        direction: FloatArray = np.clip(0.5 + (centrality[:, None] - centrality[None, :]), 0.0, 1.0)
         return related * direction
 
 
