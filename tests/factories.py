@@ -56,7 +56,7 @@ def make_topic(
     documents: list[list[str]] | None = None,
     mentions: list[tuple[int, list[list[int]]]] | None = None,
 ) -> Topic:
-    project = project or ProjectFactory()
+    project = project or ProjectFactory.create()
     topic = Topic.objects.create(
         project=project, external_id=external_id or f"topic-{Topic.objects.count() + 1}"
     )

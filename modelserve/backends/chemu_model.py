@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,11 +25,13 @@ import torch
 from torch import nn
 
 from annotation.domain.corpus import LINK_TYPES
+from modelserve.arrays import FloatArray, IntArray
 from modelserve.devices import pick_device
 
 # The model's output classes: no link, then the domain's five link types in their order.
 CLASSES = ("NONE", *LINK_TYPES)
 CONFIG_FILE, WEIGHTS_FILE, FEATURES_FILE = "config.json", "weights.pt", "features.json"
+CPU = torch.device("cpu")
 
 
 @dataclass
@@ -74,7 +76,7 @@ def pack(
 
 
 def pack_ids(
-    id_rows: list[np.ndarray], numbers: list[list[float]], labels: list[int] | None = None
+    id_rows: Sequence[IntArray], numbers: list[list[float]], labels: list[int] | None = None
 ) -> PairTable:
     """Pairs given as arrays of feature ids (vocabulary ids, from 1)."""
     width = len(numbers[0]) if numbers else 0
@@ -113,7 +115,8 @@ class PairScorer(nn.Module):
         self, ids: torch.Tensor, offsets: torch.Tensor, numbers: torch.Tensor
     ) -> torch.Tensor:
         hidden = self.deep(ids, offsets) + self.numbers(numbers)
-        return self.head(hidden) + self.wide(ids, offsets)
+        logits: torch.Tensor = self.head(hidden) + self.wide(ids, offsets)
+        return logits
 
 
 def fit(
@@ -124,7 +127,7 @@ def fit(
     seed: int,
     batch_size: int = 256,
     learning_rate: float = 2e-3,
-    device: torch.device = torch.device("cpu"),
+    device: torch.device = CPU,
     log: Callable[[str], None] = print,
 ) -> PairScorer:
     torch.manual_seed(seed)
@@ -146,7 +149,7 @@ def fit(
             loss = nn.functional.cross_entropy(model(ids, offsets, numbers), labels)
             for optimiser in optimisers:
                 optimiser.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]  # unannotated in torch
             for optimiser in optimisers:
                 optimiser.step()
             total += loss.item() * len(labels)
@@ -156,7 +159,7 @@ def fit(
 
 def probabilities(
     model: PairScorer, table: PairTable, *, device: torch.device, batch_size: int = 4096
-) -> np.ndarray:
+) -> FloatArray:
     """(pairs, classes) softmax probabilities, in table order."""
     model.eval()
     out = []
@@ -208,7 +211,8 @@ def load(directory: str | Path, device: str | torch.device | None = "auto") -> C
     directory = Path(directory).expanduser().resolve()
     if not is_complete(directory):
         raise FileNotFoundError(
-            f"no trained chemu model in {directory}: train one with `python -m modelserve.train --backend chemu`"
+            f"no trained chemu model in {directory}: "
+            "train one with `python -m modelserve.train --backend chemu`"
         )
     target = device if isinstance(device, torch.device) else pick_device(device)
     key = (str(directory), str(target), (directory / CONFIG_FILE).stat().st_mtime_ns)

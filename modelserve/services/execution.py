@@ -179,7 +179,7 @@ def _store(run: SuggestionRun, suggestions: Suggestions, mention_ids: list[int])
             for i, c in enumerate(suggestions.clusters)
         ]
     )
-    memberships = []
+    memberships: list[Suggestion] = []
     for row, cluster in zip(clusters, suggestions.clusters):
         scores = cluster.mention_scores or [cluster.score] * len(cluster.mentions)
         for mention, score in zip(cluster.mentions, scores):
