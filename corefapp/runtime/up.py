@@ -16,6 +16,8 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Protocol
 
 from corefapp.runtime import commands
 from corefapp.runtime.defaults import (
@@ -28,20 +30,26 @@ from corefapp.runtime.defaults import (
 from corefapp.runtime.preflight import PreflightError, require_free_port
 
 
+class Server(Protocol):
+    """An embedded server the launcher started (PostgreSQL, Redis)."""
+
+    def stop(self) -> None: ...
+
+
 @dataclass
 class Stack:
     """The processes one launcher started, so that exactly those are stopped."""
 
-    postgres: object | None = None
-    redis: object | None = None
-    children: dict[str, subprocess.Popen] = field(default_factory=dict)
+    postgres: Server | None = None
+    redis: Server | None = None
+    children: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     def stop(self) -> None:
         for name, proc in reversed(list(self.children.items())):
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 20
-        for name, proc in self.children.items():
+        for proc in self.children.values():
             try:
                 proc.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
@@ -75,14 +83,19 @@ def _child_env(database_url: str, redis_url: str, secret_key: str) -> dict[str, 
     return env
 
 
-def _spawn(name: str, argv: list[str], env: dict[str, str], logs: Path) -> subprocess.Popen:
-    log = open(logs / f"{name}.log", "ab")
-    return subprocess.Popen(
-        argv, env=env, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
+def _spawn(name: str, argv: list[str], env: dict[str, str], logs: Path) -> subprocess.Popen[bytes]:
+    with open(logs / f"{name}.log", "ab") as log:  # the child keeps its own copy
+        return subprocess.Popen(
+            argv,
+            env=env,
+            cwd=REPO_ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
-def _wait_http(url: str, proc: subprocess.Popen, timeout: float) -> None:
+def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -110,7 +123,7 @@ def run() -> int:
 
     stopping = False
 
-    def request_stop(signum, frame):
+    def request_stop(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
 
@@ -194,7 +207,7 @@ def run() -> int:
     except KeyboardInterrupt:
         print("\nStopping...", flush=True)
         return 0
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - any failure: one line, then stop what started
         print(f"error: {exc}", file=sys.stderr, flush=True)
         return 1
     finally:
