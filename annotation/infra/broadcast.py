@@ -43,7 +43,7 @@ def _run_sender() -> None:
     layer = get_channel_layer()
     while True:
         group, item = _queue.get()
-        if group is None:  # a flush marker: everything queued before it has been sent
+        if isinstance(item, threading.Event):  # a flush marker: all queued before it is sent
             item.set()
             continue
         try:

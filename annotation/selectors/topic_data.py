@@ -221,11 +221,12 @@ def _build(
     for id, cluster in members.items():
         if id in position:
             mentions[position[id]].cluster = keys[cluster]
-    first: dict[int, MentionData] = {}
+    first: dict[str, MentionData] = {}
     for mention in mentions:
         if mention.cluster is not None:
             first.setdefault(mention.cluster, mention)
     clusters = []
+    label: str | None
     for id, key in keys.items():
         label, note = stored[id]
         head = first.get(key)

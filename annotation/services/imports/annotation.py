@@ -197,7 +197,8 @@ def _matched_mentions(
                 f"{where}: field mentions[{k}]: document {mention.document}, tokens {spans} is not a "
                 f"mention of topic {annotation.topic.external_id}"
             )
-        ids.append(id)
+        else:
+            ids.append(id)
     if errors:
         raise ImportRefused(
             f"{where}: {len(errors)} mention(s) are not in the topic; nothing was imported", errors

@@ -62,8 +62,10 @@ def import_plan(
         if key not in members:
             continue
         cluster = declared.get(key)
-        named = cluster is not None and cluster.label is not None
-        label = cluster.label if named else mention_text(members[key][0])
+        label = cluster.label if cluster is not None else None
+        named = label is not None
+        if label is None:
+            label = mention_text(members[key][0])
         server[key] = next(cluster_ids)
         plan.clusters.append([server[key], key])
         if named:
