@@ -21,6 +21,23 @@ from annotation.selectors.state import annotation_state_cached
 from modelserve.models import Suggestion, SuggestionRun, SuggestionSettings
 
 
+def run_payload(run: SuggestionRun) -> dict:
+    """A run as the interface shows it (the API and the live updates send the same)."""
+    return {
+        "run": run.pk,
+        "topic": run.topic_id,
+        "backend": run.backend,
+        "status": run.status,
+        "progress": round(run.progress, 3),
+        "message": run.message,
+        "error": run.error.split("\n\n")[0],
+        "attempts": run.attempts,
+        "created_at": run.created_at.isoformat() if run.created_at else None,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "timings": run.timings,
+    }
+
+
 def latest_run(topic_id: int) -> SuggestionRun | None:
     return (
         SuggestionRun.objects.filter(topic_id=topic_id, status=SuggestionRun.Status.SUCCEEDED)
@@ -125,8 +142,6 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
     `version` is the annotation version the items were mapped against; `newest_run` is the
     topic's most recent run in any state, so that a page opened while a run is queued or
     running shows its progress, and one opened after a failure shows the error."""
-    from modelserve.services.run_broadcast import run_payload
-
     newest = newest_run(annotation.topic_id)
     context = {"version": annotation.version, "newest_run": run_payload(newest) if newest else None}
     run = run or latest_run(annotation.topic_id)
@@ -188,8 +203,6 @@ def project_suggestion_settings(project_id: int) -> SuggestionSettings:
 
 def topic_runs(topic) -> dict:
     """The topic's 20 newest runs, and the backend its project suggests with."""
-    from modelserve.services.run_broadcast import run_payload
-
     runs = SuggestionRun.objects.filter(topic=topic).order_by("-created_at")[:20]
     return {
         "runs": [run_payload(r) for r in runs],

@@ -5,11 +5,12 @@ from __future__ import annotations
 from celery import shared_task
 
 from modelserve.services.execution import suggestion_run_execute
+from modelserve.services.runs import RUN_TASK
 
 
 @shared_task(
     bind=True,
-    name="modelserve.tasks.run_suggestions",
+    name=RUN_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     max_retries=None,

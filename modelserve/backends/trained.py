@@ -17,7 +17,7 @@ from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import decode_four_class
 from modelserve.devices import pick_device
 from modelserve.encoders import MentionEncoder
-from modelserve.training import pair_classifier
+from modelserve.backends import pair_classifier
 
 DEFAULTS: dict[str, Any] = {
     "model_dir": None,  # required: a directory written by train_suggester
@@ -43,11 +43,11 @@ class TrainedBackend:
             )
         device = pick_device(self.params["device"])
         self.model, self.config = pair_classifier.load(self.params["model_dir"], device)
-        common = dict(
-            device=device,
-            max_length=self.config.get("max_length"),
-            batch_size=self.params["batch_size"],
-        )
+        common = {
+            "device": device,
+            "max_length": self.config.get("max_length"),
+            "batch_size": self.params["batch_size"],
+        }
         path = self.config.get("encoder_path")
         self.in_context = MentionEncoder(
             path, context=self.config.get("context", "document"), **common

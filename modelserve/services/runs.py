@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from celery import current_app
 from django.db import transaction
 
 from annotation.domain.errors import NotFound
@@ -14,7 +15,10 @@ from modelserve.errors import RunNotAllowed, RunRefused
 from modelserve.models import SuggestionRun
 from modelserve.selectors import project_suggestion_settings
 from modelserve.services import run_broadcast
-from modelserve.tasks import run_suggestions
+
+# The model worker's task (modelserve.tasks), sent by name: the tasks call the services,
+# never the other way round.
+RUN_TASK = "modelserve.tasks.run_suggestions"
 
 
 @transaction.atomic
@@ -40,7 +44,7 @@ def suggestion_run_request(
         requested_by=user,
         message="waiting for a model worker",
     )
-    after_commit(run_suggestions.apply_async, kwargs={"run_id": run.pk}, queue="models")
+    after_commit(current_app.send_task, RUN_TASK, kwargs={"run_id": run.pk}, queue="models")
     after_commit(run_broadcast.run_changed, run)
     return run
 

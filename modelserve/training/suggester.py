@@ -18,8 +18,8 @@ from typing import Any
 from annotation.domain.corpus import TopicData
 from modelserve.devices import pick_device
 from modelserve.encoders import MentionEncoder
-from modelserve.training import pair_classifier
-from modelserve.training.pair_classifier import (
+from modelserve.backends import pair_classifier
+from modelserve.backends.pair_classifier import (
     PairData,
     pair_labels,
     pair_probabilities,
@@ -66,7 +66,8 @@ def train_suggester(
     )
     holdout, train = shuffled[:held], shuffled[held:]
     log(
-        f"topics: {len(train)} for training, {len(holdout)} held out ({len(topics) - len(usable)} without gold skipped)"
+        f"topics: {len(train)} for training, {len(holdout)} held out "
+        f"({len(topics) - len(usable)} without gold skipped)"
     )
 
     target = pick_device(device)
@@ -99,8 +100,10 @@ def train_suggester(
             holdout, probabilities, grid=threshold_grid, log=log
         )
         log(
-            f"held-out: CoNLL F1 {scores['conll_f1']:.4f}, hierarchy F1 {scores['hierarchy_f1']:.4f}, "
-            f"path ratio {scores['path_ratio_micro']:.4f} (micro) {scores['path_ratio_macro']:.4f} (macro)"
+            f"held-out: CoNLL F1 {scores['conll_f1']:.4f}, "
+            f"hierarchy F1 {scores['hierarchy_f1']:.4f}, "
+            f"path ratio {scores['path_ratio_micro']:.4f} (micro) "
+            f"{scores['path_ratio_macro']:.4f} (macro)"
         )
     else:
         cluster_threshold, hierarchy_threshold = SCICO_THRESHOLDS

@@ -24,6 +24,7 @@ import torch
 from torch import nn
 
 from annotation.domain.corpus import TopicData
+from modelserve.arrays import FloatArray, IntArray
 from modelserve.backends.lexical import acronym_pairs, phrase_words, specificity_cue
 from modelserve.encoders import MentionEncoder
 
@@ -49,7 +50,8 @@ class PairClassifier(nn.Module):
         )
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
-        return self.net(features)
+        logits: torch.Tensor = self.net(features)
+        return logits
 
 
 def pair_features(a: torch.Tensor, b: torch.Tensor, scalars: torch.Tensor) -> torch.Tensor:
@@ -57,7 +59,7 @@ def pair_features(a: torch.Tensor, b: torch.Tensor, scalars: torch.Tensor) -> to
     return torch.cat([a, b, a * b, (a - b).abs(), (a * b).sum(dim=1, keepdim=True), scalars], dim=1)
 
 
-def pair_scalars(topic: TopicData, phrase_embeddings: np.ndarray) -> np.ndarray:
+def pair_scalars(topic: TopicData, phrase_embeddings: FloatArray) -> FloatArray:
     """n x n x 4 per ordered pair (i, j): cosine of the texts alone, "j is a kind of i" and
     "i is a kind of j" (head/modifier cue), one abbreviates the other."""
     texts = []
@@ -79,12 +81,12 @@ def pair_scalars(topic: TopicData, phrase_embeddings: np.ndarray) -> np.ndarray:
 
 def topic_inputs(
     topic: TopicData, in_context: MentionEncoder, alone: MentionEncoder
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[FloatArray, FloatArray]:
     """(context embeddings, pair scalars) of a topic: everything the classifier reads."""
     return in_context.embed(topic), pair_scalars(topic, alone.embed(topic))
 
 
-def pair_labels(topic: TopicData) -> np.ndarray:
+def pair_labels(topic: TopicData) -> IntArray:
     """n x n class of each ordered pair of gold-clustered mentions; -1 where unknown or i == j."""
     n = len(topic.mentions)
     clusters = [m.cluster for m in topic.mentions]
@@ -107,8 +109,8 @@ def pair_labels(topic: TopicData) -> np.ndarray:
 
 @torch.inference_mode()
 def pair_probabilities(
-    model: PairClassifier, embeddings: np.ndarray, scalars: np.ndarray, *, batch_size: int = 8192
-) -> np.ndarray:
+    model: PairClassifier, embeddings: FloatArray, scalars: FloatArray, *, batch_size: int = 8192
+) -> FloatArray:
     """n x n x 4 class probabilities of every ordered pair (the diagonal is left at zero)."""
     n = len(embeddings)
     out = np.zeros((n, n, len(LABELS)), dtype=np.float32)
@@ -131,9 +133,9 @@ class PairData:
     """One topic's frozen inputs: embeddings, pair scalars and (for training) labels."""
 
     topic: TopicData
-    embeddings: np.ndarray
-    scalars: np.ndarray
-    labels: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    embeddings: FloatArray
+    scalars: FloatArray
+    labels: IntArray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
 
 
 def fit(
