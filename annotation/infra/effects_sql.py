@@ -102,7 +102,8 @@ class _Writer:
         if added:
             self.cursor.execute(
                 f"INSERT INTO {MEMBER} (annotation_id, mention_id, cluster_id) "
-                f"SELECT %s, mention, cluster FROM unnest(%s::bigint[], %s::bigint[]) AS v(mention, cluster)",
+                "SELECT %s, mention, cluster "
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS v(mention, cluster)",
                 [self.annotation, [m for m, _ in added], [c for _, c in added]],
             )
 
@@ -122,7 +123,8 @@ class _Writer:
 
     def link_added(self, run: list[Effect]) -> None:
         self._many(
-            f"INSERT INTO {LINK} (annotation_id, type, anaphor_id, antecedent_id) VALUES (%s, %s, %s, %s)",
+            f"INSERT INTO {LINK} (annotation_id, type, anaphor_id, antecedent_id) "
+            "VALUES (%s, %s, %s, %s)",
             [(self.annotation, e["type"], e["anaphor"], e["antecedent"]) for e in run],
         )
 
@@ -138,8 +140,9 @@ class _Writer:
     def mention_added(self, run: list[Effect]) -> None:
         # Added mentions sort after the candidates; within them, by id (creation order).
         self._many(
-            f"INSERT INTO {MENTION} (id, topic_id, document_id, spans, position, added_in_id, metadata) "
-            f"VALUES (%s, %s, %s, %s::jsonb, 2147483647, %s, '{{}}'::jsonb)",
+            f"INSERT INTO {MENTION} "
+            "(id, topic_id, document_id, spans, position, added_in_id, metadata) "
+            "VALUES (%s, %s, %s, %s::jsonb, 2147483647, %s, '{}'::jsonb)",
             [
                 (e["mention"], self.topic, e["document"], _json(e["spans"]), self.annotation)
                 for e in run
@@ -158,15 +161,17 @@ class _Writer:
 
     def spans_set(self, run: list[Effect]) -> None:
         self._many(
-            f"INSERT INTO {EDIT} (annotation_id, mention_id, spans, rejected) VALUES (%s, %s, %s::jsonb, false) "
-            f"ON CONFLICT (annotation_id, mention_id) DO UPDATE SET spans = EXCLUDED.spans",
+            f"INSERT INTO {EDIT} (annotation_id, mention_id, spans, rejected) "
+            "VALUES (%s, %s, %s::jsonb, false) "
+            "ON CONFLICT (annotation_id, mention_id) DO UPDATE SET spans = EXCLUDED.spans",
             [(self.annotation, e["mention"], _json(e["new"])) for e in run],
         )
 
     def rejected_set(self, run: list[Effect]) -> None:
         self._many(
-            f"INSERT INTO {EDIT} (annotation_id, mention_id, spans, rejected) VALUES (%s, %s, NULL, %s) "
-            f"ON CONFLICT (annotation_id, mention_id) DO UPDATE SET rejected = EXCLUDED.rejected",
+            f"INSERT INTO {EDIT} (annotation_id, mention_id, spans, rejected) "
+            "VALUES (%s, %s, NULL, %s) "
+            "ON CONFLICT (annotation_id, mention_id) DO UPDATE SET rejected = EXCLUDED.rejected",
             [(self.annotation, e["mention"], e["new"]) for e in run],
         )
 
@@ -179,8 +184,10 @@ class _Writer:
                 )
             else:
                 self.cursor.execute(
-                    f"INSERT INTO {DECISION} (annotation_id, suggestion_id, decision) VALUES (%s, %s, %s) "
-                    f"ON CONFLICT (annotation_id, suggestion_id) DO UPDATE SET decision = EXCLUDED.decision",
+                    f"INSERT INTO {DECISION} (annotation_id, suggestion_id, decision) "
+                    "VALUES (%s, %s, %s) "
+                    "ON CONFLICT (annotation_id, suggestion_id) "
+                    "DO UPDATE SET decision = EXCLUDED.decision",
                     [self.annotation, e["suggestion"], e["new"]],
                 )
 

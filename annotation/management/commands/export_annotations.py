@@ -1,4 +1,5 @@
-"""python manage.py export_annotations --project NAME --format F OUT [--source gold|adjudicated|submitted|all|USER]"""
+"""python manage.py export_annotations --project NAME --format F OUT
+[--source gold|adjudicated|submitted|all|USER]"""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -9,9 +10,9 @@ from annotation.services.exports import ExportRefused, annotations_export
 
 class Command(BaseCommand):
     help = (
-        "Export a project's annotations. Default source: gold when the project has gold, else the "
-        "submitted adjudications. 'submitted' and 'all' write one file (brat, corefi: one folder) per "
-        "user under OUT, named after the username."
+        "Export a project's annotations. Default source: gold when the project has gold, else "
+        "the submitted adjudications. 'submitted' and 'all' write one file (brat, corefi: one "
+        "folder) per user under OUT, named after the username."
     )
 
     def add_arguments(self, parser):

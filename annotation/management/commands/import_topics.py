@@ -1,4 +1,5 @@
-"""python manage.py import_topics --project NAME --format scico|corefi|chemu|brat [--skip-invalid] [--create] PATH"""
+"""python manage.py import_topics --project NAME --format scico|corefi|chemu|brat
+[--skip-invalid] [--create] PATH"""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction

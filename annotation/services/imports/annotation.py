@@ -178,8 +178,8 @@ def _matched_mentions(
     for d, (document, (_, tokens)) in enumerate(zip(topic.documents, documents)):
         if len(document.tokens) != len(tokens):
             errors.append(
-                f"{where}: field tokens[{d}]: {len(document.tokens)} tokens in the file, {len(tokens)} "
-                "in the topic"
+                f"{where}: field tokens[{d}]: {len(document.tokens)} tokens in the file, "
+                f"{len(tokens)} in the topic"
             )
     if errors:
         raise ImportRefused(f"{where}: the file does not describe this topic", errors)
@@ -194,8 +194,8 @@ def _matched_mentions(
         if id is None:
             spans = ",".join(f"{s}-{e}" for s, e in mention.spans)
             errors.append(
-                f"{where}: field mentions[{k}]: document {mention.document}, tokens {spans} is not a "
-                f"mention of topic {annotation.topic.external_id}"
+                f"{where}: field mentions[{k}]: document {mention.document}, tokens {spans} is "
+                f"not a mention of topic {annotation.topic.external_id}"
             )
         else:
             ids.append(id)

@@ -132,12 +132,16 @@ def _check_size(path: Any, file: str) -> None:
             path.seek(position)
         size = stream_size
     if size > limit:
-        message = f"{file} is {size:,} bytes, above the {limit:,}-byte limit (MAX_UPLOAD_BYTES); nothing was imported"
+        message = (
+            f"{file} is {size:,} bytes, above the {limit:,}-byte limit (MAX_UPLOAD_BYTES); "
+            "nothing was imported"
+        )
         raise ImportRefused(message, [message])
 
 
 def _readable(path: Any) -> Any:
-    """Paths go to the readers as they are; an uploaded (binary) file becomes a named text stream."""
+    """Paths go to the readers as they are; an uploaded (binary) file becomes a named text
+    stream."""
     if isinstance(path, (str, os.PathLike)):
         return path
     data = path.read()
@@ -198,8 +202,8 @@ def _scheme_warnings(project: Project, topics: list[TopicData], file: str) -> li
         topic.relations or topic.cluster_members() for topic in topics
     ):
         warnings.append(
-            f"{file}: the file has clusters but project '{project.name}' does not use the hierarchy "
-            "scheme; they are imported and show once the scheme is switched on"
+            f"{file}: the file has clusters but project '{project.name}' does not use the "
+            "hierarchy scheme; they are imported and show once the scheme is switched on"
         )
     return warnings
 
