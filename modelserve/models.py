@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -57,8 +59,8 @@ class SuggestionRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["-created_at"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["-created_at"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_fraction"
             ),
@@ -86,8 +88,8 @@ class Suggestion(models.Model):
     payload = models.JSONField()
 
     class Meta:
-        ordering = ["run", "kind", "position"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["run", "kind", "position"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=["run", "kind", "position"], name="suggestion_position_unique"
             ),

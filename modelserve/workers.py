@@ -14,7 +14,7 @@ def model_workers() -> list[str]:
     if names is None:
         try:
             replies = app.control.inspect(timeout=1.0).active_queues() or {}
-        except Exception:  # a broker hiccup reads as "no worker", which the UI reports
+        except Exception:  # noqa: BLE001 - a broker hiccup of any kind reads as "no worker"
             replies = {}
         names = sorted(
             worker

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from annotation.domain.corpus import TopicData
+from modelserve.backends import pair_classifier
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import decode_four_class
 from modelserve.devices import pick_device
 from modelserve.encoders import MentionEncoder
-from modelserve.backends import pair_classifier
 
 DEFAULTS: dict[str, Any] = {
     "model_dir": None,  # required: a directory written by train_suggester

@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from annotation.domain.corpus import TopicData
-from modelserve.devices import pick_device
-from modelserve.encoders import MentionEncoder
 from modelserve.backends import pair_classifier
 from modelserve.backends.pair_classifier import (
     PairData,
@@ -25,6 +23,8 @@ from modelserve.backends.pair_classifier import (
     pair_probabilities,
     topic_inputs,
 )
+from modelserve.devices import pick_device
+from modelserve.encoders import MentionEncoder
 from modelserve.training.thresholds import GRID, tune_thresholds
 
 # SciCo appendix B.2: agglomerative distance threshold 0.6 (similarity 0.4), hierarchy 0.4.
