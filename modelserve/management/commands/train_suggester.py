@@ -14,8 +14,9 @@ from modelserve.services.settings import suggestion_settings_set
 
 class Command(BaseCommand):
     help = (
-        "Train SciCo's 4-class mention-pair model on the project's adjudicated (else gold) topics, tune its "
-        "two thresholds on held-out topics, store it under var/models/trained/, print held-out scores."
+        "Train SciCo's 4-class mention-pair model on the project's adjudicated (else gold) "
+        "topics, tune its two thresholds on held-out topics, store it under "
+        "var/models/trained/, print held-out scores."
     )
 
     def add_arguments(self, parser):
