@@ -15,7 +15,7 @@ import numpy as np
 
 from annotation.domain.corpus import TopicData
 from annotation.domain.scoring.api import score_scico
-from modelserve.backends.base import Suggestions
+from modelserve.arrays import FloatArray
 from modelserve.backends.decoding import (
     agglomerative_clusters,
     as_topic,
@@ -41,7 +41,7 @@ def summary(scores: dict[str, Any]) -> dict[str, float]:
 
 def tune_thresholds(
     gold: list[TopicData],
-    probabilities: list[np.ndarray],
+    probabilities: list[FloatArray],
     *,
     grid: tuple[float, ...] = GRID,
     single_parent: bool = True,
@@ -76,8 +76,3 @@ def tune_thresholds(
     _, cluster_threshold, hierarchy_threshold, result = best
     log(f"thresholds: clustering {cluster_threshold}, hierarchy {hierarchy_threshold}")
     return cluster_threshold, hierarchy_threshold, result
-
-
-def score_suggestions(gold: list[TopicData], suggestions: list[Suggestions]) -> dict[str, float]:
-    """Held-out scores of decoded suggestions (CoNLL F1, hierarchy F1, path ratio)."""
-    return summary(score_scico(gold, [as_topic(t, s) for t, s in zip(gold, suggestions)]))
