@@ -1,10 +1,17 @@
-"""Train a suggestion backend's model from files: `python -m modelserve.train --backend chemu [TRAIN]`.
+"""Train a suggestion backend's model: `python -m modelserve.train --backend chemu|trained [TRAIN]`.
 
-chemu: TRAIN is a ChEMU-Ref jsonlines file (default: the ChEMU-Ref training set in
-../shared/data beside the checkout). Links with an empty side are skipped (and counted).
-A seeded share of the snippets is held out; their scores (`score_chemu`, exact and relaxed,
-overall and per type) are printed and saved with the model in var/models/chemu/
-(var/ = COREFAPP_VAR_DIR or <repo>/var). No Django: this runs without settings.
+The one training entry point: this command line reads a file; `manage.py train_suggester`
+reads a project's gold from the database and `make up` trains the default ChEMU model when it
+is missing, and both call `train_topics` here.
+
+- chemu: TRAIN is a ChEMU-Ref jsonlines file (default: the ChEMU-Ref training set in
+  ../shared/data beside the checkout). Links with an empty side are skipped (and counted).
+- trained: TRAIN is a SciCo jsonl file with gold clusters and hierarchy (SciCo's 4-class
+  mention-pair model on a MiniLM or local encoder, thresholds tuned on held-out topics).
+
+A seeded share of the topics is held out; their scores are printed and saved with the model
+under var/models/<backend>/ (var/ = COREFAPP_VAR_DIR or <repo>/var). No Django: this runs
+without settings.
 """
 
 from __future__ import annotations
@@ -13,55 +20,57 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from corefapp.runtime.defaults import REPO_ROOT, models_dir
 
 DEFAULT_CHEMU_TRAIN = REPO_ROOT.parent / "shared" / "data" / "chemu-ref" / "train.english.jsonlines"
-TRAINABLE = ("chemu",)
+# backend -> (file format, held-out share, epochs)
+TRAINABLE: dict[str, tuple[str, float, int]] = {
+    "chemu": ("chemu", 0.15, 3),
+    "trained": ("scico", 0.2, 20),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m modelserve.train", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--backend", required=True, choices=TRAINABLE)
+    parser.add_argument("--backend", required=True, choices=sorted(TRAINABLE))
     parser.add_argument(
         "train",
         nargs="?",
         type=Path,
         default=None,
-        help=f"training file (default: {DEFAULT_CHEMU_TRAIN})",
+        help=f"training file (chemu's default: {DEFAULT_CHEMU_TRAIN})",
     )
     parser.add_argument(
-        "--out", type=Path, default=None, help="model directory (default: var/models/chemu)"
+        "--out", type=Path, default=None, help="model directory (default: var/models/BACKEND)"
     )
     parser.add_argument(
-        "--holdout",
-        type=float,
-        default=0.15,
-        help="share of snippets held out for scoring (0: none)",
+        "--holdout", type=float, default=None, help="share of topics held out for scoring"
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=None)
     parser.add_argument(
-        "--limit", type=int, default=None, help="use only the first N snippets (quick runs)"
+        "--limit", type=int, default=None, help="use only the first N topics (quick runs)"
+    )
+    parser.add_argument(
+        "--encoder", default=None, help="trained: a local Hugging Face encoder (default: MiniLM)"
     )
     parser.add_argument(
         "--device", default="auto", help="auto (CUDA if available), cpu, cuda or cuda:N"
     )
     args = parser.parse_args(argv)
-    return train_chemu_command(args)
-
-
-def train_chemu_command(args: argparse.Namespace) -> int:
-    from modelserve.backends import models_dir_set
-
-    path = args.train or DEFAULT_CHEMU_TRAIN
-    if not path.is_file():
+    path = args.train or (DEFAULT_CHEMU_TRAIN if args.backend == "chemu" else None)
+    if path is None or not path.is_file():
         print(f"error: training file {path} not found", file=sys.stderr)
         return 2
+    from modelserve.backends import models_dir_set
+
     models_dir_set(models_dir())
-    train_chemu_file(
+    train_file(
+        args.backend,
         path,
         args.out,
         seed=args.seed,
@@ -69,39 +78,73 @@ def train_chemu_command(args: argparse.Namespace) -> int:
         epochs=args.epochs,
         device=args.device,
         limit=args.limit,
+        encoder=args.encoder,
         log=lambda line: print(line, flush=True),
     )
     return 0
 
 
-def train_chemu_file(
+def train_file(
+    backend: str,
     path: Path,
     out: Path | None = None,
     *,
-    seed: int = 0,
-    holdout: float = 0.15,
-    epochs: int = 3,
-    device: str = "auto",
     limit: int | None = None,
     log: Callable[[str], None] = print,
-) -> None:
-    """The one way the ChEMU model is trained from a file: this command line, and `make up`
-    when the default model is missing (modelserve.services.default_models)."""
-    from annotation.domain.formats.chemu import read_chemu_jsonlines
-    from modelserve.backends.chemu import default_model_dir
-    from modelserve.backends.chemu_model import limit_cpu_threads
-    from modelserve.backends.chemu_training import train_chemu
+    **options: Any,
+) -> dict[str, Any] | None:
+    """Read the backend's training file (invalid records skipped and counted), then train."""
+    from annotation.domain.formats import read
 
-    report = read_chemu_jsonlines(path, skip_invalid=True)
+    report = read(TRAINABLE[backend][0], path, skip_invalid=True)
     topics = report.topics[:limit] if limit else report.topics
     log(
-        f"read {len(report.topics)} snippets from {path}: "
+        f"read {len(report.topics)} topics from {path}: "
         f"{len(report.skipped)} invalid records skipped, {len(report.warnings)} warnings"
     )
-    limit_cpu_threads()
-    train_chemu(
+    return train_topics(backend, topics, out, log=log, **options)
+
+
+def train_topics(
+    backend: str,
+    topics: list[Any],
+    out: Path | None = None,
+    *,
+    seed: int = 0,
+    holdout: float | None = None,
+    epochs: int | None = None,
+    device: str = "auto",
+    encoder: str | None = None,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any] | None:
+    """Train `backend` on `topics` (TopicData) into `out` (default: its models folder)."""
+    from modelserve.backends import models_dir as backend_models_dir
+
+    _, default_holdout, default_epochs = TRAINABLE[backend]
+    holdout = default_holdout if holdout is None else holdout
+    epochs = default_epochs if epochs is None else epochs
+    out = out or backend_models_dir() / backend
+    if backend == "chemu":
+        from modelserve.backends.chemu_model import limit_cpu_threads
+        from modelserve.backends.chemu_training import train_chemu
+
+        limit_cpu_threads()
+        train_chemu(
+            topics,
+            out,
+            seed=seed,
+            holdout_fraction=holdout,
+            epochs=epochs,
+            device=device,
+            log=log,
+        )
+        return None
+    from modelserve.training.suggester import train_suggester
+
+    return train_suggester(
         topics,
-        out or default_model_dir(),
+        out,
+        encoder_path=encoder,
         seed=seed,
         holdout_fraction=holdout,
         epochs=epochs,

@@ -12,20 +12,23 @@ import time
 
 def default_models_ensure() -> list[str]:
     from modelserve.backends.chemu import default_model_dir, is_trained
-    from modelserve.train import DEFAULT_CHEMU_TRAIN, train_chemu_file
+    from modelserve.train import DEFAULT_CHEMU_TRAIN, train_file
 
     model_dir = default_model_dir()
     if is_trained(model_dir):
         return []
     if not DEFAULT_CHEMU_TRAIN.is_file():
         return [
-            f"ChEMU anaphora model not trained: {DEFAULT_CHEMU_TRAIN} is missing; anaphora suggestions "
-            "stay unavailable until `python -m modelserve.train --backend chemu TRAIN` is run"
+            (
+                f"ChEMU anaphora model not trained: {DEFAULT_CHEMU_TRAIN} is missing; anaphora "
+                "suggestions stay unavailable until `python -m modelserve.train --backend chemu "
+                "TRAIN` is run"
+            )
         ]
     started = time.monotonic()
     print("training the ChEMU anaphora model (first start only, about a minute)...", flush=True)
     lines: list[str] = []
-    train_chemu_file(DEFAULT_CHEMU_TRAIN, model_dir, log=lines.append)
+    train_file("chemu", DEFAULT_CHEMU_TRAIN, model_dir, log=lines.append)
     summary = next((line for line in lines if "overall" in line), "")
     return [
         f"ChEMU anaphora model trained in {time.monotonic() - started:.0f} s into {model_dir}"

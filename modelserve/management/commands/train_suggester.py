@@ -46,7 +46,7 @@ class Command(BaseCommand):
         activate: bool,
         **options,
     ):
-        from modelserve.training.suggester import train_suggester
+        from modelserve.train import train_topics
 
         try:
             project_row = Project.objects.get(name=project)
@@ -60,16 +60,17 @@ class Command(BaseCommand):
         topics = list(annotations_topic_data(annotations).values())
         out_dir = settings.MODELS_DIR / "trained" / _slug(project_row.name)
         self.stdout.write(f"training on {len(topics)} topics of {project!r} into {out_dir}")
-        result = train_suggester(
+        result = train_topics(
+            "trained",
             topics,
             out_dir,
-            encoder_path=encoder,
+            encoder=encoder,
             seed=seed,
-            holdout_fraction=holdout,
+            holdout=holdout,
             epochs=epochs,
             log=self.stdout.write,
         )
-        if result["holdout_scores"] is None:
+        if result is None or result["holdout_scores"] is None:
             self.stdout.write("no topic held out (too few gold topics): no held-out scores")
         if activate:
             suggestion_settings_set(
