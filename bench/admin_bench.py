@@ -26,22 +26,21 @@ def main() -> int:
         rows: dict[str, list[float]] = {}
         with signed_in_page(services, admin) as page:
             for project in projects:
+                topics, created = admin_bulk.TOPICS, admin_bulk.ASSIGNMENTS
                 steps = {
-                    f"assignments page, {admin_bulk.TOPICS} topics": admin_bulk.open_assignments(
+                    f"assignments page, {topics} topics": admin_bulk.open_assignments(
                         page, project
                     ),
-                    f"balanced assignment, {admin_bulk.ASSIGNMENTS} created": admin_bulk.assign_balanced(
-                        page
-                    ),
-                    f"progress matrix, {admin_bulk.TOPICS} x 3": admin_bulk.open_progress(page),
-                    f"delete {admin_bulk.ASSIGNMENTS} assignments": admin_bulk.delete_all(page),
+                    f"balanced assignment, {created} created": admin_bulk.assign_balanced(page),
+                    f"progress matrix, {topics} x 3": admin_bulk.open_progress(page),
+                    f"delete {created} assignments": admin_bulk.delete_all(page),
                 }
                 for name, seconds in steps.items():
                     rows.setdefault(name, []).append(seconds)
 
         print(
-            f"{ROUNDS} rounds, each on a new project of {admin_bulk.TOPICS} topics and 3 annotators; "
-            "seconds from the admin's action to the page showing its result"
+            f"{ROUNDS} rounds, each on a new project of {admin_bulk.TOPICS} topics and 3 "
+            "annotators; seconds from the admin's action to the page showing its result"
         )
         print(f"{'action':<40} {'median s':>9} {'max s':>7}")
         for name, values in rows.items():

@@ -74,8 +74,8 @@ def _build(folder: Path, topics: int):
         user = get_user_model().objects.create(username=f"annotator{number}")
         _submitted(project, user, read("scico", folder / f"annotator{number}.jsonl").topics)
     print(
-        f"built: {len(result.topics)} topics, {result.mentions} mentions (gold import {imported:.2f} s), "
-        f"4 annotators' submitted annotations"
+        f"built: {len(result.topics)} topics, {result.mentions} mentions "
+        f"(gold import {imported:.2f} s), 4 annotators' submitted annotations"
     )
     return project
 
@@ -159,12 +159,14 @@ def _measure(project, repeat: int) -> None:
             timings.append(time.perf_counter() - started)
     overall = result["overall"]
     print(
-        f"project_agreement + CSV, {len(result['topics'])} topics x {len(result['annotators'])} annotators: "
+        f"project_agreement + CSV, "
+        f"{len(result['topics'])} topics x {len(result['annotators'])} annotators: "
         f"{min(timings):.2f} s best, {timings[0]:.2f} s first of {repeat} (goal < 3 s), "
         f"{len(queries.captured_queries)} queries"
     )
     print(
-        f"CoNLL F1 AVG {overall['conll_f1']['avg']:.4f}, hierarchy F1 AVG {overall['hierarchy_f1']['avg']:.4f}, "
+        f"CoNLL F1 AVG {overall['conll_f1']['avg']:.4f}, "
+        f"hierarchy F1 AVG {overall['hierarchy_f1']['avg']:.4f}, "
         f"path ratio AVG {overall['path_ratio']['avg']:.4f}"
     )
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+from itertools import pairwise
 
 from bench.environment import django_with_services, percentile, signed_in_page
 
@@ -35,7 +36,9 @@ HARNESS = """
 () => {
   if (window.__lat) return;
   window.__lat = { results: [], probe: null, confirm: null };
-  const after = (fn) => { const ch = new MessageChannel(); ch.port1.onmessage = fn; ch.port2.postMessage(0); };
+  const after = (fn) => {
+    const ch = new MessageChannel(); ch.port1.onmessage = fn; ch.port2.postMessage(0);
+  };
   window.addEventListener("keydown", (event) => {
     const lat = window.__lat;
     if (!lat.probe) return;
@@ -93,9 +96,7 @@ def _seed_in_progress(annotation, mention_ids: list[int]) -> None:
         {"e": "member_set", "mention": m, "old": None, "new": clusters[i % 300]}
         for i, m in enumerate(mention_ids[:700])
     ]
-    effects += [
-        {"e": "edge_added", "parent": p, "child": c} for p, c in zip(clusters[:39], clusters[1:40])
-    ]
+    effects += [{"e": "edge_added", "parent": p, "child": c} for p, c in pairwise(clusters[:40])]
     effects += [
         {"e": "edge_added", "parent": clusters[i % 40], "child": c}
         for i, c in enumerate(clusters[40:200])

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from itertools import pairwise
 from pathlib import Path
 
 from bench.environment import django_with_services, percentile
@@ -42,7 +43,7 @@ def _seed_annotation(annotation, mention_ids: list[int], rng: random.Random) -> 
             {"e": "member_set", "mention": mention, "old": None, "new": clusters[i % 300]}
         )
     # A chain 40 deep, then every other cluster hangs under a random chain node.
-    for parent, child in zip(clusters[: DEPTH - 1], clusters[1:DEPTH]):
+    for parent, child in pairwise(clusters[:DEPTH]):
         effects.append({"e": "edge_added", "parent": parent, "child": child})
     inner = clusters[:DEPTH]
     for child in clusters[DEPTH:200]:
@@ -98,7 +99,8 @@ class Client:
         self.errors: list[str] = []
 
     def open(self) -> None:
-        """What the browser does first: read the annotation (which also warms the server's cache)."""
+        """What the browser does first: read the annotation (which also warms the server's
+        cache)."""
         self.conn.request("GET", f"/api/annotations/{self.annotation}/", headers=self.headers)
         response = self.conn.getresponse()
         response.read()
@@ -167,7 +169,8 @@ def _run(port, clients: list[Client], free, leaves, assigns, merges, pace: float
 def _table(title: str, clients: list[Client], wall: float) -> None:
     print(f"\n{title}")
     print(
-        f"{'operation':<10}{'count':>7}{'client p50':>12}{'client p95':>12}{'server p50':>12}{'server p95':>12}  (ms)"
+        f"{'operation':<10}{'count':>7}{'client p50':>12}{'client p95':>12}"
+        f"{'server p50':>12}{'server p95':>12}  (ms)"
     )
     total = 0
     for op in ("assign", "merge"):
@@ -176,7 +179,8 @@ def _table(title: str, clients: list[Client], wall: float) -> None:
         client_ms = [s[0] for s in samples]
         server_ms = [s[1] for s in samples]
         print(
-            f"{op:<10}{len(samples):>7}{percentile(client_ms, 50):>12.1f}{percentile(client_ms, 95):>12.1f}"
+            f"{op:<10}{len(samples):>7}"
+            f"{percentile(client_ms, 50):>12.1f}{percentile(client_ms, 95):>12.1f}"
             f"{percentile(server_ms, 50):>12.1f}{percentile(server_ms, 95):>12.1f}"
         )
     errors = sum(len(c.errors) for c in clients)

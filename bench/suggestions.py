@@ -86,13 +86,15 @@ def main() -> int:
 
         print(f"device: {rows[1][3].device}; CPU threads: {os.cpu_count()}")
         print(
-            f"{'backend':<8}{'mentions':<34}{'end to end s':>13}{'model s':>9}{'mentions/s':>12}  status"
+            f"{'backend':<8}{'mentions':<34}{'end to end s':>13}{'model s':>9}{'mentions/s':>12}"
+            "  status"
         )
         for backend, label, seconds, run in rows:
             predict = run.timings.get("predict_s", float("nan"))
             mentions = run.timings.get("mentions", 0)
             print(
-                f"{backend:<8}{label:<34}{seconds:>13.2f}{predict:>9.2f}{mentions / seconds:>12.1f}  {run.status}"
+                f"{backend:<8}{label:<34}{seconds:>13.2f}{predict:>9.2f}"
+                f"{mentions / seconds:>12.1f}  {run.status}"
             )
         return 0 if all(r[3].status == "succeeded" for r in rows) else 1
     finally:
