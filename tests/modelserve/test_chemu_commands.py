@@ -1,4 +1,5 @@
-"""`python -m modelserve.train --backend chemu` and `python -m modelserve.predict --backend chemu` as commands."""
+"""`python -m modelserve.train` (both backends) and `python -m modelserve.predict --backend chemu`
+as commands."""
 
 import json
 import os
@@ -10,7 +11,7 @@ import pytest
 from annotation.domain.formats.chemu import read_chemu_jsonlines
 from modelserve import predict, train
 from modelserve.backends.chemu_training import train_chemu
-from tests.paths import CHEMU_TRAIN, REPO
+from tests.paths import CHEMU_TRAIN, REPO, SCICO_DEMO
 
 RELATION_KEYS = ("Coreference", "Transformed", "Reaction-associated", "Work-up", "Contained")
 
@@ -19,7 +20,8 @@ RELATION_KEYS = ("Coreference", "Transformed", "Reaction-associated", "Work-up",
 def lines():
     if not CHEMU_TRAIN.is_file():
         pytest.fail(
-            "../shared/data is not beside the checkout: the tests read the real data there (CI has it)"
+            "../shared/data is not beside the checkout: the tests read the real data there "
+            "(CI has it)"
         )
     with open(CHEMU_TRAIN, encoding="utf-8") as stream:
         return [json.loads(next(stream)) for _ in range(45)]
@@ -44,6 +46,7 @@ def write_lines(path, objects):
 def run(*args, env=None):
     return subprocess.run(
         [sys.executable, "-m", *args],
+        check=False,
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -133,3 +136,19 @@ def test_train_prints_held_out_scores_and_stores_the_model_under_the_var_directo
 def test_train_without_a_training_file_says_where_it_looked(tmp_path, capsys):
     assert train.main(["--backend", "chemu", str(tmp_path / "missing.jsonlines")]) == 2
     assert "missing.jsonlines not found" in capsys.readouterr().err
+
+
+def test_the_same_command_trains_the_pair_model_from_a_scico_file(tmp_path):
+    done = run(
+        "modelserve.train",
+        "--backend",
+        "trained",
+        str(SCICO_DEMO),
+        "--epochs",
+        "1",
+        env={"COREFAPP_VAR_DIR": str(tmp_path / "var")},
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert any(line.startswith("held-out: CoNLL F1") for line in done.stdout.splitlines())
+    assert (tmp_path / "var" / "models" / "trained" / "config.json").is_file()
