@@ -174,11 +174,12 @@ class TopicParser:
             for p, entry in enumerate(value):
                 if not isinstance(entry, dict):
                     self.error(f"metadata[{p}]", f"must be an object, not {json_type(entry)}")
-            return [dict(entry) if isinstance(entry, dict) else {} for entry in value]
+            return [entry if isinstance(entry, dict) else {} for entry in value]  # (the parser's)
         if isinstance(value, dict):
             # Keyed by doc id: every paragraph of a paper gets the paper's metadata.
             scico["metadata_by_doc_id"] = True
-            unmatched = {key: entry for key, entry in value.items() if key not in set(ids)}
+            known = set(ids)
+            unmatched = {key: entry for key, entry in value.items() if key not in known}
             if unmatched:
                 scico["metadata_unmatched"] = unmatched
             for key, entry in value.items():
