@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Union
+from typing import IO, Any, TypeGuard, Union
 
 PathOrStream = Union[str, "os.PathLike[str]", IO[str]]
 
@@ -33,7 +33,7 @@ def open_text(path_or_stream: PathOrStream, mode: str = "r") -> Iterator[IO[str]
         yield path_or_stream
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """A JSON integer (``bool`` is an ``int`` in Python, but not in JSON)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -32,7 +32,13 @@ from annotation.domain.corpus import (
     Spans,
     TopicData,
 )
-from annotation.domain.formats.brat_ann import AnnParser, Entity, token_spans
+from annotation.domain.formats.brat_ann import (
+    AnnParser,
+    Entity,
+    Equivalence,
+    RelationLine,
+    token_spans,
+)
 from annotation.domain.formats.chartokens import tokenize
 from annotation.domain.formats.errors import (
     FormatErrors,
@@ -129,7 +135,15 @@ def _line_sentences(text: str, token_ranges: list[tuple[int, int]]) -> list[tupl
     return sentences
 
 
-def _topic(stem, document, entities, relations, equivalences, other_lines, problems) -> TopicData:
+def _topic(
+    stem: str,
+    document: DocumentData,
+    entities: dict[str, Entity],
+    relations: list[RelationLine],
+    equivalences: list[Equivalence],
+    other_lines: list[str],
+    problems: Problems,
+) -> TopicData:
     by_spans: dict[Spans, list[Entity]] = {}
     for entity in entities.values():
         by_spans.setdefault(entity.spans, []).append(entity)
@@ -170,7 +184,14 @@ def _topic(stem, document, entities, relations, equivalences, other_lines, probl
     )
 
 
-def _links(relations, mention_of, mentions, document, problems, other_lines):
+def _links(
+    relations: list[RelationLine],
+    mention_of: dict[str, int],
+    mentions: list[MentionData],
+    document: DocumentData,
+    problems: Problems,
+    other_lines: list[str],
+) -> tuple[list[LinkData], list[str], list[str]]:
     links: list[LinkData] = []
     ids: list[str] = []
     names: list[str] = []
@@ -203,7 +224,12 @@ def _links(relations, mention_of, mentions, document, problems, other_lines):
     return links, ids, names
 
 
-def _clusters(equivalences, mention_of, mentions, problems):
+def _clusters(
+    equivalences: list[Equivalence],
+    mention_of: dict[str, int],
+    mentions: list[MentionData],
+    problems: Problems,
+) -> tuple[list[ClusterData], dict[str, str]]:
     """Equivalence sets -> clusters; sets sharing a mention are one cluster (brat's sets are
     equivalences, hence transitive)."""
     parent: dict[int, int] = {}
@@ -350,7 +376,9 @@ def _text(
     return "".join(line + "\n" for line in lines), offsets
 
 
-def _relation_lines(topic, d, entity_ids, brat, problems) -> list[str]:
+def _relation_lines(
+    topic: TopicData, d: int, entity_ids: list[str], brat: dict[str, Any], problems: Problems
+) -> list[str]:
     ids = brat.get("relation_ids", [])
     names = brat.get("relation_names", [])
     if len(ids) != len(topic.links):
@@ -382,7 +410,9 @@ def _relation_lines(topic, d, entity_ids, brat, problems) -> list[str]:
     return lines
 
 
-def _equivalence_lines(topic, d, entity_ids, brat, problems) -> list[str]:
+def _equivalence_lines(
+    topic: TopicData, d: int, entity_ids: list[str], brat: dict[str, Any], problems: Problems
+) -> list[str]:
     types = brat.get("equivalence_types", {})
     lines = []
     for key, members in topic.cluster_members().items():

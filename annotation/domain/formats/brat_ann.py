@@ -10,6 +10,9 @@ from annotation.domain.formats.errors import Problems
 
 _FRAGMENT = re.compile(r"^(\d+) (\d+)$")
 
+RelationLine = tuple[str, str, str, str, int]  # (id, type, Arg1, Arg2, line number)
+Equivalence = tuple[str, list[str], int]  # (type, member ids, line number)
+
 
 class Entity:
     def __init__(
@@ -25,10 +28,13 @@ class AnnParser:
     def __init__(self, text: str, problems: Problems):
         self.text, self.problems = text, problems
 
-    def parse(self, lines: list[str]):
+    def parse(
+        self, lines: list[str]
+    ) -> tuple[dict[str, Entity], list[RelationLine], list[Equivalence], list[str]]:
+        """(entities by id, relations, equivalences, other lines)."""
         entities: dict[str, Entity] = {}
-        relations: list[tuple[str, str, str, str, int]] = []
-        equivalences: list[tuple[str, list[str], int]] = []
+        relations: list[RelationLine] = []
+        equivalences: list[Equivalence] = []
         other_lines: list[str] = []
         for number, line in enumerate(lines, start=1):
             if not line.strip():

@@ -114,11 +114,14 @@ class _LineParser:
             )
         tokens, sentences = self.sentences(obj.get("sentences"))
         type_keys = {
-            key: link_type(key) for key in obj if isinstance(obj[key], list) and link_type(key)
+            key: kind
+            for key in obj
+            if isinstance(obj[key], list) and (kind := link_type(key)) is not None
         }
         pairs = self.pairs(obj, type_keys, len(tokens))
         if self.record_problems.errors:
             return None
+        assert isinstance(doc_key, str)  # (an error above otherwise)
         mentions, links = self.mentions_and_links(pairs, tokens)
         chemu: dict[str, Any] = {}
         if tuple(obj) != DEFAULT_FIELDS:
@@ -156,7 +159,7 @@ class _LineParser:
         return tokens, bounds
 
     def pairs(
-        self, obj: dict[str, Any], type_keys: dict[str, str | None], size: int
+        self, obj: dict[str, Any], type_keys: dict[str, str], size: int
     ) -> list[_Pair]:
         """(key, type, index, [anaphor spans, antecedent spans]) for every well-formed link."""
         result = []
@@ -233,8 +236,8 @@ class _LineParser:
         orders: dict[Spans, list[int]] = {}
         for _, _, _, pair in pairs:
             for spans in pair:
-                key = _sorted_spans(spans)
-                orders.setdefault(key, _written_order(spans, key))
+                in_order = _sorted_spans(spans)
+                orders.setdefault(in_order, _written_order(spans, in_order))
         ordered = sorted(orders, key=lambda spans: (spans[0][0], spans))
         index = {spans: i for i, spans in enumerate(ordered)}
         mentions = []

@@ -111,8 +111,8 @@ def _marks(
     openings (longest mention first), one-token mentions, closings (innermost first)."""
     clusters = _clusters(topic, chains_from_links)
     sizes: dict[str, int] = {}
-    for key in clusters.values():
-        sizes[key] = sizes.get(key, 0) + 1
+    for cluster in clusters.values():
+        sizes[cluster] = sizes.get(cluster, 0) + 1
     numbers = _numbers(list(dict.fromkeys(clusters.values())))
     spans: dict[tuple[int, int, int], int] = {}
     for index, mention in enumerate(topic.mentions):

@@ -152,7 +152,9 @@ def write_corefi_json(topic: TopicData, path_or_stream: PathOrStream) -> list[Fo
     return problems.warnings
 
 
-def write_corefi_files(topics: Iterable[TopicData], folder: str | Path) -> list[FormatWarning]:
+def write_corefi_files(
+    topics: Iterable[TopicData], folder: str | os.PathLike[str]
+) -> list[FormatWarning]:
     """One ``<external_id>.json`` per topic in ``folder``."""
     warnings: list[FormatWarning] = []
     for topic in topics:
@@ -228,7 +230,9 @@ def _tokens(
 
 def _clusters_desc(entries: Any, topic: TopicData) -> Any:
     """The original descriptions, with texts taken from the clusters' current labels."""
-    labels = {cluster.key: cluster.label for cluster in topic.clusters if cluster.label}
+    labels: dict[object, str] = {
+        cluster.key: cluster.label for cluster in topic.clusters if cluster.label
+    }
     if not isinstance(entries, list):
         return entries
     return [

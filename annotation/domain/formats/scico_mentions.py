@@ -47,11 +47,11 @@ def parse_mentions(
                 and (paragraph, start, end) not in seen
             ):
                 seen[(paragraph, start, end)] = m
-                cluster = str(cluster_id)
-                if cluster not in known_clusters:
-                    known_clusters.add(cluster)
-                    cluster_order.append(cluster)
-                mentions.append(MentionData(paragraph, ((start, end),), cluster))
+                cluster_key = str(cluster_id)
+                if cluster_key not in known_clusters:
+                    known_clusters.add(cluster_key)
+                    cluster_order.append(cluster_key)
+                mentions.append(MentionData(paragraph, ((start, end),), cluster_key))
                 continue
         field = f"mentions[{m}]"
         if not (isinstance(mention, list) and len(mention) in (3, 4)):

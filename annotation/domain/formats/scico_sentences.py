@@ -82,7 +82,7 @@ def _sentence_bounds(sentences: Any, size: int, shift: int) -> list[tuple[int, i
     paragraph is two integers that fit, else None (and the exact check runs)."""
     if type(sentences) is not list:
         return None
-    bounds = []
+    bounds: list[tuple[int, int]] = []
     append = bounds.append
     for pair in sentences:
         if type(pair) is not list or len(pair) != 2:
