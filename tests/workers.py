@@ -40,29 +40,30 @@ class Worker:
             **(extra_env or {}),
         )
         celery = str(Path(sys.executable).with_name("celery"))
-        self.process = subprocess.Popen(
-            [
-                celery,
-                "-A",
-                "corefapp",
-                "worker",
-                "-Q",
-                queues,
-                "-n",
-                f"{self.name}@%h",
-                "--concurrency",
-                "1",
-                "--loglevel",
-                "INFO",
-                "--without-gossip",
-                "--without-mingle",
-            ],
-            cwd=REPO,
-            env=env,
-            stdout=open(self.log_path, "w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        with open(self.log_path, "w") as log:  # the child keeps its own copy
+            self.process = subprocess.Popen(
+                [
+                    celery,
+                    "-A",
+                    "corefapp",
+                    "worker",
+                    "-Q",
+                    queues,
+                    "-n",
+                    f"{self.name}@%h",
+                    "--concurrency",
+                    "1",
+                    "--loglevel",
+                    "INFO",
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                cwd=REPO,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout

@@ -23,7 +23,8 @@ from tests.paths import DEMO
 
 @pytest.fixture
 def agreement_project():
-    """The SciCo demo topics with gold, and annotator A's and B's files submitted by alice and bob."""
+    """The SciCo demo topics with gold, and annotator A's and B's files submitted by alice and
+    bob."""
     project = ProjectFactory(name="agreement")
     topics_import(project=project, path=DEMO / "scico_demo.jsonl", format="scico")
     topics = {t.external_id: t for t in project.topics.all()}

@@ -24,7 +24,7 @@ def run(*args):
     return out.getvalue(), err.getvalue()
 
 
-def test_the_whole_chemu_training_file_imports_with_skip_invalid_and_reports_the_52_empty_side_links():
+def test_the_chemu_training_file_imports_with_skip_invalid_and_reports_the_52_empty_side_links():
     ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
 
     out, _ = run("--project", "ChEMU", "--format", "chemu", "--skip-invalid", str(CHEMU_TRAIN))
@@ -45,7 +45,7 @@ def test_the_whole_chemu_training_file_imports_with_skip_invalid_and_reports_the
     assert RelationLink.objects.count() == 12947
 
 
-def test_the_chemu_training_file_without_skip_invalid_is_refused_listing_every_empty_side_and_writes_nothing():
+def test_without_skip_invalid_the_chemu_file_is_refused_listing_each_empty_side_writing_nothing():
     ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
 
     err = StringIO()

@@ -233,8 +233,10 @@ def test_a_chemu_link_with_an_empty_side_is_refused_naming_line_type_index_and_s
         topics_import(project=project, path=path, format="chemu")
 
     assert refused.value.errors == [
-        "empty.jsonlines: line 1, field Coreference[0][0]: the anaphor is empty "
-        "(antecedent [[0, 1]])"
+        (
+            "empty.jsonlines: line 1, field Coreference[0][0]: the anaphor is empty "
+            "(antecedent [[0, 1]])"
+        )
     ]
     assert nothing_written()
 

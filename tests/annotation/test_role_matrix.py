@@ -29,7 +29,7 @@ def world():
         AdminFactory(username="boss"),
     )
     assignment_a, annotation_a = assign(topic, owner)
-    assignment_b, annotation_b = assign(topic, colleague)
+    _, annotation_b = assign(topic, colleague)
     gold = Annotation.objects.create(topic=topic, kind=Annotation.Kind.GOLD)
     other_topic = make_topic(topic.project)
     outsider_assignment, _ = assign(other_topic, outsider)

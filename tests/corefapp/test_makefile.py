@@ -16,6 +16,7 @@ MAKE = shutil.which("make")
 def make(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [MAKE, "--no-print-directory", *args],
+        check=False,
         cwd=REPO,
         capture_output=True,
         text=True,

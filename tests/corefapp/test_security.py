@@ -21,9 +21,12 @@ def django_setup_in_subprocess(env_overrides: dict, tmp_path) -> subprocess.Comp
         [
             sys.executable,
             "-c",
-            "import django, os; os.environ.setdefault("
-            "'DJANGO_SETTINGS_MODULE', 'corefapp.settings'); django.setup(); print('started')",
+            (
+                "import django, os; os.environ.setdefault("
+                "'DJANGO_SETTINGS_MODULE', 'corefapp.settings'); django.setup(); print('started')"
+            ),
         ],
+        check=False,
         cwd=REPO,
         env=env,
         capture_output=True,

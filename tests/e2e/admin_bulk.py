@@ -83,7 +83,8 @@ def open_progress(page) -> float:
 
 
 def delete_all(page) -> float:
-    """Select every assignment and delete them: seconds from the confirmation to the empty matrix."""
+    """Select every assignment and delete them: seconds from the confirmation to the empty
+    matrix."""
     page.get_by_role("link", name="Assignments").click()
     page.get_by_role("button", name=f"Select all shown ({TOPICS})").click()
     page.get_by_role("button", name="Select their assignments").click()

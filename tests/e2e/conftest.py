@@ -111,7 +111,7 @@ def new_page(browser, e2e_server, request):
                     page.screenshot(
                         path=str(ARTIFACTS / f"failed-{request.node.name}-{index}-{n}.png")
                     )
-                except Exception:  # noqa: BLE001  (a closed page has no screenshot to give)
+                except Exception:  # noqa: BLE001, S110 - a closed page has no screenshot to give
                     pass
         context.close()
 

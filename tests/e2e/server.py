@@ -41,7 +41,8 @@ class MissingPrerequisite(RuntimeError):
 def require_frontend() -> None:
     if not FRONTEND_MANIFEST.exists():
         raise MissingPrerequisite(
-            f"{FRONTEND_MANIFEST} is missing: build the frontend with `make frontend` before the browser tests."
+            f"{FRONTEND_MANIFEST} is missing: build the frontend with `make frontend` before the "
+            "browser tests."
         )
 
 
@@ -53,8 +54,8 @@ def chromium_path() -> str:
     if found:
         return found
     raise MissingPrerequisite(
-        "Chromium is missing (looked for /usr/bin/chromium): install it with `apt-get install chromium` "
-        "(the browser tests need a real browser and are never skipped)."
+        "Chromium is missing (looked for /usr/bin/chromium): install it with "
+        "`apt-get install chromium` (the browser tests need a real browser and are never skipped)."
     )
 
 
@@ -104,14 +105,14 @@ def start_daphne(
     daphne = str(Path(sys.executable).with_name("daphne"))
     log_dir.mkdir(parents=True, exist_ok=True)
     log_path = log_dir / f"daphne-{port}.log"
-    log = open(log_path, "w")
-    process = subprocess.Popen(
-        [daphne, "-b", "127.0.0.1", "-p", str(port), "corefapp.asgi:application"],
-        cwd=REPO,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    with open(log_path, "w") as log:  # the child keeps its own copy
+        process = subprocess.Popen(
+            [daphne, "-b", "127.0.0.1", "-p", str(port), "corefapp.asgi:application"],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     server = Daphne(url=f"http://127.0.0.1:{port}", process=process, log_path=log_path, env=env)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -105,7 +105,7 @@ def test_a_discontinuous_mention_is_shown_as_one(new_page):
 
 
 def test_a_mention_is_added_by_selecting_text(new_page):
-    page, stored, ids = chemu_workspace(new_page, allow_add_mentions=True)
+    page, stored, _ = chemu_workspace(new_page, allow_add_mentions=True)
     text = page.locator("[data-doc-text]").first
     start = text.locator(".t[data-t='0']")  # "Example 12 :"
     end = text.locator(".t[data-t='1']")

@@ -143,7 +143,7 @@ def test_a_hierarchy_is_built_and_annotated_by_keyboard(new_page):
 
 
 def test_a_cycle_is_refused_with_the_path(new_page):
-    page, stored, clusters, _ = workspace_with_clusters(
+    page, stored, _, _ = workspace_with_clusters(
         new_page, edges=[("Sequence labeling", "NER"), ("NER", "biomedical NER")]
     )
     select_by_search(page, "Sequence labeling")
@@ -199,7 +199,7 @@ def test_emptying_a_cluster_moves_its_children_up(new_page):
 
 
 def test_a_dag_project_adds_a_second_parent_by_keyboard_and_by_ctrl_drop(new_page):
-    page, stored, clusters, _ = workspace_with_clusters(
+    page, stored, _, _ = workspace_with_clusters(
         new_page, single_parent=False, edges=[("NER", "biomedical NER")]
     )
     select_by_search(page, "biomedical NER")

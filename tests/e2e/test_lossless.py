@@ -30,7 +30,7 @@ def setup(new_page):
 
 
 def test_undo_and_redo_go_back_and_forth_across_a_reload(new_page):
-    page, _, assignment, stored, m = setup(new_page)
+    page, _, _, stored, m = setup(new_page)
     press(page, "Control+Space", "Space", "Control+Space")
     wait_saved(page)
     assert partition(annotation(page, stored.pk)) == {frozenset(m[:2]), frozenset([m[2]])}
@@ -89,7 +89,7 @@ def test_without_a_cursor_the_workspace_starts_at_the_first_mention_to_do(new_pa
 
 
 def test_two_tabs_of_one_annotation_stay_in_sync(new_page):
-    page, user, assignment, stored, m = setup(new_page)
+    page, _, assignment, stored, m = setup(new_page)
     other = open_workspace(new_page(context=page.context), assignment.pk)
 
     press(page, "Control+Space")
@@ -108,7 +108,7 @@ def test_two_tabs_of_one_annotation_stay_in_sync(new_page):
 
 
 def test_a_conflict_reloads_the_state_and_reports_the_lost_edit(new_page, artifacts):
-    page, user, assignment, stored, m = setup(new_page)
+    page, user, _, stored, m = setup(new_page)
     # This tab hears nothing from the server's live updates, so it misses the next change.
     page.route_web_socket("**/ws/annotations/**", lambda ws: None)
     page.reload()

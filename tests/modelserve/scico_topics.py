@@ -11,7 +11,10 @@ MT_DOCUMENTS = [
         [("neural machine translation", "nmt")],
     ),
     (
-        "NMT systems now outperform phrase-based statistical machine translation by a wide margin .",
+        (
+            "NMT systems now outperform phrase-based statistical machine translation by a wide "
+            "margin ."
+        ),
         [("NMT", "nmt"), ("statistical machine translation", "smt")],
     ),
     (

@@ -1,4 +1,5 @@
-"""The chemu backend: a small real model trained on ChEMU-Ref snippets, loaded and asked for links."""
+"""The chemu backend: a small real model trained on ChEMU-Ref snippets, loaded and asked for
+links."""
 
 from collections import Counter
 
@@ -22,7 +23,8 @@ torch.set_num_threads(1)
 def snippets():
     if not CHEMU_TRAIN.is_file():
         pytest.fail(
-            "../shared/data is not beside the checkout: the tests read the real data there (CI has it)"
+            "../shared/data is not beside the checkout: the tests read the real data there "
+            "(CI has it)"
         )
     return read_chemu_jsonlines(CHEMU_TRAIN, skip_invalid=True).topics[:80]
 
@@ -94,7 +96,13 @@ def test_a_model_is_loaded_once_per_process(trained):
 
 
 def test_training_twice_with_the_same_seed_gives_the_same_model(snippets, tmp_path):
-    options = dict(seed=3, holdout_fraction=0.25, epochs=1, device="cpu", log=lambda _: None)
+    options = {
+        "seed": 3,
+        "holdout_fraction": 0.25,
+        "epochs": 1,
+        "device": "cpu",
+        "log": lambda _: None,
+    }
     first = train_chemu(snippets[:20], tmp_path / "a", **options)
     second = train_chemu(snippets[:20], tmp_path / "b", **options)
     assert first["scores"] == second["scores"]

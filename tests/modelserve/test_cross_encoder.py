@@ -22,7 +22,8 @@ def small_topic():
 
 
 def tiny_checkpoint(directory, id2label, *, favour: int | None = None):
-    """A randomly initialised 2-layer Longformer with the MiniLM WordPiece vocabulary + <m>, </m>."""
+    """A randomly initialised 2-layer Longformer with the MiniLM WordPiece vocabulary + <m>,
+    </m>."""
     source = directory / "tokenizer-source"
     source.mkdir()
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):

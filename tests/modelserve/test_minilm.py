@@ -83,8 +83,9 @@ def test_importing_the_registry_imports_no_backend_and_no_torch():
 
     check = (
         "import sys, modelserve.backends; "
-        "assert not [m for m in sys.modules if m == 'torch' or m.startswith('modelserve.backends.') "
-        "and m not in ('modelserve.backends.base',)], sorted(sys.modules)"
+        "assert not [m for m in sys.modules if m == 'torch' or "
+        "m.startswith('modelserve.backends.') and m not in ('modelserve.backends.base',)], "
+        "sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", check], check=True)
 

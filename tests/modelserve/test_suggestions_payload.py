@@ -43,7 +43,7 @@ def workspace():
 
 
 def test_without_any_run_the_answer_is_empty_and_names_the_version(workspace):
-    topic, annotation, client, _ = workspace
+    _, annotation, client, _ = workspace
     body = client.get(f"/api/annotations/{annotation.pk}/suggestions/").json()
     assert body == {
         "run": None,
@@ -55,7 +55,7 @@ def test_without_any_run_the_answer_is_empty_and_names_the_version(workspace):
     }
 
 
-def test_a_queued_run_after_a_finished_one_is_the_newest_run_and_the_items_come_from_the_finished_one(
+def test_a_queued_run_after_a_finished_one_is_the_newest_and_the_items_come_from_the_finished_one(
     workspace,
 ):
     topic, annotation, client, ids = workspace
@@ -110,3 +110,23 @@ def test_a_failed_newest_run_carries_its_error_and_the_version_follows_accepted_
     # The other member now maps onto the cluster the acceptance created.
     (other,) = body["memberships"]
     assert other["operation"]["cluster"] is not None and other["mention"] != first["mention"]
+
+
+def test_the_suggestions_and_runs_serializers_pass_the_payloads_through_unchanged(workspace):
+    from rest_framework.renderers import JSONRenderer
+
+    from modelserve.api.serializers import RunPayload, RunsAnswer, SuggestionsPayload
+    from modelserve.selectors import annotation_suggestions, run_payload, topic_runs
+
+    topic, annotation, _, ids = workspace
+    finished_run(topic, [[ids[0], ids[1]], [ids[2], ids[3], ids[4]]])
+    queued = SuggestionRun.objects.create(topic=topic, backend="minilm", timings={"mentions": 7})
+    render = JSONRenderer().render
+
+    suggestions = annotation_suggestions(annotation)
+    runs = topic_runs(topic) | {"model_workers": []}
+
+    assert suggestions["memberships"] and suggestions["newest_run"]["run"] == queued.pk
+    assert render(SuggestionsPayload(suggestions).data) == render(suggestions)
+    assert render(RunsAnswer(runs).data) == render(runs)
+    assert render(RunPayload(run_payload(queued)).data) == render(run_payload(queued))
