@@ -42,7 +42,7 @@ def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float | None:
     try:  # numbers (mention units) are their own codes
         codes = numpy.asarray(units, dtype=numpy.float64)
     except (TypeError, ValueError):  # labels, or None for a missing value
-        codes_by_value: dict = {}
+        codes_by_value: dict[Hashable, int] = {}
         codes = numpy.array(
             [
                 [

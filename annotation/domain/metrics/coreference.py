@@ -33,16 +33,17 @@ from annotation.domain.metrics.matching import linear_sum_assignment
 
 Mention = Hashable
 Cluster = Sequence[Mention]
+Prepared = tuple[Mention, ...]  # a cluster without repeats
 
 METRICS = ("mentions", "muc", "bcub", "ceafe", "lea")
 
 
 def prepare_clusters(
     clusters: Iterable[Iterable[Mention]], *, keep_singletons: bool = False
-) -> list[tuple]:
+) -> list[Prepared]:
     """Deduplicated clusters, singletons dropped unless kept; a mention in two clusters is an error."""
-    prepared: list[tuple] = []
-    seen: set = set()
+    prepared: list[Prepared] = []
+    seen: set[Mention] = set()
     for cluster in clusters:
         members = tuple(cluster)
         distinct = set(members)
@@ -110,7 +111,7 @@ def conll_f1(counts: dict[str, Counts]) -> float:
     return total / 3
 
 
-def _parts(cluster: Sequence, output_of: dict) -> dict[int, int]:
+def _parts(cluster: Sequence[Mention], output_of: dict[Mention, int]) -> dict[int, int]:
     """How many of the cluster's mentions each output cluster holds (missing ones left out)."""
     parts: dict[int, int] = {}
     for mention in cluster:
@@ -120,13 +121,13 @@ def _parts(cluster: Sequence, output_of: dict) -> dict[int, int]:
     return parts
 
 
-def _cluster_index(clusters: Sequence[tuple]) -> dict:
+def _cluster_index(clusters: Sequence[Prepared]) -> dict[Mention, int]:
     return {mention: index for index, cluster in enumerate(clusters) for mention in cluster}
 
 
 def _directed(
-    inputs: Sequence[tuple], inputs_parts: Sequence[dict[int, int]], outputs: Sequence[tuple]
-) -> dict[str, tuple]:
+    inputs: Sequence[Prepared], inputs_parts: Sequence[dict[int, int]], outputs: Sequence[Prepared]
+) -> dict[str, tuple[float, int]]:
     """Numerator and denominator of each metric with ``inputs`` as key (recall); swap for precision.
     ``inputs_parts[i]`` is ``_parts(inputs[i], index of outputs)``.
 
@@ -164,7 +165,9 @@ def _directed(
 
 
 def ceafe_similarity(
-    key: Sequence[tuple], response: Sequence[tuple], response_of: dict | None = None
+    key: Sequence[Prepared],
+    response: Sequence[Prepared],
+    response_of: dict[Mention, int] | None = None,
 ) -> float:
     """Total phi4 of the optimal one-to-one alignment, computed as coval ``ceafe`` does.
 
@@ -183,7 +186,7 @@ def ceafe_similarity(
 
 
 def _ceafe_total(
-    key: Sequence[tuple], response: Sequence[tuple], key_parts: Sequence[dict[int, int]]
+    key: Sequence[Prepared], response: Sequence[Prepared], key_parts: Sequence[dict[int, int]]
 ) -> float:
     """:func:`ceafe_similarity` from the key clusters' parts (``_parts`` against the response)."""
     if not key or not response:

@@ -27,33 +27,36 @@ cost the command line more than the whole computation (docs/scoring.md, "Speed")
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from functools import cached_property
 from operator import itemgetter
+from typing import Any
 
 from annotation.domain.metrics.counts import Counts
+
+Node = Hashable  # a cluster, or a relation endpoint without mentions
+Edge = tuple[Node, Node]  # (parent, child)
+Shared = dict[Node, dict[Node, int]]  # cluster -> {cluster of the other side: common mentions}
 
 
 class ClusterGraph:
     """One side of a hierarchy comparison. Derived tables are computed once and cached, so
     a side compared several times (IAA pairs) pays for them once."""
 
-    def __init__(
-        self, cluster_of: Mapping[Hashable, Hashable], relations: Iterable[tuple] = ()
-    ) -> None:
-        self.cluster_of = cluster_of
+    def __init__(self, cluster_of: Mapping[Any, Node], relations: Iterable[Edge] = ()) -> None:
+        self.cluster_of = cluster_of  # mention (any hashable key) -> its cluster
         self.relations = tuple(relations)
 
     @cached_property
-    def members(self) -> dict:
+    def members(self) -> dict[Node, list[Hashable]]:
         """Cluster -> its mentions, for clusters that have mentions (first-seen order)."""
-        members: dict = {}
+        members: dict[Node, list[Hashable]] = {}
         for mention, cluster in self.cluster_of.items():
             members.setdefault(cluster, []).append(mention)
         return members
 
     @cached_property
-    def nodes(self) -> dict:
+    def nodes(self) -> dict[Node, int]:
         """Cluster -> position: clusters with mentions first, then relation-only endpoints."""
         nodes = {cluster: i for i, cluster in enumerate(self.members)}
         for relation in self.relations:
@@ -62,14 +65,14 @@ class ClusterGraph:
         return nodes
 
     @cached_property
-    def children(self) -> dict:
-        children: dict = {}
+    def children(self) -> dict[Node, list[Node]]:
+        children: dict[Node, list[Node]] = {}
         for parent, child in self.relations:
             children.setdefault(parent, []).append(child)
         return children
 
     @cached_property
-    def reach(self) -> dict:
+    def reach(self) -> dict[Node, dict[Node, int]]:
         """Node -> {node it reaches: edges on the shortest path}, for the nodes that have
         children (the others reach nothing): one breadth-first walk per node, shared by the
         closure and the distance table."""
@@ -77,7 +80,7 @@ class ClusterGraph:
         return {start: reachable(start, children) for start in children}
 
     @cached_property
-    def closure(self) -> set:
+    def closure(self) -> set[Edge]:
         """:func:`transitive_closure` of the relations, from the shared walks."""
         closed = set(self.relations)
         for start, reached in self.reach.items():
@@ -86,15 +89,15 @@ class ClusterGraph:
         return closed
 
     @cached_property
-    def successors(self) -> dict:
+    def successors(self) -> dict[Node, set[Node]]:
         """Node -> the set of nodes it reaches in the closure (nodes without any left out)."""
-        successors: dict = {}
+        successors: dict[Node, set[Node]] = {}
         for parent, child in self.closure:
             successors.setdefault(parent, set()).add(child)
         return successors
 
     @cached_property
-    def distance_table(self) -> tuple[dict, list[list[int]]]:
+    def distance_table(self) -> tuple[dict[Node, int], list[list[int]]]:
         """(position of each cluster with mentions, d between them): 1 on the diagonal, 1 +
         shortest directed path, 0 without a path; one more all-zero row/column for "absent"."""
         position = {cluster: i for i, cluster in enumerate(self.members)}
@@ -112,7 +115,7 @@ class ClusterGraph:
         return position, table
 
     @cached_property
-    def mention_sequence(self) -> tuple:
+    def mention_sequence(self) -> tuple[Hashable, ...]:
         return tuple(self.cluster_of)
 
     @cached_property
@@ -147,7 +150,7 @@ class ClusterGraph:
         return max(map(max, self.distance_table[1]))
 
     @cached_property
-    def sizes(self) -> dict:
+    def sizes(self) -> dict[Node, int]:
         """Cluster -> number of mentions (relation-only nodes have none)."""
         return {cluster: len(mentions) for cluster, mentions in self.members.items()}
 
@@ -160,12 +163,10 @@ def columns_of(table: list[list[int]], columns: list[int]) -> list[Sequence[int]
     return [pick(row) for row in table]
 
 
-def transitive_closure(
-    relations: Iterable[tuple[Hashable, Hashable]],
-) -> set[tuple[Hashable, Hashable]]:
+def transitive_closure(relations: Iterable[Edge]) -> set[Edge]:
     """The relations plus every ancestor -> descendant pair (no new self-pairs)."""
     raw = set(relations)
-    children: dict = {}
+    children: dict[Node, list[Node]] = {}
     for parent, child in raw:
         children.setdefault(parent, []).append(child)
     closed = set(raw)
@@ -175,7 +176,7 @@ def transitive_closure(
     return closed
 
 
-def reachable(start: Hashable, children: Mapping) -> dict[Hashable, int]:
+def reachable(start: Node, children: Mapping[Node, Sequence[Node]]) -> dict[Node, int]:
     """Breadth-first distances (in edges) from ``start`` to every other node it reaches."""
     distance = {start: 0}
     queue = deque([start])
@@ -189,7 +190,7 @@ def reachable(start: Hashable, children: Mapping) -> dict[Hashable, int]:
     return distance
 
 
-def contingency(first: ClusterGraph, second: ClusterGraph) -> tuple[dict, dict]:
+def contingency(first: ClusterGraph, second: ClusterGraph) -> tuple[Shared, Shared]:
     """(N, N transposed): N[a][b] = number of mentions in cluster a of ``first`` and cluster b
     of ``second`` (only the nonzero cells; clusters that share nothing left out)."""
     if first.mention_sequence == second.mention_sequence:  # the SciCo case: one mention list
@@ -201,8 +202,8 @@ def contingency(first: ClusterGraph, second: ClusterGraph) -> tuple[dict, dict]:
             for mention, cluster in first.cluster_of.items()
             if mention in of_second
         )
-    shared: dict = {}
-    transposed: dict = {}
+    shared: Shared = {}
+    transposed: Shared = {}
     for (a, b), n in cells.items():
         row = shared.get(a)
         if row is None:
@@ -268,16 +269,21 @@ def hierarchy_50_counts(key: ClusterGraph, response: ClusterGraph) -> Counts:
     return hierarchy_scores(key, response)[1]
 
 
-_EVERY = object()  # "held by every cluster of the other side" (a cluster without mentions, F1-50%)
+class _Every:
+    """Held by every cluster of the other side (a cluster without mentions, F1-50%)."""
 
 
-def _holders(side: ClusterGraph, shared: dict) -> tuple[dict, dict]:
+_EVERY = _Every()
+Holders = dict[Node, "Collection[Node] | _Every"]
+
+
+def _holders(side: ClusterGraph, shared: Shared) -> tuple[Holders, Holders]:
     """For the nodes of ``side``: the clusters of the other side that share a mention with it
     (F1), and those that hold at least half of its mentions (F1-50%: ``2 n >= size``, which
     is ``n >= 0.5 * size`` in integers). A node without mentions is held by every node of
     the other side (0 >= 0); a node sharing nothing is held by none (left out)."""
-    any_holders: dict = {}
-    half_holders: dict = {}
+    any_holders: Holders = {}
+    half_holders: Holders = {}
     sizes = side.sizes
     for node, row in shared.items():
         any_holders[node] = row.keys()
@@ -291,14 +297,14 @@ def _holders(side: ClusterGraph, shared: dict) -> tuple[dict, dict]:
     return any_holders, half_holders
 
 
-def _matched(relations, holders: dict, other: ClusterGraph) -> int:
+def _matched(relations: Collection[Edge], holders: Holders, other: ClusterGraph) -> int:
     """How many of ``relations`` (P, C) have a relation (P', C') in the other side's closure
     with P' holding P and C' holding C (repeats counted as often as they appear): C has a
     holder among the descendants of P's holders."""
     if not relations or not other.closure:
         return 0
     successors = other.successors
-    descendants: dict = {}  # P -> the nodes its holders reach in the other side's closure
+    descendants: dict[Node, set[Node]] = {}  # P -> what its holders reach in the other closure
     matched = 0
     for parent, child in relations:
         child_holders = holders.get(child)
@@ -307,10 +313,12 @@ def _matched(relations, holders: dict, other: ClusterGraph) -> int:
         reached = descendants.get(parent)
         if reached is None:
             parent_holders = holders.get(parent, ())
-            if parent_holders is _EVERY:
-                parent_holders = successors
+            if isinstance(parent_holders, _Every):
+                parent_holders = successors.keys()
             sets = [successors[holder] for holder in parent_holders if holder in successors]
             reached = descendants[parent] = sets[0] if len(sets) == 1 else set().union(*sets)
-        if reached if child_holders is _EVERY else not reached.isdisjoint(child_holders):
+        if isinstance(child_holders, _Every):
+            matched += bool(reached)
+        elif not reached.isdisjoint(child_holders):
             matched += 1
     return matched

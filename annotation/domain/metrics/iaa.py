@@ -18,9 +18,26 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 Score = float | None
+
+
+class TopicScores(TypedDict):
+    """One metric on one topic: AVG and MAX over its pairs, and each pair's score."""
+
+    avg: Score
+    max: Score
+    pairs: dict[str, Score]
+
+
+class OverallScores(TypedDict):
+    """One metric over all topics (see the module's doc)."""
+
+    avg: Score
+    std: Score
+    max_micro: Score
+    max_macro: Score
 
 
 @dataclass(frozen=True)
@@ -50,13 +67,13 @@ def best(values: Sequence[float]) -> Score:
 
 def aggregate(
     results: Mapping[str, Mapping[str, Any]], metrics: Iterable[MetricSpec]
-) -> tuple[dict[str, dict[str, dict]], dict[str, dict[str, Score]]]:
+) -> tuple[dict[str, dict[str, TopicScores]], dict[str, OverallScores]]:
     """``results[topic][pair]`` -> (per-topic JSON, overall JSON) for every metric.
 
     Topics and pairs keep the order of ``results``; each metric's counts are extracted once.
     """
-    topics: dict[str, dict[str, dict]] = {topic: {} for topic in results}
-    overall: dict[str, dict[str, Score]] = {}
+    topics: dict[str, dict[str, TopicScores]] = {topic: {} for topic in results}
+    overall: dict[str, OverallScores] = {}
     for metric in metrics:
         by_pair: dict[str, list[Any]] = {}
         topic_maxima: list[float] = []

@@ -121,7 +121,16 @@ def linear_sum_assignment(cost: Sequence[Sequence[float]]) -> tuple[list[int], l
     return list(range(n_rows)), col4row
 
 
-def _shortest_augmenting_path(i: int, matrix, u, v, path, row4col):
+def _shortest_augmenting_path(
+    i: int,
+    matrix: list[list[float]],
+    u: list[float],
+    v: list[float],
+    path: list[int],
+    row4col: list[int],
+) -> tuple[float, int, list[float], list[bool], list[bool]]:
+    """(min_val, sink, shortest, visited rows, visited columns) of scipy's
+    ``augmenting_path`` from row ``i``; ``path`` is filled in."""
     n_rows, n_cols = len(matrix), len(v)
     remaining = list(range(n_cols - 1, -1, -1))
     visited_rows, visited_cols = [False] * n_rows, [False] * n_cols

@@ -14,11 +14,13 @@ spans; a discontinuous mention has several spans.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from typing import TypeVar
 
 from annotation.domain.metrics.counts import Counts
 from annotation.domain.metrics.matching import maximum_matching_size
 
 MentionKey = tuple[int, tuple[tuple[int, int], ...]]
+Item = TypeVar("Item", bound=Hashable)
 
 
 def mention_tokens(mention: MentionKey) -> list[tuple[int, int]]:
@@ -53,7 +55,7 @@ class OverlapIndex:
         return sorted(found, key=lambda index: self.mentions[index] != mention)
 
 
-def distinct(mentions: Iterable[Hashable]) -> list:
+def distinct(mentions: Iterable[Item]) -> list[Item]:
     """Mentions in first-seen order without repeats."""
     return list(dict.fromkeys(mentions))
 

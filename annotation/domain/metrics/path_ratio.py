@@ -24,9 +24,10 @@ per pair of clusters (key, response) and added with the built-in ``sum``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from functools import cache
 from itertools import chain
-from operator import getitem, itemgetter, or_
+from operator import itemgetter, or_
 
 from annotation.domain.metrics.counts import numpy_sum, ratio, sequential_sum
 from annotation.domain.metrics.hierarchy import ClusterGraph, columns_of
@@ -59,17 +60,17 @@ def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float,
         # codes 16 * d_key + d_response of a whole row are one shift and one "or" away.
         high = key.distance_numbers(4) if own else _numbers(key_distances, 4)
         low = response.distance_numbers(0) if own else _numbers(response_distances, 0)
-        table = _code_table()
+        by_code = _code_table()
         length = len(pairs)
         for pair in set(pairs):
             codes = (high[pair[0]] | low[pair[1]]).to_bytes(length, "big")
-            scores[pair] = itemgetter(*codes)(table) if length > 1 else [table[codes[0]]]
+            scores[pair] = itemgetter(*codes)(by_code) if length > 1 else [by_code[codes[0]]]
             unscored[pair] = codes.count(0)
     else:
         table = _ratio_table(longest + 1)
         for pair in set(pairs):
             key_row, response_row = key_distances[pair[0]], response_distances[pair[1]]
-            scores[pair] = list(map(getitem, map(table.__getitem__, key_row), response_row))
+            scores[pair] = [table[a][b] for a, b in zip(key_row, response_row)]
             unscored[pair] = list(map(or_, key_row, response_row)).count(0)
     total = sequential_sum(
         chain.from_iterable(map(scores.__getitem__, pairs)), 0.0
@@ -77,35 +78,26 @@ def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float,
     return total, len(pairs) * len(pairs) - sum(map(unscored.__getitem__, pairs))
 
 
-_RATIO_TABLES: dict[int, list[list[float]]] = {}
-
-
+@cache
 def _ratio_table(size: int) -> list[list[float]]:
     """T[a][b] = min(a, b) / max(a, b) for distances a, b below ``size``, 0.0 where both are 0
     (the correctly rounded quotient, as numpy's and SciCo's float division give it)."""
-    size = max(size, 16)
-    table = _RATIO_TABLES.get(size)
-    if table is None:
-        table = [
-            [min(a, b) / max(a, b) if a or b else 0.0 for b in range(size)] for a in range(size)
-        ]
-        _RATIO_TABLES[size] = table
-    return table
+    return [[min(a, b) / max(a, b) if a or b else 0.0 for b in range(size)] for a in range(size)]
 
 
+@cache
 def _code_table() -> list[float]:
     """``_ratio_table(16)`` flattened: entry 16 a + b is T[a][b]."""
-    table = _RATIO_TABLES.get(-16)
-    if table is None:
-        table = _RATIO_TABLES[-16] = [score for row in _ratio_table(16) for score in row]
-    return table
+    return [score for row in _ratio_table(16) for score in row]
 
 
-def _numbers(rows: list, shift: int) -> list[int]:
+def _numbers(rows: Sequence[Sequence[int]], shift: int) -> list[int]:
     return [int.from_bytes(bytes(row), "big") << shift for row in rows]
 
 
-def _mention_distances(side: ClusterGraph, mentions: Sequence) -> tuple[list[int], list[list[int]]]:
+def _mention_distances(
+    side: ClusterGraph, mentions: Sequence[Hashable]
+) -> tuple[list[int], list[Sequence[int]]]:
     """(row of each mention, distances from each row to every mention) over ``mentions``, a
     mention the side lacks taking the all-zero "absent" row and column."""
     position, table = side.distance_table
