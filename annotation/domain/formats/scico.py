@@ -49,6 +49,17 @@ from annotation.domain.formats.scico_parser import FORMAT, KNOWN_FIELDS, TopicPa
 # The order of the SciCo release (README), used for topics that did not come from SciCo.
 DEFAULT_FIELDS = KNOWN_FIELDS
 
+__all__ = [
+    "DEFAULT_FIELDS",
+    "ScicoLine",
+    "jsonl_lines",  # (the numbered lines a caller parses one by one: the scorer)
+    "parse_scico_line",
+    "read_scico_jsonl",
+    "scico_report",
+    "topic_to_scico",
+    "write_scico_jsonl",
+]
+
 
 # --------------------------------------------------------------------------- reading
 

@@ -13,9 +13,9 @@ added topic by topic in the gold file's order, then divided.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations, zip_longest
-from typing import Any
+from typing import Any, NamedTuple
 
 from annotation.domain.corpus import LINK_TYPES, TopicData
 from annotation.domain.metrics.alpha import (
@@ -56,7 +56,7 @@ def score_scico(
     *,
     keep_singletons: bool = False,
     hierarchy_count: str = "closure",
-) -> dict:
+) -> dict[str, Any]:
     """Coreference, mention detection and hierarchy scores of ``system`` against ``gold``.
 
     ``hierarchy_count="raw"`` counts hierarchy F1 over the raw relations as SciCo's
@@ -66,30 +66,38 @@ def score_scico(
         _scico_topic(key, response, keep_singletons, hierarchy_count)
         for key, response in _matched(gold, system)
     ]
-    coref = [counts for counts, _, _, _, _ in per_topic]
-    path = [path for _, _, _, _, path in per_topic]
+    coref = [topic.coreference for topic in per_topic]
+    path = [topic.path_ratio for topic in per_topic]
     result: dict[str, Any] = {
-        "mentions": _total(c["mentions"] for c in coref).prf(),
+        "mentions": add_counts(c["mentions"] for c in coref).prf(),
         "mention_detection": {
-            "exact": _total(exact for _, exact, _, _, _ in per_topic).prf(),
-            "relaxed": _total(relaxed for _, _, relaxed, _, _ in per_topic).prf(),
+            "exact": add_counts(topic.exact_mentions for topic in per_topic).prf(),
+            "relaxed": add_counts(topic.relaxed_mentions for topic in per_topic).prf(),
         },
     }
-    totals = {name: _total(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
+    totals = {name: add_counts(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
     result.update({name: counts.prf() for name, counts in totals.items()})
     result["conll_f1"] = evaluate.conll_from_totals(totals)
-    hierarchies = [hierarchy for _, _, _, hierarchy, _ in per_topic]
-    result["hierarchy"] = _total(any_pair for any_pair, _ in hierarchies).prf()
-    result["hierarchy_50"] = _total(half for _, half in hierarchies).prf()
+    result["hierarchy"] = add_counts(topic.hierarchy[0] for topic in per_topic).prf()
+    result["hierarchy_50"] = add_counts(topic.hierarchy[1] for topic in per_topic).prf()
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
     return result
 
 
+class _ScicoTopicCounts(NamedTuple):
+    """Everything ``score_scico`` adds up, for one (gold, system) topic."""
+
+    coreference: dict[str, Counts]
+    exact_mentions: Counts
+    relaxed_mentions: Counts
+    hierarchy: tuple[Counts, Counts]  # (hierarchy F1, hierarchy F1-50%)
+    path_ratio: tuple[float, int]
+
+
 def _scico_topic(
     key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool, hierarchy_count: str
-):
-    """Everything ``score_scico`` adds up, for one (gold, system) topic."""
-    return (
+) -> _ScicoTopicCounts:
+    return _ScicoTopicCounts(
         evaluate.coreference(key, response, keep_singletons),
         evaluate.mention_detection(key, response, "exact"),
         evaluate.mention_detection(key, response, "relaxed"),
@@ -98,19 +106,19 @@ def _scico_topic(
     )
 
 
-def score_chemu(gold: Sequence[Topic], system: Sequence[Topic]) -> dict:
+def score_chemu(gold: Sequence[Topic], system: Sequence[Topic]) -> dict[str, Any]:
     """ChEMU-Ref relation scores (exact and relaxed, overall and per type) and anaphor detection."""
     topics = _matched(gold, system)
     result: dict[str, Any] = {}
     for kind in ("exact", "relaxed"):
         per_topic = [evaluate.relations(key, response, kind) for key, response in topics]
-        per_type = {name: _total(counts[name] for counts in per_topic) for name in LINK_TYPES}
+        per_type = {name: add_counts(counts[name] for counts in per_topic) for name in LINK_TYPES}
         result[kind] = {
             "overall": add_counts(per_type.values()).prf(),
             "per_type": {name: counts.prf() for name, counts in per_type.items()},
         }
     result["anaphors"] = {
-        kind: _total(evaluate.anaphors(key, response, kind) for key, response in topics).prf()
+        kind: add_counts(evaluate.anaphors(key, response, kind) for key, response in topics).prf()
         for kind in ("exact", "relaxed")
     }
     return result
@@ -123,7 +131,7 @@ def iaa(
     names: Sequence[str] | None = None,
     keep_singletons: bool = False,
     hierarchy_count: str = "closure",
-) -> dict:
+) -> dict[str, Any]:
     """Agreement of several annotators (each a list of the topics they submitted).
 
     Returns ``{"topics": {topic: {metric: {"avg", "max", "pairs"}}}, "overall": {metric:
@@ -162,12 +170,12 @@ def _iaa_topic(
     hierarchy_count: str,
 ) -> dict[str, Any]:
     """Pair label -> what ``evaluate.pair`` gives, for every pair of annotators of one topic."""
-    present = [i for i, annotation in enumerate(plain) if annotation is not None]
+    present = [(i, annotation) for i, annotation in enumerate(plain) if annotation is not None]
     return {
         pair_label(a, b, names): evaluate.pair(
-            scheme, plain[a], plain[b], keep_singletons, hierarchy_count
+            scheme, key, response, keep_singletons, hierarchy_count
         )
-        for a, b in combinations(present, 2)
+        for (a, key), (b, response) in combinations(present, 2)
     }
 
 
@@ -197,13 +205,11 @@ def alpha_all_annotators(annotators: Sequence[Sequence[Topic]]) -> dict[str, flo
     }
 
 
-def _labels(annotators: Sequence, names: Sequence[str] | None):
+def _labels(
+    annotators: Sequence[Sequence[Topic]], names: Sequence[str] | None
+) -> Iterator[tuple[str, Sequence[Topic]]]:
     for position, topics in enumerate(annotators):
         yield (names[position] if names is not None else str(position + 1)), topics
-
-
-def _total(counts) -> Counts:
-    return add_counts(counts)
 
 
 def _convert(topic: Topic) -> TopicAnnotation:

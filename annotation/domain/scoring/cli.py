@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from annotation.domain.corpus import TopicData
 from annotation.domain.formats import FormatErrors, read, scico
 from annotation.domain.scoring import api, tables
 from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
@@ -174,7 +175,7 @@ def _read_scico(path: str) -> list[TopicAnnotation]:
     return topics
 
 
-def _read(path: str, format: str) -> tuple[list, int]:
+def _read(path: str, format: str) -> tuple[list[TopicData], int]:
     """Topics of one file, read by the project's reader, and how many links it dropped;
     errors become an :class:`InputError`."""
     try:

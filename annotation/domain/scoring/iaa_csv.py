@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import csv
 import math
-from typing import IO
+from collections.abc import Mapping
+from typing import IO, Any
 
 HEADER = ["scope", "topic", "metric", "avg", "max", "annotators", "std", "max_micro", "max_macro"]
 
 
-def iaa_csv_rows(result: dict) -> list[list[str]]:
+def iaa_csv_rows(result: Mapping[str, Any]) -> list[list[str]]:
     """The rows of the CSV, header first, every cell a string."""
     rows = [list(HEADER)]
     for topic, metrics in result["topics"].items():
@@ -58,7 +59,7 @@ def iaa_csv_rows(result: dict) -> list[list[str]]:
     return rows
 
 
-def write_iaa_csv(result: dict, stream: IO[str]) -> None:
+def write_iaa_csv(result: Mapping[str, Any], stream: IO[str]) -> None:
     """Write :func:`iaa_csv_rows` to a text stream (open it with ``newline=""``)."""
     csv.writer(stream, lineterminator="\n").writerows(iaa_csv_rows(result))
 

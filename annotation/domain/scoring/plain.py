@@ -13,6 +13,7 @@ this type directly) from the database. Either way the metrics see plain, hashabl
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -54,7 +55,7 @@ class TopicAnnotation:
         return self._clusterings[keep_singletons]
 
 
-def mention_key(document: int, spans) -> MentionKey:
+def mention_key(document: int, spans: Iterable[Sequence[int]]) -> MentionKey:
     """``(document, ((start, end), ...))`` as plain ints and tuples, whatever sequences came in."""
     if type(spans) is tuple and all(type(span) is tuple for span in spans):
         return (document, spans)
@@ -67,6 +68,7 @@ def from_topic(topic: TopicData) -> TopicAnnotation:
     cluster_of: dict[MentionKey, str] = {}
     for mention in topic.mentions:
         spans = mention.spans
+        key: MentionKey | None
         if not spans:
             key = None
         elif type(spans) is tuple and len(spans) == 1 and type(spans[0]) is tuple:
@@ -82,17 +84,17 @@ def from_topic(topic: TopicData) -> TopicAnnotation:
                 f"topic {topic.external_id}: mention {_show(key)} is in clusters "
                 f"{cluster_of[key]} and {cluster}"
             )
-    links = []
+    links: list[Relation] = []
     for number, link in enumerate(topic.links):
-        sides = []
         for side in (link.anaphor, link.antecedent):
             if not 0 <= side < len(keys):
                 raise ScoringInputError(
-                    f"topic {topic.external_id}: link {number} names mention {side}, which does not exist"
+                    f"topic {topic.external_id}: link {number} names mention {side}, "
+                    "which does not exist"
                 )
-            sides.append(keys[side])
-        if None not in sides:
-            links.append((_link_type(link.type, topic.external_id), sides[0], sides[1]))
+        anaphor, antecedent = keys[link.anaphor], keys[link.antecedent]
+        if anaphor is not None and antecedent is not None:
+            links.append((_link_type(link.type, topic.external_id), anaphor, antecedent))
     return TopicAnnotation(
         topic_id=str(topic.external_id),
         mentions=tuple(dict.fromkeys(key for key in keys if key is not None)),

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 
-def render(command: str, format: str, result: dict) -> str:
+
+def render(command: str, format: str, result: Mapping[str, Any]) -> str:
     if command == "iaa":
         return _iaa(result)
     return _scico(result) if format == "scico" else _chemu(result)
@@ -26,11 +29,11 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     )
 
 
-def _prf_row(name: str, prf: dict) -> list[str]:
+def _prf_row(name: str, prf: Mapping[str, float]) -> list[str]:
     return [name, _pct(prf["precision"]), _pct(prf["recall"]), _pct(prf["f1"])]
 
 
-def _scico(result: dict) -> str:
+def _scico(result: Mapping[str, Any]) -> str:
     rows = [
         _prf_row("mention detection (exact)", result["mention_detection"]["exact"]),
         _prf_row("mention detection (relaxed)", result["mention_detection"]["relaxed"]),
@@ -48,7 +51,7 @@ def _scico(result: dict) -> str:
     return text + f"\npath ratio: micro {_pct(path['micro'])}, macro {_pct(path['macro'])}\n"
 
 
-def _chemu(result: dict) -> str:
+def _chemu(result: Mapping[str, Any]) -> str:
     rows = []
     for kind in ("exact", "relaxed"):
         rows.append(_prf_row(f"{kind}: overall", result[kind]["overall"]))
@@ -59,7 +62,7 @@ def _chemu(result: dict) -> str:
     return _table(["relations", "precision", "recall", "F1"], rows)
 
 
-def _iaa(result: dict) -> str:
+def _iaa(result: Mapping[str, Any]) -> str:
     rows = []
     for metric, s in result["overall"].items():
         show = _alpha if metric.startswith("alpha") else _pct  # alpha is no percentage
