@@ -25,7 +25,7 @@ unassigned, non-rejected mention, and `mention_removed` only removes such a one.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 from .corpus import LINK_TYPES
 from .errors import CorruptEffects
@@ -169,13 +169,18 @@ def apply_effects(state: AnnotationState, effects: Iterable[Effect]) -> None:
 
 def _require(condition: bool, effect: Effect, why: str) -> None:
     if not condition:
-        raise CorruptEffects(f"cannot apply {effect['e']}: {why}", effect=effect)
+        _refuse(effect, why)
+
+
+def _refuse(effect: Effect, why: str) -> NoReturn:
+    raise CorruptEffects(f"cannot apply {effect['e']}: {why}", effect=effect)
 
 
 def _apply_one(state: AnnotationState, effect: Effect) -> None:
     name = effect["e"]
     handler = _HANDLERS.get(name)
-    _require(handler is not None, effect, "unknown effect")
+    if handler is None:
+        _refuse(effect, "unknown effect")
     handler(state, effect)
 
 
@@ -190,7 +195,8 @@ def _cluster_created(state: AnnotationState, e: Effect) -> None:
 def _cluster_deleted(state: AnnotationState, e: Effect) -> None:
     id = e["cluster"]
     cluster = state.clusters.get(id)
-    _require(cluster is not None, e, "no such cluster")
+    if cluster is None:
+        _refuse(e, "no such cluster")
     _require((cluster.label, cluster.note) == (e["label"], e["note"]), e, "label or note differ")
     _require(not cluster.members, e, "the cluster still has members")
     _require(not state.parents[id] and not state.children[id], e, "the cluster still has edges")
@@ -222,14 +228,16 @@ def _edge_removed(state: AnnotationState, e: Effect) -> None:
 
 def _label_set(state: AnnotationState, e: Effect) -> None:
     cluster = state.clusters.get(e["cluster"])
-    _require(cluster is not None and cluster.label == e["old"], e, "label differs")
+    if cluster is None or cluster.label != e["old"]:
+        _refuse(e, "label differs")
     _require(isinstance(e["new"], str), e, "label is text")
     cluster.label = e["new"]
 
 
 def _note_set(state: AnnotationState, e: Effect) -> None:
     cluster = state.clusters.get(e["cluster"])
-    _require(cluster is not None and cluster.note == e["old"], e, "note differs")
+    if cluster is None or cluster.note != e["old"]:
+        _refuse(e, "note differs")
     _require(isinstance(e["new"], str), e, "note is text")
     cluster.note = e["new"]
 
@@ -263,7 +271,8 @@ def _mention_added(state: AnnotationState, e: Effect) -> None:
 def _mention_removed(state: AnnotationState, e: Effect) -> None:
     id = e["mention"]
     mention = state.mentions.get(id)
-    _require(mention is not None, e, "no such mention")
+    if mention is None:
+        _refuse(e, "no such mention")
     _require(mention.added and not mention.rejected, e, "only an added, active mention is removed")
     _require(
         (mention.document, mention.spans) == (e["document"], as_spans(e["spans"])),
@@ -276,7 +285,8 @@ def _mention_removed(state: AnnotationState, e: Effect) -> None:
 
 def _spans_set(state: AnnotationState, e: Effect) -> None:
     mention = state.mentions.get(e["mention"])
-    _require(mention is not None and mention.spans == as_spans(e["old"]), e, "spans differ")
+    if mention is None or mention.spans != as_spans(e["old"]):
+        _refuse(e, "spans differ")
     new = as_spans(e["new"])
     _require(len(new) > 0, e, "no spans")
     state.put_mention(Mention(mention.id, mention.document, new, mention.added, mention.rejected))
@@ -284,7 +294,8 @@ def _spans_set(state: AnnotationState, e: Effect) -> None:
 
 def _rejected_set(state: AnnotationState, e: Effect) -> None:
     mention = state.mentions.get(e["mention"])
-    _require(mention is not None and mention.rejected is e["old"], e, "rejected flag differs")
+    if mention is None or mention.rejected is not e["old"]:
+        _refuse(e, "rejected flag differs")
     _require(isinstance(e["new"], bool), e, "rejected is a boolean")
     if e["new"]:
         in_use = mention.id in state.mention_cluster or state.mention_links[mention.id]

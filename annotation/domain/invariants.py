@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
-from .corpus import LINK_TYPES
-from .state import DECISIONS, AnnotationState
+from .corpus import LINK_TYPES, Spans
+from .state import DECISIONS, AnnotationState, Link
 
 
 def invariant_violations(state: AnnotationState) -> list[str]:
@@ -29,7 +29,7 @@ def invariant_violations(state: AnnotationState) -> list[str]:
 
 def _mention_problems(state: AnnotationState) -> list[str]:
     problems = []
-    active = Counter()
+    active: Counter[tuple[int, Spans]] = Counter()
     for mention in state.mentions.values():
         tokens = state.documents.get(mention.document)
         if tokens is None:
@@ -49,7 +49,7 @@ def _mention_problems(state: AnnotationState) -> list[str]:
         for (d, s), n in active.items()
         if n > 1
     ]
-    at: dict[tuple, set[int]] = {}
+    at: dict[tuple[int, Spans], set[int]] = {}
     for mention in state.mentions.values():
         at.setdefault((mention.document, mention.spans), set()).add(mention.id)
     if at != state.mentions_at:
@@ -87,8 +87,8 @@ def _edge_problems(state: AnnotationState) -> list[str]:
             problems.append(f"self-loop on cluster #{parent}")
     if problems:
         return problems
-    parents = {id: set() for id in state.clusters}
-    children = {id: set() for id in state.clusters}
+    parents: dict[int, set[int]] = {id: set() for id in state.clusters}
+    children: dict[int, set[int]] = {id: set() for id in state.clusters}
     for parent, child in state.edges:
         parents[child].add(parent)
         children[parent].add(child)
@@ -145,7 +145,7 @@ def _link_problems(state: AnnotationState) -> list[str]:
         for m, n in transformed_antecedents.items()
         if n > 1
     ]
-    index = {id: set() for id in state.mentions}
+    index: dict[int, set[Link]] = {id: set() for id in state.mentions}
     for link in state.links:
         for id in (link.anaphor, link.antecedent):
             if id in index:

@@ -100,10 +100,10 @@ class AnnotationState:
         self.links = {Link(*link) for link in self.links}
         self.mention_cluster = {}
         for cluster in self.clusters.values():
-            for mention in cluster.members:
-                if mention in self.mention_cluster:
-                    raise ValueError(f"mention #{mention} is in two clusters")
-                self.mention_cluster[mention] = cluster.id
+            for member in cluster.members:
+                if member in self.mention_cluster:
+                    raise ValueError(f"mention #{member} is in two clusters")
+                self.mention_cluster[member] = cluster.id
         self.parents = {id: set() for id in self.clusters}
         self.children = {id: set() for id in self.clusters}
         for parent, child in self.edges:

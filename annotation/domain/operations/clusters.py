@@ -57,12 +57,11 @@ def split(state: AnnotationState, *, mentions: list[int], new_id: NewId) -> Oper
     for mention in mentions:
         require_mention(state, mention)
     sources = {state.mention_cluster.get(m) for m in mentions}
-    if len(sources) == 1 and None not in sources:
-        (source,) = sources
-        if len(state.clusters[source].members) == len(mentions):
-            raise NoChange(
-                f"These are all the mentions of cluster {state.cluster_name(source)}: nothing to split off."
-            )
+    source = sources.pop() if len(sources) == 1 else None
+    if source is not None and len(state.clusters[source].members) == len(mentions):
+        raise NoChange(
+            f"These are all the mentions of cluster {state.cluster_name(source)}: nothing to split off."
+        )
     effects = unreject_effects(state, mentions)
     cluster = new_id("cluster")
     effects.append(fx.cluster_created(cluster, state.default_label(state.mentions[mentions[0]])))

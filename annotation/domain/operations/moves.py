@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from .. import effects as fx
 from ..errors import DuplicateError
-from ..state import AnnotationState
+from ..state import AnnotationState, Spans
 
 
 def move_effects(
@@ -120,7 +120,7 @@ def unreject_effects(state: AnnotationState, mentions: Iterable[int]) -> list[fx
     Refused when a mention would duplicate an active mention with the same spans.
     """
     effects = []
-    reopened: set[tuple[int, tuple]] = set()
+    reopened: set[tuple[int, Spans]] = set()
     for id in mentions:
         mention = state.mentions[id]
         if not mention.rejected:

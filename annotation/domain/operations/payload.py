@@ -7,7 +7,7 @@ A malformed payload is refused with `InvalidOperation` naming the field (prefixe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import InvalidOperation
 from ..state import Spans
@@ -15,7 +15,7 @@ from ..state import Spans
 _MISSING = object()
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -56,7 +56,7 @@ class Payload:
         return value
 
     def choice(self, name: str, choices: tuple[str, ...]) -> str:
-        value = self._get(name)
+        value: str = self._get(name)  # (one of the choices, once checked)
         if value not in choices:
             raise InvalidOperation(
                 self.field(name), f"must be one of {', '.join(choices)}, not {value!r}"
