@@ -56,6 +56,9 @@ test: install frontend chromium
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
 	@$(VENV)/bin/lint-imports --no-cache
+	@$(VENV)/bin/ruff check .
+	@$(VENV)/bin/ruff format --check .
+	@$(VENV)/bin/mypy
 	@$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 bench: install frontend
