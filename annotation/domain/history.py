@@ -49,8 +49,8 @@ def stacks(entries: Iterable[Entry]) -> tuple[list[Entry], list[Entry]]:
             )
             if not source or source[-1].seq != entry.target_seq:
                 raise CorruptEffects(
-                    f"log entry {entry.seq} ({entry.kind}) targets {entry.target_seq}, which is not "
-                    f"the next step to {entry.kind}",
+                    f"log entry {entry.seq} ({entry.kind}) targets {entry.target_seq}, which is "
+                    f"not the next step to {entry.kind}",
                     seq=entry.seq,
                 )
             destination.append(source.pop())

@@ -7,6 +7,7 @@ that loads a state from the database verify it.
 from __future__ import annotations
 
 from collections import Counter, deque
+from itertools import pairwise
 
 from .corpus import LINK_TYPES, Spans
 from .state import DECISIONS, AnnotationState, Link
@@ -40,7 +41,7 @@ def _mention_problems(state: AnnotationState) -> list[str]:
             problems.append(
                 f"mention #{mention.id}: spans {spans} outside the document or reversed"
             )
-        if any(b[0] <= a[1] for a, b in zip(spans, spans[1:])):
+        if any(b[0] <= a[1] for a, b in pairwise(spans)):
             problems.append(f"mention #{mention.id}: spans {spans} unsorted or overlapping")
         if not mention.rejected:
             active[(mention.document, spans)] += 1

@@ -28,7 +28,8 @@ JSONDecodeError = json.JSONDecodeError
 
 
 def text_of(line: str | bytes) -> str:
-    """The line as ``str`` (UTF-8, as the readers open files); UnicodeDecodeError as reading would."""
+    """The line as ``str`` (UTF-8, as the readers open files); UnicodeDecodeError as reading
+    would."""
     return line if isinstance(line, str) else line.decode("utf-8")
 
 

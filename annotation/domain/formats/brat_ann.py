@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from itertools import pairwise
 
 from annotation.domain.corpus import Spans
 from annotation.domain.formats.errors import Problems
@@ -102,7 +103,7 @@ class AnnParser:
                 return None
             fragments.append((start, end))
         ordered = sorted(fragments)
-        for (a_start, a_end), (b_start, b_end) in zip(ordered, ordered[1:]):
+        for (a_start, a_end), (b_start, b_end) in pairwise(ordered):
             if a_end > b_start:
                 self.problems.error(
                     id_, "offsets", f"fragments {a_start} {a_end} and {b_start} {b_end} overlap"

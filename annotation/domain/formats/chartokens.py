@@ -78,7 +78,12 @@ def _peel(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if first in OPENERS and piece.count(first) > piece.count(CLOSERS[OPENERS.index(first)]):
             left.append((start, start + 1))
             start += 1
-        elif last in CLOSERS and piece.count(last) > piece.count(OPENERS[CLOSERS.index(last)]) or last in TRAILING and not (last == "." and piece[:-1].lower() in ABBREVIATIONS):
+        elif (
+            last in CLOSERS
+            and piece.count(last) > piece.count(OPENERS[CLOSERS.index(last)])
+            or last in TRAILING
+            and not (last == "." and piece[:-1].lower() in ABBREVIATIONS)
+        ):
             right.insert(0, (end - 1, end))
             end -= 1
         else:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from itertools import pairwise
 from typing import Any
 
 from annotation.domain.corpus import DocumentData, LinkData, MentionData, Spans, TopicData
@@ -158,12 +159,10 @@ class _LineParser:
                 tokens.extend(sentence)
         return tokens, bounds
 
-    def pairs(
-        self, obj: dict[str, Any], type_keys: dict[str, str], size: int
-    ) -> list[_Pair]:
+    def pairs(self, obj: dict[str, Any], type_keys: dict[str, str], size: int) -> list[_Pair]:
         """(key, type, index, [anaphor spans, antecedent spans]) for every well-formed link."""
         result = []
-        for key in type_keys:
+        for key, kind in type_keys.items():
             for index, pair in enumerate(obj[key]):
                 field = f"{key}[{index}]"
                 if not (isinstance(pair, list) and len(pair) == 2):
@@ -182,7 +181,7 @@ class _LineParser:
                 if empty:
                     self.drop_link(key, index, pair, empty)
                     continue
-                result.append((key, type_keys[key], index, pair))
+                result.append((key, kind, index, pair))
         return result
 
     def drop_link(self, key: str, index: int, pair: list[Any], empty: list[str]) -> None:
@@ -224,7 +223,7 @@ class _LineParser:
                 ok = False
         if ok:
             ordered = sorted(tuple(span) for span in spans)
-            for a, b in zip(ordered, ordered[1:]):
+            for a, b in pairwise(ordered):
                 if a[1] >= b[0]:
                     self.record_error(field, f"spans {list(a)} and {list(b)} overlap")
                     ok = False

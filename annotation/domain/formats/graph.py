@@ -16,11 +16,11 @@ def find_cycles(edges: Iterable[tuple[str, str]]) -> list[list[str]]:
     state: dict[str, int] = {}  # 1 = on the current path, 2 = done
     cycles: list[list[str]] = []
     seen: set[frozenset[str]] = set()
-    for root in children:
+    for root, successors in children.items():
         if root in state:
             continue
         path: list[str] = [root]
-        stack = [iter(children[root])]
+        stack = [iter(successors)]
         state[root] = 1
         while stack:
             nxt = next(stack[-1], None)

@@ -80,9 +80,7 @@ def read_scico_jsonl(path_or_stream: PathOrStream, *, skip_invalid: bool = False
     """Read a SciCo jsonl file; raise :class:`FormatErrors` listing every error found,
     unless ``skip_invalid``, in which case bad lines are left out and listed in ``skipped``."""
     file = display_name(path_or_stream)
-    parsed = (
-        parse_scico_line(line, number, file) for number, line in jsonl_lines(path_or_stream)
-    )
+    parsed = (parse_scico_line(line, number, file) for number, line in jsonl_lines(path_or_stream))
     return scico_report(file, parsed, skip_invalid=skip_invalid)
 
 

@@ -41,7 +41,8 @@ METRICS = ("mentions", "muc", "bcub", "ceafe", "lea")
 def prepare_clusters(
     clusters: Iterable[Iterable[Mention]], *, keep_singletons: bool = False
 ) -> list[Prepared]:
-    """Deduplicated clusters, singletons dropped unless kept; a mention in two clusters is an error."""
+    """Deduplicated clusters, singletons dropped unless kept; a mention in two clusters is an
+    error."""
     prepared: list[Prepared] = []
     seen: set[Mention] = set()
     for cluster in clusters:

@@ -60,7 +60,8 @@ def split(state: AnnotationState, *, mentions: list[int], new_id: NewId) -> Oper
     source = sources.pop() if len(sources) == 1 else None
     if source is not None and len(state.clusters[source].members) == len(mentions):
         raise NoChange(
-            f"These are all the mentions of cluster {state.cluster_name(source)}: nothing to split off."
+            f"These are all the mentions of cluster {state.cluster_name(source)}: "
+            "nothing to split off."
         )
     effects = unreject_effects(state, mentions)
     cluster = new_id("cluster")
@@ -98,8 +99,8 @@ def merge(state: AnnotationState, *, source: int, target: int) -> OperationResul
     if state.settings.single_parent and target_parents and new_parents:
         for parent in sorted(new_parents):
             warnings.append(
-                f"The edge {state.cluster_name(parent)} -> {state.cluster_name(source)} was dropped: "
-                f"under single parent, {state.cluster_name(target)} keeps its parent "
+                f"The edge {state.cluster_name(parent)} -> {state.cluster_name(source)} was "
+                f"dropped: under single parent, {state.cluster_name(target)} keeps its parent "
                 f"{state.cluster_name(next(iter(target_parents)))}."
             )
         new_parents = set()

@@ -70,8 +70,8 @@ def add_edge(state: AnnotationState, *, parent: int, child: int) -> OperationRes
     if state.settings.single_parent and state.parents[child]:
         current = min(state.parents[child])
         raise SingleParentError(
-            f"{state.cluster_name(child)} already has the parent {state.cluster_name(current)} and this "
-            f"project allows one parent per cluster; use set_parent to move it instead."
+            f"{state.cluster_name(child)} already has the parent {state.cluster_name(current)} "
+            f"and this project allows one parent per cluster; use set_parent to move it instead."
         )
     return OperationResult([fx.edge_added(parent, child)])
 

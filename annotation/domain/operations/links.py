@@ -37,8 +37,8 @@ def check_link(state: AnnotationState, link: Link) -> None:
         )
     if not antecedent.start < anaphor.start:
         raise LinkRuleError(
-            f"The antecedent must come earlier in the text than the anaphor: #{antecedent.id} starts at "
-            f"token {antecedent.start}, #{anaphor.id} at token {anaphor.start}.",
+            f"The antecedent must come earlier in the text than the anaphor: #{antecedent.id} "
+            f"starts at token {antecedent.start}, #{anaphor.id} at token {anaphor.start}.",
             rule="order",
         )
     if link in state.links:
@@ -57,8 +57,8 @@ def check_link(state: AnnotationState, link: Link) -> None:
         for existing in state.mention_links[antecedent.id]:
             if existing.type == "TRANSFORMED" and existing.antecedent == antecedent.id:
                 raise LinkRuleError(
-                    f"TRANSFORMED is one-to-one: antecedent #{antecedent.id} already has the TRANSFORMED "
-                    f"anaphor #{existing.anaphor}.",
+                    f"TRANSFORMED is one-to-one: antecedent #{antecedent.id} already has the "
+                    f"TRANSFORMED anaphor #{existing.anaphor}.",
                     rule="transformed_one_to_one",
                 )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from .. import effects as fx
 from ..errors import (
     DuplicateError,
@@ -34,10 +36,10 @@ def check_spans(
             raise InvalidSpans(f"The span [{start}, {end}] ends before it starts.")
         if start < 0 or end >= tokens:
             raise InvalidSpans(
-                f"The span [{start}, {end}] lies outside document #{document}, which has {tokens} tokens "
-                f"(0 to {tokens - 1})."
+                f"The span [{start}, {end}] lies outside document #{document}, which has "
+                f"{tokens} tokens (0 to {tokens - 1})."
             )
-    for (_, previous_end), (start, end) in zip(spans, spans[1:]):
+    for (_, previous_end), (start, end) in pairwise(spans):
         if start <= previous_end:
             raise InvalidSpans(
                 f"The spans must be in text order and must not overlap; [{start}, {end}] does not "
@@ -87,9 +89,9 @@ def fix_span(state: AnnotationState, *, mention: int, spans: Spans) -> Operation
             where = f"at or after its anaphor #{link.anaphor}"
         if broken:
             raise LinkRuleError(
-                f"With these spans mention #{mention} would start {where}, but the {link.type} link "
-                f"#{link.anaphor} -> #{link.antecedent} needs the antecedent earlier in the text; "
-                f"remove that link first or choose other spans.",
+                f"With these spans mention #{mention} would start {where}, but the {link.type} "
+                f"link #{link.anaphor} -> #{link.antecedent} needs the antecedent earlier in the "
+                "text; remove that link first or choose other spans.",
                 rule="order",
             )
     return OperationResult([fx.spans_set(mention, current.spans, spans)])

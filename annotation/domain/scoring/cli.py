@@ -1,6 +1,7 @@
 """``python -m annotation.domain.scoring score|iaa``: the stand-alone scorer's command line.
 
-    score GOLD SYSTEM --format scico|chemu [--keep-singletons] [--hierarchy-count closure|raw] [--json]
+    score GOLD SYSTEM --format scico|chemu [--keep-singletons]
+          [--hierarchy-count closure|raw] [--json]
     iaa FILE1 FILE2 [FILE...] --format scico|chemu [--json] [--csv OUT] [--names a,b,...]
 
 Files are read with the project's readers (``annotation.domain.formats``); an invalid file
@@ -34,7 +35,8 @@ class InputError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m annotation.domain.scoring",
-        description="Coreference, hierarchy and anaphora scores (metrics.md), and inter-annotator agreement.",
+        description="Coreference, hierarchy and anaphora scores (metrics.md), and "
+        "inter-annotator agreement.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score a system file against a gold file")
@@ -58,8 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
             "--hierarchy-count",
             choices=("closure", "raw"),
             default="closure",
-            help="hierarchy F1 counted over the transitive closure (metrics.md, default) or over the raw "
-            "relations as SciCo's eval/hypernym.py counts them",
+            help="hierarchy F1 counted over the transitive closure (metrics.md, default) or over "
+            "the raw relations as SciCo's eval/hypernym.py counts them",
         )
     return parser
 
@@ -161,7 +163,9 @@ def _read_scico(path: str) -> list[TopicAnnotation]:
                 if parsed.errors:
                     parsed = scico.parse_scico_line(line, number, file, flattened=False)
             except UnicodeDecodeError as error:
-                raise InputError(f"{path}: line {number}: not UTF-8 text ({error.reason})") from None
+                raise InputError(
+                    f"{path}: line {number}: not UTF-8 text ({error.reason})"
+                ) from None
             if parsed.topic is not None:
                 topics.append(from_topic(parsed.topic))
                 parsed.topic = None  # (the plain annotation is all the scorer keeps)
