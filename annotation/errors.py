@@ -68,3 +68,26 @@ class Forbidden(DomainError):
     """The user's role does not allow this (who they are, not what the data says)."""
 
     code = "permission_denied"
+
+
+class UploadTooLarge(DomainError):
+    code = "too_large"
+
+
+class AssignmentTargetsNotFound(DomainError):
+    """Topics outside the project, or users that do not exist or are inactive."""
+
+    code = "not_found"
+
+    def __init__(self, *, topics: list[int]) -> None:
+        super().__init__(
+            "Some topics are not in this project or some users do not exist or are inactive.",
+            topics=topics,
+        )
+
+
+class InvalidCredentials(DomainError):
+    code = "invalid_credentials"
+
+    def __init__(self) -> None:
+        super().__init__("Wrong username or password.")

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import logout
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from annotation.selectors.access import is_admin
+from annotation.services.sessions import api_token_obtain, session_login
 
 
 class CredentialsSerializer(serializers.Serializer):
@@ -32,36 +32,29 @@ def me_data(user) -> dict:
     return {"id": user.pk, "username": user.username, "is_admin": is_admin(user)}
 
 
-def _authenticate(request):
+def _credentials(request) -> dict:
     credentials = CredentialsSerializer(data=request.data)
     credentials.is_valid(raise_exception=True)
-    return authenticate(request, **credentials.validated_data)
+    return credentials.validated_data
 
 
 class LoginThrottled(APIView):
-    permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    permission_classes = (AllowAny,)
+    throttle_classes = (ScopedRateThrottle,)
     throttle_scope = "login"
 
 
 class TokenView(LoginThrottled):
     """Obtain the API token of a user, for scripts (`Authorization: Token <key>`)."""
 
-    authentication_classes: list = []
+    authentication_classes = ()
 
     @extend_schema(
         request=CredentialsSerializer,
         responses={200: {"type": "object", "properties": {"token": {"type": "string"}}}},
     )
     def post(self, request):
-        user = _authenticate(request)
-        if user is None:
-            return Response(
-                {"error": "invalid_credentials", "message": "Wrong username or password."},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response({"token": api_token_obtain(request=request, **_credentials(request))})
 
 
 class LoginView(LoginThrottled):
@@ -69,18 +62,12 @@ class LoginView(LoginThrottled):
 
     @extend_schema(request=CredentialsSerializer, responses=MeSerializer)
     def post(self, request):
-        user = _authenticate(request)
-        if user is None:
-            return Response(
-                {"error": "invalid_credentials", "message": "Wrong username or password."},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        login(request, user)
+        user = session_login(request=request, **_credentials(request))
         return Response(me_data(user))
 
 
 class LogoutView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = (IsAuthenticated,)
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request):
@@ -90,7 +77,7 @@ class LogoutView(APIView):
 
 @method_decorator(ensure_csrf_cookie, name="get")
 class CsrfView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = (AllowAny,)
 
     @extend_schema(
         responses={200: {"type": "object", "properties": {"csrf_token": {"type": "string"}}}}

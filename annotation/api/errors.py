@@ -25,6 +25,9 @@ STATUS_BY_ERROR: dict[type, int] = {
     service.ImportRefused: status.HTTP_400_BAD_REQUEST,
     service.NotYours: status.HTTP_403_FORBIDDEN,
     service.Forbidden: status.HTTP_403_FORBIDDEN,
+    service.UploadTooLarge: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    service.AssignmentTargetsNotFound: status.HTTP_404_NOT_FOUND,
+    service.InvalidCredentials: status.HTTP_400_BAD_REQUEST,
 }
 
 

@@ -7,6 +7,7 @@ from django.db.models import Count, Max
 from annotation.domain import history
 from annotation.models import (
     Annotation,
+    Assignment,
     ClusterMember,
     Document,
     Mention,
@@ -157,3 +158,17 @@ def assignments_payload(assignments) -> list[dict]:
             }
         )
     return rows
+
+
+def my_assignments_payload(user) -> list[dict]:
+    """`user`'s own assignments (an admin's too), by project and topic order."""
+    mine = Assignment.objects.filter(user=user)
+    return assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id"))
+
+
+def annotation_log_payload(annotation: Annotation, *, limit: int = 500) -> list[dict]:
+    """The log (newest last): what changed, by whom, when; the last `limit` entries."""
+    rows = annotation.operations.order_by("-version").values(
+        "id", "version", "kind", "name", "payload", "warnings", "user__username", "created_at"
+    )[:limit]
+    return list(reversed(rows))

@@ -6,12 +6,61 @@ changed together, so three hundred take a fraction of a second and either all ch
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from annotation.errors import AssignmentTargetsNotFound
 from annotation.infra import broadcast
 from annotation.infra.side_effects import after_commit
-from annotation.models import Assignment
-from annotation.services.assignments import AssignmentRefused
+from annotation.models import Assignment, Topic
+from annotation.services.assignments import (
+    AssignmentRefused,
+    assignments_balanced_create,
+    assignments_bulk_create,
+)
+
+
+def assignments_assign(
+    *,
+    project_id: int,
+    topic_ids: list[int],
+    user_ids: list[int],
+    mode: str = "all",
+    k: int = 1,
+    overlap: Sequence[int] = (),
+    role: str = Assignment.Role.ANNOTATOR,
+) -> int:
+    """Assign topics of a project to active users; returns how many assignments are new.
+
+    `all`: every topic to every user (as `role`); `balanced`: each topic of `overlap` to `k`
+    annotators, every other topic to one, in the order the ids are given. Every topic must be
+    in the project and every user active, or nothing is assigned."""
+    topics = list(Topic.objects.filter(project_id=project_id, pk__in=topic_ids))
+    users = list(get_user_model().objects.filter(pk__in=user_ids, is_active=True))
+    missing = set(topic_ids) - {t.pk for t in topics}
+    if missing or len(users) != len(set(user_ids)):
+        raise AssignmentTargetsNotFound(topics=sorted(missing))
+    if mode == "balanced":
+        by_id = {t.pk: t for t in topics}
+        return assignments_balanced_create(
+            topics=sorted(topics, key=lambda t: topic_ids.index(t.pk)),
+            annotators=sorted(users, key=lambda u: user_ids.index(u.pk)),
+            k=k,
+            overlap=[by_id[t] for t in overlap if t in by_id],
+        )
+    return assignments_bulk_create(topics=topics, users=users, role=role)
+
+
+def assignments_bulk_action(
+    *, action: str, assignment_ids: list[int], discard_work: bool = False
+) -> int:
+    """`delete` or `reopen` the assignments listed (each once); returns how many changed."""
+    ids = list(dict.fromkeys(assignment_ids))
+    if action == "delete":
+        return assignments_delete(assignment_ids=ids, discard_work=discard_work)
+    return assignments_reopen(assignment_ids=ids)
 
 
 def _locked(assignment_ids: list[int]) -> list[Assignment]:
@@ -38,8 +87,8 @@ def assignments_delete(*, assignment_ids: list[int], discard_work: bool = False)
     started = [a for a in rows if a.annotation.version > 0]
     if started and not discard_work:
         raise AssignmentRefused(
-            f"{len(started)} of these {len(rows)} assignments have work in them; deleting discards it: "
-            "confirm with discard_work.",
+            f"{len(started)} of these {len(rows)} assignments have work in them; "
+            "deleting discards it: confirm with discard_work.",
             started=len(started),
         )
     Assignment.objects.filter(pk__in=[a.pk for a in rows]).delete()

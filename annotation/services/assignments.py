@@ -6,7 +6,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.domain.errors import DomainError
-from annotation.errors import AnnotationLocked, AssignmentRefused, IncompleteAnnotation
+from annotation.errors import (
+    AnnotationLocked,
+    AssignmentRefused,
+    Forbidden,
+    IncompleteAnnotation,
+)
 from annotation.infra import broadcast
 from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, ClusterMember, Mention, MentionEdit, Topic
@@ -40,13 +45,16 @@ def _unassigned_mentions(annotation: Annotation) -> int:
 def assignment_submit(*, assignment_id: int, user) -> Assignment:
     """Submit: the annotation becomes read-only and enters agreement reports.
 
-    In hierarchy projects every mention must be in a cluster first (a singleton is a
-    cluster): agreement over half-clustered topics would be meaningless."""
+    Only the assigned annotator submits. In hierarchy projects every mention must be in a
+    cluster first (a singleton is a cluster): agreement over half-clustered topics would be
+    meaningless."""
     assignment = (
         Assignment.objects.select_for_update()
         .select_related("topic__project")
         .get(pk=assignment_id)
     )
+    if assignment.user_id != user.pk:
+        raise Forbidden("Only the assigned annotator can submit this topic.")
     if assignment.status == Assignment.Status.SUBMITTED:
         raise AnnotationLocked("This topic is already submitted.")
     annotation = assignment.annotation
@@ -212,7 +220,8 @@ def assignment_reassign(*, assignment_id: int, user, discard_work: bool = False)
         )
     if assignment.annotation.version > 0 and not discard_work:
         raise AssignmentRefused(
-            f"{assignment.user.username} has started this topic ({assignment.annotation.version} operations); "
+            f"{assignment.user.username} has started this topic "
+            f"({assignment.annotation.version} operations); "
             "reassigning discards that work: confirm with discard_work."
         )
     topic, role = assignment.topic, assignment.role

@@ -8,7 +8,6 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from django.conf import settings
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -19,11 +18,10 @@ from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
 from annotation.domain.formats import READERS, WRITERS
-from annotation.errors import ImportRefused
 from annotation.models import Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.exports import annotations_export
-from annotation.services.imports.topics import topics_import
+from annotation.services.imports.upload import topics_upload_import
 
 
 class ImportRequest(serializers.Serializer):
@@ -34,60 +32,21 @@ class ImportRequest(serializers.Serializer):
     skip_invalid = serializers.BooleanField(default=False)
 
 
-def _unzip(upload, target: Path) -> Path:
-    """Extract an uploaded zip safely (no path may leave the target folder)."""
-    with zipfile.ZipFile(upload) as archive:
-        for member in archive.infolist():
-            destination = (target / member.filename).resolve()
-            if not destination.is_relative_to(target.resolve()):
-                raise ImportRefused(
-                    f"{upload.name}: {member.filename} points outside the archive",
-                    [member.filename],
-                )
-        total = sum(member.file_size for member in archive.infolist())
-        if total > settings.MAX_UPLOAD_BYTES:
-            raise ImportRefused(
-                f"{upload.name} unpacks to {total:,} bytes, above the limit", [upload.name]
-            )
-        archive.extractall(target)
-    entries = [p for p in target.iterdir() if not p.name.startswith(("__MACOSX", "."))]
-    return entries[0] if len(entries) == 1 and entries[0].is_dir() else target
-
-
 class ImportView(AdminView):
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = (MultiPartParser, FormParser)
 
     @extend_schema(request={"multipart/form-data": ImportRequest}, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
         data = ImportRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        upload, format = data.validated_data["file"], data.validated_data["format"]
-        if upload.size > settings.MAX_UPLOAD_BYTES:
-            message = f"{upload.name} is {upload.size:,} bytes, above the {settings.MAX_UPLOAD_BYTES:,}-byte limit"
-            return Response(
-                {"error": "too_large", "message": message},
-                status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-            )
-        with tempfile.TemporaryDirectory() as folder:
-            source = upload
-            if zipfile.is_zipfile(upload):
-                upload.seek(0)
-                source = _unzip(upload, Path(folder))
-            elif format == "brat":
-                raise ImportRefused(
-                    "brat needs a .txt and an .ann per document: upload a .zip of the folder",
-                    [upload.name],
-                )
-            else:
-                upload.seek(0)
-            result = topics_import(
-                project=project,
-                path=source,
-                format=format,
-                skip_invalid=data.validated_data["skip_invalid"],
-                user=request.user,
-            )
+        result = topics_upload_import(
+            project=project,
+            upload=data.validated_data["file"],
+            format=data.validated_data["format"],
+            skip_invalid=data.validated_data["skip_invalid"],
+            user=request.user,
+        )
         return Response(
             {
                 "summary": str(result),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -11,9 +10,15 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
-from annotation.models import Assignment, Project, Topic
+from annotation.models import Assignment, Project
+from annotation.selectors.manage import (
+    assignment_rows,
+    project_row,
+    project_rows,
+    project_topics,
+    users_by_name,
+)
 from annotation.selectors.progress import project_progress
-from annotation.selectors.workspace import assignments_payload, project_payload
 from annotation.services import assignment_bulk
 from annotation.services import assignments as assignment_services
 from annotation.services import projects as project_services
@@ -30,31 +35,23 @@ class ProjectSerializer(serializers.Serializer):
     single_parent = serializers.BooleanField(default=True)
 
 
-def _project_row(project: Project) -> dict:
-    topics = getattr(project, "topic_count", None)
-    return project_payload(project) | {
-        "topics": project.topics.count() if topics is None else topics
-    }
-
-
 class ProjectsView(AdminView):
     @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="projects_list")
     def get(self, request):
-        projects = Project.objects.annotate(topic_count=Count("topics")).order_by("name")
-        return Response([_project_row(p) for p in projects])
+        return Response(project_rows())
 
     @extend_schema(request=ProjectSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
         data = ProjectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project = project_services.project_create(**data.validated_data)
-        return Response(_project_row(project), status=status.HTTP_201_CREATED)
+        return Response(project_row(project), status=status.HTTP_201_CREATED)
 
 
 class ProjectView(AdminView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
-        return Response(_project_row(get_object_or_404(Project, pk=pk)))
+        return Response(project_row(get_object_or_404(Project, pk=pk)))
 
     @extend_schema(request=ProjectSerializer, responses=OpenApiTypes.OBJECT)
     def patch(self, request, pk: int):
@@ -62,7 +59,7 @@ class ProjectView(AdminView):
         data = ProjectSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         return Response(
-            _project_row(project_services.project_update(project=project, **data.validated_data))
+            project_row(project_services.project_update(project=project, **data.validated_data))
         )
 
     @extend_schema(responses={204: None})
@@ -77,13 +74,7 @@ class ProjectView(AdminView):
 class ProjectTopicsView(AdminView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
-        project = get_object_or_404(Project, pk=pk)
-        rows = (
-            Topic.objects.filter(project=project)
-            .order_by("position", "id")
-            .values("id", "external_id", "source", "position")
-        )
-        return Response(list(rows))
+        return Response(project_topics(get_object_or_404(Project, pk=pk)))
 
 
 class ProjectProgressView(AdminView):
@@ -117,7 +108,7 @@ def _user_row(user) -> dict:
 class UsersView(AdminView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        return Response([_user_row(u) for u in get_user_model().objects.order_by("username")])
+        return Response([_user_row(u) for u in users_by_name()])
 
     @extend_schema(request=UserSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
@@ -144,6 +135,12 @@ class UserView(AdminView):
         )
 
 
+class AssignmentsQuery(serializers.Serializer):
+    project = serializers.IntegerField(required=False, allow_null=True)
+    user = serializers.IntegerField(required=False, allow_null=True)
+    topic = serializers.IntegerField(required=False, allow_null=True)
+
+
 class AssignRequest(serializers.Serializer):
     project = serializers.IntegerField()
     topics = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
@@ -161,17 +158,16 @@ class AssignRequest(serializers.Serializer):
 
 
 class AssignmentsView(AdminView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[AssignmentsQuery], responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        rows = Assignment.objects.all()
-        for field in ("project", "user", "topic"):
-            value = request.query_params.get(field)
-            if value:
-                rows = rows.filter(
-                    **{"topic__project_id" if field == "project" else f"{field}_id": value}
-                )
+        query = AssignmentsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
         return Response(
-            assignments_payload(rows.order_by("topic__position", "topic_id", "user__username"))
+            assignment_rows(
+                project_id=query.validated_data.get("project"),
+                user_id=query.validated_data.get("user"),
+                topic_id=query.validated_data.get("topic"),
+            )
         )
 
     @extend_schema(request=AssignRequest, responses=OpenApiTypes.OBJECT)
@@ -179,32 +175,15 @@ class AssignmentsView(AdminView):
         data = AssignRequest(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        topics = list(Topic.objects.filter(project_id=v["project"], pk__in=v["topics"]))
-        users = list(get_user_model().objects.filter(pk__in=v["users"], is_active=True))
-        missing = set(v["topics"]) - {t.pk for t in topics}
-        if missing or len(users) != len(set(v["users"])):
-            return Response(
-                {
-                    "error": "not_found",
-                    "message": "Some topics are not in this project or some users "
-                    "do not exist or are inactive.",
-                    "topics": sorted(missing),
-                },
-                status=404,
-            )
-        if v["mode"] == "balanced":
-            by_id = {t.pk: t for t in topics}
-            overlap = [by_id[t] for t in v["overlap"] if t in by_id]
-            created = assignment_services.assignments_balanced_create(
-                topics=sorted(topics, key=lambda t: v["topics"].index(t.pk)),
-                annotators=sorted(users, key=lambda u: v["users"].index(u.pk)),
-                k=v["k"],
-                overlap=overlap,
-            )
-        else:
-            created = assignment_services.assignments_bulk_create(
-                topics=topics, users=users, role=v["role"]
-            )
+        created = assignment_bulk.assignments_assign(
+            project_id=v["project"],
+            topic_ids=v["topics"],
+            user_ids=v["users"],
+            mode=v["mode"],
+            k=v["k"],
+            overlap=v["overlap"],
+            role=v["role"],
+        )
         return Response({"created": created}, status=status.HTTP_201_CREATED)
 
 
@@ -264,11 +243,7 @@ class AssignmentsBulkView(AdminView):
         data = BulkRequest(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        ids = list(dict.fromkeys(v["assignments"]))
-        if v["action"] == "delete":
-            count = assignment_bulk.assignments_delete(
-                assignment_ids=ids, discard_work=v["discard_work"]
-            )
-        else:
-            count = assignment_bulk.assignments_reopen(assignment_ids=ids)
+        count = assignment_bulk.assignments_bulk_action(
+            action=v["action"], assignment_ids=v["assignments"], discard_work=v["discard_work"]
+        )
         return Response({"action": v["action"], "count": count})

@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -19,7 +18,12 @@ from annotation.selectors.access import (
     visible_assignments,
     visible_topics,
 )
-from annotation.selectors.workspace import annotation_payload, assignments_payload, topic_payload
+from annotation.selectors.workspace import (
+    annotation_log_payload,
+    annotation_payload,
+    my_assignments_payload,
+    topic_payload,
+)
 from annotation.services import assignments as assignment_services
 from annotation.services import cursor, operations
 
@@ -55,12 +59,7 @@ class AppliedResponse(serializers.Serializer):
 class MyAssignmentsView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        mine = visible_assignments(request.user).filter(user=request.user)
-        return Response(
-            assignments_payload(
-                mine.order_by("topic__project__name", "topic__position", "topic_id")
-            )
-        )
+        return Response(my_assignments_payload(request.user))
 
 
 class TopicView(APIView):
@@ -99,10 +98,7 @@ class OperationsView(APIView):
     def get(self, request, pk: int):
         """The log (newest last): what changed, by whom, when; the last 500 entries."""
         annotation = get_object_or_404(visible_annotations(request.user), pk=pk)
-        rows = annotation.operations.order_by("-version").values(
-            "id", "version", "kind", "name", "payload", "warnings", "user__username", "created_at"
-        )[:500]
-        return Response(list(reversed(rows)))
+        return Response(annotation_log_payload(annotation))
 
 
 class UndoView(APIView):
@@ -143,8 +139,6 @@ class SubmitView(APIView):
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         assignment = get_object_or_404(visible_assignments(request.user), pk=pk)
-        if assignment.user_id != request.user.pk:
-            raise PermissionDenied("Only the assigned annotator can submit this topic.")
         assignment = assignment_services.assignment_submit(
             assignment_id=assignment.pk, user=request.user
         )

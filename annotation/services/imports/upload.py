@@ -1,0 +1,62 @@
+"""Import an uploaded file: a single file as it is, a zip (a folder of files) unpacked first.
+
+An upload is checked before it is read: its size and the size it unpacks to against
+MAX_UPLOAD_BYTES, and every path in a zip must stay inside the archive."""
+
+from __future__ import annotations
+
+import tempfile
+import zipfile
+from pathlib import Path
+
+from django.conf import settings
+
+from annotation.errors import ImportRefused, UploadTooLarge
+from annotation.models import Project
+from annotation.services.imports.topics import ImportResult, topics_import
+
+
+def topics_upload_import(
+    *, project: Project, upload, format: str, skip_invalid: bool = False, user=None
+) -> ImportResult:
+    """`topics_import` of an uploaded file (brat needs a zip of its folder)."""
+    limit = settings.MAX_UPLOAD_BYTES
+    if upload.size > limit:
+        raise UploadTooLarge(
+            f"{upload.name} is {upload.size:,} bytes, above the {limit:,}-byte limit"
+        )
+    with tempfile.TemporaryDirectory() as folder:
+        source = upload
+        if zipfile.is_zipfile(upload):
+            upload.seek(0)
+            source = _unzip(upload, Path(folder))
+        elif format == "brat":
+            raise ImportRefused(
+                "brat needs a .txt and an .ann per document: upload a .zip of the folder",
+                [upload.name],
+            )
+        else:
+            upload.seek(0)
+        return topics_import(
+            project=project, path=source, format=format, skip_invalid=skip_invalid, user=user
+        )
+
+
+def _unzip(upload, target: Path) -> Path:
+    """Extract an uploaded zip safely (no path may leave the target folder)."""
+    with zipfile.ZipFile(upload) as archive:
+        for member in archive.infolist():
+            destination = (target / member.filename).resolve()
+            if not destination.is_relative_to(target.resolve()):
+                raise ImportRefused(
+                    f"{upload.name}: {member.filename} points outside the archive",
+                    [member.filename],
+                )
+        total = sum(member.file_size for member in archive.infolist())
+        if total > settings.MAX_UPLOAD_BYTES:
+            raise ImportRefused(
+                f"{upload.name} unpacks to {total:,} bytes, above the limit", [upload.name]
+            )
+        archive.extractall(target)
+    entries = [p for p in target.iterdir() if not p.name.startswith(("__MACOSX", "."))]
+    return entries[0] if len(entries) == 1 and entries[0].is_dir() else target
