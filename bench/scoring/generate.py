@@ -142,7 +142,8 @@ def topic(rng: random.Random, topic_id: int) -> dict:
         rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(110, 190)) for _ in range(n_paragraphs)
     ]
     n_mentions = rng.randint(44, 60)
-    mentions, used = [], set()
+    mentions: list[list[int]] = []
+    used: set[tuple[int, int, int]] = set()
     while len(mentions) < n_mentions:
         paragraph = rng.randrange(n_paragraphs)
         start = rng.randrange(len(tokens[paragraph]) - 4)
@@ -190,7 +191,8 @@ def line(
     mentions: list[list[int]],
     relations: list[list[int]],
 ) -> dict:
-    offsets, flat = [], []
+    offsets: list[int] = []
+    flat: list[str] = []
     for paragraph in tokens:
         offsets.append(len(flat))
         flat.extend(paragraph)

@@ -1,19 +1,22 @@
 """Benchmark of the stand-alone scorer: ``score`` and ``iaa`` of 4 annotators, as users run them.
 
-    python bench/scoring/run.py [--dir DIR] [--runs 7]
+    python bench/scoring/run.py [--dir DIR] [--runs 7] [--before COMMIT]
 
 Generates the SciCo-test-sized files (bench/scoring/generate.py, fixed seed) into DIR (default
 var/bench/scoring) unless files made by the current generator are there, then runs the
 command line in subprocesses and prints, for each command, the median and the minimum of the
 wall time, the median CPU time (user + sys) and the peak memory (max resident set). Goal:
-score < 0.5 s wall. The commands are run alternately, so that both see the same load; the
-load average is printed with the table, since the machine is shared. A first, unmeasured run
-of each warms the page cache and writes
-the bytecode caches (``PYTHONDONTWRITEBYTECODE``, which some shells here set, is left out of
-the commands' environment: an installed scorer has its .pyc files, and compiling the modules
-anew would add ~50 ms to every run). A second table splits one run into its phases, measured
-in-process (CPU seconds): start-up imports, reading the files (JSON, the checks, converting
-to the scorers' plain annotations), and the scoring itself.
+score < 0.5 s wall. The commands run alternately, so that all see the same load, and the load
+average is printed with the table, since the machine is shared. ``--before COMMIT`` also runs
+the scorer of that commit (its ``annotation`` package, extracted with ``git archive``) in the
+same rounds, for a before/after comparison on the same files and load.
+
+A first, unmeasured run of each command warms the page cache and writes the bytecode caches
+(``PYTHONDONTWRITEBYTECODE``, which some shells here set, is left out of the commands'
+environment: an installed scorer has its .pyc files, and compiling the modules anew would add
+~50 ms to every run). A second table splits one run into its phases, measured in one process
+(CPU seconds): imports, reading the files (JSON, the checks, the scorers' plain annotations),
+and the scoring itself.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,6 +38,31 @@ from bench.scoring.generate import generate
 
 FILES = ["gold.jsonl", "system.jsonl"] + [f"annotator{i}.jsonl" for i in range(1, 5)]
 STAMP = "generator.sha1"  # which generate.py made the files: a changed generator regenerates them
+ENVIRONMENT = {
+    name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"
+}
+GOALS = {"score": 0.5}
+
+PHASES = """
+import sys, time
+files = sys.argv[1:]
+t = time.process_time()
+from annotation.domain.scoring import api, cli
+imports = time.process_time() - t
+t = time.process_time()
+gold, system = cli._read_all(files[:2], "scico")
+read_score = time.process_time() - t
+t = time.process_time()
+api.score_scico(gold, system)
+compute_score = time.process_time() - t
+t = time.process_time()
+annotators = cli._read_all(files[2:], "scico")
+read_iaa = time.process_time() - t
+t = time.process_time()
+api.iaa(annotators, scheme="scico")
+compute_iaa = time.process_time() - t
+print(imports, read_score, compute_score, read_iaa, compute_iaa)
+"""
 
 
 def generator_stamp() -> str:
@@ -49,42 +78,28 @@ def ensure_files(directory: Path) -> None:
         stamp.write_text(generator_stamp() + "\n")
 
 
-ENVIRONMENT = {
-    name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"
-}
-
-
-def measure(argv: list[str]) -> tuple[float, float, float]:
-    """(wall seconds, CPU seconds, peak RSS in MiB) of one run of ``argv``."""
+def measure(argv: list[str], cwd: Path) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, peak RSS in MiB) of one run of ``argv`` in ``cwd`` (which
+    decides whose ``annotation`` package ``python -m`` imports)."""
     start = time.perf_counter()
     process = subprocess.Popen(
-        argv, cwd=ROOT, env=ENVIRONMENT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        argv, cwd=cwd, env=ENVIRONMENT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed: {process.stderr.read().decode()}")
+    assert process.stderr is not None
+    errors = process.stderr.read().decode()
     process.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {errors}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def phases(directory: Path) -> list[tuple[str, float, float]]:
     """(phase, score seconds, iaa seconds), CPU time in a fresh interpreter, one process."""
-    code = f"""
-import time
-t = time.process_time()
-from annotation.domain.scoring import api, cli
-imports = time.process_time() - t
-files = [{str(directory)!r} + "/" + name for name in {FILES!r}]
-t = time.process_time(); gold, system = cli._read_all(files[:2], "scico"); read_score = time.process_time() - t
-t = time.process_time(); api.score_scico(gold, system); compute_score = time.process_time() - t
-t = time.process_time(); annotators = cli._read_all(files[2:], "scico"); read_iaa = time.process_time() - t
-t = time.process_time(); api.iaa(annotators, scheme="scico"); compute_iaa = time.process_time() - t
-print(imports, read_score, compute_score, read_iaa, compute_iaa)
-"""
+    files = [str(directory / name) for name in FILES]
     out = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", PHASES, *files],
         cwd=ROOT,
         env=ENVIRONMENT,
         capture_output=True,
@@ -99,57 +114,66 @@ print(imports, read_score, compute_score, read_iaa, compute_iaa)
     ]
 
 
+def extract(commit: str, into: Path) -> Path:
+    """The ``annotation`` package of ``commit``, extracted under ``into``."""
+    archive = subprocess.run(
+        ["git", "archive", commit, "annotation"], cwd=ROOT, capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--dir", type=Path, default=ROOT / "var" / "bench" / "scoring")
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--before", metavar="COMMIT", help="also run the scorer of COMMIT")
     args = parser.parse_args([] if argv is None else argv)  # `python -m bench scoring` passes none
     ensure_files(args.dir)
     sizes = {name: (args.dir / name).stat().st_size / 2**20 for name in FILES}
     scorer = [sys.executable, "-m", "annotation.domain.scoring"]
-    score = [
-        "score",
-        str(args.dir / "gold.jsonl"),
-        str(args.dir / "system.jsonl"),
-        "--format",
-        "scico",
-        "--json",
-    ]
-    iaa = [
-        "iaa",
-        *(str(args.dir / f"annotator{i}.jsonl") for i in range(1, 5)),
-        "--format",
-        "scico",
-        "--json",
-    ]
     commands = {
-        "score": (scorer + score, 0.5),
-        "iaa (4 annotators)": (scorer + iaa, None),
+        "score": [*scorer, "score", *(str(args.dir / name) for name in FILES[:2])],
+        "iaa (4 annotators)": [*scorer, "iaa", *(str(args.dir / name) for name in FILES[2:])],
     }
+    for command in commands.values():
+        command += ["--format", "scico", "--json"]
     print(
-        f"files: {args.dir} (gold {sizes['gold.jsonl']:.1f} MiB, system {sizes['system.jsonl']:.1f} MiB, "
-        f"annotators {sizes['annotator1.jsonl']:.1f} MiB each; 200 topics); CPUs: {len(os.sched_getaffinity(0))}"
+        f"files: {args.dir} (gold {sizes['gold.jsonl']:.1f} MiB, "
+        f"system {sizes['system.jsonl']:.1f} MiB, annotators {sizes['annotator1.jsonl']:.1f} MiB "
+        f"each; 200 topics); CPUs: {len(os.sched_getaffinity(0))}"
     )
-    for command, _ in commands.values():  # warm the page cache and the bytecode caches
-        measure(command)
-    load_before = os.getloadavg()[0]
-    runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
-    for _ in range(args.runs):
-        for name, (command, _) in commands.items():
-            runs[name].append(measure(command))
-    load_after = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as before_dir:
+        checkouts = {"": ROOT}
+        if args.before:
+            checkouts[f"{args.before}: "] = extract(args.before, Path(before_dir))
+        variants = {
+            f"{label}{name}": (command, cwd)
+            for label, cwd in checkouts.items()
+            for name, command in commands.items()
+        }
+        for command, cwd in variants.values():  # warm the page cache and the bytecode caches
+            measure(command, cwd)
+        load_before = os.getloadavg()[0]
+        runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
+        for _ in range(args.runs):
+            for name, (command, cwd) in variants.items():
+                runs[name].append(measure(command, cwd))
+        load_after = os.getloadavg()[0]
     print(f"load average (1 min) {load_before:.2f} before, {load_after:.2f} after the runs")
+    width = max(map(len, variants)) + 1
     print(
-        f"{'command':<20} {'runs':>4} {'wall median':>11} {'wall min':>9} {'CPU median':>10} {'peak MiB':>9} "
-        f"{'goal':>6}  met"
+        f"{'command':<{width}} {'runs':>4} {'wall median':>11} {'wall min':>9} "
+        f"{'CPU median':>10} {'peak MiB':>9} {'goal':>6}  met"
     )
-    for name, (_, goal) in commands.items():
+    for name in variants:
         walls, cpus, peaks = zip(*runs[name])
         wall = statistics.median(walls)
+        goal = GOALS.get(name)
         met = f"{goal:>5.1f}s  {'yes' if wall < goal else 'no'}" if goal else ""
         print(
-            f"{name:<20} {len(walls):>4} {wall:>10.3f}s {min(walls):>8.3f}s {statistics.median(cpus):>9.3f}s "
-            f"{max(peaks):>9.1f} {met}"
+            f"{name:<{width}} {len(walls):>4} {wall:>10.3f}s {min(walls):>8.3f}s "
+            f"{statistics.median(cpus):>9.3f}s {max(peaks):>9.1f} {met}"
         )
     print()
     print(f"{'phase (CPU seconds, one process)':<42} {'score':>7} {'iaa':>7}")

@@ -16,6 +16,7 @@ def fixtures_dir() -> Path:
 def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.fail(
-            "../shared/data is not beside the checkout: the tests read the real data there (CI has it)"
+            "../shared/data is not beside the checkout: the tests read the real data there "
+            "(CI has it)"
         )
     return SHARED_DATA

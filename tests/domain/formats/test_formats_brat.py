@@ -6,7 +6,10 @@ from annotation.domain.formats import FormatErrors, read, write
 from annotation.domain.formats.brat import read_brat, write_brat
 from annotation.domain.formats.chartokens import tokenize
 
-TEXT = "Compound 5 (1.5 g) was dissolved in THF.\nThe mixture was stirred to give compound 6 as a white solid.\n"
+TEXT = (
+    "Compound 5 (1.5 g) was dissolved in THF.\n"
+    "The mixture was stirred to give compound 6 as a white solid.\n"
+)
 
 
 def pair(tmp_path, ann, text=TEXT, stem="doc"):
@@ -145,7 +148,10 @@ def test_with_skip_invalid_a_bad_pair_is_skipped_and_the_others_read(tmp_path, f
 
 
 def test_tokenising_tokens_joined_by_spaces_gives_them_back():
-    text = "Isopropanol (25.00 g) containing (R)-3-aminoquinuclidine (5.01 g: 39.7 mmol), 2 eq. at 60° C."
+    text = (
+        "Isopropanol (25.00 g) containing (R)-3-aminoquinuclidine (5.01 g: 39.7 mmol), "
+        "2 eq. at 60° C."
+    )
     tokens = [text[a:b] for a, b in tokenize(text)]
     assert tokens[:5] == ["Isopropanol", "(", "25.00", "g", ")"]
     assert "(R)-3-aminoquinuclidine" in tokens and "eq." in tokens and tokens[-2:] == ["C", "."]

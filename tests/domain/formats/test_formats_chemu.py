@@ -81,7 +81,8 @@ def test_empty_side_is_an_error_naming_line_type_index_and_side():
     errors = errors_of(chemu_line(Coreference=[[[[7, 8]], []]]))
     assert (
         str(errors[0])
-        == "train.jsonlines: line 1, field Coreference[0][1]: the antecedent is empty (anaphor [[7, 8]])"
+        == "train.jsonlines: line 1, field Coreference[0][1]: the antecedent is empty "
+        "(anaphor [[7, 8]])"
     )
 
 
@@ -95,7 +96,8 @@ def test_offsets_beyond_the_snippet_invalidate_the_line():
     errors = errors_of(chemu_line(Contained=[[[[7, 8]], [[10, 12]]]]))
     assert (
         str(errors[0])
-        == "train.jsonlines: line 1, field Contained[0][1][0][1]: offset 12 is beyond the snippet's 12 tokens"
+        == "train.jsonlines: line 1, field Contained[0][1][0][1]: offset 12 is beyond the "
+        "snippet's 12 tokens"
     )
 
 

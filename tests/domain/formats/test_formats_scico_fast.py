@@ -96,9 +96,7 @@ def test_without_token_contents_a_token_that_is_not_a_string_is_counted_not_chec
     parsed = parse_scico_line(line, 1, "data.jsonl", token_contents=False)
     assert not parsed.errors
     assert [len(document.tokens) for document in parsed.topic.documents] == [4, 3]
-    as_strings = parse_scico_line(
-        line.replace("7", '"x"').replace("null", '"y"'), 1, "data.jsonl"
-    )
+    as_strings = parse_scico_line(line.replace("7", '"x"').replace("null", '"y"'), 1, "data.jsonl")
     assert parsed.topic.mentions == as_strings.topic.mentions
 
 

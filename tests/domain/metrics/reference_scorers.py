@@ -38,7 +38,7 @@ def coval_f1(p_num, p_den, r_num, r_den, beta=1):
 
 
 def coval_mentions(clusters, mention_to_gold):
-    setofmentions = set(mention for cluster in clusters for mention in cluster)
+    setofmentions = {mention for cluster in clusters for mention in cluster}
     correct = setofmentions & set(mention_to_gold.keys())
     return len(correct), len(setofmentions)
 
@@ -167,7 +167,7 @@ def coval_evaluate(documents, keep_singletons):
 
 def scico_higher_order_relations(binary_relations):
     graph = nx.DiGraph(directed=True)
-    nodes = set(list(chain.from_iterable(binary_relations)))
+    nodes = set(chain.from_iterable(binary_relations))
     graph.add_nodes_from(nodes)
     graph.add_edges_from(binary_relations)
     higher_order_relations = []
@@ -275,7 +275,7 @@ def scico_path_topic(topic_gold, topic_system):
 
     def graph_of(topic):
         graph = nx.DiGraph()
-        graph.add_nodes_from(set(m[-1] for m in topic["mentions"]))
+        graph.add_nodes_from({m[-1] for m in topic["mentions"]})
         graph.add_edges_from(topic["relations"])
         return graph
 
@@ -309,7 +309,7 @@ def scico_path_averages(topic_counts):
     return micro, macro
 
 
-# ----------------------------------------------------------------------------- BRATEval (ChEMU 2021)
+# ------------------------------------------------------------------------ BRATEval (ChEMU 2021)
 
 
 def chemu_expand(relations):

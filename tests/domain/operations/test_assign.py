@@ -91,7 +91,10 @@ def test_the_warning_names_the_removed_cluster_and_where_its_children_went():
     session = Session(topic({1: ("P", [1]), 2: ("E", [2]), 3: ("C", [3])}, edges=[(1, 2), (2, 3)]))
     result = session.do({"op": "assign", "mention": 2, "cluster": 1})
     assert result.warnings == [
-        "Cluster 'E' (#2) was left empty and removed; its subclusters 'C' (#3) moved up to 'P' (#1)."
+        (
+            "Cluster 'E' (#2) was left empty and removed; its subclusters 'C' (#3) moved up to "
+            "'P' (#1)."
+        )
     ]
 
 

@@ -60,7 +60,8 @@ def test_set_parent_under_a_descendant_is_refused_with_the_path():
     with pytest.raises(CycleError) as refused:
         session.do({"op": "set_parent", "child": 1, "parent": 3})
     assert refused.value.message == (
-        "Putting 'A' (#1) under 'B' (#3) would close a cycle: 'A' (#1) -> 'X' (#2) -> 'B' (#3) -> 'A' (#1)."
+        "Putting 'A' (#1) under 'B' (#3) would close a cycle: "
+        "'A' (#1) -> 'X' (#2) -> 'B' (#3) -> 'A' (#1)."
     )
 
 

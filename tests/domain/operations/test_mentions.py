@@ -12,9 +12,12 @@ from annotation.domain.errors import (
 
 from .factories import Session, topic
 
-ALLOWED = dict(
-    allow_add_mentions=True, allow_fix_spans=True, allow_reject_mentions=True, anaphora=True
-)
+ALLOWED = {
+    "allow_add_mentions": True,
+    "allow_fix_spans": True,
+    "allow_reject_mentions": True,
+    "anaphora": True,
+}
 
 
 def add(session, spans, document=1):

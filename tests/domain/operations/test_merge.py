@@ -122,7 +122,10 @@ def test_under_single_parent_the_targets_parent_wins_and_the_dropped_edge_is_rep
     result = merge(session, 1, 2)
     assert session.state.edges == {(4, 2)}
     assert result.warnings == [
-        "The edge 'PS' (#3) -> 'S' (#1) was dropped: under single parent, 'T' (#2) keeps its parent 'PT' (#4)."
+        (
+            "The edge 'PS' (#3) -> 'S' (#1) was dropped: under single parent, 'T' (#2) keeps its "
+            "parent 'PT' (#4)."
+        )
     ]
 
 
