@@ -1,6 +1,6 @@
 from django.urls import path
 
-from modelserve import api
+from modelserve.api import views as api
 
 urlpatterns = [
     path(

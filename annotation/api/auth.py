@@ -28,8 +28,16 @@ class MeSerializer(serializers.Serializer):
     is_admin = serializers.BooleanField()
 
 
-def me_data(user) -> dict:
+def me_payload(user) -> dict:
     return {"id": user.pk, "username": user.username, "is_admin": is_admin(user)}
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class CsrfSerializer(serializers.Serializer):
+    csrf_token = serializers.CharField()
 
 
 def _credentials(request) -> dict:
@@ -49,12 +57,10 @@ class TokenView(LoginThrottled):
 
     authentication_classes = ()
 
-    @extend_schema(
-        request=CredentialsSerializer,
-        responses={200: {"type": "object", "properties": {"token": {"type": "string"}}}},
-    )
+    @extend_schema(request=CredentialsSerializer, responses=TokenSerializer)
     def post(self, request):
-        return Response({"token": api_token_obtain(request=request, **_credentials(request))})
+        token = api_token_obtain(request=request, **_credentials(request))
+        return Response(TokenSerializer({"token": token}).data)
 
 
 class LoginView(LoginThrottled):
@@ -63,7 +69,7 @@ class LoginView(LoginThrottled):
     @extend_schema(request=CredentialsSerializer, responses=MeSerializer)
     def post(self, request):
         user = session_login(request=request, **_credentials(request))
-        return Response(me_data(user))
+        return Response(MeSerializer(me_payload(user)).data)
 
 
 class LogoutView(APIView):
@@ -79,14 +85,12 @@ class LogoutView(APIView):
 class CsrfView(APIView):
     permission_classes = (AllowAny,)
 
-    @extend_schema(
-        responses={200: {"type": "object", "properties": {"csrf_token": {"type": "string"}}}}
-    )
+    @extend_schema(responses=CsrfSerializer)
     def get(self, request):
-        return Response({"csrf_token": get_token(request)})
+        return Response(CsrfSerializer({"csrf_token": get_token(request)}).data)
 
 
 class MeView(APIView):
     @extend_schema(responses=MeSerializer)
     def get(self, request):
-        return Response(me_data(request.user))
+        return Response(MeSerializer(me_payload(request.user)).data)

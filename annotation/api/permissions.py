@@ -16,4 +16,4 @@ class IsAdmin(BasePermission):
 
 
 class AdminView(APIView):
-    permission_classes = [IsAdmin]
+    permission_classes = (IsAdmin,)

@@ -17,6 +17,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
+from annotation.api.serializers.files import AgreementReport, ImportSummary
 from annotation.domain.formats import READERS, WRITERS
 from annotation.models import Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
@@ -35,7 +36,7 @@ class ImportRequest(serializers.Serializer):
 class ImportView(AdminView):
     parser_classes = (MultiPartParser, FormParser)
 
-    @extend_schema(request={"multipart/form-data": ImportRequest}, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request={"multipart/form-data": ImportRequest}, responses={201: ImportSummary})
     def post(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
         data = ImportRequest(data=request.data)
@@ -47,17 +48,7 @@ class ImportView(AdminView):
             skip_invalid=data.validated_data["skip_invalid"],
             user=request.user,
         )
-        return Response(
-            {
-                "summary": str(result),
-                "topics": result.topics,
-                "mentions": result.mentions,
-                "gold": result.gold,
-                "warnings": [str(w) for w in result.warnings],
-                "skipped": [line for line in result.lines() if line.startswith("skipped")],
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(ImportSummary(result).data, status=status.HTTP_201_CREATED)
 
 
 class ExportView(AdminView):
@@ -102,7 +93,10 @@ def _extension(format: str) -> str:
 class AgreementView(AdminView):
     @extend_schema(
         parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
-        responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+        responses={
+            (200, "application/json"): AgreementReport,
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
     )
     def get(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
@@ -111,4 +105,4 @@ class AgreementView(AdminView):
             response = HttpResponse(agreement_csv(result), content_type="text/csv; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="{project.name}-agreement.csv"'
             return response
-        return Response(result)
+        return Response(AgreementReport(result).data)

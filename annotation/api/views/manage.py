@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
-from annotation.models import Assignment, Project
+from annotation.api.serializers.fields import EnumField
+from annotation.api.serializers.manage import (
+    AssignmentReassigned,
+    AssignmentReopened,
+    AssignmentsCreated,
+    BulkDone,
+    ProgressPayload,
+    Project,
+    TopicRow,
+    UserRow,
+)
+from annotation.api.serializers.workspace import AssignmentRow, assignment_role
+from annotation.models import Assignment
+from annotation.models import Project as ProjectModel
 from annotation.selectors.manage import (
     assignment_rows,
     project_row,
@@ -36,35 +48,34 @@ class ProjectSerializer(serializers.Serializer):
 
 
 class ProjectsView(AdminView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="projects_list")
+    @extend_schema(responses=Project(many=True), operation_id="projects_list")
     def get(self, request):
-        return Response(project_rows())
+        return Response(Project(project_rows(), many=True).data)
 
-    @extend_schema(request=ProjectSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ProjectSerializer, responses={201: Project})
     def post(self, request):
         data = ProjectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project = project_services.project_create(**data.validated_data)
-        return Response(project_row(project), status=status.HTTP_201_CREATED)
+        return Response(Project(project_row(project)).data, status=status.HTTP_201_CREATED)
 
 
 class ProjectView(AdminView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=Project)
     def get(self, request, pk: int):
-        return Response(project_row(get_object_or_404(Project, pk=pk)))
+        return Response(Project(project_row(get_object_or_404(ProjectModel, pk=pk))).data)
 
-    @extend_schema(request=ProjectSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ProjectSerializer, responses=Project)
     def patch(self, request, pk: int):
-        project = get_object_or_404(Project, pk=pk)
+        project = get_object_or_404(ProjectModel, pk=pk)
         data = ProjectSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        return Response(
-            project_row(project_services.project_update(project=project, **data.validated_data))
-        )
+        project = project_services.project_update(project=project, **data.validated_data)
+        return Response(Project(project_row(project)).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request, pk: int):
-        project = get_object_or_404(Project, pk=pk)
+        project = get_object_or_404(ProjectModel, pk=pk)
         project_services.project_delete(
             project=project, confirm=request.query_params.get("confirm") == "true"
         )
@@ -72,15 +83,17 @@ class ProjectView(AdminView):
 
 
 class ProjectTopicsView(AdminView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=TopicRow(many=True))
     def get(self, request, pk: int):
-        return Response(project_topics(get_object_or_404(Project, pk=pk)))
+        topics = project_topics(get_object_or_404(ProjectModel, pk=pk))
+        return Response(TopicRow(topics, many=True).data)
 
 
 class ProjectProgressView(AdminView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=ProgressPayload)
     def get(self, request, pk: int):
-        return Response(project_progress(get_object_or_404(Project, pk=pk)))
+        progress = project_progress(get_object_or_404(ProjectModel, pk=pk))
+        return Response(ProgressPayload(progress).data)
 
 
 class UserSerializer(serializers.Serializer):
@@ -95,44 +108,29 @@ class UserUpdateSerializer(serializers.Serializer):
     is_active = serializers.BooleanField(required=False)
 
 
-def _user_row(user) -> dict:
-    return {
-        "id": user.pk,
-        "username": user.username,
-        "is_admin": user.is_staff,
-        "is_active": user.is_active,
-        "last_login": user.last_login,
-    }
-
-
 class UsersView(AdminView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=UserRow(many=True))
     def get(self, request):
-        return Response([_user_row(u) for u in users_by_name()])
+        return Response(UserRow(users_by_name(), many=True).data)
 
-    @extend_schema(request=UserSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=UserSerializer, responses={201: UserRow})
     def post(self, request):
         data = UserSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(
-            _user_row(project_services.user_create(**data.validated_data)),
-            status=status.HTTP_201_CREATED,
-        )
+        user = project_services.user_create(**data.validated_data)
+        return Response(UserRow(user).data, status=status.HTTP_201_CREATED)
 
 
 class UserView(AdminView):
-    @extend_schema(request=UserUpdateSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=UserUpdateSerializer, responses=UserRow)
     def patch(self, request, pk: int):
         user = get_object_or_404(get_user_model(), pk=pk)
         data = UserUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(
-            _user_row(
-                project_services.user_update(
-                    user=user, acting_user=request.user, **data.validated_data
-                )
-            )
+        user = project_services.user_update(
+            user=user, acting_user=request.user, **data.validated_data
         )
+        return Response(UserRow(user).data)
 
 
 class AssignmentsQuery(serializers.Serializer):
@@ -145,32 +143,30 @@ class AssignRequest(serializers.Serializer):
     project = serializers.IntegerField()
     topics = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
     users = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
-    mode = serializers.ChoiceField(
-        choices=["all", "balanced"],
+    mode = EnumField(
+        "AssignMode",
+        ("all", "balanced"),
         default="all",
         help_text="all: every topic to every user; balanced: k per overlap topic, 1 else",
     )
     k = serializers.IntegerField(min_value=1, default=1)
     overlap = serializers.ListField(child=serializers.IntegerField(), default=list)
-    role = serializers.ChoiceField(
-        choices=Assignment.Role.choices, default=Assignment.Role.ANNOTATOR
-    )
+    role = assignment_role(default=Assignment.Role.ANNOTATOR)
 
 
 class AssignmentsView(AdminView):
-    @extend_schema(parameters=[AssignmentsQuery], responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[AssignmentsQuery], responses=AssignmentRow(many=True))
     def get(self, request):
         query = AssignmentsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return Response(
-            assignment_rows(
-                project_id=query.validated_data.get("project"),
-                user_id=query.validated_data.get("user"),
-                topic_id=query.validated_data.get("topic"),
-            )
+        rows = assignment_rows(
+            project_id=query.validated_data.get("project"),
+            user_id=query.validated_data.get("user"),
+            topic_id=query.validated_data.get("topic"),
         )
+        return Response(AssignmentRow(rows, many=True).data)
 
-    @extend_schema(request=AssignRequest, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=AssignRequest, responses={201: AssignmentsCreated})
     def post(self, request):
         data = AssignRequest(data=request.data)
         data.is_valid(raise_exception=True)
@@ -184,7 +180,9 @@ class AssignmentsView(AdminView):
             overlap=v["overlap"],
             role=v["role"],
         )
-        return Response({"created": created}, status=status.HTTP_201_CREATED)
+        return Response(
+            AssignmentsCreated({"created": created}).data, status=status.HTTP_201_CREATED
+        )
 
 
 class ReassignRequest(serializers.Serializer):
@@ -193,7 +191,7 @@ class ReassignRequest(serializers.Serializer):
 
 
 class AssignmentReassignView(AdminView):
-    @extend_schema(request=ReassignRequest, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ReassignRequest, responses=AssignmentReassigned)
     def post(self, request, pk: int):
         data = ReassignRequest(data=request.data)
         data.is_valid(raise_exception=True)
@@ -202,17 +200,15 @@ class AssignmentReassignView(AdminView):
         assignment = assignment_services.assignment_reassign(
             assignment_id=pk, user=user, discard_work=data.validated_data["discard_work"]
         )
-        return Response(
-            {"id": assignment.pk, "user": assignment.user_id, "status": assignment.status}
-        )
+        return Response(AssignmentReassigned(assignment).data)
 
 
 class AssignmentReopenView(AdminView):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=AssignmentReopened)
     def post(self, request, pk: int):
         get_object_or_404(Assignment, pk=pk)
         assignment = assignment_services.assignment_reopen(assignment_id=pk)
-        return Response({"id": assignment.pk, "status": assignment.status})
+        return Response(AssignmentReopened(assignment).data)
 
 
 class AssignmentView(AdminView):
@@ -226,7 +222,7 @@ class AssignmentView(AdminView):
 
 
 class BulkRequest(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["delete", "reopen"])
+    action = EnumField("BulkAction", ("delete", "reopen"))
     assignments = serializers.ListField(
         child=serializers.IntegerField(), allow_empty=False, max_length=100_000
     )
@@ -238,7 +234,7 @@ class BulkRequest(serializers.Serializer):
 class AssignmentsBulkView(AdminView):
     """Delete or reopen many assignments in one set-based request (all or nothing)."""
 
-    @extend_schema(request=BulkRequest, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=BulkRequest, responses=BulkDone)
     def post(self, request):
         data = BulkRequest(data=request.data)
         data.is_valid(raise_exception=True)
@@ -246,4 +242,4 @@ class AssignmentsBulkView(AdminView):
         count = assignment_bulk.assignments_bulk_action(
             action=v["action"], assignment_ids=v["assignments"], discard_work=v["discard_work"]
         )
-        return Response({"action": v["action"], "count": count})
+        return Response(BulkDone({"action": v["action"], "count": count}).data)

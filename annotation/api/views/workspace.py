@@ -1,18 +1,27 @@
 """The annotator's endpoints: my topics, a topic, my annotation, operations, undo/redo, submit.
 
-Each view validates its input, makes one service or selector call and returns its result;
+Each view validates its input, makes one service or selector call and serialises its result;
 refusals are domain errors mapped to HTTP in annotation.api.errors.
 """
 
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from annotation.api.serializers.fields import ShapedDict
+from annotation.api.serializers.operations import OPERATION
+from annotation.api.serializers.workspace import (
+    AnnotationPayload,
+    Applied,
+    AssignmentRow,
+    AssignmentSubmitted,
+    LogEntry,
+    TopicPayload,
+)
 from annotation.selectors.access import (
     visible_annotations,
     visible_assignments,
@@ -30,9 +39,7 @@ from annotation.services import cursor, operations
 
 class OperationRequest(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0)
-    operation = serializers.DictField(
-        help_text='e.g. {"op": "assign", "mention": 12, "cluster": null}'
-    )
+    operation = ShapedDict(OPERATION)  # e.g. {"op": "assign", "mention": 12, "cluster": null}
     client_id = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
 
 
@@ -45,41 +52,30 @@ class CursorRequest(serializers.Serializer):
     mention = serializers.IntegerField(allow_null=True)
 
 
-class AppliedResponse(serializers.Serializer):
-    operation_id = serializers.IntegerField()
-    version = serializers.IntegerField()
-    name = serializers.CharField()
-    kind = serializers.CharField()
-    effects = serializers.ListField(child=serializers.DictField())
-    warnings = serializers.ListField(child=serializers.CharField())
-    created = serializers.DictField(child=serializers.IntegerField())
-    client_id = serializers.CharField()
-
-
 class MyAssignmentsView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=AssignmentRow(many=True))
     def get(self, request):
-        return Response(my_assignments_payload(request.user))
+        return Response(AssignmentRow(my_assignments_payload(request.user), many=True).data)
 
 
 class TopicView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=TopicPayload)
     def get(self, request, pk: int):
         topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
-        return Response(topic_payload(topic))
+        return Response(TopicPayload(topic_payload(topic)).data)
 
 
 class AnnotationView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=AnnotationPayload)
     def get(self, request, pk: int):
         annotation = get_object_or_404(
             visible_annotations(request.user).select_related("assignment", "topic__project"), pk=pk
         )
-        return Response(annotation_payload(annotation))
+        return Response(AnnotationPayload(annotation_payload(annotation)).data)
 
 
 class OperationsView(APIView):
-    @extend_schema(request=OperationRequest, responses=AppliedResponse)
+    @extend_schema(request=OperationRequest, responses=Applied)
     def post(self, request, pk: int):
         # Ownership, visibility and the version are checked by the service under the row lock
         # (one query instead of a separate look-up here: this is the hot path of annotation).
@@ -92,19 +88,19 @@ class OperationsView(APIView):
             expected_version=data.validated_data["expected_version"],
             client_id=data.validated_data["client_id"],
         )
-        return Response(applied.as_message())
+        return Response(Applied(applied.as_message()).data)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=LogEntry(many=True))
     def get(self, request, pk: int):
         """The log (newest last): what changed, by whom, when; the last 500 entries."""
         annotation = get_object_or_404(visible_annotations(request.user), pk=pk)
-        return Response(annotation_log_payload(annotation))
+        return Response(LogEntry(annotation_log_payload(annotation), many=True).data)
 
 
 class UndoView(APIView):
     kind = "undo"
 
-    @extend_schema(request=VersionRequest, responses=AppliedResponse)
+    @extend_schema(request=VersionRequest, responses=Applied)
     def post(self, request, pk: int):
         data = VersionRequest(data=request.data)
         data.is_valid(raise_exception=True)
@@ -115,7 +111,7 @@ class UndoView(APIView):
             client_id=data.validated_data["client_id"],
             expected_version=data.validated_data["expected_version"],
         )
-        return Response(applied.as_message())
+        return Response(Applied(applied.as_message()).data)
 
 
 class RedoView(UndoView):
@@ -136,16 +132,10 @@ class CursorView(APIView):
 
 
 class SubmitView(APIView):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=AssignmentSubmitted)
     def post(self, request, pk: int):
         assignment = get_object_or_404(visible_assignments(request.user), pk=pk)
         assignment = assignment_services.assignment_submit(
             assignment_id=assignment.pk, user=request.user
         )
-        return Response(
-            {
-                "id": assignment.pk,
-                "status": assignment.status,
-                "submitted_at": assignment.submitted_at,
-            }
-        )
+        return Response(AssignmentSubmitted(assignment).data)

@@ -1,0 +1,61 @@
+"""What the admin's file endpoints answer: an import's summary, the agreement report."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from annotation.api.serializers.fields import Number
+from annotation.services.imports.topics import skipped_line
+
+
+class SkippedLine(serializers.CharField):
+    """A record left out of an import, as the import command prints it."""
+
+    def to_representation(self, value) -> str:
+        return skipped_line(value)
+
+
+class ImportSummary(serializers.Serializer):
+    """What an upload imported (annotation.services.imports.topics.ImportResult)."""
+
+    summary = serializers.CharField(source="*", help_text="the line the import command prints")
+    topics = serializers.ListField(child=serializers.CharField(), help_text="their external ids")
+    mentions = serializers.IntegerField()
+    gold = serializers.IntegerField(help_text="topics imported with a gold annotation")
+    warnings = serializers.ListField(child=serializers.CharField())
+    skipped = serializers.ListField(child=SkippedLine())
+
+
+def score(**kwargs) -> Number:
+    return Number(allow_null=True, help_text="null: undefined (nothing to score)", **kwargs)
+
+
+class TopicMetricScores(serializers.Serializer):
+    avg = score()
+    max = score()
+    pairs = serializers.DictField(
+        child=score(), help_text='"alice-bob" (usernames in annotator order) -> score'
+    )
+
+
+class OverallMetricScores(serializers.Serializer):
+    avg = score()
+    std = score()
+    max_micro = score()
+    max_macro = score()
+
+
+class AgreementReport(serializers.Serializer):
+    """annotation/selectors/agreement.py `project_agreement`."""
+
+    project = serializers.CharField(help_text="its name")
+    scheme = serializers.CharField(help_text="hierarchy, anaphora or hierarchy+anaphora")
+    annotators = serializers.ListField(child=serializers.CharField())
+    topics = serializers.DictField(
+        child=serializers.DictField(child=TopicMetricScores()),
+        help_text="topic external id -> metric -> scores",
+    )
+    overall = serializers.DictField(child=OverallMetricScores(), help_text="metric -> scores")
+    unscored_topics = serializers.ListField(
+        child=serializers.CharField(), help_text="topics fewer than two annotators submitted"
+    )

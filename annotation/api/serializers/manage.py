@@ -1,0 +1,82 @@
+"""What the admin pages read: projects, topics, users, assignments, progress."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from annotation.api.serializers.fields import EnumField, Number
+from annotation.api.serializers.workspace import ProjectInfo, assignment_role, assignment_status
+
+
+class Project(ProjectInfo):
+    """A project row of the admin pages (its suggestion settings are the suggestions app's)."""
+
+    topics = serializers.IntegerField(help_text="how many topics it has")
+
+
+class TopicRow(serializers.Serializer):
+    id = serializers.IntegerField()
+    external_id = serializers.CharField()
+    source = serializers.CharField()
+    position = serializers.IntegerField()
+
+
+class UserRow(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    username = serializers.CharField()
+    is_admin = serializers.BooleanField(source="is_staff")
+    is_active = serializers.BooleanField()
+    last_login = serializers.DateTimeField(format=None, allow_null=True)
+
+
+class ProgressTopic(serializers.Serializer):
+    id = serializers.IntegerField()
+    external_id = serializers.CharField()
+
+
+class ProgressAnnotator(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class ProgressCell(serializers.Serializer):
+    assignment = serializers.IntegerField()
+    topic = serializers.IntegerField()
+    user = serializers.IntegerField()
+    status = assignment_status()
+    role = assignment_role()
+    annotation = serializers.IntegerField()
+    version = serializers.IntegerField()
+    mentions_done = serializers.IntegerField()
+    mentions_total = serializers.IntegerField()
+    links = serializers.IntegerField()
+    seconds_spent = Number()
+
+
+class ProgressPayload(serializers.Serializer):
+    """The progress matrix (annotation/selectors/progress.py): topics x annotators."""
+
+    project = serializers.IntegerField()
+    topics = ProgressTopic(many=True)
+    annotators = ProgressAnnotator(many=True)
+    cells = ProgressCell(many=True)
+
+
+class AssignmentsCreated(serializers.Serializer):
+    created = serializers.IntegerField(help_text="new assignments (existing ones are kept)")
+
+
+class AssignmentReassigned(serializers.Serializer):
+    id = serializers.IntegerField()
+    user = serializers.IntegerField(source="user_id")
+    status = assignment_status()
+
+
+class AssignmentReopened(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = assignment_status()
+
+
+class BulkDone(serializers.Serializer):
+    action = EnumField("BulkAction", ("delete", "reopen"))
+    count = serializers.IntegerField()

@@ -1,0 +1,124 @@
+"""Operations as clients send them (annotation/domain/operations/dispatch.py) as schema
+components, discriminated by `op`.
+
+The domain planner validates an operation and names the faulty field, so these serializers
+only describe: `EditOperation` is what a suggestion proposes (and what accepting one wraps),
+`Operation` is any operation a client may send."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import PolymorphicProxySerializer
+from rest_framework import serializers
+
+from annotation.api.serializers.effects import link_type
+from annotation.api.serializers.fields import Shaped, span_list
+
+
+class AssignOperation(serializers.Serializer):
+    op = serializers.CharField()
+    mention = serializers.IntegerField()
+    cluster = serializers.IntegerField(allow_null=True, help_text="null: a new cluster")
+
+
+class MergeOperation(serializers.Serializer):
+    op = serializers.CharField()
+    source = serializers.IntegerField()
+    target = serializers.IntegerField()
+
+
+class SplitOperation(serializers.Serializer):
+    op = serializers.CharField()
+    mentions = serializers.ListField(child=serializers.IntegerField())
+
+
+class RenameOperation(serializers.Serializer):
+    op = serializers.CharField()
+    cluster = serializers.IntegerField()
+    label = serializers.CharField()
+
+
+class SetNoteOperation(serializers.Serializer):
+    op = serializers.CharField()
+    cluster = serializers.IntegerField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class SetParentOperation(serializers.Serializer):
+    op = serializers.CharField()
+    child = serializers.IntegerField()
+    parent = serializers.IntegerField(allow_null=True, help_text="null: a root")
+
+
+class EdgeOperation(serializers.Serializer):
+    op = serializers.CharField()
+    parent = serializers.IntegerField()
+    child = serializers.IntegerField()
+
+
+class AddMentionOperation(serializers.Serializer):
+    op = serializers.CharField()
+    document = serializers.IntegerField()
+    spans = span_list()
+
+
+class FixSpanOperation(serializers.Serializer):
+    op = serializers.CharField()
+    mention = serializers.IntegerField()
+    spans = span_list()
+
+
+class RejectMentionOperation(serializers.Serializer):
+    op = serializers.CharField()
+    mention = serializers.IntegerField()
+
+
+class LinkOperation(serializers.Serializer):
+    op = serializers.CharField()
+    type = link_type()
+    anaphor = serializers.IntegerField()
+    antecedent = serializers.IntegerField()
+
+
+EDIT_SHAPES: dict[str, type[serializers.Serializer]] = {
+    "assign": AssignOperation,
+    "merge": MergeOperation,
+    "split": SplitOperation,
+    "rename": RenameOperation,
+    "set_note": SetNoteOperation,
+    "set_parent": SetParentOperation,
+    "add_edge": EdgeOperation,
+    "remove_edge": EdgeOperation,
+    "add_mention": AddMentionOperation,
+    "fix_span": FixSpanOperation,
+    "reject_mention": RejectMentionOperation,
+    "add_link": LinkOperation,
+    "remove_link": LinkOperation,
+}
+
+EDIT_OPERATION = PolymorphicProxySerializer(
+    component_name="EditOperation", serializers=EDIT_SHAPES, resource_type_field_name="op"
+)
+
+
+class AcceptSuggestionOperation(serializers.Serializer):
+    op = serializers.CharField()
+    suggestion = serializers.IntegerField()
+    # What accepting applies. The planner refuses a decision here; the schema says Operation
+    # (not EditOperation) because the workspace builds acceptances from any Operation.
+    operation = Shaped(lambda: OPERATION)
+
+
+class RejectSuggestionOperation(serializers.Serializer):
+    op = serializers.CharField()
+    suggestion = serializers.IntegerField()
+
+
+OPERATION: PolymorphicProxySerializer = PolymorphicProxySerializer(
+    component_name="Operation",
+    serializers={
+        **EDIT_SHAPES,
+        "accept_suggestion": AcceptSuggestionOperation,
+        "reject_suggestion": RejectSuggestionOperation,
+    },
+    resource_type_field_name="op",
+)
