@@ -8,6 +8,8 @@ hierarchies cannot be expressed as a row constraint; the domain layer refuses th
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -27,8 +29,8 @@ class Project(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["name"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["name"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=Q(hierarchy=True) | Q(anaphora=True), name="project_has_a_scheme"
             ),
@@ -53,8 +55,8 @@ class Topic(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["project", "position", "id"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["project", "position", "id"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=["project", "external_id"], name="topic_external_id_unique"
             ),
@@ -77,8 +79,8 @@ class Document(models.Model):
     metadata = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["topic", "position"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["topic", "position"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["topic", "position"], name="document_position_unique"),
         ]
 
@@ -97,8 +99,8 @@ class Mention(models.Model):
     metadata = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["topic", "position", "id"]
-        indexes = [models.Index(fields=["topic", "position"])]
+        ordering: ClassVar[list[str]] = ["topic", "position", "id"]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["topic", "position"])]
 
 
 class Assignment(models.Model):
@@ -122,8 +124,8 @@ class Assignment(models.Model):
     submitted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["topic", "user"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["topic", "user"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["topic", "user"], name="assignment_topic_user_unique"),
         ]
 
@@ -147,7 +149,7 @@ class Annotation(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=["topic"], condition=Q(kind="gold"), name="one_gold_per_topic"
             ),
@@ -173,7 +175,7 @@ class ClusterMember(models.Model):
     cluster = models.ForeignKey(Cluster, on_delete=models.CASCADE, related_name="members")
 
     class Meta:
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=["annotation", "mention"], name="one_cluster_per_mention"
             ),
@@ -186,7 +188,7 @@ class HierarchyEdge(models.Model):
     child = models.ForeignKey(Cluster, on_delete=models.CASCADE, related_name="parent_edges")
 
     class Meta:
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["annotation", "parent", "child"], name="edge_unique"),
             models.CheckConstraint(condition=~Q(parent=F("child")), name="edge_no_self_loop"),
         ]
@@ -202,7 +204,7 @@ class RelationLink(models.Model):
     antecedent = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
 
     class Meta:
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=["annotation", "type", "anaphor", "antecedent"], name="link_unique"
             ),
@@ -227,7 +229,7 @@ class MentionEdit(models.Model):
     rejected = models.BooleanField(default=False)
 
     class Meta:
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["annotation", "mention"], name="mention_edit_unique"),
         ]
 
@@ -262,8 +264,8 @@ class Operation(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["annotation", "version"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["annotation", "version"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=["annotation", "version"], name="operation_version_unique"
             ),
@@ -281,6 +283,6 @@ class SuggestionDecision(models.Model):
     )
 
     class Meta:
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["annotation", "suggestion"], name="decision_unique"),
         ]

@@ -21,10 +21,15 @@ from .state import AnnotationState
 
 
 class Entry(Protocol):
-    seq: int
-    kind: str
-    effects: list[Effect]
-    target_seq: int | None
+    # Read-only: a log row may load its effects only when they are read.
+    @property
+    def seq(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def effects(self) -> list[Effect]: ...
+    @property
+    def target_seq(self) -> int | None: ...
 
 
 class LogEntry(NamedTuple):

@@ -8,6 +8,7 @@ them with the new version, and after commit update the cache and broadcast to ot
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -80,18 +81,20 @@ class Locked:
 
 
 # One statement for the hot path (the ORM's select_related compiles slower than it runs).
+_ANNOTATION = Annotation._meta.db_table
 _LOCK_SQL = (
     f"SELECT a.id, a.version, a.topic_id, t.project_id, s.id, s.user_id, s.status "
-    f"FROM {Annotation._meta.db_table} a JOIN {Topic._meta.db_table} t ON t.id = a.topic_id "
-    f"LEFT JOIN {Assignment._meta.db_table} s ON s.id = a.assignment_id WHERE a.id = %s FOR UPDATE OF a"
+    f"FROM {_ANNOTATION} a JOIN {Topic._meta.db_table} t ON t.id = a.topic_id "
+    f"LEFT JOIN {Assignment._meta.db_table} s ON s.id = a.assignment_id "
+    f"WHERE a.id = %s FOR UPDATE OF a"
 )
 _LOG_SQL = (
-    f"WITH bumped AS (UPDATE {Annotation._meta.db_table} SET version = version + 1, updated_at = now() "
+    f"WITH bumped AS (UPDATE {_ANNOTATION} SET version = version + 1, updated_at = now() "
     f"WHERE id = %s RETURNING version) "
-    f"INSERT INTO {Operation._meta.db_table} (annotation_id, version, kind, target_id, name, payload, effects, "
-    f"warnings, user_id, client_id, created_at) "
-    f"SELECT %s, bumped.version, %s, %s, %s, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s, now() FROM bumped "
-    f"RETURNING id, version"
+    f"INSERT INTO {Operation._meta.db_table} (annotation_id, version, kind, target_id, name, "
+    f"payload, effects, warnings, user_id, client_id, created_at) "
+    f"SELECT %s, bumped.version, %s, %s, %s, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s, now() "
+    f"FROM bumped RETURNING id, version"
 )
 
 
@@ -104,17 +107,19 @@ def _lock_editable(annotation_id: int, expected_version: int, user) -> Locked:
     if row is None:
         raise NotFound("annotation", annotation_id)
     locked = Locked(*row)
-    access = {
-        "annotation_id": annotation_id,
-        "owner_id": locked.owner_id,
-        "status": locked.status if locked.assignment_id is not None else None,
-    }
+    check = functools.partial(
+        annotation_edit_check,
+        user,
+        annotation_id=annotation_id,
+        owner_id=locked.owner_id,
+        status=locked.status if locked.assignment_id is not None else None,
+    )
     # Who it is first (a stranger learns nothing, not even the version), then staleness,
     # then whether the content may change.
-    annotation_edit_check(user, **access, content=False)
+    check(content=False)
     if locked.version != expected_version:
         raise VersionConflict(expected=expected_version, current=locked.version)
-    annotation_edit_check(user, **access)
+    check()
     return locked
 
 

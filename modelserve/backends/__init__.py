@@ -68,7 +68,8 @@ def backend_class(name: str) -> type:
     module_name, _, class_name = BACKENDS[name].partition(":")
     module = importlib.import_module(module_name)
     if class_name:
-        return getattr(module, class_name)
+        backend: type = getattr(module, class_name)
+        return backend
     for value in vars(module).values():
         if (
             isinstance(value, type)
@@ -77,9 +78,3 @@ def backend_class(name: str) -> type:
         ):
             return value
     raise UnknownBackend(f"{module_name} defines no class with name = {name!r}")
-
-
-def clear_backends() -> None:
-    """Forget built backends (tests; a worker never needs it)."""
-    with _LOCK:
-        _BUILT.clear()
