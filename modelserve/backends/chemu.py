@@ -121,7 +121,8 @@ def _implied_by_chains(edges: list[tuple[int, int]]) -> set[tuple[int, int]]:
 def suggest_links(
     model: ChemuModel, topic: TopicData, threshold: float | None = None
 ) -> list[LinkSuggestion]:
-    """Links for every document of the topic (a ChEMU topic has one); indices into topic.mentions."""
+    """Links for every document of the topic (a ChEMU topic has one); indices into
+    topic.mentions."""
     threshold = float(model.config["threshold"] if threshold is None else threshold)
     links: list[LinkSuggestion] = []
     for document in range(len(topic.documents)):
@@ -131,7 +132,8 @@ def suggest_links(
 
 
 def with_links(topic: TopicData, links: list[LinkSuggestion]) -> TopicData:
-    """A copy of the topic whose links are the suggested ones (what predict writes and scoring reads)."""
+    """A copy of the topic whose links are the suggested ones (what predict writes and scoring
+    reads)."""
     result = copy.copy(topic)
     result.links = [LinkData(link.type, link.anaphor, link.antecedent) for link in links]
     return result
