@@ -1,12 +1,21 @@
 """The OpenAPI schema describes every endpoint without generator errors, each operation with a
-typed answer; the docs page serves its assets locally (no CDN at run time)."""
+typed answer; the schema and the TypeScript types the frontend uses are generated from the
+code and committed, and fail here when they drift from it; the docs page serves its assets
+locally (no CDN at run time)."""
 
 import io
+import shutil
+import subprocess
 
 import pytest
 import yaml
 from django.core.management import call_command
 
+from tests.paths import REPO
+
+FRONTEND = REPO / "frontend"
+COMMITTED_SCHEMA = FRONTEND / "src" / "api" / "schema.json"
+REGENERATE = "cd frontend && npm run api"
 METHODS = ("get", "put", "post", "delete", "patch")
 
 
@@ -68,6 +77,47 @@ def test_every_operation_describes_a_typed_answer():
     every = operations(generated_schema())
 
     assert [name for name, operation in every.items() if not describes_its_answer(operation)] == []
+
+
+def test_the_committed_schema_is_the_one_the_code_generates(tmp_path):
+    fresh = tmp_path / "schema.json"
+    call_command(
+        "spectacular",
+        "--fail-on-warn",
+        "--validate",
+        "--format",
+        "openapi-json",
+        "--file",
+        str(fresh),
+    )
+
+    assert COMMITTED_SCHEMA.read_bytes() == fresh.read_bytes(), (
+        f"{COMMITTED_SCHEMA.relative_to(REPO)} differs from what the serializers describe now: "
+        f"regenerate it and the TypeScript types with `{REGENERATE}`"
+    )
+
+
+def test_the_committed_typescript_types_are_the_ones_generated_from_the_schema():
+    npm = shutil.which("npm")
+    assert npm, "npm is needed to check frontend/src/api/schema.d.ts (install Node.js 20)"
+    assert (FRONTEND / "node_modules" / ".bin" / "openapi-typescript").exists(), (
+        "openapi-typescript is not installed: run `cd frontend && npm ci`"
+    )
+
+    # The script that writes the types, asked to compare instead (exit status 1 on a change).
+    check = subprocess.run(
+        [npm, "run", "--silent", "api:types", "--", "--check"],
+        check=False,
+        cwd=FRONTEND,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert check.returncode == 0, (
+        "frontend/src/api/schema.d.ts differs from what openapi-typescript generates from "
+        f"schema.json: regenerate both with `{REGENERATE}`\n{check.stdout}{check.stderr}"
+    )
 
 
 @pytest.mark.django_db

@@ -3,9 +3,15 @@
 import type {
   AcceptanceRow,
   AgreementReport,
+  AssignmentReassigned,
+  AssignmentReopened,
+  AssignmentsCreated,
   AssignRequest,
+  BulkAction,
+  BulkDone,
   ImportResult,
   ProgressPayload,
+  Project,
   ProjectInput,
   ProjectRow,
   ProjectRunsAnswer,
@@ -29,11 +35,9 @@ export const exportUrl = (project: Id, format: string, source: string): string =
 
 export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
 
-/** A project row as the core sends it: its suggestion settings belong to the suggestions app
+/** A project as the core sends it: its suggestion settings belong to the suggestions app
  * (modelserve), which has its own endpoint; the admin pages show both together. */
-type ProjectFields = Omit<ProjectRow, "suggestion_backend" | "suggestion_params">;
-
-const withSettings = (row: ProjectFields, settings: SuggestionSettings | undefined): ProjectRow => ({
+const withSettings = (row: Project, settings: SuggestionSettings | undefined): ProjectRow => ({
   ...row,
   suggestion_backend: settings?.backend ?? "",
   suggestion_params: settings?.params ?? {},
@@ -90,7 +94,7 @@ async function download(path: string): Promise<{ blob: Blob; filename: string }>
 export const adminApi = {
   projects: async (): Promise<ProjectRow[]> => {
     const [rows, settings] = await Promise.all([
-      request<ProjectFields[]>("/api/projects/"),
+      request<Project[]>("/api/projects/"),
       request<SuggestionSettings[]>("/api/suggestion-settings/"),
     ]);
     const byProject = new Map(settings.map((s) => [s.project, s]));
@@ -98,19 +102,19 @@ export const adminApi = {
   },
   project: async (id: Id): Promise<ProjectRow> => {
     const [row, settings] = await Promise.all([
-      request<ProjectFields>(`/api/projects/${id}/`),
+      request<Project>(`/api/projects/${id}/`),
       request<SuggestionSettings>(`/api/projects/${id}/suggestion-settings/`),
     ]);
     return withSettings(row, settings);
   },
   createProject: async (input: ProjectInput): Promise<ProjectRow> => {
     const { suggestion_backend, suggestion_params, ...fields } = input;
-    const row = await request<ProjectFields>("/api/projects/", { method: "POST", body: fields });
+    const row = await request<Project>("/api/projects/", { method: "POST", body: fields });
     return withSettings(row, await putSettings(row.id, suggestion_backend, suggestion_params));
   },
   updateProject: async (id: Id, input: Partial<ProjectInput>): Promise<ProjectRow> => {
     const { suggestion_backend, suggestion_params, ...fields } = input;
-    const row = await request<ProjectFields>(`/api/projects/${id}/`, { method: "PATCH", body: fields });
+    const row = await request<Project>(`/api/projects/${id}/`, { method: "PATCH", body: fields });
     return withSettings(row, await putSettings(id, suggestion_backend, suggestion_params));
   },
   deleteProject: (id: Id, confirm: boolean) =>
@@ -132,18 +136,18 @@ export const adminApi = {
     request<UserRow>("/api/users/", { method: "POST", body: { username, password, is_admin: isAdmin } }),
   updateUser: (id: Id, change: { password?: string; is_admin?: boolean; is_active?: boolean }) =>
     request<UserRow>(`/api/users/${id}/`, { method: "PATCH", body: change }),
-  assign: (body: AssignRequest) => request<{ created: number }>("/api/assignments/", { method: "POST", body }),
+  assign: (body: AssignRequest) => request<AssignmentsCreated>("/api/assignments/", { method: "POST", body }),
   reassign: (assignment: Id, user: Id, discardWork: boolean) =>
-    request<{ id: Id; user: Id; status: string }>(`/api/assignments/${assignment}/reassign/`, {
+    request<AssignmentReassigned>(`/api/assignments/${assignment}/reassign/`, {
       method: "POST",
       body: { user, discard_work: discardWork },
     }),
   reopen: (assignment: Id) =>
-    request<{ id: Id; status: string }>(`/api/assignments/${assignment}/reopen/`, { method: "POST" }),
+    request<AssignmentReopened>(`/api/assignments/${assignment}/reopen/`, { method: "POST" }),
   deleteAssignment: (assignment: Id, discardWork: boolean) =>
     request<void>(`/api/assignments/${assignment}/${discardWork ? "?discard_work=true" : ""}`, { method: "DELETE" }),
-  bulk: (action: "delete" | "reopen", assignments: Id[], discardWork = false) =>
-    request<{ action: string; count: number }>("/api/assignments/bulk/", {
+  bulk: (action: BulkAction, assignments: Id[], discardWork = false) =>
+    request<BulkDone>("/api/assignments/bulk/", {
       method: "POST",
       body: { action, assignments, discard_work: discardWork },
     }),

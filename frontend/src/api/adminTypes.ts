@@ -1,146 +1,65 @@
-// The JSON of the admin endpoints (annotation/api/views/manage.py and files.py,
-// annotation/selectors/progress.py and agreement.py, modelserve/api.py).
+// The JSON of the admin endpoints, by the names the admin pages use: aliases of the types
+// generated from the server's OpenAPI schema (see types.ts), plus what the pages compose.
 
-import type { Id, ProjectInfo } from "./types";
+import type { components } from "./schema";
 
-export interface ProjectRow extends ProjectInfo {
-  topics: number;
-  suggestion_backend: string;
-  suggestion_params: Record<string, unknown>;
-}
+type Schemas = components["schemas"];
 
-/** A project's suggestion settings (modelserve/api.py). */
-export interface SuggestionSettings {
-  project: Id;
-  backend: string;
-  params: Record<string, unknown>;
-}
+/** A project as the core sends it (its suggestion settings are the suggestions app's). */
+export type Project = Schemas["Project"];
+/** A project's suggestion settings (modelserve). */
+export type SuggestionSettings = Schemas["SuggestionSettings"];
 
-/** What the project form sends (POST creates, PATCH changes). */
-export interface ProjectInput {
-  name: string;
-  hierarchy: boolean;
-  anaphora: boolean;
-  guidelines: string;
-  allow_add_mentions: boolean;
-  allow_fix_spans: boolean;
-  allow_reject_mentions: boolean;
-  single_parent: boolean;
-  suggestion_backend: string;
-  suggestion_params: Record<string, unknown>;
-}
+/** What the admin pages show of a project: the core's row with its suggestion settings
+ * (composed by admin.ts from two endpoints, so not one payload of the schema). */
+export type ProjectRow = Project & {
+  suggestion_backend: SuggestionSettings["backend"];
+  suggestion_params: SuggestionSettings["params"];
+};
 
-export interface SuggestionBackends {
-  backends: string[];
-  default: string;
-}
+/** What the project form sends: the project (POST creates, PATCH changes) and its
+ * suggestion settings (PUT), every field filled in by the form. */
+export type ProjectInput = Required<Schemas["ProjectRequest"]> & {
+  suggestion_backend: SuggestionSettings["backend"];
+  suggestion_params: SuggestionSettings["params"];
+};
 
-export interface TopicRow {
-  id: Id;
-  external_id: string;
-  source: string;
-  position: number;
-}
+export type SuggestionBackends = Schemas["SuggestionBackends"];
+export type TopicRow = Schemas["TopicRow"];
+export type UserRow = Schemas["UserRow"];
+export type AssignmentStatus = Schemas["AssignmentStatus"];
+export type ProgressCell = Schemas["ProgressCell"];
+export type ProgressPayload = Schemas["ProgressPayload"];
 
-export interface UserRow {
-  id: Id;
-  username: string;
-  is_admin: boolean;
-  is_active: boolean;
-  last_login: string | null;
-}
-
-export type AssignmentStatus = "assigned" | "in_progress" | "submitted" | "reopened";
-
-export interface ProgressCell {
-  assignment: Id;
-  topic: Id;
-  user: Id;
-  status: AssignmentStatus | string;
-  role: string;
-  annotation: Id;
-  version: number;
-  mentions_done: number;
-  mentions_total: number;
-  links: number;
-  seconds_spent: number;
-}
-
-export interface ProgressPayload {
-  project: Id;
-  topics: { id: Id; external_id: string }[];
-  annotators: { id: Id; username: string }[];
-  cells: ProgressCell[];
-}
-
-/** ws/projects/<id>/: after every committed operation or status change in the project. */
+/** ws/projects/<id>/: after every committed operation or status change in the project (the
+ * schema describes HTTP only). */
 export interface ProgressMessage {
   type: "progress";
-  assignment?: Id;
-  annotation?: Id;
+  assignment?: number;
+  annotation?: number;
   version?: number;
-  status?: string;
+  status?: AssignmentStatus;
   operation?: string;
   /** Bulk actions: "deleted" | "reopened", with the assignments concerned. */
   action?: string;
-  assignments?: Id[];
+  assignments?: number[];
 }
 
 /** POST /api/assignments/ */
-export interface AssignRequest {
-  project: Id;
-  topics: Id[];
-  users: Id[];
-  mode: "all" | "balanced";
-  k?: number;
-  overlap?: Id[];
-  role?: "annotator" | "adjudicator";
-}
+export type AssignRequest = Schemas["AssignRequestRequest"];
+export type AssignmentsCreated = Schemas["AssignmentsCreated"];
+export type AssignmentReassigned = Schemas["AssignmentReassigned"];
+export type AssignmentReopened = Schemas["AssignmentReopened"];
+export type BulkDone = Schemas["BulkDone"];
+export type BulkAction = Schemas["BulkAction"];
 
-export interface ImportResult {
-  summary: string;
-  topics: string[];
-  mentions: number;
-  gold: number;
-  warnings: string[];
-  skipped: string[];
-}
+export type ImportResult = Schemas["ImportSummary"];
 
-export type Score = number | null;
-
-export interface TopicMetricScores {
-  avg: Score;
-  max: Score;
-  /** Pair key: the two usernames joined by "-" (names sorted as in `annotators`). */
-  pairs: Record<string, Score>;
-}
-
-export interface OverallMetricScores {
-  avg: Score;
-  std: Score;
-  max_micro: Score;
-  max_macro: Score;
-}
-
+export type TopicMetricScores = Schemas["TopicMetricScores"];
+export type OverallMetricScores = Schemas["OverallMetricScores"];
+export type Score = TopicMetricScores["avg"];
 /** GET /api/projects/<id>/agreement/ */
-export interface AgreementReport {
-  project: string;
-  scheme: string;
-  annotators: string[];
-  topics: Record<string, Record<string, TopicMetricScores>>;
-  overall: Record<string, OverallMetricScores>;
-  unscored_topics: string[];
-}
+export type AgreementReport = Schemas["AgreementReport"];
 
-export interface AcceptanceRow {
-  backend: string;
-  kind: string;
-  accepted: number;
-  rejected: number;
-  acceptance_rate: number;
-}
-
-export interface ProjectRunsAnswer {
-  runs: Id[];
-  model_workers: string[];
-}
+export type AcceptanceRow = Schemas["AcceptanceRow"];
+export type ProjectRunsAnswer = Schemas["ProjectRunsAnswer"];

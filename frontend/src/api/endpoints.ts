@@ -1,15 +1,17 @@
 // One function per endpoint the annotator pages use (annotation/api/urls.py).
 
 import { request } from "./http";
+import type { components } from "./schema";
 import type {
   AnnotationPayload,
   Applied,
   AppliedBatch,
   AssignmentRow,
+  AssignmentSubmitted,
   Id,
   Me,
   Operation,
-  RunPayload,
+  RunRequested,
   RunsAnswer,
   SuggestionKind,
   SuggestionsPayload,
@@ -17,7 +19,7 @@ import type {
 } from "./types";
 
 export const api = {
-  csrf: () => request<{ csrf_token: string }>("/api/auth/csrf/"),
+  csrf: () => request<components["schemas"]["Csrf"]>("/api/auth/csrf/"),
   me: () => request<Me>("/api/me/"),
   login: (username: string, password: string) =>
     request<Me>("/api/auth/login/", { method: "POST", body: { username, password } }),
@@ -44,7 +46,7 @@ export const api = {
     request<void>(`/api/annotations/${annotation}/cursor/`, { method: "PUT", body: { mention }, keepalive }),
   suggestionRuns: (topic: Id) => request<RunsAnswer>(`/api/topics/${topic}/suggestion-runs/`),
   requestSuggestionRun: (topic: Id, backend?: string) =>
-    request<RunPayload & { model_workers: string[] }>(`/api/topics/${topic}/suggestion-runs/`, {
+    request<RunRequested>(`/api/topics/${topic}/suggestion-runs/`, {
       method: "POST",
       body: backend ? { backend } : {},
     }),
@@ -55,7 +57,7 @@ export const api = {
       body: { expected_version: expectedVersion, threshold, kinds, client_id: clientId },
     }),
   submit: (assignment: Id) =>
-    request<{ id: Id; status: string; submitted_at: string }>(`/api/assignments/${assignment}/submit/`, {
+    request<AssignmentSubmitted>(`/api/assignments/${assignment}/submit/`, {
       method: "POST",
     }),
 };

@@ -3,7 +3,7 @@ import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
 import { defineComponent, h, nextTick } from "vue";
 import type { Api } from "../../src/api/endpoints";
-import type { AnnotationPayload, TopicPayload } from "../../src/api/types";
+import type { AnnotationPayload, AssignmentRow, TopicPayload } from "../../src/api/types";
 import Pieces from "../../src/components/workspace/Pieces.vue";
 import { buildPieces } from "../../src/domain/pieces";
 import { provideWorkspace } from "../../src/workspace/inject";
@@ -17,7 +17,7 @@ function loaded() {
     id: 1, external_id: "t", source: "", metadata: {},
     project: {
       id: 1, name: "p", hierarchy: true, anaphora: false, single_parent: true, allow_add_mentions: false,
-      allow_fix_spans: false, allow_reject_mentions: false, guidelines: "", suggestion_backend: "",
+      allow_fix_spans: false, allow_reject_mentions: false, guidelines: "",
     },
     documents: [{ id: 1, position: 0, doc_id: "d", tokens: TOKENS, sentences: [], metadata: {} }],
     mentions: MENTIONS,
@@ -28,7 +28,7 @@ function loaded() {
     edges: [], links: [], decisions: {}, can_undo: false, can_redo: false,
     mentions: MENTIONS.map((m) => ({ ...m, added: false, rejected: false })),
   };
-  const assignment = {
+  const assignment: AssignmentRow = {
     id: 1, role: "annotator", status: "assigned", user: 1, topic: { id: 1, external_id: "t" },
     project: { id: 1, name: "p", hierarchy: true, anaphora: false }, annotation: 1, version: 0,
     progress: { assigned: 3, total: 10 }, last_edited: null, submitted_at: null,

@@ -82,6 +82,7 @@ function run(id: Id, status: RunPayload["status"], progress = 0, extra: Partial<
     attempts: status === "queued" ? 0 : 1,
     created_at: null,
     finished_at: null,
+    timings: {},
     ...extra,
   };
 }
