@@ -87,6 +87,20 @@ def test_export_downloads_the_gold_as_a_file_that_imports_back(admin_client):
     assert upload(admin_client, again, "back.jsonl", content, "scico").status_code == 201
 
 
+def test_a_folder_format_export_downloads_as_a_zip_of_the_folder(admin_client):
+    project = Project.objects.create(name="export a folder")
+    upload(
+        admin_client, project, "demo.jsonl", (FIXTURES / "scico_demo.jsonl").read_bytes(), "scico"
+    )
+
+    response = admin_client.get(f"/api/projects/{project.pk}/export/?format=corefi&source=gold")
+
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="export a folder-corefi.zip"'
+    names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+    assert len(names) == 6 and all(name.endswith(".json") for name in names)
+
+
 def test_the_agreement_csv_download_equals_the_commands_csv(admin_client, tmp_path):
     from fixtures.demo.load import demo_load
 

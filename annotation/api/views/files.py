@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import shutil
-import tempfile
-import zipfile
-from pathlib import Path
-
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -21,7 +15,7 @@ from annotation.api.serializers.files import AgreementReport, ImportSummary
 from annotation.domain.formats import READERS, WRITERS
 from annotation.models import Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
-from annotation.services.exports import annotations_export
+from annotation.services.downloads import annotations_download
 from annotation.services.imports.upload import topics_upload_import
 
 
@@ -51,6 +45,12 @@ class ImportView(AdminView):
         return Response(ImportSummary(result).data, status=status.HTTP_201_CREATED)
 
 
+class ExportQuery(serializers.Serializer):
+    # The export service checks both and says what it accepts.
+    format = serializers.CharField(allow_blank=True, default="scico")
+    source = serializers.CharField(allow_blank=True, default="")
+
+
 class ExportView(AdminView):
     @extend_schema(
         parameters=[
@@ -62,32 +62,18 @@ class ExportView(AdminView):
         responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
     )
     def get(self, request, pk: int):
-        project = get_object_or_404(Project, pk=pk)
-        format = request.query_params.get("format", "scico")
-        source = request.query_params.get("source") or None
-        folder = Path(tempfile.mkdtemp(prefix="export-"))
-        try:
-            per_user = source in ("submitted", "all") or format in ("brat", "corefi")
-            out = folder / ("export" if per_user else f"{project.name}{_extension(format)}")
-            annotations_export(project=project, format=format, out=out, source=source)
-            if out.is_file():
-                return FileResponse(open(out, "rb"), as_attachment=True, filename=out.name)
-            buffer = io.BytesIO()
-            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-                for path in sorted(out.rglob("*")):
-                    if path.is_file():
-                        archive.write(path, path.relative_to(out))
-            response = HttpResponse(buffer.getvalue(), content_type="application/zip")
-            response["Content-Disposition"] = f'attachment; filename="{project.name}-{format}.zip"'
-            return response
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-
-
-def _extension(format: str) -> str:
-    return {"scico": ".jsonl", "chemu": ".jsonlines", "conll": ".conll", "corefi": ".json"}.get(
-        format, ""
-    )
+        query = ExportQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        download = annotations_download(
+            project=get_object_or_404(Project, pk=pk),
+            format=query.validated_data["format"],
+            source=query.validated_data["source"] or None,
+        )
+        if not download.zipped:
+            return FileResponse(download.file, as_attachment=True, filename=download.filename)
+        response = HttpResponse(download.file.read(), content_type="application/zip")
+        response["Content-Disposition"] = f'attachment; filename="{download.filename}"'
+        return response
 
 
 class AgreementView(AdminView):

@@ -1,0 +1,48 @@
+"""A project's export as one download: a one-file export as it is, a folder (one output per
+annotator, or a folder format) zipped. Written in a temporary folder that is always removed."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from annotation.domain.formats import FORMATS
+from annotation.models import Project
+from annotation.services.exports import annotations_export
+
+
+@dataclass(frozen=True)
+class Download:
+    """An open file (`zipped`: an in-memory zip of a folder) and the name to save it under."""
+
+    file: BinaryIO
+    filename: str
+    zipped: bool
+
+
+def annotations_download(*, project: Project, format: str, source: str | None) -> Download:
+    """`annotations_export` of the project (see there for `source`), ready to send."""
+    folder = Path(tempfile.mkdtemp(prefix="export-"))
+    try:
+        known = FORMATS.get(format)
+        per_user = source in ("submitted", "all") or (known is not None and known.folder)
+        extension = known.extension if known is not None else ""
+        out = folder / ("export" if per_user else f"{project.name}{extension}")
+        annotations_export(project=project, format=format, out=out, source=source)
+        if out.is_file():
+            # Still readable once the folder is gone (POSIX keeps an open file's content).
+            return Download(open(out, "rb"), out.name, zipped=False)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(out.rglob("*")):
+                if path.is_file():
+                    archive.write(path, path.relative_to(out))
+        buffer.seek(0)
+        return Download(buffer, f"{project.name}-{format}.zip", zipped=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
