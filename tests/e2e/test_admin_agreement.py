@@ -149,7 +149,7 @@ def test_the_suggestions_page_shows_acceptance_per_backend_and_queues_a_run_per_
             score=0.9,
             payload={"mention": position, "cluster": 0},
         )
-        annotation.decisions.create(suggestion=suggestion, decision=decision)
+        annotation.decisions.create(suggestion=suggestion.pk, decision=decision)
     page = new_page(AdminFactory())
     page.goto(f"/manage/projects/{project.pk}/suggestions")
 
