@@ -108,11 +108,28 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default=DEFAULT_REDIS_URL)
+# How long the web server waits for Redis (connecting, and each cache or broker reply). A hung
+# Redis (a stopped process keeps its sockets open, so nothing is refused) must cost a request
+# this much at most, never the client libraries' defaults (redis-py 5 s, kombu forever).
+REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=1.0)
 
+# channels-redis receives with a server-side blocking pop of 5 s (BZPOPMIN, brpop_timeout), and
+# redis-py 8 times reads out after 5 s by default: the client gave up first and every idle
+# websocket died after ~5 s (channels_redis#422, redis-py#4091). Reads get three times the pop;
+# sends that must not wait that long (broadcasts, /healthz) bound themselves.
+CHANNEL_LAYER_SOCKET_TIMEOUT = 15.0
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL]},
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
+                    "socket_connect_timeout": REDIS_TIMEOUT,
+                }
+            ]
+        },
     }
 }
 
@@ -128,8 +145,22 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # worker). A redelivery while the first worker is still busy is harmless: the run's heartbeat
 # tells the second worker to leave it alone.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+    # Workers wait for messages in their event loop (no socket timeout applies there); these
+    # bound the synchronous calls: a publish from the web server, a control ping.
+    "socket_timeout": max(3.0, REDIS_TIMEOUT),
+    "socket_connect_timeout": REDIS_TIMEOUT,
 }
+# One quick retry: the request that publishes checked the broker a moment before (a run whose
+# publish still fails stays queued and the model worker's sweeper sends it later).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 0.5,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = 5.0
 
 AUTH_PASSWORD_VALIDATORS = [
     {
@@ -161,8 +192,11 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 MAX_UPLOAD_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
 
 SESSION_COOKIE_HTTPONLY = True
-# Sessions read from Redis on every request, written through to PostgreSQL.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions live in PostgreSQL only: signing in and every browser request keep working while
+# Redis is down or hung. (cached_db read Redis first and failed the request with it; a
+# cached_db that swallowed cache errors could bring a signed-out session back from a stale
+# cache entry once Redis returns.) The cost is one primary-key read per request (~0.2 ms).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CSRF_COOKIE_HTTPONLY = False  # the frontend reads it to send X-CSRFToken
 
 REST_FRAMEWORK = {
@@ -193,8 +227,10 @@ SPECTACULAR_SETTINGS = {
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # A Redis outage reads as an empty cache (nothing cached is the only copy).
+        "BACKEND": "corefapp.cache.FailSoftRedisCache",
         "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
     }
 }
 
