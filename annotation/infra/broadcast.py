@@ -4,8 +4,9 @@ Sending happens on one background thread with its own event loop: a group send c
 Redis round trips plus, from synchronous code, an event loop hand-off (~7 ms measured per
 send), which the annotator's request should not wait for. One thread keeps the messages of an
 annotation in commit order. Broadcasts are best effort by design: a message lost to a Redis
-restart or a process exit is repaired by the clients, which compare versions on their next
-operation or reload.
+outage or a process exit is repaired by the clients, which compare versions when their socket
+reconnects, on their next operation or on reload. So a failed send is logged, never raised,
+and never waits long: with Redis hung, later messages are not held behind a stuck one.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import threading
 from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
+
+SEND_TIMEOUT_SECONDS = 2.0
 
 _queue: queue.SimpleQueue[tuple[str | None, dict | threading.Event]] = queue.SimpleQueue()
 _thread: threading.Thread | None = None
@@ -41,15 +44,27 @@ def topic_group(topic_id: int) -> str:
 def _run_sender() -> None:
     loop = asyncio.new_event_loop()
     layer = get_channel_layer()
+    failing = False
     while True:
         group, item = _queue.get()
         if isinstance(item, threading.Event):  # a flush marker: all queued before it is sent
             item.set()
             continue
         try:
-            loop.run_until_complete(layer.group_send(group, item))
-        except Exception:
-            logger.exception("broadcast to %s failed", group)
+            loop.run_until_complete(
+                asyncio.wait_for(layer.group_send(group, item), SEND_TIMEOUT_SECONDS)
+            )
+        except Exception as error:
+            # The first failure of an outage with its traceback, the rest in one line each.
+            if failing:
+                logger.warning("broadcast to %s failed: %r", group, error)
+            else:
+                logger.exception("broadcast to %s failed (live updates are best effort)", group)
+            failing = True
+        else:
+            if failing:
+                logger.warning("broadcasts are delivered again")
+            failing = False
 
 
 def _ensure_sender() -> None:
