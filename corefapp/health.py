@@ -1,8 +1,18 @@
-"""Live checks of every component the application needs; each returns (ok, detail)."""
+"""Live checks of every component the application needs; each returns (ok, detail).
+
+The Redis-backed checks run side by side on threads while the database is checked on the
+request's own connection, and the report waits for them at most DEADLINE_SECONDS: a hung
+Redis makes its checks read "no answer within ..." instead of stalling the health page, which
+load balancers and `make up` poll.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import redis
 from asgiref.sync import async_to_sync
@@ -11,6 +21,12 @@ from django.conf import settings
 from django.db import connection
 
 from corefapp.celery import app as celery_app
+
+DEADLINE_SECONDS = 1.5
+
+# Shared by all requests; a check stuck in a dead socket holds its thread until the client's
+# own timeout frees it, so a burst of health requests cannot pile up threads without bound.
+_checks_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="healthz")
 
 
 def check_database() -> tuple[bool, str]:
@@ -34,21 +50,25 @@ def check_redis() -> tuple[bool, str]:
         return False, f"{type(exc).__name__}: {exc}"
 
 
+async def _channel_round_trip() -> bool:
+    layer = get_channel_layer()
+    channel = await layer.new_channel("healthz.")
+    token = uuid.uuid4().hex
+    await layer.send(channel, {"type": "health.ping", "token": token})
+    message = await layer.receive(channel)
+    return message.get("token") == token
+
+
 def check_channel_layer() -> tuple[bool, str]:
     """Send a message to a fresh channel and read it back through the layer (Redis)."""
     try:
-        layer = get_channel_layer()
-        channel = async_to_sync(layer.new_channel)("healthz.")
-        token = uuid.uuid4().hex
-        async_to_sync(layer.send)(channel, {"type": "health.ping", "token": token})
-        message = async_to_sync(layer.receive)(channel)
-        ok = message.get("token") == token
+        ok = async_to_sync(asyncio.wait_for)(_channel_round_trip(), DEADLINE_SECONDS)
         return ok, "round trip ok" if ok else "message lost"
     except Exception as exc:  # noqa: BLE001 - a health page reports any failure, never raises
         return False, f"{type(exc).__name__}: {exc}"
 
 
-def check_celery_workers(timeout: float = 2.0) -> tuple[bool, str]:
+def check_celery_workers(timeout: float = 1.0) -> tuple[bool, str]:
     """A real broadcast ping: at least one worker must answer."""
     try:
         # limit=1 returns at the first answer instead of waiting out the timeout.
@@ -61,13 +81,24 @@ def check_celery_workers(timeout: float = 2.0) -> tuple[bool, str]:
         return False, f"{type(exc).__name__}: {exc}"
 
 
+REDIS_CHECKS: dict[str, Callable[[], tuple[bool, str]]] = {
+    "redis": check_redis,
+    "channel_layer": check_channel_layer,
+    "celery": check_celery_workers,
+}
+
+
 def health_report() -> tuple[bool, dict]:
-    checks = {
-        "database": check_database(),
-        "redis": check_redis(),
-        "channel_layer": check_channel_layer(),
-        "celery": check_celery_workers(),
-    }
+    started = time.monotonic()
+    futures = {name: _checks_pool.submit(check) for name, check in REDIS_CHECKS.items()}
+    checks = {"database": check_database()}
+    wait(futures.values(), timeout=max(0.0, DEADLINE_SECONDS - (time.monotonic() - started)))
+    for name, future in futures.items():
+        checks[name] = (
+            future.result()
+            if future.done()
+            else (False, f"no answer within {DEADLINE_SECONDS:.1f} s")
+        )
     healthy = all(ok for ok, _ in checks.values())
     body = {
         "status": "ok" if healthy else "degraded",

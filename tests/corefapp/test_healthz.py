@@ -54,3 +54,32 @@ def test_healthz_reports_redis_and_the_channel_layer_down_when_redis_is_unreacha
     assert checks["redis"]["ok"] is False
     assert checks["channel_layer"]["ok"] is False
     assert checks["database"]["ok"] is True
+
+
+@pytest.mark.django_db
+def test_healthz_tells_a_remote_anonymous_client_only_the_status(client):
+    response = client.get("/healthz", REMOTE_ADDR="203.0.113.7")
+
+    assert response.json() == {"status": "degraded"}
+    assert "PostgreSQL" not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_healthz_treats_a_request_through_a_proxy_as_remote(client):
+    response = client.get("/healthz", HTTP_X_FORWARDED_FOR="203.0.113.7")
+
+    assert set(response.json()) == {"status"}
+
+
+@pytest.mark.django_db
+def test_healthz_gives_an_admin_the_versions_and_messages_from_anywhere(client):
+    from tests.factories import AdminFactory, UserFactory
+
+    client.force_login(UserFactory())
+    assert set(client.get("/healthz", REMOTE_ADDR="203.0.113.7").json()) == {"status"}
+
+    client.force_login(AdminFactory())
+    checks = client.get("/healthz", REMOTE_ADDR="203.0.113.7").json()["checks"]
+
+    assert checks["database"]["detail"].startswith("PostgreSQL")
+    assert checks["redis"]["detail"].startswith("Redis")
