@@ -108,7 +108,7 @@ def test_undo_then_redo_through_the_api(workspace):
 
 
 def test_submitting_an_incomplete_hierarchy_topic_is_refused_with_the_count(workspace):
-    client, topic, assignment, annotation = workspace
+    client, _topic, assignment, _annotation = workspace
 
     response = client.post(f"/api/assignments/{assignment.pk}/submit/")
 
