@@ -13,7 +13,23 @@ def prepare_command() -> list[str]:
 
 
 def web_command(*, host: str, port: int) -> list[str]:
-    return ["daphne", "-b", host, "-p", str(port), "corefapp.asgi:application"]
+    """Daphne pings every websocket every 20 s and drops one silent for 30 s (a vanished
+    client); an idle but live socket stays open for a day, as long as Channels keeps its group
+    membership (group_expiry), after which the browser reconnects and resynchronises."""
+    return [
+        "daphne",
+        "-b",
+        host,
+        "-p",
+        str(port),
+        "--ping-interval",
+        "20",
+        "--ping-timeout",
+        "30",
+        "--websocket_timeout",
+        "86400",
+        "corefapp.asgi:application",
+    ]
 
 
 def worker_command() -> list[str]:
