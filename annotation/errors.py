@@ -91,3 +91,10 @@ class InvalidCredentials(DomainError):
 
     def __init__(self) -> None:
         super().__init__("Wrong username or password.")
+
+
+class ServiceUnavailable(DomainError):
+    """A server the request needs (the task queue) does not answer; nothing was changed and
+    the same request may simply be sent again in a moment."""
+
+    code = "service_unavailable"

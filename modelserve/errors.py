@@ -4,7 +4,7 @@ DomainErrors, which annotation.api.errors maps to status codes in one place."""
 from __future__ import annotations
 
 from annotation.domain.errors import DomainError
-from annotation.errors import Forbidden
+from annotation.errors import Forbidden, ServiceUnavailable
 
 
 class RunRefused(DomainError):
@@ -17,3 +17,9 @@ class SettingsRefused(DomainError):
 
 class RunNotAllowed(Forbidden):
     pass
+
+
+class ModelQueueUnavailable(ServiceUnavailable):
+    """The model queue (Redis) did not answer, so no run was created."""
+
+    code = "model_queue_unavailable"

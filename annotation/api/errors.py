@@ -28,6 +28,7 @@ STATUS_BY_ERROR: dict[type, int] = {
     service.UploadTooLarge: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     service.AssignmentTargetsNotFound: status.HTTP_404_NOT_FOUND,
     service.InvalidCredentials: status.HTTP_400_BAD_REQUEST,
+    service.ServiceUnavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 
 
