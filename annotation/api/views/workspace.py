@@ -52,6 +52,13 @@ class CursorRequest(serializers.Serializer):
     mention = serializers.IntegerField(allow_null=True)
 
 
+# _AS_BUILT: the workspace's two big answers (a topic and its annotation) and the answer to
+# every keystroke go out as their selectors and services build them. Their serializers
+# describe them for the schema, and tests/annotation/test_api_payloads.py proves that each
+# serializer gives the same bytes back; copying them field by field on every request would
+# add ~80 ms (topic) and ~250 ms (annotation) to opening a 10,000-mention workspace.
+
+
 class MyAssignmentsView(APIView):
     @extend_schema(responses=AssignmentRow(many=True))
     def get(self, request):
@@ -62,7 +69,7 @@ class TopicView(APIView):
     @extend_schema(responses=TopicPayload)
     def get(self, request, pk: int):
         topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
-        return Response(TopicPayload(topic_payload(topic)).data)
+        return Response(topic_payload(topic))  # as built: see _AS_BUILT
 
 
 class AnnotationView(APIView):
@@ -71,7 +78,7 @@ class AnnotationView(APIView):
         annotation = get_object_or_404(
             visible_annotations(request.user).select_related("assignment", "topic__project"), pk=pk
         )
-        return Response(AnnotationPayload(annotation_payload(annotation)).data)
+        return Response(annotation_payload(annotation))  # as built: see _AS_BUILT
 
 
 class OperationsView(APIView):
@@ -88,7 +95,7 @@ class OperationsView(APIView):
             expected_version=data.validated_data["expected_version"],
             client_id=data.validated_data["client_id"],
         )
-        return Response(Applied(applied.as_message()).data)
+        return Response(applied.as_message())  # as built: see _AS_BUILT
 
     @extend_schema(responses=LogEntry(many=True))
     def get(self, request, pk: int):
@@ -111,7 +118,7 @@ class UndoView(APIView):
             client_id=data.validated_data["client_id"],
             expected_version=data.validated_data["expected_version"],
         )
-        return Response(Applied(applied.as_message()).data)
+        return Response(applied.as_message())  # as built: see _AS_BUILT
 
 
 class RedoView(UndoView):
