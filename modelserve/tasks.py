@@ -1,11 +1,22 @@
-"""Celery tasks of the model worker (queue `models`): thin wrappers around services."""
+"""Celery tasks of the model worker (queue `models`): thin wrappers around services, and the
+sweeper that re-queues runs nobody would otherwise execute."""
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
+
 from celery import shared_task
+from celery.signals import celeryd_init, worker_process_init
+from django.conf import settings
+from django.db import close_old_connections, connection
 
 from modelserve.services.execution import suggestion_run_execute
-from modelserve.services.runs import RUN_TASK
+from modelserve.services.runs import RUN_TASK, suggestion_runs_requeue
+from modelserve.workers import MODELS_QUEUE
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -29,3 +40,53 @@ def _still_running(run_id: int) -> bool:
     from modelserve.models import SuggestionRun
 
     return SuggestionRun.objects.filter(pk=run_id, status=SuggestionRun.Status.RUNNING).exists()
+
+
+# -- the sweeper -------------------------------------------------------------------------------
+# Redis redelivers the message of a worker that died only after the visibility timeout (10 min),
+# and a run whose task could not be sent has no message at all. Every model worker therefore
+# sweeps at start and then every third of the heartbeat's staleness window, so such a run is
+# taken over about as soon as its heartbeat goes stale, also after a restart of everything.
+
+_sweeps = False
+
+
+@celeryd_init.connect
+def _note_model_worker(sender=None, instance=None, conf=None, options=None, **kwargs) -> None:
+    """In the worker's main process, before its pool forks: does it consume `models`?"""
+    global _sweeps
+    queues = (options or {}).get("queues") or []
+    if isinstance(queues, str):
+        queues = queues.split(",")
+    _sweeps = MODELS_QUEUE in [name.strip() for name in queues]
+
+
+@worker_process_init.connect
+def _start_sweeper(**kwargs) -> None:
+    """In each pool process (the parent never touches the database, so forks stay clean)."""
+    if _sweeps:
+        threading.Thread(target=_sweep_forever, name="run-sweeper", daemon=True).start()
+
+
+def sweep_interval() -> float:
+    return max(1.0, settings.SUGGEST_HEARTBEAT_STALE_SECONDS / 3)
+
+
+def _sweep_forever() -> None:
+    failing = False
+    while True:
+        try:
+            close_old_connections()
+            requeued = suggestion_runs_requeue()
+            if requeued:
+                logger.warning("re-queued suggestion runs %s (nobody was executing them)", requeued)
+            failing = False
+        except Exception as error:  # noqa: BLE001 - the broker or database is away: try later
+            if not failing:
+                logger.warning(
+                    "run sweep failed (%r); retrying every %.0f s", error, sweep_interval()
+                )
+            failing = True
+        finally:
+            connection.close()
+        time.sleep(sweep_interval())

@@ -34,10 +34,12 @@ def heartbeat_stale_after() -> timedelta:
 
 
 def _claim(run_id: int, worker: str) -> SuggestionRun | None:
-    """Mark the run as ours, or None when it is finished or alive on another worker."""
+    """Mark the run as ours, or None when it is finished, gone (its topic was deleted) or
+    alive on another worker."""
     with transaction.atomic():
-        run = SuggestionRun.objects.select_for_update().get(pk=run_id)
-        if run.status in (SuggestionRun.Status.SUCCEEDED, SuggestionRun.Status.FAILED):
+        run = SuggestionRun.objects.select_for_update().filter(pk=run_id).first()
+        finished = (SuggestionRun.Status.SUCCEEDED, SuggestionRun.Status.FAILED)
+        if run is None or run.status in finished:
             return None
         fresh = run.heartbeat_at and timezone.now() - run.heartbeat_at < heartbeat_stale_after()
         if run.status == SuggestionRun.Status.RUNNING and fresh:
@@ -105,7 +107,7 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
     close_old_connections()
     run = _claim(run_id, worker)
     if run is None:
-        return "skipped: finished or running elsewhere"
+        return "skipped: finished, gone or running elsewhere"
     timings: dict[str, float] = {}
     try:
         with _Heartbeat(run.pk):

@@ -1,24 +1,49 @@
 """Suggestion runs: request one (the web server); the model worker executes it
-(modelserve.services.execution, through modelserve.tasks)."""
+(modelserve.services.execution, through modelserve.tasks) and re-sends the task of any run
+that nobody would otherwise execute (suggestion_runs_requeue)."""
 
 from __future__ import annotations
 
+import logging
+
 from celery import current_app
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from annotation.domain.errors import NotFound
 from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project, Topic
 from annotation.selectors.access import is_admin, visible_topics
 from modelserve.backends import available_backends
-from modelserve.errors import RunNotAllowed, RunRefused
+from modelserve.errors import ModelQueueUnavailable, RunNotAllowed, RunRefused
 from modelserve.models import SuggestionRun
 from modelserve.selectors import project_suggestion_settings
 from modelserve.services import run_broadcast
+from modelserve.services.execution import heartbeat_stale_after
+from modelserve.workers import broker_reachable, waiting_run_ids
+
+logger = logging.getLogger(__name__)
 
 # The model worker's task (modelserve.tasks), sent by name: the tasks call the services,
 # never the other way round.
 RUN_TASK = "modelserve.tasks.run_suggestions"
+
+
+def run_task_send(run_id: int) -> None:
+    """Queue the run's task; a broker that fails now leaves the run queued for the sweeper,
+    because the run is committed and the request that made it has nothing better to do."""
+    try:
+        current_app.send_task(
+            RUN_TASK, kwargs={"run_id": run_id}, queue="models", ignore_result=True
+        )
+    except Exception as error:  # noqa: BLE001 - any broker failure: the sweeper sends it later
+        logger.warning(
+            "run %s stays queued: its task could not be sent (%r); a model worker's sweeper "
+            "sends it once the broker answers",
+            run_id,
+            error,
+        )
 
 
 @transaction.atomic
@@ -26,7 +51,13 @@ def suggestion_run_request(
     *, topic: Topic, user, backend: str | None = None, params: dict | None = None
 ) -> SuggestionRun:
     """Queue a run for `topic` with the project's backend (or `backend`); the task is sent to
-    the `models` queue after commit."""
+    the `models` queue after commit. With the broker down or hung nothing is created: the
+    request is refused at once rather than leaving a run that no worker hears of."""
+    if not broker_reachable():
+        raise ModelQueueUnavailable(
+            "The model queue (Redis) is not answering, so no suggestion run was started. "
+            "Try again in a moment."
+        )
     configured = project_suggestion_settings(topic.project_id)
     backend = backend or configured.backend
     if backend not in available_backends():
@@ -44,7 +75,7 @@ def suggestion_run_request(
         requested_by=user,
         message="waiting for a model worker",
     )
-    after_commit(current_app.send_task, RUN_TASK, kwargs={"run_id": run.pk}, queue="models")
+    after_commit(run_task_send, run.pk)
     after_commit(run_broadcast.run_changed, run)
     return run
 
@@ -70,3 +101,38 @@ def project_runs_request(
         suggestion_run_request(topic=topic, user=user, backend=backend, params=params)
         for topic in project.topics.select_related("project")
     ]
+
+
+def suggestion_runs_requeue() -> list[int]:
+    """Send again the task of every run that no worker would otherwise execute, and return
+    their ids: a run `running` whose heartbeat is stale (its worker died), or `queued` for
+    longer than the staleness window with no message waiting in the broker (the send failed,
+    or a worker died holding the message, which Redis would redeliver only after the
+    visibility timeout). Idempotent and safe to run from every model worker: rows are locked
+    (others skip them), and a re-queued run's heartbeat is set to now, so it is not sent again
+    within the window. A duplicate message is harmless: the execution claims the run once.
+    Raises redis.RedisError when the broker does not answer (nothing is changed then)."""
+    now = timezone.now()
+    stale_before = now - heartbeat_stale_after()
+    waiting = waiting_run_ids(RUN_TASK)
+    silent = Q(heartbeat_at__lt=stale_before) | Q(
+        heartbeat_at__isnull=True, created_at__lt=stale_before
+    )
+    with transaction.atomic():
+        runs = list(
+            SuggestionRun.objects.select_for_update(skip_locked=True)
+            .filter(silent, status__in=[SuggestionRun.Status.QUEUED, SuggestionRun.Status.RUNNING])
+            .exclude(status=SuggestionRun.Status.QUEUED, pk__in=waiting)
+        )
+        for run in runs:
+            run.message = (
+                f"re-queued: worker {run.worker or '?'} stopped answering"
+                if run.status == SuggestionRun.Status.RUNNING
+                else "re-queued: waiting for a model worker"
+            )
+            run.status = SuggestionRun.Status.QUEUED
+            run.heartbeat_at = now
+            run.save(update_fields=["status", "heartbeat_at", "message"])
+            after_commit(run_task_send, run.pk)
+            after_commit(run_broadcast.run_changed, run)
+    return [run.pk for run in runs]
