@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import secrets
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -68,9 +69,11 @@ def start_services() -> Services:
         root.chmod(0o755)
         for path in [data, *data.rglob("*")]:
             os.lchown(path, entry.pw_uid, entry.pw_gid)
+    # PostgreSQL trusts local connections (tests/conftest.py points Django at it without a
+    # password); Redis requires one, as make up's does, so every client here proves it sends it.
     postgres = EmbeddedPostgres(data, port=free_port())
     postgres.start()
-    redis = EmbeddedRedis(root / "redis", port=free_port())
+    redis = EmbeddedRedis(root / "redis", port=free_port(), password=secrets.token_urlsafe(24))
     try:
         redis.start()
     except Exception:

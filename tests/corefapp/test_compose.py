@@ -64,3 +64,17 @@ def test_application_services_wait_for_healthy_database_and_redis():
             assert depends["redis"]["condition"] == "service_healthy"
         else:
             assert depends["prepare"]["condition"] == "service_completed_successfully"
+
+
+def test_the_servers_require_passwords_that_come_from_the_environment():
+    services = load_services()
+    app_env = services["web"]["environment"]
+
+    assert "corefapp:corefapp@" not in COMPOSE.read_text()
+    assert ":${POSTGRES_PASSWORD:?" in app_env["DATABASE_URL"]
+    assert app_env["REDIS_URL"].startswith("redis://:${REDIS_PASSWORD:?")
+    assert services["postgres"]["environment"]["POSTGRES_PASSWORD"].startswith(
+        "${POSTGRES_PASSWORD:?"
+    )
+    assert "requirepass" in " ".join(services["redis"]["command"])
+    assert services["redis"]["environment"]["REDISCLI_AUTH"].startswith("${REDIS_PASSWORD:?")
