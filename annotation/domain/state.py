@@ -13,6 +13,10 @@ that mention's text, which the optional `mention_text(mention) -> str` provider 
 (the service backs it with the document tokens, so it also works for added mentions and
 fixed spans). Without a provider the label is "mention #<id>". The label is stored in the
 `cluster_created` effect, so replaying a log never needs the provider.
+
+Messages name a mention the way the annotator sees it: its text and its place, e.g.
+`"the filtrate" (document 2, word 87)` (`mention_name`). Documents are numbered 1, 2, ... in
+the order of `documents`, which the loader fills in topic order, as the workspace numbers them.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ Span = tuple[int, int]
 Spans = tuple[Span, ...]
 
 DECISIONS = ("accepted", "rejected")
+MENTION_NAME_CHARS = 40  # longer mention texts are cut short in messages
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,9 @@ class Settings:
     allow_reject_mentions: bool = False
     hierarchy: bool = True
     anaphora: bool = False
+    # Refuse a second link (of another type) between the same anaphor and antecedent;
+    # when off, such a link is added with a warning that names the existing one.
+    refuse_duplicate_link_pairs: bool = False
 
 
 def as_spans(spans: Any) -> Spans:
@@ -128,6 +136,28 @@ class AnnotationState:
         cluster = self.clusters.get(cluster_id)
         label = cluster.label if cluster is not None else "?"
         return f"'{label}' (#{cluster_id})"
+
+    def document_number(self, document: int) -> int:
+        """The document's place in the topic, from 1 (0 for a document the state does not know)."""
+        for number, id in enumerate(self.documents, start=1):
+            if id == document:
+                return number
+        return 0
+
+    def mention_name(self, mention_id: int) -> str:
+        """How messages name a mention: its text and place, e.g. `"the filtrate" (document 2,
+        word 87)`; words count from 1 in the document. Without a text provider: `the mention
+        at document 2, word 87`. Ids are internal, so a message never shows them."""
+        mention = self.mentions.get(mention_id)
+        if mention is None:
+            return f"mention #{mention_id}"
+        place = f"document {self.document_number(mention.document)}, word {mention.start + 1}"
+        text = self.mention_text(mention).strip() if self.mention_text is not None else ""
+        if not text:
+            return f"the mention at {place}"
+        if len(text) > MENTION_NAME_CHARS:
+            text = text[: MENTION_NAME_CHARS - 1].rstrip() + "…"
+        return f'"{text}" ({place})'
 
     def default_label(self, mention: Mention) -> str:
         if self.mention_text is not None:

@@ -35,9 +35,13 @@ def assign(
         require_cluster(state, cluster)
     old = state.mention_cluster.get(mention)
     if cluster is not None and old == cluster:
-        raise NoChange(f"Mention #{mention} is already in cluster {state.cluster_name(cluster)}.")
+        raise NoChange(
+            f"{state.mention_name(mention)} is already in cluster {state.cluster_name(cluster)}."
+        )
     if cluster is None and old is not None and state.clusters[old].members == {mention}:
-        raise NoChange(f"Mention #{mention} is already alone in cluster {state.cluster_name(old)}.")
+        raise NoChange(
+            f"{state.mention_name(mention)} is already alone in cluster {state.cluster_name(old)}."
+        )
     effects = unreject_effects(state, [mention])
     created = {}
     if cluster is None:

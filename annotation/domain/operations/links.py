@@ -5,7 +5,9 @@ A link points from an anaphor back to its antecedent. Rules, each a `LinkRuleErr
 the anaphor's), `duplicate` (same type, anaphor and antecedent), `transformed_one_to_one`
 (an anaphor has at most one TRANSFORMED antecedent and an antecedent at most one TRANSFORMED
 anaphor). COREFERENCE, REACTION_ASSOCIATED, WORK_UP and CONTAINED are one-to-many from the
-anaphor, so they carry no count limit; the same pair may carry two different types.
+anaphor, so they carry no count limit. The same pair may carry two different types, with a
+warning naming the link already there; `duplicate_pair` refuses it in a project whose
+`refuse_duplicate_link_pairs` setting is on.
 Adding a link needs the anaphora scheme; removing one is always allowed.
 """
 
@@ -27,40 +29,73 @@ def check_link(state: AnnotationState, link: Link) -> None:
     for mention in (anaphor, antecedent):
         if mention.rejected:
             raise LinkRuleError(
-                f"Mention #{mention.id} is rejected and cannot be linked.", rule="rejected"
+                f"{state.mention_name(mention.id)} is rejected and cannot be linked.",
+                rule="rejected",
             )
     if anaphor.document != antecedent.document:
         raise LinkRuleError(
-            f"Anaphor #{anaphor.id} (document #{anaphor.document}) and antecedent #{antecedent.id} "
-            f"(document #{antecedent.document}) must be in the same document.",
+            f"The anaphor {state.mention_name(anaphor.id)} and the antecedent "
+            f"{state.mention_name(antecedent.id)} must be in the same document.",
             rule="same_document",
         )
     if not antecedent.start < anaphor.start:
         raise LinkRuleError(
-            f"The antecedent must come earlier in the text than the anaphor: #{antecedent.id} "
-            f"starts at token {antecedent.start}, #{anaphor.id} at token {anaphor.start}.",
+            f"The antecedent must come earlier in the text than the anaphor: the antecedent "
+            f"{state.mention_name(antecedent.id)} does not come before the anaphor "
+            f"{state.mention_name(anaphor.id)}.",
             rule="order",
         )
     if link in state.links:
         raise LinkRuleError(
-            f"There is already a {link.type} link from #{anaphor.id} to #{antecedent.id}.",
+            f"There is already a {link.type} link from {state.mention_name(anaphor.id)} to "
+            f"{state.mention_name(antecedent.id)}.",
             rule="duplicate",
+        )
+    if state.settings.refuse_duplicate_link_pairs and (others := _same_pair(state, link)):
+        raise LinkRuleError(
+            f"{state.mention_name(anaphor.id)} is already linked to "
+            f"{state.mention_name(antecedent.id)} as {others[0].type}, and this project "
+            "allows one link type per pair; remove that link first to change its type.",
+            rule="duplicate_pair",
         )
     if link.type == "TRANSFORMED":
         for existing in state.mention_links[anaphor.id]:
             if existing.type == "TRANSFORMED" and existing.anaphor == anaphor.id:
                 raise LinkRuleError(
-                    f"TRANSFORMED is one-to-one: anaphor #{anaphor.id} already has the TRANSFORMED "
-                    f"antecedent #{existing.antecedent}.",
+                    f"TRANSFORMED is one-to-one: the anaphor {state.mention_name(anaphor.id)} "
+                    f"already has the TRANSFORMED antecedent "
+                    f"{state.mention_name(existing.antecedent)}.",
                     rule="transformed_one_to_one",
                 )
         for existing in state.mention_links[antecedent.id]:
             if existing.type == "TRANSFORMED" and existing.antecedent == antecedent.id:
                 raise LinkRuleError(
-                    f"TRANSFORMED is one-to-one: antecedent #{antecedent.id} already has the "
-                    f"TRANSFORMED anaphor #{existing.anaphor}.",
+                    f"TRANSFORMED is one-to-one: the antecedent "
+                    f"{state.mention_name(antecedent.id)} already has the TRANSFORMED anaphor "
+                    f"{state.mention_name(existing.anaphor)}.",
                     rule="transformed_one_to_one",
                 )
+
+
+def _same_pair(state: AnnotationState, link: Link) -> list[Link]:
+    """The links of other types between the same anaphor and antecedent, by type."""
+    return sorted(
+        existing
+        for existing in state.mention_links[link.anaphor]
+        if existing.anaphor == link.anaphor
+        and existing.antecedent == link.antecedent
+        and existing.type != link.type
+    )
+
+
+def duplicate_pair_warnings(state: AnnotationState, link: Link) -> list[str]:
+    """What adding `link` tells the annotator when the pair already carries another type."""
+    return [
+        f"{state.mention_name(link.anaphor)} was already linked to "
+        f"{state.mention_name(link.antecedent)} as {existing.type}; it is now linked as "
+        f"{link.type} too. Remove one of the two if the pair has one relation."
+        for existing in _same_pair(state, link)
+    ]
 
 
 def _link(state: AnnotationState, type: str, anaphor: int, antecedent: int) -> Link:
@@ -78,7 +113,7 @@ def add_link(
         raise NotAllowed("This project has no anaphora links.", setting="anaphora")
     link = _link(state, type, anaphor, antecedent)
     check_link(state, link)
-    return OperationResult([fx.link_added(link)])
+    return OperationResult([fx.link_added(link)], duplicate_pair_warnings(state, link))
 
 
 def remove_link(
@@ -89,6 +124,7 @@ def remove_link(
         raise NotFound(
             "link",
             list(link),
-            f"There is no {type} link from mention #{anaphor} to mention #{antecedent}.",
+            f"There is no {type} link from {state.mention_name(anaphor)} to "
+            f"{state.mention_name(antecedent)}.",
         )
     return OperationResult([fx.link_removed(link)])

@@ -36,8 +36,8 @@ def check_spans(
             raise InvalidSpans(f"The span [{start}, {end}] ends before it starts.")
         if start < 0 or end >= tokens:
             raise InvalidSpans(
-                f"The span [{start}, {end}] lies outside document #{document}, which has "
-                f"{tokens} tokens (0 to {tokens - 1})."
+                f"The span [{start}, {end}] lies outside document "
+                f"{state.document_number(document)}, which has {tokens} tokens (0 to {tokens - 1})."
             )
     for (_, previous_end), (start, end) in pairwise(spans):
         if start <= previous_end:
@@ -47,9 +47,7 @@ def check_spans(
             )
     others = state.active_mentions_at(document, spans) - {ignore}
     if others:
-        raise DuplicateError(
-            f"Mention #{min(others)} already has exactly these spans in document #{document}."
-        )
+        raise DuplicateError(f"{state.mention_name(min(others))} already has exactly these spans.")
 
 
 def add_mention(
@@ -74,24 +72,24 @@ def fix_span(state: AnnotationState, *, mention: int, spans: Spans) -> Operation
     current = state.mentions[mention]
     if current.rejected:
         raise RejectedMentionError(
-            f"Mention #{mention} is rejected; assign it to a cluster to reopen it first."
+            f"{state.mention_name(mention)} is rejected; assign it to a cluster to reopen it first."
         )
     if spans == current.spans:
-        raise NoChange(f"Mention #{mention} already has these spans.")
+        raise NoChange(f"{state.mention_name(mention)} already has these spans.")
     check_spans(state, current.document, spans, ignore=mention)
     start = spans[0][0]
     for link in sorted(state.mention_links[mention]):
         if link.anaphor == mention:
             broken = state.mentions[link.antecedent].start >= start
-            where = f"at or before its antecedent #{link.antecedent}"
+            where = f"at or before its antecedent {state.mention_name(link.antecedent)}"
         else:
             broken = start >= state.mentions[link.anaphor].start
-            where = f"at or after its anaphor #{link.anaphor}"
+            where = f"at or after its anaphor {state.mention_name(link.anaphor)}"
         if broken:
             raise LinkRuleError(
-                f"With these spans mention #{mention} would start {where}, but the {link.type} "
-                f"link #{link.anaphor} -> #{link.antecedent} needs the antecedent earlier in the "
-                "text; remove that link first or choose other spans.",
+                f"With these spans {state.mention_name(mention)} would start {where}, but its "
+                f"{link.type} link needs the antecedent earlier in the text; remove that link "
+                "first or choose other spans.",
                 rule="order",
             )
     return OperationResult([fx.spans_set(mention, current.spans, spans)])
@@ -103,7 +101,7 @@ def reject_mention(state: AnnotationState, *, mention: int) -> OperationResult:
     _require_setting(state, "allow_reject_mentions", "reject mentions")
     require_mention(state, mention)
     if state.mentions[mention].rejected:
-        raise NoChange(f"Mention #{mention} is already rejected.")
+        raise NoChange(f"{state.mention_name(mention)} is already rejected.")
     effects = [fx.link_removed(link) for link in sorted(state.mention_links[mention])]
     moves, warnings = move_effects(state, [(mention, None)])
     effects += moves

@@ -128,8 +128,8 @@ def unreject_effects(state: AnnotationState, mentions: Iterable[int]) -> list[fx
         key = (mention.document, mention.spans)
         if state.active_mentions_at(*key) or key in reopened:
             raise DuplicateError(
-                f"Mention #{id} was rejected and another active mention in document "
-                f"#{mention.document} now has the same spans; use that mention instead."
+                f"{state.mention_name(id)} was rejected and another active mention now has "
+                "the same spans; use that mention instead."
             )
         reopened.add(key)
         effects.append(fx.rejected_set(id, True, False))

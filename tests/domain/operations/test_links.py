@@ -82,18 +82,83 @@ def test_the_same_pair_may_carry_two_different_types():
     assert session.state.links == {("COREFERENCE", 2, 1), ("TRANSFORMED", 2, 1)}
 
 
+def test_a_second_type_for_the_same_pair_warns_naming_the_existing_link():
+    session = Session(topic(anaphora=True, links=[("COREFERENCE", 2, 1)]))
+    result = link(session, "TRANSFORMED", 2, 1)
+    assert result.warnings == [
+        (
+            '"m2" (document 1, word 5) was already linked to "m1" (document 1, word 1) as '
+            "COREFERENCE; it is now linked as TRANSFORMED too. Remove one of the two if the pair "
+            "has one relation."
+        )
+    ]
+
+
+def test_a_link_of_a_new_pair_carries_no_warning():
+    session = Session(topic(anaphora=True, links=[("COREFERENCE", 3, 1)]))
+    assert link(session, "COREFERENCE", 2, 1).warnings == []
+
+
+def test_the_reverse_pair_is_not_the_same_pair():
+    session = Session(topic(anaphora=True, links=[("COREFERENCE", 3, 2)]))
+    assert link(session, "COREFERENCE", 3, 1).warnings == []
+
+
+def test_a_project_can_refuse_a_second_type_for_the_same_pair():
+    state = topic(anaphora=True, refuse_duplicate_link_pairs=True, links=[("WORK_UP", 2, 1)])
+    session = Session(state)
+    before = state.snapshot()
+    with pytest.raises(LinkRuleError) as refused:
+        link(session, "CONTAINED", 2, 1)
+    assert refused.value.rule == "duplicate_pair"
+    assert refused.value.message.startswith(
+        '"m2" (document 1, word 5) is already linked to "m1" (document 1, word 1) as WORK_UP'
+    )
+    assert session.state.snapshot() == before and session.log == []
+
+
+def test_refusing_duplicate_pairs_still_allows_other_pairs():
+    session = Session(
+        topic(anaphora=True, refuse_duplicate_link_pairs=True, links=[("WORK_UP", 2, 1)])
+    )
+    link(session, "WORK_UP", 3, 1)
+    assert ("WORK_UP", 3, 1) in session.state.links
+
+
+def test_refusals_name_mentions_by_text_and_place_not_by_id():
+    rule, message = refused_rule(topic(anaphora=True), "COREFERENCE", 1, 2)
+    assert rule == "order"
+    assert message == (
+        "The antecedent must come earlier in the text than the anaphor: the antecedent "
+        '"m2" (document 1, word 5) does not come before the anaphor "m1" (document 1, word 1).'
+    )
+    assert "#" not in message and "token" not in message
+
+
+def test_a_link_across_documents_names_both_documents():
+    message = refused_rule(topic(anaphora=True), "COREFERENCE", 5, 1)[1]
+    assert '"m5" (document 2, word 1)' in message and '"m1" (document 1, word 1)' in message
+
+
+def test_a_rejected_mention_is_named_in_the_refusal():
+    message = refused_rule(topic(anaphora=True, rejected=(1,)), "COREFERENCE", 2, 1)[1]
+    assert message == '"m1" (document 1, word 1) is rejected and cannot be linked.'
+
+
 def test_an_anaphor_takes_at_most_one_transformed_antecedent():
     state = topic(anaphora=True, links=[("TRANSFORMED", 3, 1)])
     rule, message = refused_rule(state, "TRANSFORMED", 3, 2)
     assert rule == "transformed_one_to_one"
-    assert "anaphor #3 already has the TRANSFORMED antecedent #1" in message
+    assert 'anaphor "m3" (document 1, word 9) already has the TRANSFORMED antecedent' in message
+    assert 'antecedent "m1" (document 1, word 1)' in message
 
 
 def test_an_antecedent_takes_at_most_one_transformed_anaphor():
     state = topic(anaphora=True, links=[("TRANSFORMED", 2, 1)])
     rule, message = refused_rule(state, "TRANSFORMED", 3, 1)
     assert rule == "transformed_one_to_one"
-    assert "antecedent #1 already has the TRANSFORMED anaphor #2" in message
+    assert 'antecedent "m1" (document 1, word 1) already has the TRANSFORMED anaphor' in message
+    assert 'anaphor "m2" (document 1, word 5)' in message
 
 
 def test_a_mention_may_be_a_transformed_anaphor_and_a_transformed_antecedent():
@@ -118,7 +183,8 @@ def test_remove_link_removes_it():
 
 
 def test_removing_a_missing_link_is_refused():
-    with pytest.raises(NotFound, match="no CONTAINED link from mention #2 to mention #1"):
+    missing = r'no CONTAINED link from "m2" \(document 1, word 5\) to "m1"'
+    with pytest.raises(NotFound, match=missing):
         link(Session(topic(anaphora=True)), "CONTAINED", 2, 1, op="remove_link")
 
 
