@@ -26,6 +26,11 @@ class Project(models.Model):
     allow_fix_spans = models.BooleanField(default=False)
     allow_reject_mentions = models.BooleanField(default=False)
     single_parent = models.BooleanField(default=True)
+    refuse_duplicate_link_pairs = models.BooleanField(
+        default=False,
+        help_text="refuse a second link type between the same anaphor and antecedent "
+        "(off: allowed with a warning)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

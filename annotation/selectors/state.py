@@ -37,6 +37,7 @@ def project_settings(project: Project) -> Settings:
         allow_reject_mentions=project.allow_reject_mentions,
         hierarchy=project.hierarchy,
         anaphora=project.anaphora,
+        refuse_duplicate_link_pairs=project.refuse_duplicate_link_pairs,
     )
 
 
@@ -59,10 +60,16 @@ class DocumentTokens:
         return mention_text(tokens, mention.spans)
 
 
+def topic_documents(topic_id: int) -> dict[int, int]:
+    """Document id -> token count, in topic order (messages number documents in this order)."""
+    rows = Document.objects.filter(topic_id=topic_id).order_by("position", "id")
+    return dict(rows.values_list("id", "token_count"))
+
+
 def annotation_state_load(annotation: Annotation) -> AnnotationState:
     topic_id = annotation.topic_id
     project = annotation.topic.project
-    documents = dict(Document.objects.filter(topic_id=topic_id).values_list("id", "token_count"))
+    documents = topic_documents(topic_id)
     edits = {
         mention: (spans, rejected)
         for mention, spans, rejected in MentionEdit.objects.filter(
@@ -128,7 +135,7 @@ def annotation_initial_state(annotation: Annotation) -> AnnotationState:
     }
     return AnnotationState(
         settings=project_settings(annotation.topic.project),
-        documents=dict(Document.objects.filter(topic_id=topic_id).values_list("id", "token_count")),
+        documents=topic_documents(topic_id),
         mentions=mentions,
     )
 

@@ -29,6 +29,7 @@ def project_payload(project) -> dict:
         "allow_add_mentions": project.allow_add_mentions,
         "allow_fix_spans": project.allow_fix_spans,
         "allow_reject_mentions": project.allow_reject_mentions,
+        "refuse_duplicate_link_pairs": project.refuse_duplicate_link_pairs,
         "guidelines": project.guidelines,
     }
 

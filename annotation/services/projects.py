@@ -17,6 +17,7 @@ PROJECT_FIELDS = (
     "allow_fix_spans",
     "allow_reject_mentions",
     "single_parent",
+    "refuse_duplicate_link_pairs",
 )
 
 

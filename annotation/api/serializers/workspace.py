@@ -37,6 +37,10 @@ class ProjectInfo(serializers.Serializer):
     allow_add_mentions = serializers.BooleanField()
     allow_fix_spans = serializers.BooleanField()
     allow_reject_mentions = serializers.BooleanField()
+    refuse_duplicate_link_pairs = serializers.BooleanField(
+        help_text="a second link type between the same anaphor and antecedent is refused "
+        "(off: added with a warning)"
+    )
     guidelines = serializers.CharField()
 
 

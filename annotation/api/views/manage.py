@@ -45,6 +45,7 @@ class ProjectSerializer(serializers.Serializer):
     allow_fix_spans = serializers.BooleanField(default=False)
     allow_reject_mentions = serializers.BooleanField(default=False)
     single_parent = serializers.BooleanField(default=True)
+    refuse_duplicate_link_pairs = serializers.BooleanField(default=False)
 
 
 class ProjectsView(AdminView):

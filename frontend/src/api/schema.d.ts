@@ -1121,6 +1121,8 @@ export interface components {
             allow_reject_mentions?: boolean;
             /** @default true */
             single_parent?: boolean;
+            /** @default false */
+            refuse_duplicate_link_pairs?: boolean;
         };
         PatchedUserUpdateRequest: {
             password?: string;
@@ -1166,6 +1168,8 @@ export interface components {
             allow_add_mentions: boolean;
             allow_fix_spans: boolean;
             allow_reject_mentions: boolean;
+            /** @description a second link type between the same anaphor and antecedent is refused (off: added with a warning) */
+            refuse_duplicate_link_pairs: boolean;
             guidelines: string;
             /** @description how many topics it has */
             topics: number;
@@ -1180,6 +1184,8 @@ export interface components {
             allow_add_mentions: boolean;
             allow_fix_spans: boolean;
             allow_reject_mentions: boolean;
+            /** @description a second link type between the same anaphor and antecedent is refused (off: added with a warning) */
+            refuse_duplicate_link_pairs: boolean;
             guidelines: string;
         };
         ProjectRequest: {
@@ -1198,6 +1204,8 @@ export interface components {
             allow_reject_mentions?: boolean;
             /** @default true */
             single_parent?: boolean;
+            /** @default false */
+            refuse_duplicate_link_pairs?: boolean;
         };
         ProjectRunsAnswer: {
             /** @description one per topic */

@@ -36,6 +36,8 @@ export interface Settings {
   allow_reject_mentions: boolean;
   hierarchy: boolean;
   anaphora: boolean;
+  /** A second link type between the same anaphor and antecedent is refused (off: a warning). */
+  refuse_duplicate_link_pairs: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -45,6 +47,7 @@ export const DEFAULT_SETTINGS: Settings = {
   allow_reject_mentions: false,
   hierarchy: true,
   anaphora: false,
+  refuse_duplicate_link_pairs: false,
 };
 
 export function linkKey(link: Link): string {

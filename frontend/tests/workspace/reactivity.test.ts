@@ -17,7 +17,7 @@ function loaded() {
     id: 1, external_id: "t", source: "", metadata: {},
     project: {
       id: 1, name: "p", hierarchy: true, anaphora: false, single_parent: true, allow_add_mentions: false,
-      allow_fix_spans: false, allow_reject_mentions: false, guidelines: "",
+      allow_fix_spans: false, allow_reject_mentions: false, refuse_duplicate_link_pairs: false, guidelines: "",
     },
     documents: [{ id: 1, position: 0, doc_id: "d", tokens: TOKENS, sentences: [], metadata: {} }],
     mentions: MENTIONS,

@@ -13,6 +13,7 @@ export function emptyProject(): ProjectInput {
     allow_fix_spans: false,
     allow_reject_mentions: false,
     single_parent: true,
+    refuse_duplicate_link_pairs: false,
     suggestion_backend: "",
     suggestion_params: {},
   };
@@ -29,6 +30,7 @@ export function projectInput(project: ProjectRow): ProjectInput {
     allow_fix_spans,
     allow_reject_mentions,
     single_parent: project.single_parent,
+    refuse_duplicate_link_pairs: project.refuse_duplicate_link_pairs,
     suggestion_backend: project.suggestion_backend,
     suggestion_params: { ...project.suggestion_params },
   };

@@ -16,6 +16,7 @@ export function projectSettings(project: TopicModel["project"]): Settings {
     allow_reject_mentions: project.allow_reject_mentions,
     hierarchy: project.hierarchy,
     anaphora: project.anaphora,
+    refuse_duplicate_link_pairs: project.refuse_duplicate_link_pairs,
   };
 }
 
