@@ -1,7 +1,7 @@
 from django.urls import path
 
 from annotation.api import auth
-from annotation.api.views import files, manage, workspace
+from annotation.api.views import files, manage, session, workspace
 
 urlpatterns = [
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
@@ -9,6 +9,7 @@ urlpatterns = [
     path("auth/logout/", auth.LogoutView.as_view(), name="api-logout"),
     path("auth/csrf/", auth.CsrfView.as_view(), name="api-csrf"),
     path("me/", auth.MeView.as_view(), name="api-me"),
+    path("session/", session.SessionView.as_view(), name="api-session"),
     path("assignments/mine/", workspace.MyAssignmentsView.as_view(), name="api-my-assignments"),
     path(
         "assignments/<int:pk>/submit/", workspace.SubmitView.as_view(), name="api-assignment-submit"

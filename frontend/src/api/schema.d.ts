@@ -475,6 +475,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/session/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["session_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/suggestion-backends/": {
         parameters: {
             query?: never;
@@ -1322,6 +1338,11 @@ export interface components {
             backend: string;
             /** @description none: a queued run waits */
             model_workers: string[];
+        };
+        SessionPayload: {
+            authenticated: boolean;
+            /** @description null when nobody is signed in */
+            user: components["schemas"]["Me"] | null;
         };
         SetNoteOperation: {
             /**
@@ -2293,6 +2314,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TopicRow"][];
+                };
+            };
+        };
+    };
+    session_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPayload"];
                 };
             };
         };
