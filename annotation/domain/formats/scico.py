@@ -131,13 +131,16 @@ def parse_scico_line(
     """Parse and check one (non-blank) line. ``flattened=False``, ``token_contents=False``: see
     :class:`TopicParser`.
 
-    The line is decoded with orjson when it can be (see ``_json``); when that result could
+    With both checks off (the scorer) the tokens are counted, not decoded, where
+    simdjson can read the line (``_json.tokens_counted``); otherwise, and for the importer, the
+    line is decoded with orjson when it can be (see ``_json``); when that result could
     differ from the standard library's (orjson turns integers beyond 64 bits into floats),
     that is, when the line has an error or holds a float outside the checked fields, it is
     decoded and checked again with ``json``, so topics and messages are the same either way.
     """
     try:
-        obj, exact = _json.loads(line)
+        counted = None if token_contents or flattened else _json.tokens_counted(line)
+        obj, exact = (counted, False) if counted is not None else _json.loads(line)
         parsed = _parse_object(obj, line_number, file, flattened, token_contents)
         if not exact and (parsed.errors or _unchecked_float(obj, parsed.topic)):
             obj = _json.exact(line)

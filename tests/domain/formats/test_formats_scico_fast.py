@@ -4,6 +4,7 @@ read from a file or from a text stream."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 
@@ -271,3 +272,44 @@ def test_parse_without_token_contents_differs_only_on_tokens_that_are_not_string
         assert light == full
     elif not light.errors:
         assert all(error.message.startswith("a token must be a string") for error in full.errors)
+
+
+def _counted(topic):
+    """The topic as the scorer's reading gives it: tokens counted, the flattened copies gone."""
+    if topic is None:
+        return None
+    documents = [
+        dataclasses.replace(document, tokens=[""] * len(document.tokens))
+        for document in topic.documents
+    ]
+    scico = dict(topic.metadata["scico"])
+    scico["fields"] = [f for f in scico["fields"] if not f.startswith("flatten_")]
+    for name in ("flatten_tokens", "flatten_mentions"):
+        scico.pop(name, None)
+        scico.get("extra", {}).pop(name, None)
+    return dataclasses.replace(
+        topic, documents=documents, metadata={**topic.metadata, "scico": scico}
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(line=scico_lines())
+def test_the_scorers_reading_counts_tokens_and_otherwise_reads_as_the_importer(line):
+    full = parse_scico_line(line, 1, "data.jsonl", flattened=False)
+    light = parse_scico_line(line, 1, "data.jsonl", flattened=False, token_contents=False)
+    if not full.errors:
+        assert light.errors == [] and light.warnings == full.warnings
+        assert _counted(light.topic) == _counted(full.topic)
+    elif not light.errors:
+        assert all(error.message.startswith("a token must be a string") for error in full.errors)
+
+
+def test_the_scorers_reading_falls_back_where_simdjson_differs_from_json():
+    duplicate = b'{"id": 1, "id": 2, "tokens": [["a"]], "mentions": [], "relations": []}'
+    assert _json.tokens_counted(duplicate) is None
+    assert _json.tokens_counted(b'{"tokens": [["a"], "b"]}') is None
+    assert _json.tokens_counted(b"[1, 2]") is None
+    assert _json.tokens_counted(b'{"tokens": [["a", "b"], []], "x": [1, {"y": 2}]}') == {
+        "tokens": [["", ""], []],
+        "x": [1, {"y": 2}],
+    }
