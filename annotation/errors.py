@@ -98,3 +98,10 @@ class ServiceUnavailable(DomainError):
     the same request may simply be sent again in a moment."""
 
     code = "service_unavailable"
+
+
+class Conflict(DomainError):
+    """The request clashes with something already under way (a second run while one is
+    queued); nothing was changed, and the details name what is in the way."""
+
+    code = "conflict"

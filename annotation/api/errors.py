@@ -29,6 +29,7 @@ STATUS_BY_ERROR: dict[type, int] = {
     service.AssignmentTargetsNotFound: status.HTTP_404_NOT_FOUND,
     service.InvalidCredentials: status.HTTP_400_BAD_REQUEST,
     service.ServiceUnavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
+    service.Conflict: status.HTTP_409_CONFLICT,
 }
 
 
