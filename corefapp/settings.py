@@ -234,8 +234,16 @@ CACHES = {
     }
 }
 
-# Model serving: packaged encoder by default, any local Hugging Face path otherwise.
+# Model serving: packaged encoder by default, a local Hugging Face folder otherwise.
 MODELS_DIR = models_dir()
+# Suggestion parameters that name a file or folder (model_path, model_dir, encoder_path, any
+# *_path or *_dir) must resolve (symlinks and `..` followed) inside MODELS_DIR or one of these
+# folders (comma-separated); anything else is refused when an admin sets it.
+MODEL_PATHS_ALLOWED = [
+    Path(folder).expanduser().resolve()
+    for folder in env.list("MODEL_PATHS_ALLOWED", default=[])
+    if folder.strip()
+]
 SUGGEST_DEVICE = env.str("SUGGEST_DEVICE", default="auto")
 # A run whose worker has not refreshed its heartbeat for this long is taken over by the next
 # worker that receives the (redelivered) task.

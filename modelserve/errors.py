@@ -19,6 +19,16 @@ class RunNotAllowed(Forbidden):
     pass
 
 
+class ModelPathRefused(DomainError):
+    """A parameter names a file or folder outside the model folders the server allows. The
+    message never says whether the path exists (that would let an admin probe the disk)."""
+
+    code = "model_path_refused"
+
+    def __init__(self, parameter: str, message: str, allowed: list[str]) -> None:
+        super().__init__(f"{parameter}: {message}", parameter=parameter, allowed=allowed)
+
+
 class ModelQueueUnavailable(ServiceUnavailable):
     """The model queue (Redis) did not answer, so no run was created."""
 

@@ -21,6 +21,7 @@ from modelserve.models import SuggestionRun
 from modelserve.selectors import project_suggestion_settings
 from modelserve.services import run_broadcast
 from modelserve.services.execution import heartbeat_stale_after
+from modelserve.services.settings import model_paths_checked
 from modelserve.workers import broker_reachable, waiting_run_ids
 
 logger = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ def suggestion_run_request(
             f"Unknown suggestion backend {backend!r}; "
             f"choose one of {', '.join(available_backends())}."
         )
-    merged = {**configured.params, **(params or {})}
+    merged = model_paths_checked({**configured.params, **(params or {})})
     if topic.project.hierarchy and "single_parent" not in merged and backend != "chemu":
         merged["single_parent"] = topic.project.single_parent
     run = SuggestionRun.objects.create(

@@ -304,7 +304,7 @@ def test_a_model_error_fails_the_run_and_the_workspace_shows_the_message(new_pag
     page, _, _ = hierarchy_workspace(
         new_page,
         backend="cross-encoder",
-        params={"model_path": "/nonexistent/longformer-scico"},
+        params={"model_path": f"{settings.MODELS_DIR}/nonexistent/longformer-scico"},
     )
     press(page, "Shift+S")
     status = page.get_by_test_id("run-status")

@@ -96,7 +96,8 @@ def test_a_model_error_fails_the_run_with_its_message(services):
         topic=topic,
         user=UserFactory(),
         backend="cross-encoder",
-        params={"model_path": "/nonexistent/longformer-scico"},
+        # inside MODELS_DIR: a path elsewhere is refused before any run exists
+        params={"model_path": f"{settings.MODELS_DIR}/nonexistent/longformer-scico"},
     )
     worker = start_worker(services)
     try:
