@@ -4,7 +4,7 @@ DomainErrors, which annotation.api.errors maps to status codes in one place."""
 from __future__ import annotations
 
 from annotation.domain.errors import DomainError
-from annotation.errors import Forbidden, ServiceUnavailable
+from annotation.errors import Conflict, Forbidden, ServiceUnavailable
 
 
 class RunRefused(DomainError):
@@ -19,6 +19,12 @@ class RunNotAllowed(Forbidden):
     pass
 
 
+class RunSettingsAdminOnly(Forbidden):
+    """An annotator's run uses the project's backend and parameters, which admins choose."""
+
+    code = "run_settings_admin_only"
+
+
 class ModelPathRefused(DomainError):
     """A parameter names a file or folder outside the model folders the server allows. The
     message never says whether the path exists (that would let an admin probe the disk)."""
@@ -27,6 +33,13 @@ class ModelPathRefused(DomainError):
 
     def __init__(self, parameter: str, message: str, allowed: list[str]) -> None:
         super().__init__(f"{parameter}: {message}", parameter=parameter, allowed=allowed)
+
+
+class RunAlreadyActive(Conflict):
+    """A user has at most one queued or running run per topic; `run` (or `runs`, for a
+    project) is what is already under way."""
+
+    code = "run_already_active"
 
 
 class ModelQueueUnavailable(ServiceUnavailable):

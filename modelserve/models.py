@@ -64,6 +64,12 @@ class SuggestionRun(models.Model):
             models.CheckConstraint(
                 condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_fraction"
             ),
+            # A user waits for their run of a topic before asking again (services/runs.py).
+            models.UniqueConstraint(
+                fields=["topic", "requested_by"],
+                condition=Q(status__in=["queued", "running"]),
+                name="run_one_active_per_topic_and_user",
+            ),
         ]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 
 from celery import current_app
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -16,9 +16,15 @@ from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project, Topic
 from annotation.selectors.access import is_admin, visible_topics
 from modelserve.backends import available_backends
-from modelserve.errors import ModelQueueUnavailable, RunNotAllowed, RunRefused
+from modelserve.errors import (
+    ModelQueueUnavailable,
+    RunAlreadyActive,
+    RunNotAllowed,
+    RunRefused,
+    RunSettingsAdminOnly,
+)
 from modelserve.models import SuggestionRun
-from modelserve.selectors import project_suggestion_settings
+from modelserve.selectors import project_suggestion_settings, run_payload
 from modelserve.services import run_broadcast
 from modelserve.services.execution import heartbeat_stale_after
 from modelserve.services.settings import model_paths_checked
@@ -47,18 +53,47 @@ def run_task_send(run_id: int) -> None:
         )
 
 
+def active_runs_locked(*, topic_ids: list[int], user) -> list[SuggestionRun]:
+    """`user`'s queued or running runs of these topics, read under a transaction-scoped lock
+    per (topic, user), so two requests at once cannot both find none and both create one
+    (the partial unique constraint run_one_active_per_topic_and_user backs this up)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('modelserve.run:' || t || ':' || %s, 0))"
+            " FROM unnest(%s::bigint[]) AS t",  # in the order given: sorted, so no deadlock
+            [user.pk, sorted(topic_ids)],
+        )
+    return list(
+        SuggestionRun.objects.filter(
+            topic_id__in=topic_ids,
+            requested_by=user,
+            status__in=[SuggestionRun.Status.QUEUED, SuggestionRun.Status.RUNNING],
+        ).order_by("topic_id", "-created_at")
+    )
+
+
 @transaction.atomic
 def suggestion_run_request(
     *, topic: Topic, user, backend: str | None = None, params: dict | None = None
 ) -> SuggestionRun:
     """Queue a run for `topic` with the project's backend (or `backend`); the task is sent to
     the `models` queue after commit. With the broker down or hung nothing is created: the
-    request is refused at once rather than leaving a run that no worker hears of."""
+    request is refused at once rather than leaving a run that no worker hears of. A user has
+    at most one queued or running run per topic (RunAlreadyActive names it), and every path
+    parameter must lie inside the allowed model folders (ModelPathRefused)."""
     if not broker_reachable():
         raise ModelQueueUnavailable(
             "The model queue (Redis) is not answering, so no suggestion run was started. "
             "Try again in a moment."
         )
+    if user is not None:
+        active = active_runs_locked(topic_ids=[topic.pk], user=user)
+        if active:
+            raise RunAlreadyActive(
+                "You already have a suggestion run for this topic "
+                f"({active[0].status}); wait for it to finish before asking again.",
+                run=run_payload(active[0]),
+            )
     configured = project_suggestion_settings(topic.project_id)
     backend = backend or configured.backend
     if backend not in available_backends():
@@ -90,6 +125,11 @@ def topic_run_request(
         raise NotFound("topic", topic_id)
     if not is_admin(user) and not Assignment.objects.filter(topic=topic, user=user).exists():
         raise RunNotAllowed("Only the topic's annotators and admins can ask for suggestions.")
+    if not is_admin(user) and (backend is not None or params):
+        raise RunSettingsAdminOnly(
+            "Suggestions use the backend and parameters an admin chose for the project; "
+            "ask without a backend or parameters."
+        )
     return suggestion_run_request(topic=topic, user=user, backend=backend, params=params)
 
 
@@ -97,7 +137,17 @@ def topic_run_request(
 def project_runs_request(
     *, project: Project, user, backend: str | None = None, params: dict | None = None
 ) -> list[SuggestionRun]:
-    """One run for every topic of the project, all or none."""
+    """One run for every topic of the project, all or none: refused (RunAlreadyActive, with
+    their ids) while any topic has a queued or running run of this user."""
+    active = active_runs_locked(
+        topic_ids=list(project.topics.values_list("pk", flat=True)), user=user
+    )
+    if active:
+        raise RunAlreadyActive(
+            f"{len(active)} topic(s) already have a suggestion run of yours queued or running; "
+            "nothing was queued. Ask again once they finish.",
+            runs=[run.pk for run in active],
+        )
     return [
         suggestion_run_request(topic=topic, user=user, backend=backend, params=params)
         for topic in project.topics.select_related("project")
