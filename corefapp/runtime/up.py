@@ -1,9 +1,12 @@
 """`make up`: start PostgreSQL, Redis, the web server and the Celery workers; stop them on Ctrl-C.
 
 Run as `python -m corefapp.runtime.up`. With DATABASE_URL / REDIS_URL set, those servers are
-used and no embedded one is started. Every child gets its own session, so a Ctrl-C in the
-terminal reaches this launcher alone, which then stops the children in order (web and workers
-first, then Redis and PostgreSQL) and leaves nothing running.
+used and no embedded one is started; the embedded ones get generated passwords (var/*.password,
+mode 0600) that reach the children in DATABASE_URL and REDIS_URL. Every child gets its own
+session, so a Ctrl-C in the terminal reaches this launcher alone, which then stops the children
+in order (web and workers first, then Redis and PostgreSQL) and leaves nothing running. Until
+then a child that exits is restarted (corefapp.runtime.supervisor), and a second launcher for
+the same var/ waits for one that is still stopping (corefapp.runtime.instance).
 """
 
 from __future__ import annotations
@@ -21,13 +24,18 @@ from typing import Protocol
 
 from corefapp.runtime import commands
 from corefapp.runtime.defaults import (
+    PG_PASSWORD_FILE,
+    REDIS_PASSWORD_FILE,
     REPO_ROOT,
     embedded_pg_port,
     embedded_redis_port,
+    ensure_private_file,
     ensure_secret_key_file,
     var_dir,
 )
+from corefapp.runtime.instance import WAIT_FOR_PREVIOUS_SECONDS, InstanceLock
 from corefapp.runtime.preflight import PreflightError, require_free_port
+from corefapp.runtime.supervisor import Child
 
 
 class Server(Protocol):
@@ -42,31 +50,22 @@ class Stack:
 
     postgres: Server | None = None
     redis: Server | None = None
-    children: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    children: dict[str, Child] = field(default_factory=dict)
 
     def stop(self) -> None:
-        for name, proc in reversed(list(self.children.items())):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
+        for child in reversed(list(self.children.values())):
+            child.terminate()
         deadline = time.monotonic() + 20
-        for proc in self.children.values():
-            try:
-                proc.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                # A worker still busy with a model run after 20 s is killed; its task is
-                # acknowledged late, so the next worker picks it up again.
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(5)
-        # Children of children (Celery's pool processes) live in the same session.
-        for proc in self.children.values():
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        for child in self.children.values():
+            child.wait_or_kill(deadline)
         if self.redis is not None:
             self.redis.stop()
         if self.postgres is not None:
             self.postgres.stop()
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
 
 
 def _child_env(database_url: str, redis_url: str, secret_key: str) -> dict[str, str]:
@@ -83,24 +82,12 @@ def _child_env(database_url: str, redis_url: str, secret_key: str) -> dict[str, 
     return env
 
 
-def _spawn(name: str, argv: list[str], env: dict[str, str], logs: Path) -> subprocess.Popen[bytes]:
-    with open(logs / f"{name}.log", "ab") as log:  # the child keeps its own copy
-        return subprocess.Popen(
-            argv,
-            env=env,
-            cwd=REPO_ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
-def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
+def _wait_http(url: str, web: Child, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
+        if web.proc is not None and web.proc.poll() is not None:
             raise RuntimeError(
-                f"the web server exited (code {proc.returncode}); see var/log/web.log"
+                f"the web server exited at start (code {web.proc.returncode}); see {web.log_path}"
             )
         try:
             with urllib.request.urlopen(url, timeout=2):
@@ -109,7 +96,36 @@ def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
             return  # it answered; /healthz may be 503 while workers start
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"the web server did not answer at {url} within {timeout:.0f} s")
+    raise RuntimeError(
+        f"the web server did not answer at {url} within {timeout:.0f} s; see {web.log_path}"
+    )
+
+
+def _no_stopping_postgres(pg, deadline: float) -> None:
+    """A PostgreSQL of this data directory that is shutting down is waited for, never used."""
+    if pg.postmaster_status() != "stopping":
+        return
+    pid = pg.postmaster_pid()
+    say(f"PostgreSQL (pid {pid}) of an earlier make up is still shutting down; waiting for it")
+    if not pg.wait_stopped(deadline):
+        raise PreflightError(
+            f"PostgreSQL (pid {pid}) in {pg.data_dir} did not stop within "
+            f"{WAIT_FOR_PREVIOUS_SECONDS:.0f} s: wait for it, or stop it with kill -INT {pid}"
+        )
+
+
+def _no_leftover_redis(rd, deadline: float) -> None:
+    """A Redis of this data directory still running (its launcher was killed, or it is still
+    saving) is stopped first: it may be on its way out, and it is nobody's now."""
+    pid = rd.leftover_pid()
+    if pid is None:
+        return
+    say(f"Redis (pid {pid}) of an earlier make up is still running; stopping it first")
+    if not rd.stop_leftover(deadline):
+        raise PreflightError(
+            f"Redis (pid {pid}) of an earlier make up did not stop within "
+            f"{WAIT_FOR_PREVIOUS_SECONDS:.0f} s: stop it with kill {pid}"
+        )
 
 
 def run() -> int:
@@ -120,47 +136,61 @@ def run() -> int:
     logs = var / "log"
     logs.mkdir(parents=True, exist_ok=True)
     stack = Stack()
+    instance = InstanceLock(var)
 
     stopping = False
 
     def request_stop(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
+        instance.mark("stopping")  # a launcher started now waits for this one
 
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
 
     try:
+        instance.acquire(say)
+        deadline = time.monotonic() + WAIT_FOR_PREVIOUS_SECONDS
         require_free_port(host, port, what="the web server", variable="PORT")
         database_url = os.environ.get("DATABASE_URL")
         redis_url = os.environ.get("REDIS_URL")
         if not database_url:
             from corefapp.runtime.postgres import EmbeddedPostgres
 
-            pg = EmbeddedPostgres(var / "postgres", port=embedded_pg_port())
+            pg = EmbeddedPostgres(
+                var / "postgres",
+                port=embedded_pg_port(),
+                password=ensure_private_file(PG_PASSWORD_FILE),
+            )
+            _no_stopping_postgres(pg, deadline)
             if not pg.is_running():
                 require_free_port(
                     "127.0.0.1", pg.port, what="embedded PostgreSQL", variable="EMBEDDED_PG_PORT"
                 )
-            print(f"PostgreSQL (embedded) starting, data in {pg.data_dir}", flush=True)
+            say(f"PostgreSQL (embedded) starting, data in {pg.data_dir}")
             stack.postgres = pg
             pg.start()
             database_url = pg.url()
         if not redis_url:
             from corefapp.runtime.redis_server import EmbeddedRedis
 
-            rd = EmbeddedRedis(var / "redis", port=embedded_redis_port())
+            rd = EmbeddedRedis(
+                var / "redis",
+                port=embedded_redis_port(),
+                password=ensure_private_file(REDIS_PASSWORD_FILE),
+            )
+            _no_leftover_redis(rd, deadline)
             require_free_port(
                 "127.0.0.1", rd.port, what="embedded Redis", variable="EMBEDDED_REDIS_PORT"
             )
-            print("Redis (embedded) starting", flush=True)
+            say("Redis (embedded) starting")
             stack.redis = rd
             rd.start()
             redis_url = rd.url()
         secret_key = os.environ.get("SECRET_KEY") or ensure_secret_key_file()
         env = _child_env(database_url, redis_url, secret_key)
 
-        print("Preparing: migrations, demo data, default models", flush=True)
+        say("Preparing: migrations, demo data, default models")
         prepare = subprocess.Popen(
             commands.prepare_command(), env=env, cwd=REPO_ROOT, start_new_session=True
         )
@@ -173,9 +203,13 @@ def run() -> int:
         if prepare.returncode != 0:
             raise RuntimeError("preparation failed (see the messages above)")
 
-        stack.children["web"] = _spawn("web", commands.web_command(host=host, port=port), env, logs)
-        stack.children["worker"] = _spawn("worker", commands.worker_command(), env, logs)
-        stack.children["models"] = _spawn("models", commands.model_worker_command(), env, logs)
+        for name, argv in (
+            ("web", commands.web_command(host=host, port=port)),
+            ("worker", commands.worker_command()),
+            ("models", commands.model_worker_command()),
+        ):
+            stack.children[name] = Child(name, argv, env, REPO_ROOT, logs)
+            stack.children[name].start()
         url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
         _wait_http(
             f"http://127.0.0.1:{port}/healthz"
@@ -184,36 +218,35 @@ def run() -> int:
             stack.children["web"],
             timeout=60,
         )
+        if not stopping:
+            instance.mark("running")
         demo_password = os.environ.get("DEMO_PASSWORD", "demo")
-        print(
+        say(
             f"\ncorefapp is running at {url}  (ready in {time.monotonic() - started:.1f} s)\n"
             f"  demo accounts: admin, annotator1, annotator2 - password: {demo_password}\n"
-            f"  logs: {logs}\n  Ctrl-C stops everything.\n",
-            flush=True,
+            f"  logs: {logs}\n  Ctrl-C stops everything.\n"
         )
         while not stopping:
-            for name, proc in stack.children.items():
-                if proc.poll() is not None:
-                    raise RuntimeError(
-                        f"{name} exited unexpectedly (code {proc.returncode}); "
-                        f"see {logs / (name + '.log')}"
-                    )
+            for child in stack.children.values():
+                child.supervise(say)
             time.sleep(0.5)
-        print("\nStopping...", flush=True)
+        say("\nStopping...")
         return 0
     except PreflightError as exc:
         print(f"error: {exc}", file=sys.stderr, flush=True)
         return 2
     except KeyboardInterrupt:
-        print("\nStopping...", flush=True)
+        say("\nStopping...")
         return 0
     except Exception as exc:  # noqa: BLE001 - any failure: one line, then stop what started
         print(f"error: {exc}", file=sys.stderr, flush=True)
         return 1
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        instance.mark("stopping")
         stack.stop()
-        print("Stopped.", flush=True)
+        instance.release()
+        say("Stopped.")
 
 
 if __name__ == "__main__":

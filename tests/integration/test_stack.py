@@ -4,137 +4,45 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import shutil
-import signal
+import stat
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import psutil
 import pytest
 import websockets
 
-from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.preflight import free_port
+from tests.integration.stack import (
+    Launcher,
+    postmaster_pid,
+    running_process,
+    wait_healthy,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.integration
 
 
-class Launcher:
-    def __init__(self, var_dir: Path, port: int, pg_port: int, redis_port: int, extra_env=None):
-        self.port = port
-        self.var_dir = var_dir
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")
-        }
-        # Models are shared with the checkout's var/models: the first start trains the ChEMU model
-        # there once (as make up would); later test runs find it.
-        env.update(
-            PORT=str(port),
-            EMBEDDED_PG_PORT=str(pg_port),
-            EMBEDDED_REDIS_PORT=str(redis_port),
-            COREFAPP_VAR_DIR=str(var_dir),
-            DEMO_PASSWORD="integration-pw",
-            MODELS_DIR=str(REPO / "var" / "models"),
-            **(extra_env or {}),
-        )
-        self.env = env
-        self.output: list[str] = []
-        self.proc: subprocess.Popen | None = None
-
-    def start(self, timeout: float = 300) -> float:
-        started = time.monotonic()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "corefapp.runtime.up"],
-            cwd=REPO,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        os.set_blocking(self.proc.stdout.fileno(), False)
-        while time.monotonic() - started < timeout:
-            line = self.proc.stdout.readline()
-            if line:
-                self.output.append(line)
-                if "Ctrl-C stops everything" in line:
-                    return time.monotonic() - started
-            elif self.proc.poll() is not None:
-                break
-            else:
-                time.sleep(0.1)
-        raise AssertionError(
-            "the stack did not start:\n" + "".join(self.output) + self._read_rest()
-        )
-
-    def _read_rest(self) -> str:
-        try:
-            return self.proc.stdout.read() or ""
-        except (TypeError, ValueError):
-            return ""
-
-    def descendants(self) -> list[psutil.Process]:
-        return psutil.Process(self.proc.pid).children(recursive=True)
-
-    def stop_with_ctrl_c(self) -> int:
-        self.proc.send_signal(signal.SIGINT)
-        code = self.proc.wait(90)
-        self.output.append(self._read_rest())
-        return code
-
-    def get_json(self, path: str) -> tuple[int, dict]:
-        try:
-            with urllib.request.urlopen(
-                f"http://127.0.0.1:{self.port}{path}", timeout=10
-            ) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
-
-
-def running_process(pid: int) -> bool:
-    """A zombie has exited; it only waits for its parent (here often PID 1) to reap it."""
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
-
-
-def postmaster_pid(var_dir: Path) -> int | None:
-    pid_file = var_dir / "postgres" / "postmaster.pid"
-    return int(pid_file.read_text().split()[0]) if pid_file.exists() else None
-
-
-def wait_healthy(launcher: Launcher, timeout: float = 60) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        status, body = launcher.get_json("/healthz")
-        if status == 200 or time.monotonic() > deadline:
-            return body | {"http_status": status}
-        time.sleep(0.5)
-
-
-async def websocket_ping(port: int) -> dict:
+async def websocket_ping(port: int, cookie: str) -> dict:
     async with websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/ping/", origin=f"http://localhost:{port}"
+        f"ws://127.0.0.1:{port}/ws/ping/",
+        origin=f"http://localhost:{port}",
+        additional_headers={"Cookie": cookie},
     ) as socket:
         await socket.send(json.dumps({"ping": "through-redis"}))
         return json.loads(await asyncio.wait_for(socket.recv(), 10))
 
 
-def celery_round_trip(redis_port: int) -> str:
+def celery_round_trip(launcher: Launcher, redis_port: int) -> str:
     """Send the ping task through the stack's Redis with an app of its own: the test session's
     Celery app may already hold connections to the session's Redis."""
     from celery import Celery
 
-    url = f"redis://127.0.0.1:{redis_port}/0"
+    password = (launcher.var_dir / "redis.password").read_text().strip()
+    url = f"redis://:{password}@127.0.0.1:{redis_port}/0"
     client = Celery("integration-client", broker=url, backend=url)
     try:
         # Generous: on a loaded 2-core machine the default worker may still be starting.
@@ -145,13 +53,18 @@ def celery_round_trip(redis_port: int) -> str:
         client.close()
 
 
-@pytest.fixture
-def var_root():
-    """Under the repository's var/, not pytest's tmp dir: pytest keeps /tmp/pytest-of-<user>
-    private (0700), which the unprivileged PostgreSQL user could not traverse."""
-    root = Path(tempfile.mkdtemp(prefix="integration-", dir=var_dir() / "test"))
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
+def assert_servers_require_the_generated_passwords(launcher: Launcher, pg_port, redis_port):
+    import psycopg
+    import redis
+
+    for name in ("postgres.password", "redis.password", "secret_key"):
+        assert stat.S_IMODE((launcher.var_dir / name).stat().st_mode) == 0o600, name
+    with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+        psycopg.connect(
+            f"postgres://postgres:wrong@127.0.0.1:{pg_port}/corefapp", connect_timeout=5
+        ).close()
+    with pytest.raises(redis.AuthenticationError):
+        redis.Redis(port=redis_port, socket_timeout=5).ping()
 
 
 def test_make_up_starts_every_component_and_ctrl_c_leaves_nothing_running(var_root):
@@ -163,8 +76,11 @@ def test_make_up_starts_every_component_and_ctrl_c_leaves_nothing_running(var_ro
         health = wait_healthy(launcher)
         assert health["http_status"] == 200, health
         assert all(check["ok"] for check in health["checks"].values()), health
-        assert asyncio.run(websocket_ping(port)) == {"pong": "through-redis"}
-        assert celery_round_trip(redis_port) == "pong:integration"
+        assert asyncio.run(websocket_ping(port, launcher.session_cookie("admin"))) == {
+            "pong": "through-redis"
+        }
+        assert celery_round_trip(launcher, redis_port) == "pong:integration"
+        assert_servers_require_the_generated_passwords(launcher, pg_port, redis_port)
         running = launcher.descendants()
         pg_pid = postmaster_pid(launcher.var_dir)
         assert pg_pid is not None and psutil.pid_exists(pg_pid)

@@ -1,0 +1,101 @@
+"""The launcher's children (web server, workers): started, watched, restarted when they exit.
+
+A child that exits on its own (a crash, an OOM kill, a `kill -9`) is restarted after a pause
+that doubles with each quick exit (1 s, 2 s, ... 30 s) and starts again from 1 s once a child
+has run for a minute. Every exit and restart is one line on the launcher's output. Only the
+launcher's own stop (Ctrl-C) ends them for good.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FIRST_DELAY = 1.0
+MAX_DELAY = 30.0
+STABLE_AFTER = 60.0
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL a child's whole session (Celery's pool processes outlive a killed parent)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+    logs: Path
+    proc: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    restarts: int = 0
+    delay: float = 0.0
+    restart_at: float | None = field(default=None)
+
+    @property
+    def log_path(self) -> Path:
+        return self.logs / f"{self.name}.log"
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as log:  # the child keeps its own copy
+            self.proc = subprocess.Popen(
+                self.argv,
+                env=self.env,
+                cwd=self.cwd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                # Its own session: a Ctrl-C in the terminal reaches the launcher alone, and the
+                # child's own children can be killed with it as one group.
+                start_new_session=True,
+            )
+        self.started_at = time.monotonic()
+
+    def supervise(self, say: Callable[[str], None], now: float | None = None) -> None:
+        """One look: schedule a restart when the child has exited, restart it when due."""
+        now = time.monotonic() if now is None else now
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self.restart_at = None
+                self.start()
+                assert self.proc is not None
+                say(f"{self.name} restarted (pid {self.proc.pid}, restart {self.restarts})")
+            return
+        if self.proc is None or self.proc.poll() is None:
+            return
+        ran = now - self.started_at
+        kill_group(self.proc.pid)
+        quick = self.delay > 0 and ran < STABLE_AFTER
+        self.delay = min(MAX_DELAY, self.delay * 2) if quick else FIRST_DELAY
+        self.restarts += 1
+        self.restart_at = now + self.delay
+        say(
+            f"{self.name} exited unexpectedly (code {self.proc.returncode}) after {ran:.0f} s; "
+            f"restarting in {self.delay:.0f} s (see {self.log_path})"
+        )
+
+    def terminate(self) -> None:
+        self.restart_at = None
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+
+    def wait_or_kill(self, deadline: float) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            # A worker still busy with a model run is killed; its run is taken over later.
+            kill_group(self.proc.pid)
+            self.proc.wait(5)
+        # Children of children (Celery's pool processes) live in the same session.
+        kill_group(self.proc.pid)

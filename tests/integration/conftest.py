@@ -1,0 +1,16 @@
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from corefapp.runtime.defaults import var_dir
+
+
+@pytest.fixture
+def var_root():
+    """Under the repository's var/, not pytest's tmp dir: pytest keeps /tmp/pytest-of-<user>
+    private (0700), which the unprivileged PostgreSQL user could not traverse."""
+    root = Path(tempfile.mkdtemp(prefix="integration-", dir=var_dir() / "test"))
+    yield root
+    shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,173 @@
+"""Drive `make up`'s launcher from tests: start it, read what it prints, call its web server,
+stop it with Ctrl-C."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import psutil
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO_PASSWORD = "integration-pw"
+
+
+class Launcher:
+    def __init__(self, var_dir: Path, port: int, pg_port: int, redis_port: int, extra_env=None):
+        self.port = port
+        self.var_dir = var_dir
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")
+        }
+        # Models are shared with the checkout's var/models: the first start trains the ChEMU model
+        # there once (as make up would); later test runs find it.
+        env.update(
+            PORT=str(port),
+            EMBEDDED_PG_PORT=str(pg_port),
+            EMBEDDED_REDIS_PORT=str(redis_port),
+            COREFAPP_VAR_DIR=str(var_dir),
+            DEMO_PASSWORD=DEMO_PASSWORD,
+            MODELS_DIR=str(REPO / "var" / "models"),
+            **(extra_env or {}),
+        )
+        self.env = env
+        self.output: list[str] = []
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 300) -> float:
+        started = time.monotonic()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "corefapp.runtime.up"],
+            cwd=REPO,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        while time.monotonic() - started < timeout:
+            line = self.proc.stdout.readline()
+            if line:
+                self.output.append(line)
+                if "Ctrl-C stops everything" in line:
+                    return time.monotonic() - started
+            elif self.proc.poll() is not None:
+                break
+            else:
+                time.sleep(0.1)
+        raise AssertionError(
+            "the stack did not start:\n" + "".join(self.output) + self._read_rest()
+        )
+
+    def read_output(self) -> str:
+        """Everything the launcher printed so far (reads what is new without blocking)."""
+        while True:
+            try:
+                line = self.proc.stdout.readline()
+            except (TypeError, ValueError):
+                break
+            if not line:
+                break
+            self.output.append(line)
+        return "".join(self.output)
+
+    def wait_for_output(self, text: str, timeout: float) -> float:
+        """Seconds until `text` appears in the launcher's output."""
+        started = time.monotonic()
+        while text not in self.read_output():
+            if time.monotonic() - started > timeout:
+                raise AssertionError(f"no {text!r} within {timeout} s:\n{self.read_output()}")
+            time.sleep(0.1)
+        return time.monotonic() - started
+
+    def _read_rest(self) -> str:
+        try:
+            return self.proc.stdout.read() or ""
+        except (TypeError, ValueError):
+            return ""
+
+    def descendants(self) -> list[psutil.Process]:
+        return psutil.Process(self.proc.pid).children(recursive=True)
+
+    def stop_with_ctrl_c(self) -> int:
+        self.proc.send_signal(signal.SIGINT)
+        code = self.proc.wait(90)
+        self.output.append(self._read_rest())
+        return code
+
+    def get_json(self, path: str) -> tuple[int, dict]:
+        return self.api("GET", path)
+
+    def api(self, method: str, path: str, body=None, token: str | None = None):
+        """(status, JSON answer) of one request to the stack's web server."""
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"}
+            | ({"Authorization": f"Token {token}"} if token else {}),
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def token(self, username: str) -> str:
+        status, answer = self.api(
+            "POST", "/api/auth/token/", {"username": username, "password": DEMO_PASSWORD}
+        )
+        assert status == 200, answer
+        return answer["token"]
+
+    def session_cookie(self, username: str) -> str:
+        """A browser's `Cookie` header after signing in with the session API."""
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        base = f"http://127.0.0.1:{self.port}"
+        opener.open(f"{base}/api/auth/csrf/", timeout=10).close()
+        csrf = next(c.value for c in jar if c.name == "csrftoken")
+        opener.open(
+            urllib.request.Request(
+                f"{base}/api/auth/login/",
+                data=json.dumps({"username": username, "password": DEMO_PASSWORD}).encode(),
+                headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
+            ),
+            timeout=10,
+        ).close()
+        return "; ".join(f"{c.name}={c.value}" for c in jar)
+
+    def redis_password(self) -> str:
+        return (self.var_dir / "redis.password").read_text().strip()
+
+
+def running_process(pid: int) -> bool:
+    """A zombie has exited; it only waits for its parent (here often PID 1) to reap it."""
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def postmaster_pid(var_dir: Path) -> int | None:
+    pid_file = var_dir / "postgres" / "postmaster.pid"
+    return int(pid_file.read_text().split()[0]) if pid_file.exists() else None
+
+
+def wait_healthy(launcher: Launcher, timeout: float = 60) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        status, body = launcher.get_json("/healthz")
+        if status == 200 or time.monotonic() > deadline:
+            return body | {"http_status": status}
+        time.sleep(0.5)
