@@ -1,0 +1,86 @@
+"""The launcher's supervision back-off and its one-instance lock, without a whole stack."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from corefapp.runtime.instance import InstanceLock
+from corefapp.runtime.preflight import PreflightError
+from corefapp.runtime.supervisor import Child
+
+
+def exiting_child(tmp_path, code: int = 3) -> Child:
+    return Child("worker", ["sh", "-c", f"exit {code}"], {}, tmp_path, tmp_path)
+
+
+def test_a_child_that_exits_is_restarted_with_a_line_saying_so(tmp_path):
+    child = exiting_child(tmp_path)
+    said: list[str] = []
+    child.start()
+    child.proc.wait(5)
+
+    child.supervise(said.append, now=child.started_at + 5)
+    child.supervise(said.append, now=child.started_at + 6.1)
+
+    assert said[0].startswith("worker exited unexpectedly (code 3) after 5 s; restarting in 1 s")
+    assert said[1].startswith("worker restarted (pid ")
+    assert child.restarts == 1
+    child.proc.wait(5)
+
+
+def test_quick_exits_double_the_pause_up_to_30_s_and_a_long_run_resets_it(tmp_path):
+    child = exiting_child(tmp_path)
+    delays = []
+    child.start()
+    for _ in range(7):
+        child.proc.wait(5)
+        child.supervise(lambda line: None, now=child.started_at + 2)
+        delays.append(child.delay)
+        child.supervise(lambda line: None, now=child.restart_at)
+    child.proc.wait(5)
+    child.supervise(lambda line: None, now=child.started_at + 120)
+
+    assert delays == [1, 2, 4, 8, 16, 30, 30]
+    assert child.delay == 1
+
+
+def test_a_second_launcher_refuses_to_start_beside_a_running_one(tmp_path):
+    running = InstanceLock(tmp_path)
+    running.acquire(lambda line: None)
+    running.mark("running")
+    try:
+        with pytest.raises(PreflightError, match="already running"):
+            InstanceLock(tmp_path).acquire(lambda line: None)
+    finally:
+        running.release()
+
+
+def test_a_second_launcher_waits_for_one_that_is_stopping(tmp_path):
+    stopping = InstanceLock(tmp_path)
+    stopping.acquire(lambda line: None)
+    stopping.mark("stopping")
+    threading.Timer(0.5, stopping.release).start()
+    said: list[str] = []
+    started = time.monotonic()
+
+    second = InstanceLock(tmp_path)
+    second.acquire(said.append)
+
+    assert time.monotonic() - started >= 0.4
+    assert "is still stopping; waiting for it" in said[0]
+    assert second.holder()[1] == "starting"
+    second.release()
+
+
+def test_a_launcher_stopping_too_long_is_an_error_naming_its_pid(tmp_path):
+    stopping = InstanceLock(tmp_path)
+    stopping.acquire(lambda line: None)
+    stopping.mark("stopping")
+    try:
+        with pytest.raises(PreflightError, match="did not stop within 0 s"):
+            InstanceLock(tmp_path).acquire(lambda line: None, wait=0.3)
+    finally:
+        stopping.release()
