@@ -19,6 +19,13 @@ class TopicRow(serializers.Serializer):
     external_id = serializers.CharField()
     source = serializers.CharField()
     position = serializers.IntegerField()
+    documents = serializers.IntegerField(source="documents_count")
+    mentions = serializers.IntegerField(
+        source="mentions_count", help_text="candidate mentions (not those annotators added)"
+    )
+    annotators = serializers.IntegerField(
+        source="annotators_count", help_text="users assigned as annotators (not adjudicators)"
+    )
 
 
 class UserRow(serializers.Serializer):

@@ -1479,6 +1479,11 @@ export interface components {
             external_id: string;
             source: string;
             position: number;
+            documents: number;
+            /** @description candidate mentions (not those annotators added) */
+            mentions: number;
+            /** @description users assigned as annotators (not adjudicators) */
+            annotators: number;
         };
         UserRequest: {
             username: string;
