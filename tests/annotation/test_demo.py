@@ -8,6 +8,8 @@ from django.core.management import call_command
 from annotation.models import Annotation, Assignment, Operation, Project, Topic
 from annotation.selectors.agreement import project_agreement
 from fixtures.demo.load import demo_load
+from modelserve.models import SuggestionSettings
+from modelserve.selectors import project_suggestion_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +60,41 @@ def test_the_chemu_demo_is_an_anaphora_project_whose_mentions_annotators_may_edi
     assert project.allow_add_mentions and project.allow_fix_spans and project.allow_reject_mentions
     assert project.topics.count() == 8
     assert Assignment.objects.filter(topic__project=project).count() == 16
+
+
+def test_the_chemu_demo_suggests_with_the_chemu_anaphora_model():
+    load_demo()
+    project = Project.objects.get(name="ChEMU-Ref demo")
+
+    assert project_suggestion_settings(project.pk).backend == "chemu"
+
+
+def test_the_scico_demos_suggest_with_the_default_backend_which_needs_no_training():
+    load_demo()
+
+    for name in ("SciCo demo", "SciCo agreement demo"):
+        project = Project.objects.get(name=name)
+        assert project_suggestion_settings(project.pk).backend == "minilm"
+
+
+def test_a_chemu_demo_loaded_before_it_had_a_backend_gets_the_chemu_model_on_the_next_start():
+    load_demo()
+    project = Project.objects.get(name="ChEMU-Ref demo")
+    SuggestionSettings.objects.filter(project=project).delete()
+
+    lines = load_demo()
+
+    assert lines == ["ChEMU-Ref demo: suggestions from chemu"]
+    assert project_suggestion_settings(project.pk).backend == "chemu"
+
+
+def test_the_next_start_keeps_the_backend_an_admin_chose_for_the_chemu_demo():
+    load_demo()
+    project = Project.objects.get(name="ChEMU-Ref demo")
+    SuggestionSettings.objects.filter(project=project).update(backend="minilm")
+
+    assert load_demo() == []
+    assert project_suggestion_settings(project.pk).backend == "minilm"
 
 
 def test_the_agreement_demo_has_both_annotators_submissions_and_a_report_on_first_start():
