@@ -161,10 +161,30 @@ def assignments_payload(assignments) -> list[dict]:
     return rows
 
 
+# The order of My topics, by status: what I am working on, then what I have not started,
+# then what I have submitted. The page shows the rows in this order and the first one not
+# submitted is the topic to continue; nothing else orders them.
+MY_TOPICS_ORDER = {
+    Assignment.Status.IN_PROGRESS: 0,
+    Assignment.Status.REOPENED: 0,
+    Assignment.Status.ASSIGNED: 1,
+    Assignment.Status.SUBMITTED: 2,
+}
+
+
+def _my_topics_key(row: dict) -> tuple[int, float]:
+    """The status's rank, then, among topics in progress, the latest edited first."""
+    rank = MY_TOPICS_ORDER.get(row["status"], len(MY_TOPICS_ORDER))
+    edited = row["last_edited"]
+    return rank, -edited.timestamp() if rank == 0 and edited is not None else 0.0
+
+
 def my_assignments_payload(user) -> list[dict]:
-    """`user`'s own assignments (an admin's too), by project and topic order."""
+    """`user`'s own assignments (an admin's too): in progress (the latest edited first), to
+    do, submitted (MY_TOPICS_ORDER); within each, by project and topic order."""
     mine = Assignment.objects.filter(user=user)
-    return assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id"))
+    rows = assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id"))
+    return sorted(rows, key=_my_topics_key)
 
 
 def annotation_log_payload(annotation: Annotation, *, limit: int = 500) -> list[dict]:

@@ -13,13 +13,47 @@ export function statusLabel(status: string): string {
   return LABELS[status] ?? status;
 }
 
-/** The topic to continue: the most recently edited one in progress (or reopened), else the first to do. */
+/** The topic to continue: the first one not submitted. The server sends my topics in the
+ * order to work through them (annotation/selectors/workspace.py MY_TOPICS_ORDER: in progress,
+ * the latest edited first, then to do, then submitted); the page keeps that order. */
 export function nextAssignment(rows: readonly AssignmentRow[]): AssignmentRow | null {
-  const open = rows.filter((r) => r.status !== "submitted");
-  const started = open
-    .filter((r) => r.status === "in_progress" || r.status === "reopened")
-    .sort((a, b) => (b.last_edited ?? "").localeCompare(a.last_edited ?? ""));
-  return started[0] ?? open[0] ?? null;
+  return rows.find((r) => r.status !== "submitted") ?? null;
+}
+
+export type Status = AssignmentRow["status"];
+/** The statuses in the filter, in the order of the page. */
+export const STATUSES: readonly Status[] = ["in_progress", "reopened", "assigned", "submitted"];
+
+export interface MyTopicsFilter {
+  /** A project's id, or null for every project. */
+  project: number | null;
+  /** A status, or null for every status. */
+  status: Status | null;
+}
+
+/** The rows of the project and status chosen, in the order given. */
+export function filterMyTopics(rows: readonly AssignmentRow[], filter: MyTopicsFilter): AssignmentRow[] {
+  return rows.filter(
+    (r) => (filter.project === null || r.project.id === filter.project) && (filter.status === null || r.status === filter.status),
+  );
+}
+
+/** The projects of my topics, by name, each with how many topics I have in it. */
+export function projectsOf(rows: readonly AssignmentRow[]): { id: number; name: string; count: number }[] {
+  const byId = new Map<number, { id: number; name: string; count: number }>();
+  for (const r of rows) {
+    const seen = byId.get(r.project.id);
+    if (seen) seen.count += 1;
+    else byId.set(r.project.id, { id: r.project.id, name: r.project.name, count: 1 });
+  }
+  return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** How many of my topics have each status. */
+export function statusCounts(rows: readonly AssignmentRow[]): Record<Status, number> {
+  const counts: Record<Status, number> = { in_progress: 0, reopened: 0, assigned: 0, submitted: 0 };
+  for (const r of rows) counts[r.status] += 1;
+  return counts;
 }
 
 export function relativeTime(iso: string | null, now: number = Date.now()): string {
