@@ -5,6 +5,7 @@
 
 import type { AssignRequest } from "../../api/adminTypes";
 import type { Id } from "../../api/types";
+import { plural } from "../format";
 
 /** Which of the chosen topics are annotated k times: all of them, none, or `count` of them
  * spread evenly over the list (every (n/count)-th) or the first `count`. */
@@ -51,10 +52,10 @@ export function assignRequest(project: Id, form: AssignForm): AssignPlan {
   }
   const k = Math.floor(form.k);
   if (users.length && (!(k >= 1) || k > users.length)) {
-    errors.push(`Each topic needs between 1 and ${users.length} annotators (the number chosen).`);
+    errors.push(`Each topic needs between 1 and ${plural(users.length, "annotator")} (the number chosen).`);
   }
   if (form.overlap.kind === "count" && topics.length && !(form.overlap.count >= 1 && form.overlap.count <= topics.length)) {
-    errors.push(`The overlap set needs between 1 and ${topics.length} topics.`);
+    errors.push(`The overlap set needs between 1 and ${plural(topics.length, "topic")}.`);
   }
   const overlap = overlapTopics(topics, form.overlap);
   const upTo = overlap.length * Math.max(1, k || 1) + (topics.length - overlap.length);
