@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { colourDomain, pairMatrix, pairResolver } from "../../src/admin/charts/heatmap";
+import { colourDomain, HEATMAP_CELL, heatmapLayout, pairMatrix, pairResolver } from "../../src/admin/charts/heatmap";
 import { histogram } from "../../src/admin/charts/histogram";
 import { linearScale, niceTicks, rampColor } from "../../src/admin/charts/scale";
 import { report } from "./factories";
@@ -72,6 +72,37 @@ describe("the pair heatmap", () => {
 
     expect(m.cells[1]![2]!.mean).toBe(0.95);
     expect(m.cells[0]![1]).toBeNull();
+  });
+});
+
+describe("the heatmap's layout", () => {
+  const sevenPx = (text: string) => text.length * 7;
+  const names = ["ann", "bob", "annotator-with-a-very-long-name"];
+
+  it("leaves room on the left for the longest row name, in full", () => {
+    const layout = heatmapLayout(names, sevenPx);
+
+    expect(layout.left).toBeGreaterThanOrEqual(sevenPx(names[2]!) + 8);
+  });
+
+  it("leaves room above for the longest rotated column name", () => {
+    const layout = heatmapLayout(names, sevenPx);
+
+    expect(layout.top).toBeGreaterThanOrEqual(sevenPx(names[2]!) * Math.sin((40 * Math.PI) / 180) + 8);
+  });
+
+  it("widens the chart for a long last column name that reaches past the cells", () => {
+    const layout = heatmapLayout(names, sevenPx);
+    const reach = layout.left + 2 * HEATMAP_CELL + HEATMAP_CELL / 2 + sevenPx(names[2]!) * Math.cos((40 * Math.PI) / 180);
+
+    expect(layout.width).toBeGreaterThanOrEqual(reach);
+  });
+
+  it("is as wide as its cells for short names", () => {
+    const layout = heatmapLayout(["a", "b", "c"], sevenPx);
+
+    expect(layout.width).toBe(layout.left + 3 * HEATMAP_CELL + 8);
+    expect(layout.height).toBe(layout.top + 3 * HEATMAP_CELL + 34);
   });
 });
 

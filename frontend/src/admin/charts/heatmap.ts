@@ -96,3 +96,29 @@ export function colourDomain(matrix: PairMatrix, metric: readonly [number, numbe
   }
   return [Math.max(metric[0], lo), Math.min(metric[1], hi)];
 }
+
+/** Where the heatmap's parts go, in px: names written in full, the column names rotated
+ * (`angle` degrees) above the cells, the row names on the left. */
+export interface HeatmapLayout {
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
+
+export const HEATMAP_CELL = 62;
+export const HEATMAP_ANGLE = 40;
+
+/** Room for every name as `textWidth` measures it: a rotated name rises by its length times
+ * sin(angle) and reaches right by its length times cos(angle), past the last column for long
+ * names; the legend takes 34 px below the cells. */
+export function heatmapLayout(names: readonly string[], textWidth: (text: string) => number, cell = HEATMAP_CELL): HeatmapLayout {
+  const widths = names.map((name) => Math.ceil(textWidth(name)));
+  const longest = Math.max(0, ...widths);
+  const radians = (HEATMAP_ANGLE * Math.PI) / 180;
+  const top = 24 + Math.ceil(longest * Math.sin(radians));
+  const left = 16 + longest;
+  const cells = left + names.length * cell + 8;
+  const overhang = widths.reduce((right, w, j) => Math.max(right, left + j * cell + cell / 2 + Math.ceil(w * Math.cos(radians)) + 8), 0);
+  return { top, left, width: Math.max(cells, overhang, left + 5 * 28 + 8), height: top + names.length * cell + 34 };
+}

@@ -82,6 +82,28 @@ export function columnTotals(matrix: Matrix): ColumnTotals[] {
   });
 }
 
+/** Widths in px of the matrix's columns (exported for the tests). */
+export const COLUMN = { select: 36, annotator: 146, coverage: 104, topicMin: 96, topicMax: 240 } as const;
+
+/** The topic column: as wide as the longest topic id (monospace, about 9 px a character),
+ * within [topicMin, topicMax]; a longer id is cut with an ellipsis and shown in full on hover. */
+export function topicColumnWidth(topicIds: readonly string[]): number {
+  const longest = topicIds.reduce((n, id) => Math.max(n, id.length), 0);
+  return Math.min(COLUMN.topicMax, Math.max(COLUMN.topicMin, longest * 9 + 20));
+}
+
+/** `grid-template-columns` of the header and of every row (each virtualised row is a grid of
+ * its own, so the widths are fixed): [select box], topic, one column per annotator, coverage (which takes what is left).
+ * CSS `repeat()` needs a count of at least 1: with no annotator there is no repeat at all, as
+ * an invalid template would drop the whole declaration and stack every cell in one column. */
+export function matrixColumns(annotators: number, topicWidth: number, select: boolean): string {
+  const parts = [`${topicWidth}px`];
+  if (select) parts.unshift(`${COLUMN.select}px`);
+  if (annotators > 0) parts.push(`repeat(${annotators}, ${COLUMN.annotator}px)`);
+  parts.push(`minmax(${COLUMN.coverage}px, 1fr)`);
+  return parts.join(" ");
+}
+
 export type RowFilter = "all" | "unassigned" | "open" | "submitted" | "partial";
 
 /** Rows whose topic id contains `text` and that pass the status filter:
