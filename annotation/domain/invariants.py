@@ -10,6 +10,7 @@ from collections import Counter, deque
 from itertools import pairwise
 
 from .corpus import LINK_TYPES, Spans
+from .link_rules import ORDER, SAME_DOCUMENT, SELF_LINK, pair_rule
 from .state import DECISIONS, AnnotationState, Link
 
 
@@ -115,6 +116,13 @@ def _edge_problems(state: AnnotationState) -> list[str]:
     return problems
 
 
+_PAIR_PROBLEMS = {
+    SELF_LINK: "links a mention to itself",
+    SAME_DOCUMENT: "crosses documents",
+    ORDER: "antecedent not earlier than anaphor",
+}
+
+
 def _link_problems(state: AnnotationState) -> list[str]:
     problems = []
     transformed_anaphors: Counter[int] = Counter()
@@ -129,10 +137,9 @@ def _link_problems(state: AnnotationState) -> list[str]:
             continue
         if anaphor.rejected or antecedent.rejected:
             problems.append(f"{name}: touches a rejected mention")
-        if anaphor.document != antecedent.document:
-            problems.append(f"{name}: crosses documents")
-        if not antecedent.start < anaphor.start:
-            problems.append(f"{name}: antecedent not earlier than anaphor")
+        rule = pair_rule(link, anaphor, antecedent)
+        if rule is not None:
+            problems.append(f"{name}: {_PAIR_PROBLEMS[rule]}")
         if link.type == "TRANSFORMED":
             transformed_anaphors[link.anaphor] += 1
             transformed_antecedents[link.antecedent] += 1

@@ -84,13 +84,16 @@ READERS: dict[str, Reader] = {n: f.reader for n, f in FORMATS.items() if f.reade
 WRITERS: dict[str, Writer] = {n: f.writer for n, f in FORMATS.items() if f.writer is not None}
 
 
-def read(format: str, path: PathOrStream, skip_invalid: bool = False) -> ImportReport:
-    """Read ``path`` in ``format`` (a key of READERS)."""
+def read(
+    format: str, path: PathOrStream, skip_invalid: bool = False, **options: Any
+) -> ImportReport:
+    """Read ``path`` in ``format`` (a key of READERS); ``options`` go to the reader (the
+    readers of formats with links take ``link_rules``)."""
     try:
         reader = READERS[format]
     except KeyError:
         raise ValueError(f"unknown format {format!r}; readers: {', '.join(READERS)}") from None
-    return reader(path, skip_invalid=skip_invalid)
+    return reader(path, skip_invalid=skip_invalid, **options)
 
 
 def write(

@@ -11,6 +11,9 @@ sentences are the text's lines. Entities -> mentions (spans = the tokens of each
 mentions in order of first token); relations of the five ChEMU-Ref types -> links;
 equivalence sets -> clusters (keys ``"1"``, ``"2"``... in order of first set). brat ids,
 entity types and every line we do not interpret are kept in metadata for the writer.
+A relation the workspace would refuse (formats/link_checks.py) is kept with a warning; with
+``link_rules`` (the importer) it is an error, and with ``skip_invalid`` that link alone is
+left out and listed (scope ``link R3``), the rest of the pair is read.
 
 The writer writes the text as tokens joined by single spaces, one sentence per line, and
 computes the character offsets, so brat -> TopicData -> brat -> TopicData is stable.
@@ -41,12 +44,14 @@ from annotation.domain.formats.brat_ann import (
 )
 from annotation.domain.formats.chartokens import tokenize
 from annotation.domain.formats.errors import (
+    FormatError,
     FormatErrors,
     FormatWarning,
     ImportReport,
     Problems,
     Skipped,
 )
+from annotation.domain.formats.link_checks import KEPT, REFUSED, link_problems
 from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
 
 FORMAT = "brat"
@@ -57,19 +62,27 @@ DEFAULT_EQUIV_TYPE = "Coreference"
 # --------------------------------------------------------------------------- reading
 
 
-def read_brat(path: str | os.PathLike[str], *, skip_invalid: bool = False) -> ImportReport:
+def read_brat(
+    path: str | os.PathLike[str], *, skip_invalid: bool = False, link_rules: bool = False
+) -> ImportReport:
     """Read a folder of ``.txt``/``.ann`` pairs (in name order), or one pair (given by its
     ``.txt``, its ``.ann`` or its stem). A pair is one record: with ``skip_invalid`` a bad
-    pair is left out and listed in ``skipped``; without it every error is raised at once."""
+    pair is left out and listed in ``skipped``; without it every error is raised at once.
+    With ``link_rules``, relations the workspace would refuse are errors (with
+    ``skip_invalid``: only those relations are left out)."""
     report = ImportReport()
     for txt, ann in _pairs(Path(path), report):
         problems = Problems(ann.name)
-        topic = _read_pair(txt, ann, problems)
-        report.errors += problems.errors
+        dropped: list[tuple[str, FormatError]] = []
+        topic = _read_pair(txt, ann, problems, link_rules, dropped)
+        report.errors += problems.errors + [error for _, error in dropped]
         report.warnings += problems.warnings
         if problems.errors:
             report.skipped.append(Skipped(ann.name, None, tuple(problems.errors)))
         elif topic is not None:
+            report.skipped += [
+                Skipped(ann.name, id_, (error,), scope=f"link {id_}") for id_, error in dropped
+            ]
             report.topics.append(topic)
     if report.errors and not skip_invalid:
         raise FormatErrors(report.errors, report)
@@ -94,7 +107,13 @@ def _pairs(path: Path, report: ImportReport) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def _read_pair(txt: Path, ann: Path, problems: Problems) -> TopicData | None:
+def _read_pair(
+    txt: Path,
+    ann: Path,
+    problems: Problems,
+    link_rules: bool = False,
+    dropped: list[tuple[str, FormatError]] | None = None,
+) -> TopicData | None:
     text = txt.read_text(encoding="utf-8")
     if ann.exists():
         lines = ann.read_text(encoding="utf-8").splitlines()
@@ -120,7 +139,9 @@ def _read_pair(txt: Path, ann: Path, problems: Problems) -> TopicData | None:
         tokens=[text[start:end] for start, end in token_ranges],
         sentences=_line_sentences(text, token_ranges),
     )
-    return _topic(txt.stem, document, entities, relations, equivalences, other_lines, problems)
+    topic = _topic(txt.stem, document, entities, relations, equivalences, other_lines, problems)
+    _apply_link_rules(topic, problems, link_rules, [] if dropped is None else dropped)
+    return topic
 
 
 def _line_sentences(text: str, token_ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -213,15 +234,47 @@ def _links(
             problems.warn(id_, None, f"repeats {seen[identity]}; kept once")
             continue
         seen[identity] = id_
-        anaphor, antecedent = mentions[link.anaphor].spans, mentions[link.antecedent].spans
-        if antecedent[0][0] >= anaphor[0][0]:
-            problems.warn(
-                id_, None, "the antecedent (Arg2) does not come before the anaphor (Arg1); kept"
-            )
         links.append(link)
         ids.append(id_)
         names.append(name)
     return links, ids, names
+
+
+def _apply_link_rules(
+    topic: TopicData,
+    problems: Problems,
+    link_rules: bool,
+    dropped: list[tuple[str, FormatError]],
+) -> None:
+    """Warn about each relation the workspace would refuse, or with `link_rules` drop it and
+    add its error to `dropped` (Arg1 is the anaphor, Arg2 the antecedent)."""
+    brat = topic.metadata.get(FORMAT, {})
+    ids: list[str] = brat.get("relation_ids", [])
+    tokens = topic.documents[0].tokens
+
+    def describe(m: int) -> str:
+        mention = topic.mentions[m]
+        text = " ... ".join(" ".join(tokens[s : e + 1]) for s, e in mention.spans)
+        return f"{mention.metadata[FORMAT]['id']} {text!r}"
+
+    broken = link_problems(topic.links, topic.mentions, describe=describe, name=ids.__getitem__)
+    for problem in broken:
+        id_, field = ids[problem.index], "Arg1" if problem.side == "anaphor" else "Arg2"
+        if link_rules:
+            message = f"{problem.message}; {REFUSED} (rule {problem.rule})"
+            dropped.append((id_, Problems(problems.file).error(id_, field, message)))
+        else:
+            problems.warn(id_, field, f"{problem.message}; {KEPT}")
+    if link_rules and broken:
+        gone = {problem.index for problem in broken}
+        kept = [i for i in range(len(topic.links)) if i not in gone]
+        topic.links = [topic.links[i] for i in kept]
+        brat["relation_ids"] = [ids[i] for i in kept]
+        brat["relation_names"] = [brat["relation_names"][i] for i in kept]
+        if not topic.links:
+            del brat["relation_ids"], brat["relation_names"]
+        if not brat:
+            topic.metadata.pop(FORMAT, None)
 
 
 def _clusters(

@@ -15,8 +15,11 @@ Validation decisions (docs/formats.md):
   rest of the snippet is sound) and listed in ``report.skipped`` with scope ``link ...``.
 - Malformed JSON, missing fields, malformed spans and offsets out of range invalidate the
   whole line (with ``skip_invalid``: the line is skipped).
-- A repeated link is kept once, with a warning; a link whose antecedent does not start
-  before its anaphor is kept (it is gold data), with a warning.
+- A repeated link is kept once, with a warning.
+- A link the workspace would refuse (formats/link_checks.py: self link, antecedent not
+  before its anaphor, a second TRANSFORMED link of one anaphor or antecedent) is kept as gold
+  data with a warning; with ``link_rules`` (what the importer asks for) it is an error, and
+  with ``skip_invalid`` too that link alone is dropped and listed, like an empty side.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from annotation.domain.formats.errors import (
     Problems,
     Skipped,
 )
+from annotation.domain.formats.link_checks import KEPT, REFUSED, link_problems
 from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
 
 FORMAT = "chemu"
@@ -49,10 +53,11 @@ _Pair = tuple[
 
 
 def read_chemu_jsonlines(
-    path_or_stream: PathOrStream, *, skip_invalid: bool = False
+    path_or_stream: PathOrStream, *, skip_invalid: bool = False, link_rules: bool = False
 ) -> ImportReport:
     """Read a ChEMU-Ref jsonlines file; raise :class:`FormatErrors` listing every error,
-    unless ``skip_invalid`` (bad lines skipped, links with an empty side dropped)."""
+    unless ``skip_invalid`` (bad lines skipped, links with an empty side dropped). With
+    ``link_rules``, links the workspace would refuse are errors too (dropped if skipping)."""
     file = display_name(path_or_stream)
     report = ImportReport()
     seen_keys: dict[str, int] = {}
@@ -60,7 +65,7 @@ def read_chemu_jsonlines(
         for line_number, line in enumerate(stream, start=1):
             if not line.strip():
                 continue
-            parser = _LineParser(file, line_number)
+            parser = _LineParser(file, line_number, link_rules)
             topic = parser.parse(line)
             if topic is not None and topic.external_id in seen_keys:
                 first = seen_keys[topic.external_id]
@@ -88,8 +93,8 @@ def read_chemu_jsonlines(
 
 
 class _LineParser:
-    def __init__(self, file: str, line: int):
-        self.file, self.line = file, line
+    def __init__(self, file: str, line: int, link_rules: bool = False):
+        self.file, self.line, self.link_rules = file, line, link_rules
         self.record_problems = Problems(file)
         self.dropped_links: list[tuple[str, Any]] = []
 
@@ -184,6 +189,10 @@ class _LineParser:
                 result.append((key, kind, index, pair))
         return result
 
+    def drop_broken_link(self, field: str, message: str) -> None:
+        error = Problems(self.file).error(self.line, field, message)
+        self.dropped_links.append((f"link {field}", error))
+
     def drop_link(self, key: str, index: int, pair: list[Any], empty: list[str]) -> None:
         other = [f"{side} {json.dumps(spans)}" for side, spans in zip(SIDES, pair) if spans != []]
         position = SIDES.index(empty[0]) if len(empty) == 1 else None
@@ -232,6 +241,42 @@ class _LineParser:
     def mentions_and_links(
         self, pairs: list[_Pair], tokens: list[str]
     ) -> tuple[list[MentionData], list[LinkData]]:
+        mentions, links, fields = self.linked(pairs, warn=True)
+        broken = link_problems(
+            links,
+            mentions,
+            describe=lambda m: _describe(mentions[m].spans, tokens),
+            name=fields.__getitem__,
+        )
+        for problem in broken:
+            if self.link_rules:
+                self.drop_broken_link(
+                    fields[problem.index], f"{problem.message}; {REFUSED} (rule {problem.rule})"
+                )
+            else:
+                self.warn(fields[problem.index], f"{problem.message}; {KEPT}")
+        if not (self.link_rules and broken):
+            return mentions, links
+        # Mentions are the span sets the links use: without the refused links, as if the file
+        # had not declared them (like a link with an empty side), so an export reads back equal.
+        refused = set()
+        for problem in broken:
+            link = links[problem.index]
+            ends = mentions[link.anaphor].spans, mentions[link.antecedent].spans
+            refused.add((link.type, *ends))
+        kept = [
+            pair
+            for pair in pairs
+            if (pair[1], _sorted_spans(pair[3][0]), _sorted_spans(pair[3][1])) not in refused
+        ]
+        mentions, links, _ = self.linked(kept, warn=False)
+        return mentions, links
+
+    def linked(
+        self, pairs: list[_Pair], *, warn: bool
+    ) -> tuple[list[MentionData], list[LinkData], list[str]]:
+        """The mentions the pairs use (in order of first token), the links once each, and
+        each link's field; a repeated link is left out, with a warning if `warn`."""
         orders: dict[Spans, list[int]] = {}
         for _, _, _, pair in pairs:
             for spans in pair:
@@ -248,24 +293,20 @@ class _LineParser:
                 )
             )
         links: list[LinkData] = []
+        fields: list[str] = []
         first: dict[tuple[str, int, int], str] = {}
         for key, type_, i, (anaphor, antecedent) in pairs:
             field = f"{key}[{i}]"
             link = LinkData(type_, index[_sorted_spans(anaphor)], index[_sorted_spans(antecedent)])
             identity = (link.type, link.anaphor, link.antecedent)
             if identity in first:
-                self.warn(field, f"repeats {first[identity]}; kept once")
+                if warn:
+                    self.warn(field, f"repeats {first[identity]}; kept once")
                 continue
             first[identity] = field
-            ana, ante = mentions[link.anaphor].spans, mentions[link.antecedent].spans
-            if ante[0][0] >= ana[0][0]:
-                self.warn(
-                    field,
-                    f"the antecedent ({_describe(ante, tokens)}) does not come before the anaphor "
-                    f"({_describe(ana, tokens)}); kept as gold data",
-                )
             links.append(link)
-        return mentions, links
+            fields.append(field)
+        return mentions, links, fields
 
 
 def _sorted_spans(spans: list[list[int]]) -> Spans:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from .. import effects as fx
 from ..corpus import LINK_TYPES
 from ..errors import InvalidOperation, LinkRuleError, NotAllowed, NotFound
+from ..link_rules import ORDER, SAME_DOCUMENT, SELF_LINK, one_to_one_taken, pair_rule
 from ..state import AnnotationState, Link
 from .clusters import require_mention
 from .result import OperationResult
@@ -24,7 +25,8 @@ from .result import OperationResult
 def check_link(state: AnnotationState, link: Link) -> None:
     """Raise `LinkRuleError` naming the first ChEMU-Ref rule that `link` would break."""
     anaphor, antecedent = state.mentions[link.anaphor], state.mentions[link.antecedent]
-    if anaphor.id == antecedent.id:
+    rule = pair_rule(link, anaphor, antecedent)  # (the rules themselves: domain/link_rules.py)
+    if rule == SELF_LINK:
         raise LinkRuleError("A mention cannot be its own antecedent.", rule="self_link")
     for mention in (anaphor, antecedent):
         if mention.rejected:
@@ -32,13 +34,13 @@ def check_link(state: AnnotationState, link: Link) -> None:
                 f"{state.mention_name(mention.id)} is rejected and cannot be linked.",
                 rule="rejected",
             )
-    if anaphor.document != antecedent.document:
+    if rule == SAME_DOCUMENT:
         raise LinkRuleError(
             f"The anaphor {state.mention_name(anaphor.id)} and the antecedent "
             f"{state.mention_name(antecedent.id)} must be in the same document.",
             rule="same_document",
         )
-    if not antecedent.start < anaphor.start:
+    if rule == ORDER:
         raise LinkRuleError(
             f"The antecedent must come earlier in the text than the anaphor: the antecedent "
             f"{state.mention_name(antecedent.id)} does not come before the anaphor "
@@ -58,23 +60,24 @@ def check_link(state: AnnotationState, link: Link) -> None:
             "allows one link type per pair; remove that link first to change its type.",
             rule="duplicate_pair",
         )
-    if link.type == "TRANSFORMED":
-        for existing in state.mention_links[anaphor.id]:
-            if existing.type == "TRANSFORMED" and existing.anaphor == anaphor.id:
-                raise LinkRuleError(
-                    f"TRANSFORMED is one-to-one: the anaphor {state.mention_name(anaphor.id)} "
-                    f"already has the TRANSFORMED antecedent "
-                    f"{state.mention_name(existing.antecedent)}.",
-                    rule="transformed_one_to_one",
-                )
-        for existing in state.mention_links[antecedent.id]:
-            if existing.type == "TRANSFORMED" and existing.antecedent == antecedent.id:
-                raise LinkRuleError(
-                    f"TRANSFORMED is one-to-one: the antecedent "
-                    f"{state.mention_name(antecedent.id)} already has the TRANSFORMED anaphor "
-                    f"{state.mention_name(existing.anaphor)}.",
-                    rule="transformed_one_to_one",
-                )
+    taken = one_to_one_taken(
+        link, state.mention_links[anaphor.id], state.mention_links[antecedent.id]
+    )
+    if taken is not None:
+        side, existing = taken
+        if side == "anaphor":
+            raise LinkRuleError(
+                f"TRANSFORMED is one-to-one: the anaphor {state.mention_name(anaphor.id)} "
+                f"already has the TRANSFORMED antecedent "
+                f"{state.mention_name(existing.antecedent)}.",
+                rule="transformed_one_to_one",
+            )
+        raise LinkRuleError(
+            f"TRANSFORMED is one-to-one: the antecedent "
+            f"{state.mention_name(antecedent.id)} already has the TRANSFORMED anaphor "
+            f"{state.mention_name(existing.anaphor)}.",
+            rule="transformed_one_to_one",
+        )
 
 
 def _same_pair(state: AnnotationState, link: Link) -> list[Link]:
