@@ -190,6 +190,9 @@ LOGIN_URL = "/login/"
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 MAX_UPLOAD_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
+# At most this many topics per import (a file, a folder or a zip); every topic also needs at
+# least one token. A real corpus fits well within it (the ChEMU-Ref training file: 900).
+IMPORT_MAX_TOPICS = env.int("IMPORT_MAX_TOPICS", default=5000)
 
 SESSION_COOKIE_HTTPONLY = True
 # Sessions live in PostgreSQL only: signing in and every browser request keep working while

@@ -24,7 +24,7 @@ def run(*args):
     return out.getvalue(), err.getvalue()
 
 
-def test_the_chemu_training_file_imports_with_skip_invalid_and_reports_the_52_empty_side_links():
+def test_the_chemu_training_file_imports_with_skip_invalid_and_reports_each_link_it_leaves_out():
     ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
 
     out, _ = run("--project", "ChEMU", "--format", "chemu", "--skip-invalid", str(CHEMU_TRAIN))
@@ -34,22 +34,26 @@ def test_the_chemu_training_file_imports_with_skip_invalid_and_reports_the_52_em
         "train.english.jsonlines: imported 900 topic(s) into project 'ChEMU'"
     )
     skipped = [line for line in lines if line.startswith("skipped ")]
-    assert len(skipped) == 52
+    # 52 links with an empty side, and 5 the workspace refuses (3 antecedents after their
+    # anaphor, 2 antecedents with a second TRANSFORMED anaphor)
+    assert len(skipped) == 57
     assert skipped[0] == (
         "skipped link Coreference[0]: train.english.jsonlines: line 4, field Coreference[0][0]: "
         "the anaphor is empty (antecedent [[2, 3]])"
     )
-    assert len([line for line in lines if line.startswith("warning: ")]) == 5
+    assert sum("(rule order)" in line for line in skipped) == 3
+    assert sum("(rule transformed_one_to_one)" in line for line in skipped) == 2
+    assert len([line for line in lines if line.startswith("warning: ")]) == 2
     assert Topic.objects.count() == 900
-    assert Mention.objects.count() == 13764
-    assert RelationLink.objects.count() == 12947
+    assert Mention.objects.count() == 13761  # 3 mentions only refused links used
+    assert RelationLink.objects.count() == 12942
 
 
-def test_without_skip_invalid_the_chemu_file_is_refused_listing_each_empty_side_writing_nothing():
+def test_without_skip_invalid_the_chemu_file_is_refused_listing_each_bad_link_writing_nothing():
     ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
 
     err = StringIO()
-    with pytest.raises(CommandError, match="52 error"):
+    with pytest.raises(CommandError, match="57 error"):
         call_command(
             "import_topics",
             "--project",
@@ -62,11 +66,10 @@ def test_without_skip_invalid_the_chemu_file_is_refused_listing_each_empty_side_
         )
 
     errors = err.getvalue().splitlines()
-    assert len(errors) == 52
-    assert all(
-        e.startswith("train.english.jsonlines: line ") and ", field " in e and " empty" in e
-        for e in errors
-    )
+    assert len(errors) == 57
+    assert all(e.startswith("train.english.jsonlines: line ") and ", field " in e for e in errors)
+    assert sum(" empty" in e for e in errors) == 52
+    assert sum("the workspace refuses such a link" in e for e in errors) == 5
     assert not Topic.objects.exists() and not Annotation.objects.exists()
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from annotation.domain.history import replay
+from annotation.domain.invariants import invariant_violations
 from annotation.errors import ImportRefused
 from annotation.models import (
     Annotation,
@@ -148,25 +149,89 @@ def test_a_file_without_clusters_or_links_gets_no_gold_annotation(tmp_path):
     assert not Annotation.objects.exists()
 
 
-def test_gold_links_whose_antecedent_comes_later_are_kept_and_reported_as_warnings(tmp_path):
+def chemu_snippet(path: Path, **links) -> Path:
+    tokens = ["The", "oil", "was", "heated", ";", "the", "oil", "gave", "the", "product", "."]
+    path.write_text(json.dumps({"doc_key": "s1", "sentences": [tokens], **links}) + "\n")
+    return path
+
+
+def test_a_gold_link_whose_antecedent_comes_later_is_refused_naming_file_line_and_field(tmp_path):
     project = ProjectFactory(hierarchy=False, anaphora=True)
-    path = tmp_path / "late.jsonlines"
-    path.write_text(
-        json.dumps(
-            {
-                "doc_key": "s1",
-                "sentences": [["the", "oil", "was", "the", "product"]],
-                "Coreference": [[[[0, 1]], [[3, 4]]]],
-            }
+    path = chemu_snippet(tmp_path / "late.jsonlines", Coreference=[[[[0, 1]], [[5, 6]]]])
+
+    with pytest.raises(ImportRefused) as refused:
+        topics_import(project=project, path=path, format="chemu")
+
+    assert refused.value.errors == [
+        (
+            "late.jsonlines: line 1, field Coreference[0]: the antecedent (tokens 5-6 'the oil') "
+            "does not come before the anaphor (tokens 0-1 'The oil'); the workspace refuses such a "
+            "link (rule order)"
         )
-        + "\n"
+    ]
+    assert nothing_written()
+
+
+def test_an_anaphor_with_two_transformed_antecedents_is_refused_naming_the_second_link(tmp_path):
+    project = ProjectFactory(hierarchy=False, anaphora=True)
+    path = chemu_snippet(
+        tmp_path / "two.jsonlines", Transformed=[[[[5, 6]], [[0, 1]]], [[[5, 6]], [[3, 3]]]]
     )
 
-    result = topics_import(project=project, path=path, format="chemu")
+    with pytest.raises(ImportRefused) as refused:
+        topics_import(project=project, path=path, format="chemu")
 
-    assert [w.field for w in result.warnings] == ["Coreference[0]"]
-    assert "kept as gold data" in str(result.warnings[0])
-    assert Annotation.objects.get().links.count() == 1
+    assert refused.value.errors == [
+        (
+            "two.jsonlines: line 1, field Transformed[1]: TRANSFORMED is one-to-one: the anaphor "
+            "(tokens 5-6 'the oil') already has the TRANSFORMED antecedent (tokens 0-1 'The oil') "
+            "of Transformed[0]; the workspace refuses such a link (rule transformed_one_to_one)"
+        )
+    ]
+    assert nothing_written()
+
+
+def test_with_skip_invalid_only_the_refused_link_is_left_out_and_the_gold_breaks_no_invariant(
+    tmp_path,
+):
+    project = ProjectFactory(hierarchy=False, anaphora=True)
+    path = chemu_snippet(
+        tmp_path / "two.jsonlines",
+        Transformed=[[[[5, 6]], [[0, 1]]], [[[8, 9]], [[0, 1]]]],
+        Coreference=[[[[5, 6]], [[5, 6]]]],
+    )
+
+    result = topics_import(project=project, path=path, format="chemu", skip_invalid=True)
+
+    assert [s.scope for s in result.skipped] == ["link Transformed[1]", "link Coreference[0]"]
+    assert "rule transformed_one_to_one" in str(result.skipped[0].errors[0])
+    assert "same mention" in str(result.skipped[1].errors[0])
+    gold = Annotation.objects.get()
+    assert gold.links.count() == 1
+    assert Mention.objects.count() == 2  # a ChEMU mention is one the kept links use
+    assert invariant_violations(annotation_state_load(gold)) == []
+
+
+def test_a_brat_relation_the_workspace_refuses_is_refused_naming_file_relation_and_argument(
+    tmp_path,
+):
+    (tmp_path / "doc.txt").write_text("The oil was heated ; the oil gave the product .\n")
+    (tmp_path / "doc.ann").write_text(
+        "T1\tMention 0 7\tThe oil\nT2\tMention 21 28\tthe oil\nT3\tMention 34 45\tthe product\n"
+        "R1\tTransformed Arg1:T2 Arg2:T1\nR2\tTransformed Arg1:T3 Arg2:T1\n"
+    )
+
+    with pytest.raises(ImportRefused) as refused:
+        topics_import(project=ProjectFactory(anaphora=True), path=tmp_path, format="brat")
+
+    assert refused.value.errors == [
+        (
+            "doc.ann: R2, field Arg2: TRANSFORMED is one-to-one: the antecedent (T1 'The oil') "
+            "already has the TRANSFORMED anaphor (T2 'the oil') of R1; the workspace refuses such "
+            "a link (rule transformed_one_to_one)"
+        )
+    ]
+    assert nothing_written()
 
 
 @pytest.mark.parametrize(

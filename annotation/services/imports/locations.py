@@ -1,5 +1,6 @@
 """Where a topic is in the uploaded input: file, record and field, for errors the readers cannot
-see (a topic id already in the project, or used by two files of one folder).
+see (a topic id already in the project or used by two files of one folder, a topic without
+tokens).
 
 Readers return topics without their line numbers, and such errors are rare, so the input is
 looked through again only when one is found.
@@ -15,6 +16,7 @@ from typing import Any
 
 from annotation.domain.formats import FormatError
 from annotation.domain.formats._io import display_name
+from annotation.services.imports.sources import folder_inputs
 
 ID_FIELD = {"scico": "id", "chemu": "doc_key", "corefi": "id"}
 Location = tuple[str, Any, str | None]
@@ -32,32 +34,44 @@ def topic_locations(
     return found
 
 
-def topic_errors(format: str, path: Any, problems: dict[str, str]) -> list[FormatError]:
-    """One error per declaration of each external id in `problems` (id -> message)."""
+_ID = object()
+
+
+def topic_errors(
+    format: str, path: Any, problems: dict[str, str], field: Any = _ID
+) -> list[FormatError]:
+    """One error per declaration of each external id in `problems` (id -> message), naming
+    the id's field, or `field` when given (None: the record as a whole)."""
     locations = topic_locations(format, path, problems)
     errors = []
     for external_id, message in problems.items():
-        for file, record, field in locations.get(external_id) or [
+        for file, record, id_field in locations.get(external_id) or [
             (display_name(path), None, ID_FIELD.get(format))
         ]:
-            errors.append(FormatError(file, record, field, message))
+            named = id_field if field is _ID else field
+            errors.append(FormatError(file, record, named, message))
     return errors
 
 
 def _declarations(format: str, path: Any):
-    if format in ("scico", "chemu"):
+    if _is_dir(path):
+        # The folders (corefi, brat) or files (scico, chemu) the reader was given.
+        for input in folder_inputs(format, Path(path), display_name(path))[0]:
+            if format == "corefi":
+                for file in sorted(input.glob("*.json")):
+                    yield from _corefi_file(file)
+            elif format == "brat":
+                for txt in sorted(input.glob("*.txt")):
+                    yield txt.stem, (txt.name, None, None)
+            else:
+                yield from _declarations(format, input)
+    elif format in ("scico", "chemu"):
         yield from _lines(path, ID_FIELD[format])
     elif format == "corefi":
-        files = sorted(Path(path).glob("*.json")) if _is_dir(path) else [path]
-        for file in files:
-            yield from _corefi_file(file)
+        yield from _corefi_file(path)
     elif format == "brat":
-        if _is_dir(path):
-            for txt in sorted(Path(path).glob("*.txt")):
-                yield txt.stem, (txt.name, None, None)
-        else:
-            stem = Path(path).stem
-            yield stem, (f"{stem}.txt", None, None)
+        stem = Path(path).stem
+        yield stem, (f"{stem}.txt", None, None)
 
 
 def _is_dir(path: Any) -> bool:

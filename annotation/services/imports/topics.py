@@ -2,9 +2,12 @@
 annotation) from SciCo, CoRefi, ChEMU-Ref or brat files into a project.
 
 Everything is checked before anything is written: the format reader validates the file and
-lists every error with file, line and field; then topic ids already in the project are errors
-of the same shape. Without `skip_invalid` any error refuses the whole import (ImportRefused,
-nothing written); with it, the bad records are left out and listed. The write is one
+lists every error with file, line and field (links against the workspace's ChEMU-Ref rules:
+sources.LINK_FORMATS); then topic ids already in the project, and topics without a single
+token, are errors of the same shape. Without `skip_invalid` any error refuses the whole
+import (ImportRefused, nothing written); with it, the bad records are left out and listed.
+An import that would create no topic is refused, and so is one of more than
+IMPORT_MAX_TOPICS topics. The write is one
 transaction of bulk inserts (COPY for documents and mentions), so the whole ChEMU-Ref
 training file (900 topics) takes seconds.
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import io
 import os
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
@@ -27,7 +31,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from annotation.domain.corpus import TopicData
-from annotation.domain.formats import READERS, FormatErrors, FormatWarning, Skipped, read
+from annotation.domain.formats import READERS, FormatErrors, FormatWarning, Skipped
 from annotation.domain.formats._io import display_name
 from annotation.errors import ImportRefused
 from annotation.infra.bulk_sql import ids_reserve, rows_copy
@@ -36,6 +40,16 @@ from annotation.models import Annotation, Document, Mention, Operation, Project,
 from annotation.selectors.state import mention_text
 from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
 from annotation.services.imports.locations import topic_errors
+from annotation.services.imports.sources import (
+    folder_size,
+    is_zip_path,
+    source_read,
+    topics_check,
+    unzip,
+)
+
+# Where a topic's tokens are, per format: the field an error about a topic without any names.
+TOKENS_FIELD = {"scico": "tokens", "corefi": "tokens", "chemu": "sentences", "brat": None}
 
 
 @dataclass
@@ -71,24 +85,44 @@ def skipped_line(skipped: Skipped) -> str:
 
 
 def topics_import(
-    *, project: Project, path: Any, format: str, skip_invalid: bool = False, user=None
+    *,
+    project: Project,
+    path: Any,
+    format: str,
+    skip_invalid: bool = False,
+    user=None,
+    name: str | None = None,
 ) -> ImportResult:
-    """Import every topic of `path` (a file, a folder for corefi/brat, or an uploaded file)."""
+    """Import every topic of `path`: a file, a folder (searched at any depth), a zip, or an
+    uploaded file; `name` is what messages call it (default: its base name)."""
     if format not in READERS:
         raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(READERS)}", [])
-    file = display_name(path)
+    file = name or display_name(path)
     _check_size(path, file)
+    if is_zip_path(path):
+        with tempfile.TemporaryDirectory() as folder:
+            return topics_import(
+                project=project,
+                path=unzip(path, Path(folder), file),
+                format=format,
+                skip_invalid=skip_invalid,
+                user=user,
+                name=file,
+            )
     source = _readable(path)
     try:
-        report = read(format, source, skip_invalid=skip_invalid)
+        report = source_read(format, source, skip_invalid=skip_invalid, name=file)
     except FormatErrors as error:
         raise _refused(file, [str(e) for e in error.errors]) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ImportRefused(f"{file}: cannot be read ({error})", [f"{file}: {error}"]) from None
+    topics_check(len(report.topics), file)
     result = ImportResult(
         project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
     )
-    topics = _drop_conflicts(project, report.topics, format, source, skip_invalid, result)
+    topics = _drop_unfit(project, report.topics, format, source, skip_invalid, result)
+    if not topics:
+        raise _nothing_to_import(result)
     result.warnings += _scheme_warnings(project, topics, file)
     try:
         _write(project, topics, format=format, file=file, user=user, result=result)
@@ -111,6 +145,17 @@ def _refused(file: str, errors: list[str]) -> ImportRefused:
     return ImportRefused(f"{file}: {len(errors)} error(s); nothing was imported", errors)
 
 
+def _nothing_to_import(result: ImportResult) -> ImportRefused:
+    if result.skipped:
+        return ImportRefused(
+            f"{result.file}: every topic was skipped ({len(result.skipped)} skipped); "
+            "nothing was imported",
+            [skipped_line(skipped) for skipped in result.skipped],
+        )
+    message = f"{result.file} holds no topic; nothing was imported"
+    return ImportRefused(message, [message])
+
+
 def _check_size(path: Any, file: str) -> None:
     limit = settings.MAX_UPLOAD_BYTES
     if isinstance(path, (str, os.PathLike)):
@@ -119,11 +164,7 @@ def _check_size(path: Any, file: str) -> None:
             raise ImportRefused(
                 f"{path}: no such file or folder", [f"{path}: no such file or folder"]
             )
-        size = (
-            sum(p.stat().st_size for p in where.iterdir() if p.is_file())
-            if where.is_dir()
-            else where.stat().st_size
-        )
+        size = folder_size(where) if where.is_dir() else where.stat().st_size
     else:
         stream_size = getattr(path, "size", None)
         if stream_size is None:
@@ -158,7 +199,7 @@ def _readable(path: Any) -> Any:
     return stream
 
 
-def _drop_conflicts(
+def _drop_unfit(
     project: Project,
     topics: list[TopicData],
     format: str,
@@ -166,7 +207,30 @@ def _drop_conflicts(
     skip_invalid: bool,
     result: ImportResult,
 ) -> list[TopicData]:
-    """Topic ids already in the project, or declared by two files of a folder, are errors."""
+    """Topic ids already in the project or declared by two files of a folder, and topics
+    without a single token (nothing to annotate), are errors."""
+    conflicts = _conflict_problems(project, topics)
+    empty = {
+        topic.external_id: f"topic {topic.external_id} has no tokens: there is nothing to annotate"
+        for topic in topics
+        if topic.external_id not in conflicts
+        and not any(document.tokens for document in topic.documents)
+    }
+    errors = topic_errors(format, source, conflicts) if conflicts else []
+    if empty:
+        errors += topic_errors(format, source, empty, field=TOKENS_FIELD[format])
+    if not errors:
+        return topics
+    if not skip_invalid:
+        raise _refused(result.file, [str(error) for error in errors])
+    for error in errors:
+        result.skipped.append(Skipped(error.file, error.record, (error,)))
+    unfit = set(conflicts) | set(empty)
+    return [topic for topic in topics if topic.external_id not in unfit]
+
+
+def _conflict_problems(project: Project, topics: list[TopicData]) -> dict[str, str]:
+    """Topic id -> why: already in the project, or declared by several files of a folder."""
     ids = [topic.external_id for topic in topics]
     existing = set(
         Topic.objects.filter(project=project, external_id__in=ids).values_list(
@@ -181,14 +245,7 @@ def _drop_conflicts(
             if n > 1 and id not in problems
         }
     )
-    if not problems:
-        return topics
-    errors = topic_errors(format, source, problems)
-    if not skip_invalid:
-        raise _refused(result.file, [str(error) for error in errors])
-    for error in errors:
-        result.skipped.append(Skipped(error.file, error.record, (error,)))
-    return [topic for topic in topics if topic.external_id not in problems]
+    return problems
 
 
 def _scheme_warnings(project: Project, topics: list[TopicData], file: str) -> list[str]:

@@ -1,7 +1,8 @@
 """Import an uploaded file: a single file as it is, a zip (a folder of files) unpacked first.
 
 An upload is checked before it is read: its size and the size it unpacks to against
-MAX_UPLOAD_BYTES, and every path in a zip must stay inside the archive."""
+MAX_UPLOAD_BYTES, every path in a zip must stay inside the archive, and an archive inside it
+is refused (sources.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.conf import settings
 
 from annotation.errors import ImportRefused, UploadTooLarge
 from annotation.models import Project
+from annotation.services.imports.sources import unzip
 from annotation.services.imports.topics import ImportResult, topics_import
 
 
@@ -29,7 +31,7 @@ def topics_upload_import(
         source = upload
         if zipfile.is_zipfile(upload):
             upload.seek(0)
-            source = _unzip(upload, Path(folder))
+            source = unzip(upload, Path(folder), upload.name)
         elif format == "brat":
             raise ImportRefused(
                 "brat needs a .txt and an .ann per document: upload a .zip of the folder",
@@ -38,25 +40,10 @@ def topics_upload_import(
         else:
             upload.seek(0)
         return topics_import(
-            project=project, path=source, format=format, skip_invalid=skip_invalid, user=user
+            project=project,
+            path=source,
+            format=format,
+            skip_invalid=skip_invalid,
+            user=user,
+            name=upload.name,
         )
-
-
-def _unzip(upload, target: Path) -> Path:
-    """Extract an uploaded zip safely (no path may leave the target folder)."""
-    with zipfile.ZipFile(upload) as archive:
-        for member in archive.infolist():
-            destination = (target / member.filename).resolve()
-            if not destination.is_relative_to(target.resolve()):
-                raise ImportRefused(
-                    f"{upload.name}: {member.filename} points outside the archive",
-                    [member.filename],
-                )
-        total = sum(member.file_size for member in archive.infolist())
-        if total > settings.MAX_UPLOAD_BYTES:
-            raise ImportRefused(
-                f"{upload.name} unpacks to {total:,} bytes, above the limit", [upload.name]
-            )
-        archive.extractall(target)
-    entries = [p for p in target.iterdir() if not p.name.startswith(("__MACOSX", "."))]
-    return entries[0] if len(entries) == 1 and entries[0].is_dir() else target
