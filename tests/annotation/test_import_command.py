@@ -102,3 +102,39 @@ def test_a_refused_import_with_create_leaves_no_empty_project(tmp_path):
         run("--project", "New", "--format", "scico", "--create", str(bad))
 
     assert not Project.objects.exists()
+
+
+def test_a_refused_import_with_create_never_reports_the_project_it_rolled_back(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{oops\n")
+    out, err = StringIO(), StringIO()
+
+    with pytest.raises(CommandError):
+        call_command(
+            "import_topics", "--project", "New", "--format", "scico", "--create", str(bad),
+            stdout=out, stderr=err,
+        )  # fmt: skip
+
+    assert "created project" not in out.getvalue() + err.getvalue()
+    assert not Project.objects.exists()
+
+
+def test_an_empty_file_exits_non_zero_and_creates_nothing(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+
+    with pytest.raises(CommandError, match="holds no topic"):
+        run("--project", "New", "--format", "scico", "--create", str(empty))
+
+    assert not Project.objects.exists()
+
+
+def test_an_import_whose_every_record_is_skipped_exits_non_zero(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{oops\n")
+    ProjectFactory(name="P")
+
+    with pytest.raises(CommandError, match="every topic was skipped"):
+        run("--project", "P", "--format", "scico", "--skip-invalid", str(bad))
+
+    assert not Topic.objects.exists()

@@ -1,5 +1,9 @@
 """python manage.py import_topics --project NAME --format scico|corefi|chemu|brat
-[--skip-invalid] [--create] PATH"""
+[--skip-invalid] [--create] PATH
+
+Exits with status 1, having written nothing, when the import is refused, which includes an
+import that would create no topic; a project it created for a refused import is rolled back
+with it and never reported."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -26,7 +30,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "path", help="a file, or a folder for corefi (*.json) and brat (*.txt + *.ann)"
+            "path",
+            help="a file, a folder (searched at any depth) or a zip; corefi and brat read "
+            "folders of *.json and of *.txt + *.ann",
         )
         parser.add_argument("--project", required=True, help="project name")
         parser.add_argument("--format", required=True, choices=list(READERS))
@@ -44,6 +50,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, path, project, format, skip_invalid, create, **options):
         # One transaction with the project's creation, so a refused import leaves no empty project.
+        created = None
         try:
             with transaction.atomic():
                 target = Project.objects.filter(name=project).first()
@@ -53,10 +60,9 @@ class Command(BaseCommand):
                             f"project '{project}' does not exist; create it first or pass --create"
                         )
                     hierarchy, anaphora = SCHEMES[format]
-                    target = Project.objects.create(
+                    target = created = Project.objects.create(
                         name=project, hierarchy=hierarchy, anaphora=anaphora
                     )
-                    self.stdout.write(f"created project '{project}' ({target.scheme})")
                 result = topics_import(
                     project=target, path=path, format=format, skip_invalid=skip_invalid
                 )
@@ -64,5 +70,7 @@ class Command(BaseCommand):
             for error in refused.errors:
                 self.stderr.write(error)
             raise CommandError(refused.message) from None
+        if created is not None:
+            self.stdout.write(f"created project '{project}' ({created.scheme})")
         for line in result.lines():
             self.stdout.write(line)
