@@ -39,6 +39,14 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+# How many reverse proxies in front of the server append to X-Forwarded-For. With 0 the
+# header is ignored (a client can write anything in it); with N the client address is the
+# Nth address from the right, and X-Forwarded-Proto (set by the proxy) says whether the
+# request came over HTTPS. Sign-in throttling keys on this address.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+if TRUSTED_PROXIES > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -162,11 +170,20 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT
 CELERY_REDIS_SOCKET_TIMEOUT = 5.0
 
+# Every password set through the API or the Django admin is checked by these. The demo
+# accounts (`make up`, password DEMO_PASSWORD) are the one exception: fixtures/demo/load.py sets
+# their password directly. The last entry validates nothing: Django calls its
+# `password_changed` whenever a saved user's password changes, and it revokes the user's API
+# tokens (sessions are dropped by Django itself: each is signed with a hash of the password).
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {
         "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
-        "OPTIONS": {"min_length": 4},
+        "OPTIONS": {"min_length": 10},
     },
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "annotation.services.sessions.PasswordChangeRevokesTokens"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -190,9 +207,6 @@ LOGIN_URL = "/login/"
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 MAX_UPLOAD_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
-# At most this many topics per import (a file, a folder or a zip); every topic also needs at
-# least one token. A real corpus fits well within it (the ChEMU-Ref training file: 900).
-IMPORT_MAX_TOPICS = env.int("IMPORT_MAX_TOPICS", default=5000)
 
 SESSION_COOKIE_HTTPONLY = True
 # Sessions live in PostgreSQL only: signing in and every browser request keep working while
@@ -201,6 +215,10 @@ SESSION_COOKIE_HTTPONLY = True
 # cache entry once Redis returns.) The cost is one primary-key read per request (~0.2 ms).
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CSRF_COOKIE_HTTPONLY = False  # the frontend reads it to send X-CSRFToken
+
+# Failed sign-ins (API and /admin/login/) allowed per account and per client address in the
+# period; successful ones never count (annotation/api/throttles.py).
+LOGIN_THROTTLE_RATE = env.str("LOGIN_THROTTLE_RATE", default="20/min")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -212,9 +230,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
     # `?format=` is ours (agreement CSV, export formats), not DRF's renderer override.
     "URL_FORMAT_OVERRIDE": None,
-    "DEFAULT_THROTTLE_RATES": {
-        "login": env.str("LOGIN_THROTTLE_RATE", default="20/min"),
-    },
+    # DRF's throttles read the client address as annotation.api.throttles does.
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 
 SPECTACULAR_SETTINGS = {

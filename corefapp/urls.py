@@ -2,11 +2,14 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from annotation.api.throttles import throttled_admin_login
 from corefapp.spa import spa
 from corefapp.views import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    # Before the admin's own: the same sign-in throttle as the API's.
+    path("admin/login/", throttled_admin_login(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/", include("annotation.api.urls")),
     path("api/", include("modelserve.urls")),

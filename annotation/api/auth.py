@@ -1,4 +1,5 @@
-"""Sign-in for the browser (session + CSRF) and for scripts (tokens); both throttled."""
+"""Sign-in for the browser (session + CSRF) and for scripts (tokens); failed attempts are
+throttled per account and per client address (annotation.api.throttles)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,16 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from annotation.api.throttles import sign_in_attempt
 from annotation.selectors.access import is_admin
 from annotation.services.sessions import api_token_obtain, session_login
 
 
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"})
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=1024, style={"input_type": "password"})
 
 
 class MeSerializer(serializers.Serializer):
@@ -46,29 +47,30 @@ def _credentials(request) -> dict:
     return credentials.validated_data
 
 
-class LoginThrottled(APIView):
-    permission_classes = (AllowAny,)
-    throttle_classes = (ScopedRateThrottle,)
-    throttle_scope = "login"
-
-
-class TokenView(LoginThrottled):
+class TokenView(APIView):
     """Obtain the API token of a user, for scripts (`Authorization: Token <key>`)."""
 
+    permission_classes = (AllowAny,)
     authentication_classes = ()
 
     @extend_schema(request=CredentialsSerializer, responses=TokenSerializer)
     def post(self, request):
-        token = api_token_obtain(request=request, **_credentials(request))
+        credentials = _credentials(request)
+        with sign_in_attempt(request, credentials["username"]):
+            token = api_token_obtain(request=request, **credentials)
         return Response(TokenSerializer({"token": token}).data)
 
 
-class LoginView(LoginThrottled):
+class LoginView(APIView):
     """Sign in with a session (the browser); CSRF protection applies to later writes."""
+
+    permission_classes = (AllowAny,)
 
     @extend_schema(request=CredentialsSerializer, responses=MeSerializer)
     def post(self, request):
-        user = session_login(request=request, **_credentials(request))
+        credentials = _credentials(request)
+        with sign_in_attempt(request, credentials["username"]):
+            user = session_login(request=request, **credentials)
         return Response(MeSerializer(me_payload(user)).data)
 
 

@@ -134,7 +134,7 @@ MATRIX = [
         "create a user",
         "post",
         "/api/users/",
-        {"username": "newbie", "password": "secret1"},
+        {"username": "newbie", "password": "kettle-orbit-41"},
         (403, 403, 403, 403, 201),
     ),
     ("list all assignments", "get", "/api/assignments/", None, (403, 403, 403, 403, 200)),

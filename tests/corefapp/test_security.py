@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from tests.factories import PASSWORD, UserFactory, assign, make_topic, mention_ids
+from tests.factories import PASSWORD, AdminFactory, UserFactory, assign, make_topic, mention_ids
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -147,3 +147,128 @@ def test_script_payloads_in_labels_come_back_as_inert_json_text(services):
 
     assert response["Content-Type"] == "application/json"
     assert response.json()["clusters"][0]["label"] == payload
+
+
+# --------------------------------------------------------------------------- sign-in throttling
+
+
+def token_attempt(client, username, password, **headers):
+    return client.post(
+        "/api/auth/token/", {"username": username, "password": password}, format="json", **headers
+    ).status_code
+
+
+@pytest.mark.django_db
+def test_a_forged_x_forwarded_for_does_not_reset_the_sign_in_throttle(services):
+    cache.clear()
+    UserFactory(username="victim")
+    UserFactory(username="other")
+    client = APIClient()
+    for n in range(20):
+        token_attempt(client, "victim", "guess", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}")
+
+    answers = [
+        token_attempt(client, "other", PASSWORD, HTTP_X_FORWARDED_FOR="10.9.9.9"),
+        token_attempt(client, "victim", PASSWORD, HTTP_X_FORWARDED_FOR="10.9.9.9"),
+    ]
+
+    assert answers == [429, 429]
+
+
+@pytest.mark.django_db
+def test_successful_sign_ins_never_count_against_the_throttle(services):
+    cache.clear()
+    users = [UserFactory(username=f"lab{n}") for n in range(30)]
+    client = APIClient()
+
+    answers = [token_attempt(client, user.username, PASSWORD) for user in users]
+
+    assert answers == [200] * 30
+
+
+@pytest.mark.django_db
+def test_failed_sign_ins_are_throttled_per_account_whatever_the_address(services, settings):
+    cache.clear()
+    settings.TRUSTED_PROXIES = 1
+    UserFactory(username="victim")
+    client = APIClient()
+
+    answers = [
+        token_attempt(client, "victim", f"guess{n}", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}")
+        for n in range(21)
+    ]
+    right_password = token_attempt(client, "victim", PASSWORD, HTTP_X_FORWARDED_FOR="10.0.1.1")
+
+    assert answers[:20] == [400] * 20
+    assert answers[20] == 429
+    assert right_password == 429  # refused before the password is checked
+
+
+@pytest.mark.django_db
+def test_failed_sign_ins_are_throttled_per_address_whatever_the_account(services):
+    cache.clear()
+    client = APIClient()
+
+    answers = [token_attempt(client, f"nobody{n}", "guess") for n in range(21)]
+
+    assert answers[-1] == 429
+    body = client.post("/api/auth/token/", {"username": "x", "password": "y"}, format="json").json()
+    assert body["error"] == "throttled" and "Too many failed sign-ins" in body["message"]
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "expected"),
+    [
+        (0, "1.1.1.1, 2.2.2.2", "127.0.0.9"),
+        (1, "1.1.1.1, 2.2.2.2", "2.2.2.2"),
+        (2, "1.1.1.1, 2.2.2.2, 3.3.3.3", "2.2.2.2"),
+        (3, "2.2.2.2", "2.2.2.2"),
+        (1, "", "127.0.0.9"),
+    ],
+)
+def test_the_client_address_is_the_nth_forwarded_one_from_the_right(
+    settings, proxies, forwarded, expected
+):
+    from django.test import RequestFactory
+
+    from annotation.api.throttles import client_address
+
+    settings.TRUSTED_PROXIES = proxies
+    request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.9", HTTP_X_FORWARDED_FOR=forwarded)
+
+    assert client_address(request) == expected
+
+
+@pytest.mark.django_db
+def test_the_django_admin_sign_in_is_throttled_too(services):
+    from django.test import Client
+
+    cache.clear()
+    AdminFactory(username="boss")
+    client = Client()
+
+    answers = [
+        client.post("/admin/login/", {"username": "boss", "password": f"guess{n}"}).status_code
+        for n in range(21)
+    ]
+    with_right_password = client.post("/admin/login/", {"username": "boss", "password": PASSWORD})
+
+    assert answers[:20] == [200] * 20  # the form again, with an error
+    assert answers[20] == 429
+    assert with_right_password.status_code == 429
+
+
+@pytest.mark.django_db
+def test_a_successful_django_admin_sign_in_does_not_count(services, settings):
+    from django.test import Client
+
+    cache.clear()
+    settings.LOGIN_THROTTLE_RATE = "2/min"
+    AdminFactory(username="boss")
+
+    answers = [
+        Client().post("/admin/login/", {"username": "boss", "password": PASSWORD}).status_code
+        for _ in range(4)
+    ]
+
+    assert answers == [302] * 4

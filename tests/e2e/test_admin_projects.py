@@ -93,7 +93,7 @@ def test_an_admin_creates_a_user_makes_them_admin_deactivates_them_and_resets_th
     page = new_page(AdminFactory(username="boss"))
     page.goto("/manage/users")
     page.get_by_label("Username").fill("newbie")
-    page.get_by_label("Password").fill("secret-1")
+    page.get_by_label("Password").fill("kettle-orbit-41")
     page.get_by_role("button", name="Create user").click()
     row = page.locator("tr[data-user='newbie']")
     role, state = row.locator("td").nth(0), row.locator("td").nth(1)
@@ -104,7 +104,7 @@ def test_an_admin_creates_a_user_makes_them_admin_deactivates_them_and_resets_th
     row.get_by_role("button", name="Deactivate").click()
     expect(state).to_have_text("deactivated")
     row.get_by_role("button", name="Reset password…").click()
-    page.get_by_role("dialog").get_by_label("New password").fill("another-2")
+    page.get_by_role("dialog").get_by_label("New password").fill("lantern-moss-72")
     page.get_by_role("dialog").get_by_role("button", name="Set password").click()
     expect(
         page.get_by_role("status").filter(has_text="New password set for newbie")
@@ -117,7 +117,7 @@ def test_an_admin_creates_a_user_makes_them_admin_deactivates_them_and_resets_th
     user = get_user_model().objects.get(username="newbie")
     assert (user.is_staff, user.is_active) == (True, False)
     # The server hashes with the production hasher (the tests' settings know only a fast one).
-    assert PBKDF2PasswordHasher().verify("another-2", user.password)
+    assert PBKDF2PasswordHasher().verify("lantern-moss-72", user.password)
 
 
 def test_an_admin_exports_the_gold_annotations_as_a_download(new_page, artifacts):

@@ -34,13 +34,14 @@ from annotation.selectors.progress import project_progress
 from annotation.services import assignment_bulk
 from annotation.services import assignments as assignment_services
 from annotation.services import projects as project_services
+from annotation.services.sessions import session_keep
 
 
 class ProjectSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     hierarchy = serializers.BooleanField(default=True)
     anaphora = serializers.BooleanField(default=False)
-    guidelines = serializers.CharField(allow_blank=True, default="")
+    guidelines = serializers.CharField(allow_blank=True, default="", max_length=100_000)
     allow_add_mentions = serializers.BooleanField(default=False)
     allow_fix_spans = serializers.BooleanField(default=False)
     allow_reject_mentions = serializers.BooleanField(default=False)
@@ -97,14 +98,20 @@ class ProjectProgressView(AdminView):
         return Response(ProgressPayload(progress).data)
 
 
+PASSWORD_RULES = (
+    "at least 10 characters, not a common password, not all digits, not like the username; "
+    "a new password signs the user out everywhere and revokes their API tokens"
+)
+
+
 class UserSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(min_length=4, write_only=True)
+    username = serializers.CharField(max_length=150, help_text="letters, digits and @ . + - _ only")
+    password = serializers.CharField(max_length=1024, write_only=True, help_text=PASSWORD_RULES)
     is_admin = serializers.BooleanField(default=False)
 
 
 class UserUpdateSerializer(serializers.Serializer):
-    password = serializers.CharField(min_length=4, required=False)
+    password = serializers.CharField(max_length=1024, required=False, help_text=PASSWORD_RULES)
     is_admin = serializers.BooleanField(required=False)
     is_active = serializers.BooleanField(required=False)
 
@@ -131,6 +138,8 @@ class UserView(AdminView):
         user = project_services.user_update(
             user=user, acting_user=request.user, **data.validated_data
         )
+        if "password" in data.validated_data and user.pk == request.user.pk:
+            session_keep(request=request, user=user)
         return Response(UserRow(user).data)
 
 
