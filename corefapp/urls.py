@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from annotation.api import errors
 from annotation.api.throttles import throttled_admin_login
 from corefapp.spa import spa
 from corefapp.views import healthz
@@ -15,6 +16,11 @@ urlpatterns = [
     path("api/", include("modelserve.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    re_path(r"^api/(?P<path>.*)$", errors.api_not_found),
     # Everything else is a page of the browser application, which routes on the client.
     re_path(r"^(?!api/|admin/|static/|ws/|healthz)(?P<path>.*)$", spa, name="spa"),
 ]
+
+handler400 = errors.bad_request
+handler404 = errors.not_found
+handler500 = errors.server_error

@@ -6,8 +6,13 @@ show the message as it is and scripts can branch on the code.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -42,7 +47,19 @@ def status_for(error: domain.DomainError) -> int:
     return status.HTTP_422_UNPROCESSABLE_ENTITY
 
 
+def too_large_body() -> dict:
+    return {
+        "error": "too_large",
+        "message": (
+            f"The request body is larger than the {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,}-byte "
+            "limit (MAX_REQUEST_BYTES)."
+        ),
+    }
+
+
 def exception_handler(exc, context):
+    if isinstance(exc, RequestDataTooBig):
+        return Response(too_large_body(), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, domain.DomainError):
         return Response(exc.to_dict(), status=status_for(exc))
     if isinstance(exc, FormatErrors):
@@ -74,3 +91,52 @@ def exception_handler(exc, context):
             body["retry_after"] = exc.wait
         response.data = body
     return response
+
+
+# Answers Django gives outside DRF's views (corefapp/urls.py names them): under /api/ they are
+# JSON like every other refusal of the API.
+
+
+def _api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+@csrf_exempt
+def api_not_found(request, path: str = ""):
+    """Any /api/ path no endpoint answers (whatever the method: no CSRF check to fail)."""
+    message = f"There is no API endpoint at {request.path}."
+    if not request.path.endswith("/") and _endpoint(request.path + "/"):
+        message += f" API paths end with a slash: {request.path}/"
+    return JsonResponse({"error": "not_found", "message": message}, status=404)
+
+
+def _endpoint(path: str) -> bool:
+    try:
+        return resolve(path).func is not api_not_found
+    except Resolver404:
+        return False
+
+
+def bad_request(request, exception):
+    """Django refused the request before a view ran: a body over DATA_UPLOAD_MAX_MEMORY_SIZE
+    (read by a middleware: 413), too many form fields, a malformed multipart body."""
+    if isinstance(exception, RequestDataTooBig):
+        return JsonResponse(too_large_body(), status=413)
+    if _api(request):
+        return JsonResponse({"error": "bad_request", "message": str(exception)}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def not_found(request, exception):
+    if _api(request):
+        return api_not_found(request)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    if _api(request):
+        return JsonResponse(
+            {"error": "server_error", "message": "The server failed; the error is logged."},
+            status=500,
+        )
+    return defaults.server_error(request)

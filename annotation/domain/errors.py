@@ -34,6 +34,17 @@ class InvalidOperation(DomainError):
         self.field = field
 
 
+class TextTooLong(InvalidOperation):
+    """A label or note longer than its limit (the limits: annotation.domain.operations.clusters,
+    docs/decisions.md)."""
+
+    code = "too_long"
+
+    def __init__(self, field: str, limit: int, length: int) -> None:
+        super().__init__(field, f"at most {limit:,} characters, not {length:,}")
+        self.details["limit"] = limit
+
+
 class NotFound(DomainError):
     code = "not_found"
 

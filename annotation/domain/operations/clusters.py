@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from .. import effects as fx
-from ..errors import InvalidOperation, NoChange, NotFound
+from ..errors import InvalidOperation, NoChange, NotFound, TextTooLong
 from ..state import AnnotationState
 from .graph import ancestor_path, cycle_error
 from .moves import move_effects, unreject_effects
 from .result import NewId, OperationResult
 
 NOTE_SEPARATOR = "\n\n"
+# What one operation may write (docs/decisions.md); a merge may join two notes past the limit.
+LABEL_MAX_CHARS = 200
+NOTE_MAX_CHARS = 10_000
 
 
 def require_cluster(state: AnnotationState, id: int) -> None:
@@ -125,6 +128,8 @@ def rename(state: AnnotationState, *, cluster: int, label: str) -> OperationResu
     label = label.strip()
     if not label:
         raise InvalidOperation("label", "a cluster needs a non-empty label")
+    if len(label) > LABEL_MAX_CHARS:
+        raise TextTooLong("label", LABEL_MAX_CHARS, len(label))
     old = state.clusters[cluster].label
     if label == old:
         raise NoChange(f"Cluster {state.cluster_name(cluster)} already has this label.")
@@ -133,6 +138,8 @@ def rename(state: AnnotationState, *, cluster: int, label: str) -> OperationResu
 
 def set_note(state: AnnotationState, *, cluster: int, note: str) -> OperationResult:
     require_cluster(state, cluster)
+    if len(note) > NOTE_MAX_CHARS:
+        raise TextTooLong("note", NOTE_MAX_CHARS, len(note))
     old = state.clusters[cluster].note
     if note == old:
         raise NoChange(f"Cluster {state.cluster_name(cluster)} already has this note.")
