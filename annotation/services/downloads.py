@@ -13,7 +13,7 @@ from typing import BinaryIO
 
 from annotation.domain.formats import FORMATS
 from annotation.models import Project
-from annotation.services.exports import annotations_export
+from annotation.services.exports import annotations_export, path_inside, safe_file_name
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,8 @@ def annotations_download(*, project: Project, format: str, source: str | None) -
         known = FORMATS.get(format)
         per_user = source in ("submitted", "all") or (known is not None and known.folder)
         extension = known.extension if known is not None else ""
-        out = folder / ("export" if per_user else f"{project.name}{extension}")
+        name = safe_file_name(project.name)
+        out = path_inside(folder, "export" if per_user else f"{name}{extension}")
         annotations_export(project=project, format=format, out=out, source=source)
         if out.is_file():
             # Still readable once the folder is gone (POSIX keeps an open file's content).
@@ -43,6 +44,6 @@ def annotations_download(*, project: Project, format: str, source: str | None) -
                 if path.is_file():
                     archive.write(path, path.relative_to(out))
         buffer.seek(0)
-        return Download(buffer, f"{project.name}-{format}.zip", zipped=True)
+        return Download(buffer, f"{name}-{safe_file_name(format)}.zip", zipped=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -6,22 +6,64 @@ annotations, one output per annotator under OUT, named after the username), `all
 assignment's annotation whatever its status, one output per user) or a username (that user's
 annotations, one output). An output is a file for scico/chemu/conll and a folder for
 brat/corefi. Only topics that have the chosen annotation are written.
+
+File names come from data (usernames, topic ids of folder formats), so each is made safe
+(`safe_file_name`) and checked to stay inside its folder before anything is written.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
+from annotation.domain.corpus import TopicData
 from annotation.domain.formats import FORMATS, WRITERS, FormatWarning, write
 from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.topic_data import annotations_topic_data
 
 SOURCES = ("gold", "adjudicated", "submitted", "all")
+
+_UNSAFE_CHARACTERS = re.compile(r"[^\w .@+-]")
+_NAME_BYTES = 150  # file systems allow 255 bytes; room for a suffix and an extension
+
+
+def safe_file_name(name: str) -> str:
+    """`name` as a plain file name: every character but letters, digits, spaces and . @ + - _
+    becomes `_`, and so does a leading dot (no `..`, no hidden file); no surrounding spaces,
+    never empty, at most 150 bytes."""
+    cleaned = _UNSAFE_CHARACTERS.sub("_", name).strip()
+    if cleaned.startswith("."):
+        cleaned = "_" + cleaned[1:]
+    return cleaned.encode()[:_NAME_BYTES].decode(errors="ignore") or "_"
+
+
+def unique_file_names(names: Iterable[str]) -> dict[str, str]:
+    """Each name -> its safe file name, distinct ones kept distinct (`name-2`, ...)."""
+    taken: set[str] = set()
+    safe: dict[str, str] = {}
+    for name in names:
+        base = candidate = safe_file_name(name)
+        counter = 1
+        while candidate.lower() in taken:
+            counter += 1
+            candidate = f"{base}-{counter}"
+        taken.add(candidate.lower())
+        safe[name] = candidate
+    return safe
+
+
+def path_inside(folder: Path, name: str) -> Path:
+    """`folder / name`, refused unless it stays inside `folder`."""
+    target = folder / name
+    if not target.resolve().is_relative_to(folder.resolve()):
+        raise ExportRefused(f"{name!r} is not a file name inside the export folder")
+    return target
 
 
 @dataclass
@@ -64,9 +106,11 @@ def annotations_export(
             )
         if out.exists() and not out.is_dir():
             raise ExportRefused(f"{out} is a file; per-annotator exports need a folder")
+        names = unique_file_names(by_user)
         for username, annotations in by_user.items():
-            target = out / (
-                username if FORMATS[format].folder else f"{username}{FORMATS[format].extension}"
+            name = names[username]
+            target = path_inside(
+                out, name if FORMATS[format].folder else f"{name}{FORMATS[format].extension}"
             )
             result.written.append(_write(project, annotations, format, target))
         return result
@@ -80,6 +124,8 @@ def annotations_export(
 def _write(project: Project, annotations: list[Annotation], format: str, target: Path) -> Written:
     data = annotations_topic_data(annotations)
     topics = [data[a.pk] for a in annotations]
+    if FORMATS[format].folder:
+        topics = _safe_topic_file_names(topics)
     options = (
         {"chains_from_links": project.anaphora and not project.hierarchy}
         if format == "conll"
@@ -88,6 +134,18 @@ def _write(project: Project, annotations: list[Annotation], format: str, target:
     if FORMATS[format].folder:
         target.mkdir(parents=True, exist_ok=True)
     return Written(target, len(topics), write(format, topics, target, **options))
+
+
+def _safe_topic_file_names(topics: list[TopicData]) -> list[TopicData]:
+    """Folder formats name each topic's files after its id: ids that are not safe file names
+    (or that clash once made safe) are replaced by safe ones for the export."""
+    names = unique_file_names(topic.external_id for topic in topics)
+    return [
+        topic
+        if names[topic.external_id] == topic.external_id
+        else replace(topic, external_id=names[topic.external_id])
+        for topic in topics
+    ]
 
 
 def _gold(project: Project):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -72,7 +73,9 @@ class ExportView(AdminView):
         if not download.zipped:
             return FileResponse(download.file, as_attachment=True, filename=download.filename)
         response = HttpResponse(download.file.read(), content_type="application/zip")
-        response["Content-Disposition"] = f'attachment; filename="{download.filename}"'
+        response["Content-Disposition"] = content_disposition_header(
+            as_attachment=True, filename=download.filename
+        )
         return response
 
 
@@ -89,6 +92,8 @@ class AgreementView(AdminView):
         result = project_agreement(project)
         if request.query_params.get("format") == "csv":
             response = HttpResponse(agreement_csv(result), content_type="text/csv; charset=utf-8")
-            response["Content-Disposition"] = f'attachment; filename="{project.name}-agreement.csv"'
+            response["Content-Disposition"] = content_disposition_header(
+                as_attachment=True, filename=f"{project.name}-agreement.csv"
+            )
             return response
         return Response(AgreementReport(result).data)
