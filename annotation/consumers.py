@@ -1,6 +1,11 @@
-"""Websockets that carry live updates; they only relay messages sent after commit."""
+"""Websockets that carry live updates; they only relay messages sent after commit.
+
+Every socket needs a signed-in user (refused with 4403 otherwise, before it is accepted).
+"""
 
 from __future__ import annotations
+
+import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -20,14 +25,36 @@ def _watchable_topic(user, annotation_id: int) -> int | None:
     )
 
 
-class AnnotationConsumer(AsyncJsonWebsocketConsumer):
+def signed_in(user) -> bool:
+    return user is not None and user.is_authenticated
+
+
+class JsonConsumer(AsyncJsonWebsocketConsumer):
+    """A frame that is not a JSON object (binary, not JSON, nested too deep) is answered with
+    an error message and otherwise ignored: a client's mistake never closes the socket with a
+    server error."""
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            content = json.loads(text_data) if text_data is not None else None
+        except (ValueError, RecursionError):
+            content = None
+        if not isinstance(content, dict):
+            await self.send_json(
+                {"type": "error", "error": "invalid_message", "message": "Send a JSON object."}
+            )
+            return
+        await self.receive_json(content, **kwargs)
+
+
+class AnnotationConsumer(JsonConsumer):
     """`ws/annotations/<id>/`: every change of one annotation (another tab's edits too)."""
 
     async def connect(self):
         user = self.scope.get("user")
         annotation_id = int(self.scope["url_route"]["kwargs"]["pk"])
         topic_id = None
-        if user is not None and user.is_authenticated:
+        if signed_in(user):
             topic_id = await _watchable_topic(user, annotation_id)
         if topic_id is None:
             await self.close(code=4403)
@@ -53,7 +80,7 @@ class AnnotationConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "status", **event["payload"]})
 
 
-class ProjectConsumer(AsyncJsonWebsocketConsumer):
+class ProjectConsumer(JsonConsumer):
     """`ws/projects/<id>/`: assignment progress for admins watching a project."""
 
     async def connect(self):

@@ -1,22 +1,29 @@
-"""A websocket that answers pings through the channel layer, for health checks and tests."""
+"""A websocket that answers pings through the channel layer, for health checks and tests; and
+the answer to a websocket path no route names."""
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from annotation.consumers import JsonConsumer, signed_in
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class PingConsumer(JsonConsumer):
     """Echoes {"ping": x} as {"pong": x} after a round trip through the channel layer.
 
     The reply travels through Redis (a group send to this socket's own group), so a
-    working answer proves the layer works, not just the socket.
+    working answer proves the layer works, not just the socket. Signed-in users only.
     """
 
     async def connect(self):
+        if not signed_in(self.scope.get("user")):
+            await self.close(code=4403)
+            return
         self.group = f"ping.{self.channel_name.replace('!', '-')}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         await self.channel_layer.group_send(
@@ -25,3 +32,10 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
     async def ping_reply(self, event):
         await self.send_json({"pong": event["value"]})
+
+
+class NoRouteConsumer(AsyncWebsocketConsumer):
+    """Any /ws/ path no route names (`/ws/annotations/abc/`): refused with 4404."""
+
+    async def connect(self):
+        await self.close(code=4404)

@@ -272,3 +272,77 @@ def test_a_successful_django_admin_sign_in_does_not_count(services, settings):
     ]
 
     assert answers == [302] * 4
+
+
+# --------------------------------------------------------------------------- websockets
+
+
+def websocket(path: str, user):
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+
+    from corefapp.routing import websocket_urlpatterns
+
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    socket.scope["user"] = user
+    return socket
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/ws/ping/", "/ws/annotations/{annotation}/", "/ws/projects/1/"])
+def test_every_websocket_refuses_a_user_who_is_not_signed_in(services, path):
+    from asgiref.sync import async_to_sync
+    from django.contrib.auth.models import AnonymousUser
+
+    _, annotation = assign(make_topic(), UserFactory())
+
+    async def scenario():
+        socket = websocket(path.format(annotation=annotation.pk), AnonymousUser())
+        connected, code = await socket.connect()
+        return connected, code
+
+    assert async_to_sync(scenario)() == (False, 4403)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "path", ["/ws/annotations/abc/", "/ws/nothing/", "/ws/annotations/99999999999999999999999/"]
+)
+def test_a_websocket_path_no_route_names_is_refused_cleanly(services, path):
+    from asgiref.sync import async_to_sync
+
+    user = UserFactory()
+
+    async def scenario():
+        connected, code = await websocket(path, user).connect()
+        return connected, code
+
+    connected, code = async_to_sync(scenario)()
+    assert not connected and code in (4403, 4404)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_frames_that_are_not_json_objects_get_an_error_and_the_socket_stays_open(services):
+    from asgiref.sync import async_to_sync
+
+    user = UserFactory()
+
+    async def scenario():
+        socket = websocket("/ws/ping/", user)
+        connected, _ = await socket.connect()
+        assert connected
+        errors = []
+        for frame in ("not json", "[1, 2]", "[" * 100_000, None):
+            if frame is None:
+                await socket.send_to(bytes_data=b"\x00\x01")
+            else:
+                await socket.send_to(text_data=frame)
+            errors.append(await socket.receive_json_from(timeout=5))
+        await socket.send_json_to({"ping": "still here"})
+        pong = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return errors, pong
+
+    errors, pong = async_to_sync(scenario)()
+    assert [e["error"] for e in errors] == ["invalid_message"] * 4
+    assert pong == {"pong": "still here"}
