@@ -39,6 +39,14 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+# Deployment behind HTTPS. Off by default: `make up` serves plain HTTP on localhost, where a
+# browser never sends Secure cookies back. SECURE_HSTS_SECONDS > 0 makes browsers use HTTPS
+# only for that long (Django sends it on HTTPS requests only).
+SECURE_COOKIES = env.bool("SECURE_COOKIES", default=False)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 # How many reverse proxies in front of the server append to X-Forwarded-For. With 0 the
 # header is ignored (a client can write anything in it); with N the client address is the
 # Nth address from the right, and X-Forwarded-Proto (set by the proxy) says whether the
@@ -46,6 +54,24 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 if TRUSTED_PROXIES > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Only the app's own files: no inline script, no other origin. The Swagger UI (/api/docs/) is
+# served from local files and loads its set-up script as a file too; its page has one inline
+# style block, allowed by its hash (tests/corefapp/test_security.py checks that it matches).
+SWAGGER_UI_STYLE_HASH = "'sha256-MMpT0iDxyjALd9PdfepImGX3DBfJPXZ4IlDWdPAgtn0='"
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        f"style-src 'self' {SWAGGER_UI_STYLE_HASH}",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 
 INSTALLED_APPS = [
     "daphne",
@@ -68,6 +94,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "corefapp.middleware.ServerTimingMiddleware",
+    "corefapp.middleware.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -1,5 +1,6 @@
 """Untrusted input and unauthenticated clients stay harmless."""
 
+import json
 import os
 import subprocess
 import sys
@@ -346,3 +347,107 @@ def test_frames_that_are_not_json_objects_get_an_error_and_the_socket_stays_open
     errors, pong = async_to_sync(scenario)()
     assert [e["error"] for e in errors] == ["invalid_message"] * 4
     assert pong == {"pong": "still here"}
+
+
+# --------------------------------------------------------------------------- defaults
+
+
+def settings_in_subprocess(env_overrides: dict, tmp_path, names: list[str]) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
+    env.update(COREFAPP_VAR_DIR=str(tmp_path), SECRET_KEY="x" * 50, **env_overrides)
+    code = (
+        "import django, json, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+        "'corefapp.settings'); django.setup(); from django.conf import settings; "
+        f"print(json.dumps({{n: getattr(settings, n, None) for n in {names!r}}}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+SECURE_NAMES = [
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_PROXY_SSL_HEADER",
+]
+
+
+def test_secure_cookies_and_hsts_are_off_by_default_for_make_ups_plain_http(tmp_path):
+    assert settings_in_subprocess({}, tmp_path, SECURE_NAMES) == {
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+        "SECURE_HSTS_SECONDS": 0,
+        "SECURE_PROXY_SSL_HEADER": None,
+    }
+
+
+def test_secure_cookies_hsts_and_a_trusted_proxy_are_set_from_the_environment(tmp_path):
+    env = {"SECURE_COOKIES": "true", "SECURE_HSTS_SECONDS": "31536000", "TRUSTED_PROXIES": "1"}
+
+    assert settings_in_subprocess(env, tmp_path, SECURE_NAMES) == {
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_HSTS_SECONDS": 31536000,
+        "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
+    }
+
+
+@pytest.mark.django_db
+def test_with_secure_cookies_on_the_sign_in_cookies_are_secure_and_https_answers_carry_hsts(
+    services, settings
+):
+    cache.clear()
+    settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = True
+    settings.SECURE_HSTS_SECONDS = 3600
+    UserFactory(username="secure")
+    client = APIClient()
+
+    client.get("/api/auth/csrf/", secure=True)
+    response = client.post(
+        "/api/auth/login/",
+        {"username": "secure", "password": PASSWORD},
+        format="json",
+        secure=True,
+    )
+
+    assert response.status_code == 200
+    assert client.cookies["sessionid"]["secure"] and client.cookies["csrftoken"]["secure"]
+    assert response["Strict-Transport-Security"] == "max-age=3600"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/me/", "/api/nothing/", "/api/docs/", "/admin/login/"])
+def test_every_answer_carries_the_content_security_policy(client, path, settings):
+    response = client.get(path)
+
+    assert response["Content-Security-Policy"] == settings.CONTENT_SECURITY_POLICY
+    assert "script-src 'self';" in response["Content-Security-Policy"]
+
+
+@pytest.mark.django_db
+def test_the_api_docs_page_has_no_inline_script_and_its_inline_style_is_allowed(client, settings):
+    import base64
+    import hashlib
+    import re
+
+    client.force_login(UserFactory())
+    page = client.get("/api/docs/").content.decode()
+
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.DOTALL)
+    styles = re.findall(r"<style>(.*?)</style>", page, re.DOTALL)
+    assert scripts and all(
+        "src=" in attributes and not body.strip() for attributes, body in scripts
+    )
+    for style in styles:
+        digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in settings.CONTENT_SECURITY_POLICY
+    script = client.get(re.search(r'<script src="([^"]*script=[^"]*)"', page).group(1))
+    assert script.status_code == 200 and "SwaggerUIBundle" in script.content.decode()
