@@ -1141,6 +1141,7 @@ export interface components {
             refuse_duplicate_link_pairs?: boolean;
         };
         PatchedUserUpdateRequest: {
+            /** @description at least 10 characters, not a common password, not all digits, not like the username; a new password signs the user out everywhere and revokes their API tokens */
             password?: string;
             is_admin?: boolean;
             is_active?: boolean;
@@ -1486,7 +1487,9 @@ export interface components {
             annotators: number;
         };
         UserRequest: {
+            /** @description letters, digits and @ . + - _ only */
             username: string;
+            /** @description at least 10 characters, not a common password, not all digits, not like the username; a new password signs the user out everywhere and revokes their API tokens */
             password: string;
             /** @default false */
             is_admin?: boolean;
