@@ -71,6 +71,7 @@ def annotation_payload(annotation: Annotation) -> dict:
         "kind": annotation.kind,
         "version": annotation.version,
         "assignment": assignment.pk if assignment else None,
+        "annotator": assignment.user.username if assignment else None,
         "status": assignment.status if assignment else "gold",
         "cursor": annotation.cursor,
         "clusters": [

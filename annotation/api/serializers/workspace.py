@@ -99,6 +99,9 @@ class AnnotationPayload(serializers.Serializer):
     kind = EnumField("AnnotationKind", Annotation.Kind.values)
     version = serializers.IntegerField()
     assignment = serializers.IntegerField(allow_null=True)
+    annotator = serializers.CharField(
+        allow_null=True, help_text="the username of the assignment's annotator (null: gold)"
+    )
     status = EnumField(
         "AnnotationStatus", (*ASSIGNMENT_STATUSES, "gold"), help_text="gold: no assignment"
     )

@@ -667,6 +667,8 @@ export interface components {
             kind: components["schemas"]["AnnotationKind"];
             version: number;
             assignment: number | null;
+            /** @description the username of the assignment's annotator (null: gold) */
+            annotator: string | null;
             /** @description gold: no assignment */
             status: components["schemas"]["AnnotationStatus"];
             /** @description the mention to resume at */
