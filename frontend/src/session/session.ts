@@ -1,20 +1,40 @@
 // Who is signed in. Created once in main.ts and provided to the app (no module-level state).
+//
+// The first question of every page load is GET /api/session/, which answers 200 whether or
+// not anyone is signed in: asking /api/me/ signed out answers 403, which the browser logs as
+// a failed request on every visit to the sign-in page.
 
 import { inject, type InjectionKey, ref } from "vue";
-import { api as defaultApi, type Api } from "../api/endpoints";
-import { ApiError } from "../api/http";
+import { api as defaultApi } from "../api/endpoints";
+import { request } from "../api/http";
+import type { components } from "../api/schema";
 import type { Me } from "../api/types";
 
-export function createSession(api: Api = defaultApi) {
+export type SessionPayload = components["schemas"]["SessionPayload"];
+
+/** What the session needs of the server. */
+export interface SessionApi {
+  session(): Promise<SessionPayload>;
+  csrf(): Promise<unknown>;
+  login(username: string, password: string): Promise<Me>;
+  logout(): Promise<void>;
+}
+
+export const sessionApi: SessionApi = {
+  session: () => request<SessionPayload>("/api/session/"),
+  csrf: () => defaultApi.csrf(),
+  login: (username, password) => defaultApi.login(username, password),
+  logout: () => defaultApi.logout(),
+};
+
+export function createSession(api: SessionApi = sessionApi) {
   const user = ref<Me | null>(null);
   const checked = ref(false);
 
   async function refresh(): Promise<Me | null> {
     try {
-      user.value = await api.me();
-    } catch (error) {
-      if (!(error instanceof ApiError) || (error.status !== 401 && error.status !== 403)) throw error;
-      user.value = null;
+      const answer = await api.session();
+      user.value = answer.authenticated ? answer.user : null;
     } finally {
       checked.value = true;
     }

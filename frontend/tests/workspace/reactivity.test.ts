@@ -23,7 +23,7 @@ function loaded() {
     mentions: MENTIONS,
   };
   const annotation: AnnotationPayload = {
-    id: 1, topic: 1, kind: "annotator", version: 0, assignment: 1, status: "assigned", cursor: null,
+    id: 1, topic: 1, kind: "annotator", version: 0, assignment: 1, annotator: "a", status: "assigned", cursor: null,
     clusters: [{ id: 100, label: "A", note: "", members: [1, 2] }, { id: 200, label: "B", note: "", members: [3] }],
     edges: [], links: [], decisions: {}, can_undo: false, can_redo: false,
     mentions: MENTIONS.map((m) => ({ ...m, added: false, rejected: false })),
