@@ -1,17 +1,4 @@
-// A stable colour per cluster id: golden-angle hues, so neighbouring ids differ clearly and a
-// cluster keeps its colour across reloads and tabs.
-
-export function clusterHue(id: number): number {
-  return Math.round((Math.abs(id) * 137.508) % 360);
-}
-
-const LIGHTNESS = [87, 80, 91];
-
-export function clusterColor(id: number): { background: string; border: string } {
-  const hue = clusterHue(id);
-  const light = LIGHTNESS[Math.abs(id) % LIGHTNESS.length]!;
-  return { background: `hsl(${hue} 75% ${light}%)`, border: `hsl(${hue} 55% ${light - 50}%)` };
-}
+// Colours of the anaphora link types (cluster colours: ../workspace/clusterColors.ts).
 
 export const LINK_COLORS: Record<string, string> = {
   COREFERENCE: "#1f5fbf",

@@ -6,6 +6,10 @@
 // does. Otherwise the focused region (an element with data-key-context="tree" or "bank")
 // comes first, then non-modal contexts pushed by components (a text selection), then the
 // workspace.
+//
+// A read-only workspace (submitted, or someone else's under review) answers every key that
+// would change the annotation at once, through `refuse`, instead of opening a dialog whose
+// save is then refused.
 
 import {
   type CommandId,
@@ -43,6 +47,13 @@ function isActivatable(target: DispatchTarget | null): boolean {
   return tag === "BUTTON" || tag === "A" || tag === "SUMMARY";
 }
 
+export interface ReadOnlyRule {
+  /** Whether the annotation is read-only now. */
+  readOnly: () => boolean;
+  /** Tell the user why an editing key did nothing. */
+  refuse: (binding: KeyBinding) => void;
+}
+
 export class KeyDispatcher {
   private readonly handlers = new Map<CommandId, KeyHandler[]>();
   private readonly stack: KeyContext[] = [];
@@ -50,6 +61,7 @@ export class KeyDispatcher {
   constructor(
     private readonly keymap: readonly KeyBinding[],
     private readonly schemes: () => ReadonlySet<Scheme>,
+    private readonly readOnly?: ReadOnlyRule,
   ) {}
 
   /** Register handlers; returns the function that removes them again. */
@@ -104,6 +116,11 @@ export class KeyDispatcher {
     for (const context of this.contextsFor(target)) {
       const binding = lookup(this.keymap, context, key, this.schemes());
       if (!binding || (inText && !binding.inTextFields)) continue;
+      if (binding.edits && this.readOnly?.readOnly()) {
+        this.readOnly.refuse(binding);
+        event.preventDefault?.();
+        return true;
+      }
       const list = this.handlers.get(binding.command);
       const handler = list?.[list.length - 1];
       if (!handler) continue;

@@ -5,8 +5,21 @@
 /** Where a binding applies. Modal contexts (dialogs) hide everything below them. */
 export type KeyContext = "workspace" | "tree" | "bank" | "search" | "picker" | "dialog" | "selection";
 
-/** Which project scheme a binding belongs to ("any": always). */
-export type Scheme = "any" | "hierarchy" | "anaphora" | "dag" | "mentions";
+/**
+ * Which project setting a binding belongs to ("any": always). "mentions": the project lets
+ * annotators change mentions at all; "spans": add or fix them (a text selection);
+ * "addMentions", "fixSpans", "rejectMentions": that one setting.
+ */
+export type Scheme =
+  | "any"
+  | "hierarchy"
+  | "anaphora"
+  | "dag"
+  | "mentions"
+  | "spans"
+  | "addMentions"
+  | "fixSpans"
+  | "rejectMentions";
 
 export type CommandId =
   | "assign"
@@ -18,6 +31,7 @@ export type CommandId =
   | "nextUnassigned"
   | "searchClusters"
   | "merge"
+  | "split"
   | "setParent"
   | "addParent"
   | "moveToRoot"
@@ -30,6 +44,7 @@ export type CommandId =
   | "redo"
   | "help"
   | "escape"
+  | "nextTopic"
   | "markAnaphor"
   | "linkType1"
   | "linkType2"
@@ -85,6 +100,8 @@ export interface KeyBinding {
   description: string;
   /** Whether the binding also fires while the focus is in a text field. */
   inTextFields?: boolean;
+  /** It changes the annotation: a read-only workspace refuses it at once and its help omits it. */
+  edits?: boolean;
 }
 
 const b = (
@@ -96,44 +113,58 @@ const b = (
   inTextFields = false,
 ): KeyBinding => ({ context, scheme, keys, command, description, inTextFields });
 
+/** A binding that changes the annotation. */
+const e = (context: KeyContext, scheme: Scheme, keys: string[], command: CommandId, description: string): KeyBinding => ({
+  ...b(context, scheme, keys, command, description),
+  edits: true,
+});
+
 export const KEYMAP: readonly KeyBinding[] = [
   // The workspace (CoRefi's keys first: annotators are trained on them).
-  b("workspace", "hierarchy", ["Space"], "assign", "Assign the current mention to the selected cluster"),
-  b("workspace", "hierarchy", ["Ctrl+Space", "Alt+Space"], "assignNew", "Assign the current mention to a new cluster"),
+  e("workspace", "hierarchy", ["Space"], "assign", "Assign the current mention to the selected cluster"),
+  e("workspace", "hierarchy", ["Ctrl+Space", "Alt+Space"], "assignNew", "Assign the current mention to a new cluster"),
   b("workspace", "hierarchy", ["ArrowLeft"], "prevCluster", "Select the previous cluster"),
   b("workspace", "hierarchy", ["ArrowRight"], "nextCluster", "Select the next cluster"),
   b("workspace", "any", ["J"], "nextMention", "Next mention"),
   b("workspace", "any", ["K"], "prevMention", "Previous mention"),
   b("workspace", "any", ["U"], "nextUnassigned", "Next mention still to do"),
   b("workspace", "hierarchy", ["/"], "searchClusters", "Search clusters by label or member text"),
-  b("workspace", "hierarchy", ["M"], "merge", "Merge the selected cluster into another (pick it, Enter)"),
-  b("workspace", "hierarchy", ["P"], "setParent", "Set the parent of the selected cluster (pick it, Enter)"),
-  b("workspace", "dag", ["Shift+P"], "addParent", "Add another parent to the selected cluster"),
-  b("workspace", "hierarchy", ["R"], "moveToRoot", "Move the selected cluster to the top level"),
-  b("workspace", "hierarchy", ["N"], "editNote", "Edit the note of the selected cluster"),
-  b("workspace", "hierarchy", ["F2"], "rename", "Rename the selected cluster"),
+  e("workspace", "hierarchy", ["M"], "merge", "Merge the selected cluster into another (pick it, Enter)"),
+  e(
+    "workspace",
+    "hierarchy",
+    ["S"],
+    "split",
+    "Split the members ticked in the selected cluster into a new cluster (none ticked: the current mention)",
+  ),
+  e("workspace", "hierarchy", ["P"], "setParent", "Set the parent of the selected cluster (pick it, Enter)"),
+  e("workspace", "dag", ["Shift+P"], "addParent", "Add another parent to the selected cluster"),
+  e("workspace", "hierarchy", ["R"], "moveToRoot", "Move the selected cluster to the top level"),
+  e("workspace", "hierarchy", ["N"], "editNote", "Edit the note of the selected cluster"),
+  e("workspace", "hierarchy", ["F2"], "rename", "Rename the selected cluster"),
   b("workspace", "hierarchy", ["C"], "toggleCollapse", "Collapse or expand the selected cluster in the hierarchy"),
   b("workspace", "hierarchy", ["T"], "focusTree", "Go to the hierarchy tree"),
   b("workspace", "hierarchy", ["B"], "focusBank", "Go to the cluster bank"),
-  b("workspace", "anaphora", ["A"], "markAnaphor", "Take the current mention as the anaphor of a new link"),
-  b("workspace", "anaphora", ["1"], "linkType1", "Link the anaphor to the current mention: COREFERENCE"),
-  b("workspace", "anaphora", ["2"], "linkType2", "… TRANSFORMED"),
-  b("workspace", "anaphora", ["3"], "linkType3", "… REACTION_ASSOCIATED"),
-  b("workspace", "anaphora", ["4"], "linkType4", "… WORK_UP"),
-  b("workspace", "anaphora", ["5"], "linkType5", "… CONTAINED"),
+  e("workspace", "anaphora", ["A"], "markAnaphor", "Take the current mention as the anaphor of a new link"),
+  e("workspace", "anaphora", ["1"], "linkType1", "Link the anaphor to the current mention: COREFERENCE"),
+  e("workspace", "anaphora", ["2"], "linkType2", "… TRANSFORMED"),
+  e("workspace", "anaphora", ["3"], "linkType3", "… REACTION_ASSOCIATED"),
+  e("workspace", "anaphora", ["4"], "linkType4", "… WORK_UP"),
+  e("workspace", "anaphora", ["5"], "linkType5", "… CONTAINED"),
   b("workspace", "anaphora", ["L"], "toggleArcs", "Draw all links of the documents, or only those of the current mention"),
-  b("workspace", "mentions", ["Delete"], "rejectMention", "Reject the current mention (not a real mention)"),
-  b("workspace", "mentions", ["V"], "selectText", "Select text by keyboard, from the current mention's first word"),
+  e("workspace", "rejectMentions", ["Delete"], "rejectMention", "Reject the current mention (not a real mention)"),
+  e("workspace", "spans", ["V"], "selectText", "Select text by keyboard, from the current mention's first word"),
   // Model suggestions (the Suggestions panel).
-  b("workspace", "any", ["Shift+S"], "suggest", "Suggest: ask the model for suggestions on this topic"),
-  b("workspace", "any", ["Y"], "acceptSuggestion", "Accept the suggestion shown for the current mention (its cluster, or the chosen link)"),
-  b("workspace", "any", ["X"], "rejectSuggestion", "Reject the suggestion shown for the current mention"),
+  e("workspace", "any", ["Shift+S"], "suggest", "Suggest: ask the model for suggestions on this topic"),
+  e("workspace", "any", ["Y"], "acceptSuggestion", "Accept the suggestion shown for the current mention (its cluster, or the chosen link)"),
+  e("workspace", "any", ["X"], "rejectSuggestion", "Reject the suggestion shown for the current mention"),
   b("workspace", "any", ["G"], "nextSuggestion", "Go to the next open suggestion"),
-  b("workspace", "any", ["Shift+Y"], "acceptAbove", "Accept every suggestion above a score… (choose it, Enter)"),
-  b("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
-  b("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),
+  e("workspace", "any", ["Shift+Y"], "acceptAbove", "Accept every suggestion above a score… (choose it, Enter)"),
+  e("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
+  e("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),
   b("workspace", "any", ["?"], "help", "Show or hide this help"),
   b("workspace", "any", ["Escape"], "escape", "Cancel (the pending anaphor, a selection)"),
+  b("workspace", "any", ["Enter"], "nextTopic", "After submitting: open the next topic to do"),
   // The hierarchy tree, when it has the focus.
   b("tree", "hierarchy", ["ArrowUp"], "treeUp", "Tree: previous node"),
   b("tree", "hierarchy", ["ArrowDown"], "treeDown", "Tree: next node"),
@@ -142,9 +173,9 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("tree", "hierarchy", ["Home"], "treeFirst", "Tree: first node"),
   b("tree", "hierarchy", ["End"], "treeLast", "Tree: last node"),
   b("tree", "hierarchy", ["Enter"], "treeSelect", "Tree: select the node's cluster"),
-  b("tree", "hierarchy", ["Delete"], "treeDetach", "Tree: detach the node from the parent it is shown under"),
-  b("tree", "hierarchy", ["Y"], "treeAcceptSuggestion", "Tree: accept the suggested edge (a dashed node)"),
-  b("tree", "hierarchy", ["X"], "treeRejectSuggestion", "Tree: reject the suggested edge (a dashed node)"),
+  e("tree", "hierarchy", ["Delete"], "treeDetach", "Tree: detach the node from the parent it is shown under"),
+  e("tree", "hierarchy", ["Y"], "treeAcceptSuggestion", "Tree: accept the suggested edge (a dashed node)"),
+  e("tree", "hierarchy", ["X"], "treeRejectSuggestion", "Tree: reject the suggested edge (a dashed node)"),
   // The cluster bank, when it has the focus.
   b("bank", "hierarchy", ["ArrowUp"], "bankUp", "Bank: previous cluster"),
   b("bank", "hierarchy", ["ArrowDown"], "bankDown", "Bank: next cluster"),
@@ -154,24 +185,24 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("search", "hierarchy", ["ArrowDown"], "searchDown", "Search: next match", true),
   b("search", "hierarchy", ["Enter"], "searchChoose", "Search: select the highlighted cluster", true),
   b("search", "hierarchy", ["Escape"], "searchCancel", "Search: clear and go back", true),
-  // Pickers (merge target, parent).
-  b("picker", "any", ["ArrowUp"], "pickerUp", "Picker: previous match", true),
-  b("picker", "any", ["ArrowDown"], "pickerDown", "Picker: next match", true),
-  b("picker", "any", ["Enter"], "pickerChoose", "Picker: choose", true),
-  b("picker", "any", ["Escape"], "pickerCancel", "Picker: cancel", true),
-  // Text dialogs (rename, note).
-  b("dialog", "any", ["Ctrl+Enter", "Enter"], "dialogSave", "Dialog: save (Enter in a rename, Ctrl+Enter in a note)", true),
+  // Pickers (merge target, parent): hierarchy projects only.
+  b("picker", "hierarchy", ["ArrowUp"], "pickerUp", "Picker: previous match", true),
+  b("picker", "hierarchy", ["ArrowDown"], "pickerDown", "Picker: next match", true),
+  b("picker", "hierarchy", ["Enter"], "pickerChoose", "Picker: choose", true),
+  b("picker", "hierarchy", ["Escape"], "pickerCancel", "Picker: cancel", true),
+  // Dialogs (rename, note, submit, accept above a score, sign in).
+  b("dialog", "any", ["Ctrl+Enter", "Enter"], "dialogSave", "Dialog: save or confirm (Enter; Ctrl+Enter in a note)", true),
   b("dialog", "any", ["Escape"], "dialogCancel", "Dialog: cancel", true),
   b("dialog", "any", ["?"], "help", "Help: close"),
   // A text selection in a document (adding and fixing mentions).
-  b("selection", "mentions", ["Enter"], "selectionAdd", "Selection: add it as a new mention"),
-  b("selection", "mentions", ["F"], "selectionFix", "Selection: make it the span of the current mention"),
-  b("selection", "mentions", ["+"], "selectionAddPart", "Selection: add it as another part of the current mention"),
-  b("selection", "mentions", ["ArrowLeft"], "selectionLeft", "Selection: move one word left"),
-  b("selection", "mentions", ["ArrowRight"], "selectionRight", "Selection: move one word right"),
-  b("selection", "mentions", ["Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),
-  b("selection", "mentions", ["Shift+ArrowRight"], "selectionExtendRight", "Selection: move its end one word right"),
-  b("selection", "mentions", ["Escape"], "selectionCancel", "Selection: cancel"),
+  e("selection", "addMentions", ["Enter"], "selectionAdd", "Selection: add it as a new mention"),
+  e("selection", "fixSpans", ["F"], "selectionFix", "Selection: make it the span of the current mention"),
+  e("selection", "fixSpans", ["+"], "selectionAddPart", "Selection: add it as another part of the current mention"),
+  b("selection", "spans", ["ArrowLeft"], "selectionLeft", "Selection: move one word left"),
+  b("selection", "spans", ["ArrowRight"], "selectionRight", "Selection: move one word right"),
+  b("selection", "spans", ["Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),
+  b("selection", "spans", ["Shift+ArrowRight"], "selectionExtendRight", "Selection: move its end one word right"),
+  b("selection", "spans", ["Escape"], "selectionCancel", "Selection: cancel"),
 ];
 
 export const MODAL_CONTEXTS: ReadonlySet<KeyContext> = new Set(["picker", "dialog"]);
@@ -225,6 +256,10 @@ export function schemesOf(project: {
   if (project.hierarchy && !project.single_parent) schemes.add("dag");
   if (project.anaphora) schemes.add("anaphora");
   if (project.allow_add_mentions || project.allow_fix_spans || project.allow_reject_mentions) schemes.add("mentions");
+  if (project.allow_add_mentions || project.allow_fix_spans) schemes.add("spans");
+  if (project.allow_add_mentions) schemes.add("addMentions");
+  if (project.allow_fix_spans) schemes.add("fixSpans");
+  if (project.allow_reject_mentions) schemes.add("rejectMentions");
   return schemes;
 }
 

@@ -1,9 +1,12 @@
-// The annotator's pages: sign in, my topics, the workspace.
+// The annotator's pages: sign in, my topics, the workspace, and the same workspace read-only
+// to review someone's annotation (the server decides who may: admins).
 
 import type { RouteRecordRaw } from "vue-router";
 import LoginPage from "../pages/LoginPage.vue";
 import MyTopicsPage from "../pages/MyTopicsPage.vue";
 import WorkspacePage from "../pages/WorkspacePage.vue";
+
+const ReviewPage = () => import("../pages/ReviewPage.vue");
 
 export const annotatorRoutes: RouteRecordRaw[] = [
   { path: "/login", name: "login", component: LoginPage, meta: { public: true, title: "Sign in" } },
@@ -13,5 +16,11 @@ export const annotatorRoutes: RouteRecordRaw[] = [
     name: "annotate",
     component: WorkspacePage,
     meta: { title: "Annotate", wide: true },
+  },
+  {
+    path: "/review/annotations/:annotation(\\d+)",
+    name: "review",
+    component: ReviewPage,
+    meta: { title: "Review", wide: true },
   },
 ];

@@ -4,6 +4,7 @@
 import type { Id, LinkType, Span } from "../api/types";
 import { LINK_TYPES } from "../api/types";
 import type { Link } from "../domain/state";
+import { describeChange } from "./changeText";
 import type { Editing } from "./editing";
 import type { AnnotationStore } from "./stores/annotation";
 import type { NavigationStore } from "./stores/navigation";
@@ -35,6 +36,9 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     const cluster = state().clusters.get(id);
     return cluster ? quote(cluster.label) : `cluster #${id}`;
   }
+
+  /** How undo and redo name what they changed (clusters gone from the state: see changeText). */
+  const names = { mention: mentionLabel, cluster: clusterLabel, text: (document: Id, spans: readonly Span[]) => quote(topic.text(document, spans)) };
 
   function requireSelected(what: string): Id | null {
     const selected = nav.selected.value.value;
@@ -101,7 +105,10 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     if (source === target) return;
     editing.op({ op: "merge", source, target }, `merge ${clusterLabel(source)} into ${clusterLabel(target)}`, {
       done: () => {
-        if (nav.selected.value.value === source) nav.selected.set(target);
+        // The source is gone (its selection was dropped when it went): the merged cluster is
+        // the one to go on with, unless another was selected meanwhile.
+        const selected = nav.selected.value.value;
+        if (selected === null || selected === source) nav.selected.set(target);
       },
     });
   }
@@ -141,9 +148,17 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     editing.op({ op: "set_note", cluster, note }, `change the note of ${clusterLabel(cluster)}`);
   }
 
+  /** A rejected mention is not offered as a link end; true (and a word why) when it is one. */
+  function refusedLinkEnd(mention: Id, role: string): boolean {
+    if (!state().mentions.get(mention)?.rejected) return false;
+    notices.status(`${mentionLabel(mention)} is rejected, so it cannot be ${role} of a link.`);
+    return true;
+  }
+
   function markAnaphor(): void {
     const mention = nav.current.value.value;
     if (mention === null) return;
+    if (nav.anaphor.value.value !== mention && refusedLinkEnd(mention, "the anaphor")) return;
     if (nav.anaphor.value.value === mention) {
       nav.anaphor.set(null);
       notices.status("No anaphor selected.");
@@ -164,6 +179,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
       notices.status("Go to the antecedent (K/J or click it), then press 1-5.");
       return;
     }
+    if (refusedLinkEnd(anaphor, "the anaphor") || refusedLinkEnd(antecedent, "the antecedent")) return;
     editing.op(
       { op: "add_link", type, anaphor, antecedent },
       `link ${mentionLabel(anaphor)} → ${mentionLabel(antecedent)} as ${type}`,
@@ -246,8 +262,8 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     fixSpans,
     clickMention,
     reopenMention,
-    undo: () => editing.send({ kind: "undo" }, "undo"),
-    redo: () => editing.send({ kind: "redo" }, "redo"),
+    undo: () => editing.send({ kind: "undo" }, "undo", { done: (applied) => notices.status(describeChange(applied, names)) }),
+    redo: () => editing.send({ kind: "redo" }, "redo", { done: (applied) => notices.status(describeChange(applied, names)) }),
   };
 }
 

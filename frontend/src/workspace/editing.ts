@@ -32,6 +32,13 @@ export interface EditingDeps {
 
 const QUIET_REFUSALS = new Set(["nothing_to_undo", "nothing_to_redo"]);
 
+/** Why nothing can be changed here. */
+export function readOnlyText(store: Pick<AnnotationStore, "reviewing">): string {
+  return store.reviewing
+    ? "You are reviewing this annotation: it is read-only."
+    : "This topic is submitted and read-only.";
+}
+
 export function createEditing(deps: EditingDeps) {
   const { api, store, notices, annotationId, clientId } = deps;
   const status = reactive<QueueStatus>({ queued: 0, inFlight: false, offline: false, paused: null, retryAt: null });
@@ -101,7 +108,7 @@ export function createEditing(deps: EditingDeps) {
       },
       locked(error, discarded) {
         failAll(discarded);
-        store.locked.value = true;
+        store.setSubmitted(true);
         notices.alert(error.message, discarded.map((e) => `Not saved: ${e.description}`));
       },
     },
@@ -110,7 +117,7 @@ export function createEditing(deps: EditingDeps) {
 
   function send(request: EditRequest, description: string, options: EditCallbacks & { creates?: Edit["creates"] } = {}) {
     if (store.locked.value) {
-      notices.alert("This topic is submitted and read-only.", [`Not done: ${description}.`]);
+      notices.alert(readOnlyText(store), [`Not done: ${description}.`]);
       options.failed?.();
       return null;
     }
@@ -128,9 +135,9 @@ export function createEditing(deps: EditingDeps) {
       sync.receive(message);
     } else if (message.type === "status") {
       const wasLocked = store.locked.value;
-      store.locked.value = message.status === "submitted";
-      if (store.locked.value && !wasLocked) notices.alert("This topic was submitted and is now read-only.");
-      if (!store.locked.value && wasLocked) notices.status("This topic was reopened: you can edit it again.");
+      store.setSubmitted(message.status === "submitted");
+      if (!store.reviewing && store.locked.value && !wasLocked) notices.alert("This topic was submitted and is now read-only.");
+      if (!store.reviewing && !store.locked.value && wasLocked) notices.status("This topic was reopened: you can edit it again.");
     }
     for (const listener of messageListeners) listener(message);
   }

@@ -4,6 +4,7 @@
 
 import { inject, type InjectionKey, provide } from "vue";
 import type { Scheme } from "../keyboard/keymap";
+import type { ClusterColors } from "./clusterColors";
 import { provideKeyDispatcher } from "../keyboard/useKeyContext";
 import type { Commands } from "./commands";
 import type { Editing } from "./editing";
@@ -13,6 +14,8 @@ import type { NavigationStore } from "./stores/navigation";
 import type { Notices } from "./stores/notices";
 import type { SuggestionsStore } from "./stores/suggestions";
 import type { UiStore } from "./stores/ui";
+
+export { BANK_SHARE } from "./stores/ui";
 import type { TopicModel } from "./topicModel";
 import type { Workspace } from "./workspace";
 
@@ -28,6 +31,7 @@ const UI: InjectionKey<UiStore> = Symbol("ui");
 const NOTICES: InjectionKey<Notices> = Symbol("notices");
 const COMMANDS: InjectionKey<Commands> = Symbol("commands");
 const SAVE_STATUS: InjectionKey<SaveStatus> = Symbol("save status");
+const CLUSTER_COLORS: InjectionKey<ClusterColors> = Symbol("cluster colours");
 
 /** Give the components below the caller the parts of this workspace (and its keys and events). */
 export function provideWorkspace(ws: Workspace): void {
@@ -40,6 +44,7 @@ export function provideWorkspace(ws: Workspace): void {
   provide(NOTICES, ws.notices);
   provide(COMMANDS, ws.commands);
   provide(SAVE_STATUS, ws.editing);
+  provide(CLUSTER_COLORS, ws.clusterColors);
   provide(WORKSPACE_EVENTS, ws.events);
   provideKeyDispatcher(ws.keys);
 }
@@ -63,3 +68,5 @@ export const useNotices = (): Notices => injected(NOTICES);
 /** What the annotator can do (every edit goes through these). */
 export const useCommands = (): Commands => injected(COMMANDS);
 export const useSaveStatus = (): SaveStatus => injected(SAVE_STATUS);
+/** The colour (and, past the palette, the border pattern) of each cluster. */
+export const useClusterColors = (): ClusterColors => injected(CLUSTER_COLORS);

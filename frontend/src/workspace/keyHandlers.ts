@@ -3,6 +3,7 @@
 
 import type { KeyHandler } from "../keyboard/dispatcher";
 import type { CommandId } from "../keyboard/keymap";
+import { readOnlyText } from "./editing";
 import type { Workspace } from "./workspace";
 
 export type KeyHandlerDeps = Pick<Workspace, "commands" | "nav" | "ui" | "events" | "notices" | "store" | "suggestions">;
@@ -24,6 +25,21 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
       if (!nav.toNextUndone()) notices.status("Every mention is done.");
     },
     merge: withSelected("merge it into another", (cluster) => (ui.picker = { mode: "merge", cluster })),
+    split: () => {
+      const ticked = [...ui.ticked];
+      if (ticked.length > 0) {
+        ui.ticked.clear();
+        commands.split(ticked);
+        return;
+      }
+      const mention = nav.current.value.value;
+      const cluster = mention === null ? undefined : store.state.value.mentionCluster.get(mention);
+      if (mention === null || cluster === undefined) {
+        notices.status("Tick members of the selected cluster (or go to a mention in a cluster), then press S to split them off.");
+      } else if ((store.state.value.clusters.get(cluster)?.members.size ?? 0) < 2) {
+        notices.status(`${commands.mentionLabel(mention)} is alone in its cluster: nothing to split off.`);
+      } else commands.split([mention]);
+    },
     setParent: withSelected("give it a parent", (cluster) => (ui.picker = { mode: "parent", cluster })),
     addParent: withSelected("add a parent to it", (cluster) => (ui.picker = { mode: "addParent", cluster })),
     moveToRoot: withSelected("move it to the top level", (cluster) => {
@@ -63,7 +79,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     rejectSuggestion: () => suggestions.rejectFocused(),
     nextSuggestion: () => suggestions.next(),
     acceptAbove: () => {
-      if (store.locked.value) notices.status("This topic is submitted and read-only.");
+      if (store.locked.value) notices.status(readOnlyText(store));
       else ui.bulkAccept = true;
     },
     toggleArcs: () => {

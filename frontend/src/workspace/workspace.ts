@@ -5,14 +5,15 @@
 // Features plug in the same way: model suggestions (./stores/suggestions.ts) are a store over
 // the same pieces, with their keys in the one keymap and their panel in the page.
 
-import { watch } from "vue";
+import { computed, ref, watch } from "vue";
 import { api as defaultApi, type Api } from "../api/endpoints";
 import { ApiError } from "../api/http";
 import type { AnnotationPayload, AssignmentRow, Id, TopicPayload } from "../api/types";
 import { KeyDispatcher } from "../keyboard/dispatcher";
 import { KEYMAP, schemesOf } from "../keyboard/keymap";
+import { createClusterColors } from "./clusterColors";
 import { createCommands } from "./commands";
-import { createEditing } from "./editing";
+import { createEditing, readOnlyText } from "./editing";
 import { createWorkspaceEvents } from "./events";
 import { createAnnotationStore } from "./stores/annotation";
 import { createNavigationStore } from "./stores/navigation";
@@ -20,14 +21,43 @@ import { createNotices } from "./stores/notices";
 import { createSuggestionsStore } from "./stores/suggestions";
 import { createUiStore } from "./stores/ui";
 import { createTopicModel } from "./topicModel";
+import { countOf } from "./plural";
 
 export interface LoadedWorkspace {
-  assignment: AssignmentRow;
+  /** My assignment; null when reviewing someone else's annotation. */
+  assignment: AssignmentRow | null;
   topic: TopicPayload;
   annotation: AnnotationPayload;
+  /** Set when the annotation is opened to review it (an admin, an adjudicator): read-only. */
+  review?: { annotator: string | null };
 }
 
 export class WorkspaceNotFound extends Error {}
+
+/** Someone's annotation, to review it read-only (the server says who may see it). */
+export async function loadReview(annotationId: Id, api: Api = defaultApi): Promise<LoadedWorkspace> {
+  let annotation: AnnotationPayload;
+  try {
+    annotation = await api.annotation(annotationId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      throw new WorkspaceNotFound(`There is no annotation #${annotationId} that you may review.`);
+    }
+    throw error;
+  }
+  const topic = await api.topic(annotation.topic);
+  return { assignment: null, topic, annotation, review: { annotator: annotation.annotator } };
+}
+
+/** After submitting here: the next topic to do, once known (null: none is left). */
+export interface AfterSubmit {
+  next: AssignmentRow | null | undefined;
+}
+
+/** The first of my topics still to do other than this one, in the order the server sends them. */
+export function nextTopicToDo(rows: readonly AssignmentRow[], current: Id | null): AssignmentRow | null {
+  return rows.find((row) => row.id !== current && row.status !== "submitted") ?? null;
+}
 
 export async function loadWorkspace(assignmentId: Id, api: Api = defaultApi): Promise<LoadedWorkspace> {
   const rows = await api.myAssignments();
@@ -45,7 +75,8 @@ function newClientId(): string {
 export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; live?: boolean } = {}) {
   const api = options.api ?? defaultApi;
   const topic = createTopicModel(loaded.topic);
-  const store = createAnnotationStore(topic, loaded.annotation);
+  const reviewing = loaded.review !== undefined || loaded.assignment === null;
+  const store = createAnnotationStore(topic, loaded.annotation, { reviewing });
   const nav = createNavigationStore(store, topic);
   const notices = createNotices();
   const clientId = newClientId();
@@ -94,7 +125,14 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
   const commands = createCommands({ topic, store, nav, editing, notices });
   const suggestions = createSuggestionsStore({ api, annotationId, topic, store, nav, editing, notices, commands });
   const schemes = schemesOf(topic.project);
-  const keys = new KeyDispatcher(KEYMAP, () => schemes);
+  const keys = new KeyDispatcher(KEYMAP, () => schemes, {
+    readOnly: () => store.locked.value,
+    refuse: (binding) => notices.status(readOnlyText(store), [`${binding.description.replace(/^\w+: /, "")}: not available.`]),
+  });
+  const clusterColors = createClusterColors(() => store.state.value);
+  /** Signed out (the session expired): the queue keeps every edit until signing in again. */
+  const signedOut = computed(() => editing.status.paused !== null);
+  const afterSubmit = ref<AfterSubmit | null>(null);
 
   // Start where the annotator left off, else at the first mention still to do.
   nav.current.set(nav.startMention(store.initialCursor));
@@ -115,7 +153,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
   let savedCursor: Id | null = store.initialCursor;
   const saveCursor = (keepalive = false) => {
     const mention = nav.current.value.value;
-    if (mention === savedCursor || store.locked.value) return;
+    if (mention === savedCursor || store.locked.value || reviewing) return;
     savedCursor = mention;
     api.cursor(annotationId, mention, keepalive).catch(() => {
       savedCursor = null; // try again on the next move
@@ -127,16 +165,25 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
   });
 
   async function submit(): Promise<void> {
+    const assignment = loaded.assignment;
+    if (assignment === null || store.locked.value) return;
     if (editing.status.queued > 0 || editing.status.inFlight) {
-      notices.alert(`Wait until your ${editing.status.queued} unsaved edit(s) are saved, then submit.`);
+      notices.alert(`Wait until ${countOf(editing.status.queued, "unsaved edit")} ${editing.status.queued === 1 ? "is" : "are"} saved, then submit.`);
       return;
     }
     try {
-      await api.submit(loaded.assignment.id);
-      store.locked.value = true;
-      notices.status("Submitted. The topic is now read-only.");
+      await api.submit(assignment.id);
     } catch (error) {
       notices.alert("Not submitted.", [error instanceof ApiError || error instanceof Error ? error.message : String(error)]);
+      return;
+    }
+    store.setSubmitted(true);
+    afterSubmit.value = { next: undefined };
+    notices.status("Submitted. The topic is now read-only.");
+    try {
+      afterSubmit.value = { next: nextTopicToDo(await api.myAssignments(), assignment.id) };
+    } catch {
+      afterSubmit.value = { next: null };
     }
   }
 
@@ -155,6 +202,12 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     schemes,
     ui,
     events,
+    clusterColors,
+    reviewing,
+    /** Whose annotation is under review (null: gold or unknown). */
+    annotator: loaded.review?.annotator ?? loaded.annotation.annotator,
+    signedOut,
+    afterSubmit,
     reload,
     submit,
     /** Save the cursor now (the page is being hidden). */

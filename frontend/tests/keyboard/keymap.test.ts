@@ -76,7 +76,49 @@ describe("the keymap", () => {
       allow_fix_spans: false,
       allow_reject_mentions: true,
     };
-    expect([...schemesOf(project)].sort()).toEqual(["anaphora", "any", "dag", "hierarchy", "mentions"]);
+    expect([...schemesOf(project)].sort()).toEqual(["anaphora", "any", "dag", "hierarchy", "mentions", "rejectMentions"]);
+  });
+
+  it("offers each mention key only where its setting is on", () => {
+    const only = (flags: Partial<Record<"allow_add_mentions" | "allow_fix_spans" | "allow_reject_mentions", boolean>>) =>
+      schemesOf({
+        hierarchy: true,
+        anaphora: false,
+        single_parent: true,
+        allow_add_mentions: false,
+        allow_fix_spans: false,
+        allow_reject_mentions: false,
+        ...flags,
+      });
+    const reject = only({ allow_reject_mentions: true });
+    expect(lookup(KEYMAP, "workspace", "Delete", reject)?.command).toBe("rejectMention");
+    expect(lookup(KEYMAP, "workspace", "V", reject)).toBeUndefined();
+    const add = only({ allow_add_mentions: true });
+    expect(lookup(KEYMAP, "workspace", "V", add)?.command).toBe("selectText");
+    expect(lookup(KEYMAP, "selection", "Enter", add)?.command).toBe("selectionAdd");
+    expect(lookup(KEYMAP, "selection", "F", add)).toBeUndefined();
+    expect(lookup(KEYMAP, "workspace", "Delete", add)).toBeUndefined();
+  });
+
+  it("has pickers (merge, parent) only in hierarchy projects", () => {
+    expect(lookup(KEYMAP, "picker", "Enter", HIERARCHY)?.command).toBe("pickerChoose");
+    expect(lookup(KEYMAP, "picker", "Enter", ANAPHORA)).toBeUndefined();
+  });
+
+  it("has a key to split and a key to open the next topic after submitting", () => {
+    expect(lookup(KEYMAP, "workspace", "S", HIERARCHY)?.command).toBe("split");
+    expect(lookup(KEYMAP, "workspace", "S", ANAPHORA)).toBeUndefined();
+    expect(lookup(KEYMAP, "workspace", "Enter", ANAPHORA)?.command).toBe("nextTopic");
+  });
+
+  it("marks every key that changes the annotation, and no key that only moves", () => {
+    const edits = (command: string) => KEYMAP.find((b) => b.command === command)?.edits === true;
+    for (const command of ["assign", "assignNew", "merge", "split", "rename", "editNote", "linkType1", "undo", "redo", "acceptSuggestion"]) {
+      expect(edits(command), command).toBe(true);
+    }
+    for (const command of ["nextMention", "prevCluster", "help", "escape", "focusTree", "nextSuggestion", "nextTopic"]) {
+      expect(edits(command), command).toBe(false);
+    }
   });
 });
 
@@ -158,7 +200,7 @@ describe("the dispatcher", () => {
   });
 
   it("gives the arrows to a text selection while there is one, in a project that edits mentions", () => {
-    const keys = new KeyDispatcher(KEYMAP, () => new Set<Scheme>(["any", "hierarchy", "mentions"]));
+    const keys = new KeyDispatcher(KEYMAP, () => new Set<Scheme>(["any", "hierarchy", "mentions", "spans"]));
     const prevCluster = vi.fn();
     const selectionLeft = vi.fn();
     const selectionExtendRight = vi.fn();
@@ -172,6 +214,26 @@ describe("the dispatcher", () => {
     leave();
     keys.handle(event("ArrowLeft"));
     expect(prevCluster).toHaveBeenCalledOnce();
+  });
+
+  it("answers an editing key at once in a read-only workspace, without running it", () => {
+    const refused: string[] = [];
+    let readOnly = true;
+    const keys = new KeyDispatcher(KEYMAP, () => HIERARCHY, { readOnly: () => readOnly, refuse: (b) => refused.push(b.command) });
+    const rename = vi.fn();
+    const nextMention = vi.fn();
+    keys.register({ rename, nextMention });
+    const e = event("F2");
+    expect(keys.handle(e)).toBe(true);
+    expect(e.preventDefault).toHaveBeenCalled();
+    keys.handle(event(" ", target(), { code: "Space" }));
+    keys.handle(event("j", target(), { code: "KeyJ" }));
+    expect(rename).not.toHaveBeenCalled();
+    expect(refused).toEqual(["rename", "assign"]);
+    expect(nextMention).toHaveBeenCalledOnce();
+    readOnly = false;
+    keys.handle(event("F2"));
+    expect(rename).toHaveBeenCalledOnce();
   });
 
   it("lets a handler decline a key (returning false), which keeps its default", () => {

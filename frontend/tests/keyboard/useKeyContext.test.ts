@@ -5,7 +5,7 @@ import { KeyDispatcher } from "../../src/keyboard/dispatcher";
 import { KEYMAP, type Scheme } from "../../src/keyboard/keymap";
 import { KEY_DISPATCHER, type KeyContextOptions, type KeyHandlers, useKeyContext } from "../../src/keyboard/useKeyContext";
 
-const SCHEMES: ReadonlySet<Scheme> = new Set(["any", "hierarchy", "mentions"]);
+const SCHEMES: ReadonlySet<Scheme> = new Set(["any", "hierarchy", "mentions", "spans"]);
 const escape = { key: "Escape" };
 
 function mountWithKeys(handlers: KeyHandlers, options: Omit<KeyContextOptions, "keys">, keys = new KeyDispatcher(KEYMAP, () => SCHEMES)) {

@@ -2,7 +2,7 @@
 // (one AnnotationState), its version and its undo/redo availability. Changes arrive only as
 // the server's effects (apply) or as a whole new payload (replace).
 
-import { reactive, type Ref, ref, type ShallowRef, shallowRef } from "vue";
+import { computed, reactive, type Ref, ref, type ShallowRef, shallowRef } from "vue";
 import type { AnnotationPayload, Applied, Id } from "../../api/types";
 import { applyEffects } from "../../domain/effects";
 import { AnnotationState, type Settings } from "../../domain/state";
@@ -27,8 +27,12 @@ export interface AnnotationStore {
   readonly version: Ref<number>;
   readonly canUndo: Ref<boolean>;
   readonly canRedo: Ref<boolean>;
-  /** Submitted (or gold): read-only until an admin reopens it. */
-  readonly locked: Ref<boolean>;
+  /** Read-only: submitted (or gold) until an admin reopens it, or under review. */
+  readonly locked: Readonly<Ref<boolean>>;
+  /** Someone else's annotation, opened to review it: read-only whatever its status. */
+  readonly reviewing: boolean;
+  /** The status says submitted (true) or open again (false). */
+  setSubmitted(submitted: boolean): void;
   /** Where the annotator left off when the workspace was loaded. */
   readonly initialCursor: Id | null;
   /** Apply a change whose version is exactly version + 1 (throws CorruptEffects if it does not fit). */
@@ -43,9 +47,15 @@ export interface AnnotationView {
   readonly canUndo: Readonly<Ref<boolean>>;
   readonly canRedo: Readonly<Ref<boolean>>;
   readonly locked: Readonly<Ref<boolean>>;
+  readonly reviewing: boolean;
 }
 
-export function createAnnotationStore(topic: TopicModel, payload: AnnotationPayload): AnnotationStore {
+export function createAnnotationStore(
+  topic: TopicModel,
+  payload: AnnotationPayload,
+  options: { reviewing?: boolean } = {},
+): AnnotationStore {
+  const reviewing = options.reviewing === true;
   const documents = topic.documents.map((d) => [d.id, d.tokens.length] as [number, number]);
   const settings = projectSettings(topic.project);
   const build = (p: AnnotationPayload) =>
@@ -55,7 +65,8 @@ export function createAnnotationStore(topic: TopicModel, payload: AnnotationPayl
   const version = ref(payload.version);
   const canUndo = ref(payload.can_undo);
   const canRedo = ref(payload.can_redo);
-  const locked = ref(READ_ONLY_STATUSES.has(payload.status));
+  const submitted = ref(READ_ONLY_STATUSES.has(payload.status));
+  const locked = computed(() => reviewing || submitted.value);
   const cursor = payload.cursor;
 
   return {
@@ -64,6 +75,10 @@ export function createAnnotationStore(topic: TopicModel, payload: AnnotationPayl
     canUndo,
     canRedo,
     locked,
+    reviewing,
+    setSubmitted(value: boolean): void {
+      submitted.value = value;
+    },
     initialCursor: cursor,
     apply(applied: Applied): void {
       applyEffects(state.value, applied.effects);
@@ -85,7 +100,7 @@ export function createAnnotationStore(topic: TopicModel, payload: AnnotationPayl
       version.value = next.version;
       canUndo.value = next.can_undo;
       canRedo.value = next.can_redo;
-      locked.value = READ_ONLY_STATUSES.has(next.status);
+      submitted.value = READ_ONLY_STATUSES.has(next.status);
     },
   };
 }

@@ -25,8 +25,27 @@ export interface UiStore {
   allArcs: boolean;
   /** Clusters collapsed in the hierarchy tree. */
   collapsed: Set<Id>;
+  /** Members of the selected cluster ticked to be split off (S, or the Split button). */
+  ticked: Set<Id>;
+  /** The sign-in dialog is open (the session expired). */
+  signIn: boolean;
   /** Draw suggested hierarchy edges in the tree. */
   suggestedEdges: boolean;
+  /** The cluster bank's share of the height it splits with the hierarchy (the splitter). */
+  bankShare: number;
+}
+
+/** The splitter's range, its default and where the browser keeps the chosen share. */
+export const BANK_SHARE = { min: 0.2, max: 0.85, initial: 0.58, storageKey: "corefapp.bankShare" } as const;
+
+function savedBankShare(): number {
+  try {
+    const saved = Number(globalThis.localStorage?.getItem(BANK_SHARE.storageKey));
+    if (saved >= BANK_SHARE.min && saved <= BANK_SHARE.max) return saved;
+  } catch {
+    // no storage: the default
+  }
+  return BANK_SHARE.initial;
 }
 
 export function createUiStore(): UiStore {
@@ -39,6 +58,9 @@ export function createUiStore(): UiStore {
     bulkThreshold: 0.8,
     allArcs: false,
     collapsed: new Set<Id>(),
+    ticked: new Set<Id>(),
+    signIn: false,
     suggestedEdges: true,
+    bankShare: savedBankShare(),
   });
 }
