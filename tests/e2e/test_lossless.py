@@ -134,7 +134,7 @@ def test_edits_made_while_the_server_is_unreachable_are_queued_and_sent_later(ne
     page.route("**/api/annotations/*/operations/", lambda route: route.abort())
 
     press(page, "Control+Space", "Space", "Control+Space")
-    expect(page.locator(".sync-text")).to_contain_text("Server unreachable: 3 edit(s) queued")
+    expect(page.locator(".sync-text")).to_contain_text("Server unreachable: 3 edits queued")
     expect(page.locator(".sync")).to_have_attribute("data-queued", "3")
     assert annotation(page, stored.pk)["version"] == 0
     page.screenshot(path=str(artifacts / "workspace-offline.png"))
@@ -150,7 +150,9 @@ def test_submitting_an_unfinished_topic_shows_the_refusal(new_page):
     press(page, "Control+Space")
     wait_saved(page)
     page.get_by_role("button", name="Submit").click()
-    page.get_by_role("dialog").get_by_role("button", name="Submit").click()
-    expect(page.get_by_role("alert")).to_contain_text("6 mentions are not in a cluster yet")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("6 mentions are not in a cluster yet")
+    expect(dialog.get_by_role("button", name="Submit")).to_be_disabled()
+    press(page, "Enter")
     assignment.refresh_from_db()
     assert assignment.status == "in_progress"
