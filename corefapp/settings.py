@@ -233,6 +233,9 @@ LOGIN_URL = "/login/"
 # Uploads: an import larger than this is refused before it is read into memory.
 MAX_UPLOAD_BYTES = env.int("MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
+# At most this many topics per import (a file, a folder or a zip); every topic also needs at
+# least one token. A real corpus fits well within it (the ChEMU-Ref training file: 900).
+IMPORT_MAX_TOPICS = env.int("IMPORT_MAX_TOPICS", default=5000)
 # Every other request body (JSON, form fields; uploaded files do not count): a larger one is
 # answered 413 before it is parsed. The largest legitimate one, a bulk action on 100,000
 # assignments, is under 1 MB.
