@@ -7,7 +7,7 @@ people's work leak nothing.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from annotation.domain.errors import NotFound
 from annotation.errors import AnnotationLocked, NotYours
@@ -29,9 +29,17 @@ def visible_topics(user) -> QuerySet[Topic]:
 
 
 def visible_annotations(user) -> QuerySet[Annotation]:
+    """Admins see every annotation; an annotator their own; an adjudicator also the
+    annotators' annotations of the topics they adjudicate (read-only: see
+    `annotation_edit_check`), so that they can review before adjudicating."""
     if is_admin(user):
         return Annotation.objects.all()
-    return Annotation.objects.filter(assignment__user=user)
+    adjudicated = Assignment.objects.filter(user=user, role=Assignment.Role.ADJUDICATOR).values(
+        "topic_id"
+    )
+    return Annotation.objects.filter(
+        Q(assignment__user=user) | Q(topic_id__in=adjudicated, assignment__isnull=False)
+    )
 
 
 def visible_assignments(user) -> QuerySet[Assignment]:
