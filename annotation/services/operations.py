@@ -21,6 +21,8 @@ from annotation.domain.effects import apply_effects
 from annotation.domain.errors import DomainError, NotFound
 from annotation.domain.operations import plan
 from annotation.domain.operations.payload import Payload
+from annotation.domain.operations.result import OperationResult
+from annotation.domain.state import AnnotationState
 from annotation.errors import VersionConflict
 from annotation.infra import broadcast, state_cache
 from annotation.infra.effects_sql import effects_write
@@ -217,6 +219,19 @@ def annotation_operation_apply(
     _check_proposal(locked.topic_id, payload)
     state = _state_for(locked)
     result = plan(state, payload, _new_id)
+    return _commit_do(locked, state, user=user, payload=payload, result=result, client_id=client_id)
+
+
+def _commit_do(
+    locked: Locked,
+    state: AnnotationState,
+    *,
+    user: Any,
+    payload: dict[str, Any],
+    result: OperationResult,
+    client_id: str,
+) -> Applied:
+    """Write and log a planned operation (`result`) as a new `do` step."""
     return _commit(
         locked,
         state,
@@ -265,18 +280,8 @@ def annotation_operations_apply_each(
             skipped.append(Skipped(key, error.message))
             continue
         applied.append(
-            _commit(
-                locked,
-                state,
-                user=user,
-                name=str(payload["op"]),
-                payload=payload,
-                kind="do",
-                effects=result.effects,
-                warnings=result.warnings,
-                created=result.created,
-                target_id=None,
-                client_id=client_id,
+            _commit_do(
+                locked, state, user=user, payload=payload, result=result, client_id=client_id
             )
         )
     return applied, skipped
