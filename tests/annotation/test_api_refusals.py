@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from annotation.api.parsers import MAX_DEPTH
 from annotation.domain.operations.clusters import LABEL_MAX_CHARS, NOTE_MAX_CHARS
 from modelserve.models import Suggestion, SuggestionRun
-from tests.factories import UserFactory, assign, make_topic, mention_ids
+from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -262,3 +262,24 @@ def test_project_guidelines_over_the_limit_are_refused(admin_client):
     )
 
     assert "guidelines" in assert_json_refusal(response, 400)["fields"]
+
+
+def test_text_holding_u0000_is_refused_before_postgresql_sees_it(workspace):
+    """PostgreSQL cannot store U+0000 in text or jsonb: the fuzz test found a 500 when a backend
+    parameter held one; every JSON body is checked once, in the parser."""
+    client, _, annotation = workspace
+    topic = annotation.topic
+    admin = APIClient()
+    admin.force_authenticate(AdminFactory())
+    settings_url = f"/api/projects/{topic.project_id}/suggestion-settings/"
+
+    parameter = admin.put(settings_url, {"params": {"k": "a\u0000b"}}, format="json")
+    key = admin.put(settings_url, {"params": {"a\u0000": 1}}, format="json")
+    label = client.post(
+        f"/api/annotations/{annotation.pk}/operations/",
+        {"expected_version": 0, "operation": {"op": "rename", "cluster": 1, "label": "x\u0000"}},
+        format="json",
+    )
+
+    for response in (parameter, key, label):
+        assert "U+0000" in assert_json_refusal(response, 400)["message"]
