@@ -34,7 +34,14 @@ def services() -> Services:
         CHANNEL_LAYERS={
             "default": {
                 **settings.CHANNEL_LAYERS["default"],
-                "CONFIG": {"hosts": [running.redis_url]},
+                # The production host options (read timeout above channels-redis's blocking
+                # pop) with the session's Redis: only the address changes.
+                "CONFIG": {
+                    "hosts": [
+                        {**host, "address": running.redis_url}
+                        for host in settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+                    ]
+                },
             }
         },
         CACHES={"default": {**settings.CACHES["default"], "LOCATION": running.redis_url}},
