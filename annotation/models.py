@@ -57,6 +57,8 @@ class Topic(models.Model):
     source = models.CharField(max_length=300, blank=True)
     metadata = models.JSONField(default=dict, blank=True)
     position = models.PositiveIntegerField(default=0)
+    # The dataset split (train, dev, test, ...) the topic belongs to; empty when not split.
+    split = models.CharField(max_length=40, blank=True, default="", db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -27,6 +27,9 @@ BENCHMARKS = [
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
     ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),
     ("admin", "bench.admin_bench", "browser: admin bulk actions over 300 topics"),
+    ("adjudication", "bench.adjudication", "consensus seeding and the adjudication workspace"),
+    ("validation", "bench.validation", "validation workspace: load, next mention, tool ceiling"),
+    ("mentions", "bench.mentions", "ChEMU mention detection and links from raw text"),
 ]
 
 

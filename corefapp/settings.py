@@ -88,6 +88,8 @@ INSTALLED_APPS = [
     "channels",
     "annotation",
     "modelserve",
+    "onboarding",
+    "datasets",
     # The project itself, for commands that span both apps (load_demo).
     "corefapp",
 ]

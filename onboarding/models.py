@@ -1,0 +1,1 @@
+"""Onboarding data: practice topics, attempts and qualification."""
