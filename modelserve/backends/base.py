@@ -38,7 +38,20 @@ class EdgeSuggestion:
 
 
 @dataclass
+class MentionSuggestion:
+    """A mention the backend found in the raw text that the topic does not have yet."""
+
+    document: int  # index into topic.documents
+    spans: list[list[int]]  # [[start, end], ...] inclusive token offsets; several if discontinuous
+    score: float
+
+
+@dataclass
 class LinkSuggestion:
+    """`anaphor` and `antecedent` index the mentions the link joins: an index below
+    len(topic.mentions) names an existing mention; index len(topic.mentions) + k names
+    Suggestions.mentions[k], a proposed mention (the link is offered once it is accepted)."""
+
     type: str
     anaphor: int
     antecedent: int
@@ -50,6 +63,7 @@ class Suggestions:
     clusters: list[ClusterSuggestion] = field(default_factory=list)
     edges: list[EdgeSuggestion] = field(default_factory=list)
     links: list[LinkSuggestion] = field(default_factory=list)
+    mentions: list[MentionSuggestion] = field(default_factory=list)
 
 
 class Backend(Protocol):
