@@ -1,7 +1,8 @@
 from django.urls import path
 
 from annotation.api import auth
-from annotation.api.views import files, manage, session, workspace
+from annotation.api.views import adjudication, files, manage, session, workspace
+from annotation.api.views import validation as validation_views
 
 urlpatterns = [
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
@@ -10,6 +11,11 @@ urlpatterns = [
     path("auth/csrf/", auth.CsrfView.as_view(), name="api-csrf"),
     path("me/", auth.MeView.as_view(), name="api-me"),
     path("session/", session.SessionView.as_view(), name="api-session"),
+    path(
+        "validation/annotations/<int:pk>/",
+        validation_views.ValidationView.as_view(),
+        name="api-validation",
+    ),
     path("assignments/mine/", workspace.MyAssignmentsView.as_view(), name="api-my-assignments"),
     path(
         "assignments/<int:pk>/submit/", workspace.SubmitView.as_view(), name="api-assignment-submit"
@@ -24,6 +30,11 @@ urlpatterns = [
     path("annotations/<int:pk>/undo/", workspace.UndoView.as_view(), name="api-undo"),
     path("annotations/<int:pk>/redo/", workspace.RedoView.as_view(), name="api-redo"),
     path("annotations/<int:pk>/cursor/", workspace.CursorView.as_view(), name="api-cursor"),
+    path(
+        "annotations/<int:pk>/versions/",
+        adjudication.AdjudicationVersionsView.as_view(),
+        name="api-adjudication-versions",
+    ),
     # admins
     path("projects/", manage.ProjectsView.as_view(), name="api-projects"),
     path("projects/<int:pk>/", manage.ProjectView.as_view(), name="api-project"),

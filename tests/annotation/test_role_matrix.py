@@ -2,8 +2,11 @@
 
 Roles: anonymous; the owner (annotator1, assigned, owns annotation A); a colleague
 (annotator2, assigned to the same topic, owns annotation B); an outsider (an annotator
-without this topic); an admin. Annotators never see each other's work (404, not 403: ids of
-other people's work leak nothing); admins read everything but edit only their own work.
+without this topic); an admin; the topic's adjudicator (owns the adjudication annotation).
+Annotators never see each other's work, nor the adjudication (404, not 403: ids of other
+people's work leak nothing); admins read everything but edit only their own work; the
+adjudicator reads the annotators' work of the topic, read-only, and the annotators' versions
+of their own adjudication.
 """
 
 from __future__ import annotations
@@ -11,12 +14,13 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from annotation.models import Annotation
+from annotation.models import Annotation, Assignment
+from annotation.services.assignments import assignment_create
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "owner", "colleague", "outsider", "admin")
+ROLES = ("anonymous", "owner", "colleague", "outsider", "admin", "adjudicator")
 
 
 @pytest.fixture
@@ -28,13 +32,24 @@ def world():
         UserFactory(username="outsider"),
         AdminFactory(username="boss"),
     )
+    adjudicator = UserFactory(username="judge")
+    adjudication = assignment_create(
+        topic=topic, user=adjudicator, role=Assignment.Role.ADJUDICATOR
+    ).annotation
     assignment_a, annotation_a = assign(topic, owner)
     _, annotation_b = assign(topic, colleague)
     gold = Annotation.objects.create(topic=topic, kind=Annotation.Kind.GOLD)
     other_topic = make_topic(topic.project)
     outsider_assignment, _ = assign(other_topic, outsider)
     return {
-        "users": {"owner": owner, "colleague": colleague, "outsider": outsider, "admin": admin},
+        "users": {
+            "owner": owner,
+            "colleague": colleague,
+            "outsider": outsider,
+            "admin": admin,
+            "adjudicator": adjudicator,
+        },
+        "adjudication": adjudication.pk,
         "topic": topic.pk,
         "project": topic.project_id,
         "a": annotation_a.pk,
@@ -55,18 +70,24 @@ def client_for(world, role: str) -> APIClient:
 
 # (description, method, path template, body, expected status per role in ROLES order)
 MATRIX = [
-    ("who am I", "get", "/api/me/", None, (403, 200, 200, 200, 200)),
-    ("my assignments", "get", "/api/assignments/mine/", None, (403, 200, 200, 200, 200)),
-    ("read the topic", "get", "/api/topics/{topic}/", None, (403, 200, 200, 404, 200)),
-    ("read annotation A", "get", "/api/annotations/{a}/", None, (403, 200, 404, 404, 200)),
+    ("who am I", "get", "/api/me/", None, (403, 200, 200, 200, 200, 200)),
+    ("my assignments", "get", "/api/assignments/mine/", None, (403, 200, 200, 200, 200, 200)),
+    ("read the topic", "get", "/api/topics/{topic}/", None, (403, 200, 200, 404, 200, 200)),
+    ("read annotation A", "get", "/api/annotations/{a}/", None, (403, 200, 404, 404, 200, 200)),
     (
         "read the gold annotation",
         "get",
         "/api/annotations/{gold}/",
         None,
-        (403, 404, 404, 404, 200),
+        (403, 404, 404, 404, 200, 404),
     ),
-    ("read A's log", "get", "/api/annotations/{a}/operations/", None, (403, 200, 404, 404, 200)),
+    (
+        "read A's log",
+        "get",
+        "/api/annotations/{a}/operations/",
+        None,
+        (403, 200, 404, 404, 200, 200),
+    ),
     (
         "apply an operation to A",
         "post",
@@ -75,89 +96,126 @@ MATRIX = [
             "expected_version": 0,
             "operation": {"op": "assign", "mention": "{mention}", "cluster": None},
         },
-        (403, 200, 404, 404, 403),
+        (403, 200, 404, 404, 403, 404),
     ),
     (
         "undo in A",
         "post",
         "/api/annotations/{a}/undo/",
         {"expected_version": 0},
-        (403, 422, 404, 404, 403),
+        (403, 422, 404, 404, 403, 404),
     ),
     (
         "redo in A",
         "post",
         "/api/annotations/{a}/redo/",
         {"expected_version": 0},
-        (403, 422, 404, 404, 403),
+        (403, 422, 404, 404, 403, 404),
     ),
     (
         "move A's cursor",
         "put",
         "/api/annotations/{a}/cursor/",
         {"mention": "{mention}"},
-        (403, 204, 404, 404, 403),
+        (403, 204, 404, 404, 403, 404),
     ),
     (
         "submit A",
         "post",
         "/api/assignments/{assignment_a}/submit/",
         None,
-        (403, 422, 404, 404, 403),
+        (403, 422, 404, 404, 403, 404),
     ),
-    ("list projects", "get", "/api/projects/", None, (403, 403, 403, 403, 200)),
+    (
+        "read the adjudication",
+        "get",
+        "/api/annotations/{adjudication}/",
+        None,
+        (403, 404, 404, 404, 200, 200),
+    ),
+    (
+        "read the annotators' versions of the adjudication",
+        "get",
+        "/api/annotations/{adjudication}/versions/",
+        None,
+        (403, 404, 404, 404, 200, 200),
+    ),
+    (
+        "read versions of an annotator's annotation",
+        "get",
+        "/api/annotations/{a}/versions/",
+        None,
+        (403, 404, 404, 404, 404, 404),
+    ),
+    (
+        "change the adjudication",
+        "post",
+        "/api/annotations/{adjudication}/operations/",
+        {
+            "expected_version": 0,
+            "operation": {"op": "assign", "mention": "{mention}", "cluster": None},
+        },
+        (403, 404, 404, 404, 403, 200),
+    ),
+    ("list projects", "get", "/api/projects/", None, (403, 403, 403, 403, 200, 403)),
     (
         "create a project",
         "post",
         "/api/projects/",
         {"name": "new project"},
-        (403, 403, 403, 403, 201),
+        (403, 403, 403, 403, 201, 403),
     ),
-    ("read a project", "get", "/api/projects/{project}/", None, (403, 403, 403, 403, 200)),
+    ("read a project", "get", "/api/projects/{project}/", None, (403, 403, 403, 403, 200, 403)),
     (
         "change a project",
         "patch",
         "/api/projects/{project}/",
         {"guidelines": "be careful"},
-        (403, 403, 403, 403, 200),
+        (403, 403, 403, 403, 200, 403),
     ),
     (
         "list a project's topics",
         "get",
         "/api/projects/{project}/topics/",
         None,
-        (403, 403, 403, 403, 200),
+        (403, 403, 403, 403, 200, 403),
     ),
-    ("read progress", "get", "/api/projects/{project}/progress/", None, (403, 403, 403, 403, 200)),
-    ("list users", "get", "/api/users/", None, (403, 403, 403, 403, 200)),
+    (
+        "read progress",
+        "get",
+        "/api/projects/{project}/progress/",
+        None,
+        (403, 403, 403, 403, 200, 403),
+    ),
+    ("list users", "get", "/api/users/", None, (403, 403, 403, 403, 200, 403)),
     (
         "create a user",
         "post",
         "/api/users/",
         {"username": "newbie", "password": "kettle-orbit-41"},
-        (403, 403, 403, 403, 201),
+        (403, 403, 403, 403, 201, 403),
     ),
-    ("list all assignments", "get", "/api/assignments/", None, (403, 403, 403, 403, 200)),
+    ("list all assignments", "get", "/api/assignments/", None, (403, 403, 403, 403, 200, 403)),
     (
         "assign topics",
         "post",
         "/api/assignments/",
         {"project": "{project}", "topics": ["{topic}"], "users": ["{outsider_id}"]},
-        (403, 403, 403, 403, 201),
+        (403, 403, 403, 403, 201, 403),
     ),
     (
         "reopen an assignment",
         "post",
         "/api/assignments/{assignment_a}/reopen/",
         None,
-        (403, 403, 403, 403, 422),
+        (403, 403, 403, 403, 422, 403),
     ),
     (
         "delete an assignment",
         "delete",
         "/api/assignments/{outsider_assignment}/",
         None,
-        (403, 403, 403, 403, 204),
+        (403, 403, 403, 403, 204, 403),
     ),
 ]
 

@@ -1,0 +1,19 @@
+"""The adjudicator's endpoint: the annotators' submitted versions of the topic of an
+adjudication annotation. Only its adjudicator (and admins) may read it; anyone else gets
+the one 404 (annotation.selectors.access)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotation.api.serializers.adjudication import AnnotatorVersion
+from annotation.selectors.adjudication_versions import adjudication_versions
+
+
+class AdjudicationVersionsView(APIView):
+    @extend_schema(responses=AnnotatorVersion(many=True))
+    def get(self, request, pk: int):
+        versions = adjudication_versions(user=request.user, annotation_id=pk)
+        return Response(AnnotatorVersion(versions, many=True).data)
