@@ -1,0 +1,108 @@
+"""Reads of the dataset release: a project's statistics (total and per split), the figures of
+the statistics page, and the project's splits.
+
+Annotations are read in bulk for scoring (`annotations_topic_data(scoring=True)`: no tokens,
+only their counts), so a 900-topic project is counted in a few queries.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from annotation.models import Project, Topic
+from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
+from datasets.models import SplitRecord
+from datasets.sources import source_annotations
+from datasets.statistics import (
+    TopicStatistics,
+    cluster_size_distribution,
+    depth_distribution,
+    stats_rows,
+    summarize,
+    topic_statistics,
+)
+
+
+def split_names(project: Project) -> list[str]:
+    """The project's split names: those of its latest split record in their order, then any
+    other (set by hand) alphabetically."""
+    used = set(
+        Topic.objects.filter(project=project).exclude(split="").values_list("split", flat=True)
+    )
+    record = latest_split_record(project)
+    ordered = [name for name in (record.names if record else []) if name in used]
+    return ordered + sorted(used - set(ordered))
+
+
+def latest_split_record(project: Project) -> SplitRecord | None:
+    return SplitRecord.objects.filter(project=project).order_by("-created_at", "-id").first()
+
+
+def per_topic_statistics(
+    project: Project, source: str | None = None, *, split: str | None = None
+) -> list[tuple[Topic, TopicStatistics]]:
+    """(topic, its figures) for each annotation of the source, in topic order."""
+    annotations = source_annotations(project, source, split=split)
+    data = annotations_topic_data(annotations, scoring=True)
+    tokens = document_token_counts({a.topic_id for a in annotations})
+    return [
+        (a.topic, topic_statistics(data[a.pk], tokens=sum(tokens.get(a.topic_id, ()))))
+        for a in annotations
+    ]
+
+
+def project_statistics(
+    project: Project, source: str | None = None, *, split: str | None = None
+) -> dict:
+    """`{"total": STATS, "splits": {name: STATS}}`; with `split`, the total is that split's
+    and `splits` holds it alone."""
+    rows = per_topic_statistics(project, source, split=split)
+    return _grouped(project, rows, only=split)
+
+
+def statistics_page(project: Project, source: str | None = None) -> dict:
+    """What the statistics page draws: the STATS of the total and of each split, and the
+    distributions behind the charts."""
+    rows = per_topic_statistics(project, source)
+    figures = [stats for _, stats in rows]
+    result = _grouped(project, rows)
+    return {
+        "source": source or "gold",
+        **result,
+        "cluster_sizes": [
+            {"size": size, "clusters": n} for size, n in cluster_size_distribution(figures).items()
+        ],
+        "depths": [
+            {"depth": depth, "topics": n} for depth, n in depth_distribution(figures).items()
+        ],
+        "topics": [
+            {
+                "id": topic.pk,
+                "external_id": topic.external_id,
+                "split": topic.split,
+                "mentions": stats.mentions,
+                "clusters": stats.clusters,
+                "max_depth": stats.max_depth,
+            }
+            for topic, stats in rows
+        ],
+    }
+
+
+def statistics_csv(result: dict) -> str:
+    stream = io.StringIO()
+    csv.writer(stream, lineterminator="\n").writerows(stats_rows(result))
+    return stream.getvalue()
+
+
+def _grouped(
+    project: Project, rows: list[tuple[Topic, TopicStatistics]], only: str | None = None
+) -> dict:
+    names = [only] if only is not None else split_names(project)
+    return {
+        "total": summarize(stats for _, stats in rows),
+        "splits": {
+            name: summarize(stats for topic, stats in rows if topic.split == name) for name in names
+        },
+    }
