@@ -90,8 +90,14 @@ class ExportResult:
 
 
 def annotations_export(
-    *, project: Project, format: str, out: str | Path, source: str | None = None
+    *,
+    project: Project,
+    format: str,
+    out: str | Path,
+    source: str | None = None,
+    split: str | None = None,
 ) -> ExportResult:
+    """`split`: only the topics of that dataset split (Topic.split)."""
     if format not in WRITERS:
         raise ExportRefused(f"unknown format {format!r}; use one of {', '.join(WRITERS)}")
     source = source or ("gold" if _gold(project).exists() else "adjudicated")
@@ -99,6 +105,7 @@ def annotations_export(
     result = ExportResult(source=source)
     if source in ("submitted", "all"):
         by_user = _per_user(project, submitted_only=source == "submitted")
+        by_user = {u: _in_split(a, split) for u, a in by_user.items() if _in_split(a, split)}
         if not by_user:
             raise ExportRefused(
                 f"project '{project.name}' has no {'submitted ' if source == 'submitted' else ''}"
@@ -114,9 +121,12 @@ def annotations_export(
             )
             result.written.append(_write(project, annotations, format, target))
         return result
-    annotations = _single_source(project, source)
+    annotations = _in_split(_single_source(project, source), split)
     if not annotations:
-        raise ExportRefused(f"project '{project.name}' has no {source} annotations to export")
+        where = f" in split {split!r}" if split is not None else ""
+        raise ExportRefused(
+            f"project '{project.name}' has no {source} annotations{where} to export"
+        )
     result.written.append(_write(project, annotations, format, out))
     return result
 
@@ -146,6 +156,10 @@ def _safe_topic_file_names(topics: list[TopicData]) -> list[TopicData]:
         else replace(topic, external_id=names[topic.external_id])
         for topic in topics
     ]
+
+
+def _in_split(annotations: list[Annotation], split: str | None) -> list[Annotation]:
+    return annotations if split is None else [a for a in annotations if a.topic.split == split]
 
 
 def _gold(project: Project):

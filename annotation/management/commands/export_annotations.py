@@ -1,5 +1,5 @@
 """python manage.py export_annotations --project NAME --format F OUT
-[--source gold|adjudicated|submitted|all|USER]"""
+[--source gold|adjudicated|submitted|all|USER] [--split NAME]"""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -22,13 +22,16 @@ class Command(BaseCommand):
         parser.add_argument("--project", required=True)
         parser.add_argument("--format", required=True, choices=list(WRITERS))
         parser.add_argument("--source", help="gold, adjudicated, submitted, all, or a username")
+        parser.add_argument("--split", help="only the topics of this dataset split")
 
-    def handle(self, *args, out, project, format, source, **options):
+    def handle(self, *args, out, project, format, source, split=None, **options):
         target = Project.objects.filter(name=project).first()
         if target is None:
             raise CommandError(f"project '{project}' does not exist")
         try:
-            result = annotations_export(project=target, format=format, out=out, source=source)
+            result = annotations_export(
+                project=target, format=format, out=out, source=source, split=split
+            )
         except ExportRefused as refused:
             raise CommandError(refused.message) from None
         for line in result.lines():
