@@ -1,0 +1,78 @@
+"""Between annotation states and the consensus: an annotator's state as a `Version`, and the
+effects that write a consensus into an adjudicator's (empty) state.
+
+Mentions are matched across annotations by `(document, spans)`: candidate mentions are shared
+by every annotation of a topic, while a mention an annotator added (or whose spans they fixed)
+exists only in their annotation, so its spans are what the others can agree on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import effects as fx
+from .consensus import Consensus, KeyLink, MentionKey, Version, VersionCluster
+from .effects import Effect
+from .state import AnnotationState, Link, Mention
+
+
+def version_from_state(state: AnnotationState) -> Version:
+    key = {id: (m.document, m.spans) for id, m in state.mentions.items() if not m.rejected}
+    return Version(
+        mentions=frozenset(key.values()),
+        clusters={
+            cluster.id: VersionCluster(
+                frozenset(key[m] for m in cluster.members if m in key), cluster.label, cluster.note
+            )
+            for cluster in state.clusters.values()
+        },
+        edges=frozenset(state.edges),
+        links=frozenset(
+            KeyLink(link.type, key[link.anaphor], key[link.antecedent])
+            for link in state.links
+            if link.anaphor in key and link.antecedent in key
+        ),
+    )
+
+
+def seed_effects(
+    state: AnnotationState, seed: Consensus, new_id: Callable[[str], int]
+) -> list[Effect]:
+    """Effects that turn `state` (an empty annotation: its topic's candidates, nothing else)
+    into `seed`: candidates the seed lacks are rejected, mentions it has that no candidate is
+    are added, then clusters, members, edges and links, in the order effects require."""
+    effects: list[Effect] = []
+    kept = set(seed.mentions)
+    mention_at: dict[MentionKey, int] = {}
+    for mention in sorted(state.mentions.values(), key=lambda m: m.id):
+        key = (mention.document, mention.spans)
+        if mention.rejected:
+            continue
+        if key in kept and key not in mention_at:
+            mention_at[key] = mention.id
+        else:
+            effects.append(fx.rejected_set(mention.id, False, True))
+    for key in seed.mentions:
+        if key not in mention_at:
+            mention_at[key] = new_id("mention")
+            effects.append(fx.mention_added(mention_at[key], key[0], key[1]))
+    cluster_ids = []
+    for cluster in seed.clusters:
+        cluster_ids.append(new_id("cluster"))
+        label = cluster.label or _default_label(state, cluster.members[0], mention_at)
+        effects.append(fx.cluster_created(cluster_ids[-1], label, cluster.note))
+        effects += [fx.member_set(mention_at[m], None, cluster_ids[-1]) for m in cluster.members]
+    effects += [fx.edge_added(cluster_ids[p], cluster_ids[c]) for p, c in seed.edges]
+    effects += [
+        fx.link_added(Link(link.type, mention_at[link.anaphor], mention_at[link.antecedent]))
+        for link in seed.links
+    ]
+    return effects
+
+
+def _default_label(
+    state: AnnotationState, key: MentionKey, mention_at: dict[MentionKey, int]
+) -> str:
+    """The text of the cluster's first mention, as the workspace labels a new cluster."""
+    mention = state.mentions.get(mention_at[key]) or Mention(mention_at[key], *key, added=True)
+    return state.default_label(mention)
