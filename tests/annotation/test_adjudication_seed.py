@@ -29,7 +29,11 @@ def clusters(annotation: Annotation, user, groups: list[list[int]]) -> list[int]
     for group in groups:
         cluster = apply(annotation, user, {"op": "assign", "mention": group[0], "cluster": None})
         for mention in group[1:]:
-            apply(annotation, user, {"op": "assign", "mention": mention, "cluster": cluster["cluster"]})
+            apply(
+                annotation,
+                user,
+                {"op": "assign", "mention": mention, "cluster": cluster["cluster"]},
+            )
         ids.append(cluster["cluster"])
     return ids
 
