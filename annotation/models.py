@@ -16,6 +16,17 @@ from django.db.models import F, Q
 
 from annotation.domain.corpus import LINK_TYPES
 
+# WEC's three conditions (seed 001, section 3.3), as the reasons a mention fails them.
+WEC_REASONS = [
+    {"key": "trigger", "label": "Its boundaries do not contain the trigger phrase"},
+    {"key": "context", "label": "Its paragraph does not tell that it belongs to the cluster"},
+    {"key": "subevent", "label": "It is a sub-event of the cluster's event"},
+]
+
+
+def wec_reasons() -> list[dict[str, str]]:
+    return [dict(reason) for reason in WEC_REASONS]
+
 
 class Project(models.Model):
     name = models.CharField(max_length=200, unique=True)
@@ -31,13 +42,20 @@ class Project(models.Model):
         help_text="refuse a second link type between the same anaphor and antecedent "
         "(off: allowed with a warning)",
     )
+    validation = models.BooleanField(
+        default=False,
+        help_text="validation: accept or reject each mention of imported clusters (WEC)",
+    )
+    # [{"key": ..., "label": ...}, ...]: the reasons a validator picks with 1, 2, 3, ...
+    validation_reasons = models.JSONField(default=wec_reasons, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["name"]
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
-                condition=Q(hierarchy=True) | Q(anaphora=True), name="project_has_a_scheme"
+                condition=Q(hierarchy=True) | Q(anaphora=True) | Q(validation=True),
+                name="project_has_a_scheme",
             ),
         ]
 
@@ -46,9 +64,12 @@ class Project(models.Model):
 
     @property
     def scheme(self) -> str:
-        return "+".join(
-            name for name, on in (("hierarchy", self.hierarchy), ("anaphora", self.anaphora)) if on
+        schemes = (
+            ("hierarchy", self.hierarchy),
+            ("anaphora", self.anaphora),
+            ("validation", self.validation),
         )
+        return "+".join(name for name, on in schemes if on)
 
 
 class Topic(models.Model):
@@ -292,4 +313,31 @@ class SuggestionDecision(models.Model):
     class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["annotation", "suggestion"], name="decision_unique"),
+        ]
+
+
+class ValidationDecision(models.Model):
+    """A validator's (or the consolidating adjudicator's) decision on one mention of a
+    validation topic; written only through `validation_set` effects, so it is logged."""
+
+    class Decision(models.TextChoices):
+        ACCEPTED = "accepted"
+        REJECTED = "rejected"
+
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="validations")
+    mention = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
+    decision = models.CharField(max_length=10, choices=Decision.choices)
+    reason = models.CharField(max_length=40, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["annotation", "mention"], name="validation_decision_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(decision="accepted", reason="")
+                | (Q(decision="rejected") & ~Q(reason="")),
+                name="validation_rejection_has_a_reason",
+            ),
         ]

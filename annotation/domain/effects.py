@@ -14,6 +14,8 @@ database layer (which applies the same effects as SQL) and the live-update broad
     {"e": "spans_set", "mention": id, "old": [[s, e], ...], "new": [[s, e], ...]}
     {"e": "rejected_set", "mention": id, "old": bool, "new": bool}
     {"e": "suggestion_decided", "suggestion": id, "old": decision | None, "new": decision | None}
+    {"e": "validation_set", "mention": id, "old": validation | None, "new": validation | None}
+      (a validation: {"decision": "accepted" | "rejected", "reason": key | None, "note": str})
 
 Order matters and planners respect it: a cluster is created before mentions move into it;
 a cluster is deleted only once empty and without edges (moves and edge removals first); an
@@ -29,7 +31,7 @@ from typing import Any, NoReturn
 
 from .corpus import LINK_TYPES
 from .errors import CorruptEffects
-from .state import DECISIONS, AnnotationState, Link, Mention, Spans, as_spans
+from .state import DECISIONS, AnnotationState, Link, Mention, Spans, Validation, as_spans
 
 Effect = dict[str, Any]
 
@@ -50,6 +52,7 @@ _SWAPPED = {
     "spans_set",
     "rejected_set",
     "suggestion_decided",
+    "validation_set",
 }
 
 
@@ -125,6 +128,21 @@ def rejected_set(mention: int, old: bool, new: bool) -> Effect:
 
 def suggestion_decided(suggestion: int, old: str | None, new: str | None) -> Effect:
     return {"e": "suggestion_decided", "suggestion": suggestion, "old": old, "new": new}
+
+
+def validation_json(validation: Validation | None) -> dict[str, Any] | None:
+    if validation is None:
+        return None
+    return {"decision": validation.decision, "reason": validation.reason, "note": validation.note}
+
+
+def validation_set(mention: int, old: Validation | None, new: Validation | None) -> Effect:
+    return {
+        "e": "validation_set",
+        "mention": mention,
+        "old": validation_json(old),
+        "new": validation_json(new),
+    }
 
 
 # -- inversion ---------------------------------------------------------------------------
@@ -313,6 +331,24 @@ def _suggestion_decided(state: AnnotationState, e: Effect) -> None:
         state.decisions[id] = new
 
 
+def _validation(value: Any) -> Validation | None:
+    if value is None:
+        return None
+    decision, reason, note = value["decision"], value["reason"], value["note"]
+    if decision not in DECISIONS or not isinstance(note, str):
+        raise ValueError(f"not a validation: {value!r}")
+    if (decision == "rejected") != isinstance(reason, str):
+        raise ValueError(f"a rejection, and only a rejection, has a reason: {value!r}")
+    return Validation(decision, reason, note)
+
+
+def _validation_set(state: AnnotationState, e: Effect) -> None:
+    mention = e["mention"]
+    _require(mention in state.mentions, e, "no such mention")
+    _require(state.validations.get(mention) == _validation(e["old"]), e, "validation differs")
+    state.set_validation(mention, _validation(e["new"]))
+
+
 _HANDLERS = {
     "cluster_created": _cluster_created,
     "cluster_deleted": _cluster_deleted,
@@ -328,4 +364,5 @@ _HANDLERS = {
     "spans_set": _spans_set,
     "rejected_set": _rejected_set,
     "suggestion_decided": _suggestion_decided,
+    "validation_set": _validation_set,
 }

@@ -45,6 +45,10 @@ class Settings:
     # Refuse a second link (of another type) between the same anaphor and antecedent;
     # when off, such a link is added with a warning that names the existing one.
     refuse_duplicate_link_pairs: bool = False
+    # Validation scheme: a person accepts or rejects each mention of pre-built clusters,
+    # rejecting with one of the project's reasons (their keys here).
+    validation: bool = False
+    validation_reasons: tuple[str, ...] = ()
 
 
 def as_spans(spans: Any) -> Spans:
@@ -79,6 +83,14 @@ class Cluster:
     members: set[int] = field(default_factory=set)
 
 
+class Validation(NamedTuple):
+    """A validator's decision on one mention: accepted, or rejected with a reason's key."""
+
+    decision: str
+    reason: str | None = None
+    note: str = ""
+
+
 class Link(NamedTuple):
     type: str
     anaphor: int
@@ -94,6 +106,7 @@ class AnnotationState:
     edges: set[tuple[int, int]] = field(default_factory=set)  # (parent, child)
     links: set[Link] = field(default_factory=set)
     decisions: dict[int, str] = field(default_factory=dict)  # suggestion id -> decision
+    validations: dict[int, Validation] = field(default_factory=dict)  # mention id -> decision
     mention_text: Callable[[Mention], str] | None = field(default=None, repr=False)
 
     # Indexes, derived from the fields above.
@@ -174,7 +187,10 @@ class AnnotationState:
     def snapshot(self) -> dict[str, Any]:
         """A canonical, comparable, JSON-able picture of the whole state (indexes excluded)."""
         return {
-            "settings": dict(vars(self.settings)),
+            "settings": {
+                name: list(value) if isinstance(value, tuple) else value
+                for name, value in vars(self.settings).items()
+            },
             "documents": sorted([id, count] for id, count in self.documents.items()),
             "mentions": [
                 [m.id, m.document, [list(span) for span in m.spans], m.added, m.rejected]
@@ -187,6 +203,7 @@ class AnnotationState:
             "edges": sorted([parent, child] for parent, child in self.edges),
             "links": sorted(list(link) for link in self.links),
             "decisions": sorted([id, decision] for id, decision in self.decisions.items()),
+            "validations": sorted([id, *v] for id, v in self.validations.items()),
         }
 
     def copy(self) -> AnnotationState:
@@ -199,6 +216,7 @@ class AnnotationState:
             edges=set(self.edges),
             links=set(self.links),
             decisions=dict(self.decisions),
+            validations=dict(self.validations),
             mention_text=self.mention_text,
         )
 
@@ -239,6 +257,12 @@ class AnnotationState:
         self.links.discard(link)
         self.mention_links[link.anaphor].discard(link)
         self.mention_links[link.antecedent].discard(link)
+
+    def set_validation(self, mention: int, validation: Validation | None) -> None:
+        if validation is None:
+            self.validations.pop(mention, None)
+        else:
+            self.validations[mention] = validation
 
     def put_mention(self, mention: Mention) -> None:
         """Add a mention or replace one (new spans, new rejected flag)."""

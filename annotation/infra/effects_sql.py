@@ -23,6 +23,7 @@ from annotation.models import (
     MentionEdit,
     RelationLink,
     SuggestionDecision,
+    ValidationDecision,
 )
 
 Effect = dict[str, Any]
@@ -34,6 +35,7 @@ LINK = RelationLink._meta.db_table
 MENTION = Mention._meta.db_table
 EDIT = MentionEdit._meta.db_table
 DECISION = SuggestionDecision._meta.db_table
+VALIDATION = ValidationDecision._meta.db_table
 
 
 def effects_write(*, annotation_id: int, topic_id: int, effects: list[Effect]) -> None:
@@ -190,6 +192,30 @@ class _Writer:
                     "DO UPDATE SET decision = EXCLUDED.decision",
                     [self.annotation, e["suggestion"], e["new"]],
                 )
+
+    def validation_set(self, run: list[Effect]) -> None:
+        cleared = [e["mention"] for e in run if e["new"] is None]
+        if cleared:
+            self.cursor.execute(
+                f"DELETE FROM {VALIDATION} WHERE annotation_id = %s AND mention_id = ANY(%s)",
+                [self.annotation, cleared],
+            )
+        self._many(
+            f"INSERT INTO {VALIDATION} (annotation_id, mention_id, decision, reason, note) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (annotation_id, mention_id) DO UPDATE SET "
+            "decision = EXCLUDED.decision, reason = EXCLUDED.reason, note = EXCLUDED.note",
+            [
+                (
+                    self.annotation,
+                    e["mention"],
+                    e["new"]["decision"],
+                    e["new"]["reason"] or "",
+                    e["new"]["note"],
+                )
+                for e in run
+                if e["new"] is not None
+            ],
+        )
 
 
 def _json(value) -> str:

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from django.db.models import Q
 
-from annotation.domain.state import AnnotationState, Cluster, Mention, Settings
+from annotation.domain.state import AnnotationState, Cluster, Mention, Settings, Validation
 from annotation.models import (
     Annotation,
     ClusterMember,
@@ -20,6 +20,7 @@ from annotation.models import (
     Project,
     RelationLink,
     SuggestionDecision,
+    ValidationDecision,
 )
 from annotation.models import (
     Cluster as ClusterRow,
@@ -38,6 +39,8 @@ def project_settings(project: Project) -> Settings:
         hierarchy=project.hierarchy,
         anaphora=project.anaphora,
         refuse_duplicate_link_pairs=project.refuse_duplicate_link_pairs,
+        validation=project.validation,
+        validation_reasons=tuple(reason["key"] for reason in project.validation_reasons or ()),
     )
 
 
@@ -120,6 +123,12 @@ def annotation_state_load(annotation: Annotation) -> AnnotationState:
                 "suggestion", "decision"
             )
         ),
+        validations={
+            mention: Validation(decision, reason or None, note)
+            for mention, decision, reason, note in ValidationDecision.objects.filter(
+                annotation=annotation
+            ).values_list("mention_id", "decision", "reason", "note")
+        },
         mention_text=DocumentTokens(),
     )
 

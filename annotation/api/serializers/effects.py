@@ -84,6 +84,19 @@ class SuggestionDecidedShape(serializers.Serializer):
     new = decision(allow_null=True)
 
 
+class ValidationValue(serializers.Serializer):
+    decision = decision()
+    reason = serializers.CharField(allow_null=True)
+    note = serializers.CharField(allow_blank=True)
+
+
+class ValidationSetShape(serializers.Serializer):
+    e = serializers.CharField()
+    mention = serializers.IntegerField()
+    old = ValidationValue(allow_null=True)
+    new = ValidationValue(allow_null=True)
+
+
 def _each(shape: type[serializers.Serializer], *names: str) -> dict[str, type]:
     """One component per effect name (`ClusterCreatedEffect`, ...): clients narrow an effect
     by its name, so two names never share a component even where they share a shape."""
@@ -107,6 +120,7 @@ SHAPES: dict[str, type] = {
     **_each(SpansSetShape, "spans_set"),
     **_each(RejectedSetShape, "rejected_set"),
     **_each(SuggestionDecidedShape, "suggestion_decided"),
+    **_each(ValidationSetShape, "validation_set"),
 }
 
 EFFECT = PolymorphicProxySerializer(

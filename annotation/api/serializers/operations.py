@@ -113,12 +113,23 @@ class RejectSuggestionOperation(serializers.Serializer):
     suggestion = serializers.IntegerField()
 
 
+class ValidateOperation(serializers.Serializer):
+    """A validator's decision on a mention (docs/validation.md)."""
+
+    op = serializers.CharField()
+    mention = serializers.IntegerField()
+    decision = serializers.ChoiceField(choices=["accepted", "rejected"])
+    reason = serializers.CharField(allow_null=True, required=False, help_text="rejections only")
+    note = serializers.CharField(allow_blank=True, required=False)
+
+
 OPERATION: PolymorphicProxySerializer = PolymorphicProxySerializer(
     component_name="Operation",
     serializers={
         **EDIT_SHAPES,
         "accept_suggestion": AcceptSuggestionOperation,
         "reject_suggestion": RejectSuggestionOperation,
+        "validate": ValidateOperation,
     },
     resource_type_field_name="op",
 )

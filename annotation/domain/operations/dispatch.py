@@ -8,7 +8,7 @@ from typing import Any
 from ..corpus import LINK_TYPES
 from ..errors import InvalidOperation
 from ..state import AnnotationState
-from . import clusters, hierarchy, links, mentions, suggestions
+from . import clusters, hierarchy, links, mentions, suggestions, validation
 from .payload import Payload
 from .result import NewId, OperationResult
 
@@ -40,7 +40,18 @@ def _accept_suggestion(state: AnnotationState, op: Payload, new_id: NewId) -> Op
     return suggestions.accept_suggestion(state, suggestion=suggestion, inner=inner)
 
 
-_DECISIONS = {"accept_suggestion", "reject_suggestion"}
+def _validate(state: AnnotationState, op: Payload, new_id: NewId) -> OperationResult:
+    decision = op.choice("decision", ("accepted", "rejected"))
+    reason = op.op.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise InvalidOperation(op.field("reason"), f"must be a reason's key, not {reason!r}")
+    note = op.text("note") if "note" in op.op else ""
+    return validation.validate(
+        state, mention=op.id("mention"), decision=decision, reason=reason, note=note
+    )
+
+
+_DECISIONS = {"accept_suggestion", "reject_suggestion", "validate"}
 
 _PLANNERS: dict[str, Callable[[AnnotationState, Payload, NewId], OperationResult]] = {
     "assign": lambda s, op, new_id: clusters.assign(
@@ -88,6 +99,7 @@ _PLANNERS: dict[str, Callable[[AnnotationState, Payload, NewId], OperationResult
     "reject_suggestion": lambda s, op, new_id: suggestions.reject_suggestion(
         s, suggestion=op.id("suggestion")
     ),
+    "validate": _validate,
 }
 
 OPERATIONS = tuple(_PLANNERS)

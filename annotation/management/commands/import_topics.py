@@ -1,5 +1,8 @@
 """python manage.py import_topics --project NAME --format scico|corefi|chemu|brat
-[--skip-invalid] [--create] PATH
+[--skip-invalid] [--create] [--as annotation|validation] PATH
+
+`--as validation`: the file's clusters are to be validated (docs/validation.md); the project
+must use the validation scheme (`--create` makes it so) and every topic must carry clusters.
 
 Exits with status 1, having written nothing, when the import is refused, which includes an
 import that would create no topic; a project it created for a refused import is rolled back
@@ -48,7 +51,15 @@ class Command(BaseCommand):
             "both for brat)",
         )
 
-    def handle(self, *args, path, project, format, skip_invalid, create, **options):
+        parser.add_argument(
+            "--as",
+            dest="purpose",
+            choices=["annotation", "validation"],
+            default="annotation",
+            help="validation: the file's clusters are for validators to accept or reject",
+        )
+
+    def handle(self, *args, path, project, format, skip_invalid, create, purpose, **options):
         # One transaction with the project's creation, so a refused import leaves no empty project.
         created = None
         try:
@@ -60,8 +71,20 @@ class Command(BaseCommand):
                             f"project '{project}' does not exist; create it first or pass --create"
                         )
                     hierarchy, anaphora = SCHEMES[format]
+                    if purpose == "validation":
+                        hierarchy, anaphora = False, False
                     target = created = Project.objects.create(
-                        name=project, hierarchy=hierarchy, anaphora=anaphora
+                        name=project,
+                        hierarchy=hierarchy,
+                        anaphora=anaphora,
+                        validation=purpose == "validation",
+                    )
+                if target.validation != (purpose == "validation"):
+                    raise CommandError(
+                        f"project '{project}' "
+                        + ("uses" if target.validation else "does not use")
+                        + " the validation scheme; import with --as "
+                        + ("validation" if target.validation else "annotation")
                     )
                 result = topics_import(
                     project=target, path=path, format=format, skip_invalid=skip_invalid

@@ -47,6 +47,7 @@ from annotation.services.imports.sources import (
     topics_check,
     unzip,
 )
+from annotation.services.imports.validation import validation_unfit_drop
 
 # Where a topic's tokens are, per format: the field an error about a topic without any names.
 TOKENS_FIELD = {"scico": "tokens", "corefi": "tokens", "chemu": "sentences", "brat": None}
@@ -121,6 +122,8 @@ def topics_import(
         project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
     )
     topics = _drop_unfit(project, report.topics, format, source, skip_invalid, result)
+    if project.validation:
+        topics = validation_unfit_drop(topics, file, skip_invalid, result.skipped)
     if not topics:
         raise _nothing_to_import(result)
     result.warnings += _scheme_warnings(project, topics, file)
@@ -255,8 +258,10 @@ def _scheme_warnings(project: Project, topics: list[TopicData], file: str) -> li
             f"{file}: the file has anaphora links but project '{project.name}' does not use the "
             "anaphora scheme; they are imported and show once the scheme is switched on"
         )
-    if not project.hierarchy and any(
-        topic.relations or topic.cluster_members() for topic in topics
+    if (
+        not project.hierarchy
+        and not project.validation
+        and any(topic.relations or topic.cluster_members() for topic in topics)
     ):
         warnings.append(
             f"{file}: the file has clusters but project '{project.name}' does not use the "
