@@ -79,6 +79,7 @@ class Suggestion(models.Model):
         MEMBERSHIP = "membership"
         EDGE = "edge"
         LINK = "link"
+        MENTION = "mention"
 
     run = models.ForeignKey(SuggestionRun, on_delete=models.CASCADE, related_name="suggestions")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -90,7 +91,10 @@ class Suggestion(models.Model):
     # membership: {"mention": id, "cluster": cluster suggestion id} (one per mention: what an
     #   annotator accepts or rejects for the current mention);
     # edge: {"parent": cluster suggestion id, "child": cluster suggestion id};
-    # link: {"type": T, "anaphor": mention id, "antecedent": mention id}
+    # link: {"type": T, "anaphor": mention id, "antecedent": mention id}; an end the model
+    #   proposed is null there and named by its mention suggestion's id instead, in
+    #   "proposed_anaphor" / "proposed_antecedent" (offered once that mention is accepted);
+    # mention: {"document": document id, "spans": [[start, end], ...]} (a proposed new mention)
     payload = models.JSONField()
 
     class Meta:
@@ -100,3 +104,43 @@ class Suggestion(models.Model):
                 fields=["run", "kind", "position"], name="suggestion_position_unique"
             ),
         ]
+
+
+class ModelTraining(models.Model):
+    """A model the model worker trains after start-up (the ChEMU mention tagger), so that
+    `make up` does not wait for it; the admin Suggestions page shows its progress."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    name = models.CharField(max_length=50)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    progress = models.FloatField(default=0.0)
+    message = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    worker = models.CharField(max_length=200, blank=True)
+    # As for runs: a redelivered task whose training has a fresh heartbeat leaves it alone.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created_at"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=Q(progress__gte=0) & Q(progress__lte=1),
+                name="training_progress_fraction",
+            ),
+            models.UniqueConstraint(
+                fields=["name"],
+                condition=Q(status__in=["queued", "running"]),
+                name="training_one_active_per_name",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.status}"

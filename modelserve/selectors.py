@@ -14,7 +14,7 @@ from collections import Counter
 
 from annotation.domain.errors import DomainError, NotFound
 from annotation.domain.operations import plan
-from annotation.domain.state import AnnotationState
+from annotation.domain.state import AnnotationState, as_spans
 from annotation.models import Annotation
 from annotation.selectors.access import visible_annotations
 from annotation.selectors.state import annotation_state_cached
@@ -102,8 +102,39 @@ def edge_operation(
     return {"op": "add_edge", "parent": parent, "child": child}
 
 
-def link_operation(state: AnnotationState, payload: dict) -> dict | None:
-    anaphor, antecedent = payload["anaphor"], payload["antecedent"]
+def mention_operation(state: AnnotationState, payload: dict) -> dict | None:
+    """The add_mention operation a mention suggestion stands for, or None when the annotation
+    already has an active mention with exactly these spans (accepted, or added by hand)."""
+    if payload["document"] not in state.documents or proposed_mention(state, payload) is not None:
+        return None
+    return {"op": "add_mention", "document": payload["document"], "spans": payload["spans"]}
+
+
+def proposed_mention(state: AnnotationState, payload: dict) -> int | None:
+    """The annotator's mention that a proposed one became: the active mention with exactly its
+    spans (the lowest id if several), however it got there, so a link waiting for it is
+    offered whether the annotator accepted the proposal or marked the same words themselves."""
+    found = state.active_mentions_at(payload["document"], as_spans(payload["spans"]))
+    return min(found) if found else None
+
+
+def _link_end(
+    state: AnnotationState, payload: dict, end: str, proposed: dict[int, dict]
+) -> int | None:
+    suggestion = payload.get(f"proposed_{end}")
+    if suggestion is None:
+        return payload[end]
+    mention = proposed.get(suggestion)
+    return proposed_mention(state, mention) if mention is not None else None
+
+
+def link_operation(
+    state: AnnotationState, payload: dict, proposed: dict[int, dict] | None = None
+) -> dict | None:
+    """`proposed`: the run's mention suggestions by id (`run_mentions`), for a link whose end
+    is a proposed mention; such a link waits (None) until that mention exists."""
+    anaphor = _link_end(state, payload, "anaphor", proposed or {})
+    antecedent = _link_end(state, payload, "antecedent", proposed or {})
     if anaphor not in state.mentions or antecedent not in state.mentions:
         return None
     if any(
@@ -115,7 +146,10 @@ def link_operation(state: AnnotationState, payload: dict) -> dict | None:
 
 
 def suggestion_operation(
-    state: AnnotationState, suggestion: Suggestion, clusters: dict[int, list[int]]
+    state: AnnotationState,
+    suggestion: Suggestion,
+    clusters: dict[int, list[int]],
+    proposed: dict[int, dict] | None = None,
 ) -> dict | None:
     if suggestion.kind == Suggestion.Kind.MEMBERSHIP:
         return membership_operation(
@@ -126,7 +160,9 @@ def suggestion_operation(
             state, clusters[suggestion.payload["parent"]], clusters[suggestion.payload["child"]]
         )
     if suggestion.kind == Suggestion.Kind.LINK:
-        return link_operation(state, suggestion.payload)
+        return link_operation(state, suggestion.payload, proposed)
+    if suggestion.kind == Suggestion.Kind.MENTION:
+        return mention_operation(state, suggestion.payload)
     return None
 
 
@@ -134,6 +170,20 @@ def run_clusters(run: SuggestionRun) -> dict[int, list[int]]:
     return dict(
         run.suggestions.filter(kind=Suggestion.Kind.CLUSTER).values_list("pk", "payload__mentions")
     )
+
+
+def run_mentions(run: SuggestionRun) -> dict[int, dict]:
+    """The run's proposed mentions: suggestion id -> {"document", "spans"}."""
+    return dict(run.suggestions.filter(kind=Suggestion.Kind.MENTION).values_list("pk", "payload"))
+
+
+# The lists of the suggestions payload, by kind (clusters are not decided on themselves).
+ITEM_KEYS = {
+    Suggestion.Kind.MEMBERSHIP: "memberships",
+    Suggestion.Kind.EDGE: "edges",
+    Suggestion.Kind.LINK: "links",
+    Suggestion.Kind.MENTION: "mentions",
+}
 
 
 def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = None) -> dict:
@@ -146,20 +196,16 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
     context = {"version": annotation.version, "newest_run": run_payload(newest) if newest else None}
     run = run or latest_run(annotation.topic_id)
     if run is None:
-        return {"run": None, "memberships": [], "edges": [], "links": [], **context}
+        return {"run": None, **{key: [] for key in ITEM_KEYS.values()}, **context}
     state = annotation_state_cached(annotation)
     clusters = run_clusters(run)
-    result: dict[str, list] = {"memberships": [], "edges": [], "links": []}
-    key = {
-        Suggestion.Kind.MEMBERSHIP: "memberships",
-        Suggestion.Kind.EDGE: "edges",
-        Suggestion.Kind.LINK: "links",
-    }
+    proposed = run_mentions(run)
+    result: dict[str, list] = {key: [] for key in ITEM_KEYS.values()}
     for suggestion in run.suggestions.exclude(kind=Suggestion.Kind.CLUSTER).order_by(
         "kind", "-score", "position"
     ):
         decision = state.decisions.get(suggestion.pk)
-        operation = suggestion_operation(state, suggestion, clusters)
+        operation = suggestion_operation(state, suggestion, clusters, proposed)
         if operation is None or decision == "accepted":
             continue
         valid, reason = _checked(state, operation)
@@ -174,7 +220,10 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
         if suggestion.kind == Suggestion.Kind.MEMBERSHIP:
             item["mention"] = suggestion.payload["mention"]
             item["suggested_members"] = clusters[suggestion.payload["cluster"]]
-        result[key[suggestion.kind]].append(item)
+        if suggestion.kind == Suggestion.Kind.MENTION:
+            item["document"] = suggestion.payload["document"]
+            item["spans"] = suggestion.payload["spans"]
+        result[ITEM_KEYS[suggestion.kind]].append(item)
     return {"run": run_payload(run), **result, **context}
 
 

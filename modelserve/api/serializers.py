@@ -5,12 +5,12 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from annotation.api.serializers.effects import decision
-from annotation.api.serializers.fields import EnumField, Number, Shaped
+from annotation.api.serializers.fields import EnumField, Number, Shaped, span_list
 from annotation.api.serializers.operations import EDIT_OPERATION
 from annotation.api.serializers.workspace import Applied
 from modelserve.models import SuggestionRun
 
-SUGGESTION_KINDS = ("membership", "edge", "link")
+SUGGESTION_KINDS = ("membership", "edge", "link", "mention")
 
 
 def suggestion_kind(**kwargs) -> EnumField:
@@ -94,6 +94,13 @@ class MembershipItem(SuggestionItem):
     )
 
 
+class MentionItem(SuggestionItem):
+    """A proposed new mention; accepting adds it (`add_mention`)."""
+
+    document = serializers.IntegerField()
+    spans = span_list()
+
+
 class SuggestionsPayload(serializers.Serializer):
     """Suggestions mapped onto my annotation (modelserve/selectors.py)."""
 
@@ -101,6 +108,7 @@ class SuggestionsPayload(serializers.Serializer):
     memberships = MembershipItem(many=True)
     edges = SuggestionItem(many=True)
     links = SuggestionItem(many=True)
+    mentions = MentionItem(many=True, help_text="proposed mentions the annotation lacks")
     version = serializers.IntegerField(help_text="the annotation version the items fit")
     newest_run = RunPayload(allow_null=True, help_text="the topic's newest run in any state")
 

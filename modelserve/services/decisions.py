@@ -6,9 +6,22 @@ from annotation.domain.errors import NotFound
 from annotation.selectors.access import editable_annotation
 from annotation.services.operations import annotation_operations_apply_each
 from modelserve.models import Suggestion
-from modelserve.selectors import finished_run, latest_run, run_clusters, suggestion_operation
+from modelserve.selectors import (
+    finished_run,
+    latest_run,
+    run_clusters,
+    run_mentions,
+    suggestion_operation,
+)
 
-KIND_ORDER = [Suggestion.Kind.MEMBERSHIP, Suggestion.Kind.EDGE, Suggestion.Kind.LINK]
+# Memberships before edges, proposed mentions before links: each maps onto what the ones
+# before it made.
+KIND_ORDER = [
+    Suggestion.Kind.MEMBERSHIP,
+    Suggestion.Kind.EDGE,
+    Suggestion.Kind.MENTION,
+    Suggestion.Kind.LINK,
+]
 
 
 def suggestions_accept_above(
@@ -22,7 +35,8 @@ def suggestions_accept_above(
     client_id: str = "",
 ) -> dict:
     """Accept, best score first, every undecided suggestion of `run` scoring at least
-    `threshold`. Memberships go first so that edges between the new clusters can map.
+    `threshold`. Memberships go first so that edges between the new clusters can map, and
+    proposed mentions before links, so that a link to a mention accepted here is offered.
 
     Each acceptance is recomputed against the state the previous one left (the first member of
     a suggested cluster opens a new cluster, the next ones join it) and applied as its own
@@ -33,6 +47,7 @@ def suggestions_accept_above(
     if run is None:
         raise NotFound("suggestion run", run_id, "No finished suggestion run for this topic.")
     clusters = run_clusters(run)
+    proposed = run_mentions(run)
     candidates = run.suggestions.filter(kind__in=kinds, score__gte=threshold).exclude(
         kind=Suggestion.Kind.CLUSTER
     )
@@ -42,7 +57,7 @@ def suggestions_accept_above(
         def build(state):
             if suggestion.pk in state.decisions:
                 return None
-            operation = suggestion_operation(state, suggestion, clusters)
+            operation = suggestion_operation(state, suggestion, clusters, proposed)
             if operation is None:
                 return None
             return {"op": "accept_suggestion", "suggestion": suggestion.pk, "operation": operation}

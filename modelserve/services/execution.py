@@ -18,10 +18,10 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from annotation.models import Topic
+from annotation.models import Document, Topic
 from annotation.selectors.topic_data import topic_data_with_ids
 from modelserve.backends import UnknownBackend, get_backend
-from modelserve.backends.base import Suggestions
+from modelserve.backends.base import LinkSuggestion, Suggestions
 from modelserve.models import Suggestion, SuggestionRun
 from modelserve.services import run_broadcast
 
@@ -122,7 +122,12 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
             suggestions = backend.suggest(data, progress=_progress_reporter(run))
             timings["predict_s"] = time.perf_counter() - started
         started = time.perf_counter()
-        count = _store(run, suggestions, mention_ids)
+        document_ids = list(
+            Document.objects.filter(topic_id=run.topic_id)
+            .order_by("position")
+            .values_list("pk", flat=True)
+        )
+        count = _store(run, suggestions, mention_ids, document_ids)
         timings["store_s"] = time.perf_counter() - started
     except UnknownBackend as exc:
         return _fail(run, str(exc), timings)
@@ -163,8 +168,11 @@ def _fail(run: SuggestionRun, message: str, timings: dict, detail: str = "") -> 
 
 
 @transaction.atomic
-def _store(run: SuggestionRun, suggestions: Suggestions, mention_ids: list[int]) -> int:
-    """Write every suggestion of the run at once (indices -> our mention ids)."""
+def _store(
+    run: SuggestionRun, suggestions: Suggestions, mention_ids: list[int], document_ids: list[int]
+) -> int:
+    """Write every suggestion of the run at once (indices -> our mention and document ids;
+    a link end past the topic's mentions names a proposed mention: `_link_payload`)."""
     SuggestionRun.objects.select_for_update().get(pk=run.pk)
     Suggestion.objects.filter(
         run=run
@@ -204,19 +212,44 @@ def _store(run: SuggestionRun, suggestions: Suggestions, mention_ids: list[int])
         )
         for i, e in enumerate(suggestions.edges)
     ]
+    proposed = Suggestion.objects.bulk_create(
+        [
+            Suggestion(
+                run=run,
+                kind=Suggestion.Kind.MENTION,
+                position=i,
+                score=m.score,
+                payload={
+                    "document": document_ids[m.document],
+                    "spans": [[int(start), int(end)] for start, end in m.spans],
+                },
+            )
+            for i, m in enumerate(suggestions.mentions)
+        ]
+    )
     links = [
         Suggestion(
             run=run,
             kind=Suggestion.Kind.LINK,
             position=i,
             score=link.score,
-            payload={
-                "type": link.type,
-                "anaphor": mention_ids[link.anaphor],
-                "antecedent": mention_ids[link.antecedent],
-            },
+            payload=_link_payload(link, mention_ids, [row.pk for row in proposed]),
         )
         for i, link in enumerate(suggestions.links)
     ]
     Suggestion.objects.bulk_create(memberships + edges + links)
-    return len(clusters) + len(edges) + len(links)
+    return len(clusters) + len(edges) + len(proposed) + len(links)
+
+
+def _link_payload(link: LinkSuggestion, mention_ids: list[int], proposed: list[int]) -> dict:
+    """An end below len(mention_ids) is one of the topic's mentions; past it, the mention
+    suggestion it names (stored by id, the end itself null until that mention exists)."""
+    payload: dict = {"type": link.type}
+    for end in ("anaphor", "antecedent"):
+        index = getattr(link, end)
+        if index < len(mention_ids):
+            payload[end] = mention_ids[index]
+        else:
+            payload[end] = None
+            payload[f"proposed_{end}"] = proposed[index - len(mention_ids)]
+    return payload

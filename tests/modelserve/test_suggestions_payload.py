@@ -50,6 +50,7 @@ def test_without_any_run_the_answer_is_empty_and_names_the_version(workspace):
         "memberships": [],
         "edges": [],
         "links": [],
+        "mentions": [],
         "version": 0,
         "newest_run": None,
     }
