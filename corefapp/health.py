@@ -1,7 +1,7 @@
 """Live checks of every component the application needs; each returns (ok, detail).
 
-The Redis-backed checks run side by side on threads while the database is checked on the
-request's own connection, and the report waits for them at most DEADLINE_SECONDS: a hung
+The Redis-backed checks run side by side on threads while the database is checked on a
+connection of its own, and the report waits for them at most DEADLINE_SECONDS: a hung
 Redis makes its checks read "no answer within ..." instead of stalling the health page, which
 load balancers and `make up` poll.
 """
@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 
+import psycopg
 import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -30,10 +31,17 @@ _checks_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="healthz")
 
 
 def check_database() -> tuple[bool, str]:
+    """A connection of its own, with a short connect timeout: a pooled connection would wait
+    the pool's whole timeout (20 s) for PostgreSQL to come back before answering."""
+    params = {
+        key: value
+        for key, value in connection.get_connection_params().items()
+        if key not in ("cursor_factory", "context")
+    }
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT version()")
-            (version,) = cursor.fetchone()
+        with psycopg.connect(**params, connect_timeout=2) as conn:
+            row = conn.execute("SELECT version()").fetchone()
+        version = str(row[0]) if row else "unknown"
         return True, version.split(",")[0]
     except Exception as exc:  # noqa: BLE001 - a health page reports any failure, never raises
         return False, f"{type(exc).__name__}: {exc}"

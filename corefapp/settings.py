@@ -139,6 +139,10 @@ if env.bool("DB_POOL", default=True):
         "max_size": env.int("DB_POOL_MAX", default=20),
         "timeout": 20,
     }
+    # The pool checks a connection before lending it: after PostgreSQL restarts, every idle
+    # pooled connection is dead, and without the check each would fail one request (found by
+    # tests/integration/test_database_outage.py). The check is one local round trip.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

@@ -23,7 +23,7 @@ def services() -> Services:
     settings.DATABASES["default"].update(
         NAME="corefapp",
         USER="postgres",
-        PASSWORD="",
+        PASSWORD=running.postgres.password,
         HOST=running.postgres.host,
         PORT=str(running.postgres.port),
     )

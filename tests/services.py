@@ -56,10 +56,8 @@ def _template_cluster(base: Path) -> Path:
     return template
 
 
-def start_services() -> Services:
-    base = var_dir() / "test"
-    template = _template_cluster(base)
-    root = Path(tempfile.mkdtemp(prefix=f"session-{os.getpid()}-", dir=base))
+def copy_template_cluster(template: Path, root: Path) -> Path:
+    """A data directory of our own under `root`, owned by the server's user when we are root."""
     data = root / "postgres"
     shutil.copytree(template, data, symlinks=True)
     if os.geteuid() == 0:
@@ -69,9 +67,18 @@ def start_services() -> Services:
         root.chmod(0o755)
         for path in [data, *data.rglob("*")]:
             os.lchown(path, entry.pw_uid, entry.pw_gid)
-    # PostgreSQL trusts local connections (tests/conftest.py points Django at it without a
-    # password); Redis requires one, as make up's does, so every client here proves it sends it.
-    postgres = EmbeddedPostgres(data, port=free_port())
+    return data
+
+
+def start_services() -> Services:
+    base = var_dir() / "test"
+    template = _template_cluster(base)
+    root = Path(tempfile.mkdtemp(prefix=f"session-{os.getpid()}-", dir=base))
+    data = copy_template_cluster(template, root)
+    # Both servers require a password, as make up's do, so every client here (Django, daphne,
+    # Celery workers started by tests) proves it sends one. The template trusts local sign-ins;
+    # start() switches the copy to scram with this session's password.
+    postgres = EmbeddedPostgres(data, port=free_port(), password=secrets.token_urlsafe(24))
     postgres.start()
     redis = EmbeddedRedis(root / "redis", port=free_port(), password=secrets.token_urlsafe(24))
     try:
