@@ -8,6 +8,11 @@ enforces (docs: ../shared/docs/domain.md, "Anaphora links"): TRANSFORMED is one-
 its links are taken greedily by score, skipping any whose anaphor or antecedent already has
 one. Scores are the classifier's probabilities. Train a model with
 `python -m modelserve.train --backend chemu`.
+
+From raw text: when a mention tagger is trained (`chemu_mentions`, in <models dir>/
+chemu-mentions), the backend also proposes the mentions the topic does not have, and its links
+join existing and proposed mentions; without one, it links the existing mentions only. The
+tagger is looked for at every run, so one trained after the worker started is used.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ DEFAULTS: dict[str, Any] = {
     "model_dir": None,  # None: <models_dir()>/chemu (see modelserve.backends.models_dir_set)
     "device": "auto",
     "threshold": None,  # None: the value saved with the model
+    "mentions_dir": None,  # None: <models_dir()>/chemu-mentions; mentions proposed if trained
+    "propose_mentions": True,  # False: links between the existing mentions only
 }
 
 
@@ -154,6 +161,17 @@ class ChemuBackend:
             chemu_model.limit_cpu_threads()
 
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
+        from modelserve.backends import chemu_mentions
+
+        mentions_dir = self.params["mentions_dir"] or chemu_mentions.default_mentions_dir()
+        if self.params["propose_mentions"] and chemu_mentions.mentions_trained(mentions_dir):
+            progress(0.0, "finding mentions")
+            tagger = chemu_mentions.load_mentions(mentions_dir, self.model.device)
+            found = chemu_mentions.suggest_from_text(
+                tagger, self.model, topic, self.params["threshold"]
+            )
+            progress(1.0, f"{len(found.mentions)} mentions, {len(found.links)} links")
+            return found
         progress(0.0, "scoring mention pairs")
         links = suggest_links(self.model, topic, self.params["threshold"])
         progress(1.0, f"{len(links)} links")

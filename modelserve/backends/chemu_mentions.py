@@ -1,0 +1,299 @@
+"""Anaphora from raw text: find the mentions (a BIOHD tagger), then link them (the chemu model).
+
+What other code calls (pure: no Django, no settings; the models folder is passed in or set
+with `modelserve.backends.models_dir_set`):
+
+- `train_chemu_mentions(topics, out_dir=None, *, progress=no_progress, seed=0, ...)`: train
+  the mention tagger on gold ChEMU topics (`TopicData`, every mention a gold mention),
+  score it end to end on the held-out share and save it to `out_dir` (default
+  `default_mentions_dir()` = <models dir>/chemu-mentions). `progress(fraction, message)` is
+  `base.Progress`; a Celery task can pass its own. Returns a summary dict (scores, seconds).
+- `mentions_trained(model_dir=None) -> bool`: whether a complete tagger is saved there.
+- `load_mentions(model_dir=None, device="auto") -> MentionTagger`: loaded once per process.
+- `propose_mentions(tagger, topic) -> list[MentionSuggestion]`: mentions found in the topic's
+  text that it does not already have.
+- `suggest_from_text(tagger, link_model, topic, threshold=None) -> Suggestions`: proposed
+  mentions, plus links over the existing and proposed mentions (indices as
+  `base.LinkSuggestion` says). The `chemu` backend calls it when a tagger is trained.
+
+Held-out figures, the commands and what was tried: docs/mentions.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from annotation.domain.corpus import MentionData, TopicData
+from annotation.domain.metrics.counts import Counts, add_counts
+from annotation.domain.metrics.mention_detection import mention_detection_counts
+from annotation.domain.scoring.api import score_chemu
+from modelserve.backends import biohd, mention_tagger
+from modelserve.backends.base import MentionSuggestion, Progress, Suggestions, no_progress
+from modelserve.backends.chemu import suggest_links, with_links
+from modelserve.backends.chemu_model import ChemuModel
+from modelserve.backends.mention_features import WordEncoder, WordVocabulary
+from modelserve.backends.mention_tagger import MentionTagger, Sequence
+from modelserve.devices import pick_device
+
+DIRECTORY = "chemu-mentions"
+
+
+def default_mentions_dir() -> Path:
+    from modelserve.backends import models_dir
+
+    return models_dir() / DIRECTORY
+
+
+def mentions_trained(model_dir: str | Path | None = None) -> bool:
+    return mention_tagger.is_complete(model_dir or default_mentions_dir())
+
+
+def load_mentions(
+    model_dir: str | Path | None = None, device: str | torch.device = "auto"
+) -> MentionTagger:
+    return mention_tagger.load(model_dir or default_mentions_dir(), device)
+
+
+# ------------------------------------------------------------------------------ predicting
+
+
+def found_mentions(tagger: MentionTagger, topic: TopicData) -> list[MentionSuggestion]:
+    """Every mention the tagger finds in the topic's documents."""
+    documents = [document.tokens for document in topic.documents]
+    return [
+        MentionSuggestion(document, [list(span) for span in spans], score)
+        for document, mentions in enumerate(tagger.mentions(documents))
+        for spans, score in mentions
+    ]
+
+
+def propose_mentions(tagger: MentionTagger, topic: TopicData) -> list[MentionSuggestion]:
+    """The mentions found that the topic does not have (same document and spans)."""
+    existing = {(m.document, tuple(tuple(span) for span in m.spans)) for m in topic.mentions}
+    return [
+        mention
+        for mention in found_mentions(tagger, topic)
+        if (mention.document, tuple(tuple(span) for span in mention.spans)) not in existing
+    ]
+
+
+def with_mentions(topic: TopicData, proposed: list[MentionSuggestion]) -> TopicData:
+    """A copy of the topic with the proposed mentions appended after its own (no links)."""
+    result = copy.copy(topic)
+    result.mentions = list(topic.mentions) + [
+        MentionData(m.document, tuple((start, end) for start, end in m.spans)) for m in proposed
+    ]
+    result.links = []
+    return result
+
+
+def suggest_from_text(
+    tagger: MentionTagger,
+    link_model: ChemuModel,
+    topic: TopicData,
+    threshold: float | None = None,
+) -> Suggestions:
+    """Proposed mentions and links over existing + proposed mentions (index len(topic.mentions)
+    + k names proposed mention k). Default threshold: the one tuned on predicted mentions."""
+    proposed = propose_mentions(tagger, topic)
+    if threshold is None:
+        threshold = tagger.config.get("link_threshold")
+    links = suggest_links(link_model, with_mentions(topic, proposed), threshold)
+    return Suggestions(mentions=proposed, links=links)
+
+
+# ------------------------------------------------------------------------------ training
+
+
+def gold_sequences(
+    topics: list[TopicData], vectors: list[Any], vocabulary: WordVocabulary, layers: int
+) -> list[Sequence]:
+    sequences = []
+    index = 0
+    for topic in topics:
+        for d, document in enumerate(topic.documents):
+            spans = [m.spans for m in topic.mentions if m.document == d]
+            tags = biohd.encode(spans, len(document.tokens), max_layers=layers)
+            tags += [[biohd.O] * len(document.tokens)] * (layers - len(tags))
+            sequences.append(
+                Sequence(
+                    vectors[index],
+                    vocabulary.word_ids(document.tokens),
+                    vocabulary.char_ids(document.tokens),
+                    torch.tensor(tags).numpy(),
+                )
+            )
+            index += 1
+    return sequences
+
+
+def documents_of(topics: list[TopicData]) -> list[list[str]]:
+    return [document.tokens for topic in topics for document in topic.documents]
+
+
+def train_tagger(
+    train: list[TopicData],
+    *,
+    vectors: list[Any],
+    encoder: WordEncoder,
+    seed: int,
+    epochs: int,
+    layers: int,
+    hidden: int,
+    device: torch.device,
+    encoder_path: str | None,
+    on_epoch: Callable[[int, float], None],
+) -> MentionTagger:
+    """Fit a tagger on gold topics whose documents' encoder vectors are given (in order)."""
+    vocabulary = WordVocabulary.build(documents_of(train))
+    config: dict[str, Any] = {
+        "encoder_path": encoder_path,
+        "encoder_dim": encoder.dim,
+        "layers": layers,
+        "hidden": hidden,
+        "epochs": epochs,
+        "seed": seed,
+    }
+    torch.manual_seed(seed)
+    net = mention_tagger.build_net(config, vocabulary)
+    sequences = gold_sequences(train, vectors, vocabulary, layers)
+    mention_tagger.fit(net, sequences, epochs=epochs, seed=seed, device=device, progress=on_epoch)
+    return MentionTagger(net, vocabulary, encoder, config, device)
+
+
+def evaluate(
+    tagger: MentionTagger,
+    link_model: ChemuModel | None,
+    holdout: list[TopicData],
+    vectors: list[Any],
+    threshold: float | None = None,
+) -> dict[str, Any]:
+    """Held-out mention detection and, with a link model, end-to-end relation scores."""
+    found = mention_tagger.predict(
+        tagger.net, tagger.sequences(documents_of(holdout), vectors), tagger.device
+    )
+    systems = []
+    exact: list[Counts] = []
+    relaxed: list[Counts] = []
+    index = 0
+    for topic in holdout:
+        proposed = []
+        for d in range(len(topic.documents)):
+            proposed += [
+                MentionSuggestion(d, [list(s) for s in spans], score)
+                for spans, score in found[index]
+            ]
+            index += 1
+        gold_keys = [m.key for m in topic.mentions]
+        keys = [(m.document, tuple((s, e) for s, e in m.spans)) for m in proposed]
+        exact.append(mention_detection_counts(gold_keys, keys))
+        relaxed.append(mention_detection_counts(gold_keys, keys, relaxed=True))
+        raw = with_mentions(_without_mentions(topic), proposed)
+        if link_model is not None:
+            raw = with_links(raw, suggest_links(link_model, raw, threshold))
+        systems.append(raw)
+    scores: dict[str, Any] = {
+        "mentions": {"exact": add_counts(exact).prf(), "relaxed": add_counts(relaxed).prf()}
+    }
+    if link_model is not None:
+        scores.update(score_chemu(holdout, systems))
+    return scores
+
+
+def _saved_link_model(device: str) -> ChemuModel | None:
+    """The chemu link model in the models folder, if one is saved there (for end-to-end
+    held-out scores)."""
+    from modelserve.backends import chemu_model
+    from modelserve.backends.chemu import default_model_dir, is_trained
+
+    try:
+        directory = default_model_dir()
+    except RuntimeError:  # no models folder set
+        return None
+    return chemu_model.load(directory, device) if is_trained(directory) else None
+
+
+def _without_mentions(topic: TopicData) -> TopicData:
+    result = copy.copy(topic)
+    result.mentions, result.links, result.clusters = [], [], []
+    return result
+
+
+def train_chemu_mentions(
+    topics: list[TopicData],
+    out_dir: str | Path | None = None,
+    *,
+    progress: Progress = no_progress,
+    seed: int = 0,
+    holdout_fraction: float = 0.15,
+    epochs: int = 20,
+    layers: int = 2,
+    hidden: int = 192,
+    encoder_path: str | None = None,
+    device: str = "auto",
+    link_model: ChemuModel | None = None,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Train the tagger on gold topics, score it on a held-out share (end to end when a
+    `link_model` is given), save it; returns the summary (also saved in its config.json)."""
+    from modelserve.backends.chemu_training import split_topics
+
+    started = time.monotonic()
+    if link_model is None:
+        link_model = _saved_link_model(device)
+    # the link model's filter, so that one seed holds out the same topics for both steps
+    usable = [t for t in topics if t.links and len(t.mentions) >= 2]
+    if not usable:
+        raise ValueError("no topic with gold links to train on")
+    train, holdout = split_topics(usable, holdout_fraction, seed)
+    log(f"mention tagger: {len(train)} topics for training, {len(holdout)} held out")
+    target = pick_device(device)
+    progress(0.0, "encoding the documents")
+    encoder = WordEncoder(encoder_path, target)
+    vectors = encoder.vectors(documents_of(train + holdout))
+    train_vectors, holdout_vectors = (
+        vectors[: len(documents_of(train))],
+        vectors[len(documents_of(train)) :],
+    )
+    log(f"encoded {len(vectors)} documents in {time.monotonic() - started:.0f} s")
+
+    def on_epoch(epoch: int, loss: float) -> None:
+        log(f"epoch {epoch}/{epochs}: loss {loss:.4f}")
+        progress(0.3 + 0.6 * epoch / epochs, f"training the mention tagger: epoch {epoch}/{epochs}")
+
+    progress(0.3, "training the mention tagger")
+    tagger = train_tagger(
+        train,
+        vectors=train_vectors,
+        encoder=encoder,
+        seed=seed,
+        epochs=epochs,
+        layers=layers,
+        hidden=hidden,
+        device=target,
+        encoder_path=encoder_path,
+        on_epoch=on_epoch,
+    )
+    train_seconds = time.monotonic() - started
+    scores = None
+    if holdout:
+        progress(0.9, "scoring the held-out snippets")
+        scores = evaluate(tagger, link_model, holdout, holdout_vectors)
+    tagger.config.update(
+        train_seconds=round(train_seconds, 1),
+        holdout_fraction=holdout_fraction,
+        train_topics=len(train),
+        holdout_topics=[t.external_id for t in holdout],
+        holdout_scores=scores,
+    )
+    out = Path(out_dir) if out_dir is not None else default_mentions_dir()
+    mention_tagger.save(tagger, out)
+    progress(1.0, f"mention tagger saved ({train_seconds:.0f} s)")
+    log(f"saved to {out} (training took {train_seconds:.0f} s)")
+    return {"out_dir": str(out), "scores": scores, "train_seconds": train_seconds}

@@ -1,0 +1,278 @@
+"""The mention tagger: words -> layered BIOHD tags (`biohd`) -> mentions with scores.
+
+Per word: its frozen encoder vector (`mention_features.WordEncoder`), a learned embedding of
+its form and a character CNN (chemical names, quantities and units are told apart by their
+characters). Two BiLSTM layers read the document; per BIOHD layer a linear map gives tag
+scores and a CRF (`crf`) decodes them, the scheme's forbidden transitions masked. A
+mention's score is the mean marginal probability of its tags.
+
+A trained tagger is a directory: `weights.pt`, `vocabulary.json`, and `config.json`
+(written last, so that its presence means the tagger is complete).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from modelserve.arrays import FloatArray, IntArray
+from modelserve.backends import biohd
+from modelserve.backends.crf import CRF
+from modelserve.backends.mention_features import MAX_CHARS, WordEncoder, WordVocabulary
+from modelserve.devices import pick_device
+
+CONFIG_FILE, WEIGHTS_FILE, VOCABULARY_FILE = "config.json", "weights.pt", "vocabulary.json"
+TAG_COUNT = len(biohd.TAGS)
+
+
+@dataclass
+class Sequence:
+    """One document as the network reads it; `tags` (layers, words) only for training."""
+
+    vectors: FloatArray
+    words: IntArray
+    chars: IntArray
+    tags: IntArray | None = None
+
+
+class TaggerNet(nn.Module):
+    def __init__(
+        self,
+        encoder_dim: int,
+        form_count: int,
+        char_count: int,
+        layers: int = 2,
+        hidden: int = 192,
+        dropout: float = 0.3,
+    ) -> None:
+        super().__init__()
+        self.layers = layers
+        self.project = nn.Linear(encoder_dim, 256)
+        self.forms = nn.Embedding(form_count + 1, 64, padding_idx=0)
+        self.chars = nn.Embedding(char_count + 2, 32, padding_idx=0)
+        self.char_cnn = nn.Conv1d(32, 64, kernel_size=3, padding=1)
+        self.dropout = nn.Dropout(dropout)
+        self.lstm = nn.LSTM(
+            256 + 64 + 64,
+            hidden,
+            num_layers=2,
+            bidirectional=True,
+            batch_first=True,
+            dropout=dropout,
+        )
+        self.emit = nn.Linear(2 * hidden, layers * TAG_COUNT)
+        self.crfs = nn.ModuleList(CRF(biohd.ALLOWED, biohd.START_ALLOWED) for _ in range(layers))
+
+    def emissions(
+        self, vectors: torch.Tensor, words: torch.Tensor, chars: torch.Tensor
+    ) -> torch.Tensor:
+        """(batch, layers, time, tags) tag scores."""
+        batch, time = words.shape
+        char_vectors = self.chars(chars.view(batch * time, MAX_CHARS)).transpose(1, 2)
+        char_features = torch.relu(self.char_cnn(char_vectors)).max(dim=2).values
+        inputs = torch.cat(
+            [
+                torch.relu(self.project(self.dropout(vectors))),
+                self.forms(words),
+                char_features.view(batch, time, -1),
+            ],
+            dim=-1,
+        )
+        hidden, _ = self.lstm(self.dropout(inputs))
+        scores: torch.Tensor = self.emit(self.dropout(hidden))
+        return scores.view(batch, time, self.layers, TAG_COUNT).transpose(1, 2)
+
+    def crf(self, layer: int) -> CRF:
+        crf = self.crfs[layer]
+        assert isinstance(crf, CRF)
+        return crf
+
+
+def collate(
+    sequences: list[Sequence], device: torch.device, layers: int
+) -> tuple[torch.Tensor, ...]:
+    """Padded (vectors, words, chars, mask, tags) tensors."""
+    time = max(len(s.words) for s in sequences)
+    batch = len(sequences)
+    dim = sequences[0].vectors.shape[1]
+    vectors = np.zeros((batch, time, dim), dtype=np.float32)
+    words = np.zeros((batch, time), dtype=np.int64)
+    chars = np.zeros((batch, time, MAX_CHARS), dtype=np.int64)
+    mask = np.zeros((batch, time), dtype=bool)
+    tags = np.zeros((batch, layers, time), dtype=np.int64)
+    for row, s in enumerate(sequences):
+        n = len(s.words)
+        vectors[row, :n] = s.vectors
+        words[row, :n], chars[row, :n], mask[row, :n] = s.words, s.chars, True
+        if s.tags is not None:
+            tags[row, :, :n] = s.tags[:layers]
+    return tuple(
+        torch.from_numpy(array).to(device) for array in (vectors, words, chars, mask, tags)
+    )
+
+
+def fit(
+    net: TaggerNet,
+    sequences: list[Sequence],
+    *,
+    epochs: int,
+    seed: int,
+    device: torch.device,
+    batch_size: int = 8,
+    learning_rate: float = 2e-3,
+    progress: Callable[[int, float], None] = lambda epoch, loss: None,
+) -> TaggerNet:
+    """Train on documents batched by length (shuffled batches); `progress(epoch, loss)`."""
+    torch.manual_seed(seed)
+    shuffler = random.Random(seed)
+    net.to(device).train()
+    optimiser = torch.optim.Adam(net.parameters(), lr=learning_rate)
+    by_length = sorted(range(len(sequences)), key=lambda k: len(sequences[k].words))
+    batches = [by_length[k : k + batch_size] for k in range(0, len(by_length), batch_size)]
+    for epoch in range(epochs):
+        shuffler.shuffle(batches)
+        total, words = 0.0, 0
+        for indices in batches:
+            vectors, forms, chars, mask, tags = collate(
+                [sequences[k] for k in indices], device, net.layers
+            )
+            emissions = net.emissions(vectors, forms, chars)
+            loss = sum(
+                net.crf(layer).negative_log_likelihood(emissions[:, layer], tags[:, layer], mask)
+                for layer in range(net.layers)
+            )
+            assert isinstance(loss, torch.Tensor)
+            count = int(mask.sum())
+            optimiser.zero_grad()
+            (loss / count).backward()  # type: ignore[no-untyped-call]
+            nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+            optimiser.step()
+            total += float(loss)
+            words += count
+        progress(epoch + 1, total / max(1, words))
+    return net.eval()
+
+
+def predict(
+    net: TaggerNet, sequences: list[Sequence], device: torch.device, batch_size: int = 8
+) -> list[list[tuple[biohd.Spans, float]]]:
+    """Per document: (spans, score) of every mention found, in order of first token."""
+    net.eval()
+    results: list[list[tuple[biohd.Spans, float]]] = [[] for _ in sequences]
+    by_length = sorted(range(len(sequences)), key=lambda k: len(sequences[k].words))
+    with torch.no_grad():
+        for first in range(0, len(by_length), batch_size):
+            indices = by_length[first : first + batch_size]
+            vectors, forms, chars, mask, _ = collate(
+                [sequences[k] for k in indices], device, net.layers
+            )
+            emissions = net.emissions(vectors, forms, chars)
+            found: list[dict[biohd.Spans, float]] = [{} for _ in indices]
+            for layer in range(net.layers):
+                crf = net.crf(layer)
+                paths = crf.viterbi(emissions[:, layer], mask)
+                marginals = crf.marginals(emissions[:, layer], mask).cpu().numpy()
+                for row, path in enumerate(paths):
+                    for spans in biohd.decode_layer(path):
+                        positions = [p for start, end in spans for p in range(start, end + 1)]
+                        score = float(np.mean([marginals[row, p, path[p]] for p in positions]))
+                        found[row][spans] = max(score, found[row].get(spans, 0.0))
+            for row, k in enumerate(indices):
+                ordered = sorted(found[row], key=lambda spans: (spans[0][0], spans))
+                results[k] = [(spans, round(found[row][spans], 6)) for spans in ordered]
+    return results
+
+
+# ------------------------------------------------------------------ the tagger as a whole
+
+
+@dataclass
+class MentionTagger:
+    net: TaggerNet
+    vocabulary: WordVocabulary
+    encoder: WordEncoder
+    config: dict[str, Any]
+    device: torch.device
+
+    def sequences(
+        self, documents: list[list[str]], vectors: list[FloatArray] | None = None
+    ) -> list[Sequence]:
+        vectors = vectors if vectors is not None else self.encoder.vectors(documents)
+        return [
+            Sequence(v, self.vocabulary.word_ids(tokens), self.vocabulary.char_ids(tokens))
+            for tokens, v in zip(documents, vectors, strict=True)
+        ]
+
+    def mentions(self, documents: list[list[str]]) -> list[list[tuple[biohd.Spans, float]]]:
+        """(spans, score) of the mentions found in each document (a list of words)."""
+        nonempty = [k for k, tokens in enumerate(documents) if tokens]
+        found = predict(self.net, self.sequences([documents[k] for k in nonempty]), self.device)
+        results: list[list[tuple[biohd.Spans, float]]] = [[] for _ in documents]
+        for k, mentions in zip(nonempty, found, strict=True):
+            results[k] = mentions
+        return results
+
+
+def save(tagger: MentionTagger, directory: str | Path) -> Path:
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / CONFIG_FILE).unlink(missing_ok=True)
+    state = {name: tensor.detach().cpu() for name, tensor in tagger.net.state_dict().items()}
+    torch.save(state, directory / WEIGHTS_FILE)
+    vocabulary = {"forms": tagger.vocabulary.forms, "chars": tagger.vocabulary.chars}
+    (directory / VOCABULARY_FILE).write_text(json.dumps(vocabulary), encoding="utf-8")
+    partial = directory / (CONFIG_FILE + ".partial")
+    partial.write_text(json.dumps(tagger.config, indent=2, sort_keys=True), encoding="utf-8")
+    os.replace(partial, directory / CONFIG_FILE)
+    return directory
+
+
+def is_complete(directory: str | Path) -> bool:
+    directory = Path(directory)
+    return all(
+        (directory / name).is_file() for name in (CONFIG_FILE, WEIGHTS_FILE, VOCABULARY_FILE)
+    )
+
+
+_LOADED: dict[tuple[str, str, int], MentionTagger] = {}
+_LOCK = threading.Lock()
+
+
+def load(directory: str | Path, device: str | torch.device = "auto") -> MentionTagger:
+    """The tagger in `directory` on `device`, loaded once per process (again if retrained)."""
+    directory = Path(directory).expanduser().resolve()
+    if not is_complete(directory):
+        raise FileNotFoundError(f"no trained mention tagger in {directory}")
+    target = device if isinstance(device, torch.device) else pick_device(device)
+    key = (str(directory), str(target), (directory / CONFIG_FILE).stat().st_mtime_ns)
+    with _LOCK:
+        if key not in _LOADED:
+            config = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
+            saved = json.loads((directory / VOCABULARY_FILE).read_text(encoding="utf-8"))
+            vocabulary = WordVocabulary(saved["forms"], saved["chars"])
+            net = build_net(config, vocabulary)
+            state = torch.load(directory / WEIGHTS_FILE, map_location="cpu", weights_only=True)
+            net.load_state_dict(state)
+            encoder = WordEncoder(config.get("encoder_path"), target)
+            _LOADED[key] = MentionTagger(net.to(target).eval(), vocabulary, encoder, config, target)
+        return _LOADED[key]
+
+
+def build_net(config: dict[str, Any], vocabulary: WordVocabulary) -> TaggerNet:
+    return TaggerNet(
+        int(config["encoder_dim"]),
+        len(vocabulary.forms),
+        len(vocabulary.chars),
+        layers=int(config["layers"]),
+        hidden=int(config["hidden"]),
+    )
