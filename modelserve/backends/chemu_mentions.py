@@ -35,7 +35,7 @@ from annotation.domain.metrics.mention_detection import mention_detection_counts
 from annotation.domain.scoring.api import score_chemu
 from modelserve.backends import biohd, mention_tagger
 from modelserve.backends.base import MentionSuggestion, Progress, Suggestions, no_progress
-from modelserve.backends.chemu import suggest_links, with_links
+from modelserve.backends.chemu_linking import suggest_links, with_links
 from modelserve.backends.chemu_model import ChemuModel
 from modelserve.backends.mention_features import WordEncoder, WordVocabulary
 from modelserve.backends.mention_tagger import MentionTagger, Sequence
@@ -209,14 +209,13 @@ def evaluate(
 def _saved_link_model(device: str) -> ChemuModel | None:
     """The chemu link model in the models folder, if one is saved there (for end-to-end
     held-out scores)."""
-    from modelserve.backends import chemu_model
-    from modelserve.backends.chemu import default_model_dir, is_trained
+    from modelserve.backends import chemu_model, models_dir
 
     try:
-        directory = default_model_dir()
+        directory = models_dir() / "chemu"
     except RuntimeError:  # no models folder set
         return None
-    return chemu_model.load(directory, device) if is_trained(directory) else None
+    return chemu_model.load(directory, device) if chemu_model.is_complete(directory) else None
 
 
 def _without_mentions(topic: TopicData) -> TopicData:

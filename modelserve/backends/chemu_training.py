@@ -24,8 +24,8 @@ import torch
 from annotation.domain.corpus import TopicData
 from annotation.domain.scoring.api import score_chemu
 from modelserve.backends import chemu_model
-from modelserve.backends.chemu import suggest_links, with_links
 from modelserve.backends.chemu_features import SnippetFeatures
+from modelserve.backends.chemu_linking import suggest_links, with_links
 from modelserve.backends.chemu_model import CLASSES, ChemuModel
 from modelserve.devices import pick_device
 
