@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Max
 
+from annotation import gates
 from annotation.domain import history
 from annotation.models import (
     Annotation,
@@ -185,7 +186,12 @@ def my_assignments_payload(user) -> list[dict]:
     do, submitted (MY_TOPICS_ORDER); within each, by project and topic order."""
     mine = Assignment.objects.filter(user=user)
     rows = assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id"))
-    return sorted(rows, key=_my_topics_key)
+    # Apps built on the core say which rows are practice and which are locked (and why):
+    # locked rows come last, so the topic to continue is one the annotator may open.
+    notes = gates.assignment_notes(user, [row["id"] for row in rows])
+    for row in rows:
+        row.update(notes[row["id"]])
+    return sorted(rows, key=lambda row: (row["locked"] is not None, *_my_topics_key(row)))
 
 
 def annotation_log_payload(annotation: Annotation, *, limit: int = 500) -> list[dict]:

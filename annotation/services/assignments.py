@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from annotation import gates
 from annotation.domain.errors import DomainError
 from annotation.errors import (
     AnnotationLocked,
@@ -58,6 +59,9 @@ def assignment_submit(*, assignment_id: int, user) -> Assignment:
     if assignment.status == Assignment.Status.SUBMITTED:
         raise AnnotationLocked("This topic is already submitted.")
     annotation = assignment.annotation
+    topic = assignment.topic
+    context = gates.EditContext(annotation.pk, topic.pk, topic.project_id, assignment.pk, user.pk)
+    gates.edit_check(context)  # e.g. locked until the annotator qualifies (annotation/gates.py)
     if assignment.topic.project.hierarchy:
         missing = _unassigned_mentions(annotation)
         if missing:
@@ -69,6 +73,7 @@ def assignment_submit(*, assignment_id: int, user) -> Assignment:
     assignment.status = Assignment.Status.SUBMITTED
     assignment.submitted_at = timezone.now()
     assignment.save(update_fields=["status", "submitted_at"])
+    gates.submitted(assignment)  # a practice topic is scored now (annotation/gates.py)
     _announce(assignment)
     return assignment
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from annotation import gates
 from annotation.domain import history
 from annotation.domain.effects import apply_effects
 from annotation.domain.errors import DomainError, NotFound
@@ -122,7 +123,15 @@ def _lock_editable(annotation_id: int, expected_version: int, user) -> Locked:
     if locked.version != expected_version:
         raise VersionConflict(expected=expected_version, current=locked.version)
     check()
+    gates.edit_check(_edit_context(locked, user))
     return locked
+
+
+def _edit_context(locked: Locked, user) -> gates.EditContext:
+    user_id = getattr(user, "pk", None)
+    return gates.EditContext(
+        locked.id, locked.topic_id, locked.project_id, locked.assignment_id, user_id
+    )
 
 
 def _commit(
@@ -218,7 +227,9 @@ def annotation_operation_apply(
     locked = _lock_editable(annotation_id, expected_version, user)
     _check_proposal(locked.topic_id, payload)
     state = _state_for(locked)
+    feedback = gates.operation_feedback(_edit_context(locked, user), state, payload)
     result = plan(state, payload, _new_id)
+    result.warnings.extend(feedback)
     return _commit_do(locked, state, user=user, payload=payload, result=result, client_id=client_id)
 
 

@@ -150,6 +150,12 @@ class AssignmentRow(serializers.Serializer):
     progress = AssignmentProgress()
     last_edited = serializers.DateTimeField(format=None, allow_null=True)
     submitted_at = serializers.DateTimeField(format=None, allow_null=True)
+    locked = serializers.CharField(
+        allow_null=True, required=False, help_text="why the topic cannot be opened yet (My topics)"
+    )
+    practice = serializers.CharField(
+        allow_null=True, required=False, help_text="a practice topic's mode (guided, scored)"
+    )
 
 
 class Applied(serializers.Serializer):

@@ -1,0 +1,92 @@
+"""Gates: questions the core asks apps built on it before it lets work happen.
+
+Onboarding (practice topics, qualification) depends on this app and never the other way
+round, yet the core must know when an assignment is locked (an annotator who has not
+qualified yet), when an operation is answered with feedback (a guided practice topic checks
+each decision against gold), and when a submitted annotation is to be scored. As with
+`annotation/proposals.py`, the app registers its answers here when Django starts
+(`AppConfig.ready`); with nothing registered every gate is open and silent.
+
+- ``assignment_notes(user, assignment_ids) -> {assignment id: {"locked": why | None,
+  "practice": mode | None}}``: what My topics shows about each of a user's assignments.
+- ``edit_check(context)``: called under the row lock before any change (operation, undo,
+  redo); raise a DomainError (AnnotationLocked: why) to refuse it.
+- ``operation_feedback(context, state, payload) -> [message, ...]``: called under the row lock
+  before an operation is planned; raise a DomainError to refuse it (nothing changes), or
+  return messages the annotator sees with the applied change.
+- ``submitted(assignment)``: called in the submit transaction, after the status changed; it
+  may raise a DomainError to refuse the submission.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class EditContext:
+    """The annotation an operation changes, as the operation service locked it."""
+
+    annotation_id: int
+    topic_id: int
+    project_id: int
+    assignment_id: int | None
+    user_id: int | None
+
+
+AssignmentNotes = Callable[[Any, list[int]], dict[int, dict[str, Any]]]
+OperationFeedback = Callable[[EditContext, Any, dict[str, Any]], list[str]]
+Submitted = Callable[[Any], None]
+EditCheck = Callable[[EditContext], None]
+
+_notes: list[AssignmentNotes] = []
+_edit_checks: list[EditCheck] = []
+_feedback: list[OperationFeedback] = []
+_submitted: list[Submitted] = []
+
+
+def gates_register(
+    *,
+    notes: AssignmentNotes | None = None,
+    edit_check: EditCheck | None = None,
+    feedback: OperationFeedback | None = None,
+    submitted: Submitted | None = None,
+) -> None:
+    hooks: list[tuple[Any, list[Any]]] = [
+        (notes, _notes),
+        (edit_check, _edit_checks),
+        (feedback, _feedback),
+        (submitted, _submitted),
+    ]
+    for hook, registry in hooks:
+        if hook is not None and hook not in registry:
+            registry.append(hook)
+
+
+def assignment_notes(user, assignment_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    ids = list(assignment_ids)
+    notes: dict[int, dict[str, Any]] = {id: {"locked": None, "practice": None} for id in ids}
+    for hook in _notes:
+        for id, note in hook(user, ids).items():
+            if id in notes:
+                notes[id].update({key: value for key, value in note.items() if value is not None})
+    return notes
+
+
+def edit_check(context: EditContext) -> None:
+    for hook in _edit_checks:
+        hook(context)
+
+
+def operation_feedback(context: EditContext, state: Any, payload: dict[str, Any]) -> list[str]:
+    messages: list[str] = []
+    for hook in _feedback:
+        messages += hook(context, state, payload)
+    return messages
+
+
+def submitted(assignment: Any) -> None:
+    for hook in _submitted:
+        hook(assignment)

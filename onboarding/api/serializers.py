@@ -1,0 +1,145 @@
+"""What the onboarding endpoints take and answer (typed for the schema and the frontend)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+MODES = ["guided", "scored"]
+
+
+class Scores(serializers.DictField):
+    child = serializers.FloatField(allow_null=True)
+
+
+class DiffMention(serializers.Serializer):
+    mention = serializers.IntegerField(allow_null=True, help_text="your mention's id")
+    text = serializers.CharField()
+    cluster = serializers.IntegerField(allow_null=True, help_text="your cluster's id")
+    yours = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    gold = serializers.ListField(child=serializers.CharField(), allow_null=True)
+
+
+class DiffEdge(serializers.Serializer):
+    parent = serializers.ListField(child=serializers.CharField())
+    child = serializers.ListField(child=serializers.CharField())
+    cluster = serializers.IntegerField(allow_null=True)
+    mention = serializers.IntegerField(allow_null=True)
+
+
+class DiffLink(serializers.Serializer):
+    type = serializers.CharField()
+    anaphor = serializers.CharField()
+    antecedent = serializers.CharField()
+    mention = serializers.IntegerField(allow_null=True)
+
+
+class Diff(serializers.Serializer):
+    mentions = DiffMention(many=True)
+    missing_edges = DiffEdge(many=True)
+    extra_edges = DiffEdge(many=True)
+    missing_links = DiffLink(many=True)
+    extra_links = DiffLink(many=True)
+
+
+class Attempt(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    topic = serializers.CharField()
+    scores = Scores()
+    diff = Diff()
+    passed = serializers.BooleanField(allow_null=True)
+    annotation = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class TourStep(serializers.Serializer):
+    target = serializers.CharField()
+    header = serializers.DictField(child=serializers.CharField(), required=False)
+    content = serializers.CharField()
+    params = serializers.DictField(child=serializers.CharField(), required=False)
+
+
+class MyPractice(serializers.Serializer):
+    assignment = serializers.IntegerField()
+    topic = serializers.CharField()
+    mode = serializers.ChoiceField(choices=MODES)
+    tour_steps = TourStep(many=True)
+    settings = serializers.DictField(child=serializers.JSONField())
+    thresholds = Scores()
+    attempts = Attempt(many=True)
+
+
+class ResetDone(serializers.Serializer):
+    assignment = serializers.IntegerField(help_text="the new assignment of the practice topic")
+
+
+class PracticeRequest(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=MODES)
+
+
+class PracticeRow(serializers.Serializer):
+    id = serializers.IntegerField()
+    topic = serializers.IntegerField()
+    external_id = serializers.CharField()
+    mode = serializers.ChoiceField(choices=MODES)
+
+
+class PracticeImportRequest(serializers.Serializer):
+    file = serializers.FileField(help_text="a CoRefi JSON file (or a .zip of several)")
+    mode = serializers.ChoiceField(
+        choices=MODES, required=False, help_text="default: guided for CoRefi onboarding files"
+    )
+
+
+class RuleRequest(serializers.Serializer):
+    practice_topics = serializers.ListField(
+        child=serializers.IntegerField(), help_text="practice topic ids; none: not required"
+    )
+    thresholds = Scores()
+
+
+class Rule(serializers.Serializer):
+    practice_topics = serializers.ListField(child=serializers.IntegerField())
+    thresholds = Scores()
+    text = serializers.CharField()
+
+
+class LogEntry(serializers.Serializer):
+    qualified = serializers.BooleanField()
+    source = serializers.CharField()
+    actor = serializers.CharField(allow_null=True)
+    note = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+class AnnotatorQualification(serializers.Serializer):
+    user = serializers.IntegerField()
+    username = serializers.CharField()
+    qualified = serializers.BooleanField()
+    source = serializers.CharField(allow_null=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
+    attempts = Attempt(many=True)
+    log = LogEntry(many=True)
+
+
+class ProjectOnboarding(serializers.Serializer):
+    required = serializers.BooleanField()
+    rule = Rule()
+    practice_topics = PracticeRow(many=True)
+    annotators = AnnotatorQualification(many=True)
+
+
+class QualifyRequest(serializers.Serializer):
+    qualified = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True, default="", max_length=2000)
+
+
+class UserQualification(serializers.Serializer):
+    user = serializers.IntegerField()
+    project = serializers.IntegerField()
+    project_name = serializers.CharField()
+    qualified = serializers.BooleanField()
+    source = serializers.CharField(allow_null=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
+    attempts = serializers.IntegerField()
+    passed_attempt = serializers.BooleanField()

@@ -1,0 +1,139 @@
+"""Scores and diff of an annotator's annotation against gold (pure: two states in, JSON out).
+
+Scores are the agreement report's metrics (annotation.domain.scoring.evaluate.IAA_METRICS),
+computed for the pair (gold as key, the annotator as response): the same numbers the
+agreement report would show for that pair. The diff names what differs the way the
+workspace shows it, and carries the annotator's mention and cluster ids so that each entry
+is a click away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from annotation.domain.scoring import evaluate
+from annotation.domain.scoring.plain import TopicAnnotation, mention_key
+from annotation.domain.state import AnnotationState
+
+# The metrics a project's qualification may set thresholds on, per scheme.
+METRICS: dict[str, tuple[str, ...]] = {
+    scheme: tuple(spec.name for spec in specs) for scheme, specs in evaluate.IAA_METRICS.items()
+}
+
+Key = tuple[int, tuple[tuple[int, int], ...]]
+Text = Callable[[Key], str]
+
+
+def _active(state: AnnotationState, documents: dict[int, int]) -> dict[int, Key]:
+    """Mention id -> its key (document index, spans), for mentions not rejected."""
+    return {
+        m.id: mention_key(documents[m.document], m.spans)
+        for m in state.mentions.values()
+        if not m.rejected
+    }
+
+
+def scores(gold: TopicAnnotation, mine: TopicAnnotation, schemes: list[str]) -> dict[str, Any]:
+    """metric -> score (None where undefined), for the project's schemes ("scico", "chemu")."""
+    result: dict[str, Any] = {}
+    for scheme in schemes:
+        pair = evaluate.pair(scheme, gold, mine, keep_singletons=False)
+        for spec in evaluate.IAA_METRICS[scheme]:
+            result[spec.name] = spec.score(spec.extract(pair))
+    return result
+
+
+def passes(values: dict[str, Any], thresholds: dict[str, float]) -> bool | None:
+    """Whether every threshold holds (a metric without a score fails); None: no threshold."""
+    if not thresholds:
+        return None
+    return all(
+        values.get(metric) is not None and values[metric] >= minimum
+        for metric, minimum in thresholds.items()
+    )
+
+
+def _groups(state: AnnotationState, keys: dict[int, Key]) -> dict[Key, tuple[int, frozenset]]:
+    """Mention key -> (its cluster id, the keys of that cluster's members)."""
+    result: dict[Key, tuple[int, frozenset]] = {}
+    for cluster in state.clusters.values():
+        members = frozenset(keys[m] for m in cluster.members if m in keys)
+        for key in members:
+            result[key] = (cluster.id, members)
+    return result
+
+
+def diff(gold: AnnotationState, mine: AnnotationState, documents: dict[int, int], text: Text):
+    """What differs: mentions clustered differently (their cluster and gold's), hierarchy
+    edges and links missing or extra. Ids in the entries are the annotator's."""
+    gold_keys, my_keys = _active(gold, documents), _active(mine, documents)
+    my_id = {key: id for id, key in my_keys.items()}
+    gold_groups, my_groups = _groups(gold, gold_keys), _groups(mine, my_keys)
+
+    def names(members: frozenset) -> list[str]:
+        return [text(key) for key in sorted(members)]
+
+    mentions = []
+    for key in sorted(set(gold_keys.values()) | set(my_keys.values())):
+        in_gold, in_mine = gold_groups.get(key), my_groups.get(key)
+        if in_gold and in_mine and in_gold[1] == in_mine[1]:
+            continue
+        mentions.append(
+            {
+                "mention": my_id.get(key),
+                "text": text(key),
+                "cluster": in_mine[0] if in_mine else None,
+                "yours": names(in_mine[1]) if in_mine else None,
+                "gold": names(in_gold[1]) if in_gold else None,
+            }
+        )
+
+    def edges(state: AnnotationState, keys: dict[int, Key]) -> dict[tuple, tuple[int, int]]:
+        members = {
+            c.id: frozenset(keys[m] for m in c.members if m in keys)
+            for c in state.clusters.values()
+        }
+        return {(members[p], members[c]): (p, c) for p, c in state.edges}
+
+    gold_edges, my_edges = edges(gold, gold_keys), edges(mine, my_keys)
+
+    def edge_entry(pair: tuple, ids: tuple[int, int] | None) -> dict:
+        parent, child = pair
+        first = min(child) if child else None
+        return {
+            "parent": names(parent),
+            "child": names(child),
+            "cluster": ids[1] if ids else None,
+            "mention": my_id.get(first) if first else None,
+        }
+
+    def links(state: AnnotationState, keys: dict[int, Key]) -> set[tuple]:
+        return {
+            (link.type, keys[link.anaphor], keys[link.antecedent])
+            for link in state.links
+            if link.anaphor in keys and link.antecedent in keys
+        }
+
+    gold_links, my_links = links(gold, gold_keys), links(mine, my_keys)
+
+    def link_entry(link: tuple) -> dict:
+        type, anaphor, antecedent = link
+        return {
+            "type": type,
+            "anaphor": text(anaphor),
+            "antecedent": text(antecedent),
+            "mention": my_id.get(anaphor),
+        }
+
+    return {
+        "mentions": mentions,
+        "missing_edges": [
+            edge_entry(e, None) for e in sorted(gold_edges.keys() - my_edges.keys(), key=str)
+        ],
+        "extra_edges": [
+            edge_entry(e, my_edges[e]) for e in sorted(my_edges.keys() - gold_edges.keys(), key=str)
+        ],
+        "missing_links": [link_entry(link) for link in sorted(gold_links - my_links)],
+        "extra_links": [link_entry(link) for link in sorted(my_links - gold_links)],
+    }

@@ -1,0 +1,94 @@
+"""Scored practice: on submission, scores against gold (the agreement metrics) and a diff;
+an annotator may start again and every attempt is kept."""
+
+import pytest
+
+from onboarding.models import PracticeAttempt
+from tests.factories import UserFactory, assign
+from tests.onboarding.conftest import client_for, mentions_by_text, post_op, tutorial_practice
+
+pytestmark = pytest.mark.django_db
+
+
+def annotate(client, annotation_id, m, *, right: bool):
+    """CNN + convolutional neural network together (right) or apart (wrong); the rest apart."""
+    first = post_op(client, annotation_id, 0, op="assign", mention=m["CNN"], cluster=None).json()
+    cnn = first["created"]["cluster"]
+    version = 1
+    cluster = cnn if right else None
+    for text in ("convolutional neural network", "Text Classification", "sentiment analysis"):
+        response = post_op(
+            client, annotation_id, version, op="assign", mention=m[text], cluster=cluster
+        )
+        assert response.status_code == 200, response.content
+        version, cluster = version + 1, None
+    return cnn
+
+
+@pytest.fixture
+def scored():
+    practice = tutorial_practice(mode="scored")
+    user = UserFactory()
+    assignment, annotation = assign(practice.topic, user)
+    return (
+        practice,
+        user,
+        client_for(user),
+        assignment,
+        annotation,
+        mentions_by_text(practice.topic),
+    )
+
+
+def test_a_right_annotation_scores_one(scored):
+    _practice, _user, client, assignment, annotation, m = scored
+    annotate(client, annotation.pk, m, right=True)
+
+    assert client.post(f"/api/assignments/{assignment.pk}/submit/").status_code == 200
+    (attempt,) = client.get(f"/api/onboarding/assignments/{assignment.pk}/").json()["attempts"]
+
+    assert attempt["scores"]["conll_f1"] == 1.0
+    assert attempt["scores"]["muc_f1"] == 1.0
+    assert attempt["diff"]["mentions"] == []
+
+
+def test_a_wrong_annotation_scores_less_and_the_diff_names_both_clusters(scored):
+    _practice, _user, client, assignment, annotation, m = scored
+    annotate(client, annotation.pk, m, right=False)
+    client.post(f"/api/assignments/{assignment.pk}/submit/")
+
+    (attempt,) = client.get(f"/api/onboarding/assignments/{assignment.pk}/").json()["attempts"]
+
+    assert attempt["scores"]["conll_f1"] < 0.5
+    cnn = next(d for d in attempt["diff"]["mentions"] if d["text"] == "CNN")
+    assert cnn["yours"] == ["CNN"]
+    assert cnn["gold"] == ["CNN", "convolutional neural network"]
+    assert cnn["mention"] == m["CNN"]
+
+
+def test_reset_starts_again_and_keeps_every_attempt(scored):
+    _practice, _user, client, assignment, annotation, m = scored
+    annotate(client, annotation.pk, m, right=False)
+    client.post(f"/api/assignments/{assignment.pk}/submit/")
+
+    reset = client.post(f"/api/onboarding/assignments/{assignment.pk}/reset/")
+    again = reset.json()["assignment"]
+    row = next(r for r in client.get("/api/assignments/mine/").json() if r["id"] == again)
+    annotate(client, row["annotation"], m, right=True)
+    client.post(f"/api/assignments/{again}/submit/")
+
+    attempts = client.get(f"/api/onboarding/assignments/{again}/").json()["attempts"]
+    assert [(a["number"], a["scores"]["conll_f1"] == 1.0) for a in attempts] == [
+        (2, True),
+        (1, False),
+    ]
+    assert PracticeAttempt.objects.get(number=1).snapshot["clusters"]
+    assert row["practice"] == "scored" and row["status"] == "assigned"
+
+
+def test_only_the_owner_resets_a_practice_topic(scored):
+    _practice, _user, _client, assignment, _annotation, _m = scored
+
+    response = client_for(UserFactory()).post(f"/api/onboarding/assignments/{assignment.pk}/reset/")
+
+    assert response.status_code == 404
