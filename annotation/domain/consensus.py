@@ -251,12 +251,21 @@ def _describe(
 def _counterpart(
     clusters: Mapping[MentionKey, ClusterKey], group: Sequence[MentionKey]
 ) -> ClusterKey | None:
-    """The annotator's cluster that holds more than half of `group`, if any (at most one)."""
-    counts = Counter(clusters[m] for m in group if m in clusters)
-    for key, inside in counts.items():
-        if 2 * inside > len(group):
-            return key
-    return None
+    """The annotator's cluster that stands for `group`: the one holding most of its members;
+    among equals the smaller cluster, then the one whose first member comes first (never the
+    cluster's key, so that names change nothing)."""
+    inside = Counter(clusters[m] for m in group if m in clusters)
+    if not inside:
+        return None
+    best = max(inside.values())
+    tied = [key for key, count in inside.items() if count == best]
+    if len(tied) == 1:
+        return tied[0]
+    members: dict[ClusterKey, list[MentionKey]] = defaultdict(list)
+    for mention, key in clusters.items():
+        if key in tied:
+            members[key].append(mention)
+    return min(tied, key=lambda key: (len(members[key]), min(members[key])))
 
 
 # -- hierarchy -----------------------------------------------------------------------------
