@@ -6,6 +6,11 @@ is missing, and both call `train_topics` here.
 
 - chemu: TRAIN is a ChEMU-Ref jsonlines file (default: the ChEMU-Ref training set in
   ../shared/data beside the checkout). Links with an empty side are skipped (and counted).
+  Both steps are trained: the link model (var/models/chemu) and the mention tagger
+  (var/models/chemu-mentions), and the held-out snippets are scored end to end from their
+  raw text; `--seeds 0,1,2` repeats that per seed (the first seed's models are saved) and
+  writes the figures to var/models/chemu-heldout.json. `--links-only`: the link model alone
+  (what `make up` trains).
 - trained: TRAIN is a SciCo jsonl file with gold clusters and hierarchy (SciCo's 4-class
   mention-pair model on a MiniLM or local encoder, thresholds tuned on held-out topics).
 
@@ -30,6 +35,7 @@ TRAINABLE: dict[str, tuple[str, float, int]] = {
     "chemu": ("chemu", 0.15, 3),
     "trained": ("scico", 0.2, 20),
 }
+MENTION_EPOCHS = 20
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,10 +62,27 @@ def main(argv: list[str] | None = None) -> int:
         "--limit", type=int, default=None, help="use only the first N topics (quick runs)"
     )
     parser.add_argument(
-        "--encoder", default=None, help="trained: a local Hugging Face encoder (default: MiniLM)"
+        "--encoder",
+        default=None,
+        help="trained, chemu mentions: a local Hugging Face encoder (default: MiniLM)",
     )
     parser.add_argument(
         "--device", default="auto", help="auto (CUDA if available), cpu, cuda or cuda:N"
+    )
+    parser.add_argument(
+        "--links-only", action="store_true", help="chemu: train the link model alone"
+    )
+    parser.add_argument(
+        "--seeds", default=None, help="chemu: held-out runs for these seeds (default: --seed)"
+    )
+    parser.add_argument(
+        "--mention-epochs", type=int, default=None, help="chemu: the mention tagger's epochs"
+    )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="chemu: held-out figures JSON (default: var/models/chemu-heldout.json)",
     )
     args = parser.parse_args(argv)
     path = args.train or (DEFAULT_CHEMU_TRAIN if args.backend == "chemu" else None)
@@ -69,6 +92,26 @@ def main(argv: list[str] | None = None) -> int:
     from modelserve.backends import models_dir_set
 
     models_dir_set(models_dir())
+    if args.backend == "chemu" and not args.links_only:
+        from modelserve.training.chemu_pipeline import RESULTS_FILE, train_chemu_pipeline
+
+        topics = read_topics(args.backend, path, args.limit, print)
+        out = args.out or models_dir() / "chemu"
+        seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
+        train_chemu_pipeline(
+            topics,
+            links_out=out,
+            mentions_out=out.parent / f"{out.name}-mentions",
+            seeds=seeds,
+            holdout_fraction=0.15 if args.holdout is None else args.holdout,
+            link_epochs=args.epochs or TRAINABLE["chemu"][2],
+            mention_epochs=args.mention_epochs or MENTION_EPOCHS,
+            encoder_path=args.encoder,
+            device=args.device,
+            results_path=args.results or out.parent / RESULTS_FILE,
+            log=lambda line: print(line, flush=True),
+        )
+        return 0
     train_file(
         args.backend,
         path,
@@ -94,6 +137,13 @@ def train_file(
     **options: Any,
 ) -> dict[str, Any] | None:
     """Read the backend's training file (invalid records skipped and counted), then train."""
+    topics = read_topics(backend, path, limit, log)
+    return train_topics(backend, topics, out, log=log, **options)
+
+
+def read_topics(
+    backend: str, path: Path, limit: int | None, log: Callable[[str], None]
+) -> list[Any]:
     from annotation.domain.formats import read
 
     report = read(TRAINABLE[backend][0], path, skip_invalid=True)
@@ -102,7 +152,7 @@ def train_file(
         f"read {len(report.topics)} topics from {path}: "
         f"{len(report.skipped)} invalid records skipped, {len(report.warnings)} warnings"
     )
-    return train_topics(backend, topics, out, log=log, **options)
+    return topics
 
 
 def train_topics(

@@ -33,6 +33,7 @@ from annotation.domain.corpus import MentionData, TopicData
 from annotation.domain.metrics.counts import Counts, add_counts
 from annotation.domain.metrics.mention_detection import mention_detection_counts
 from annotation.domain.scoring.api import score_chemu
+from modelserve.arrays import FloatArray
 from modelserve.backends import biohd, mention_tagger
 from modelserve.backends.base import MentionSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.chemu_linking import suggest_links, with_links
@@ -137,6 +138,22 @@ def documents_of(topics: list[TopicData]) -> list[list[str]]:
     return [document.tokens for topic in topics for document in topic.documents]
 
 
+def encoded(
+    encoder: WordEncoder,
+    topics: list[TopicData],
+    cache: dict[tuple[str, int], FloatArray] | None = None,
+) -> list[FloatArray]:
+    """The encoder vectors of every document of the topics, in order; `cache` (keyed by topic
+    id and document index) spares encoding them again for another seed."""
+    cache = {} if cache is None else cache
+    keys = [(t.external_id, d) for t in topics for d in range(len(t.documents))]
+    missing = [k for k, key in enumerate(keys) if key not in cache]
+    documents = documents_of(topics)
+    for k, vectors in zip(missing, encoder.vectors([documents[k] for k in missing]), strict=True):
+        cache[keys[k]] = vectors
+    return [cache[key] for key in keys]
+
+
 def train_tagger(
     train: list[TopicData],
     *,
@@ -194,7 +211,7 @@ def evaluate(
         keys = [(m.document, tuple((s, e) for s, e in m.spans)) for m in proposed]
         exact.append(mention_detection_counts(gold_keys, keys))
         relaxed.append(mention_detection_counts(gold_keys, keys, relaxed=True))
-        raw = with_mentions(_without_mentions(topic), proposed)
+        raw = with_mentions(without_mentions(topic), proposed)
         if link_model is not None:
             raw = with_links(raw, suggest_links(link_model, raw, threshold))
         systems.append(raw)
@@ -218,7 +235,8 @@ def _saved_link_model(device: str) -> ChemuModel | None:
     return chemu_model.load(directory, device) if chemu_model.is_complete(directory) else None
 
 
-def _without_mentions(topic: TopicData) -> TopicData:
+def without_mentions(topic: TopicData) -> TopicData:
+    """A copy of the topic with its text alone (no mentions, links or clusters)."""
     result = copy.copy(topic)
     result.mentions, result.links, result.clusters = [], [], []
     return result
@@ -237,6 +255,7 @@ def train_chemu_mentions(
     encoder_path: str | None = None,
     device: str = "auto",
     link_model: ChemuModel | None = None,
+    vector_cache: dict[tuple[str, int], FloatArray] | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Train the tagger on gold topics, score it on a held-out share (end to end when a
@@ -255,7 +274,7 @@ def train_chemu_mentions(
     target = pick_device(device)
     progress(0.0, "encoding the documents")
     encoder = WordEncoder(encoder_path, target)
-    vectors = encoder.vectors(documents_of(train + holdout))
+    vectors = encoded(encoder, train + holdout, vector_cache)
     train_vectors, holdout_vectors = (
         vectors[: len(documents_of(train))],
         vectors[len(documents_of(train)) :],
