@@ -160,6 +160,10 @@ def assignments_payload(assignments) -> list[dict]:
                 "submitted_at": a.submitted_at,
             }
         )
+    # Apps built on the core say which rows are practice and which are locked (and why).
+    notes = gates.assignment_notes(None, [row["id"] for row in rows])
+    for row in rows:
+        row.update(notes[row["id"]])
     return rows
 
 
@@ -186,11 +190,7 @@ def my_assignments_payload(user) -> list[dict]:
     do, submitted (MY_TOPICS_ORDER); within each, by project and topic order."""
     mine = Assignment.objects.filter(user=user)
     rows = assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id"))
-    # Apps built on the core say which rows are practice and which are locked (and why):
-    # locked rows come last, so the topic to continue is one the annotator may open.
-    notes = gates.assignment_notes(user, [row["id"] for row in rows])
-    for row in rows:
-        row.update(notes[row["id"]])
+    # Locked rows (annotation/gates.py) come last: the topic to continue is one I may open.
     return sorted(rows, key=lambda row: (row["locked"] is not None, *_my_topics_key(row)))
 
 

@@ -74,29 +74,42 @@ def lock_reason(*, project: Project, topic_id: int, user_id: int, role: str) -> 
 
 
 def assignment_notes(user, assignment_ids: list[int]) -> dict[int, dict[str, Any]]:
-    """The gate of My topics: practice mode and lock reason of each assignment."""
-    rows = Assignment.objects.filter(pk__in=assignment_ids).select_related("topic__project")
+    """The gate of assignment rows: practice mode and lock reason of each (a few queries for
+    any number of rows: the admin's assignment table lists thousands)."""
+    rows = list(
+        Assignment.objects.filter(pk__in=assignment_ids).values_list(
+            "pk", "topic_id", "topic__project_id", "topic__project__name", "user_id", "role"
+        )
+    )
+    topic_ids = {row[1] for row in rows}
     practice = dict(
-        PracticeTopic.objects.filter(topic__assignments__in=assignment_ids).values_list(
-            "topic_id", "mode"
+        PracticeTopic.objects.filter(topic_id__in=topic_ids).values_list("topic_id", "mode")
+    )
+    rules = {
+        rule.project_id: rule
+        for rule in QualificationRule.objects.filter(
+            project_id__in={row[2] for row in rows}, practice_topics__isnull=False
+        ).distinct()
+    }
+    texts = {project_id: rule_text(rule) for project_id, rule in rules.items()}
+    qualified = set(
+        Qualification.objects.filter(project_id__in=rules, qualified=True).values_list(
+            "project_id", "user_id"
         )
     )
     notes: dict[int, dict[str, Any]] = {}
-    reasons: dict[tuple[int, int], str | None] = {}
-    for row in rows:
-        mode = practice.get(row.topic_id)
+    for id, topic_id, project_id, project_name, user_id, role in rows:
+        mode = practice.get(topic_id)
+        locked = (
+            mode is None
+            and role == Assignment.Role.ANNOTATOR
+            and project_id in rules
+            and (project_id, user_id) not in qualified
+        )
         reason = None
-        if mode is None and row.role == Assignment.Role.ANNOTATOR:
-            key = (row.topic.project_id, row.user_id)
-            if key not in reasons:
-                reasons[key] = lock_reason(
-                    project=row.topic.project,
-                    topic_id=row.topic_id,
-                    user_id=row.user_id,
-                    role=row.role,
-                )
-            reason = reasons[key]
-        notes[row.pk] = {"practice": mode, "locked": reason}
+        if locked:
+            reason = f"Locked until you qualify for {project_name}: {texts[project_id]}."
+        notes[id] = {"practice": mode, "locked": reason}
     return notes
 
 
