@@ -23,13 +23,26 @@ from typing import Any
 from annotation.domain.corpus import TopicData
 from modelserve.backends import chemu_mentions, chemu_model
 from modelserve.backends.base import Progress, Suggestions, no_progress
-from modelserve.backends.chemu_linking import (  # noqa: F401 (where callers have found them)
+from modelserve.backends.chemu_linking import (
     ONE_TO_ONE,
     decode,
     score_pairs,
     suggest_links,
     with_links,
 )
+
+# the linking moved to chemu_linking; callers still find it here
+__all__ = [
+    "DEFAULTS",
+    "ONE_TO_ONE",
+    "ChemuBackend",
+    "decode",
+    "default_model_dir",
+    "is_trained",
+    "score_pairs",
+    "suggest_links",
+    "with_links",
+]
 
 DEFAULTS: dict[str, Any] = {
     "model_dir": None,  # None: <models_dir()>/chemu (see modelserve.backends.models_dir_set)
