@@ -14,6 +14,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("annotation.api.urls")),
     path("api/", include("modelserve.urls")),
+    path("api/", include("datasets.api.urls")),
     path("api/", include("onboarding.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads its set-up script as a file: no inline script for the CSP to allow.

@@ -106,3 +106,9 @@ def _grouped(
             name: summarize(stats for topic, stats in rows if topic.split == name) for name in names
         },
     }
+
+
+def project_splits(project: Project) -> dict:
+    """The split names and each topic's split, in topic order (the admin topics page)."""
+    topics = Topic.objects.filter(project=project).order_by("position", "id")
+    return {"names": split_names(project), "topics": list(topics.values("id", "split"))}

@@ -1,0 +1,63 @@
+"""Admin endpoints of the dataset release: a project's statistics (JSON or CSV) and splits,
+and one topic's split."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.http import content_disposition_header
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.response import Response
+
+from annotation.api.permissions import AdminView
+from annotation.models import Project, Topic
+from datasets.api.serializers import (
+    ProjectSplits,
+    StatisticsPage,
+    StatisticsQuery,
+    TopicSplit,
+)
+from datasets.selectors import project_splits, statistics_csv, statistics_page
+from datasets.services.splits import topic_split_set
+
+
+class StatisticsView(AdminView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "source", str, description="gold (default) | adjudicated | submitted | a username"
+            ),
+            OpenApiParameter("format", str, enum=["json", "csv"]),
+        ],
+        responses={(200, "application/json"): StatisticsPage, (200, "text/csv"): OpenApiTypes.STR},
+    )
+    def get(self, request, pk: int):
+        project = get_object_or_404(Project, pk=pk)
+        query = StatisticsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        page = statistics_page(project, query.validated_data["source"] or None)
+        if query.validated_data["format"] != "csv":
+            return Response(StatisticsPage(page).data)
+        response = HttpResponse(statistics_csv(page), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = content_disposition_header(
+            as_attachment=True, filename=f"{project.name}-statistics.csv"
+        )
+        return response
+
+
+class ProjectSplitsView(AdminView):
+    @extend_schema(responses=ProjectSplits)
+    def get(self, request, pk: int):
+        return Response(ProjectSplits(project_splits(get_object_or_404(Project, pk=pk))).data)
+
+
+class TopicSplitView(AdminView):
+    @extend_schema(request=TopicSplit, responses=TopicSplit)
+    def patch(self, request, pk: int):
+        data = TopicSplit(data=request.data)
+        data.is_valid(raise_exception=True)
+        topic = topic_split_set(
+            topic=get_object_or_404(Topic, pk=pk), split=data.validated_data["split"]
+        )
+        return Response(TopicSplit(topic).data)

@@ -1,0 +1,311 @@
+"""DATASHEET.md of a release, written from the facts the database holds (datasets.facts) and
+the statistics. Plain text in, text out: the same facts give the same bytes.
+
+Its sections follow what a dataset paper's readers look for: composition (the statistics
+table), the annotation process, agreement, annotator vs gold, adjudication and validation,
+the splits, and the files with their fields.
+"""
+
+from __future__ import annotations
+
+from annotation.domain.corpus import LINK_TYPES
+from datasets.format_fields import FORMAT_FIELDS
+
+# Metric names of the agreement report as a reader of a paper knows them.
+METRIC_NAMES = {
+    "conll_f1": "CoNLL F1",
+    "muc_f1": "MUC F1",
+    "bcub_f1": "B3 F1",
+    "ceafe_f1": "CEAF-e F1",
+    "lea_f1": "LEA F1",
+    "hierarchy_f1": "Hierarchy F1",
+    "hierarchy_50_f1": "Hierarchy F1-50%",
+    "path_ratio": "Path ratio",
+    "relation_exact_f1": "Relations F1 (exact)",
+    "relation_relaxed_f1": "Relations F1 (relaxed)",
+    "alpha_relations": "Krippendorff's alpha, relations",
+    "alpha_mentions": "Krippendorff's alpha, mentions",
+}
+COMMON_ROWS = (
+    ("topics", "Topics"),
+    ("documents", "Documents"),
+    ("tokens", "Tokens"),
+    ("mentions", "Mentions"),
+    ("discontinuous_mentions", "Discontinuous mentions"),
+)
+HIERARCHY_ROWS = (
+    ("clusters", "Clusters (singletons included)"),
+    ("singletons", "Singletons"),
+    ("relations", "Hierarchy relations (as drawn)"),
+    ("mean_components", "Components per topic (mean)"),
+    ("mean_max_depth", "Depth of the largest component (mean)"),
+)
+ANAPHORA_ROWS = (
+    *((f"links.{t}", f"{t} links") for t in LINK_TYPES),
+    ("anaphors", "Anaphors"),
+)
+
+
+def datasheet(
+    *,
+    project: dict,
+    statistics: dict,
+    process: dict,
+    agreement: dict,
+    versus_gold: list[dict],
+    adjudication: dict,
+    validation: dict | None,
+    splits: dict,
+    files: list[tuple[str, str]],
+    formats: list[str],
+) -> str:
+    parts = [
+        _head(project, statistics),
+        _composition(project, statistics),
+        _process(project, process),
+        _agreement(agreement),
+        _versus_gold(versus_gold),
+        _adjudication(adjudication, validation),
+        _splits(splits),
+        _files(files, formats),
+    ]
+    return "\n\n".join(part.rstrip() for part in parts) + "\n"
+
+
+def _head(project: dict, statistics: dict) -> str:
+    total = statistics["total"]
+    return (
+        f"# {project['name']}: datasheet\n\n"
+        f"Scheme: {_scheme(project)}. {total['topics']:,} topics, {total['documents']:,} "
+        f"documents, {total['mentions']:,} mentions, as annotated in corefapp. The figures "
+        "are counted over each topic's gold: its latest submitted adjudication, else the "
+        "gold it was imported with. Definitions: docs/datasets.md."
+    )
+
+
+def _scheme(project: dict) -> str:
+    schemes = []
+    if project["hierarchy"]:
+        schemes.append("clusters and a hierarchy of clusters (SciCo-style)")
+    if project["anaphora"]:
+        schemes.append("typed anaphora links (ChEMU-Ref-style)")
+    if project.get("validation"):
+        schemes.append("validation of given clusters (WEC-style)")
+    return " and ".join(schemes) or "none"
+
+
+def _composition(project: dict, statistics: dict) -> str:
+    scopes = [("Total", statistics["total"])]
+    scopes += [(name, stats) for name, stats in statistics["splits"].items()]
+    # A scheme the project does not use has only zeros: statistics.json keeps them.
+    rows = list(COMMON_ROWS)
+    if project["hierarchy"] or statistics["total"]["clusters"]:
+        rows += HIERARCHY_ROWS
+    if project["anaphora"] or statistics["total"]["anaphors"]:
+        rows += ANAPHORA_ROWS
+    lines = ["## Composition", ""]
+    lines.append("| | " + " | ".join(name for name, _ in scopes) + " |")
+    lines.append("| --- |" + " ---: |" * len(scopes))
+    for key, label in rows:
+        cells = [_number(_get(stats, key)) for _, stats in scopes]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        (
+            "Mentions exclude rejected ones; a cluster of one mention counts as a cluster and as "
+            "a singleton; links are distinct links as drawn (coreference chains are not closed "
+            "under transitivity); anaphors are the distinct mentions that are the anaphor of a "
+            "link. Components: clusters joined by hierarchy edges taken as undirected; the depth "
+            "counts levels of the largest component (a lone cluster is 1)."
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def _process(project: dict, process: dict) -> str:
+    lines = ["## Annotation process", ""]
+    lines.append(f"- Annotators: {process['annotators']}; adjudicators: {process['adjudicators']}.")
+    lines.append(
+        f"- Annotator assignments: {process['assignments']:,}, of which submitted: "
+        f"{process['submitted']:,}."
+    )
+    if process["annotated_by"]:
+        spread = "; ".join(
+            f"{_plural(topics, 'topic')} by {_plural(k, 'annotator')}"
+            for k, topics in process["annotated_by"].items()
+        )
+        lines.append(f"- Submitted annotations per topic: {spread}.")
+    for role, names in process.get("names", {}).items():
+        lines.append(f"- {role.title()}s: {', '.join(names)}.")
+    settings = [
+        ("annotators could add mentions", project["allow_add_mentions"]),
+        ("fix spans", project["allow_fix_spans"]),
+        ("reject mentions", project["allow_reject_mentions"]),
+    ]
+    allowed = [text for text, on in settings if on]
+    changes = ", ".join(allowed) if allowed else "annotators could not change them"
+    lines.append(f"- Mentions: candidate mentions came with the topics; {changes}.")
+    if project["hierarchy"]:
+        parents = "one parent" if project["single_parent"] else "several parents"
+        lines.append(f"- Hierarchy: each cluster has at most {parents}.")
+    guidelines = project["guidelines"].strip()
+    lines += ["", "### Guidelines", ""]
+    if guidelines:
+        lines += ["> " + line if line else ">" for line in guidelines.splitlines()]
+    else:
+        lines.append("No guidelines were recorded in the project.")
+    return "\n".join(lines)
+
+
+def _agreement(report: dict) -> str:
+    lines = ["## Inter-annotator agreement", ""]
+    overall = report.get("overall", {})
+    scored = len(report.get("topics", {}))
+    if not overall or not scored:
+        lines.append(
+            "Not measured: no topic has two submitted annotations "
+            f"({len(report.get('unscored_topics', []))} topics unscored)."
+        )
+        return "\n".join(lines)
+    lines.append(
+        f"Every pair of annotators on each of the {scored} topics with two or more submitted "
+        "annotations, scored one against the other (SciCo section 3.4). AVG: the mean of the "
+        "pairs' micro scores (standard deviation in brackets); MAX-micro: the best pair's "
+        "micro score; MAX-macro: the mean over topics of each topic's best pair. Coreference "
+        "scores leave singletons out; F1 and path ratio in percent."
+    )
+    lines += ["", "| Metric | AVG | MAX-micro | MAX-macro |", "| --- | ---: | ---: | ---: |"]
+    pairs = len(report.get("annotators", [])) > 2
+    if not pairs:
+        lines.append(
+            "With two annotators there is one pair: AVG and MAX-micro are its micro score."
+        )
+    for metric, scores in overall.items():
+        # Alpha is a coefficient in [-1, 1], not a fraction: it is not written as a percentage.
+        show = _coefficient if metric.startswith("alpha") else _percent
+        avg = show(scores.get("avg"))
+        if pairs and scores.get("std") is not None and scores.get("avg") is not None:
+            avg += f" (±{show(scores['std'])})"
+        lines.append(
+            f"| {METRIC_NAMES.get(metric, metric)} | {avg} | {show(scores.get('max_micro'))}"
+            f" | {show(scores.get('max_macro'))} |"
+        )
+    unscored = report.get("unscored_topics", [])
+    if unscored:
+        lines += ["", f"{_plural(len(unscored), 'topic')} had fewer than two annotations."]
+    return "\n".join(lines)
+
+
+def _versus_gold(rows: list[dict]) -> str:
+    lines = ["## Annotators against the gold", ""]
+    if not rows:
+        lines.append("No topic was adjudicated, so no annotator is compared with a gold.")
+        return "\n".join(lines)
+    columns = [
+        (key, label)
+        for key, label in (
+            ("conll_f1", "CoNLL F1"),
+            ("hierarchy_f1", "Hierarchy F1"),
+            ("path_ratio", "Path ratio"),
+            ("relations_exact_f1", "Relations F1 exact"),
+            ("relations_relaxed_f1", "Relations F1 relaxed"),
+        )
+        if key in rows[0]
+    ]
+    lines.append(
+        "Each annotator's submitted annotations against the submitted adjudication of the "
+        "same topics (micro averages over those topics; percentages)."
+    )
+    lines += [
+        "",
+        "| Annotator | Topics | " + " | ".join(label for _, label in columns) + " |",
+        "| --- | ---: |" + " ---: |" * len(columns),
+    ]
+    for row in rows:
+        cells = [_percent(row[key]) for key, _ in columns]
+        lines.append(f"| {row['annotator']} | {row['topics']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _adjudication(facts: dict, validation: dict | None) -> str:
+    lines = ["## Adjudication and validation", ""]
+    lines.append(
+        f"- Topics whose gold is a submitted adjudication: {facts['adjudicated_topics']}; "
+        f"adjudications not yet submitted: {facts['adjudications_in_progress']}."
+    )
+    lines.append(
+        f"- Topics whose gold is the annotation they were imported with: "
+        f"{facts['imported_gold_topics']}; topics without a gold (not in the files): "
+        f"{facts['topics_without_gold']}."
+    )
+    if validation is None:
+        lines.append("- Validation decisions: none.")
+    else:
+        reasons = ", ".join(f"{reason} {n}" for reason, n in validation["reasons"].items())
+        lines.append(
+            f"- Validation decisions: {validation['decisions']:,} on "
+            f"{_plural(validation['topics'], 'topic')}: {validation['accepted']:,} accepted, "
+            f"{validation['rejected']:,} rejected" + (f" ({reasons})" if reasons else "") + "; "
+            f"{validation['by_adjudicators']:,} of them by adjudicators."
+        )
+    return "\n".join(lines)
+
+
+def _splits(facts: dict) -> str:
+    lines = ["## Splits", ""]
+    record = facts["record"]
+    if not facts["sizes"]:
+        lines.append("The project has no splits: the release holds all topics as `all`.")
+        return "\n".join(lines)
+    sizes = ", ".join(f"{name} {_plural(n, 'topic')}" for name, n in facts["sizes"].items())
+    lines.append(f"- Topics per split: {sizes}.")
+    if record is None:
+        lines.append("- Method: assigned by hand (no `dataset_split` run is recorded).")
+        return "\n".join(lines)
+    pairs = zip(record["names"], record["ratios"])
+    ratios = ", ".join(f"{name} {ratio:g}" for name, ratio in pairs)
+    lines += [
+        f"- Method: `dataset_split`, {record['method']}, on {record['date']}.",
+        f"- Seed: {record['seed']}; ratios: {ratios}.",
+        f"- Balanced quantity: {record['balance']} of the gold"
+        + (" (each of the five link types)" if record["balance"] == "links" else "")
+        + f"; the largest gap between a split's share of it and its share of the topics: "
+        f"{record['deviation'] * 100:.2f} points.",
+    ]
+    if facts["moved_by_hand"]:
+        lines.append(f"- Moved by hand since: {_plural(facts['moved_by_hand'], 'topic')}.")
+    return "\n".join(lines)
+
+
+def _files(files: list[tuple[str, str]], formats: list[str]) -> str:
+    lines = ["## Files", ""]
+    lines += [f"- `{path}`: {description}" for path, description in files]
+    for name in formats:
+        title, fields = FORMAT_FIELDS[name]
+        lines += ["", f"### {name}", "", title, ""]
+        lines += [f"- {field}" for field in fields]
+    return "\n".join(lines)
+
+
+def _get(stats: dict, key: str):
+    if key.startswith("links."):
+        return stats["links"][key.split(".", 1)[1]]
+    return stats[key]
+
+
+def _number(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return f"{value:,}"
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f}"
+
+
+def _coefficient(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")

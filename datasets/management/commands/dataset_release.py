@@ -1,0 +1,44 @@
+"""python manage.py dataset_release --project NAME OUT [--formats scico,conll,...]
+[--with-names]"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotation.models import Project
+from datasets.errors import DatasetRefused
+from datasets.services.release import dataset_release
+
+
+class Command(BaseCommand):
+    help = (
+        "Write a release bundle into OUT: every split in the chosen formats (each topic's gold), "
+        "the statistics (JSON, CSV), the agreement report (CSV) and DATASHEET.md. Default "
+        "formats: scico (hierarchy), chemu (anaphora), brat (both), and conll."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("out", help="a new or empty folder, or an earlier release's")
+        parser.add_argument("--project", required=True)
+        parser.add_argument("--formats", help="comma-separated, e.g. scico,conll")
+        parser.add_argument(
+            "--with-names",
+            action="store_true",
+            help="name the annotators in the datasheet (by default only counted)",
+        )
+
+    def handle(self, *args, out, project, formats, with_names, **options):
+        target = Project.objects.filter(name=project).first()
+        if target is None:
+            raise CommandError(f"project '{project}' does not exist")
+        try:
+            result = dataset_release(
+                project=target,
+                out=out,
+                formats=[f.strip() for f in formats.split(",")] if formats else None,
+                with_names=with_names,
+            )
+        except DatasetRefused as refused:
+            raise CommandError(refused.message) from None
+        for line in result.lines():
+            self.stdout.write(line)

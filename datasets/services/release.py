@@ -1,0 +1,147 @@
+"""The release bundle: one folder with every split in the chosen formats (each topic's gold,
+written by the export service), the statistics (JSON and CSV), the agreement report (CSV)
+and DATASHEET.md.
+
+    OUT/DATASHEET.md
+    OUT/statistics.json     {"total": STATS, "splits": {name: STATS}}
+    OUT/statistics.csv      one row per scope (total, then each split)
+    OUT/agreement.csv       the agreement report (docs/agreement-csv.md)
+    OUT/<format>/<split>.<ext>   (brat, corefi: OUT/<format>/<split>/)
+
+A project without splits is released as one split named `all`. Nothing in the bundle holds
+a clock reading, so a re-run over the same data writes the same bytes. A re-run into the
+folder of an earlier bundle replaces that bundle's files; any other non-empty folder is
+refused.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotation.domain.formats import FORMATS, WRITERS
+from annotation.errors import ExportRefused
+from annotation.models import Project
+from annotation.selectors.agreement import agreement_csv
+from annotation.services.exports import annotations_export, path_inside, safe_file_name
+from datasets import facts
+from datasets.datasheet import datasheet
+from datasets.errors import DatasetRefused
+from datasets.selectors import project_statistics, statistics_csv
+
+DATASHEET = "DATASHEET.md"
+WHOLE = "all"  # the split name of a project released without splits
+
+
+@dataclass
+class ReleaseResult:
+    out: Path
+    files: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        lines = [f"wrote {self.out}/{name}" for name in self.files]
+        if self.warnings:
+            lines.append(f"{len(self.warnings)} export warning(s) (what a format cannot carry):")
+            lines += [f"warning: {w}" for w in self.warnings]
+        return lines
+
+
+def default_formats(project: Project) -> list[str]:
+    formats = []
+    if project.hierarchy:
+        formats.append("scico")
+    if project.anaphora:
+        formats.append("chemu")
+    if project.hierarchy and project.anaphora:
+        formats.append("brat")
+    return [*formats, "conll"]
+
+
+def dataset_release(
+    *, project: Project, out: str | Path, formats: list[str] | None = None, with_names: bool = False
+) -> ReleaseResult:
+    formats = list(dict.fromkeys(formats or default_formats(project)))
+    unknown = [name for name in formats if name not in WRITERS]
+    if unknown:
+        raise DatasetRefused(
+            "formats", f"unknown format {unknown[0]!r}; use one of {', '.join(WRITERS)}"
+        )
+    out = Path(out)
+    _prepare(out)
+    result = ReleaseResult(out)
+    statistics = project_statistics(project)
+    splits: list[str | None] = list(statistics["splits"]) or [None]
+    files: list[tuple[str, str]] = []
+    for format in formats:
+        spec = FORMATS[format]
+        (out / format).mkdir(exist_ok=True)
+        for split in splits:
+            name = safe_file_name(split or WHOLE) + ("/" if spec.folder else spec.extension)
+            target = path_inside(out / format, name.rstrip("/"))
+            try:
+                exported = annotations_export(
+                    project=project, format=format, out=target, split=split
+                )
+            except ExportRefused as refused:
+                result.warnings.append(f"{format} {split or WHOLE}: {refused.message}")
+                continue
+            for written in exported.written:
+                result.warnings += [f"{format} {split or WHOLE}: {w}" for w in written.warnings]
+                topics = f"{written.topics} topic{'s' if written.topics != 1 else ''}"
+                files.append((f"{format}/{name}", f"{split or WHOLE}, {topics} ({format})"))
+    report = facts.agreement(project)
+    _write(out / "statistics.json", json.dumps(statistics, indent=2) + "\n")
+    _write(out / "statistics.csv", statistics_csv(statistics))
+    _write(out / "agreement.csv", agreement_csv(report))
+    files += [
+        ("statistics.json", "the statistics, in total and per split (docs/datasets.md)"),
+        ("statistics.csv", "the same, one row per scope"),
+        ("agreement.csv", "the inter-annotator agreement report, per topic and overall"),
+    ]
+    text = datasheet(
+        project={
+            "name": project.name,
+            "hierarchy": project.hierarchy,
+            "anaphora": project.anaphora,
+            "validation": getattr(project, "validation", False),
+            "guidelines": project.guidelines,
+            "allow_add_mentions": project.allow_add_mentions,
+            "allow_fix_spans": project.allow_fix_spans,
+            "allow_reject_mentions": project.allow_reject_mentions,
+            "single_parent": project.single_parent,
+        },
+        statistics=statistics,
+        process=facts.annotation_process(project, with_names=with_names),
+        agreement=report,
+        versus_gold=facts.annotator_vs_gold(project, with_names=with_names),
+        adjudication=facts.adjudication(project),
+        validation=facts.validation(project),
+        splits=facts.split_facts(project),
+        files=files,
+        formats=formats,
+    )
+    _write(out / DATASHEET, text)
+    result.files = [DATASHEET, *(path for path, _ in files)]
+    return result
+
+
+def _prepare(out: Path) -> None:
+    """An empty or new folder, or an earlier bundle's, whose files are removed."""
+    if out.exists() and not out.is_dir():
+        raise DatasetRefused("out", f"{out} is a file; a release is written into a folder")
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / DATASHEET).is_file():
+            raise DatasetRefused(
+                "out", f"{out} is not empty and holds no earlier release ({DATASHEET})"
+            )
+        for name in FORMATS:
+            if (out / name).is_dir():
+                shutil.rmtree(out / name)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8", newline="\n")
