@@ -37,6 +37,7 @@ def picture_of_consensus(result: Consensus) -> dict:
     }
 
 
+@settings(deadline=None)  # a shared, busy machine: no per-example deadline
 @given(topics(max_annotators=1), st.integers(1, 5))
 def test_annotators_who_all_agree_give_back_exactly_their_annotation(topic, count):
     _, (version,) = topic
@@ -46,6 +47,7 @@ def test_annotators_who_all_agree_give_back_exactly_their_annotation(topic, coun
     assert picture_of_consensus(result) == picture_of_version(version)
 
 
+@settings(deadline=None)  # a shared, busy machine: no per-example deadline
 @given(st.data(), st.integers(1, 9), st.integers(1, 3))
 def test_a_majority_of_identical_annotators_wins(data, size, others):
     mentions = universe(size)
@@ -68,6 +70,7 @@ def relabelled(version: Version, names: list[int]) -> Version:
     )
 
 
+@settings(deadline=None)  # a shared, busy machine: no per-example deadline
 @given(topics(min_annotators=2), st.randoms(use_true_random=False))
 def test_relabelling_clusters_changes_nothing(topic, random):
     _, versions = topic
@@ -79,6 +82,7 @@ def test_relabelling_clusters_changes_nothing(topic, random):
     assert consensus(renamed) == consensus(versions)
 
 
+@settings(deadline=None)  # a shared, busy machine: no per-example deadline
 @given(topics(min_annotators=2), st.randoms(use_true_random=False), st.booleans())
 def test_the_order_of_the_annotators_changes_nothing(topic, random, single_parent):
     _, versions = topic
@@ -88,7 +92,7 @@ def test_the_order_of_the_annotators_changes_nothing(topic, random, single_paren
     assert consensus(shuffled, rules=rules) == consensus(versions, rules=rules)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(
     topics(min_annotators=2),
     st.booleans(),
