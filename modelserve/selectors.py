@@ -18,7 +18,7 @@ from annotation.domain.state import AnnotationState, as_spans
 from annotation.models import Annotation
 from annotation.selectors.access import visible_annotations
 from annotation.selectors.state import annotation_state_cached
-from modelserve.models import Suggestion, SuggestionRun, SuggestionSettings
+from modelserve.models import ModelTraining, Suggestion, SuggestionRun, SuggestionSettings
 
 
 def run_payload(run: SuggestionRun) -> dict:
@@ -273,3 +273,8 @@ def annotation_suggestions_for(user, annotation_id: int, *, run_id: int | None) 
         if run is None:
             raise NotFound("suggestion run", run_id, "No finished suggestion run for this topic.")
     return annotation_suggestions(annotation, run)
+
+
+def latest_trainings() -> list[ModelTraining]:
+    """The newest training of each model trained after start-up (the admin page's progress)."""
+    return list(ModelTraining.objects.order_by("name", "-created_at", "-pk").distinct("name"))

@@ -14,6 +14,7 @@ from django.db import close_old_connections, connection
 
 from modelserve.services.execution import suggestion_run_execute
 from modelserve.services.runs import RUN_TASK, suggestion_runs_requeue
+from modelserve.services.trainings import TRAIN_TASK, model_training_execute
 from modelserve.workers import MODELS_QUEUE
 
 logger = logging.getLogger(__name__)
@@ -34,6 +35,12 @@ def run_suggestions(self, *, run_id: int) -> str:
         # Another worker holds it with a fresh heartbeat; look again later in case it dies.
         raise self.retry(countdown=15)
     return outcome
+
+
+@shared_task(bind=True, name=TRAIN_TASK, acks_late=True, reject_on_worker_lost=True)
+def train_model(self, *, training_id: int) -> str:
+    """A training after start-up (modelserve/services/trainings.py); idempotent like a run."""
+    return model_training_execute(training_id=training_id, worker=self.request.hostname or "")
 
 
 def _still_running(run_id: int) -> bool:

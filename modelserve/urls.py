@@ -16,6 +16,7 @@ urlpatterns = [
         api.ProjectSuggestionSettingsView.as_view(),
         name="api-suggestion-settings",
     ),
+    path("model-trainings/", api.ModelTrainingsView.as_view(), name="api-model-trainings"),
     path("topics/<int:pk>/suggestion-runs/", api.TopicRunsView.as_view(), name="api-topic-runs"),
     path(
         "projects/<int:pk>/suggestion-runs/", api.ProjectRunsView.as_view(), name="api-project-runs"

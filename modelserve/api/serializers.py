@@ -8,7 +8,7 @@ from annotation.api.serializers.effects import decision
 from annotation.api.serializers.fields import EnumField, Number, Shaped, span_list
 from annotation.api.serializers.operations import EDIT_OPERATION
 from annotation.api.serializers.workspace import Applied
-from modelserve.models import SuggestionRun
+from modelserve.models import ModelTraining, SuggestionRun
 
 SUGGESTION_KINDS = ("membership", "edge", "link", "mention")
 
@@ -124,3 +124,15 @@ class AppliedBatch(serializers.Serializer):
     applied = Applied(many=True)
     skipped = SkippedSuggestion(many=True)
     version = serializers.IntegerField()
+
+
+class TrainingPayload(serializers.Serializer):
+    """A model trained in the model worker after start-up (modelserve/services/trainings.py)."""
+
+    name = serializers.CharField()
+    status = EnumField("TrainingStatus", ModelTraining.Status.values)
+    progress = Number(help_text="0..1")
+    message = serializers.CharField()
+    created_at = serializers.DateTimeField(format=None)
+    started_at = serializers.DateTimeField(format=None, allow_null=True)
+    finished_at = serializers.DateTimeField(format=None, allow_null=True)

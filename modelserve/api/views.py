@@ -21,12 +21,14 @@ from modelserve.api.serializers import (
     SuggestionBackends,
     SuggestionSettings,
     SuggestionsPayload,
+    TrainingPayload,
     suggestion_kind,
 )
 from modelserve.backends import DEFAULT_BACKEND, available_backends
 from modelserve.selectors import (
     all_suggestion_settings,
     annotation_suggestions_for,
+    latest_trainings,
     project_suggestion_settings,
     run_payload,
     topic_runs,
@@ -127,6 +129,14 @@ class ProjectAcceptanceView(AdminView):
     def get(self, request, pk: int):
         rows = acceptance_by_backend(project_id=get_object_or_404(Project, pk=pk).pk)
         return Response(AcceptanceRow(rows, many=True).data)
+
+
+class ModelTrainingsView(AdminView):
+    """The newest training of each model trained after start-up, with its progress."""
+
+    @extend_schema(responses=TrainingPayload(many=True))
+    def get(self, request):
+        return Response(TrainingPayload(latest_trainings(), many=True).data)
 
 
 class AnnotationSuggestionsView(APIView):

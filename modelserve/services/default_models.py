@@ -11,6 +11,18 @@ import time
 
 
 def default_models_ensure() -> list[str]:
+    lines = _link_model_ensure()
+    from modelserve.services.trainings import model_training_request
+
+    if model_training_request() is not None:
+        lines.append(
+            "the ChEMU mention tagger trains in the model worker after start-up "
+            "(progress on the admin Suggestions page)"
+        )
+    return lines
+
+
+def _link_model_ensure() -> list[str]:
     from modelserve.backends.chemu import default_model_dir, is_trained
     from modelserve.train import DEFAULT_CHEMU_TRAIN, train_file
 

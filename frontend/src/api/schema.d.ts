@@ -118,6 +118,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/annotations/{id}/versions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["annotations_versions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assignments/": {
         parameters: {
             query?: never;
@@ -313,6 +329,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/model-trainings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The newest training of each model trained after start-up, with its progress. */
+        get: operations["model_trainings_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/assignments/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["onboarding_assignments_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/assignments/{id}/reset/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["onboarding_assignments_reset_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/projects/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["onboarding_projects_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/projects/{id}/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["onboarding_projects_import_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/projects/{id}/rule/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["onboarding_projects_rule_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/projects/{id}/users/{user}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["onboarding_projects_users_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/topics/{id}/corefi/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The practice topic as a CoRefi file (its gold, tour and messages). */
+        get: operations["onboarding_topics_corefi_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/topics/{id}/practice/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["onboarding_topics_practice_update"];
+        post?: never;
+        delete: operations["onboarding_topics_practice_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/users/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["onboarding_users_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/": {
         parameters: {
             query?: never;
@@ -401,6 +579,38 @@ export interface paths {
             cookie?: never;
         };
         get: operations["projects_progress_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/splits/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_splits_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/statistics/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_statistics_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -541,6 +751,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/topics/{id}/split/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["topics_split_partial_update"];
+        trace?: never;
+    };
     "/api/topics/{id}/suggestion-runs/": {
         parameters: {
             query?: never;
@@ -589,6 +815,22 @@ export interface paths {
         patch: operations["users_partial_update"];
         trace?: never;
     };
+    "/api/validation/annotations/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["validation_annotations_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -633,6 +875,15 @@ export interface components {
              * @enum {string}
              */
             op: "add_mention";
+            document: number;
+            spans: [
+                number,
+                number
+            ][];
+        };
+        AddedMention: {
+            /** @description the id in the annotator's annotation only */
+            id: number;
             document: number;
             spans: [
                 number,
@@ -695,6 +946,40 @@ export interface components {
         };
         /** @enum {string} */
         AnnotationStatus: "assigned" | "in_progress" | "submitted" | "reopened" | "gold";
+        AnnotatorQualification: {
+            user: number;
+            username: string;
+            qualified: boolean;
+            source: string | null;
+            /** Format: date-time */
+            updated_at: string | null;
+            attempts: components["schemas"]["PracticeAttemptRow"][];
+            log: components["schemas"]["QualificationLogEntry"][];
+        };
+        /** @description One annotator's submitted annotation of the topic, read-only. */
+        AnnotatorVersion: {
+            annotation: number;
+            /** @description the annotator's username */
+            annotator: string;
+            /** Format: date-time */
+            submitted_at: string | null;
+            clusters: components["schemas"]["VersionCluster"][];
+            /** @description [parent, child] pairs of this annotator's cluster ids */
+            edges: [
+                number,
+                number
+            ][];
+            /** @description [type, anaphor, antecedent] triples */
+            links: [
+                ("COREFERENCE" | "TRANSFORMED" | "REACTION_ASSOCIATED" | "WORK_UP" | "CONTAINED") | number,
+                ("COREFERENCE" | "TRANSFORMED" | "REACTION_ASSOCIATED" | "WORK_UP" | "CONTAINED") | number,
+                ("COREFERENCE" | "TRANSFORMED" | "REACTION_ASSOCIATED" | "WORK_UP" | "CONTAINED") | number
+            ][];
+            /** @description mentions this annotator rejected */
+            rejected: number[];
+            /** @description mentions this annotator added */
+            added: components["schemas"]["AddedMention"][];
+        };
         /** @description An applied change (operations, undo, redo); the websocket broadcasts the same. */
         Applied: {
             operation_id: number;
@@ -753,6 +1038,8 @@ export interface components {
             name: string;
             hierarchy: boolean;
             anaphora: boolean;
+            /** @description open it in the validation workspace */
+            validation?: boolean;
         };
         AssignmentReassigned: {
             id: number;
@@ -779,6 +1066,10 @@ export interface components {
             last_edited: string | null;
             /** Format: date-time */
             submitted_at: string | null;
+            /** @description why the topic cannot be opened yet (My topics) */
+            locked?: string | null;
+            /** @description a practice topic's mode (guided, scored) */
+            practice?: string | null;
         };
         /** @enum {string} */
         AssignmentStatus: "assigned" | "in_progress" | "submitted" | "reopened";
@@ -853,6 +1144,10 @@ export interface components {
             note: string;
             members: number[];
         };
+        ClusterSize: {
+            size: number;
+            clusters: number;
+        };
         CredentialsRequest: {
             username: string;
             password: string;
@@ -865,6 +1160,16 @@ export interface components {
         };
         /** @enum {string} */
         Decision: "accepted" | "rejected";
+        /**
+         * @description * `accepted` - accepted
+         *     * `rejected` - rejected
+         * @enum {string}
+         */
+        DecisionEnum: "accepted" | "rejected";
+        Depth: {
+            depth: number;
+            topics: number;
+        };
         DocumentPayload: {
             id: number;
             position: number;
@@ -907,7 +1212,7 @@ export interface components {
             child: number;
         };
         EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"];
-        Effect: components["schemas"]["ClusterCreatedEffect"] | components["schemas"]["ClusterDeletedEffect"] | components["schemas"]["MemberSetEffect"] | components["schemas"]["EdgeAddedEffect"] | components["schemas"]["EdgeRemovedEffect"] | components["schemas"]["LabelSetEffect"] | components["schemas"]["NoteSetEffect"] | components["schemas"]["LinkAddedEffect"] | components["schemas"]["LinkRemovedEffect"] | components["schemas"]["MentionAddedEffect"] | components["schemas"]["MentionRemovedEffect"] | components["schemas"]["SpansSetEffect"] | components["schemas"]["RejectedSetEffect"] | components["schemas"]["SuggestionDecidedEffect"];
+        Effect: components["schemas"]["ClusterCreatedEffect"] | components["schemas"]["ClusterDeletedEffect"] | components["schemas"]["MemberSetEffect"] | components["schemas"]["EdgeAddedEffect"] | components["schemas"]["EdgeRemovedEffect"] | components["schemas"]["LabelSetEffect"] | components["schemas"]["NoteSetEffect"] | components["schemas"]["LinkAddedEffect"] | components["schemas"]["LinkRemovedEffect"] | components["schemas"]["MentionAddedEffect"] | components["schemas"]["MentionRemovedEffect"] | components["schemas"]["SpansSetEffect"] | components["schemas"]["RejectedSetEffect"] | components["schemas"]["SuggestionDecidedEffect"] | components["schemas"]["ValidationSetEffect"];
         FixSpanOperation: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -969,6 +1274,13 @@ export interface components {
             type: components["schemas"]["LinkType"];
             anaphor: number;
             antecedent: number;
+        };
+        LinkCounts: {
+            COREFERENCE: number;
+            TRANSFORMED: number;
+            REACTION_ASSOCIATED: number;
+            WORK_UP: number;
+            CONTAINED: number;
         };
         LinkOperation: {
             /**
@@ -1050,6 +1362,23 @@ export interface components {
                 number
             ][];
         };
+        /** @description A proposed new mention; accepting adds it (`add_mention`). */
+        MentionItem: {
+            suggestion: number;
+            /** Format: double */
+            score: number;
+            operation: components["schemas"]["EditOperation"];
+            decision: components["schemas"]["Decision"] | null;
+            /** @description false: the rules refuse `operation` now */
+            valid: boolean;
+            /** @description why the rules refuse it */
+            reason: string;
+            document: number;
+            spans: [
+                number,
+                number
+            ][];
+        };
         MentionPayload: {
             id: number;
             document: number;
@@ -1082,6 +1411,25 @@ export interface components {
             source: number;
             target: number;
         };
+        /**
+         * @description * `guided` - guided
+         *     * `scored` - scored
+         * @enum {string}
+         */
+        ModeEnum: "guided" | "scored";
+        MyPractice: {
+            assignment: number;
+            topic: string;
+            mode: components["schemas"]["ModeEnum"];
+            tour_steps: components["schemas"]["PracticeTourStep"][];
+            settings: {
+                [key: string]: unknown;
+            };
+            thresholds: {
+                [key: string]: number | null;
+            };
+            attempts: components["schemas"]["PracticeAttemptRow"][];
+        };
         NoteSetEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1092,7 +1440,7 @@ export interface components {
             old: string;
             new: string;
         };
-        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"];
+        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
         /** @enum {string} */
         OperationKind: "do" | "undo" | "redo";
         OperationRequestRequest: {
@@ -1142,11 +1490,93 @@ export interface components {
             /** @default false */
             refuse_duplicate_link_pairs?: boolean;
         };
+        PatchedTopicSplitRequest: {
+            /** @description '' takes the topic out of every split */
+            split?: string;
+        };
         PatchedUserUpdateRequest: {
             /** @description at least 10 characters, not a common password, not all digits, not like the username; a new password signs the user out everywhere and revokes their API tokens */
             password?: string;
             is_admin?: boolean;
             is_active?: boolean;
+        };
+        PracticeAttemptRow: {
+            id: number;
+            number: number;
+            topic: string;
+            scores: {
+                [key: string]: number | null;
+            };
+            diff: components["schemas"]["PracticeDiff"];
+            passed: boolean | null;
+            annotation: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PracticeDiff: {
+            mentions: components["schemas"]["PracticeDiffMention"][];
+            missing_edges: components["schemas"]["PracticeDiffEdge"][];
+            extra_edges: components["schemas"]["PracticeDiffEdge"][];
+            missing_links: components["schemas"]["PracticeDiffLink"][];
+            extra_links: components["schemas"]["PracticeDiffLink"][];
+        };
+        PracticeDiffEdge: {
+            parent: string[];
+            child: string[];
+            cluster: number | null;
+            mention: number | null;
+        };
+        PracticeDiffLink: {
+            type: string;
+            anaphor: string;
+            antecedent: string;
+            mention: number | null;
+        };
+        PracticeDiffMention: {
+            /** @description your mention's id */
+            mention: number | null;
+            text: string;
+            /** @description your cluster's id */
+            cluster: number | null;
+            yours: string[] | null;
+            gold: string[] | null;
+        };
+        PracticeImportRequestRequest: {
+            /**
+             * Format: binary
+             * @description a CoRefi JSON file (or a .zip of several)
+             */
+            file: string;
+            /**
+             * @description default: guided for CoRefi onboarding files
+             *
+             *     * `guided` - guided
+             *     * `scored` - scored
+             */
+            mode?: components["schemas"]["ModeEnum"];
+        };
+        PracticeRequestRequest: {
+            mode: components["schemas"]["ModeEnum"];
+        };
+        PracticeReset: {
+            /** @description the new assignment of the practice topic */
+            assignment: number;
+        };
+        PracticeRow: {
+            id: number;
+            topic: number;
+            external_id: string;
+            mode: components["schemas"]["ModeEnum"];
+        };
+        PracticeTourStep: {
+            target: string;
+            header?: {
+                [key: string]: string;
+            };
+            content: string;
+            params?: {
+                [key: string]: string;
+            };
         };
         ProgressAnnotator: {
             id: number;
@@ -1207,6 +1637,12 @@ export interface components {
             refuse_duplicate_link_pairs: boolean;
             guidelines: string;
         };
+        ProjectOnboarding: {
+            required: boolean;
+            rule: components["schemas"]["QualificationRuleRow"];
+            practice_topics: components["schemas"]["PracticeRow"][];
+            annotators: components["schemas"]["AnnotatorQualification"][];
+        };
         ProjectRequest: {
             name: string;
             /** @default true */
@@ -1230,6 +1666,31 @@ export interface components {
             /** @description one per topic */
             runs: number[];
             model_workers: string[];
+        };
+        ProjectSplits: {
+            /** @description in split order */
+            names: string[];
+            topics: components["schemas"]["TopicSplit"][];
+        };
+        QualificationLogEntry: {
+            qualified: boolean;
+            source: string;
+            actor: string | null;
+            note: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        QualificationRuleRow: {
+            practice_topics: number[];
+            thresholds: {
+                [key: string]: number | null;
+            };
+            text: string;
+        };
+        QualifyRequestRequest: {
+            qualified: boolean;
+            /** @default  */
+            note?: string;
         };
         ReassignRequestRequest: {
             user: number;
@@ -1270,6 +1731,13 @@ export interface components {
             op: "rename";
             cluster: number;
             label: string;
+        };
+        RuleRequestRequest: {
+            /** @description practice topic ids; none: not required */
+            practice_topics: number[];
+            thresholds: {
+                [key: string]: number | null;
+            };
         };
         /**
          * @description A suggestion run of a topic (modelserve/selectors.py `run_payload`); the websocket
@@ -1400,6 +1868,39 @@ export interface components {
             op: "split";
             mentions: number[];
         };
+        StatisticsPage: {
+            source: string;
+            total: components["schemas"]["Stats"];
+            /** @description split name -> STATS, in split order */
+            splits: {
+                [key: string]: components["schemas"]["Stats"];
+            };
+            cluster_sizes: components["schemas"]["ClusterSize"][];
+            /** @description depth of the largest component -> topics */
+            depths: components["schemas"]["Depth"][];
+            /** @description one row per annotation of the source */
+            topics: components["schemas"]["TopicFigures"][];
+        };
+        /** @description STATS (docs/datasets.md): every key present, 0 where a scheme does not apply. */
+        Stats: {
+            topics: number;
+            documents: number;
+            tokens: number;
+            /** @description rejected mentions excluded */
+            mentions: number;
+            discontinuous_mentions: number;
+            /** @description singletons included */
+            clusters: number;
+            singletons: number;
+            /** @description hierarchy edges as drawn */
+            relations: number;
+            /** Format: double */
+            mean_components: number;
+            /** Format: double */
+            mean_max_depth: number;
+            links: components["schemas"]["LinkCounts"];
+            anaphors: number;
+        };
         SuggestionBackends: {
             backends: string[];
             default: string;
@@ -1426,7 +1927,7 @@ export interface components {
             reason: string;
         };
         /** @enum {string} */
-        SuggestionKind: "membership" | "edge" | "link";
+        SuggestionKind: "membership" | "edge" | "link" | "mention";
         /** @description A project's settings (modelserve.models.SuggestionSettings, saved or the defaults). */
         SuggestionSettings: {
             project: number;
@@ -1442,6 +1943,8 @@ export interface components {
             memberships: components["schemas"]["MembershipItem"][];
             edges: components["schemas"]["SuggestionItem"][];
             links: components["schemas"]["SuggestionItem"][];
+            /** @description proposed mentions the annotation lacks */
+            mentions: components["schemas"]["MentionItem"][];
             /** @description the annotation version the items fit */
             version: number;
             /** @description the topic's newest run in any state */
@@ -1449,6 +1952,14 @@ export interface components {
         };
         Token: {
             token: string;
+        };
+        TopicFigures: {
+            id: number;
+            external_id: string;
+            split: string;
+            mentions: number;
+            clusters: number;
+            max_depth: number;
         };
         TopicMetricScores: {
             /**
@@ -1488,6 +1999,41 @@ export interface components {
             /** @description users assigned as annotators (not adjudicators) */
             annotators: number;
         };
+        TopicSplit: {
+            readonly id: number;
+            /** @description '' takes the topic out of every split */
+            split: string;
+        };
+        /** @description A model trained in the model worker after start-up (modelserve/services/trainings.py). */
+        TrainingPayload: {
+            name: string;
+            status: components["schemas"]["TrainingStatus"];
+            /**
+             * Format: double
+             * @description 0..1
+             */
+            progress: number;
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        /** @enum {string} */
+        TrainingStatus: "queued" | "running" | "succeeded" | "failed";
+        UserQualification: {
+            user: number;
+            project: number;
+            project_name: string;
+            qualified: boolean;
+            source: string | null;
+            /** Format: date-time */
+            updated_at: string | null;
+            attempts: number;
+            passed_attempt: boolean;
+        };
         UserRequest: {
             /** @description letters, digits and @ . + - _ only */
             username: string;
@@ -1503,6 +2049,109 @@ export interface components {
             is_active: boolean;
             /** Format: date-time */
             last_login: string | null;
+        };
+        /** @description A validator's decision on a mention (docs/validation.md). */
+        ValidateOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "validate";
+            mention: number;
+            decision: components["schemas"]["DecisionEnum"];
+            /** @description rejections only */
+            reason?: string | null;
+            note?: string;
+        };
+        ValidationCluster: {
+            id: number;
+            label: string;
+            /** @description most confident (or most typical) first */
+            members: number[];
+        };
+        ValidationDecisionPayload: {
+            decision: components["schemas"]["Decision"];
+            reason: string | null;
+            note: string;
+        };
+        ValidationMention: {
+            id: number;
+            document: number;
+            spans: [
+                number,
+                number
+            ][];
+            /** @description the input cluster it was put in */
+            cluster: number;
+            /** Format: double */
+            confidence: number | null;
+        };
+        ValidationPayload: {
+            id: number;
+            kind: string;
+            version: number;
+            status: components["schemas"]["AssignmentStatus"];
+            assignment: number | null;
+            annotator: string | null;
+            cursor: number | null;
+            can_undo: boolean;
+            can_redo: boolean;
+            topic: components["schemas"]["ValidationTopic"];
+            project: components["schemas"]["ValidationProject"];
+            reasons: components["schemas"]["ValidationReason"][];
+            documents: components["schemas"]["DocumentPayload"][];
+            clusters: components["schemas"]["ValidationCluster"][];
+            /** @description in document order */
+            mentions: components["schemas"]["ValidationMention"][];
+            /** @description mention id -> decision */
+            decisions: {
+                [key: string]: components["schemas"]["ValidationDecisionPayload"];
+            };
+            /** @description adjudicator only: validator username -> mention id -> decision */
+            others: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["ValidationDecisionPayload"];
+                };
+            };
+        };
+        ValidationProject: {
+            id: number;
+            name: string;
+            guidelines: string;
+        };
+        ValidationReason: {
+            key: string;
+            label: string;
+        };
+        ValidationSetEffect: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            e: "validation_set";
+            mention: number;
+            old: components["schemas"]["ValidationValue"] | null;
+            new: components["schemas"]["ValidationValue"] | null;
+        };
+        ValidationTopic: {
+            id: number;
+            external_id: string;
+            source: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        ValidationValue: {
+            decision: components["schemas"]["Decision"];
+            reason: string | null;
+            note: string;
+        };
+        VersionCluster: {
+            /** @description the cluster's id in the annotator's annotation */
+            id: number;
+            label: string;
+            /** @description mention ids */
+            members: number[];
         };
         VersionRequestRequest: {
             expected_version: number;
@@ -1713,6 +2362,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Applied"];
+                };
+            };
+        };
+    };
+    annotations_versions_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotatorVersion"][];
                 };
             };
         };
@@ -2004,6 +2674,257 @@ export interface operations {
             };
         };
     };
+    model_trainings_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingPayload"][];
+                };
+            };
+        };
+    };
+    onboarding_assignments_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyPractice"];
+                };
+            };
+        };
+    };
+    onboarding_assignments_reset_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeReset"];
+                };
+            };
+        };
+    };
+    onboarding_projects_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectOnboarding"];
+                };
+            };
+        };
+    };
+    onboarding_projects_import_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["PracticeImportRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeRow"][];
+                };
+            };
+        };
+    };
+    onboarding_projects_rule_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["RuleRequestRequest"];
+                "multipart/form-data": components["schemas"]["RuleRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectOnboarding"];
+                };
+            };
+        };
+    };
+    onboarding_projects_users_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QualifyRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["QualifyRequestRequest"];
+                "multipart/form-data": components["schemas"]["QualifyRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectOnboarding"];
+                };
+            };
+        };
+    };
+    onboarding_topics_corefi_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    onboarding_topics_practice_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PracticeRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PracticeRequestRequest"];
+                "multipart/form-data": components["schemas"]["PracticeRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeRow"];
+                };
+            };
+        };
+    };
+    onboarding_topics_practice_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onboarding_users_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserQualification"][];
+                };
+            };
+        };
+    };
     projects_list: {
         parameters: {
             query?: never;
@@ -2211,6 +3132,53 @@ export interface operations {
             };
         };
     };
+    projects_splits_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSplits"];
+                };
+            };
+        };
+    };
+    projects_statistics_retrieve: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+                /** @description gold (default) | adjudicated | submitted | a username */
+                source?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatisticsPage"];
+                    "text/csv": string;
+                };
+            };
+        };
+    };
     projects_suggestion_acceptance_list: {
         parameters: {
             query?: never;
@@ -2406,6 +3374,33 @@ export interface operations {
             };
         };
     };
+    topics_split_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedTopicSplitRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedTopicSplitRequest"];
+                "multipart/form-data": components["schemas"]["PatchedTopicSplitRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicSplit"];
+                };
+            };
+        };
+    };
     topics_suggestion_runs_retrieve: {
         parameters: {
             query?: never;
@@ -2521,6 +3516,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserRow"];
+                };
+            };
+        };
+    };
+    validation_annotations_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationPayload"];
                 };
             };
         };

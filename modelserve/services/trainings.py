@@ -1,0 +1,171 @@
+"""Trainings that run after start-up in the model worker (queue `models`), so that `make up`
+does not wait for them: today the ChEMU mention tagger, which lets the `chemu` backend propose
+mentions from raw text (it looks for the tagger at every run, so runs after the training
+propose mentions, runs before it link the existing mentions only).
+
+`model_training_request` queues one when the model is missing (the prepare step of `make up`
+calls it); `model_training_execute` is the Celery task's body: idempotent like a run (a
+finished training is left alone, one with a fresh heartbeat belongs to a live worker), its
+progress written to the row for the admin Suggestions page.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import traceback
+from pathlib import Path
+
+from celery import current_app
+from django.db import close_old_connections, connection, transaction
+from django.utils import timezone
+
+from annotation.infra.side_effects import after_commit
+from modelserve.models import ModelTraining
+from modelserve.services.execution import HEARTBEAT_SECONDS, heartbeat_stale_after
+
+logger = logging.getLogger(__name__)
+
+MENTION_TAGGER = "chemu-mentions"
+# The model worker's task (modelserve.tasks), sent by name like the run task.
+TRAIN_TASK = "modelserve.tasks.train_model"
+ACTIVE = (ModelTraining.Status.QUEUED, ModelTraining.Status.RUNNING)
+
+
+def _mention_tagger_trained() -> bool:
+    from modelserve.backends.chemu_mentions import mentions_trained
+
+    return mentions_trained()
+
+
+def training_task_send(training_id: int) -> None:
+    try:
+        current_app.send_task(
+            TRAIN_TASK, kwargs={"training_id": training_id}, queue="models", ignore_result=True
+        )
+    except Exception as error:  # noqa: BLE001 - any broker failure: the next start sends it
+        logger.warning(
+            "training %s stays queued: its task could not be sent (%r)", training_id, error
+        )
+
+
+def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | None:
+    """Queue the training of `name` unless it is trained already or one is queued or running
+    (that one is returned; its task is sent again, since a restart of everything may have lost
+    the message and the task is idempotent). None: nothing to do."""
+    if _mention_tagger_trained():
+        return None
+    with transaction.atomic():
+        active = ModelTraining.objects.select_for_update().filter(name=name, status__in=ACTIVE)
+        training = active.first() or ModelTraining.objects.create(
+            name=name, message="waiting for a model worker"
+        )
+        after_commit(lambda: training_task_send(training.pk))
+    return training
+
+
+def _claim(training_id: int, worker: str) -> ModelTraining | None:
+    with transaction.atomic():
+        training = ModelTraining.objects.select_for_update().filter(pk=training_id).first()
+        if training is None or training.status not in ACTIVE:
+            return None
+        beat = training.heartbeat_at
+        if (
+            training.status == ModelTraining.Status.RUNNING
+            and beat
+            and (timezone.now() - beat < heartbeat_stale_after())
+        ):
+            return None
+        training.status = ModelTraining.Status.RUNNING
+        training.worker = worker
+        training.started_at = training.heartbeat_at = timezone.now()
+        training.progress, training.message, training.error = 0.0, "starting", ""
+        training.save()
+    return training
+
+
+def _progress_writer(training_id: int):
+    last = [0.0]
+
+    def report(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if now - last[0] < 1.0 and fraction < 1.0:
+            return
+        last[0] = now
+        ModelTraining.objects.filter(pk=training_id).update(
+            progress=max(0.0, min(1.0, float(fraction))),
+            message=message[:300],
+            heartbeat_at=timezone.now(),
+        )
+
+    return report
+
+
+class _Heartbeat:
+    """The encoder's first pass reports no progress for a while; a thread keeps the row alive."""
+
+    def __init__(self, training_id: int) -> None:
+        self.training_id = training_id
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True)
+
+    def _beat(self) -> None:
+        try:
+            while not self.stop.wait(HEARTBEAT_SECONDS):
+                ModelTraining.objects.filter(
+                    pk=self.training_id, status=ModelTraining.Status.RUNNING
+                ).update(heartbeat_at=timezone.now())
+        finally:
+            connection.close()
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(10)
+
+
+def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> str:
+    from annotation.domain.formats import read
+    from modelserve.backends.chemu_mentions import train_chemu_mentions
+    from modelserve.train import DEFAULT_CHEMU_TRAIN
+
+    path = train_file or DEFAULT_CHEMU_TRAIN
+    if not path.is_file():
+        raise FileNotFoundError(f"the ChEMU training file {path} is missing")
+    topics = read("chemu", path, skip_invalid=True).topics
+    summary = train_chemu_mentions(topics, progress=progress, log=logger.info, **options)
+    return f"trained in {summary['train_seconds']:.0f} s"
+
+
+def model_training_execute(
+    *, training_id: int, worker: str = "", train_file: Path | None = None, **options
+) -> str:
+    """Train for one ModelTraining row (the Celery task's body). Returns what happened.
+    `train_file` and `options` (of `train_chemu_mentions`): the defaults unless a test says."""
+    close_old_connections()
+    training = _claim(training_id, worker)
+    if training is None:
+        return "skipped: finished, gone or running elsewhere"
+    try:
+        with _Heartbeat(training.pk):
+            message = _train_mention_tagger(_progress_writer(training.pk), train_file, options)
+    except Exception as exc:  # the row records any failure for the admin page
+        logger.exception("training %s failed", training.pk)
+        ModelTraining.objects.filter(pk=training.pk).update(
+            status=ModelTraining.Status.FAILED,
+            finished_at=timezone.now(),
+            message=f"{type(exc).__name__}: {exc}"[:300],
+            error=traceback.format_exc(),
+        )
+        return f"failed: {exc}"
+    ModelTraining.objects.filter(pk=training.pk).update(
+        status=ModelTraining.Status.SUCCEEDED,
+        progress=1.0,
+        finished_at=timezone.now(),
+        message=message,
+    )
+    return f"succeeded: {message}"

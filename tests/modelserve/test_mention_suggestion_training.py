@@ -1,0 +1,91 @@
+"""The mention tagger trains after start-up: start-up only queues it (once), the model worker's
+task trains it with the real training code and records its progress, which admins read."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from modelserve.backends import models_dir_set
+from modelserve.backends.chemu_mentions import mentions_trained
+from modelserve.models import ModelTraining
+from modelserve.services.trainings import model_training_execute, model_training_request
+from modelserve.train import DEFAULT_CHEMU_TRAIN
+from tests.factories import AdminFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def models_dir(tmp_path):
+    """An empty models folder, so the tagger is missing."""
+    models_dir_set(tmp_path)
+    yield tmp_path
+    models_dir_set(settings.MODELS_DIR)
+
+
+def test_start_up_queues_one_training_of_a_missing_tagger_however_often_it_runs(models_dir):
+    first = model_training_request()
+    again = model_training_request()
+
+    assert first is not None and again is not None and again.pk == first.pk
+    assert first.status == "queued" and first.name == "chemu-mentions"
+    assert ModelTraining.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the task opens its own connections, as in a worker
+def test_the_training_task_trains_and_saves_the_tagger_and_then_nothing_is_queued(
+    models_dir, tmp_path_factory
+):
+    tiny = tmp_path_factory.mktemp("train") / "train.jsonlines"
+    with open(DEFAULT_CHEMU_TRAIN) as source:
+        tiny.write_text("".join(next(source) for _ in range(2)))
+    training = model_training_request()
+
+    outcome = model_training_execute(
+        training_id=training.pk,
+        worker="test",
+        train_file=tiny,
+        epochs=2,
+        hidden=16,
+        holdout_fraction=0.0,
+        device="cpu",
+    )
+
+    training.refresh_from_db()
+    assert outcome.startswith("succeeded"), training.error
+    assert training.status == "succeeded" and training.progress == 1.0
+    assert mentions_trained(models_dir / "chemu-mentions")
+    assert model_training_request() is None
+    # A redelivered task finds it finished and leaves it.
+    assert model_training_execute(training_id=training.pk).startswith("skipped")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_training_without_its_training_file_fails_with_a_message(models_dir, tmp_path):
+    training = model_training_request()
+
+    model_training_execute(training_id=training.pk, train_file=tmp_path / "missing.jsonlines")
+
+    training.refresh_from_db()
+    assert training.status == "failed"
+    assert "missing.jsonlines is missing" in training.message
+
+
+def test_admins_read_the_newest_training_of_each_model_and_annotators_may_not(models_dir):
+    ModelTraining.objects.create(name="chemu-mentions", status="failed", message="old")
+    newest = model_training_request()
+    ModelTraining.objects.filter(pk=newest.pk).update(
+        status="running", progress=0.4, message="epoch 8/20"
+    )
+    admin, annotator = APIClient(), APIClient()
+    admin.force_authenticate(AdminFactory())
+    annotator.force_authenticate(UserFactory())
+
+    rows = admin.get("/api/model-trainings/").json()
+
+    assert [(r["name"], r["status"], r["progress"], r["message"]) for r in rows] == [
+        ("chemu-mentions", "running", 0.4, "epoch 8/20")
+    ]
+    assert annotator.get("/api/model-trainings/").status_code == 403
