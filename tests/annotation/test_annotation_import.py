@@ -77,14 +77,19 @@ def test_a_mention_the_topic_does_not_have_is_an_error_naming_it_and_nothing_is_
     with pytest.raises(ImportRefused) as refused:
         annotation_import_for_assignment(assignment=assignment, topic=data, file="a.jsonl")
 
+    def text(k: int) -> str:  # the file's own words for the mention
+        mention = data.mentions[k]
+        ((start, end),) = mention.spans
+        return " ".join(data.documents[mention.document].tokens[start : end + 1])
+
     assert refused.value.errors == [
         (
-            f"a.jsonl: field mentions[3]: document {data.mentions[3].document}, tokens 0-0 is not "
-            "a mention of topic 9001"
+            f"a.jsonl: field mentions[3]: document {data.mentions[3].document}, tokens 0-0 "
+            f'("{text(3)}") is not a mention of topic 9001'
         ),
         (
-            f"a.jsonl: field mentions[7]: document {data.mentions[7].document}, tokens 1-2 is not "
-            "a mention of topic 9001"
+            f"a.jsonl: field mentions[7]: document {data.mentions[7].document}, tokens 1-2 "
+            f'("{text(7)}") is not a mention of topic 9001'
         ),
     ]
     assert not Cluster.objects.filter(annotation=assignment.annotation).exists()

@@ -194,8 +194,9 @@ def _matched_mentions(
         if id is None:
             spans = ",".join(f"{s}-{e}" for s, e in mention.spans)
             errors.append(
-                f"{where}: field mentions[{k}]: document {mention.document}, tokens {spans} is "
-                f"not a mention of topic {annotation.topic.external_id}"
+                f"{where}: field mentions[{k}]: document {mention.document}, tokens {spans}"
+                f"{_quoted(topic, mention)} is not a mention of topic "
+                f"{annotation.topic.external_id}"
             )
         else:
             ids.append(id)
@@ -204,3 +205,12 @@ def _matched_mentions(
             f"{where}: {len(errors)} mention(s) are not in the topic; nothing was imported", errors
         )
     return ids
+
+
+def _quoted(topic: TopicData, mention) -> str:
+    """` ("the text")` of a file's mention, from the file's own tokens (empty when its spans
+    fall outside them): a refusal names the mention as the annotator wrote it."""
+    tokens = topic.documents[mention.document].tokens
+    if any(not 0 <= start <= end < len(tokens) for start, end in mention.spans):
+        return ""
+    return f' ("{mention_text(tokens, mention.spans)}")'
