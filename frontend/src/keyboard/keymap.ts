@@ -19,9 +19,21 @@ export type Scheme =
   | "spans"
   | "addMentions"
   | "fixSpans"
-  | "rejectMentions";
+  | "rejectMentions"
+  | "adjudication";
 
 export type CommandId =
+  | "nextDisagreement"
+  | "prevDisagreement"
+  | "adopt1"
+  | "adopt2"
+  | "adopt3"
+  | "adopt4"
+  | "adopt5"
+  | "adopt6"
+  | "adopt7"
+  | "adopt8"
+  | "adopt9"
   | "assign"
   | "assignNew"
   | "prevCluster"
@@ -120,6 +132,15 @@ const e = (context: KeyContext, scheme: Scheme, keys: string[], command: Command
 });
 
 export const KEYMAP: readonly KeyBinding[] = [
+  // Adjudicating (src/workspace/adjudication/): first, so that N and the digits mean this here;
+  // the note moves to Alt+N, and after A the digits still choose the link type.
+  b("workspace", "adjudication", ["N"], "nextDisagreement", "Next disagreement among the annotators"),
+  b("workspace", "adjudication", ["Shift+N"], "prevDisagreement", "Previous disagreement"),
+  e("workspace", "adjudication", ["1"], "adopt1", "Adopt annotator 1's decision for the current disagreement (after A: COREFERENCE link)"),
+  ...["TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAINED", "", "", "", ""].map((type, i) =>
+    e("workspace", "adjudication", [String(i + 2)], `adopt${i + 2}` as CommandId, `… annotator ${i + 2}'s${type ? ` (after A: ${type} link)` : ""}`),
+  ),
+  e("workspace", "adjudication", ["Alt+N"], "editNote", "Edit the note of the selected cluster"),
   // The workspace (CoRefi's keys first: annotators are trained on them).
   e("workspace", "hierarchy", ["Space"], "assign", "Assign the current mention to the selected cluster"),
   e("workspace", "hierarchy", ["Ctrl+Space", "Alt+Space"], "assignNew", "Assign the current mention to a new cluster"),

@@ -11,6 +11,7 @@ import { ApiError } from "../api/http";
 import type { AnnotationPayload, AssignmentRow, Id, TopicPayload } from "../api/types";
 import { KeyDispatcher } from "../keyboard/dispatcher";
 import { KEYMAP, schemesOf } from "../keyboard/keymap";
+import { createAdjudicationStore } from "./adjudication/store";
 import { createClusterColors } from "./clusterColors";
 import { createCommands } from "./commands";
 import { createEditing, readOnlyText } from "./editing";
@@ -125,6 +126,12 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
   const commands = createCommands({ topic, store, nav, editing, notices });
   const suggestions = createSuggestionsStore({ api, annotationId, topic, store, nav, editing, notices, commands });
   const schemes = schemesOf(topic.project);
+  // An adjudication: the annotators' versions beside it, and the keys to adopt their decisions.
+  const adjudication =
+    loaded.annotation.kind === "adjudication"
+      ? createAdjudicationStore({ annotationId, topic, store, nav, editing, notices, commands })
+      : null;
+  if (adjudication) schemes.add("adjudication");
   const keys = new KeyDispatcher(KEYMAP, () => schemes, {
     readOnly: () => store.locked.value,
     refuse: (binding) => notices.status(readOnlyText(store), [`${binding.description.replace(/^\w+: /, "")}: not available.`]),
@@ -198,6 +205,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     editing,
     commands,
     suggestions,
+    adjudication,
     keys,
     schemes,
     ui,

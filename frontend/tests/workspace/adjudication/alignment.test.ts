@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { alignClusters, hungarian, phi4 } from "../../../src/workspace/adjudication/alignment";
+
+/** The best total phi4 by trying every one-to-one alignment (small cases only). */
+function bruteForceBest(left: number[][], right: number[][]): number {
+  const score = (a: number[], b: number[]) => phi4(a.filter((m) => b.includes(m)).length, a.length, b.length);
+  let best = 0;
+  const walk = (i: number, used: Set<number>, total: number) => {
+    if (i === left.length) {
+      best = Math.max(best, total);
+      return;
+    }
+    walk(i + 1, used, total);
+    right.forEach((r, j) => {
+      if (used.has(j)) return;
+      used.add(j);
+      walk(i + 1, used, total + score(left[i]!, r));
+      used.delete(j);
+    });
+  };
+  walk(0, new Set(), 0);
+  return best;
+}
+
+const sets = (clusters: number[][], offset = 0) => clusters.map((members, i) => ({ id: i + offset, members }));
+
+function total(left: number[][], right: number[][], aligned: Map<number, number>): number {
+  let sum = 0;
+  for (const [i, j] of aligned) {
+    const a = left[i]!;
+    const b = right[j - 100]!;
+    sum += phi4(a.filter((m) => b.includes(m)).length, a.length, b.length);
+  }
+  return sum;
+}
+
+describe("hungarian", () => {
+  it("finds the minimum-cost assignment of a square matrix", () => {
+    expect(hungarian([[4, 1, 3], [2, 0, 5], [3, 2, 2]])).toEqual([1, 0, 2]);
+  });
+
+  it("leaves the extra columns of a wide matrix unassigned", () => {
+    expect(hungarian([[5, 1, 9]])).toEqual([1]);
+  });
+});
+
+describe("alignClusters", () => {
+  it("aligns identical clusterings cluster to cluster", () => {
+    const aligned = alignClusters(sets([[1, 2], [3], [4, 5, 6]]), sets([[4, 5, 6], [1, 2], [3]], 100));
+    expect([...aligned.entries()].sort()).toEqual([[0, 101], [1, 102], [2, 100]]);
+  });
+
+  it("never aligns clusters that share no mention", () => {
+    expect(alignClusters(sets([[1, 2]]), sets([[3, 4]], 100)).size).toBe(0);
+  });
+
+  it("gives the big cluster to the part that matches it best when two compete", () => {
+    // {1,2,3,4} split as {1,2,3} and {4}: {1,2,3} gets it, {4} stays unaligned
+    const aligned = alignClusters(sets([[1, 2, 3], [4]]), sets([[1, 2, 3, 4]], 100));
+    expect([...aligned.entries()]).toEqual([[0, 100]]);
+  });
+
+  it("reaches the optimal total on tangled clusterings, as CEAF-e's alignment does", () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 40; round++) {
+      const mentions = Array.from({ length: 9 }, (_, i) => i);
+      const partition = (parts: number) => {
+        const clusters: number[][] = Array.from({ length: parts }, () => []);
+        for (const m of mentions) clusters[Math.floor(random() * parts)]!.push(m);
+        return clusters.filter((c) => c.length > 0);
+      };
+      const left = partition(2 + Math.floor(random() * 4));
+      const right = partition(2 + Math.floor(random() * 4));
+      const aligned = alignClusters(sets(left), sets(right, 100));
+      expect(total(left, right, aligned)).toBeCloseTo(bruteForceBest(left, right), 10);
+      expect(new Set(aligned.values()).size).toBe(aligned.size); // one-to-one
+    }
+  });
+});

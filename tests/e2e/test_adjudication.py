@@ -1,0 +1,132 @@
+"""An adjudicator resolves a three-annotator topic with the keys: N goes to each disagreement,
+3 adopts the third annotator's decision (one logged, undoable operation each), the counter
+reaches zero, the topic is submitted, and the adjudicated export holds the result."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from annotation.models import Annotation, Project
+from annotation.services.adjudication import create_adjudication
+from annotation.services.assignments import assignment_submit
+from annotation.services.exports import annotations_export
+from tests.e2e.data import apply_ops, mention_ids
+from tests.e2e.workspace import annotation, partition, press, wait_saved
+from tests.factories import DEFAULT_MENTIONS, UserFactory, assign, make_topic
+
+# Three annotators over the 7 mentions m0..m6 of the default topic.
+VERSIONS = {
+    "alice": [[0, 1, 2], [3, 4], [5, 6]],
+    "bob": [[0, 1, 2], [3, 4], [5, 6]],
+    "carol": [[0, 1], [2, 3, 4], [5], [6]],
+}
+
+
+def annotate(topic, username: str, clusters: list[list[int]]) -> None:
+    user = UserFactory(username=username)
+    assignment, stored = assign(topic, user)
+    ids = mention_ids(topic)
+    for cluster in clusters:
+        created = apply_ops(
+            stored, user, [{"op": "assign", "mention": ids[cluster[0]], "cluster": None}]
+        )
+        target = created[0].created["cluster"]
+        apply_ops(
+            stored,
+            user,
+            [{"op": "assign", "mention": ids[m], "cluster": target} for m in cluster[1:]],
+        )
+    assignment_submit(assignment_id=assignment.pk, user=user)
+
+
+def remaining(page) -> int:
+    return int(page.locator("[data-adjudication-remaining]").inner_text())
+
+
+def exported_partition(tmp_path, project) -> set[frozenset[tuple[int, int, int]]]:
+    annotations_export(
+        project=project, format="scico", out=tmp_path / "gold.jsonl", source="adjudicated"
+    )
+    (line,) = (tmp_path / "gold.jsonl").read_text().splitlines()
+    clusters: dict[int, set[tuple[int, int, int]]] = {}
+    for document, start, end, cluster in json.loads(line)["mentions"]:
+        clusters.setdefault(cluster, set()).add((document, start, end))
+    return {frozenset(members) for members in clusters.values()}
+
+
+def test_an_adjudicator_resolves_a_topic_with_n_and_digits_and_the_export_holds_it(
+    new_page, tmp_path
+):
+    project = Project.objects.create(name="Adjudicated", hierarchy=True)
+    topic = make_topic(project)
+    for username, clusters in VERSIONS.items():
+        annotate(topic, username, clusters)
+    judge = UserFactory(username="judge")
+    assignment = create_adjudication(topic=topic, user=judge, seed="consensus")
+    ids = mention_ids(topic)
+
+    page = new_page(judge)
+    page.goto(f"/annotate/{assignment.pk}")
+    page.wait_for_selector("html[data-adjudication-ready='true']")
+    expect(page.locator("[data-adjudication] .adj-col")).to_have_count(3)
+    assert remaining(page) > 0
+
+    # The first disagreement, adopted from carol, then undone and redone: ordinary operations.
+    press(page, "N")
+    expect(page.locator("[data-adjudication-item]")).to_be_visible()
+    before = partition(annotation(page, assignment.annotation.pk))
+    press(page, "3")
+    wait_saved(page)
+    adopted = partition(annotation(page, assignment.annotation.pk))
+    assert adopted != before
+    press(page, "Control+z")
+    wait_saved(page)
+    assert partition(annotation(page, assignment.annotation.pk)) == before
+    press(page, "Control+Shift+z")
+    wait_saved(page)
+    assert partition(annotation(page, assignment.annotation.pk)) == adopted
+
+    for _ in range(20):
+        if remaining(page) == 0:
+            break
+        press(page, "N", "3")
+        wait_saved(page)
+    expect(page.locator("[data-adjudication-remaining]")).to_have_text("0")
+
+    page.get_by_role("button", name="Submit").click()
+    dialog = page.get_by_role("dialog", name="Submit this topic?")
+    expect(dialog.locator("[data-unfinished='disagreements']")).to_have_count(0)
+    press(page, "Enter")
+    expect(page.locator(".ws[data-read-only='true']")).to_be_visible()
+
+    carol = {frozenset(ids[m] for m in cluster) for cluster in VERSIONS["carol"]}
+    stored = Annotation.objects.get(pk=assignment.annotation.pk)
+    assert partition(annotation(page, stored.pk)) == carol
+    places = {
+        ids[i]: (doc, spans[0][0], spans[0][1]) for i, (doc, spans) in enumerate(DEFAULT_MENTIONS)
+    }
+    assert exported_partition(tmp_path, project) == {
+        frozenset(places[m] for m in cluster) for cluster in carol
+    }
+
+
+def test_submitting_with_disagreements_left_asks_first(new_page):
+    project = Project.objects.create(name="Unsettled", hierarchy=True)
+    topic = make_topic(project)
+    for username, clusters in VERSIONS.items():
+        annotate(topic, username, clusters)
+    judge = UserFactory(username="judge2")
+    assignment = create_adjudication(topic=topic, user=judge, seed="consensus")
+
+    page = new_page(judge)
+    page.goto(f"/annotate/{assignment.pk}")
+    page.wait_for_selector("html[data-adjudication-ready='true']")
+    page.get_by_role("button", name="Submit").click()
+    dialog = page.get_by_role("dialog", name="Submit this topic?")
+
+    expect(dialog.locator("[data-unfinished='disagreements']")).to_be_visible()
+    expect(dialog.get_by_role("button", name="Submit")).to_be_disabled()
+    dialog.get_by_role("checkbox").check()
+    expect(dialog.get_by_role("button", name="Submit")).to_be_enabled()
