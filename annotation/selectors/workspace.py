@@ -152,6 +152,7 @@ def assignments_payload(assignments) -> list[dict]:
                     "name": a.topic.project.name,
                     "hierarchy": a.topic.project.hierarchy,
                     "anaphora": a.topic.project.anaphora,
+                    "validation": a.topic.project.validation,
                 },
                 "annotation": annotation_id,
                 "version": a.annotation.version,

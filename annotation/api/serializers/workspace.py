@@ -131,6 +131,9 @@ class AssignmentProject(serializers.Serializer):
     name = serializers.CharField()
     hierarchy = serializers.BooleanField()
     anaphora = serializers.BooleanField()
+    validation = serializers.BooleanField(
+        required=False, help_text="open it in the validation workspace"
+    )
 
 
 class AssignmentProgress(serializers.Serializer):

@@ -36,6 +36,7 @@ const SWAPPED = new Set<Effect["e"]>([
   "spans_set",
   "rejected_set",
   "suggestion_decided",
+  "validation_set",
 ]);
 
 export function invertEffect(effect: Effect): Effect {
@@ -217,5 +218,11 @@ const HANDLERS: Handlers = {
     need(e.new === null || e.new === "accepted" || e.new === "rejected", e, "unknown decision");
     if (e.new === null) state.decisions.delete(e.suggestion);
     else state.decisions.set(e.suggestion, e.new);
+  },
+  // Validation decisions live in the validation workspace (src/validation/), which applies
+  // them itself; the clustering workspace has nothing to show of them.
+  validation_set(state, e) {
+    checkFields(e, ["mention", "old", "new"]);
+    need(state.mentions.has(e.mention), e, "no such mention");
   },
 };

@@ -3,7 +3,15 @@
 // does not say.
 
 /** Where a binding applies. Modal contexts (dialogs) hide everything below them. */
-export type KeyContext = "workspace" | "tree" | "bank" | "search" | "picker" | "dialog" | "selection";
+export type KeyContext =
+  | "workspace"
+  | "tree"
+  | "bank"
+  | "search"
+  | "picker"
+  | "dialog"
+  | "selection"
+  | "validation";
 
 /**
  * Which project setting a binding belongs to ("any": always). "mentions": the project lets
@@ -20,7 +28,8 @@ export type Scheme =
   | "addMentions"
   | "fixSpans"
   | "rejectMentions"
-  | "adjudication";
+  | "adjudication"
+  | "validation";
 
 export type CommandId =
   | "nextDisagreement"
@@ -55,6 +64,8 @@ export type CommandId =
   | "undo"
   | "redo"
   | "help"
+  | "guidelines"
+  | "nextDifference"
   | "escape"
   | "nextTopic"
   | "markAnaphor"
@@ -101,7 +112,19 @@ export type CommandId =
   | "selectionLeft"
   | "selectionRight"
   | "selectionExtendLeft"
-  | "selectionExtendRight";
+  | "selectionExtendRight"
+  | "validateAccept"
+  | "validateReject"
+  | "validateReason1"
+  | "validateReason2"
+  | "validateReason3"
+  | "validateNote"
+  | "validateNext"
+  | "validatePrev"
+  | "validateNextUndecided"
+  | "validateOrder"
+  | "validateDiffering"
+  | "validateCancel";
 
 export interface KeyBinding {
   /** Normalised key strings, see `keyString`. */
@@ -184,6 +207,8 @@ export const KEYMAP: readonly KeyBinding[] = [
   e("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
   e("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),
   b("workspace", "any", ["?"], "help", "Show or hide this help"),
+  b("workspace", "any", ["I"], "guidelines", "Show or hide the project's guidelines"),
+  b("workspace", "any", ["D"], "nextDifference", "Practice results: go to the next difference from gold"),
   b("workspace", "any", ["Escape"], "escape", "Cancel (the pending anaphor, a selection)"),
   b("workspace", "any", ["Enter"], "nextTopic", "After submitting: open the next topic to do"),
   // The hierarchy tree, when it has the focus.
@@ -224,6 +249,19 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("selection", "spans", ["Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),
   b("selection", "spans", ["Shift+ArrowRight"], "selectionExtendRight", "Selection: move its end one word right"),
   b("selection", "spans", ["Escape"], "selectionCancel", "Selection: cancel"),
+  // The validation workspace (src/validation/): one mention at a time, accept or reject.
+  e("validation", "validation", ["Y"], "validateAccept", "Accept the mention: it belongs to the cluster"),
+  e("validation", "validation", ["X"], "validateReject", "Reject the mention, then give the reason (1-3)"),
+  e("validation", "validation", ["1"], "validateReason1", "After X: reject for the first reason"),
+  e("validation", "validation", ["2"], "validateReason2", "After X: … the second reason"),
+  e("validation", "validation", ["3"], "validateReason3", "After X: … the third reason"),
+  b("validation", "validation", ["N"], "validateNote", "Write a note for the decision (Enter: back to the keys)"),
+  b("validation", "validation", ["J", "ArrowDown"], "validateNext", "Next mention"),
+  b("validation", "validation", ["K", "ArrowUp"], "validatePrev", "Previous mention"),
+  b("validation", "validation", ["U"], "validateNextUndecided", "Next mention still to decide"),
+  b("validation", "validation", ["O"], "validateOrder", "Order: least confident first, document order, cluster by cluster"),
+  b("validation", "validation", ["D"], "validateDiffering", "Adjudicating: only the mentions the validators decided differently"),
+  b("validation", "validation", ["Escape"], "validateCancel", "Cancel the rejection"),
 ];
 
 export const MODAL_CONTEXTS: ReadonlySet<KeyContext> = new Set(["picker", "dialog"]);

@@ -7,6 +7,7 @@ import MyTopicsPage from "../pages/MyTopicsPage.vue";
 import WorkspacePage from "../pages/WorkspacePage.vue";
 
 const ReviewPage = () => import("../pages/ReviewPage.vue");
+const ValidationPage = () => import("../validation/ValidationPage.vue");
 
 export const annotatorRoutes: RouteRecordRaw[] = [
   { path: "/login", name: "login", component: LoginPage, meta: { public: true, title: "Sign in" } },
@@ -22,5 +23,11 @@ export const annotatorRoutes: RouteRecordRaw[] = [
     name: "review",
     component: ReviewPage,
     meta: { title: "Review", wide: true },
+  },
+  {
+    path: "/validate/annotations/:annotation(\\d+)",
+    name: "validate",
+    component: ValidationPage,
+    meta: { title: "Validate", wide: true },
   },
 ];

@@ -1,0 +1,76 @@
+// The decisions as the validator sees them: what the server confirmed (changed only by the
+// server's `validation_set` effects, checked like every effect) and, on top, what is on its
+// way there. A decision shows at once (the next mention must be on screen within 50 ms); it
+// leaves the overlay when the server answers: confirmed by its effect, or refused.
+import { reactive } from "vue";
+import type { Effect } from "../api/types";
+import { CorruptEffects } from "../domain/effects";
+import type { Verdict } from "./types";
+
+type ValidationSet = Extract<Effect, { e: "validation_set" }>;
+
+function same(a: Verdict | null | undefined, b: Verdict | null | undefined): boolean {
+  if (!a || !b) return !a && !b;
+  return a.decision === b.decision && (a.reason ?? null) === (b.reason ?? null) && a.note === b.note;
+}
+
+export class Decisions {
+  readonly confirmed: Map<number, Verdict>;
+  private readonly pending: Map<number, { edit: number; verdict: Verdict }>;
+
+  constructor(initial: Record<string, Verdict>) {
+    this.confirmed = reactive(new Map(Object.entries(initial).map(([k, v]) => [Number(k), v]))) as Map<
+      number,
+      Verdict
+    >;
+    this.pending = reactive(new Map()) as Map<number, { edit: number; verdict: Verdict }>;
+  }
+
+  get(mention: number): Verdict | undefined {
+    return this.pending.get(mention)?.verdict ?? this.confirmed.get(mention);
+  }
+
+  propose(mention: number, verdict: Verdict, edit: number): void {
+    this.pending.set(mention, { edit, verdict });
+  }
+
+  /** Apply the server's effects; returns the mentions they touched. Throws CorruptEffects when
+   * an effect does not fit what the server confirmed before (the page then reloads). */
+  applied(effects: readonly Effect[], edit?: number): number[] {
+    const touched: number[] = [];
+    for (const effect of effects) {
+      if (effect.e !== "validation_set") continue;
+      const e = effect as ValidationSet;
+      if (!same(this.confirmed.get(e.mention), e.old)) throw new CorruptEffects("validation differs", e);
+      if (e.new) this.confirmed.set(e.mention, e.new);
+      else this.confirmed.delete(e.mention);
+      touched.push(e.mention);
+    }
+    if (edit !== undefined) this.dropEdit(edit);
+    return touched;
+  }
+
+  refused(edit: number): void {
+    this.dropEdit(edit);
+  }
+
+  clearPending(): void {
+    this.pending.clear();
+  }
+
+  private dropEdit(edit: number): void {
+    for (const [mention, entry] of this.pending) if (entry.edit === edit) this.pending.delete(mention);
+  }
+
+  count(ids: readonly number[]): { decided: number; rejected: number } {
+    let decided = 0;
+    let rejected = 0;
+    for (const id of ids) {
+      const verdict = this.get(id);
+      if (!verdict) continue;
+      decided += 1;
+      if (verdict.decision === "rejected") rejected += 1;
+    }
+    return { decided, rejected };
+  }
+}

@@ -1,0 +1,82 @@
+"""Validation in the browser: a validator accepts and rejects by keys with reasons, undoes,
+reloads and finishes; two validators' kappa appears on the agreement report."""
+
+import re
+
+from playwright.sync_api import expect
+
+from annotation.models import Assignment, ValidationDecision
+from tests.annotation.validation_setup import validation_project, validation_topic
+from tests.factories import UserFactory, assign, mention_ids
+
+
+def current(page) -> int:
+    return int(page.locator("[data-current-mention]").get_attribute("data-current-mention"))
+
+
+def decided(page, n: int) -> None:
+    expect(page.locator("[data-progress]")).to_contain_text(re.compile(rf"\b{n} of 7 decided"))
+
+
+def test_a_validator_decides_by_keys_undoes_reloads_and_finishes(new_page, artifacts):
+    topic = validation_topic(validation_project("Validate WEC"))
+    m = mention_ids(topic)
+    validator = UserFactory(username="val1")
+    assignment, annotation = assign(topic, validator)
+    page = new_page(validator)
+    page.goto("/")
+    page.get_by_role("link", name="Open").first.click()
+    expect(page).to_have_url(re.compile(f"/validate/annotations/{annotation.pk}$"))
+    page.locator("[data-current-mention]").wait_for()
+    # Least confident first: m1 (0.2), then m4 (0.5), m3 (0.7), m0 (0.9), then the rest.
+    assert current(page) == m[1]
+    expect(page.locator(".v-cluster-label")).to_contain_text("CRF tagger")
+    page.screenshot(path=str(artifacts / "validation-workspace.png"))
+
+    page.keyboard.press("y")
+    expect(page.locator(f"[data-current-mention='{m[4]}']")).to_be_visible()
+    page.keyboard.press("x")
+    expect(page.locator(".v-reasons")).to_be_visible()
+    page.screenshot(path=str(artifacts / "validation-reasons.png"))
+    page.keyboard.press("3")
+    expect(page.locator(f"[data-current-mention='{m[3]}']")).to_be_visible()
+    page.keyboard.press("n")
+    page.keyboard.type("cut short")
+    page.keyboard.press("Enter")
+    page.keyboard.press("x")
+    page.keyboard.press("1")
+    decided(page, 3)
+    expect(page.locator(f"[data-current-mention='{m[0]}']")).to_be_visible()
+
+    page.keyboard.press("Control+z")  # the last rejection comes back to be decided again
+    expect(page.locator(f"[data-current-mention='{m[3]}']")).to_be_visible()
+    decided(page, 2)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-progress]').textContent.includes('saving')"
+    )
+    rows = dict(
+        ValidationDecision.objects.filter(annotation=annotation).values_list("mention_id", "reason")
+    )
+    assert rows == {m[1]: "", m[4]: "subevent"}
+
+    page.reload()
+    page.locator("[data-current-mention]").wait_for()
+    assert current(page) == m[3]  # resumed where the validator was
+    decided(page, 2)
+    page.keyboard.press("?")
+    expect(page.get_by_role("dialog")).to_contain_text("Reject the mention")
+    page.screenshot(path=str(artifacts / "validation-help.png"))
+    page.keyboard.press("Escape")
+    for key in ["y", "y", "y", "x", "2", "y"]:
+        page.keyboard.press(key)
+        if key != "x":
+            page.wait_for_timeout(30)
+    decided(page, 7)
+    expect(page.locator("[data-finished]")).to_contain_text("Every mention is decided")
+    page.get_by_role("button", name="Submit the topic").click()
+    expect(page.locator("[data-finished]")).to_contain_text("Submitted")
+    assert Assignment.objects.get(pk=assignment.pk).status == "submitted"
+    decisions = ValidationDecision.objects.filter(annotation=annotation)
+    assert decisions.count() == 7
+    assert decisions.filter(decision="rejected").count() == 2
+    assert page.errors == []
