@@ -55,6 +55,7 @@ urlpatterns = [
     path("users/<int:pk>/", manage.UserView.as_view(), name="api-user"),
     path("assignments/", manage.AssignmentsView.as_view(), name="api-assignments"),
     path("assignments/bulk/", manage.AssignmentsBulkView.as_view(), name="api-assignments-bulk"),
+    path("adjudications/", manage.AdjudicationsView.as_view(), name="api-adjudications"),
     path("assignments/<int:pk>/", manage.AssignmentView.as_view(), name="api-assignment"),
     path(
         "assignments/<int:pk>/reassign/",

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 
 from annotation.domain.errors import DomainError
-from annotation.errors import AssignmentRefused
+from annotation.errors import AssignmentRefused, AssignmentTargetsNotFound
 from annotation.models import Assignment, Project, Topic
 from annotation.services.adjudication import SEED_CONSENSUS, create_adjudication
 from annotation.services.assignments import assignment_submit
@@ -69,8 +69,42 @@ def adjudications_create(
     """Seeded adjudication assignments for `username` on the named topics (external ids) or
     on every topic with two submitted annotations; `submit` accepts each seed as it is."""
     user, created_user = _adjudicator(username, create_user)
-    topics = _topics(project, topic_ids)
     result = AdjudicationsCreated(username, created_user)
+    return _create(result, user, _topics(project, topic_ids), seed, threshold, submit)
+
+
+@transaction.atomic
+def adjudications_assign(
+    *,
+    project_id: int,
+    user_id: int,
+    seed: str = SEED_CONSENSUS,
+    threshold: float = 0.5,
+    topic_pks: Sequence[int] = (),
+    submit: bool = False,
+) -> AdjudicationsCreated:
+    """The admin pages' bulk action: as `adjudications_create`, by ids (no topics: every topic
+    of the project with two submitted annotations)."""
+    project = Project.objects.get(pk=project_id)
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    topics = list(Topic.objects.filter(project=project, pk__in=topic_pks))
+    if user is None or len(topics) != len(set(topic_pks)):
+        raise AssignmentTargetsNotFound(topics=sorted(set(topic_pks) - {t.pk for t in topics}))
+    if not topic_pks:
+        topics = _topics(project, None)
+    topics.sort(key=lambda t: (t.position, t.pk))
+    result = AdjudicationsCreated(user.get_username())
+    return _create(result, user, topics, seed, threshold, submit)
+
+
+def _create(
+    result: AdjudicationsCreated,
+    user,
+    topics: list[Topic],
+    seed: str,
+    threshold: float,
+    submit: bool,
+) -> AdjudicationsCreated:
     errors = []
     for topic in topics:
         existing = Assignment.objects.filter(topic=topic, user=user).first()

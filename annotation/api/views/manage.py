@@ -9,6 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
+from annotation.api.serializers.adjudication_bulk import AdjudicateRequest, AdjudicationsCreated
 from annotation.api.serializers.fields import EnumField
 from annotation.api.serializers.manage import (
     AssignmentReassigned,
@@ -31,7 +32,7 @@ from annotation.selectors.manage import (
     users_by_name,
 )
 from annotation.selectors.progress import project_progress
-from annotation.services import assignment_bulk
+from annotation.services import adjudication_bulk, assignment_bulk
 from annotation.services import assignments as assignment_services
 from annotation.services import projects as project_services
 from annotation.services.sessions import session_keep
@@ -253,3 +254,23 @@ class AssignmentsBulkView(AdminView):
             action=v["action"], assignment_ids=v["assignments"], discard_work=v["discard_work"]
         )
         return Response(BulkDone({"action": v["action"], "count": count}).data)
+
+
+class AdjudicationsView(AdminView):
+    """Seeded adjudication assignments for many topics (all or nothing)."""
+
+    @extend_schema(request=AdjudicateRequest, responses={201: AdjudicationsCreated})
+    def post(self, request):
+        data = AdjudicateRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        get_object_or_404(ProjectModel, pk=v["project"])
+        created = adjudication_bulk.adjudications_assign(
+            project_id=v["project"],
+            user_id=v["user"],
+            seed=v["seed"],
+            threshold=v["threshold"],
+            topic_pks=v["topics"],
+            submit=v["submit"],
+        )
+        return Response(AdjudicationsCreated(created).data, status=status.HTTP_201_CREATED)
