@@ -1,7 +1,8 @@
 """Export a project's annotations in any format the readers know, plus CoNLL-2012.
 
-Sources: `gold` (the default when the project has gold), `adjudicated` (the default otherwise:
-each topic's latest submitted adjudication), `submitted` (every annotator's submitted
+Sources: by default each topic's gold (`selectors.gold`: its latest submitted adjudication,
+else its imported gold), `gold` (the imported gold only), `adjudicated` (each topic's latest
+submitted adjudication), `submitted` (every annotator's submitted
 annotations, one output per annotator under OUT, named after the username), `all` (every
 assignment's annotation whatever its status, one output per user) or a username (that user's
 annotations, one output). An output is a file for scico/chemu/conll and a folder for
@@ -25,6 +26,7 @@ from annotation.domain.corpus import TopicData
 from annotation.domain.formats import FORMATS, WRITERS, FormatWarning, write
 from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Project
+from annotation.selectors import gold
 from annotation.selectors.topic_data import annotations_topic_data
 
 SOURCES = ("gold", "adjudicated", "submitted", "all")
@@ -100,7 +102,8 @@ def annotations_export(
     """`split`: only the topics of that dataset split (Topic.split)."""
     if format not in WRITERS:
         raise ExportRefused(f"unknown format {format!r}; use one of {', '.join(WRITERS)}")
-    source = source or ("gold" if _gold(project).exists() else "adjudicated")
+    if source is None:  # each topic's gold: its latest submitted adjudication, else imported gold
+        source = _default_source(project)
     out = Path(out)
     result = ExportResult(source=source)
     if source in ("submitted", "all"):
@@ -170,23 +173,28 @@ def _ordered(queryset) -> list[Annotation]:
     return list(queryset.select_related("topic").order_by("topic__position", "topic_id"))
 
 
+DEFAULT_SOURCE = "adjudicated, else gold"
+
+
+def _default_source(project: Project) -> str:
+    adjudicated = bool(gold.adjudicated_annotations(project))
+    imported = _gold(project).exists()
+    if adjudicated and imported:
+        return DEFAULT_SOURCE
+    return "adjudicated" if adjudicated or not imported else "gold"
+
+
+def _by_topic_order(chosen: dict[int, Annotation]) -> list[Annotation]:
+    return sorted(chosen.values(), key=lambda a: (a.topic.position, a.topic_id))
+
+
 def _single_source(project: Project, source: str) -> list[Annotation]:
     if source == "gold":
         return _ordered(_gold(project))
     if source == "adjudicated":
-        rows = (
-            Annotation.objects.filter(
-                topic__project=project,
-                kind=Annotation.Kind.ADJUDICATION,
-                assignment__status=Assignment.Status.SUBMITTED,
-            )
-            .select_related("topic")
-            .order_by("topic__position", "topic_id", "-assignment__submitted_at")
-        )
-        latest: dict[int, Annotation] = {}
-        for annotation in rows:
-            latest.setdefault(annotation.topic_id, annotation)
-        return list(latest.values())
+        return _by_topic_order(gold.adjudicated_annotations(project))
+    if source == DEFAULT_SOURCE:
+        return _by_topic_order(gold.gold_annotations(project))
     user = get_user_model().objects.filter(username=source).first()
     if user is None:
         raise ExportRefused(

@@ -10,8 +10,9 @@ from annotation.services.exports import ExportRefused, annotations_export
 
 class Command(BaseCommand):
     help = (
-        "Export a project's annotations. Default source: gold when the project has gold, else "
-        "the submitted adjudications. 'submitted' and 'all' write one file (brat, corefi: one "
+        "Export a project's annotations. Default source: each topic's gold, that is its latest "
+        "submitted adjudication, else its imported gold. 'submitted' and 'all' write one file "
+        "(brat, corefi: one "
         "folder) per user under OUT, named after the username."
     )
 
