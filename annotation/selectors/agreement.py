@@ -19,6 +19,7 @@ from dataclasses import replace
 from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
+from annotation.selectors.validation_measures import validation_csv_write, validation_measures
 
 
 def project_agreement(project: Project) -> dict:
@@ -69,6 +70,8 @@ def project_agreement(project: Project) -> dict:
         .values_list("id", "external_id")
         if submitted.get(id, 0) < 2
     ]
+    if project.validation:
+        result["validation"] = validation_measures(project)
     return result
 
 
@@ -76,6 +79,8 @@ def agreement_csv(result: dict) -> str:
     """The report as CSV text (layout: the scoring engine's `iaa_csv`)."""
     stream = io.StringIO()
     api.write_iaa_csv(result, stream)
+    if "validation" in result:
+        validation_csv_write(result["validation"], stream)
     return stream.getvalue()
 
 

@@ -80,3 +80,25 @@ def test_a_validator_decides_by_keys_undoes_reloads_and_finishes(new_page, artif
     assert decisions.count() == 7
     assert decisions.filter(decision="rejected").count() == 2
     assert page.errors == []
+
+
+def test_two_validators_kappa_appears_on_the_agreement_report(new_page, artifacts):
+    from tests.annotation.test_validation_measures import validate
+    from tests.factories import AdminFactory
+
+    project = validation_project("Validate pairs")
+    topic = validation_topic(project)
+    validate(UserFactory(username="ann"), topic, ["a", "a", "a", "a", "trigger", "a", "subevent"])
+    validate(UserFactory(username="bob"), topic, ["a", "context", "a", "a", "trigger", "a", "a"])
+    page = new_page(AdminFactory())
+    page.goto(f"/manage/projects/{project.pk}/agreement")
+
+    section = page.get_by_test_id("validation-measures")
+    expect(section.get_by_test_id("validation-kappa")).to_have_text("0.300")
+    expect(section.locator("tr[data-pair='ann+bob'] [data-testid='pair-kappa']")).to_have_text(
+        "0.300"
+    )
+    expect(section.locator("tr[data-validator='ann']")).to_contain_text("71.4 %")
+    section.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "validation-report.png"), full_page=True)
+    assert page.errors == []

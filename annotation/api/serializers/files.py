@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from annotation.api.serializers.fields import Number
+from annotation.api.serializers.validation import ValidationMeasures
 from annotation.services.imports.topics import skipped_line
 
 
@@ -59,3 +60,4 @@ class AgreementReport(serializers.Serializer):
     unscored_topics = serializers.ListField(
         child=serializers.CharField(), help_text="topics fewer than two annotators submitted"
     )
+    validation = ValidationMeasures(required=False, help_text="validation projects only")

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/adjudications/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Seeded adjudication assignments for many topics (all or nothing). */
+        post: operations["adjudications_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/annotations/{id}/": {
         parameters: {
             query?: never;
@@ -890,6 +907,36 @@ export interface components {
                 number
             ][];
         };
+        AdjudicateRequestRequest: {
+            project: number;
+            /** @description the adjudicator */
+            user: number;
+            /** @description topic ids; none: every topic with at least two submitted annotations */
+            topics?: number[];
+            /**
+             * @description "consensus", "empty", or the username of an annotator who submitted
+             * @default consensus
+             */
+            seed?: string;
+            /**
+             * Format: double
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description accept each seed as it is
+             * @default false
+             */
+            submit?: boolean;
+        };
+        AdjudicationsCreated: {
+            user: string;
+            /** @description topic external ids */
+            created: string[];
+            /** @description topics this user already adjudicates */
+            skipped: string[];
+            submitted: number;
+        };
         /** @description annotation/selectors/agreement.py `project_agreement`. */
         AgreementReport: {
             /** @description its name */
@@ -909,6 +956,8 @@ export interface components {
             };
             /** @description topics fewer than two annotators submitted */
             unscored_topics: string[];
+            /** @description validation projects only */
+            validation?: components["schemas"]["ValidationMeasures"];
         };
         /** @enum {string} */
         AnnotationKind: "annotator" | "adjudication" | "gold";
@@ -1692,6 +1741,14 @@ export interface components {
             /** @default  */
             note?: string;
         };
+        ReasonCount: {
+            count: number;
+            /**
+             * Format: double
+             * @description share of the decided mentions
+             */
+            rate: number | null;
+        };
         ReassignRequestRequest: {
             user: number;
             /** @default false */
@@ -2074,6 +2131,19 @@ export interface components {
             reason: string | null;
             note: string;
         };
+        /** @description annotation/selectors/validation_measures.py (docs/validation.md). */
+        ValidationMeasures: {
+            reasons: components["schemas"]["ValidationReason"][];
+            idle_cap_seconds: number;
+            consolidated_topics: number;
+            validators: components["schemas"]["ValidatorMeasures"][];
+            pairs: components["schemas"]["ValidatorPair"][];
+            /**
+             * Format: double
+             * @description pooled over every pair
+             */
+            kappa: number | null;
+        };
         ValidationMention: {
             id: number;
             document: number;
@@ -2146,6 +2216,55 @@ export interface components {
             reason: string | null;
             note: string;
         };
+        ValidatorMeasures: {
+            validator: string;
+            topics: number;
+            decided: number;
+            accepted: number;
+            rejected: number;
+            /** Format: double */
+            acceptance_rate: number | null;
+            /** @description reason key -> rejections */
+            by_reason: {
+                [key: string]: components["schemas"]["ReasonCount"];
+            };
+            /**
+             * Format: double
+             * @description with the progress matrix's idle cap
+             */
+            active_seconds: number;
+            /**
+             * Format: double
+             * @description mentions decided per hour
+             */
+            per_hour: number | null;
+            /**
+             * Format: double
+             * @description against the consolidated
+             */
+            precision: number | null;
+            /** Format: double */
+            recall: number | null;
+            /** Format: double */
+            f1: number | null;
+            /** @description mentions compared with the consolidated */
+            compared: number;
+        };
+        ValidatorPair: {
+            validators: [
+                string,
+                string
+            ];
+            topics: number;
+            mentions: number;
+            /** Format: double */
+            agreement: number | null;
+            /**
+             * Format: double
+             * @description Cohen's kappa on accept/reject
+             */
+            kappa: number | null;
+        };
         VersionCluster: {
             /** @description the cluster's id in the annotator's annotation */
             id: number;
@@ -2167,6 +2286,31 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adjudications_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjudicateRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AdjudicateRequestRequest"];
+                "multipart/form-data": components["schemas"]["AdjudicateRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdjudicationsCreated"];
+                };
+            };
+        };
+    };
     annotations_retrieve: {
         parameters: {
             query?: never;

@@ -34,15 +34,7 @@ export type Scheme =
 export type CommandId =
   | "nextDisagreement"
   | "prevDisagreement"
-  | "adopt1"
-  | "adopt2"
-  | "adopt3"
-  | "adopt4"
-  | "adopt5"
-  | "adopt6"
-  | "adopt7"
-  | "adopt8"
-  | "adopt9"
+  | "adopt"
   | "assign"
   | "assignNew"
   | "prevCluster"
@@ -159,9 +151,12 @@ export const KEYMAP: readonly KeyBinding[] = [
   // the note moves to Alt+N, and after A the digits still choose the link type.
   b("workspace", "adjudication", ["N"], "nextDisagreement", "Next disagreement among the annotators"),
   b("workspace", "adjudication", ["Shift+N"], "prevDisagreement", "Previous disagreement"),
-  e("workspace", "adjudication", ["1"], "adopt1", "Adopt annotator 1's decision for the current disagreement (after A: COREFERENCE link)"),
-  ...["TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAINED", "", "", "", ""].map((type, i) =>
-    e("workspace", "adjudication", [String(i + 2)], `adopt${i + 2}` as CommandId, `… annotator ${i + 2}'s${type ? ` (after A: ${type} link)` : ""}`),
+  e(
+    "workspace",
+    "adjudication",
+    ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+    "adopt",
+    "Adopt annotator k's decision for the current disagreement (with an anaphor marked by A, 1-5 still link)",
   ),
   e("workspace", "adjudication", ["Alt+N"], "editNote", "Edit the note of the selected cluster"),
   // The workspace (CoRefi's keys first: annotators are trained on them).
