@@ -68,6 +68,12 @@ export const manageRoutes: RouteRecordRaw[] = [
             meta: { ...admin, title: "Agreement" },
           },
           {
+            path: "statistics",
+            name: "project-statistics",
+            component: () => import("../admin/datasets/StatisticsPage.vue"),
+            meta: { ...admin, title: "Statistics" },
+          },
+          {
             path: "suggestions",
             name: "project-suggestions",
             component: () => import("../admin/suggestions/SuggestionsPage.vue"),

@@ -1,0 +1,29 @@
+// The dataset release's endpoints (datasets/api/urls.py): a project's statistics (JSON, or the
+// CSV download), its splits, and one topic's split.
+
+import type { components } from "../../api/schema";
+import { request } from "../../api/http";
+import type { Id } from "../../api/types";
+
+type Schemas = components["schemas"];
+export type StatisticsPage = Schemas["StatisticsPage"];
+export type Stats = Schemas["Stats"];
+export type ProjectSplits = Schemas["ProjectSplits"];
+export type TopicSplit = Schemas["TopicSplit"];
+
+const sourceQuery = (source: string): string => (source && source !== "gold" ? `source=${encodeURIComponent(source)}` : "");
+
+export const statisticsCsvUrl = (project: Id, source: string): string => {
+  const query = sourceQuery(source);
+  return `/api/projects/${project}/statistics/?format=csv${query ? `&${query}` : ""}`;
+};
+
+export const datasetsApi = {
+  statistics: (project: Id, source: string) => {
+    const query = sourceQuery(source);
+    return request<StatisticsPage>(`/api/projects/${project}/statistics/${query ? `?${query}` : ""}`);
+  },
+  splits: (project: Id) => request<ProjectSplits>(`/api/projects/${project}/splits/`),
+  setSplit: (topic: Id, split: string) =>
+    request<TopicSplit>(`/api/topics/${topic}/split/`, { method: "PATCH", body: { split } }),
+};
