@@ -7,11 +7,11 @@ from rest_framework import serializers
 MODES = ["guided", "scored"]
 
 
-class Scores(serializers.DictField):
+class MetricScores(serializers.DictField):
     child = serializers.FloatField(allow_null=True)
 
 
-class DiffMention(serializers.Serializer):
+class PracticeDiffMention(serializers.Serializer):
     mention = serializers.IntegerField(allow_null=True, help_text="your mention's id")
     text = serializers.CharField()
     cluster = serializers.IntegerField(allow_null=True, help_text="your cluster's id")
@@ -19,40 +19,40 @@ class DiffMention(serializers.Serializer):
     gold = serializers.ListField(child=serializers.CharField(), allow_null=True)
 
 
-class DiffEdge(serializers.Serializer):
+class PracticeDiffEdge(serializers.Serializer):
     parent = serializers.ListField(child=serializers.CharField())
     child = serializers.ListField(child=serializers.CharField())
     cluster = serializers.IntegerField(allow_null=True)
     mention = serializers.IntegerField(allow_null=True)
 
 
-class DiffLink(serializers.Serializer):
+class PracticeDiffLink(serializers.Serializer):
     type = serializers.CharField()
     anaphor = serializers.CharField()
     antecedent = serializers.CharField()
     mention = serializers.IntegerField(allow_null=True)
 
 
-class Diff(serializers.Serializer):
-    mentions = DiffMention(many=True)
-    missing_edges = DiffEdge(many=True)
-    extra_edges = DiffEdge(many=True)
-    missing_links = DiffLink(many=True)
-    extra_links = DiffLink(many=True)
+class PracticeDiff(serializers.Serializer):
+    mentions = PracticeDiffMention(many=True)
+    missing_edges = PracticeDiffEdge(many=True)
+    extra_edges = PracticeDiffEdge(many=True)
+    missing_links = PracticeDiffLink(many=True)
+    extra_links = PracticeDiffLink(many=True)
 
 
-class Attempt(serializers.Serializer):
+class PracticeAttemptRow(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     topic = serializers.CharField()
-    scores = Scores()
-    diff = Diff()
+    scores = MetricScores()
+    diff = PracticeDiff()
     passed = serializers.BooleanField(allow_null=True)
     annotation = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
 
 
-class TourStep(serializers.Serializer):
+class PracticeTourStep(serializers.Serializer):
     target = serializers.CharField()
     header = serializers.DictField(child=serializers.CharField(), required=False)
     content = serializers.CharField()
@@ -63,13 +63,13 @@ class MyPractice(serializers.Serializer):
     assignment = serializers.IntegerField()
     topic = serializers.CharField()
     mode = serializers.ChoiceField(choices=MODES)
-    tour_steps = TourStep(many=True)
+    tour_steps = PracticeTourStep(many=True)
     settings = serializers.DictField(child=serializers.JSONField())
-    thresholds = Scores()
-    attempts = Attempt(many=True)
+    thresholds = MetricScores()
+    attempts = PracticeAttemptRow(many=True)
 
 
-class ResetDone(serializers.Serializer):
+class PracticeReset(serializers.Serializer):
     assignment = serializers.IntegerField(help_text="the new assignment of the practice topic")
 
 
@@ -95,16 +95,16 @@ class RuleRequest(serializers.Serializer):
     practice_topics = serializers.ListField(
         child=serializers.IntegerField(), help_text="practice topic ids; none: not required"
     )
-    thresholds = Scores()
+    thresholds = MetricScores()
 
 
-class Rule(serializers.Serializer):
+class QualificationRuleRow(serializers.Serializer):
     practice_topics = serializers.ListField(child=serializers.IntegerField())
-    thresholds = Scores()
+    thresholds = MetricScores()
     text = serializers.CharField()
 
 
-class LogEntry(serializers.Serializer):
+class QualificationLogEntry(serializers.Serializer):
     qualified = serializers.BooleanField()
     source = serializers.CharField()
     actor = serializers.CharField(allow_null=True)
@@ -118,13 +118,13 @@ class AnnotatorQualification(serializers.Serializer):
     qualified = serializers.BooleanField()
     source = serializers.CharField(allow_null=True)
     updated_at = serializers.DateTimeField(allow_null=True)
-    attempts = Attempt(many=True)
-    log = LogEntry(many=True)
+    attempts = PracticeAttemptRow(many=True)
+    log = QualificationLogEntry(many=True)
 
 
 class ProjectOnboarding(serializers.Serializer):
     required = serializers.BooleanField()
-    rule = Rule()
+    rule = QualificationRuleRow()
     practice_topics = PracticeRow(many=True)
     annotators = AnnotatorQualification(many=True)
 

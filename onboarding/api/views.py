@@ -28,7 +28,7 @@ class MyPracticeView(APIView):
 
 
 class ResetView(APIView):
-    @extend_schema(request=None, responses={201: s.ResetDone})
+    @extend_schema(request=None, responses={201: s.PracticeReset})
     def post(self, request, pk: int):
         assignment = attempts.practice_reset(assignment_id=pk, user=request.user)
         return Response({"assignment": assignment.pk}, status=status.HTTP_201_CREATED)

@@ -80,6 +80,12 @@ export const manageRoutes: RouteRecordRaw[] = [
             meta: { ...admin, title: "Suggestions" },
           },
           {
+            path: "onboarding",
+            name: "project-onboarding",
+            component: () => import("../admin/projects/OnboardingPage.vue"),
+            meta: { ...admin, title: "Onboarding" },
+          },
+          {
             path: "settings",
             name: "project-settings",
             component: () => import("../admin/projects/ProjectSettingsPage.vue"),

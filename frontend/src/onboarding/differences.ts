@@ -1,0 +1,41 @@
+// The places of a practice attempt's differences from gold, in the order the results list
+// them: what the D key walks through and each entry's click opens in the workspace.
+
+import type { PracticeDiff } from "./api";
+
+export interface Place {
+  mention: number | null;
+  cluster: number | null;
+}
+
+export function differencePlaces(diff: PracticeDiff): Place[] {
+  const places: Place[] = [
+    ...diff.mentions.map((d) => ({ mention: d.mention, cluster: d.cluster })),
+    ...diff.missing_edges.map((d) => ({ mention: d.mention, cluster: d.cluster })),
+    ...diff.extra_edges.map((d) => ({ mention: d.mention, cluster: d.cluster })),
+    ...diff.missing_links.map((d) => ({ mention: d.mention, cluster: null })),
+    ...diff.extra_links.map((d) => ({ mention: d.mention, cluster: null })),
+  ];
+  return places.filter((p) => p.mention !== null || p.cluster !== null);
+}
+
+/** The metrics' names in words (the agreement report's: admin/agreement/metrics.ts). */
+export const METRIC_LABELS: Record<string, string> = {
+  conll_f1: "CoNLL F1",
+  muc_f1: "MUC F1",
+  bcub_f1: "B³ F1",
+  ceafe_f1: "CEAF-e F1",
+  lea_f1: "LEA F1",
+  hierarchy_f1: "Hierarchy F1",
+  hierarchy_50_f1: "Hierarchy F1-50%",
+  path_ratio: "Path ratio",
+  relation_exact_f1: "Link F1 (exact)",
+  relation_relaxed_f1: "Link F1 (relaxed)",
+  alpha_relations: "α relations",
+  alpha_mentions: "α mentions",
+};
+
+export function formatMetric(metric: string, value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return "—";
+  return metric.startsWith("alpha") ? value.toFixed(3) : `${(value * 100).toFixed(1)}`;
+}
