@@ -7,7 +7,8 @@ import re
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.models import Annotation, Assignment, Project
+from annotation.models import Annotation, Project
+from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data
 from modelserve.services.settings import suggestion_settings_set
 
@@ -80,18 +81,10 @@ class Command(BaseCommand):
 
 
 def _training_annotations(project: Project) -> list[Annotation]:
-    """Per topic: the submitted adjudication if there is one, else the gold."""
-    chosen: dict[int, Annotation] = {}
-    for annotation in Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.GOLD):
-        chosen[annotation.topic_id] = annotation
-    adjudicated = Annotation.objects.filter(
-        topic__project=project,
-        kind=Annotation.Kind.ADJUDICATION,
-        assignment__status=Assignment.Status.SUBMITTED,
-    )
-    for annotation in adjudicated:
-        chosen[annotation.topic_id] = annotation
-    return list(chosen.values())
+    """Per topic its gold (`selectors.gold`: the latest submitted adjudication, else the
+    imported gold), in the project's topic order."""
+    chosen = gold_annotations(project)
+    return sorted(chosen.values(), key=lambda a: (a.topic.position, a.topic_id))
 
 
 def _slug(name: str) -> str:
