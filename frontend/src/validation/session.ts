@@ -41,8 +41,15 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
   const position = ref(0);
   const current = computed(() => order.value[position.value] ?? null);
   const counts = computed(() => decisions.value.count(order.value));
+  // What must be decided: every mention; a consolidating adjudicator, only those the
+  // validators decided differently (the others are settled by their agreement).
+  const required = computed(() => {
+    const ids = payload.value.mentions.map((m) => m.id);
+    const others = payload.value.others;
+    return adjudicating && Object.keys(others).length > 0 ? ids.filter((id) => differs(others, id)) : ids;
+  });
   const allCounts = computed(() => decisions.value.count(payload.value.mentions.map((m) => m.id)));
-  const finished = computed(() => allCounts.value.decided === payload.value.mentions.length);
+  const finished = computed(() => decisions.value.count(required.value).decided === required.value.length);
 
   function firstUndecided(from = 0): number {
     const ids = order.value;
@@ -241,6 +248,7 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
     current,
     counts,
     allCounts,
+    required,
     finished,
     readOnly,
     reasons,
