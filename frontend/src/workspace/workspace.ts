@@ -57,7 +57,7 @@ export interface AfterSubmit {
 
 /** The first of my topics still to do other than this one, in the order the server sends them. */
 export function nextTopicToDo(rows: readonly AssignmentRow[], current: Id | null): AssignmentRow | null {
-  return rows.find((row) => row.id !== current && row.status !== "submitted") ?? null;
+  return rows.find((row) => row.id !== current && row.status !== "submitted" && !row.locked) ?? null;
 }
 
 export async function loadWorkspace(assignmentId: Id, api: Api = defaultApi): Promise<LoadedWorkspace> {
