@@ -98,8 +98,22 @@ def annotations_export(
     out: str | Path,
     source: str | None = None,
     split: str | None = None,
+    keep_rejected: bool = False,
 ) -> ExportResult:
-    """`split`: only the topics of that dataset split (Topic.split)."""
+    """`split`: only the topics of that dataset split (Topic.split). A validation project
+    exports its validated clusters (annotation/services/validation_export.py), rejected
+    mentions removed or, with `keep_rejected`, kept and flagged."""
+    if project.validation:
+        from annotation.services.validation_export import validated_export
+
+        return validated_export(
+            project=project,
+            format=format,
+            out=out,
+            source=source,
+            split=split,
+            keep_rejected=keep_rejected,
+        )
     if format not in WRITERS:
         raise ExportRefused(f"unknown format {format!r}; use one of {', '.join(WRITERS)}")
     if source is None:  # each topic's gold: its latest submitted adjudication, else imported gold

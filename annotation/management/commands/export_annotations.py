@@ -24,14 +24,26 @@ class Command(BaseCommand):
         parser.add_argument("--format", required=True, choices=list(WRITERS))
         parser.add_argument("--source", help="gold, adjudicated, submitted, all, or a username")
         parser.add_argument("--split", help="only the topics of this dataset split")
+        parser.add_argument(
+            "--keep-rejected",
+            action="store_true",
+            help="validation projects: keep rejected mentions, flagged, instead of removing them",
+        )
 
-    def handle(self, *args, out, project, format, source, split=None, **options):
+    def handle(
+        self, *args, out, project, format, source, split=None, keep_rejected=False, **options
+    ):
         target = Project.objects.filter(name=project).first()
         if target is None:
             raise CommandError(f"project '{project}' does not exist")
         try:
             result = annotations_export(
-                project=target, format=format, out=out, source=source, split=split
+                project=target,
+                format=format,
+                out=out,
+                source=source,
+                split=split,
+                keep_rejected=keep_rejected,
             )
         except ExportRefused as refused:
             raise CommandError(refused.message) from None
