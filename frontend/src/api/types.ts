@@ -57,6 +57,8 @@ export type SuggestionKind = Schemas["SuggestionKind"];
 export type MembershipItem = Schemas["MembershipItem"];
 export type EdgeItem = Schemas["SuggestionItem"];
 export type LinkItem = Schemas["SuggestionItem"];
+/** A proposed new mention (accepting it applies its add_mention). */
+export type MentionSuggestionItem = Schemas["MentionItem"];
 /** GET /api/annotations/<id>/suggestions/ */
 export type SuggestionsPayload = Schemas["SuggestionsPayload"];
 /** POST /api/annotations/<id>/suggestions/accept-above/: each acceptance its own change. */

@@ -195,9 +195,9 @@ export const KEYMAP: readonly KeyBinding[] = [
   e("workspace", "spans", ["V"], "selectText", "Select text by keyboard, from the current mention's first word"),
   // Model suggestions (the Suggestions panel).
   e("workspace", "any", ["Shift+S"], "suggest", "Suggest: ask the model for suggestions on this topic"),
-  e("workspace", "any", ["Y"], "acceptSuggestion", "Accept the suggestion shown for the current mention (its cluster, or the chosen link)"),
-  e("workspace", "any", ["X"], "rejectSuggestion", "Reject the suggestion shown for the current mention"),
-  b("workspace", "any", ["G"], "nextSuggestion", "Go to the next open suggestion"),
+  e("workspace", "any", ["Y"], "acceptSuggestion", "Accept the suggestion shown: the current mention's cluster, the chosen link, or a chosen suggested mention (dashed in the text)"),
+  e("workspace", "any", ["X"], "rejectSuggestion", "Reject the suggestion shown (a suggested mention: dashed in the text)"),
+  b("workspace", "any", ["G"], "nextSuggestion", "Go to the next open suggestion (suggested mentions included)"),
   e("workspace", "any", ["Shift+Y"], "acceptAbove", "Accept every suggestion above a score… (choose it, Enter)"),
   e("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
   e("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),

@@ -15,6 +15,7 @@ import {
   linkEnds,
   linkIsOpen,
   type MappingSource,
+  mentionIsOpen,
   type OpenMembership,
   openMembership,
 } from "./suggestionModel";
@@ -33,7 +34,7 @@ export interface SuggestedEdge {
   child: Id;
 }
 
-const ALL_KINDS: ReadonlySet<SuggestionKind> = new Set(["membership", "edge", "link"]);
+const ALL_KINDS: ReadonlySet<SuggestionKind> = new Set(["membership", "edge", "link", "mention"]);
 
 export function createOpenSuggestions({ payload, topic, store, nav }: OpenSuggestionDeps) {
   const project = topic.project;
@@ -47,6 +48,7 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
     hasCluster: (c) => state().clusters.has(c),
     hasEdge: (p, c) => state().edges.has(edgeKey(p, c)),
     hasLink: (type, anaphor, antecedent) => state().links.has(linkKey({ type, anaphor, antecedent })),
+    mentionsOf: (document) => nav.mentionsByDocument.value.get(document),
   };
 
   const currentMembership = computed<OpenMembership | null>(() => {
@@ -84,6 +86,11 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
     index.value.links.filter((item) => item.valid && !state().decisions.has(item.suggestion) && linkIsOpen(item, source)),
   );
 
+  /** Proposed mentions to draw dashed in the text: undecided, allowed now, not there yet. */
+  const openMentions = computed(() =>
+    index.value.mentions.filter((item) => item.valid && !state().decisions.has(item.suggestion) && mentionIsOpen(item, source)),
+  );
+
   // How many are open, for the panel: counted a moment after changes settle rather than in a
   // computed, which would re-map every membership on each key press (SPACE, Y) of a big topic.
   const counts = shallowRef<BulkCount>(countAbove(index.value, source, 0, ALL_KINDS));
@@ -103,6 +110,7 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
     currentLinks,
     treeEdges,
     openLinks,
+    openMentions,
     counts,
     dispose() {
       if (countTimer !== null) clearTimeout(countTimer);

@@ -9,6 +9,7 @@ import type { Editing } from "./editing";
 import type { AnnotationStore } from "./stores/annotation";
 import type { NavigationStore } from "./stores/navigation";
 import type { Notices } from "./stores/notices";
+import { proposalSpans } from "./mentionSuggestions";
 import type { Focus } from "./suggestionFocus";
 import { type BulkCount, edgeEnds, formatScore, linkEnds, membershipOperation, type OpenMembership } from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
@@ -24,6 +25,8 @@ export interface SuggestionDecisionDeps {
   focus: ComputedRef<Focus | null>;
   /** After deciding on a link, hand the keys to the mention's next one. */
   chooseNextLink: (decided: Id) => void;
+  /** After rejecting a proposed mention, hand the keys to the next one in reading order. */
+  chooseNextMention: (decided: Id) => void;
   counts: ShallowRef<BulkCount>;
   /** What to say when no suggestion is left to act on. */
   noSuggestionsText: () => string;
@@ -32,7 +35,7 @@ export interface SuggestionDecisionDeps {
 }
 
 export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
-  const { topic, store, nav, editing, notices, commands, focus, chooseNextLink, counts, noSuggestionsText, refresh } = deps;
+  const { topic, store, nav, editing, notices, commands, focus, chooseNextLink, chooseNextMention, counts, noSuggestionsText, refresh } = deps;
   const state = () => store.state.value;
 
   function describe(focus: Focus): string {
@@ -40,6 +43,9 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
       const o = focus.open;
       const where = o.target === null ? "a new cluster" : commands.clusterLabel(o.target);
       return `the suggestion to put ${commands.mentionLabel(o.mention)} in ${where}`;
+    }
+    if (focus.kind === "mention") {
+      return `the suggested mention "${topic.text(focus.item.document, proposalSpans(focus.item))}"`;
     }
     if (focus.kind === "link") {
       const e = linkEnds(focus.item)!;
@@ -92,6 +98,16 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
       notices.status(`Not accepted: ${item.reason}`);
       return;
     }
+    if (f.kind === "mention") {
+      // The new mention becomes current: its suggested links come with the next fetch.
+      editing.op({ op: "accept_suggestion", suggestion: item.suggestion, operation: item.operation }, `accept ${describe(f)}`, {
+        done(applied) {
+          const created = applied.created["mention"];
+          if (created !== undefined) nav.current.set(created);
+        },
+      });
+      return;
+    }
     editing.op({ op: "accept_suggestion", suggestion: item.suggestion, operation: item.operation }, `accept ${describe(f)}`);
     if (f.kind === "link") chooseNextLink(item.suggestion);
   }
@@ -104,6 +120,7 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
     }
     editing.op({ op: "reject_suggestion", suggestion: id }, `reject ${describe(f)}`);
     if (f.kind === "link") chooseNextLink(id);
+    if (f.kind === "mention") chooseNextMention(id);
   }
 
   function nothingHere(): void {

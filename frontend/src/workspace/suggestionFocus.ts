@@ -1,20 +1,23 @@
 // Which suggestion the keys (Y, X) act on: the current mention's membership or a chosen link,
-// the other side of it drawn in the text, and G's walk to the next open suggestion.
+// or a chosen proposed mention (dashed in the text: clicked, or reached with G), the other side
+// of it drawn in the text, and G's walk to the next open suggestion.
 
 import { computed, reactive, shallowRef, watch } from "vue";
-import type { EdgeItem, Id, LinkItem } from "../api/types";
+import type { EdgeItem, Id, LinkItem, MentionSuggestionItem } from "../api/types";
+import { anchorMention, type ReadingKeys, walkPosition } from "./mentionSuggestions";
 import type { OpenSuggestions } from "./openSuggestions";
 import type { AnnotationStore } from "./stores/annotation";
 import type { NavigationStore } from "./stores/navigation";
 import type { Notices } from "./stores/notices";
-import { linkEnds, nextEntry, type OpenMembership, openMembership, sortWalk, type WalkEntry } from "./suggestionModel";
+import { linkEnds, mentionIsOpen, nextEntry, type OpenMembership, openMembership, sortWalk, type WalkEntry } from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
 
 /** A suggestion the keys act on. */
 export type Focus =
   | { kind: "membership"; open: OpenMembership }
   | { kind: "link"; item: LinkItem }
-  | { kind: "edge"; item: EdgeItem };
+  | { kind: "edge"; item: EdgeItem }
+  | { kind: "mention"; item: MentionSuggestionItem };
 
 export interface SuggestionFocusDeps {
   open: OpenSuggestions;
@@ -31,14 +34,27 @@ const EMPTY: readonly Id[] = Object.freeze([]);
 export function createSuggestionFocus({ open, topic, store, nav, notices, noSuggestionsText }: SuggestionFocusDeps) {
   const project = topic.project;
   const state = () => store.state.value;
-  const { index, source, currentMembership, currentLinks, openLinks } = open;
+  const { index, source, currentMembership, currentLinks, openLinks, openMentions } = open;
 
   /** The link suggestion chosen with G or a click (else the current mention's first). */
   const chosen = shallowRef<{ suggestion: Id; mention: Id } | null>(null);
   /** Mentions drawn as the focused suggestion's other side (fellow members, the antecedent). */
   const peers = reactive(new Set<Id>()) as Set<Id>;
+  /** The proposed mention chosen with a click or G, while the current mention stays `at`. */
+  const chosenMention = shallowRef<{ suggestion: Id; at: Id | null } | null>(null);
+
+  function chosenProposal(): MentionSuggestionItem | null {
+    const c = chosenMention.value;
+    if (c === null || c.at !== nav.current.value.value) return null;
+    const entry = index.value.byId.get(c.suggestion);
+    if (entry?.kind !== "mention") return null;
+    const item = entry.item as MentionSuggestionItem;
+    return mentionIsOpen(item, source) ? item : null;
+  }
 
   const focus = computed<Focus | null>(() => {
+    const proposal = chosenProposal();
+    if (proposal) return { kind: "mention", item: proposal };
     const c = chosen.value;
     if (c !== null && c.mention === nav.current.value.value) {
       const item = currentLinks.value.find((l) => l.suggestion === c.suggestion);
@@ -74,6 +90,38 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
     chosen.value = next && mention !== null ? { suggestion: next.suggestion, mention } : null;
   }
 
+  /** Hand the keys to a proposed mention (a click on it, G, or the next after a decision). */
+  function chooseMention(item: MentionSuggestionItem): void {
+    chosenMention.value = { suggestion: item.suggestion, at: nav.current.value.value };
+  }
+
+  function readingKeys(): ReadingKeys {
+    const keys: [number, number][] = [];
+    for (const [id, p] of nav.position.value) {
+      const m = state().mentions.get(id);
+      if (m) keys[p] = [topic.documentIndex.get(m.document) ?? 0, m.spans[0]![0]];
+    }
+    return keys;
+  }
+
+  /** After deciding on a proposed mention, the next open one in reading order gets the keys. */
+  function chooseNextMention(decided: Id): void {
+    const list = openMentions.value.filter((item) => item.suggestion !== decided);
+    const at = index.value.byId.get(decided)?.item as MentionSuggestionItem | undefined;
+    if (!at || list.length === 0) {
+      chosenMention.value = null;
+      return;
+    }
+    const key = (item: MentionSuggestionItem) => [topic.documentIndex.get(item.document) ?? 0, item.spans[0]![0]] as const;
+    const [d0, s0] = key(at);
+    const after = list
+      .map((item) => ({ item, k: key(item) }))
+      .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1])
+      .find(({ k }) => k[0] > d0 || (k[0] === d0 && k[1] > s0));
+    if (after) chosenMention.value = { suggestion: after.item.suggestion, at: nav.current.value.value };
+    else chosenMention.value = null;
+  }
+
   function chooseLink(item: LinkItem): void {
     const ends = linkEnds(item)!;
     const mention = nav.current.value.value;
@@ -98,23 +146,39 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       const p = position.get(ends.anaphor);
       if (p !== undefined) entries.push({ suggestion: item.suggestion, kind: "link", mention: ends.anaphor, position: p, rank: 1 + (position.get(ends.antecedent) ?? 0) / 1e6 });
     }
+    const keys = openMentions.value.length ? readingKeys() : [];
+    for (const item of openMentions.value) {
+      const p = walkPosition(topic.documentIndex.get(item.document) ?? 0, item.spans[0]![0], keys);
+      entries.push({ suggestion: item.suggestion, kind: "mention", mention: -1, position: p, rank: 0 });
+    }
     sortWalk(entries);
     const cur = nav.current.value.value;
     const f = focus.value;
     const focused = f === null ? null : f.kind === "membership" ? f.open.item.suggestion : f.item.suggestion;
-    const onCurrent = f !== null && entries.some((e) => e.suggestion === focused && e.mention === cur);
+    const onCurrent =
+      f !== null && entries.some((e) => e.suggestion === focused && (e.mention === cur || e.kind === "mention"));
     const entry = nextEntry(entries, cur === null ? -1 : (position.get(cur) ?? -1), onCurrent ? focused : null);
     if (!entry) {
       notices.status(noSuggestionsText());
       return;
     }
+    if (entry.kind === "mention") {
+      const item = index.value.byId.get(entry.suggestion)!.item as MentionSuggestionItem;
+      const anchor = anchorMention(item, nav.mentionsByDocument.value.get(item.document));
+      if (anchor !== null) nav.current.set(anchor);
+      chosen.value = null;
+      chooseMention(item);
+      return;
+    }
     nav.current.set(entry.mention);
     chosen.value = entry.kind === "link" ? { suggestion: entry.suggestion, mention: entry.mention } : null;
+    chosenMention.value = null;
   }
 
   // Choosing a link belongs to the mention it was chosen at.
   watch(nav.current.value, (mention) => {
     if (chosen.value !== null && chosen.value.mention !== mention) chosen.value = null;
+    if (chosenMention.value !== null && chosenMention.value.at !== mention) chosenMention.value = null;
   });
 
   return {
@@ -122,6 +186,8 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
     peers,
     chooseLink,
     chooseNextLink,
+    chooseMention,
+    chooseNextMention,
     next,
     isPeer: (mention: Id) => peers.has(mention),
   };

@@ -15,11 +15,14 @@ import type {
   LinkItem,
   LinkType,
   MembershipItem,
+  MentionSuggestionItem,
   Operation,
   RunPayload,
   SuggestionKind,
   SuggestionsPayload,
 } from "../api/types";
+import type { Mention } from "../domain/state";
+import { proposalIsOpen } from "./mentionSuggestions";
 
 /** What the local mapping reads; `clusterOf` includes assignments still being saved. */
 export interface MappingSource {
@@ -29,6 +32,8 @@ export interface MappingSource {
   hasCluster(cluster: Id): boolean;
   hasEdge(parent: Id, child: Id): boolean;
   hasLink(type: LinkType, anaphor: Id, antecedent: Id): boolean;
+  /** The mentions of a document (for proposed mentions: is one at their spans already?). */
+  mentionsOf(document: Id): readonly Mention[] | undefined;
 }
 
 /** The annotator's cluster holding most of `members` (not counting `exclude`); ties: lowest id. */
@@ -133,11 +138,13 @@ export interface SuggestionIndex {
   links: LinkItem[];
   /** mention -> the link suggestions it is the anaphor or antecedent of */
   linksByMention: Map<Id, LinkItem[]>;
-  byId: Map<Id, { kind: SuggestionKind; item: MembershipItem | EdgeItem | LinkItem }>;
+  byId: Map<Id, { kind: SuggestionKind; item: MembershipItem | EdgeItem | LinkItem | MentionSuggestionItem }>;
+  /** Proposed new mentions, best score first. */
+  mentions: MentionSuggestionItem[];
 }
 
 export function indexSuggestions(payload: SuggestionsPayload | null): SuggestionIndex {
-  const index: SuggestionIndex = { byMention: new Map(), edges: [], links: [], linksByMention: new Map(), byId: new Map() };
+  const index: SuggestionIndex = { byMention: new Map(), edges: [], links: [], linksByMention: new Map(), byId: new Map(), mentions: [] };
   if (!payload) return index;
   for (const item of payload.memberships) {
     const seen = index.byMention.get(item.mention);
@@ -160,13 +167,23 @@ export function indexSuggestions(payload: SuggestionsPayload | null): Suggestion
       else index.linksByMention.set(m, [item]);
     }
   }
+  for (const item of payload.mentions ?? []) {
+    index.mentions.push(item);
+    index.byId.set(item.suggestion, { kind: "mention", item });
+  }
   return index;
+}
+
+/** A proposed mention still to decide on (not accepted, no mention at its spans yet). */
+export function mentionIsOpen(item: MentionSuggestionItem, source: MappingSource): boolean {
+  return proposalIsOpen(item, source.decision(item.suggestion), source.mentionsOf(item.document));
 }
 
 export interface BulkCount {
   membership: number;
   edge: number;
   link: number;
+  mention: number;
   /** Of those, how many the rules refused when they were fetched (they will be skipped). */
   refused: number;
   total: number;
@@ -175,7 +192,7 @@ export interface BulkCount {
 /** How many undecided open suggestions score at least `threshold`, per kind (what
  * accept-above would take, before the edges that new clusters make mappable). */
 export function countAbove(index: SuggestionIndex, source: MappingSource, threshold: number, kinds: ReadonlySet<SuggestionKind>): BulkCount {
-  const count: BulkCount = { membership: 0, edge: 0, link: 0, refused: 0, total: 0 };
+  const count: BulkCount = { membership: 0, edge: 0, link: 0, mention: 0, refused: 0, total: 0 };
   const take = (kind: SuggestionKind, valid: boolean) => {
     count[kind] += 1;
     count.total += 1;
@@ -195,6 +212,11 @@ export function countAbove(index: SuggestionIndex, source: MappingSource, thresh
   if (kinds.has("link")) {
     for (const item of index.links) {
       if (item.score >= threshold && undecided(item.suggestion) && linkIsOpen(item, source)) take("link", item.valid);
+    }
+  }
+  if (kinds.has("mention")) {
+    for (const item of index.mentions) {
+      if (item.score >= threshold && undecided(item.suggestion) && mentionIsOpen(item, source)) take("mention", item.valid);
     }
   }
   return count;

@@ -36,6 +36,7 @@ function source(options: {
     hasCluster: (c) => c in (options.clusters ?? {}),
     hasEdge: (p, c) => edges.has(`${p}>${c}`),
     hasLink: (t, a, b) => links.has(`${t}|${a}|${b}`),
+    mentionsOf: () => undefined,
   };
 }
 
@@ -67,7 +68,7 @@ const link = (suggestion: Id, anaphor: Id, antecedent: Id, score = 0.9, type: Li
 });
 
 function payload(parts: Partial<SuggestionsPayload>): SuggestionsPayload {
-  return { run: null, newest_run: null, version: 0, memberships: [], edges: [], links: [], ...parts };
+  return { run: null, newest_run: null, version: 0, memberships: [], edges: [], links: [], mentions: [], ...parts };
 }
 
 function run(id: Id, status: RunPayload["status"], progress = 0, extra: Partial<RunPayload> = {}): RunPayload {
@@ -140,7 +141,7 @@ describe("indexing and counting", () => {
     const s = source({ clusters: { 50: [9], 60: [10] }, decisions: { 2: "rejected" } });
     const all = new Set(["membership", "edge", "link"] as const);
     // membership 3 is a singleton suggestion of an unassigned mention: a new cluster, open.
-    expect(countAbove(index, s, 0.8, all)).toEqual({ membership: 2, edge: 2, link: 1, refused: 1, total: 5 });
+    expect(countAbove(index, s, 0.8, all)).toEqual({ membership: 2, edge: 2, link: 1, mention: 0, refused: 1, total: 5 });
     expect(countAbove(index, s, 0, new Set(["link"] as const))).toMatchObject({ link: 2, total: 2 });
     // Edge 12 names a cluster that does not exist here (any more): not counted.
     const merged = source({ clusters: { 50: [9], 60: [10] }, edges: [[50, 60]] });

@@ -5,7 +5,7 @@
 
 import type { ComputedRef, Ref, ShallowRef } from "vue";
 import type { Api } from "../../api/endpoints";
-import type { Id, LinkItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
+import type { Id, LinkItem, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
 import type { Commands } from "../commands";
 import type { Editing } from "../editing";
 import { createOpenSuggestions, type SuggestedEdge } from "../openSuggestions";
@@ -54,6 +54,8 @@ export interface SuggestionsStore {
   readonly treeEdges: ComputedRef<Map<Id, SuggestedEdge[]>>;
   /** Suggested links to draw as dashed arcs. */
   readonly openLinks: ComputedRef<LinkItem[]>;
+  /** Proposed new mentions to draw dashed in the text. */
+  readonly openMentions: ComputedRef<MentionSuggestionItem[]>;
   /** How many are open, by kind (recounted a moment after changes settle). */
   readonly counts: ShallowRef<BulkCount>;
   start(): Promise<void>;
@@ -66,6 +68,8 @@ export interface SuggestionsStore {
   acceptFocused(): void;
   rejectFocused(): void;
   chooseLink(item: LinkItem): void;
+  /** Hand Y / X to a proposed mention (a click on it in the text). */
+  chooseMention(item: MentionSuggestionItem): void;
   /** G: go to the next open suggestion. */
   next(): void;
   acceptAbove(threshold: number, kinds: SuggestionKind[]): void;
@@ -88,6 +92,7 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
     commands,
     focus: focus.focus,
     chooseNextLink: focus.chooseNextLink,
+    chooseNextMention: focus.chooseNextMention,
     counts: open.counts,
     noSuggestionsText,
     refresh,
@@ -106,6 +111,7 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
     focus: focus.focus,
     treeEdges: open.treeEdges,
     openLinks: open.openLinks,
+    openMentions: open.openMentions,
     counts: open.counts,
     source: open.source,
     start: runs.start,
@@ -116,6 +122,7 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
     acceptFocused: decisions.acceptFocused,
     rejectFocused: decisions.rejectFocused,
     chooseLink: focus.chooseLink,
+    chooseMention: focus.chooseMention,
     next: focus.next,
     acceptAbove: decisions.acceptAbove,
     isPeer: focus.isPeer,

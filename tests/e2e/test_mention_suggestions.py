@@ -1,0 +1,88 @@
+"""Proposed mentions in the workspace: drawn dashed in the text, chosen with a click or G, Y
+accepts one (an add_mention, logged and undoable), and the link the model proposed to it is
+offered once it exists, Y accepting that too.
+
+The run here is stored directly (the worker test, tests/modelserve/
+test_mention_suggestion_worker.py, runs the real model), so the page has known proposals."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from annotation.models import Mention
+from tests.e2e.workspace import annotation, api, current_mention, open_workspace, press, wait_saved
+from tests.factories import ProjectFactory, UserFactory, assign, make_topic
+from tests.modelserve.test_mention_suggestions_api import STIRRED, run_with_proposals
+
+
+def proposal_workspace(new_page):
+    project = ProjectFactory(anaphora=True, allow_add_mentions=True, hierarchy=False)
+    topic = make_topic(project)
+    made = run_with_proposals(topic)
+    user = UserFactory()
+    assignment, stored = assign(topic, user)
+    return open_workspace(new_page(user), assignment.pk), topic, stored, made
+
+
+def test_accepting_a_suggested_mention_then_the_link_to_it(new_page, artifacts):
+    page, topic, stored, made = proposal_workspace(new_page)
+    tags = page.locator(".suggested-mention-tag")
+    expect(tags).to_have_count(2)
+    expect(page.locator(".suggested-mention")).to_have_count(2)
+
+    # Clicking its tag hands Y / X to the proposal: the panel shows its words.
+    stirred = page.locator(f"[data-suggested-mention='{made['stirred'].pk}']")
+    stirred.click()
+    card = page.get_by_test_id("suggested-mention")
+    expect(card).to_contain_text("“stirred”")
+    expect(stirred).to_have_attribute("aria-pressed", "true")
+    page.screenshot(path=str(artifacts / "mention-suggestions-proposed.png"))
+
+    press(page, "y")
+    wait_saved(page)
+    added = Mention.objects.get(topic=topic, added_in=stored)
+    assert added.spans == STIRRED
+    entry = api(page, f"/api/annotations/{stored.pk}/operations/")[-1]
+    assert entry["name"] == "accept_suggestion"
+    assert entry["payload"]["operation"]["op"] == "add_mention"
+    expect(tags).to_have_count(1)  # "cooled" is still proposed
+    expect(page.locator(f".m[data-mention='{added.pk}']")).to_have_count(1)
+    assert current_mention(page) == added.pk
+
+    # The link the model proposed from "stirred" now names the added mention: Y accepts it.
+    link = page.locator(f".suggest-link[data-suggestion='{made['to_candidate'].pk}']")
+    expect(link).to_be_visible()
+    expect(link).to_have_class(re.compile(r"\bis-focused\b"))
+    page.screenshot(path=str(artifacts / "mention-suggestions-link.png"))
+    press(page, "y")
+    wait_saved(page)
+    candidate = topic.mentions.get(document__position=2, spans=[[0, 1]], added_in=None)
+    assert ["REACTION_ASSOCIATED", added.pk, candidate.pk] in annotation(page, stored.pk)["links"]
+    assert page.errors == []
+
+
+def test_rejecting_a_suggested_mention_with_x_and_undoing_an_accepted_one(new_page):
+    page, topic, stored, made = proposal_workspace(new_page)
+    tags = page.locator(".suggested-mention-tag")
+    expect(tags).to_have_count(2)
+
+    press(page, "g")  # the walk reaches the proposals in reading order
+    expect(page.get_by_test_id("suggested-mention")).to_contain_text("“stirred”")
+    press(page, "x")
+    wait_saved(page)
+    assert annotation(page, stored.pk)["decisions"][str(made["stirred"].pk)] == "rejected"
+    expect(tags).to_have_count(1)
+    # The keys move on to the next proposal.
+    expect(page.get_by_test_id("suggested-mention")).to_contain_text("“cooled”")
+
+    press(page, "y")
+    wait_saved(page)
+    assert Mention.objects.filter(topic=topic, added_in=stored).count() == 1
+    expect(tags).to_have_count(0)
+    press(page, "Control+z")
+    wait_saved(page)
+    assert not Mention.objects.filter(topic=topic, added_in=stored).exists()
+    expect(tags).to_have_count(1)
+    assert page.errors == []
