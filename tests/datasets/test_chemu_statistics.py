@@ -98,16 +98,17 @@ def test_the_chemu_train_statistics_equal_an_independent_count_of_the_file(chemu
     print(json.dumps(total))
 
 
-def test_a_split_of_chemu_balances_every_link_type_within_one_and_a_half_points(chemu):
+def test_a_split_of_chemu_balances_every_link_type_within_half_a_point(chemu):
+    # 346 CONTAINED links make 1/346 = 0.29 points the finest step; the search reaches 0.14.
     project, _ = chemu
 
     outcome = dataset_split(project=project, ratios=[0.6, 0.15, 0.25], seed=7)
 
     assert outcome.sizes == {"train": 540, "dev": 135, "test": 225}
-    assert outcome.record is not None and outcome.record.deviation <= 0.015
+    assert outcome.record is not None and outcome.record.deviation <= 0.005
     split = stats_json()["splits"]
     total = stats_json()["total"]
     for name, share in (("train", 0.6), ("dev", 0.15), ("test", 0.25)):
         for type in LINK_TYPES:
-            assert abs(split[name]["links"][type] / total["links"][type] - share) <= 0.015
+            assert abs(split[name]["links"][type] / total["links"][type] - share) <= 0.005
     assert sum(split[name]["topics"] for name in split) == total["topics"]
