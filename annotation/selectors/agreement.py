@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project, Topic
+from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from annotation.selectors.validation_measures import validation_csv_write, validation_measures
 
@@ -70,6 +71,7 @@ def project_agreement(project: Project) -> dict:
         .values_list("id", "external_id")
         if submitted.get(id, 0) < 2
     ]
+    result["vs_gold"] = annotators_vs_gold(project)
     if project.validation:
         result["validation"] = validation_measures(project)
     return result
@@ -79,6 +81,8 @@ def agreement_csv(result: dict) -> str:
     """The report as CSV text (layout: the scoring engine's `iaa_csv`)."""
     stream = io.StringIO()
     api.write_iaa_csv(result, stream)
+    if result.get("vs_gold", {}).get("annotators"):
+        vs_gold_csv_write(result["vs_gold"], stream)
     if "validation" in result:
         validation_csv_write(result["validation"], stream)
     return stream.getvalue()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from annotation.api.serializers.agreement_gold import VsGoldSection
 from annotation.api.serializers.fields import Number
 from annotation.api.serializers.validation import ValidationMeasures
 from annotation.services.imports.topics import skipped_line
@@ -60,4 +61,5 @@ class AgreementReport(serializers.Serializer):
     unscored_topics = serializers.ListField(
         child=serializers.CharField(), help_text="topics fewer than two annotators submitted"
     )
+    vs_gold = VsGoldSection(help_text="each annotator against the topics' gold")
     validation = ValidationMeasures(required=False, help_text="validation projects only")
