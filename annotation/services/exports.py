@@ -28,6 +28,7 @@ from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors import gold
 from annotation.selectors.topic_data import annotations_topic_data
+from annotation.services.validation_export import ValidationExport, validated_export
 
 SOURCES = ("gold", "adjudicated", "submitted", "all")
 
@@ -99,13 +100,11 @@ def annotations_export(
     source: str | None = None,
     split: str | None = None,
     keep_rejected: bool = False,
-) -> ExportResult:
+) -> ExportResult | ValidationExport:
     """`split`: only the topics of that dataset split (Topic.split). A validation project
     exports its validated clusters (annotation/services/validation_export.py), rejected
     mentions removed or, with `keep_rejected`, kept and flagged."""
     if project.validation:
-        from annotation.services.validation_export import validated_export
-
         return validated_export(
             project=project,
             format=format,

@@ -14,12 +14,14 @@ into each mention object too (`validation`, `reason`, `note`). docs/validation.m
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from annotation.domain.corpus import LinkData, MentionData, TopicData
+from annotation.domain.formats import FORMATS, write
 from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Mention, Project, ValidationDecision
 from annotation.selectors.topic_data import annotations_topic_data, mention_text
@@ -199,6 +201,38 @@ def side_file_write(target: Path, folder: bool, lines: list[dict[str, Any]]) -> 
     return path
 
 
+@dataclass
+class ValidationExport:
+    """What `annotations_export` returns for a validation project (the shape of its
+    ExportResult: `source`, `written` and `lines()`; exports.py imports this module, so this
+    one cannot import it back)."""
+
+    source: str
+    written: list[tuple[Path, int, list]]
+
+    def lines(self) -> list[str]:
+        lines = [f"source: {self.source}"]
+        for path, topics, warnings in self.written:
+            lines.append(f"wrote {path} ({topics} topic(s), {len(warnings)} warning(s))")
+            lines += [f"warning: {warning}" for warning in warnings]
+        return lines
+
+
+def _folder_names(topics: list[TopicData]) -> list[TopicData]:
+    """Folder formats name files after topic ids: made plain and distinct (exports.py's rule)."""
+    taken: set[str] = set()
+    out = []
+    for topic in topics:
+        base = name = re.sub(r"[^\w .@+-]", "_", topic.external_id).strip().lstrip(".") or "_"
+        counter = 1
+        while name.lower() in taken:
+            counter += 1
+            name = f"{base}-{counter}"
+        taken.add(name.lower())
+        out.append(replace(topic, external_id=name))
+    return out
+
+
 def validated_export(
     *,
     project: Project,
@@ -207,11 +241,8 @@ def validated_export(
     source: str | None = None,
     split: str | None = None,
     keep_rejected: bool = False,
-):
+) -> ValidationExport:
     """Write the validated clusters (see the module's docstring) and the side file."""
-    from annotation.domain.formats import FORMATS, write
-    from annotation.services.exports import ExportResult, Written, unique_file_names
-
     topics, lines = validated_topics(
         project=project, source=source, keep_rejected=keep_rejected, split=split
     )
@@ -220,14 +251,12 @@ def validated_export(
     folder = FORMATS[format].folder
     target = Path(out)
     if folder:
-        names = unique_file_names(t.external_id for t in topics)
-        topics = [replace(t, external_id=names[t.external_id]) for t in topics]
+        topics = _folder_names(topics)
         target.mkdir(parents=True, exist_ok=True)
     warnings = write(format, topics, target)
     side = side_file_write(target, folder, lines)
-    result = ExportResult(
-        source=f"{source or 'consolidated'} validation, rejected mentions "
-        + ("kept and flagged" if keep_rejected else "removed")
+    removed = "kept and flagged" if keep_rejected else "removed"
+    return ValidationExport(
+        source=f"{source or 'consolidated'} validation, rejected mentions {removed}",
+        written=[(target, len(topics), list(warnings)), (side, len(topics), [])],
     )
-    result.written += [Written(target, len(topics), warnings), Written(side, len(topics))]
-    return result
