@@ -12,8 +12,9 @@ import re
 from playwright.sync_api import expect
 
 from annotation.models import Mention
+from modelserve.models import ModelTraining
 from tests.e2e.workspace import annotation, api, current_mention, open_workspace, press, wait_saved
-from tests.factories import ProjectFactory, UserFactory, assign, make_topic
+from tests.factories import AdminFactory, ProjectFactory, UserFactory, assign, make_topic
 from tests.modelserve.test_mention_suggestions_api import STIRRED, run_with_proposals
 
 
@@ -85,4 +86,40 @@ def test_rejecting_a_suggested_mention_with_x_and_undoing_an_accepted_one(new_pa
     wait_saved(page)
     assert not Mention.objects.filter(topic=topic, added_in=stored).exists()
     expect(tags).to_have_count(1)
+    assert page.errors == []
+
+
+def test_the_admin_suggestions_page_shows_the_mention_rate_and_the_taggers_training(
+    new_page, artifacts
+):
+    project = ProjectFactory(anaphora=True, allow_add_mentions=True, hierarchy=False)
+    topic = make_topic(project)
+    made = run_with_proposals(topic)
+    _, stored = assign(topic, UserFactory())
+    for suggestion, decision in [
+        (made["stirred"], "accepted"),
+        (made["cooled"], "rejected"),
+        (made["to_candidate"], "accepted"),
+    ]:
+        stored.decisions.create(suggestion=suggestion.pk, decision=decision)
+    training = ModelTraining.objects.create(
+        name="chemu-mentions", status="running", progress=0.4, message="epoch 8/20"
+    )
+    page = new_page(AdminFactory())
+    page.goto(f"/manage/projects/{project.pk}/suggestions")
+
+    mention_row = page.locator(".acceptance-table tr[data-kind='mention']")
+    expect(mention_row).to_contain_text("new mention")
+    expect(mention_row).to_contain_text("50.0 %")
+    expect(page.locator(".acceptance-table tr[data-kind='link']")).to_contain_text("100.0 %")
+    shown = page.locator("[data-training='chemu-mentions']")
+    expect(shown).to_contain_text("Training: 40 %")
+    expect(shown).to_contain_text("epoch 8/20")
+    expect(page.get_by_role("progressbar", name="ChEMU mention tagger")).to_be_visible()
+    page.screenshot(path=str(artifacts / "admin-suggestions-mentions.png"), full_page=True)
+
+    # The page follows the training until it is done.
+    ModelTraining.objects.filter(pk=training.pk).update(status="succeeded", progress=1.0)
+    expect(shown).to_have_attribute("data-status", "succeeded")
+    expect(shown).to_contain_text("Trained: suggestion runs propose mentions")
     assert page.errors == []

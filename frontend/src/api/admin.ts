@@ -2,6 +2,7 @@
 
 import type {
   AcceptanceRow,
+  TrainingPayload,
   AgreementReport,
   AssignmentReassigned,
   AssignmentReopened,
@@ -152,6 +153,7 @@ export const adminApi = {
       body: { action, assignments, discard_work: discardWork },
     }),
   acceptance: (project: Id) => request<AcceptanceRow[]>(`/api/projects/${project}/suggestion-acceptance/`),
+  modelTrainings: () => request<TrainingPayload[]>("/api/model-trainings/"),
   suggestEveryTopic: (project: Id, backend?: string) =>
     request<ProjectRunsAnswer>(`/api/projects/${project}/suggestion-runs/`, {
       method: "POST",

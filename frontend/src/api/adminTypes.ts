@@ -62,4 +62,6 @@ export type Score = TopicMetricScores["avg"];
 export type AgreementReport = Schemas["AgreementReport"];
 
 export type AcceptanceRow = Schemas["AcceptanceRow"];
+/** GET /api/model-trainings/: a model trained in the model worker after start-up. */
+export type TrainingPayload = Schemas["TrainingPayload"];
 export type ProjectRunsAnswer = Schemas["ProjectRunsAnswer"];
