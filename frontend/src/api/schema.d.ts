@@ -956,6 +956,8 @@ export interface components {
             };
             /** @description topics fewer than two annotators submitted */
             unscored_topics: string[];
+            /** @description each annotator against the topics' gold */
+            vs_gold: components["schemas"]["VsGoldSection"];
             /** @description validation projects only */
             validation?: components["schemas"]["ValidationMeasures"];
         };
@@ -1028,6 +1030,15 @@ export interface components {
             rejected: number[];
             /** @description mentions this annotator added */
             added: components["schemas"]["AddedMention"][];
+        };
+        AnnotatorVsGold: {
+            annotator: string;
+            /** @description topics with gold that this annotator submitted */
+            topics: number;
+            /** @description metric -> scores */
+            scores: {
+                [key: string]: components["schemas"]["PrecisionRecallF1"];
+            };
         };
         /** @description An applied change (operations, undo, redo); the websocket broadcasts the same. */
         Applied: {
@@ -1626,6 +1637,23 @@ export interface components {
             params?: {
                 [key: string]: string;
             };
+        };
+        PrecisionRecallF1: {
+            /**
+             * Format: double
+             * @description null for conll (an average of F1 scores)
+             */
+            precision: number | null;
+            /**
+             * Format: double
+             * @description null for conll (an average of F1 scores)
+             */
+            recall: number | null;
+            /**
+             * Format: double
+             * @description micro over the topics
+             */
+            f1: number | null;
         };
         ProgressAnnotator: {
             id: number;
@@ -2276,6 +2304,15 @@ export interface components {
             expected_version: number;
             /** @default  */
             client_id?: string;
+        };
+        VsGoldSection: {
+            /** @description topics with gold (adjudicated or imported) */
+            gold_topics: number;
+            /** @description of which gold is an adjudication */
+            adjudicated_topics: number;
+            /** @description in report order */
+            metrics: string[];
+            annotators: components["schemas"]["AnnotatorVsGold"][];
         };
     };
     responses: never;

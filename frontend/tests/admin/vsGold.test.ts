@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { goldSource, percent, vsGoldRows, type VsGoldSection } from "../../src/admin/agreement/vsGold";
+
+const section: VsGoldSection = {
+  gold_topics: 3,
+  adjudicated_topics: 1,
+  metrics: ["muc", "conll"],
+  annotators: [
+    {
+      annotator: "alice",
+      topics: 3,
+      scores: { muc: { precision: 0.5, recall: 0.25, f1: 1 / 3 }, conll: { precision: null, recall: null, f1: 0.8 } },
+    },
+    { annotator: "bob", topics: 2, scores: { muc: { precision: 1, recall: 1, f1: 1 } } },
+  ],
+};
+
+describe("the annotator-vs-gold table", () => {
+  it("has one row per metric in the report's order, one cell per annotator", () => {
+    const rows = vsGoldRows(section);
+
+    expect(rows.map((r) => r.label)).toEqual(["MUC", "CoNLL"]);
+    expect(rows[0]!.cells.map((c) => c.f1)).toEqual([1 / 3, 1]);
+  });
+
+  it("leaves a cell empty where an annotator has no score for the metric", () => {
+    expect(vsGoldRows(section)[1]!.cells[1]).toEqual({ precision: null, recall: null, f1: null });
+  });
+
+  it("writes fractions as percentages with one decimal, and a dash for no score", () => {
+    expect([percent(1 / 3), percent(1), percent(null)]).toEqual(["33.3", "100.0", "—"]);
+  });
+
+  it("says where the gold comes from", () => {
+    expect(goldSource(section)).toBe("gold of 3 topics (1 adjudicated, 2 imported)");
+  });
+});
