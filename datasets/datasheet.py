@@ -77,7 +77,7 @@ def _head(project: dict, statistics: dict) -> str:
     return (
         f"# {project['name']}: datasheet\n\n"
         f"Scheme: {_scheme(project)}. {total['topics']:,} topics, {total['documents']:,} "
-        f"documents, {total['mentions']:,} mentions, as annotated in corefapp. The figures "
+        f"documents, {total['mentions']:,} mentions, annotated with corefapp. The figures "
         "are counted over each topic's gold: its latest submitted adjudication, else the "
         "gold it was imported with. Definitions: docs/datasets.md."
     )
@@ -109,16 +109,20 @@ def _composition(project: dict, statistics: dict) -> str:
     for key, label in rows:
         cells = [_number(_get(stats, key)) for _, stats in scopes]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    lines += [
-        "",
-        (
-            "Mentions exclude rejected ones; a cluster of one mention counts as a cluster and as "
-            "a singleton; links are distinct links as drawn (coreference chains are not closed "
-            "under transitivity); anaphors are the distinct mentions that are the anaphor of a "
-            "link. Components: clusters joined by hierarchy edges taken as undirected; the depth "
-            "counts levels of the largest component (a lone cluster is 1)."
-        ),
-    ]
+    notes = ["Mentions exclude rejected ones."]
+    if project["hierarchy"]:
+        notes.append(
+            "A cluster of one mention counts as a cluster and as a singleton. Relations are the "
+            "hierarchy edges as drawn. Components: clusters joined by hierarchy edges taken as "
+            "undirected; the depth counts the levels of each topic's largest component (a lone "
+            "cluster is 1)."
+        )
+    if project["anaphora"]:
+        notes.append(
+            "Links are the distinct links as drawn: coreference chains are not closed under "
+            "transitivity. Anaphors are the distinct mentions that are the anaphor of a link."
+        )
+    lines += ["", " ".join(notes)]
     return "\n".join(lines)
 
 
@@ -126,8 +130,7 @@ def _process(project: dict, process: dict) -> str:
     lines = ["## Annotation process", ""]
     lines.append(f"- Annotators: {process['annotators']}; adjudicators: {process['adjudicators']}.")
     lines.append(
-        f"- Annotator assignments: {process['assignments']:,}, of which submitted: "
-        f"{process['submitted']:,}."
+        f"- Annotator assignments: {process['assignments']:,}; submitted: {process['submitted']:,}."
     )
     if process["annotated_by"]:
         spread = "; ".join(
@@ -139,11 +142,14 @@ def _process(project: dict, process: dict) -> str:
         lines.append(f"- {role.title()}s: {', '.join(names)}.")
     settings = [
         ("annotators could add mentions", project["allow_add_mentions"]),
-        ("fix spans", project["allow_fix_spans"]),
-        ("reject mentions", project["allow_reject_mentions"]),
+        ("fix their spans", project["allow_fix_spans"]),
+        ("reject them", project["allow_reject_mentions"]),
     ]
     allowed = [text for text, on in settings if on]
-    changes = ", ".join(allowed) if allowed else "annotators could not change them"
+    if not allowed:
+        changes = "annotators could not change them"
+    else:
+        changes = ", ".join(allowed[:-1]) + (" and " if len(allowed) > 1 else "") + allowed[-1]
     lines.append(f"- Mentions: candidate mentions came with the topics; {changes}.")
     if project["hierarchy"]:
         parents = "one parent" if project["single_parent"] else "several parents"
@@ -174,12 +180,10 @@ def _agreement(report: dict) -> str:
         "micro score; MAX-macro: the mean over topics of each topic's best pair. Coreference "
         "scores leave singletons out; F1 and path ratio in percent."
     )
-    lines += ["", "| Metric | AVG | MAX-micro | MAX-macro |", "| --- | ---: | ---: | ---: |"]
     pairs = len(report.get("annotators", [])) > 2
     if not pairs:
-        lines.append(
-            "With two annotators there is one pair: AVG and MAX-micro are its micro score."
-        )
+        lines[-1] += " With two annotators there is one pair: AVG and MAX-micro are its score."
+    lines += ["", "| Metric | AVG | MAX-micro | MAX-macro |", "| --- | ---: | ---: | ---: |"]
     for metric, scores in overall.items():
         # Alpha is a coefficient in [-1, 1], not a fraction: it is not written as a percentage.
         show = _coefficient if metric.startswith("alpha") else _percent

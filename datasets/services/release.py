@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +26,12 @@ from annotation.domain.formats import FORMATS, WRITERS
 from annotation.errors import ExportRefused
 from annotation.models import Project
 from annotation.selectors.agreement import agreement_csv
-from annotation.services.exports import annotations_export, path_inside, safe_file_name
+from annotation.services.exports import (
+    Written,
+    annotations_export,
+    path_inside,
+    safe_file_name,
+)
 from datasets import facts
 from datasets.datasheet import datasheet
 from datasets.errors import DatasetRefused
@@ -90,8 +96,7 @@ def dataset_release(
                 continue
             for written in exported.written:
                 result.warnings += [f"{format} {split or WHOLE}: {w}" for w in written.warnings]
-                topics = f"{written.topics} topic{'s' if written.topics != 1 else ''}"
-                files.append((f"{format}/{name}", f"{split or WHOLE}, {topics} ({format})"))
+                files.append((f"{format}/{name}", _described(split, written)))
     report = facts.agreement(project)
     _write(out / "statistics.json", json.dumps(statistics, indent=2) + "\n")
     _write(out / "statistics.csv", statistics_csv(statistics))
@@ -128,6 +133,18 @@ def dataset_release(
     return result
 
 
+def _described(split: str | None, written: Written) -> str:
+    """What a file holds, with what its format could not carry (the writer's warnings, each
+    kind once, with how often it occurred)."""
+    topics = f"{written.topics} topic{'s' if written.topics != 1 else ''}"
+    text = f"the {split} split, {topics}" if split else f"all topics ({topics})"
+    kinds = Counter(warning.message for warning in written.warnings)
+    if kinds:
+        notes = "; ".join(f"{message} ({_times(n)})" for message, n in sorted(kinds.items()))
+        text += f". Format notes: {notes}"
+    return text
+
+
 def _prepare(out: Path) -> None:
     """An empty or new folder, or an earlier bundle's, whose files are removed."""
     if out.exists() and not out.is_dir():
@@ -145,3 +162,7 @@ def _prepare(out: Path) -> None:
 
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", newline="\n")
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
