@@ -1,0 +1,124 @@
+"""A suggestion run on an anaphora topic, through Redis and a real Celery model worker with the
+real `chemu` backend: a mention tagger trained here (tiny, with the real training code) makes
+it propose mentions from the text, stored as mention suggestions, and links that name them;
+accepting the proposed ends through the API then offers such a link."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+from annotation.domain.formats import read
+from modelserve.models import Suggestion
+from modelserve.services.runs import suggestion_run_request
+from modelserve.services.settings import suggestion_settings_set
+from modelserve.train import DEFAULT_CHEMU_TRAIN
+from tests.e2e.data import topic_from_data
+from tests.factories import ProjectFactory, UserFactory, assign
+from tests.modelserve.test_runs_with_worker import start_worker, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def tagged_models_dir(out: Path) -> Path:
+    """A models folder with the chemu link model (the trained default, else a small one) and a
+    tiny mention tagger fitted to the first two training snippets."""
+    from modelserve.backends.chemu import default_model_dir, is_trained
+    from modelserve.backends.chemu_mentions import train_chemu_mentions
+    from modelserve.backends.chemu_training import train_chemu
+
+    topics = read("chemu", DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics
+    if is_trained(default_model_dir()):
+        os.symlink(default_model_dir(), out / "chemu")
+    else:
+        train_chemu(
+            topics[:150], out / "chemu", holdout_fraction=0.0, epochs=3, device="cpu", log=print
+        )
+    train_chemu_mentions(
+        topics[:2],
+        out / "chemu-mentions",
+        epochs=15,
+        hidden=32,
+        holdout_fraction=0.0,
+        device="cpu",
+        log=lambda line: None,
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def models_dir(tmp_path_factory) -> Path:
+    return tagged_models_dir(tmp_path_factory.mktemp("models"))
+
+
+def half_annotated_snippet():
+    """The first training snippet with every other gold mention left out: the rest is what
+    the tagger should find."""
+    data = copy.copy(read("chemu", DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics[0])
+    data.mentions, data.links, data.clusters = data.mentions[::2], [], []
+    return data
+
+
+def test_a_run_on_an_anaphora_topic_stores_proposed_mentions_and_links_that_name_them(
+    services, models_dir
+):
+    project = ProjectFactory(anaphora=True, allow_add_mentions=True, hierarchy=False)
+    suggestion_settings_set(project=project, backend="chemu")
+    topic = topic_from_data(project, half_annotated_snippet())
+    user = UserFactory()
+    _, annotation = assign(topic, user)
+    worker = start_worker(services, MODELS_DIR=str(models_dir), SUGGEST_DEVICE="cpu")
+    try:
+        run = wait_for(suggestion_run_request(topic=topic, user=user), {"succeeded", "failed"})
+    finally:
+        worker.stop()
+
+    assert run.status == "succeeded", run.error
+    proposed = {s.pk: s.payload for s in Suggestion.objects.filter(run=run, kind="mention")}
+    assert proposed, run.message
+    document = topic.documents.get()
+    existing = {tuple(map(tuple, m.spans)) for m in topic.mentions.all()}
+    for payload in proposed.values():
+        assert payload["document"] == document.pk
+        assert all(0 <= s <= e < document.token_count for s, e in payload["spans"])
+        assert tuple(map(tuple, payload["spans"])) not in existing
+    links = [s.payload for s in Suggestion.objects.filter(run=run, kind="link")]
+    to_proposed = [
+        link for link in links if "proposed_anaphor" in link or "proposed_antecedent" in link
+    ]
+    assert to_proposed, links
+    for link in to_proposed:
+        for end in ("anaphor", "antecedent"):
+            if link[end] is None:
+                assert link[f"proposed_{end}"] in proposed
+            else:
+                assert f"proposed_{end}" not in link
+
+    # Accepting the proposed ends of one such link through the API offers the link itself.
+    client = APIClient()
+    client.force_authenticate(user)
+    link = to_proposed[0]
+    wanted = [link[f"proposed_{end}"] for end in ("anaphor", "antecedent") if link[end] is None]
+    url = f"/api/annotations/{annotation.pk}/suggestions/"
+    for version, suggestion in enumerate(wanted):
+        item = next(i for i in client.get(url).json()["mentions"] if i["suggestion"] == suggestion)
+        operation = {"op": "accept_suggestion", "suggestion": suggestion}
+        answer = client.post(
+            f"/api/annotations/{annotation.pk}/operations/",
+            {
+                "expected_version": version,
+                "operation": operation | {"operation": item["operation"]},
+            },
+            format="json",
+        )
+        assert answer.status_code == 200, answer.content
+    offered = client.get(url).json()["links"]
+    assert any(
+        i["operation"]["type"] == link["type"]
+        and all(i["operation"][end] == link[end] for end in ("anaphor", "antecedent") if link[end])
+        for i in offered
+    ), offered
