@@ -37,10 +37,26 @@ def run_suggestions(self, *, run_id: int) -> str:
     return outcome
 
 
-@shared_task(bind=True, name=TRAIN_TASK, acks_late=True, reject_on_worker_lost=True)
+@shared_task(bind=True, name=TRAIN_TASK)
 def train_model(self, *, training_id: int) -> str:
-    """A training after start-up (modelserve/services/trainings.py); idempotent like a run."""
-    return model_training_execute(training_id=training_id, worker=self.request.hostname or "")
+    """A training after start-up (modelserve/services/trainings.py), in a thread of this model
+    worker, so that its one process goes on serving suggestion runs while the model trains
+    (minutes on a CPU). Idempotent: a training already running with a fresh heartbeat is left
+    alone; one whose worker died is taken over when the next start queues it again."""
+    threading.Thread(
+        target=_train_in_background,
+        kwargs={"training_id": training_id, "worker": self.request.hostname or ""},
+        name=f"training-{training_id}",
+        daemon=True,
+    ).start()
+    return "started in the background"
+
+
+def _train_in_background(*, training_id: int, worker: str) -> None:
+    try:
+        model_training_execute(training_id=training_id, worker=worker)
+    finally:
+        connection.close()
 
 
 def _still_running(run_id: int) -> bool:

@@ -4,9 +4,10 @@ mentions from raw text (it looks for the tagger at every run, so runs after the 
 propose mentions, runs before it link the existing mentions only).
 
 `model_training_request` queues one when the model is missing (the prepare step of `make up`
-calls it); `model_training_execute` is the Celery task's body: idempotent like a run (a
-finished training is left alone, one with a fresh heartbeat belongs to a live worker), its
-progress written to the row for the admin Suggestions page.
+calls it); `model_training_execute` trains, in a thread the model worker's task starts (so
+that the worker keeps serving runs meanwhile): idempotent like a run (a finished training is
+left alone, one with a fresh heartbeat belongs to a live worker, a stale one is taken over),
+its progress written to the row for the admin Suggestions page.
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
 def model_training_execute(
     *, training_id: int, worker: str = "", train_file: Path | None = None, **options
 ) -> str:
-    """Train for one ModelTraining row (the Celery task's body). Returns what happened.
+    """Train for one ModelTraining row (what the task's thread runs). Returns what happened.
     `train_file` and `options` (of `train_chemu_mentions`): the defaults unless a test says."""
     close_old_connections()
     training = _claim(training_id, worker)
