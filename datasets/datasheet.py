@@ -52,7 +52,7 @@ def datasheet(
     statistics: dict,
     process: dict,
     agreement: dict,
-    versus_gold: list[dict],
+    versus_gold: dict,
     adjudication: dict,
     validation: dict | None,
     splits: dict,
@@ -200,25 +200,32 @@ def _agreement(report: dict) -> str:
     return "\n".join(lines)
 
 
-def _versus_gold(rows: list[dict]) -> str:
+# The annotator-vs-gold columns a datasheet shows (F1 of each; the CSV has P, R and F1 of all).
+GOLD_COLUMNS = (
+    ("conll", "CoNLL F1"),
+    ("hierarchy", "Hierarchy F1"),
+    ("mentions", "Mentions F1"),
+    ("relation_exact", "Relations F1 exact"),
+    ("relation_relaxed", "Relations F1 relaxed"),
+    ("anaphor_exact", "Anaphors F1 exact"),
+)
+
+
+def _versus_gold(section: dict) -> str:
     lines = ["## Annotators against the gold", ""]
+    rows = section.get("annotators", [])
     if not rows:
-        lines.append("No topic was adjudicated, so no annotator is compared with a gold.")
+        lines.append("No submitted annotation of a topic with a gold: nothing to compare.")
         return "\n".join(lines)
-    columns = [
-        (key, label)
-        for key, label in (
-            ("conll_f1", "CoNLL F1"),
-            ("hierarchy_f1", "Hierarchy F1"),
-            ("path_ratio", "Path ratio"),
-            ("relations_exact_f1", "Relations F1 exact"),
-            ("relations_relaxed_f1", "Relations F1 relaxed"),
-        )
-        if key in rows[0]
-    ]
+    columns = [(key, label) for key, label in GOLD_COLUMNS if key in section["metrics"]]
+    adjudicated = section.get("adjudicated_topics", 0)
+    imported = section.get("gold_topics", 0) - adjudicated
     lines.append(
-        "Each annotator's submitted annotations against the submitted adjudication of the "
-        "same topics (micro averages over those topics; percentages)."
+        "Each annotator's submitted annotations scored against each topic's gold (the "
+        f"adjudication on {_plural(adjudicated, 'topic')}, the imported gold on "
+        f"{_plural(imported, 'topic')}); micro averages over the topics both have, in percent. "
+        "Coreference leaves singletons out; mentions are exact-span detection. All metrics, "
+        "with precision and recall, are in agreement.csv."
     )
     lines += [
         "",
@@ -226,7 +233,7 @@ def _versus_gold(rows: list[dict]) -> str:
         "| --- | ---: |" + " ---: |" * len(columns),
     ]
     for row in rows:
-        cells = [_percent(row[key]) for key, _ in columns]
+        cells = [_percent(row["scores"][key]["f1"]) for key, _ in columns]
         lines.append(f"| {row['annotator']} | {row['topics']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -1,25 +1,22 @@
 """What the datasheet says about how a dataset was made, read from the database: who
-annotated (as counts; names only when asked), the agreement, annotator vs gold, adjudication,
-validation and the split.
+annotated (as counts; names only when asked), the agreement report (with its annotator-vs-gold
+section, annotation/selectors/agreement_gold.py), adjudication, validation and the split.
 
-Annotator-vs-gold is scored with the scoring engine (`annotation.domain.scoring.api`), each
-annotator's submitted annotations against the submitted adjudication of the same topics, so
-the figures are the ones `python -m annotation.domain.scoring score` gives on the exported
-files.
+Without names, the agreement report that goes into a release is pseudonymised: every username
+becomes `annotator A`, `annotator B`, ... (in name order), in the CSV and the datasheet alike.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from collections.abc import Iterable
+from typing import Any
 
 from django.apps import apps
 
-from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.agreement import project_agreement
 from annotation.selectors.gold import adjudicated_annotations, imported_gold_annotations
-from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from datasets.models import SplitRecord
 from datasets.selectors import latest_split_record, split_names
 
@@ -51,56 +48,52 @@ def annotation_process(project: Project, *, with_names: bool) -> dict:
     return facts
 
 
-def agreement(project: Project) -> dict:
-    return project_agreement(project)
+def agreement(project: Project, *, with_names: bool) -> dict:
+    report = project_agreement(project)
+    return report if with_names else anonymized(report, pseudonyms(project_usernames(project)))
 
 
-def annotator_vs_gold(project: Project, *, with_names: bool) -> list[dict]:
-    """Per annotator (`annotator 1`, ... in name order unless `with_names`), their submitted
-    annotations scored against the adjudication of the same topics (topics without a
-    submitted adjudication are left out). Empty when nothing was adjudicated."""
-    gold = adjudicated_annotations(project)
-    if not gold:
-        return []
-    work = list(
-        Annotation.objects.filter(
-            topic_id__in=list(gold),
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
-        .select_related("assignment__user")
-        .order_by("topic__position", "topic_id")
-    )
-    data = annotations_topic_data([*gold.values(), *work], scoring=True)
-    counts = document_token_counts(gold)
+def pseudonyms(names: Iterable[str]) -> dict[str, str]:
+    """Username -> `annotator A`, `annotator B`, ... in name order (`annotator AA` after Z)."""
+    labels = {}
+    for number, name in enumerate(sorted(set(names))):
+        letters = ""
+        number += 1
+        while number:
+            number, rest = divmod(number - 1, 26)
+            letters = chr(ord("A") + rest) + letters
+        labels[name] = f"annotator {letters}"
+    return labels
 
-    def plain(annotation: Annotation) -> api.TopicAnnotation:
-        return replace(
-            api.from_topic(data[annotation.pk]), token_counts=counts.get(annotation.topic_id, ())
-        )
 
-    by_user: dict[str, list[Annotation]] = {}
-    for annotation in work:
-        by_user.setdefault(annotation.assignment.user.get_username(), []).append(annotation)
-    rows = []
-    for number, (name, done) in enumerate(sorted(by_user.items()), start=1):
-        keys = [plain(gold[a.topic_id]) for a in done]
-        responses = [plain(a) for a in done]
-        row: dict = {
-            "annotator": name if with_names else f"annotator {number}",
-            "topics": len(done),
+def anonymized(value: Any, labels: dict[str, str]) -> Any:
+    """`value` (the agreement report, or a part of it) with every username, and every pair
+    label `name-name`, replaced by its pseudonym, in keys and values alike. A string that
+    merely equals a username (a topic id, say) is replaced too: a name is never left behind."""
+    pairs = {f"{a}-{b}": f"{labels[a]}-{labels[b]}" for a in labels for b in labels if a != b}
+
+    def swap(text: str) -> str:
+        return labels.get(text) or pairs.get(text) or text
+
+    if isinstance(value, dict):
+        return {
+            swap(k) if isinstance(k, str) else k: anonymized(v, labels) for k, v in value.items()
         }
-        if project.hierarchy:
-            scico = api.score_scico(keys, responses)
-            row["conll_f1"] = scico["conll_f1"]
-            row["hierarchy_f1"] = scico["hierarchy"]["f1"]
-            row["path_ratio"] = scico["path_ratio"]["micro"]
-        if project.anaphora:
-            chemu = api.score_chemu(keys, responses)
-            row["relations_exact_f1"] = chemu["exact"]["overall"]["f1"]
-            row["relations_relaxed_f1"] = chemu["relaxed"]["overall"]["f1"]
-        rows.append(row)
-    return rows
+    if isinstance(value, list):
+        return [anonymized(item, labels) for item in value]
+    if isinstance(value, str):
+        return swap(value)
+    return value
+
+
+def project_usernames(project: Project) -> list[str]:
+    return sorted(
+        set(
+            Assignment.objects.filter(topic__project=project).values_list(
+                "user__username", flat=True
+            )
+        )
+    )
 
 
 def adjudication(project: Project) -> dict:

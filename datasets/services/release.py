@@ -94,10 +94,15 @@ def dataset_release(
             except ExportRefused as refused:
                 result.warnings.append(f"{format} {split or WHOLE}: {refused.message}")
                 continue
-            for written in exported.written:
-                result.warnings += [f"{format} {split or WHOLE}: {w}" for w in written.warnings]
-                files.append((f"{format}/{name}", _described(split, written)))
-    report = facts.agreement(project)
+            # A validation project's export writes (path, topics, warnings) and a side file.
+            for item in exported.written:
+                path, topics, warnings = (
+                    (item.path, item.topics, item.warnings) if isinstance(item, Written) else item
+                )
+                result.warnings += [f"{format} {split or WHOLE}: {w}" for w in warnings]
+                shown = path.relative_to(out).as_posix() + ("/" if path.is_dir() else "")
+                files.append((shown, _described(split, topics, warnings)))
+    report = facts.agreement(project, with_names=with_names)
     _write(out / "statistics.json", json.dumps(statistics, indent=2) + "\n")
     _write(out / "statistics.csv", statistics_csv(statistics))
     _write(out / "agreement.csv", agreement_csv(report))
@@ -121,7 +126,7 @@ def dataset_release(
         statistics=statistics,
         process=facts.annotation_process(project, with_names=with_names),
         agreement=report,
-        versus_gold=facts.annotator_vs_gold(project, with_names=with_names),
+        versus_gold=report.get("vs_gold", {}),
         adjudication=facts.adjudication(project),
         validation=facts.validation(project),
         splits=facts.split_facts(project),
@@ -133,12 +138,12 @@ def dataset_release(
     return result
 
 
-def _described(split: str | None, written: Written) -> str:
+def _described(split: str | None, topics: int, warnings: list) -> str:
     """What a file holds, with what its format could not carry (the writer's warnings, each
     kind once, with how often it occurred)."""
-    topics = f"{written.topics} topic{'s' if written.topics != 1 else ''}"
-    text = f"the {split} split, {topics}" if split else f"all topics ({topics})"
-    kinds = Counter(warning.message for warning in written.warnings)
+    count = f"{topics} topic{'s' if topics != 1 else ''}"
+    text = f"the {split} split, {count}" if split else f"all topics ({count})"
+    kinds = Counter(getattr(warning, "message", str(warning)) for warning in warnings)
     if kinds:
         notes = "; ".join(f"{message} ({_times(n)})" for message, n in sorted(kinds.items()))
         text += f". Format notes: {notes}"

@@ -3,6 +3,7 @@ names unless asked, and every file read back: the annotation files through our i
 (their statistics equal the bundle's), the CSV and JSON files through their readers."""
 
 import csv
+import io
 import json
 from io import StringIO
 from pathlib import Path
@@ -120,13 +121,32 @@ def test_the_datasheet_counts_annotators_and_names_them_only_when_asked(adjudica
     ):
         assert heading in anonymous
     assert "Annotators: 2; adjudicators: 1." in anonymous
-    assert "| annotator 1 | 1 |" in anonymous  # one adjudicated topic
+    # Against each topic's gold: the adjudication on one topic, the imported gold on five.
+    assert "the adjudication on 1 topic, the imported gold on 5 topics" in anonymous
+    assert "| annotator A | 6 |" in anonymous and "| annotator B | 6 |" in anonymous
     assert "Topics whose gold is a submitted adjudication: 1;" in anonymous
     assert "Seed: 3; ratios: train 0.5, test 0.5." in anonymous
     assert "| CoNLL F1 |" in anonymous and "Validation decisions: none." in anonymous
     for name in ("annotator1", "annotator2", "judge"):
         assert name not in anonymous
         assert name in named
+    assert "| annotator2 | 6 |" in named
+
+
+def test_without_names_the_agreement_csv_is_pseudonymised_like_the_datasheet(adjudicated, tmp_path):
+    release(AGREEMENT, tmp_path / "anonymous")
+    release(AGREEMENT, tmp_path / "named", "--with-names")
+
+    anonymous = (tmp_path / "anonymous" / "agreement.csv").read_text()
+    named = (tmp_path / "named" / "agreement.csv").read_text()
+    assert named == project_agreement_csv(adjudicated)
+    assert "vs_gold,annotator1," in named and "vs_gold,annotator A," in anonymous
+    for name in ("annotator1", "annotator2", "judge"):
+        assert name not in anonymous
+    # The same report otherwise: only the names differ.
+    assert anonymous == named.replace("annotator1", "annotator A").replace(
+        "annotator2", "annotator B"
+    )
 
 
 def test_every_annotation_file_imports_back_with_the_statistics_of_its_split(adjudicated, tmp_path):
@@ -177,10 +197,15 @@ def test_the_csv_and_json_files_read_back_as_what_the_database_says(adjudicated,
     assert statistics == project_statistics(adjudicated)
     with open(out / "statistics.csv", newline="") as stream:
         assert list(csv.reader(stream)) == stats_rows(statistics)
-    assert (out / "agreement.csv").read_text() == project_agreement_csv(adjudicated)
-    with open(out / "agreement.csv", newline="") as stream:
-        rows = list(csv.DictReader(stream))
+    agreement = (out / "agreement.csv").read_text()
+    # The first table is the pairs' (the annotator-vs-gold table follows an empty line).
+    pairs_table = agreement.split("\n\n")[0]
+    rows = list(csv.DictReader(io.StringIO(pairs_table)))
     assert {row["scope"] for row in rows} >= {"topic", "overall"}
+    expected = list(
+        csv.DictReader(io.StringIO(project_agreement_csv(adjudicated).split("\n\n")[0]))
+    )
+    assert rows == expected  # no name in that table: it is the report's own
 
 
 def test_a_folder_that_holds_something_else_is_refused(adjudicated, tmp_path):
