@@ -187,6 +187,7 @@ def user_qualifications(user_ids: list[int] | None = None) -> list[dict[str, Any
         project = rule.project
         users = (
             Assignment.objects.filter(topic__project=project, role=Assignment.Role.ANNOTATOR)
+            .order_by("user_id")  # not the model's ordering: it would make distinct per topic
             .values_list("user_id", flat=True)
             .distinct()
         )

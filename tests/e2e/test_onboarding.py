@@ -11,7 +11,7 @@ from annotation.models import Project
 from onboarding.services.practice import practice_import
 from onboarding.services.qualification import qualification_rule_set
 from tests.e2e.workspace import open_workspace, press, wait_saved
-from tests.factories import UserFactory, assign, make_topic
+from tests.factories import AdminFactory, UserFactory, assign, make_topic
 from tests.onboarding.conftest import TUTORIAL, mentions_by_text
 
 GUIDELINES = (
@@ -185,3 +185,57 @@ def test_an_annotator_fails_a_scored_practice_reads_the_diff_retries_passes_and_
     expect(page.get_by_test_id("practice-bar")).to_have_count(0)
     page.screenshot(path=str(artifacts / "onboarding-11-real-topic-open.png"))
     assert page.errors == []
+
+
+def test_an_admin_writes_guidelines_with_a_preview_and_qualifies_an_annotator_by_hand(
+    new_page, artifacts
+):
+    project = Project.objects.create(name="Admin onboarding", hierarchy=True)
+    (practice,) = practice_import(project=project, path=TUTORIAL, mode="scored")
+    qualification_rule_set(
+        project=project, practice_topic_ids=[practice.pk], thresholds={"conll_f1": 0.75}
+    )
+    annotator = UserFactory(username="newcomer")
+    assign(practice.topic, annotator)
+    real, _ = assign(make_topic(project, external_id="real-work"), annotator)
+    page = new_page(AdminFactory(username="lead"))
+
+    # Guidelines: Markdown on the left, the preview annotators will see on the right.
+    page.goto(f"/manage/projects/{project.pk}/settings")
+    page.locator("#project-guidelines").fill("# Rules\n\nMerge **acronyms**. <b>raw</b>")
+    preview = page.get_by_test_id("guidelines-preview")
+    expect(preview.locator("h1")).to_have_text("Rules")
+    expect(preview.locator("strong")).to_have_text("acronyms")
+    expect(preview).to_contain_text("<b>raw</b>")
+    page.screenshot(path=str(artifacts / "onboarding-12-admin-guidelines-preview.png"))
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#project-guidelines")).to_have_value(
+        "# Rules\n\nMerge **acronyms**. <b>raw</b>"
+    )
+
+    # The progress page: the annotator is not qualified; qualified by hand, with a reason.
+    page.goto(f"/manage/projects/{project.pk}/progress")
+    summary = page.get_by_test_id("qualification-summary")
+    row = summary.locator("li[data-user=newcomer]")
+    expect(row).to_have_attribute("data-qualified", "false")
+    page.once("dialog", lambda dialog: dialog.accept("trained on CoRefi in person"))
+    row.get_by_role("button", name="Qualify").click()
+    expect(row).to_have_attribute("data-qualified", "true")
+    expect(row).to_contain_text("qualified by hand")
+    page.screenshot(path=str(artifacts / "onboarding-13-admin-progress-qualified.png"))
+
+    # The Onboarding tab shows the log; the users page the state.
+    page.goto(f"/manage/projects/{project.pk}/onboarding")
+    table_row = page.get_by_test_id("qualification-table").locator("tr[data-user=newcomer]")
+    expect(table_row).to_contain_text("qualified by lead: trained on CoRefi in person")
+    page.screenshot(path=str(artifacts / "onboarding-14-admin-onboarding-tab.png"), full_page=True)
+    page.goto("/manage/users")
+    cell = page.locator(".user-qualification[data-project='Admin onboarding']")
+    expect(cell).to_have_attribute("data-qualified", "true")
+    page.screenshot(path=str(artifacts / "onboarding-15-admin-users.png"), full_page=True)
+
+    # The annotator's real topic is open to them now.
+    mine = new_page(annotator)
+    mine.goto("/")
+    expect(mine.locator(f"tr[data-assignment='{real.pk}'] [data-testid=locked]")).to_have_count(0)
+    assert page.errors == [] and mine.errors == []

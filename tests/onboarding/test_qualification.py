@@ -158,3 +158,13 @@ def test_unknown_metrics_are_refused_in_a_rule(gated):
 
     assert response.status_code == 422
     assert "Unknown metric 'speed'" in response.json()["message"]
+
+
+def test_the_users_list_has_one_row_per_annotator_and_project(gated):
+    pass_practice(gated)
+
+    rows = gated["admin"].get("/api/onboarding/users/").json()
+
+    assert [(r["user"], r["project_name"], r["qualified"], r["attempts"]) for r in rows] == [
+        (gated["user"].pk, "Onboarding", True, 1)
+    ]
