@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from playwright.sync_api import expect
 
 from annotation.models import Annotation, Project
 from annotation.services.adjudication import create_adjudication
 from annotation.services.assignments import assignment_submit
 from annotation.services.exports import annotations_export
-from tests.e2e.data import apply_ops, mention_ids
+from tests.e2e.data import apply_gold, apply_ops, mention_ids, scico_demo_topic, topic_from_data
 from tests.e2e.workspace import annotation, partition, press, wait_saved
 from tests.factories import DEFAULT_MENTIONS, UserFactory, assign, make_topic
 
@@ -130,3 +131,42 @@ def test_submitting_with_disagreements_left_asks_first(new_page):
     expect(dialog.get_by_role("button", name="Submit")).to_be_disabled()
     dialog.get_by_role("checkbox").check()
     expect(dialog.get_by_role("button", name="Submit")).to_be_enabled()
+
+
+SIZES = [(1400, 900), (1024, 768)]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_adjudication_workspace_screenshots(new_page, artifacts, width, height):
+    """Saved to test-artifacts/ to look at; what must hold at both sizes: the annotators'
+    strip leaves the documents and the bank room, and each annotator has a column."""
+    data = scico_demo_topic(0)
+    project = Project.objects.create(name="SciCo adjudication", hierarchy=True)
+    topic = topic_from_data(project, data)
+    ids = mention_ids(topic)
+    for n, username in enumerate(("alice", "bob", "carol")):
+        user = UserFactory(username=username)
+        assignment, stored = assign(topic, user)
+        apply_gold(stored, user, data, ids, links=False)
+        if n:  # bob and carol each move a few mentions elsewhere
+            moves = [{"op": "assign", "mention": ids[i], "cluster": None} for i in (n, n + 4)]
+            apply_ops(stored, user, moves)
+        assignment_submit(assignment_id=assignment.pk, user=user)
+    judge = UserFactory(username=f"judge-{width}")
+    assignment = create_adjudication(topic=topic, user=judge, seed="consensus")
+
+    page = new_page(judge)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"/annotate/{assignment.pk}")
+    page.wait_for_selector("html[data-adjudication-ready='true']")
+    press(page, "N")
+    expect(page.locator("[data-adjudication-item]")).to_be_visible()
+    page.screenshot(path=str(artifacts / f"adjudication-{width}x{height}.png"))
+
+    expect(page.locator("[data-adjudication] .adj-col")).to_have_count(3)
+    strip = page.locator("[data-adjudication]").bounding_box()
+    assert strip["height"] <= 0.34 * height
+    assert page.locator("#cluster-bank .bank-row").count() >= 4
+    expect(page.locator("#cluster-bank [data-support]").first).to_be_visible()
+    press(page, "?")
+    page.screenshot(path=str(artifacts / f"adjudication-help-{width}x{height}.png"))

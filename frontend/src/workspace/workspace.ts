@@ -11,7 +11,8 @@ import { ApiError } from "../api/http";
 import type { AnnotationPayload, AssignmentRow, Id, TopicPayload } from "../api/types";
 import { KeyDispatcher } from "../keyboard/dispatcher";
 import { KEYMAP, schemesOf } from "../keyboard/keymap";
-import { createAdjudicationStore } from "./adjudication/store";
+import type { AnnotatorVersion } from "./adjudication/model";
+import { createAdjudicationStore, fetchVersions } from "./adjudication/store";
 import { createClusterColors } from "./clusterColors";
 import { createCommands } from "./commands";
 import { createEditing, readOnlyText } from "./editing";
@@ -31,6 +32,8 @@ export interface LoadedWorkspace {
   annotation: AnnotationPayload;
   /** Set when the annotation is opened to review it (an admin, an adjudicator): read-only. */
   review?: { annotator: string | null };
+  /** An adjudicator's assignment: the annotators' versions, fetched alongside the rest. */
+  versions?: Promise<AnnotatorVersion[]>;
 }
 
 export class WorkspaceNotFound extends Error {}
@@ -64,8 +67,10 @@ export async function loadWorkspace(assignmentId: Id, api: Api = defaultApi): Pr
   const rows = await api.myAssignments();
   const assignment = rows.find((row) => row.id === assignmentId);
   if (!assignment) throw new WorkspaceNotFound(`You have no assignment #${assignmentId}.`);
+  const versions = assignment.role === "adjudicator" ? fetchVersions(assignment.annotation) : undefined;
+  versions?.catch(() => undefined); // the adjudication store reports a failure once it awaits
   const [topic, annotation] = await Promise.all([api.topic(assignment.topic.id), api.annotation(assignment.annotation)]);
-  return { assignment, topic, annotation };
+  return { assignment, topic, annotation, versions };
 }
 
 function newClientId(): string {
@@ -129,7 +134,7 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
   // An adjudication: the annotators' versions beside it, and the keys to adopt their decisions.
   const adjudication =
     loaded.annotation.kind === "adjudication"
-      ? createAdjudicationStore({ annotationId, topic, store, nav, editing, notices, commands })
+      ? createAdjudicationStore({ annotationId, topic, store, nav, editing, notices, commands, prefetched: loaded.versions })
       : null;
   if (adjudication) schemes.add("adjudication");
   const keys = new KeyDispatcher(KEYMAP, () => schemes, {

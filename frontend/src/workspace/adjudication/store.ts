@@ -25,6 +25,8 @@ export interface AdjudicationDeps {
   notices: Notices;
   commands: Commands;
   fetchVersions?: (annotation: Id) => Promise<AnnotatorVersion[]>;
+  /** The versions, already on their way (the loader asked for them with the annotation). */
+  prefetched?: Promise<AnnotatorVersion[]>;
 }
 
 export const fetchVersions = (annotation: Id) => request<AnnotatorVersion[]>(`/api/annotations/${annotation}/versions/`);
@@ -165,9 +167,14 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
     });
   }
 
-  async function load(): Promise<void> {
+  let loading: Promise<void> | null = null;
+  function load(): Promise<void> {
+    loading ??= fetchOnce();
+    return loading;
+  }
+  async function fetchOnce(): Promise<void> {
     try {
-      versions.value = await (deps.fetchVersions ?? fetchVersions)(annotationId);
+      versions.value = await (deps.prefetched ?? (deps.fetchVersions ?? fetchVersions)(annotationId));
     } catch (error) {
       loadError.value = `Could not load the annotators' versions: ${error instanceof Error ? error.message : String(error)}`;
       notices.alert(loadError.value);
