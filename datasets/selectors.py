@@ -12,6 +12,7 @@ import io
 
 from annotation.models import Project, Topic
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
+from annotation.services.validation_export import validated_topics
 from datasets.models import SplitRecord
 from datasets.sources import source_annotations
 from datasets.statistics import (
@@ -42,7 +43,12 @@ def latest_split_record(project: Project) -> SplitRecord | None:
 def per_topic_statistics(
     project: Project, source: str | None = None, *, split: str | None = None
 ) -> list[tuple[Topic, TopicStatistics]]:
-    """(topic, its figures) for each annotation of the source, in topic order."""
+    """(topic, its figures) for each annotation of the source, in topic order.
+
+    A validation project's gold is its validated clustering (the input clusters without the
+    mentions the consolidated decisions reject: what its export writes), not the input."""
+    if getattr(project, "validation", False) and source in (None, "gold"):
+        return _validated_statistics(project, split)
     annotations = source_annotations(project, source, split=split)
     data = annotations_topic_data(annotations, scoring=True)
     tokens = document_token_counts({a.topic_id for a in annotations})
@@ -50,6 +56,14 @@ def per_topic_statistics(
         (a.topic, topic_statistics(data[a.pk], tokens=sum(tokens.get(a.topic_id, ()))))
         for a in annotations
     ]
+
+
+def _validated_statistics(
+    project: Project, split: str | None
+) -> list[tuple[Topic, TopicStatistics]]:
+    topics, _ = validated_topics(project=project, split=split)
+    rows = {t.external_id: t for t in Topic.objects.filter(project=project)}
+    return [(rows[data.external_id], topic_statistics(data)) for data in topics]
 
 
 def project_statistics(
