@@ -192,15 +192,21 @@ def _agglomerate(
     sums: dict[int, dict[int, int]] = {i: {} for i in size}
     for a, row in similarity.items():
         sums[a] = {b: count * size[a] * size[b] for b, count in row.items()}
-    limit = threshold * n  # linkage / n > threshold, in annotator counts
-    heap: list[tuple[Fraction, MentionKey, MentionKey, int, int]] = []
+    heap: list[tuple[float, MentionKey, MentionKey, int, int]] = []
 
-    def linkage(a: int, b: int) -> Fraction:
-        return Fraction(sums[a].get(b, 0), size[a] * size[b])
+    # The heap orders by a float (fast); whether a merge clears the threshold is decided
+    # exactly, in integers: sums / (|a| |b|) / n > p / q.
+    def linkage(a: int, b: int) -> float:
+        return sums[a].get(b, 0) / (size[a] * size[b])
 
     def push(a: int, b: int) -> None:
         low, high = (a, b) if first[a] < first[b] else (b, a)
         heapq.heappush(heap, (-linkage(a, b), first[low], first[high], low, high))
+
+    def clears(a: int, b: int) -> bool:
+        return (
+            sums[a].get(b, 0) * threshold.denominator > threshold.numerator * n * size[a] * size[b]
+        )
 
     for a, row in sums.items():
         for b in row:
@@ -209,8 +215,8 @@ def _agglomerate(
     while heap:
         negative, _, _, a, b = heapq.heappop(heap)
         if a not in size or b not in size or linkage(a, b) != -negative:
-            continue
-        if not -negative > limit:
+            continue  # stale: one side grew since
+        if not clears(a, b):
             break
         # b joins a: a has the smaller first member, so the group keeps its name.
         members[a] += members.pop(b)

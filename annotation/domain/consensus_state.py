@@ -56,12 +56,13 @@ def seed_effects(
         if key not in mention_at:
             mention_at[key] = new_id("mention")
             effects.append(fx.mention_added(mention_at[key], key[0], key[1]))
-    cluster_ids = []
-    for cluster in seed.clusters:
-        cluster_ids.append(new_id("cluster"))
+    # Effects of one kind together: the database layer writes each run in one statement.
+    cluster_ids = [new_id("cluster") for _ in seed.clusters]
+    for cluster_id, cluster in zip(cluster_ids, seed.clusters, strict=True):
         label = cluster.label or _default_label(state, cluster.members[0], mention_at)
-        effects.append(fx.cluster_created(cluster_ids[-1], label, cluster.note))
-        effects += [fx.member_set(mention_at[m], None, cluster_ids[-1]) for m in cluster.members]
+        effects.append(fx.cluster_created(cluster_id, label, cluster.note))
+    for cluster_id, cluster in zip(cluster_ids, seed.clusters, strict=True):
+        effects += [fx.member_set(mention_at[m], None, cluster_id) for m in cluster.members]
     effects += [fx.edge_added(cluster_ids[p], cluster_ids[c]) for p, c in seed.edges]
     effects += [
         fx.link_added(Link(link.type, mention_at[link.anaphor], mention_at[link.antecedent]))

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from annotation.domain.consensus import Consensus, Rules, consensus
-from annotation.domain.consensus_state import seed_effects, version_from_state
+from annotation.domain.consensus_state import seed_effects
 from annotation.domain.effects import apply_effects
 from annotation.errors import AssignmentRefused
 from annotation.infra import broadcast
@@ -21,11 +21,8 @@ from annotation.infra.bulk_sql import ids_reserve
 from annotation.infra.effects_sql import effects_write
 from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Cluster, Mention, Operation, Topic
-from annotation.selectors.state import (
-    DocumentTokens,
-    annotation_initial_state,
-    annotation_state_load,
-)
+from annotation.selectors.consensus_versions import consensus_versions
+from annotation.selectors.state import DocumentTokens, annotation_initial_state
 from annotation.services.assignments import assignment_create
 
 SEED_CONSENSUS = "consensus"
@@ -70,7 +67,7 @@ def create_adjudication(
                 f"The threshold must be at least 0 and below 1, not {threshold}."
             )
         result = consensus(
-            [version_from_state(annotation_state_load(a)) for a in sources],
+            consensus_versions(topic.pk, sources),
             rules=_rules(topic),
             threshold=threshold,
         )

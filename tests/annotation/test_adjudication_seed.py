@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from annotation.domain.consensus_state import version_from_state
 from annotation.domain.history import replay
 from annotation.domain.invariants import invariant_violations
 from annotation.errors import AssignmentRefused
 from annotation.models import Annotation, Assignment, Operation
+from annotation.selectors.consensus_versions import consensus_versions
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
 from annotation.services.adjudication import create_adjudication
 from annotation.services.assignments import assignment_submit
@@ -166,3 +168,25 @@ def test_an_annotator_of_the_topic_cannot_adjudicate_it(topic):
 def test_a_threshold_outside_zero_to_one_is_refused(topic):
     with pytest.raises(AssignmentRefused, match="threshold"):
         create_adjudication(topic=topic, user=UserFactory(), threshold=1.0)
+
+
+def test_the_versions_read_in_a_few_queries_equal_those_of_the_loaded_states():
+    topic = make_topic()
+    project = topic.project
+    project.anaphora = project.allow_add_mentions = project.allow_reject_mentions = True
+    project.allow_fix_spans = True
+    project.save()
+    m = mention_ids(topic)
+    first_document = topic.documents.order_by("position")[0].pk
+    work = annotate(topic, "alice", [m[0:3], m[3:5]], (0, 1), [(m[6], m[5])], submit=False)
+    alice = work.assignment.user
+    added = apply(work, alice, {"op": "add_mention", "document": first_document, "spans": [[0, 0]]})
+    apply(work, alice, {"op": "assign", "mention": added["mention"], "cluster": None})
+    apply(work, alice, {"op": "fix_span", "mention": m[1], "spans": [[5, 7]]})
+    other = annotate(topic, "bob", [m[0:2]], submit=False)
+    apply(other, other.assignment.user, {"op": "reject_mention", "mention": m[6]})
+    annotations = [work, other]
+
+    fast = consensus_versions(topic.pk, annotations)
+
+    assert fast == [version_from_state(annotation_state_load(a)) for a in annotations]
