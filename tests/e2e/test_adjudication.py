@@ -1,6 +1,8 @@
 """An adjudicator resolves a three-annotator topic with the keys: N goes to each disagreement,
 3 adopts the third annotator's decision (one logged, undoable operation each), the counter
-reaches zero, the topic is submitted, and the adjudicated export holds the result."""
+reaches zero, the topic is submitted, and the adjudicated export holds the result. Also: the
+submit dialog asks while disagreements remain, links are adopted and removed the same way
+(with an anaphor marked, the digits still choose the link type), and screenshots."""
 
 from __future__ import annotations
 
@@ -170,3 +172,48 @@ def test_the_adjudication_workspace_screenshots(new_page, artifacts, width, heig
     expect(page.locator("#cluster-bank [data-support]").first).to_be_visible()
     press(page, "?")
     page.screenshot(path=str(artifacts / f"adjudication-help-{width}x{height}.png"))
+
+
+def test_links_are_adopted_and_removed_with_the_keys_in_an_anaphora_project(new_page):
+    project = Project.objects.create(name="Linked", hierarchy=False, anaphora=True)
+    topic = make_topic(project)
+    ids = mention_ids(topic)
+    coreference = {"op": "add_link", "type": "COREFERENCE", "anaphor": ids[6], "antecedent": ids[5]}
+    transformed = {"op": "add_link", "type": "TRANSFORMED", "anaphor": ids[3], "antecedent": ids[2]}
+    for username, ops in (
+        ("alice", [coreference]),
+        ("bob", [coreference]),
+        ("carol", [transformed]),
+    ):
+        user = UserFactory(username=username)
+        assignment, stored = assign(topic, user)
+        apply_ops(stored, user, ops)
+        assignment_submit(assignment_id=assignment.pk, user=user)
+    judge = UserFactory(username="linker")
+    assignment = create_adjudication(topic=topic, user=judge, seed="consensus")
+
+    page = new_page(judge)
+    page.goto(f"/annotate/{assignment.pk}")
+    page.wait_for_selector("html[data-adjudication-ready='true']")
+    assert remaining(page) == 2
+
+    press(page, "N")  # the TRANSFORMED link only carol has: 3 adds it
+    expect(page.locator("[data-adjudication-item]")).to_have_attribute(
+        "data-item", f"l:TRANSFORMED|{ids[3]}|{ids[2]}"
+    )
+    press(page, "3")
+    wait_saved(page)
+    press(page, "N")  # the COREFERENCE link carol lacks: 3 removes it
+    expect(page.locator(".link-row [data-support='2/3']")).to_be_visible()
+    press(page, "3")
+    wait_saved(page)
+
+    expect(page.locator("[data-adjudication-remaining]")).to_have_text("0")
+    links = annotation(page, assignment.annotation.pk)["links"]
+    assert links == [["TRANSFORMED", ids[3], ids[2]]]
+
+    # With an anaphor marked (A), 1 is still the COREFERENCE link type, not an adoption.
+    press(page, "A", "K", "1")
+    wait_saved(page)
+    links = annotation(page, assignment.annotation.pk)["links"]
+    assert sorted(links) == [["COREFERENCE", ids[6], ids[5]], ["TRANSFORMED", ids[3], ids[2]]]
