@@ -73,6 +73,10 @@ class PracticeReset(serializers.Serializer):
     assignment = serializers.IntegerField(help_text="the new assignment of the practice topic")
 
 
+class GuidedStarted(serializers.Serializer):
+    placed = serializers.IntegerField(help_text="mentions the file does not ask about, placed")
+
+
 class PracticeRequest(serializers.Serializer):
     mode = serializers.ChoiceField(choices=MODES)
 

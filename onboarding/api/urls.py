@@ -5,6 +5,7 @@ from onboarding.api import views
 urlpatterns = [
     path("onboarding/assignments/<int:pk>/", views.MyPracticeView.as_view()),
     path("onboarding/assignments/<int:pk>/reset/", views.ResetView.as_view()),
+    path("onboarding/assignments/<int:pk>/start/", views.GuidedStartView.as_view()),
     path("onboarding/projects/<int:pk>/", views.ProjectOnboardingView.as_view()),
     path("onboarding/projects/<int:pk>/rule/", views.RuleView.as_view()),
     path("onboarding/projects/<int:pk>/import/", views.PracticeImportView.as_view()),

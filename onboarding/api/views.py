@@ -34,6 +34,13 @@ class ResetView(APIView):
         return Response({"assignment": assignment.pk}, status=status.HTTP_201_CREATED)
 
 
+class GuidedStartView(APIView):
+    @extend_schema(request=None, responses=s.GuidedStarted)
+    def post(self, request, pk: int):
+        placed = practice.guided_start(assignment_id=pk, user=request.user)
+        return Response({"placed": placed})
+
+
 class ProjectOnboardingView(AdminView):
     @extend_schema(responses=s.ProjectOnboarding)
     def get(self, request, pk: int):

@@ -13,11 +13,13 @@ from typing import Any
 
 from django.db import transaction
 
+from annotation.domain.errors import NotFound
 from annotation.domain.formats.corefi_parser import FORMAT
 from annotation.errors import ProjectRefused
-from annotation.models import Document, Mention, Project, Topic
+from annotation.models import Assignment, Document, Mention, Project, Topic
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
+from annotation.services.operations import annotation_operation_apply
 from onboarding.models import PracticeTopic
 from onboarding.selectors.practice import practice_gold
 
@@ -115,3 +117,44 @@ def practice_import(
             chosen = mode or ("guided" if corefi.get("mode") == "onboarding" else "scored")
             practices.append(practice_mark(topic=topic, mode=chosen))
     return practices
+
+
+def guided_start(*, assignment_id: int, user) -> int:
+    """Place what a CoRefi onboarding file does not ask about: its mentions without a message
+    (the first mention, which CoRefi assigns itself) go to their gold clusters, as ordinary
+    logged operations, before the annotator's first decision. Returns how many were placed
+    (none once the annotation has any change, so it is safe to call again)."""
+    assignment = (
+        Assignment.objects.select_related("annotation").filter(pk=assignment_id, user=user).first()
+    )
+    practice = (
+        PracticeTopic.objects.filter(
+            topic_id=assignment.topic_id, mode=PracticeTopic.Mode.GUIDED
+        ).first()
+        if assignment
+        else None
+    )
+    if assignment is None or practice is None:
+        raise NotFound(
+            "practice topic", assignment_id, "This is not one of your guided practice topics."
+        )
+    annotation = assignment.annotation
+    entries = practice.feedback
+    asked = [id for id, entry in entries.items() if "valid" in entry or "error" in entry]
+    if annotation.version != 0 or not asked:
+        return 0
+    placed: dict[str, int] = {}
+    count = 0
+    for id, entry in sorted(entries.items(), key=lambda item: int(item[0])):
+        if id in asked or entry.get("cluster") is None:
+            continue
+        key = entry["cluster"]
+        applied = annotation_operation_apply(
+            annotation_id=annotation.pk,
+            user=user,
+            payload={"op": "assign", "mention": int(id), "cluster": placed.get(key)},
+            expected_version=annotation.version + count,
+        )
+        placed.setdefault(key, applied.created.get("cluster", placed.get(key)))
+        count += 1
+    return count

@@ -118,3 +118,24 @@ def test_a_scored_topic_checks_nothing_while_annotating():
 
     assert response.status_code == 200
     assert response.json()["warnings"] == []
+
+
+def test_starting_places_the_mention_the_file_does_not_ask_about_as_corefi_does(guided):
+    _practice, client, annotation, m = guided
+    assignment = annotation.assignment
+
+    first = client.post(f"/api/onboarding/assignments/{assignment.pk}/start/").json()
+    again = client.post(f"/api/onboarding/assignments/{assignment.pk}/start/").json()
+
+    assert (first, again) == ({"placed": 1}, {"placed": 0})
+    state = client.get(f"/api/annotations/{annotation.pk}/").json()
+    assert [c["members"] for c in state["clusters"]] == [[m["CNN"]]]
+    right = post_op(
+        client,
+        annotation.pk,
+        1,
+        op="assign",
+        mention=m["convolutional neural network"],
+        cluster=state["clusters"][0]["id"],
+    )
+    assert right.status_code == 200

@@ -395,6 +395,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/onboarding/assignments/{id}/start/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["onboarding_assignments_start_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/onboarding/projects/{id}/": {
         parameters: {
             query?: never;
@@ -1293,6 +1309,10 @@ export interface components {
          * @enum {string}
          */
         FormatEnum: "brat" | "chemu" | "corefi" | "scico";
+        GuidedStarted: {
+            /** @description mentions the file does not ask about, placed */
+            placed: number;
+        };
         ImportRequestRequest: {
             /**
              * Format: binary
@@ -2912,6 +2932,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PracticeReset"];
+                };
+            };
+        };
+    };
+    onboarding_assignments_start_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuidedStarted"];
                 };
             };
         };

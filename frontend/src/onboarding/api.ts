@@ -18,6 +18,8 @@ export type PracticeMode = PracticeRow["mode"];
 
 export const onboardingApi = {
   myPractice: (assignment: Id) => request<MyPractice>(`/api/onboarding/assignments/${assignment}/`),
+  startGuided: (assignment: Id) =>
+    request<Schemas["GuidedStarted"]>(`/api/onboarding/assignments/${assignment}/start/`, { method: "POST" }),
   reset: (assignment: Id) =>
     request<Schemas["PracticeReset"]>(`/api/onboarding/assignments/${assignment}/reset/`, { method: "POST" }),
   project: (project: Id) => request<ProjectOnboarding>(`/api/onboarding/projects/${project}/`),
