@@ -19,7 +19,13 @@ import traceback
 from pathlib import Path
 
 from celery import current_app
-from django.db import close_old_connections, connection, transaction
+from django.db import (
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    transaction,
+)
 from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
@@ -66,6 +72,21 @@ def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | Non
     return training
 
 
+def _retried(write, *, attempts: int = 5):
+    """A database call from the training's thread. The model worker closes its connection
+    pool after every task it runs (Celery's Django fixup, with a prefork pool), so a call that
+    meets the closed pool is made again on a fresh connection."""
+    for attempt in range(attempts):
+        try:
+            return write()
+        except (OperationalError, InterfaceError):
+            connection.close()
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.5 * (attempt + 1))
+    return None
+
+
 def _claim(training_id: int, worker: str) -> ModelTraining | None:
     with transaction.atomic():
         training = ModelTraining.objects.select_for_update().filter(pk=training_id).first()
@@ -94,10 +115,12 @@ def _progress_writer(training_id: int):
         if now - last[0] < 1.0 and fraction < 1.0:
             return
         last[0] = now
-        ModelTraining.objects.filter(pk=training_id).update(
-            progress=max(0.0, min(1.0, float(fraction))),
-            message=message[:300],
-            heartbeat_at=timezone.now(),
+        _retried(
+            lambda: ModelTraining.objects.filter(pk=training_id).update(
+                progress=max(0.0, min(1.0, float(fraction))),
+                message=message[:300],
+                heartbeat_at=timezone.now(),
+            )
         )
 
     return report
@@ -114,9 +137,12 @@ class _Heartbeat:
     def _beat(self) -> None:
         try:
             while not self.stop.wait(HEARTBEAT_SECONDS):
-                ModelTraining.objects.filter(
-                    pk=self.training_id, status=ModelTraining.Status.RUNNING
-                ).update(heartbeat_at=timezone.now())
+                try:
+                    ModelTraining.objects.filter(
+                        pk=self.training_id, status=ModelTraining.Status.RUNNING
+                    ).update(heartbeat_at=timezone.now())
+                except (OperationalError, InterfaceError):
+                    connection.close()  # the pool was closed under it: next beat, afresh
         finally:
             connection.close()
 
@@ -148,7 +174,7 @@ def model_training_execute(
     """Train for one ModelTraining row (what the task's thread runs). Returns what happened.
     `train_file` and `options` (of `train_chemu_mentions`): the defaults unless a test says."""
     close_old_connections()
-    training = _claim(training_id, worker)
+    training = _retried(lambda: _claim(training_id, worker))
     if training is None:
         return "skipped: finished, gone or running elsewhere"
     try:
@@ -156,17 +182,22 @@ def model_training_execute(
             message = _train_mention_tagger(_progress_writer(training.pk), train_file, options)
     except Exception as exc:  # the row records any failure for the admin page
         logger.exception("training %s failed", training.pk)
-        ModelTraining.objects.filter(pk=training.pk).update(
-            status=ModelTraining.Status.FAILED,
-            finished_at=timezone.now(),
-            message=f"{type(exc).__name__}: {exc}"[:300],
-            error=traceback.format_exc(),
+        detail, failure = traceback.format_exc(), f"{type(exc).__name__}: {exc}"[:300]
+        _retried(
+            lambda: ModelTraining.objects.filter(pk=training.pk).update(
+                status=ModelTraining.Status.FAILED,
+                finished_at=timezone.now(),
+                message=failure,
+                error=detail,
+            )
         )
         return f"failed: {exc}"
-    ModelTraining.objects.filter(pk=training.pk).update(
-        status=ModelTraining.Status.SUCCEEDED,
-        progress=1.0,
-        finished_at=timezone.now(),
-        message=message,
+    _retried(
+        lambda: ModelTraining.objects.filter(pk=training.pk).update(
+            status=ModelTraining.Status.SUCCEEDED,
+            progress=1.0,
+            finished_at=timezone.now(),
+            message=message,
+        )
     )
     return f"succeeded: {message}"

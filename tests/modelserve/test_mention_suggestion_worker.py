@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import copy
 import os
+import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from annotation.domain.formats import read
@@ -122,3 +124,44 @@ def test_a_run_on_an_anaphora_topic_stores_proposed_mentions_and_links_that_name
         and all(i["operation"][end] == link[end] for end in ("anaphor", "antecedent") if link[end])
         for i in offered
     ), offered
+
+
+def test_the_model_worker_trains_the_tagger_in_the_background_and_serves_runs_meanwhile(
+    services, models_dir, tmp_path
+):
+    from modelserve.backends import models_dir_set
+    from modelserve.models import ModelTraining
+    from modelserve.services.trainings import model_training_request
+
+    untagged = tmp_path / "models"
+    untagged.mkdir()
+    os.symlink((models_dir / "chemu").resolve(), untagged / "chemu")
+    models_dir_set(untagged)  # what this process (the prepare step) looks at
+    try:
+        training = model_training_request()  # the task is sent on commit
+    finally:
+        models_dir_set(settings.MODELS_DIR)
+    project = ProjectFactory(anaphora=True, allow_add_mentions=True, hierarchy=False)
+    suggestion_settings_set(project=project, backend="chemu")
+    topic = topic_from_data(project, half_annotated_snippet())
+    worker = start_worker(services, MODELS_DIR=str(untagged), SUGGEST_DEVICE="cpu")
+    try:
+        deadline = time.monotonic() + 120
+        while training.status == "queued" and time.monotonic() < deadline:
+            time.sleep(0.3)
+            training.refresh_from_db()
+        assert training.status == "running", training.message
+        run = wait_for(
+            suggestion_run_request(topic=topic, user=UserFactory()), {"succeeded", "failed"}
+        )
+        training.refresh_from_db()
+    finally:
+        worker.stop()
+
+    assert run.status == "succeeded", run.error
+    assert training.status == "running" and training.message  # still training meanwhile
+    assert training.heartbeat_at is not None
+    # Until the tagger is saved, the run links the existing mentions only.
+    assert not Suggestion.objects.filter(run=run, kind="mention").exists()
+    assert Suggestion.objects.filter(run=run, kind="link").exists()
+    assert ModelTraining.objects.count() == 1
