@@ -269,7 +269,10 @@ def _splits(facts: dict) -> str:
         lines.append("The project has no splits: the release holds all topics as `all`.")
         return "\n".join(lines)
     sizes = ", ".join(f"{name} {_plural(n, 'topic')}" for name, n in facts["sizes"].items())
-    lines.append(f"- Topics per split: {sizes}.")
+    lines.append(
+        f"- Topics per split: {sizes} (every topic of the project; the composition counts "
+        "those with a gold)."
+    )
     if record is None:
         lines.append("- Method: assigned by hand (no `dataset_split` run is recorded).")
         return "\n".join(lines)

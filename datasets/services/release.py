@@ -49,9 +49,9 @@ class ReleaseResult:
 
     def lines(self) -> list[str]:
         lines = [f"wrote {self.out}/{name}" for name in self.files]
-        if self.warnings:
-            lines.append(f"{len(self.warnings)} export warning(s) (what a format cannot carry):")
-            lines += [f"warning: {w}" for w in self.warnings]
+        # Warnings by kind: a 900-topic export may repeat one a few hundred times.
+        kinds = Counter(_kind(warning) for warning in self.warnings)
+        lines += [f"warning: {kind} ({_times(n)})" for kind, n in kinds.items()]
         return lines
 
 
@@ -167,6 +167,12 @@ def _prepare(out: Path) -> None:
 
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", newline="\n")
+
+
+def _kind(warning: str) -> str:
+    """`format split: file: topic, field ...: message` -> `format split: message`."""
+    where, _, rest = warning.partition(": ")
+    return f"{where}: {rest.rsplit(': ', 1)[-1]}"
 
 
 def _times(n: int) -> str:
