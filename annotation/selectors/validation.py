@@ -28,7 +28,7 @@ from annotation.models import (
 )
 from annotation.models import Cluster as ClusterRow
 from annotation.selectors.log import operation_log
-from annotation.selectors.state import annotation_state_cached, mention_text
+from annotation.selectors.state import mention_text
 
 CONFIDENCE_KEYS = ("confidence", "score", "probability")
 
@@ -128,7 +128,6 @@ def validation_payload(annotation: Annotation) -> dict[str, Any]:
         }
         for cluster, members in by_cluster.items()
     ]
-    state = annotation_state_cached(annotation)
     undoable, redoable = history.stacks(operation_log(annotation.pk))
     assignment = annotation.assignment
     return {
@@ -152,7 +151,12 @@ def validation_payload(annotation: Annotation) -> dict[str, Any]:
         "documents": documents,
         "clusters": clusters,
         "mentions": [{k: v for k, v in item.items() if k != "order"} for item in items],
-        "decisions": {str(mention): v._asdict() for mention, v in state.validations.items()},
+        "decisions": {
+            str(mention): {"decision": decision, "reason": reason or None, "note": note}
+            for mention, decision, reason, note in ValidationDecision.objects.filter(
+                annotation=annotation
+            ).values_list("mention_id", "decision", "reason", "note")
+        },
         "others": _validators_decisions(annotation),
     }
 
