@@ -76,6 +76,15 @@ def main(argv: list[str] | None = None) -> int:
         "--seeds", default=None, help="chemu: held-out runs for these seeds (default: --seed)"
     )
     parser.add_argument(
+        "--jobs", type=int, default=1, help="chemu: seeds trained at once (one process each)"
+    )
+    parser.add_argument(
+        "--vector-cache",
+        type=Path,
+        default=None,
+        help="chemu: keep the encoder vectors in this file between runs (experiments)",
+    )
+    parser.add_argument(
         "--mention-epochs", type=int, default=None, help="chemu: the mention tagger's epochs"
     )
     parser.add_argument(
@@ -109,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
             encoder_path=args.encoder,
             device=args.device,
             results_path=args.results or out.parent / RESULTS_FILE,
+            jobs=args.jobs,
+            vector_cache=args.vector_cache,
             log=lambda line: print(line, flush=True),
         )
         return 0

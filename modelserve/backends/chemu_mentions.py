@@ -166,6 +166,7 @@ def train_tagger(
     device: torch.device,
     encoder_path: str | None,
     on_epoch: Callable[[int, float], None],
+    context: str = "conv",
 ) -> MentionTagger:
     """Fit a tagger on gold topics whose documents' encoder vectors are given (in order)."""
     vocabulary = WordVocabulary.build(documents_of(train))
@@ -174,6 +175,7 @@ def train_tagger(
         "encoder_dim": encoder.dim,
         "layers": layers,
         "hidden": hidden,
+        "context": context,
         "epochs": epochs,
         "seed": seed,
     }
@@ -252,6 +254,7 @@ def train_chemu_mentions(
     epochs: int = 20,
     layers: int = 2,
     hidden: int = 192,
+    context: str = "conv",
     encoder_path: str | None = None,
     device: str = "auto",
     link_model: ChemuModel | None = None,
@@ -297,6 +300,7 @@ def train_chemu_mentions(
         device=target,
         encoder_path=encoder_path,
         on_epoch=on_epoch,
+        context=context,
     )
     train_seconds = time.monotonic() - started
     scores = None

@@ -12,18 +12,25 @@ standard deviation go to a results JSON (what `python -m bench mentions` prints)
 from __future__ import annotations
 
 import json
+import multiprocessing
+import pickle
 import statistics
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import torch
 
 from annotation.domain.corpus import TopicData
 from modelserve.arrays import FloatArray
 from modelserve.backends import chemu_model
-from modelserve.backends.chemu_mentions import train_chemu_mentions
+from modelserve.backends.chemu_mentions import encoded, train_chemu_mentions
 from modelserve.backends.chemu_training import train_chemu
+from modelserve.backends.mention_features import WordEncoder
+from modelserve.devices import pick_device
 
 RESULTS_FILE = "chemu-heldout.json"
 
@@ -40,51 +47,56 @@ def train_chemu_pipeline(
     encoder_path: str | None = None,
     device: str = "auto",
     results_path: Path | None = None,
+    jobs: int = 1,
+    vector_cache: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """Train and score both steps for each seed; returns (and writes) the results."""
+    """Train and score both steps for each seed; returns (and writes) the results.
+
+    With `jobs` > 1 the seeds train in that many processes at once (each on one CPU thread),
+    after the documents are encoded once here. `vector_cache`: a file that keeps the encoder
+    vectors between runs (read if it exists, else written), for repeated experiments.
+    """
     cache: dict[tuple[str, int], FloatArray] = {}
-    runs = []
+    if vector_cache is not None and vector_cache.is_file():
+        with vector_cache.open("rb") as stream:
+            cache = pickle.load(stream)  # (a file this function wrote)
+        log(f"encoder vectors of {len(cache)} documents read from {vector_cache}")
+    elif vector_cache is not None:
+        encoded(WordEncoder(encoder_path, pick_device(device)), topics, cache)
+        with vector_cache.open("wb") as stream:
+            pickle.dump(cache, stream)
+    options = {
+        "holdout_fraction": holdout_fraction,
+        "link_epochs": link_epochs,
+        "mention_epochs": mention_epochs,
+        "encoder_path": encoder_path,
+        "device": device,
+    }
     with tempfile.TemporaryDirectory(prefix="chemu-seeds-") as scratch:
-        for k, seed in enumerate(seeds):
-            links_dir = links_out if k == 0 else Path(scratch) / f"links-{seed}"
-            mentions_dir = mentions_out if k == 0 else Path(scratch) / f"mentions-{seed}"
-            log(f"--- seed {seed}: links")
-            started = time.monotonic()
-            train_chemu(
-                topics,
-                links_dir,
-                seed=seed,
-                holdout_fraction=holdout_fraction,
-                epochs=link_epochs,
-                device=device,
-                log=log,
+        places = [
+            (
+                links_out if k == 0 else Path(scratch) / f"links-{seed}",
+                mentions_out if k == 0 else Path(scratch) / f"mentions-{seed}",
             )
-            link_seconds = time.monotonic() - started
-            link_model = chemu_model.load(links_dir, device)
-            log(f"--- seed {seed}: mentions")
-            summary = train_chemu_mentions(
-                topics,
-                mentions_dir,
-                seed=seed,
-                holdout_fraction=holdout_fraction,
-                epochs=mention_epochs,
-                encoder_path=encoder_path,
-                device=device,
-                link_model=link_model,
-                vector_cache=cache,
-                log=log,
-            )
-            runs.append(
-                {
-                    "seed": seed,
-                    "scores": summary["scores"],
-                    "link_train_seconds": round(link_seconds, 1),
-                    "mention_train_seconds": round(summary["train_seconds"], 1),
-                }
-            )
-            for line in table_lines(summary["scores"]):
-                log(line)
+            for k, seed in enumerate(seeds)
+        ]
+        if jobs > 1 and len(seeds) > 1:
+            log(f"encoding the documents once for {len(seeds)} seeds in {jobs} processes")
+            # (the vectors of the cache are reused; encoded() adds any missing)
+            encoded(WordEncoder(encoder_path, pick_device(device)), topics, cache)
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+                futures = [
+                    pool.submit(_seed_in_process, topics, seed, *place, options, cache)
+                    for seed, place in zip(seeds, places, strict=True)
+                ]
+                runs = [future.result() for future in futures]
+        else:
+            runs = [
+                _seed(topics, seed, *place, options, cache, log)
+                for seed, place in zip(seeds, places, strict=True)
+            ]
     mean = _aggregate([run["scores"] for run in runs], statistics.fmean)
     sd = _aggregate(
         [run["scores"] for run in runs],
@@ -93,11 +105,16 @@ def train_chemu_pipeline(
     results: dict[str, Any] = {
         "seeds": list(seeds),
         "holdout_fraction": holdout_fraction,
-        "device": str(link_model.device),
+        "device": str(pick_device(device)),
+        "jobs": jobs,
         "runs": runs,
         "mean": mean,
         "sd": sd,
     }
+    for run in runs:
+        log(f"--- held out, seed {run['seed']}")
+        for line in table_lines(run["scores"]):
+            log(line)
     log(f"--- held out, {len(runs)} seeds: mean ± sd")
     for line in table_lines(mean, sd):
         log(line)
@@ -106,6 +123,70 @@ def train_chemu_pipeline(
         results_path.write_text(json.dumps(results, indent=2), encoding="utf-8")
         log(f"results written to {results_path}")
     return results
+
+
+def _seed_in_process(
+    topics: list[TopicData],
+    seed: int,
+    links_dir: Path,
+    mentions_dir: Path,
+    options: dict[str, Any],
+    cache: dict[tuple[str, int], FloatArray],
+) -> dict[str, Any]:
+    torch.set_num_threads(1)
+    return _seed(
+        topics,
+        seed,
+        links_dir,
+        mentions_dir,
+        options,
+        cache,
+        lambda line: print(f"[seed {seed}] {line}", flush=True),
+    )
+
+
+def _seed(
+    topics: list[TopicData],
+    seed: int,
+    links_dir: Path,
+    mentions_dir: Path,
+    options: dict[str, Any],
+    cache: dict[tuple[str, int], FloatArray],
+    log: Callable[[str], None],
+) -> dict[str, Any]:
+    """One seed: the link model, then the tagger, scored end to end on the held-out share."""
+    log(f"--- seed {seed}: links")
+    started = time.monotonic()
+    train_chemu(
+        topics,
+        links_dir,
+        seed=seed,
+        holdout_fraction=options["holdout_fraction"],
+        epochs=options["link_epochs"],
+        device=options["device"],
+        log=log,
+    )
+    link_seconds = time.monotonic() - started
+    link_model = chemu_model.load(links_dir, options["device"])
+    log(f"--- seed {seed}: mentions")
+    summary = train_chemu_mentions(
+        topics,
+        mentions_dir,
+        seed=seed,
+        holdout_fraction=options["holdout_fraction"],
+        epochs=options["mention_epochs"],
+        encoder_path=options["encoder_path"],
+        device=options["device"],
+        link_model=link_model,
+        vector_cache=cache,
+        log=log,
+    )
+    return {
+        "seed": seed,
+        "scores": summary["scores"],
+        "link_train_seconds": round(link_seconds, 1),
+        "mention_train_seconds": round(summary["train_seconds"], 1),
+    }
 
 
 def _aggregate(scores: list[Any], combine: Callable[[list[float]], float]) -> Any:

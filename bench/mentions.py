@@ -1,0 +1,89 @@
+"""ChEMU anaphora from raw text: the held-out table, and inference speed measured now.
+
+The table is what `python -m modelserve.train --backend chemu --seeds 0,1,2` wrote to
+var/models/chemu-heldout.json (15 % of ChEMU-Ref train held out per seed; mean ± sd over the
+seeds; mention detection, anaphor detection and relations, exact and relaxed, scored with
+our ChEMU scorer end to end from raw text). Training is minutes per seed on a CPU, so the
+bench reads the figures rather than training again. The speed is measured live: the saved
+models (var/models/chemu, var/models/chemu-mentions) on the CPU over held-out snippets,
+given as text alone, one snippet at a time as the suggestion worker sees them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+SPEED_SNIPPETS = 40
+
+
+def main() -> int:
+    from corefapp.runtime.defaults import models_dir
+    from modelserve.backends import models_dir_set
+    from modelserve.training.chemu_pipeline import RESULTS_FILE, table_lines
+
+    folder = models_dir()
+    models_dir_set(folder)
+    results_path = folder / RESULTS_FILE
+    if not results_path.is_file():
+        print(
+            f"no held-out results in {results_path}: run "
+            "`python -m modelserve.train --backend chemu --seeds 0,1,2` first"
+        )
+        return 1
+    results = json.loads(results_path.read_text(encoding="utf-8"))
+    runs = results["runs"]
+    print(
+        f"held out: {results['holdout_fraction']:.0%} of ChEMU-Ref train, seeds "
+        f"{results['seeds']}, trained on {results['device']}; mean ± sd"
+    )
+    for line in table_lines(results["mean"], results["sd"]):
+        print(line)
+    for run in runs:
+        print(
+            f"seed {run['seed']}: exact relation F1 {run['scores']['exact']['overall']['f1']:.4f}"
+            f", training {run['link_train_seconds']:.0f} s (links) + "
+            f"{run['mention_train_seconds']:.0f} s (mentions)"
+        )
+    return speed(folder, results)
+
+
+def speed(folder, results) -> int:
+    import torch
+
+    from annotation.domain.formats.chemu import read_chemu_jsonlines
+    from modelserve.backends import chemu_mentions, chemu_model
+    from modelserve.backends.chemu_model import limit_cpu_threads
+    from modelserve.train import DEFAULT_CHEMU_TRAIN
+
+    if not (chemu_mentions.mentions_trained() and chemu_model.is_complete(folder / "chemu")):
+        print("no saved models to time: train them first")
+        return 1
+    limit_cpu_threads()
+    tagger = chemu_mentions.load_mentions(device="cpu")
+    link_model = chemu_model.load(folder / "chemu", "cpu")
+    held = set(tagger.config["holdout_topics"])
+    topics = [
+        chemu_mentions.without_mentions(topic)
+        for topic in read_chemu_jsonlines(DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics
+        if topic.external_id in held
+    ][:SPEED_SNIPPETS]
+    chemu_mentions.suggest_from_text(tagger, link_model, topics[0])  # warm-up
+    started = time.perf_counter()
+    mentions = links = 0
+    for topic in topics:
+        found = chemu_mentions.suggest_from_text(tagger, link_model, topic)
+        mentions += len(found.mentions)
+        links += len(found.links)
+    seconds = time.perf_counter() - started
+    print(
+        f"inference on the CPU ({torch.get_num_threads()} threads): {len(topics)} held-out "
+        f"snippets from raw text in {seconds:.1f} s = {len(topics) / seconds:.2f} snippets/s "
+        f"({mentions} mentions, {links} links)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
