@@ -94,3 +94,24 @@ def test_the_topics_page_shows_each_topics_split_and_an_admin_changes_one(new_pa
     )
     page.screenshot(path=str(artifacts / "dataset-topic-splits.png"))
     assert not page.errors
+
+
+def test_the_datasets_page_lists_each_projects_splits_and_leads_to_its_statistics(
+    new_page, artifacts
+):
+    project = split_scico_project()
+    Project.objects.create(name="Not split", hierarchy=True)
+    page = new_page(AdminFactory())
+    page.goto("/manage")
+
+    page.get_by_role("navigation", name="Manage").get_by_role("link", name="Datasets").click()
+
+    row = page.locator(f"tr[data-project='{project.pk}']")
+    expect(row.locator("[data-splits] .chip")).to_have_text(["train 3", "test 3"])
+    expect(page.locator("tr", has_text="Not split").locator("[data-splits]")).to_have_text(
+        "not split"
+    )
+    page.screenshot(path=str(artifacts / "dataset-datasets.png"), full_page=True)
+    row.get_by_role("link", name="Statistics").click()
+    expect(page.get_by_role("table", name="Corpus statistics")).to_be_visible()
+    assert not page.errors

@@ -25,6 +25,12 @@ export const manageRoutes: RouteRecordRaw[] = [
         meta: { ...admin, title: "Users" },
       },
       {
+        path: "datasets",
+        name: "manage-datasets",
+        component: () => import("../admin/datasets/DatasetsPage.vue"),
+        meta: { ...admin, title: "Datasets" },
+      },
+      {
         path: "projects/new",
         name: "project-new",
         component: () => import("../admin/projects/ProjectCreatePage.vue"),

@@ -80,3 +80,11 @@ export function withGaps(pairs: readonly (readonly [number, number])[], longest 
   const values = top <= longest ? Array.from({ length: top }, (_, i) => i + 1) : [...counts.keys()];
   return values.map((value) => ({ label: String(value), count: counts.get(value) ?? 0 }));
 }
+
+/** Topics per split, in split order, from the splits endpoint's answer (topics outside every
+ * split not counted). */
+export function splitSizes(answer: { names: string[]; topics: { split: string }[] }): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const topic of answer.topics) if (topic.split) counts.set(topic.split, (counts.get(topic.split) ?? 0) + 1);
+  return answer.names.filter((name) => counts.has(name)).map((name) => [name, counts.get(name)!]);
+}

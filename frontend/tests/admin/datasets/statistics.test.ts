@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import CountBars from "../../../src/admin/datasets/CountBars.vue";
 import type { Stats } from "../../../src/admin/datasets/datasetsApi";
 import { statisticsCsvUrl } from "../../../src/admin/datasets/datasetsApi";
-import { scopes, statRows, statText, withGaps } from "../../../src/admin/datasets/statsTable";
+import { scopes, splitSizes, statRows, statText, withGaps } from "../../../src/admin/datasets/statsTable";
 
 const stats = (over: Partial<Stats> = {}): Stats => ({
   topics: 2,
@@ -74,5 +74,13 @@ describe("distributions as bars", () => {
 
   it("keeps only the values present when the range is too long to draw", () => {
     expect(withGaps([[1, 5], [300, 1]]).map((b) => b.label)).toEqual(["1", "300"]);
+  });
+});
+
+describe("topics per split", () => {
+  it("counts each split's topics in split order, topics outside every split left out", () => {
+    const answer = { names: ["train", "test"], topics: [{ split: "test" }, { split: "" }, { split: "train" }, { split: "test" }] };
+
+    expect(splitSizes(answer)).toEqual([["train", 1], ["test", 2]]);
   });
 });
