@@ -147,3 +147,11 @@ class UserQualification(serializers.Serializer):
     updated_at = serializers.DateTimeField(allow_null=True)
     attempts = serializers.IntegerField()
     passed_attempt = serializers.BooleanField()
+
+
+class CorefiFile(serializers.Serializer):
+    """A CoRefi file: its tokens and mentions, and every other field the imported file held
+    (mode, tourSteps, goldMentions, selectedCluster, snackbarTimeout, ...)."""
+
+    tokens = serializers.ListField(child=serializers.DictField())
+    mentions = serializers.ListField(child=serializers.DictField())

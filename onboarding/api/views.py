@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -80,9 +79,10 @@ class PracticeTopicView(AdminView):
 
 
 class PracticeExportView(AdminView):
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(responses=s.CorefiFile)
     def get(self, request, pk: int):
         """The practice topic as a CoRefi file (its gold, tour and messages)."""
+        # As built: the file's own fields, in its own order (the export equals the input).
         return Response(practice_corefi(get_object_or_404(Topic, pk=pk)))
 
 

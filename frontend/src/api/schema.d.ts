@@ -1224,6 +1224,18 @@ export interface components {
             size: number;
             clusters: number;
         };
+        /**
+         * @description A CoRefi file: its tokens and mentions, and every other field the imported file held
+         *     (mode, tourSteps, goldMentions, selectedCluster, snackbarTimeout, ...).
+         */
+        CorefiFile: {
+            tokens: {
+                [key: string]: unknown;
+            }[];
+            mentions: {
+                [key: string]: unknown;
+            }[];
+        };
         CredentialsRequest: {
             username: string;
             password: string;
@@ -3074,9 +3086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["CorefiFile"];
                 };
             };
         };
