@@ -190,3 +190,35 @@ def test_the_versions_read_in_a_few_queries_equal_those_of_the_loaded_states():
     fast = consensus_versions(topic.pk, annotations)
 
     assert fast == [version_from_state(annotation_state_load(a)) for a in annotations]
+
+
+def test_a_mention_most_annotators_added_is_added_and_one_most_rejected_is_rejected():
+    topic = make_topic()
+    project = topic.project
+    project.allow_add_mentions = project.allow_reject_mentions = True
+    project.save()
+    m = mention_ids(topic)
+    first_document = topic.documents.order_by("position")[0].pk
+    for name in ("alice", "bob", "carol"):
+        work = annotate(topic, name, [], submit=False)
+        user = work.assignment.user
+        if name != "carol":
+            apply(work, user, {"op": "reject_mention", "mention": m[6]})
+            added = apply(
+                work, user, {"op": "add_mention", "document": first_document, "spans": [[0, 1]]}
+            )
+            clusters(work, user, [[*m[0:2], added["mention"]], *[[x] for x in m[2:6]]])
+        else:
+            clusters(work, user, [[x] for x in m])
+        assignment_submit(assignment_id=work.assignment.pk, user=user)
+
+    annotation = create_adjudication(topic=topic, user=UserFactory()).annotation
+
+    state = annotation_state_load(annotation)
+    (added,) = [x for x in state.mentions.values() if x.added]
+    assert (added.document, added.spans) == (first_document, ((0, 1),))
+    assert state.mentions[m[6]].rejected
+    assert sorted(state.clusters[state.mention_cluster[added.id]].members) == sorted(
+        [*m[0:2], added.id]
+    )
+    assert invariant_violations(state) == []

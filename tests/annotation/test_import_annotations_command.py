@@ -183,3 +183,85 @@ def test_submit_refuses_a_hierarchy_topic_with_a_mention_outside_every_cluster(p
         )  # fmt: skip
     assert "not in a cluster yet" in err.getvalue()
     assert nothing_written("ann")
+
+
+def test_an_annotation_exported_as_corefi_imports_back_for_another_annotator(project, tmp_path):
+    format = "corefi"
+    run(
+        "--project",
+        "SciCo",
+        "--user",
+        "ann",
+        "--format",
+        "scico",
+        "--create-user",
+        str(ANNOTATOR_A),
+    )
+    call_command(
+        "export_annotations", "--project", "SciCo", "--format", format, "--source", "ann",
+        str(tmp_path / "ann"), stdout=StringIO(),
+    )  # fmt: skip
+
+    run(
+        "--project",
+        "SciCo",
+        "--user",
+        "copy",
+        "--format",
+        format,
+        "--create-user",
+        str(tmp_path / "ann"),
+    )
+
+    def mine(username):
+        rows = Assignment.objects.filter(user__username=username).select_related("topic")
+        return {a.topic.external_id: annotation_topic_data(a.annotation) for a in rows}
+
+    original, copied = mine("ann"), mine("copy")
+    assert sorted(copied) == sorted(original)
+    for topic_id, data in original.items():
+        assert clusters_of(copied[topic_id]) == clusters_of(data)
+        # CoRefi files carry no hierarchy: the clusters are what comes back
+
+
+def clusters_of(data) -> list[list]:
+    return sorted(sorted(m) for m in _members(data).values())
+
+
+def _members(data) -> dict:
+    found: dict = {}
+    for mention in data.mentions:
+        if mention.cluster is not None:
+            found.setdefault(mention.cluster, []).append(mention.key)
+    return found
+
+
+def test_links_exported_as_brat_import_back_for_another_annotator(tmp_path):
+    project = ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
+    topics_import(project=project, path=CHEMU_DEMO, format="chemu")
+    UserFactory(username="ann")
+    run("--project", "ChEMU", "--user", "ann", "--format", "chemu", str(CHEMU_DEMO))
+    call_command(
+        "export_annotations", "--project", "ChEMU", "--format", "brat", "--source", "ann",
+        str(tmp_path / "ann"), stdout=StringIO(),
+    )  # fmt: skip
+
+    run(
+        "--project",
+        "ChEMU",
+        "--user",
+        "copy",
+        "--format",
+        "brat",
+        "--create-user",
+        str(tmp_path / "ann"),
+    )
+
+    def links(username):
+        rows = RelationLink.objects.filter(annotation__assignment__user__username=username)
+        return sorted(
+            (r.annotation.topic.external_id, r.type, r.anaphor_id, r.antecedent_id)
+            for r in rows.select_related("annotation__topic")
+        )
+
+    assert links("copy") == links("ann") and links("ann")
