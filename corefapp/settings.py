@@ -105,7 +105,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "corefapp.middleware.SyncChainMiddleware",
 ]
 
 ROOT_URLCONF = "corefapp.urls"

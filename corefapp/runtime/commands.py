@@ -13,15 +13,21 @@ def prepare_command() -> list[str]:
 
 
 def web_command(*, host: str, port: int) -> list[str]:
-    """Daphne pings every websocket every 20 s and drops one silent for 30 s (a vanished
+    """WEB_CONCURRENCY Daphne workers on one port, restarted when they exit
+    (corefapp.runtime.web)."""
+    return ["python", "-m", "corefapp.runtime.web", "-b", host, "-p", str(port)]
+
+
+def daphne_command(*, fd: int | None = None, host: str = "", port: int = 0) -> list[str]:
+    """One web worker, on an inherited listening socket (`fd`) or binding host:port itself.
+
+    Daphne pings every websocket every 20 s and drops one silent for 30 s (a vanished
     client); an idle but live socket stays open for a day, as long as Channels keeps its group
     membership (group_expiry), after which the browser reconnects and resynchronises."""
+    where = ["--fd", str(fd)] if fd is not None else ["-b", host, "-p", str(port)]
     return [
         "daphne",
-        "-b",
-        host,
-        "-p",
-        str(port),
+        *where,
         "--ping-interval",
         "20",
         "--ping-timeout",

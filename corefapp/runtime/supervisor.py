@@ -41,22 +41,31 @@ class Child:
     restarts: int = 0
     delay: float = 0.0
     restart_at: float | None = field(default=None)
+    # A web worker shares its parent's output and session (so killing the parent's group ends
+    # it too) and inherits the listening socket; make up's children get their own of each.
+    inherit_output: bool = False
+    own_session: bool = True
+    pass_fds: tuple[int, ...] = ()
+    preexec_fn: Callable[[], object] | None = None
 
     @property
     def log_path(self) -> Path:
         return self.logs / f"{self.name}.log"
 
     def start(self) -> None:
-        with open(self.log_path, "ab") as log:  # the child keeps its own copy
+        with open(os.devnull if self.inherit_output else self.log_path, "ab") as log:
+            # The child keeps its own copy of the log.
             self.proc = subprocess.Popen(
                 self.argv,
                 env=self.env,
                 cwd=self.cwd,
-                stdout=log,
-                stderr=subprocess.STDOUT,
+                stdout=None if self.inherit_output else log,
+                stderr=None if self.inherit_output else subprocess.STDOUT,
                 # Its own session: a Ctrl-C in the terminal reaches the launcher alone, and the
                 # child's own children can be killed with it as one group.
-                start_new_session=True,
+                start_new_session=self.own_session,
+                pass_fds=self.pass_fds,
+                preexec_fn=self.preexec_fn,  # noqa: PLW1509 - launchers are single-threaded
             )
         self.started_at = time.monotonic()
 
@@ -73,14 +82,16 @@ class Child:
         if self.proc is None or self.proc.poll() is None:
             return
         ran = now - self.started_at
-        kill_group(self.proc.pid)
+        if self.own_session:
+            kill_group(self.proc.pid)
         quick = self.delay > 0 and ran < STABLE_AFTER
         self.delay = min(MAX_DELAY, self.delay * 2) if quick else FIRST_DELAY
         self.restarts += 1
         self.restart_at = now + self.delay
         say(
             f"{self.name} exited unexpectedly (code {self.proc.returncode}) after {ran:.0f} s; "
-            f"restarting in {self.delay:.0f} s (see {self.log_path})"
+            f"restarting in {self.delay:.0f} s"
+            + ("" if self.inherit_output else f" (see {self.log_path})")
         )
 
     def terminate(self) -> None:
@@ -95,7 +106,11 @@ class Child:
             self.proc.wait(max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             # A worker still busy with a model run is killed; its run is taken over later.
-            kill_group(self.proc.pid)
+            if self.own_session:
+                kill_group(self.proc.pid)
+            else:
+                self.proc.kill()
             self.proc.wait(5)
         # Children of children (Celery's pool processes) live in the same session.
-        kill_group(self.proc.pid)
+        if self.own_session:
+            kill_group(self.proc.pid)
