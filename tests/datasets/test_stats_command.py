@@ -1,0 +1,79 @@
+"""`manage.py dataset_stats`: sources, --split, the table and the refusals."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotation.domain.formats import read
+from annotation.services.assignments import assignment_create, assignment_submit
+from annotation.services.imports.annotation import annotation_import_for_assignment
+from annotation.services.imports.topics import topics_import
+from datasets.services.splits import dataset_split
+from datasets.statistics import STATS_KEYS
+from tests.factories import ProjectFactory, UserFactory
+from tests.paths import DEMO, SCICO_DEMO
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def project():
+    """The SciCo demo with gold, split in two; alice submitted annotator A's version."""
+    project = ProjectFactory(name="scico")
+    topics_import(project=project, path=SCICO_DEMO, format="scico")
+    topics = {t.external_id: t for t in project.topics.all()}
+    alice = UserFactory(username="alice")
+    for data in read("scico", DEMO / "scico_demo_annotator_a.jsonl").topics:
+        assignment = assignment_create(topic=topics[data.external_id], user=alice)
+        annotation_import_for_assignment(assignment=assignment, topic=data)
+        assignment_submit(assignment_id=assignment.pk, user=alice)
+    dataset_split(project=project, ratios=[0.5, 0.5], seed=1)
+    return project
+
+
+def stats(*args) -> str:
+    out = StringIO()
+    call_command("dataset_stats", "--project", "scico", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_split_gives_that_splits_figures_alone(project):
+    whole = json.loads(stats("--json"))
+    one = json.loads(stats("--json", "--split", "test"))
+
+    assert one == {"total": whole["splits"]["test"], "splits": {"test": whole["splits"]["test"]}}
+
+
+def test_a_source_without_annotations_still_has_every_key(project):
+    result = json.loads(stats("--json", "--source", "adjudicated"))
+
+    assert list(result["total"]) == list(STATS_KEYS)
+    assert result["total"]["topics"] == 0 and result["total"]["links"]["WORK_UP"] == 0
+
+
+def test_a_users_annotations_are_counted_as_they_annotated(project):
+    gold = json.loads(stats("--json"))["total"]
+    alice = json.loads(stats("--json", "--source", "alice"))["total"]
+    submitted = json.loads(stats("--json", "--source", "submitted"))["total"]
+
+    assert alice == submitted  # she is the only annotator
+    assert alice["topics"] == gold["topics"] and alice["mentions"] == gold["mentions"]
+    assert alice["clusters"] != gold["clusters"]  # her clustering differs from the gold
+
+
+def test_the_table_has_a_column_per_scope_and_a_line_per_statistic(project):
+    lines = stats().splitlines()
+
+    assert lines[0].split() == ["total", "train", "test"]
+    assert [line.split()[0] for line in lines[1:4]] == ["topics", "documents", "tokens"]
+    assert lines[-1].startswith("anaphors")
+
+
+def test_an_unknown_source_or_project_is_refused():
+    ProjectFactory(name="scico")
+    with pytest.raises(CommandError, match="no source or user named 'nobody'"):
+        stats("--source", "nobody")
+    with pytest.raises(CommandError, match="'missing' does not exist"):
+        call_command("dataset_stats", "--project", "missing")
