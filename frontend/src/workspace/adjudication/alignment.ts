@@ -3,10 +3,10 @@
 // (annotation/domain/metrics/coreference.py). It runs in the browser because the adjudicated
 // clusters change with every edit and the colours and support counts follow them live.
 //
-// Clusters that share no mention have phi4 = 0, so an optimal alignment pairs only clusters
-// inside one connected component of the overlap graph: each component is solved on its own
-// (most are a pair or a star), the rare tangled one with the Hungarian algorithm. Pairs of
-// phi4 = 0 are never reported as aligned.
+// Clusters that share no mention have phi4 = 0 and an optimal alignment never needs such a
+// pair, so the problem is a best matching on the sparse graph of overlapping clusters
+// (`bestMatching`), not an assignment over the dense matrix of all pairs. Pairs of phi4 = 0
+// are never reported as aligned.
 
 export type Key = number;
 
@@ -20,56 +20,85 @@ export function phi4(common: number, a: number, b: number): number {
 }
 
 /**
- * Minimum-cost assignment of a rows x cols matrix with rows <= cols (Kuhn-Munkres with
- * potentials, O(rows^2 cols)); returns the column of each row.
+ * The best matching of a sparse bipartite graph: `edges[row]` lists `[column, weight]` with
+ * weight in (0, 1]; each row takes at most one column and each column at most one row, and the
+ * sum of the weights taken is the largest possible. Returns each row's column, or -1.
+ *
+ * Successive shortest paths with Dijkstra and potentials (the Hungarian method on a sparse
+ * graph): every row also has a column of its own meaning "unmatched", and every cost is
+ * 1 - weight (1 for "unmatched"), so costs are non-negative and the total cost differs from
+ * the weight taken by the constant number of rows. A search stops at the first free column,
+ * which is never further than the row's own "unmatched": on a clustering this visits a few
+ * clusters per row, where a dense matrix would scan every column for every row.
  */
-export function hungarian(cost: readonly (readonly number[])[]): number[] {
-  const n = cost.length;
-  const m = n ? cost[0]!.length : 0;
-  if (n > m) throw new Error("hungarian: more rows than columns");
-  const u = new Array<number>(n + 1).fill(0);
-  const v = new Array<number>(m + 1).fill(0);
-  const p = new Array<number>(m + 1).fill(0); // p[j]: row (1-based) matched to column j
-  const way = new Array<number>(m + 1).fill(0);
-  for (let i = 1; i <= n; i++) {
-    p[0] = i;
-    let j0 = 0;
-    const minv = new Array<number>(m + 1).fill(Infinity);
-    const used = new Array<boolean>(m + 1).fill(false);
-    do {
-      used[j0] = true;
-      const i0 = p[j0]!;
-      let delta = Infinity;
-      let j1 = 0;
-      for (let j = 1; j <= m; j++) {
-        if (used[j]) continue;
-        const cur = cost[i0 - 1]![j - 1]! - u[i0]! - v[j]!;
-        if (cur < minv[j]!) {
-          minv[j] = cur;
-          way[j] = j0;
-        }
-        if (minv[j]! < delta) {
-          delta = minv[j]!;
-          j1 = j;
+export function bestMatching(edges: readonly (readonly (readonly [number, number])[])[], columns: number): number[] {
+  const n = edges.length;
+  const total = columns + n; // column columns + i: row i unmatched
+  const cost = (row: number, k: number) => (k === -1 ? 1 : 1 - edges[row]![k]![1]);
+  const u = new Float64Array(n);
+  const v = new Float64Array(total);
+  const rowOf = new Int32Array(total).fill(-1);
+  const colOf = new Int32Array(n).fill(-1);
+  const dist = new Float64Array(total).fill(Infinity);
+  const prev = new Int32Array(total).fill(-1);
+  const done = new Uint8Array(total);
+  for (let start = 0; start < n; start++) {
+    // The columns reached, in the order first reached; the next to settle is the nearest one
+    // (ties: the first reached). Searches reach a handful of columns: a scan beats a heap.
+    const touched: number[] = [];
+    const relax = (row: number, base: number) => {
+      const list = edges[row]!;
+      for (let k = -1; k < list.length; k++) {
+        const col = k === -1 ? columns + row : list[k]![0];
+        if (done[col]) continue;
+        const d = base + cost(row, k) - u[row]! - v[col]!;
+        if (d < dist[col]!) {
+          if (dist[col] === Infinity) touched.push(col);
+          dist[col] = d;
+          prev[col] = row;
         }
       }
-      for (let j = 0; j <= m; j++) {
-        if (used[j]) {
-          u[p[j]!] = u[p[j]!]! + delta;
-          v[j] = v[j]! - delta;
-        } else minv[j] = minv[j]! - delta;
+    };
+    relax(start, 0);
+    let sink = -1;
+    let shortest = 0;
+    const settled: number[] = [];
+    for (;;) {
+      let col = -1;
+      for (const c of touched) if (!done[c] && (col === -1 || dist[c]! < dist[col]!)) col = c;
+      if (col === -1) break;
+      const d = dist[col]!;
+      done[col] = 1;
+      settled.push(col);
+      if (rowOf[col] === -1) {
+        sink = col;
+        shortest = d;
+        break;
       }
-      j0 = j1;
-    } while (p[j0] !== 0);
-    do {
-      const j1 = way[j0]!;
-      p[j0] = p[j1]!;
-      j0 = j1;
-    } while (j0 !== 0);
+      relax(rowOf[col]!, d);
+    }
+    // Potentials keep every reduced cost non-negative for the next searches.
+    u[start] = u[start]! + shortest;
+    for (const col of settled) {
+      if (col === sink) continue;
+      const gain = shortest - dist[col]!;
+      v[col] = v[col]! - gain;
+      u[rowOf[col]!] = u[rowOf[col]!]! + gain;
+    }
+    for (let col = sink; ; ) {
+      const row = prev[col]!;
+      const next = colOf[row]!;
+      rowOf[col] = row;
+      colOf[row] = col;
+      if (row === start) break;
+      col = next;
+    }
+    for (const col of touched) {
+      dist[col] = Infinity;
+      done[col] = 0;
+    }
   }
-  const columnOf = new Array<number>(n).fill(-1);
-  for (let j = 1; j <= m; j++) if (p[j]! > 0) columnOf[p[j]! - 1] = j - 1;
-  return columnOf;
+  return Array.from(colOf, (col) => (col < columns ? col : -1));
 }
 
 /**
@@ -83,70 +112,19 @@ export function alignClusters(annotator: readonly ClusterSet[], adjudicated: rea
   right.forEach((cluster, j) => {
     for (const key of cluster.members) rightOf.set(key, j);
   });
-  // overlaps[i]: right index -> common mentions
-  const overlaps = left.map((cluster) => {
-    const common = new Map<number, number>();
+  const edges = left.map((cluster) => {
+    const common = new Map<number, number>(); // index in right -> shared mentions
     for (const key of cluster.members) {
       const j = rightOf.get(key);
       if (j !== undefined) common.set(j, (common.get(j) ?? 0) + 1);
     }
-    return common;
+    const out: [number, number][] = [];
+    for (const [j, shared] of common) out.push([j, phi4(shared, cluster.members.length, right[j]!.members.length)]);
+    return out;
   });
-  // Connected components over left i and right j (union-find; right j is node left.length + j).
-  const parent = Array.from({ length: left.length + right.length }, (_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
-  overlaps.forEach((common, i) => {
-    for (const j of common.keys()) {
-      const a = find(i);
-      const b = find(left.length + j);
-      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-    }
-  });
-  const components = new Map<number, { rows: number[]; cols: number[] }>();
-  overlaps.forEach((common, i) => {
-    if (common.size === 0) return;
-    const root = find(i);
-    const c = components.get(root) ?? { rows: [], cols: [] };
-    c.rows.push(i);
-    components.set(root, c);
-  });
-  for (let j = 0; j < right.length; j++) {
-    const c = components.get(find(left.length + j));
-    if (c) c.cols.push(j);
-  }
   const aligned = new Map<number, number>();
-  const score = (i: number, j: number) =>
-    phi4(overlaps[i]!.get(j) ?? 0, left[i]!.members.length, right[j]!.members.length);
-  for (const { rows, cols } of components.values()) {
-    if (rows.length === 1 || cols.length === 1) {
-      // a star: the best single pair (ties: the smallest ids)
-      let best: [number, number] | null = null;
-      let bestScore = 0;
-      for (const i of rows)
-        for (const j of cols) {
-          const s = score(i, j);
-          if (s > bestScore) {
-            bestScore = s;
-            best = [i, j];
-          }
-        }
-      if (best) aligned.set(left[best[0]]!.id, right[best[1]]!.id);
-      continue;
-    }
-    const tall = rows.length > cols.length;
-    const [r, c] = tall ? [cols, rows] : [rows, cols];
-    const cost = r.map((a) => c.map((b) => -(tall ? score(b, a) : score(a, b))));
-    hungarian(cost).forEach((k, x) => {
-      if (k < 0) return;
-      const [i, j] = tall ? [c[k]!, r[x]!] : [r[x]!, c[k]!];
-      if (score(i, j) > 0) aligned.set(left[i]!.id, right[j]!.id);
-    });
-  }
+  bestMatching(edges, right.length).forEach((j, i) => {
+    if (j >= 0) aligned.set(left[i]!.id, right[j]!.id);
+  });
   return aligned;
 }

@@ -115,12 +115,26 @@ function mentionKeys(state: Adjudicated, versions: readonly AnnotatorVersion[]) 
       }
       rename.set(added.id, key);
     }
-    return (id: number): Key => rename.get(id) ?? id;
+    return rename;
   });
   return { places, perVersion };
 }
 
-function annotatorView(index: number, version: AnnotatorVersion, key: (id: number) => Key, state: Adjudicated): AnnotatorView {
+type StaticView = Omit<AnnotatorView, "aligned" | "alignedFrom"> & { clusterSets: { id: number; members: Key[] }[] };
+
+/** What does not change while the adjudicator edits: kept per version and renaming. */
+const staticViews = new WeakMap<AnnotatorVersion, { renaming: string; view: StaticView }>();
+
+function staticView(index: number, version: AnnotatorVersion, rename: Map<number, Key>): StaticView {
+  const renaming = [...rename].join(";");
+  const cached = staticViews.get(version);
+  if (cached && cached.renaming === renaming && cached.view.index === index) return cached.view;
+  const view = buildStaticView(index, version, (id) => rename.get(id) ?? id);
+  staticViews.set(version, { renaming, view });
+  return view;
+}
+
+function buildStaticView(index: number, version: AnnotatorVersion, key: (id: number) => Key): StaticView {
   const clusterOf = new Map<Key, number>();
   const members = new Map<number, Key[]>();
   const labels = new Map<number, string>();
@@ -146,13 +160,6 @@ function annotatorView(index: number, version: AnnotatorVersion, key: (id: numbe
     links.set(k, link);
     for (const end of [link.anaphor, link.antecedent]) linksOf.set(end, [...(linksOf.get(end) ?? []), k]);
   }
-  const adjudicatedClusters = [...state.clusters.values()].map((c) => ({ id: c.id, members: [...c.members] }));
-  const aligned = alignClusters(
-    version.clusters.map((c) => ({ id: c.id, members: members.get(c.id)! })),
-    adjudicatedClusters,
-  );
-  const alignedFrom = new Map<Id, number>();
-  for (const [mine, theirs] of aligned) alignedFrom.set(theirs, mine);
   return {
     index,
     annotator: version.annotator,
@@ -166,9 +173,15 @@ function annotatorView(index: number, version: AnnotatorVersion, key: (id: numbe
     linksOf,
     rejected: new Set(version.rejected.map(key)),
     added: new Set(version.added.map((a) => key(a.id))),
-    aligned,
-    alignedFrom,
+    clusterSets: version.clusters.map((c) => ({ id: c.id, members: members.get(c.id)! })),
   };
+}
+
+function annotatorView(base: StaticView, adjudicatedClusters: readonly { id: Id; members: Key[] }[]): AnnotatorView {
+  const aligned = alignClusters(base.clusterSets, adjudicatedClusters);
+  const alignedFrom = new Map<Id, number>();
+  for (const [mine, theirs] of aligned) alignedFrom.set(theirs, mine);
+  return { ...base, aligned, alignedFrom };
 }
 
 export function annotatorDecision(view: AnnotatorView, mention: Key, state: Adjudicated): MentionDecision {
@@ -180,6 +193,24 @@ export function annotatorDecision(view: AnnotatorView, mention: Key, state: Adju
   }
   const candidate = mention >= 0 && state.mentions.get(mention)?.added === false;
   return candidate || view.added.has(mention) ? { kind: "unassigned" } : { kind: "absent" };
+}
+
+/**
+ * The decisions as numbers, to compare every mention cheaply: an adjudicated cluster id (> 0),
+ * or -1 rejected, -2 absent, -3 unassigned, -4 "new" (never the adjudicated one's).
+ */
+function annotatorCode(view: AnnotatorView, mention: Key, candidate: boolean): number {
+  if (view.rejected.has(mention)) return -1;
+  const cluster = view.clusterOf.get(mention);
+  if (cluster !== undefined) return view.aligned.get(cluster) ?? -4;
+  return candidate || view.added.has(mention) ? -3 : -2;
+}
+
+function adjudicatedCode(mention: Key, state: Adjudicated): number {
+  const m = mention >= 0 ? state.mentions.get(mention) : undefined;
+  if (!m) return -2;
+  if (m.rejected) return -1;
+  return state.mentionCluster.get(mention) ?? -3;
 }
 
 export function adjudicatedDecision(mention: Key, state: Adjudicated): MentionDecision {
@@ -212,7 +243,8 @@ export function buildAdjudication(
   documentIndex: ReadonlyMap<Id, number>,
 ): AdjudicationModel {
   const { places, perVersion } = mentionKeys(state, versions);
-  const annotators = versions.map((v, i) => annotatorView(i, v, perVersion[i]!, state));
+  const adjudicatedClusters = [...state.clusters.values()].map((c) => ({ id: c.id, members: [...c.members] }));
+  const annotators = versions.map((v, i) => annotatorView(staticView(i, v, perVersion[i]!), adjudicatedClusters));
   const n = annotators.length;
   const rank = readingRank(state, places, documentIndex);
   const items: Item[] = [];
@@ -220,12 +252,16 @@ export function buildAdjudication(
   const mentionSupport = new Map<Key, number>();
   const mentionKeysAll: Key[] = [...state.mentions.keys(), ...places.keys()];
   for (const mention of mentionKeysAll) {
-    const current = adjudicatedDecision(mention, state);
-    const code = decisionCode(current);
-    const decisions = annotators.map((a) => annotatorDecision(a, mention, state));
-    const support = decisions.filter((d) => decisionCode(d) === code).length;
+    const code = adjudicatedCode(mention, state);
+    const candidate = mention >= 0 && state.mentions.get(mention)?.added === false;
+    let support = 0;
+    for (const a of annotators) if (annotatorCode(a, mention, candidate) === code) support++;
     mentionSupport.set(mention, support);
-    if (support < n) items.push({ kind: "mention", key: `m:${mention}`, anchor: mention, mention, decisions, current, support });
+    if (support < n) {
+      const decisions = annotators.map((a) => annotatorDecision(a, mention, state));
+      const current = adjudicatedDecision(mention, state);
+      items.push({ kind: "mention", key: `m:${mention}`, anchor: mention, mention, decisions, current, support });
+    }
   }
 
   const clusterSupport = new Map<Id, number>();

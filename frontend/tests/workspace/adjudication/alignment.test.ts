@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alignClusters, hungarian, phi4 } from "../../../src/workspace/adjudication/alignment";
+import { alignClusters, bestMatching, phi4 } from "../../../src/workspace/adjudication/alignment";
 
 /** The best total phi4 by trying every one-to-one alignment (small cases only). */
 function bruteForceBest(left: number[][], right: number[][]): number {
@@ -34,13 +34,18 @@ function total(left: number[][], right: number[][], aligned: Map<number, number>
   return sum;
 }
 
-describe("hungarian", () => {
-  it("finds the minimum-cost assignment of a square matrix", () => {
-    expect(hungarian([[4, 1, 3], [2, 0, 5], [3, 2, 2]])).toEqual([1, 0, 2]);
+describe("bestMatching", () => {
+  it("takes the pairs whose weights add up to the most", () => {
+    // row 0 prefers column 0, but 0.6 + 0.9 beats 0.8 + 0.1
+    expect(bestMatching([[[0, 0.8], [1, 0.6]], [[0, 0.9], [1, 0.1]]], 2)).toEqual([1, 0]);
   });
 
-  it("leaves the extra columns of a wide matrix unassigned", () => {
-    expect(hungarian([[5, 1, 9]])).toEqual([1]);
+  it("leaves a row unmatched when its only column serves another row better", () => {
+    expect(bestMatching([[[0, 0.3]], [[0, 0.7]]], 1)).toEqual([-1, 0]);
+  });
+
+  it("leaves rows without edges unmatched", () => {
+    expect(bestMatching([[], [[1, 0.5]]], 2)).toEqual([-1, 1]);
   });
 });
 
@@ -63,7 +68,7 @@ describe("alignClusters", () => {
   it("reaches the optimal total on tangled clusterings, as CEAF-e's alignment does", () => {
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    for (let round = 0; round < 40; round++) {
+    for (let round = 0; round < 200; round++) {
       const mentions = Array.from({ length: 9 }, (_, i) => i);
       const partition = (parts: number) => {
         const clusters: number[][] = Array.from({ length: parts }, () => []);
