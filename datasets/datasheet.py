@@ -173,16 +173,16 @@ def _agreement(report: dict) -> str:
             f"({len(report.get('unscored_topics', []))} topics unscored)."
         )
         return "\n".join(lines)
+    pairs = len(report.get("annotators", [])) > 2
+    spread = " (standard deviation in brackets)" if pairs else ""
+    one_pair = "" if pairs else " With two annotators there is one pair: AVG is its score."
     lines.append(
         f"Every pair of annotators on each of the {scored} topics with two or more submitted "
         "annotations, scored one against the other (SciCo section 3.4). AVG: the mean of the "
-        "pairs' micro scores (standard deviation in brackets); MAX-micro: the best pair's "
-        "micro score; MAX-macro: the mean over topics of each topic's best pair. Coreference "
-        "scores leave singletons out; F1 and path ratio in percent."
+        f"pairs' micro scores{spread}; MAX-micro: the best pair's micro score; MAX-macro: the "
+        "mean over topics of each topic's best pair. Coreference scores leave singletons out; "
+        f"F1 and path ratio in percent.{one_pair}"
     )
-    pairs = len(report.get("annotators", [])) > 2
-    if not pairs:
-        lines[-1] += " With two annotators there is one pair: AVG and MAX-micro are its score."
     lines += ["", "| Metric | AVG | MAX-micro | MAX-macro |", "| --- | ---: | ---: | ---: |"]
     for metric, scores in overall.items():
         # Alpha is a coefficient in [-1, 1], not a fraction: it is not written as a percentage.
@@ -221,9 +221,9 @@ def _versus_gold(section: dict) -> str:
     adjudicated = section.get("adjudicated_topics", 0)
     imported = section.get("gold_topics", 0) - adjudicated
     lines.append(
-        "Each annotator's submitted annotations scored against each topic's gold (the "
-        f"adjudication on {_plural(adjudicated, 'topic')}, the imported gold on "
-        f"{_plural(imported, 'topic')}); micro averages over the topics both have, in percent. "
+        "Each annotator's submitted annotations scored against each topic's gold ("
+        + _gold_kinds(adjudicated, imported)
+        + "); micro averages over the topics both have, in percent. "
         "Coreference leaves singletons out; mentions are exact-span detection. All metrics, "
         "with precision and recall, are in agreement.csv."
     )
@@ -236,6 +236,17 @@ def _versus_gold(section: dict) -> str:
         cells = [_percent(row["scores"][key]["f1"]) for key, _ in columns]
         lines.append(f"| {row['annotator']} | {row['topics']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _gold_kinds(adjudicated: int, imported: int) -> str:
+    if not adjudicated:
+        return f"the imported gold on all {_plural(imported, 'topic')}"
+    if not imported:
+        return f"the adjudication on all {_plural(adjudicated, 'topic')}"
+    return (
+        f"the adjudication on {_plural(adjudicated, 'topic')}, the imported gold on "
+        f"{_plural(imported, 'topic')}"
+    )
 
 
 def _adjudication(facts: dict, validation: dict | None) -> str:
