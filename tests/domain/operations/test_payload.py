@@ -91,4 +91,5 @@ def test_every_operation_of_the_contract_is_planned():
         "remove_link",
         "accept_suggestion",
         "reject_suggestion",
+        "validate",
     }
