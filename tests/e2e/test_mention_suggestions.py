@@ -2,20 +2,32 @@
 accepts one (an add_mention, logged and undoable), and the link the model proposed to it is
 offered once it exists, Y accepting that too.
 
-The run here is stored directly (the worker test, tests/modelserve/
-test_mention_suggestion_worker.py, runs the real model), so the page has known proposals."""
+The first tests store the run directly, so the page has known proposals; the last one asks a
+real model worker (the chemu backend with a tiny mention tagger trained here) on a snippet
+with half its mentions left out, and accepts what it proposes."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+from django.conf import settings
+from django.db import connection
 from playwright.sync_api import expect
 
 from annotation.models import Mention
-from modelserve.models import ModelTraining
+from modelserve.models import ModelTraining, Suggestion, SuggestionRun
+from modelserve.services.settings import suggestion_settings_set
+from tests.e2e.data import topic_from_data
+from tests.e2e.test_suggestions import suggest_and_wait
 from tests.e2e.workspace import annotation, api, current_mention, open_workspace, press, wait_saved
 from tests.factories import AdminFactory, ProjectFactory, UserFactory, assign, make_topic
+from tests.modelserve.test_mention_suggestion_worker import (
+    half_annotated_snippet,
+    tagged_models_dir,
+)
 from tests.modelserve.test_mention_suggestions_api import STIRRED, run_with_proposals
+from tests.workers import Worker
 
 
 def proposal_workspace(new_page):
@@ -122,4 +134,71 @@ def test_the_admin_suggestions_page_shows_the_mention_rate_and_the_taggers_train
     ModelTraining.objects.filter(pk=training.pk).update(status="succeeded", progress=1.0)
     expect(shown).to_have_attribute("data-status", "succeeded")
     expect(shown).to_contain_text("Trained: suggestion runs propose mentions")
+    assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def tagging_worker(django_db_setup, services, tmp_path_factory):
+    """A model worker whose models folder has the chemu link model and a tiny mention tagger."""
+    models = tagged_models_dir(tmp_path_factory.mktemp("models"))
+    worker = Worker(
+        database_url=services.postgres.url(connection.settings_dict["NAME"]),
+        redis_url=services.redis_url,
+        secret_key=settings.SECRET_KEY,
+        extra_env={"MODELS_DIR": str(models), "SUGGEST_DEVICE": "cpu"},
+    )
+    worker.wait_ready(timeout=120)
+    yield worker
+    worker.stop()
+
+
+def test_from_raw_text_to_an_accepted_mention_and_link_with_the_real_model(
+    new_page, tagging_worker, artifacts
+):
+    project = ProjectFactory(anaphora=True, allow_add_mentions=True, hierarchy=False)
+    suggestion_settings_set(project=project, backend="chemu")
+    topic = topic_from_data(project, half_annotated_snippet())
+    user = UserFactory()
+    assignment, stored = assign(topic, user)
+    page = open_workspace(new_page(user), assignment.pk)
+
+    suggest_and_wait(page)
+    run = SuggestionRun.objects.get(topic=topic, status="succeeded")
+    link = next(
+        s
+        for s in Suggestion.objects.filter(run=run, kind="link").order_by("-score")
+        if s.payload["anaphor"] is None or s.payload["antecedent"] is None
+    )
+    expect(page.locator(".suggested-mention-tag").first).to_be_visible()
+    page.screenshot(path=str(artifacts / "mention-suggestions-model.png"))
+
+    # Accept the link's proposed end(s), each chosen by its tag (tags of close proposals may
+    # overlap, so the click is dispatched to the tag itself).
+    for end in ("anaphor", "antecedent"):
+        proposal = link.payload.get(f"proposed_{end}")
+        if proposal is None:
+            continue
+        page.locator(f"[data-suggested-mention='{proposal}']").dispatch_event("click")
+        expect(page.get_by_test_id("suggested-mention")).to_have_attribute(
+            "data-suggestion", str(proposal)
+        )
+        press(page, "y")
+        wait_saved(page)
+
+    row = page.locator(f".suggest-link[data-suggestion='{link.pk}']")
+    row.locator(".link-text").click()
+    expect(row).to_have_class(re.compile(r"\bis-focused\b"))
+    press(page, "y")
+    wait_saved(page)
+    added = {tuple(map(tuple, m.spans)): m.pk for m in Mention.objects.filter(added_in=stored)}
+    ends = []
+    for end in ("anaphor", "antecedent"):
+        proposal = link.payload.get(f"proposed_{end}")
+        if proposal is None:
+            ends.append(link.payload[end])
+        else:
+            spans = Suggestion.objects.get(pk=proposal).payload["spans"]
+            ends.append(added[tuple(map(tuple, spans))])
+    assert [link.payload["type"], *ends] in annotation(page, stored.pk)["links"]
+    page.screenshot(path=str(artifacts / "mention-suggestions-model-linked.png"))
     assert page.errors == []
