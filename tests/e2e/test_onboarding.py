@@ -90,6 +90,11 @@ def test_an_annotator_goes_through_the_corefi_tutorial_in_guided_mode(new_page, 
     expect(page.get_by_test_id("guidelines")).to_be_hidden()
     press(page, "I")
     expect(page.get_by_test_id("guidelines")).to_be_visible()
+    press(page, "I")
+    press(page, "?")
+    help_dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(help_dialog).to_contain_text("Show or hide the project's guidelines")
+    expect(help_dialog).to_contain_text("Practice results: go to the next difference from gold")
     assert page.errors == []
 
 
