@@ -129,3 +129,28 @@ def test_refusals_assign_nothing(project, args, message):
     with pytest.raises(CommandError, match=message):
         run("--project", "SciCo", *args)
     assert not Assignment.objects.filter(role=Assignment.Role.ADJUDICATOR).exists()
+
+
+def test_a_chemu_topic_two_annotators_agree_on_is_seeded_with_their_links_and_submitted():
+    from annotation.models import RelationLink
+    from tests.paths import CHEMU_DEMO
+
+    project = ProjectFactory(name="ChEMU", hierarchy=False, anaphora=True)
+    topics_import(project=project, path=CHEMU_DEMO, format="chemu")
+    for name in ("alice", "bob"):
+        call_command(
+            "import_annotations", "--project", "ChEMU", "--user", name, "--format", "chemu",
+            "--create-user", "--submit", str(CHEMU_DEMO), stdout=StringIO(),
+        )  # fmt: skip
+
+    run("--project", "ChEMU", "--user", "judge", "--create-user", "--submit")
+
+    def links(username):
+        return sorted(
+            RelationLink.objects.filter(
+                annotation__assignment__user__username=username
+            ).values_list("annotation__topic__external_id", "type", "anaphor_id", "antecedent_id")
+        )
+
+    assert links("judge") == links("alice") and links("alice")
+    assert {a.status for a in adjudications("judge")} == {Assignment.Status.SUBMITTED}
