@@ -3,10 +3,15 @@ topic, by username, read-only; only for its adjudicator and admins."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
+from annotation.api.serializers.adjudication import AnnotatorVersion
 from annotation.models import Annotation, Assignment
+from annotation.selectors.adjudication_versions import adjudication_versions
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
@@ -110,6 +115,16 @@ def test_a_version_names_the_mentions_its_annotator_rejected_and_added(world):
         {"id": bob["added"][0]["id"], "document": first_document, "spans": [[0, 0]]}
     ]
     assert bob["added"][0]["id"] in bob["clusters"][0]["members"]
+
+
+def test_the_answer_is_what_its_serializer_describes(world):
+    answer = versions(world, world["judge"]).json()
+
+    described = AnnotatorVersion(
+        adjudication_versions(user=world["judge"], annotation_id=world["adjudication"].pk),
+        many=True,
+    ).data
+    assert answer == json.loads(JSONRenderer().render(described))
 
 
 def test_an_admin_reads_the_versions_too(world):
