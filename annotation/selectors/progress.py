@@ -20,6 +20,7 @@ from annotation.models import (
     RelationLink,
     Topic,
 )
+from annotation.selectors.validation_counts import validation_decided_counts
 
 IDLE_CAP_SECONDS = 300
 
@@ -72,6 +73,7 @@ def project_progress(project) -> dict:
         RelationLink.objects.filter(annotation_id__in=annotation_ids), "annotation_id"
     )
     spent = _time_spent(annotation_ids)
+    decided = validation_decided_counts(annotation_ids)  # a validator's mentions done
     users = {}
     cells = []
     for a in assignments:
@@ -91,7 +93,7 @@ def project_progress(project) -> dict:
                 "role": a.role,
                 "annotation": annotation_id,
                 "version": a.annotation.version,
-                "mentions_done": assigned.get(annotation_id, 0),
+                "mentions_done": assigned.get(annotation_id, 0) + decided.get(annotation_id, 0),
                 "mentions_total": total,
                 "links": links.get(annotation_id, 0),
                 "seconds_spent": round(spent.get(annotation_id, 0.0), 1),

@@ -18,6 +18,7 @@ from annotation.models import (
 )
 from annotation.selectors.log import operation_log
 from annotation.selectors.state import annotation_state_cached
+from annotation.selectors.validation_counts import validation_decided_counts
 
 
 def project_payload(project) -> dict:
@@ -108,6 +109,8 @@ def assignments_payload(assignments) -> list[dict]:
         .annotate(n=Count("id"))
         .values_list("annotation_id", "n")
     )
+    # A validator's progress is the mentions they decided (docs/validation.md).
+    decided = validation_decided_counts(annotation_ids)
     rejected = dict(
         MentionEdit.objects.filter(annotation_id__in=annotation_ids, rejected=True)
         .values("annotation_id")
@@ -156,7 +159,10 @@ def assignments_payload(assignments) -> list[dict]:
                 },
                 "annotation": annotation_id,
                 "version": a.annotation.version,
-                "progress": {"assigned": assigned.get(annotation_id, 0), "total": total},
+                "progress": {
+                    "assigned": assigned.get(annotation_id, 0) + decided.get(annotation_id, 0),
+                    "total": total,
+                },
                 "last_edited": last_edit.get(annotation_id),
                 "submitted_at": a.submitted_at,
             }

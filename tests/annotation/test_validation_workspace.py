@@ -184,3 +184,20 @@ def test_import_as_validation_refuses_a_file_without_clusters(tmp_path):
             str(path),
         )
     assert not Project.objects.filter(name="W").exists()
+
+
+def test_a_validators_progress_is_the_mentions_decided():
+    from annotation.selectors.progress import project_progress
+    from annotation.selectors.workspace import my_assignments_payload
+
+    topic = validation_topic()
+    user = UserFactory()
+    _, annotation = assign(topic, user)
+    m = mention_ids(topic)
+    decide(annotation, user, 0, m[0], "accepted")
+    decide(annotation, user, 1, m[1], "rejected", "trigger")
+
+    (row,) = my_assignments_payload(user)
+    assert row["progress"] == {"assigned": 2, "total": 7}
+    (cell,) = project_progress(topic.project)["cells"]
+    assert (cell["mentions_done"], cell["mentions_total"]) == (2, 7)
