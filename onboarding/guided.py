@@ -13,6 +13,7 @@ from typing import Any
 
 from annotation.gates import EditContext
 from onboarding.errors import WrongDecision
+from onboarding.memo import memo
 from onboarding.models import PracticeTopic
 
 RIGHT = "Correct!"
@@ -21,10 +22,14 @@ RIGHT = "Correct!"
 def guided_feedback_gate(context: EditContext, state: Any, payload: dict[str, Any]) -> list[str]:
     if payload.get("op") != "assign" or context.assignment_id is None:
         return []
-    feedback = (
-        PracticeTopic.objects.filter(topic_id=context.topic_id, mode=PracticeTopic.Mode.GUIDED)
-        .values_list("feedback", flat=True)
-        .first()
+    feedback = memo(
+        "guided",
+        context.topic_id,
+        lambda: (
+            PracticeTopic.objects.filter(topic_id=context.topic_id, mode=PracticeTopic.Mode.GUIDED)
+            .values_list("feedback", flat=True)
+            .first()
+        ),
     )
     if not feedback:
         return []

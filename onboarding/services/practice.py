@@ -16,10 +16,12 @@ from django.db import transaction
 from annotation.domain.errors import NotFound
 from annotation.domain.formats.corefi_parser import FORMAT
 from annotation.errors import ProjectRefused
+from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Document, Mention, Project, Topic
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
+from onboarding.memo import memo_forget
 from onboarding.models import PracticeTopic
 from onboarding.selectors.practice import practice_gold
 
@@ -96,11 +98,14 @@ def practice_mark(*, topic: Topic, mode: str) -> PracticeTopic:
     practice.tour_steps = list(corefi.get("tourSteps") or [])
     practice.settings = {k: corefi[k] for k in SETTING_FIELDS if k in corefi}
     practice.save()
+    memo_forget()  # now for this process, and again once committed (a racing request)
+    after_commit(memo_forget)
     return practice
 
 
 def practice_unmark(*, topic: Topic) -> None:
     PracticeTopic.objects.filter(topic=topic).delete()
+    memo_forget()
 
 
 def practice_import(

@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from annotation.errors import AnnotationLocked, ProjectRefused
+from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project
 from onboarding import scores
+from onboarding.memo import memo, memo_forget
 from onboarding.models import (
     PracticeAttempt,
     PracticeTopic,
@@ -87,6 +89,8 @@ def qualification_rule_set(
         project=project, defaults={"thresholds": dict(thresholds)}
     )
     rule.practice_topics.set(topics)
+    memo_forget()  # now for this process, and again once committed (a racing request)
+    after_commit(memo_forget)
     for practice in topics:
         for attempt in PracticeAttempt.objects.filter(practice=practice):
             passed = scores.passes(attempt.scores, rule.thresholds)
@@ -100,9 +104,14 @@ def edit_gate(context) -> None:
     """The edit gate: an unqualified annotator's real assignment is read-only."""
     if context.assignment_id is None or context.user_id is None:
         return
-    if not QualificationRule.objects.filter(
-        project_id=context.project_id, practice_topics__isnull=False
-    ).exists():
+    requires = memo(
+        "requires",
+        context.project_id,
+        lambda: QualificationRule.objects.filter(
+            project_id=context.project_id, practice_topics__isnull=False
+        ).exists(),
+    )
+    if not requires:
         return
     assignment = Assignment.objects.select_related("topic__project").get(pk=context.assignment_id)
     reason = lock_reason(
