@@ -12,8 +12,16 @@ import time
 
 def default_models_ensure() -> list[str]:
     lines = _link_model_ensure()
+    from modelserve.backends.chemu_mentions import mentions_trained
     from modelserve.services.trainings import model_training_request
+    from modelserve.train import DEFAULT_CHEMU_TRAIN
 
+    if not DEFAULT_CHEMU_TRAIN.is_file() and not mentions_trained():
+        lines.append(
+            f"ChEMU mention tagger not trained: {DEFAULT_CHEMU_TRAIN} is missing; runs link the "
+            "existing mentions only"
+        )
+        return lines
     if model_training_request() is not None:
         lines.append(
             "the ChEMU mention tagger trains in the model worker after start-up "

@@ -3,6 +3,8 @@ task trains it with the real training code and records its progress, which admin
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
@@ -18,11 +20,16 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def models_dir(tmp_path):
+def models_dir(tmp_path, services):
     """An empty models folder, so the tagger is missing."""
     models_dir_set(tmp_path)
     yield tmp_path
     models_dir_set(settings.MODELS_DIR)
+    # A training task sent here has no worker; a later test's worker must not get it.
+    from corefapp.celery import app
+
+    with app.connection_for_write() as connection:
+        connection.default_channel.queue_purge("models")
 
 
 def test_start_up_queues_one_training_of_a_missing_tagger_however_often_it_runs(models_dir):
@@ -89,3 +96,23 @@ def test_admins_read_the_newest_training_of_each_model_and_annotators_may_not(mo
         ("chemu-mentions", "running", 0.4, "epoch 8/20")
     ]
     assert annotator.get("/api/model-trainings/").status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_start_up_step_keeps_training_the_link_model_and_only_queues_the_tagger(models_dir):
+    from modelserve.backends.chemu import is_trained
+    from modelserve.services.default_models import default_models_ensure
+
+    default = settings.MODELS_DIR / "chemu"
+    if is_trained(default):  # the link model of this checkout; else start-up trains one here
+        os.symlink(default.resolve(), models_dir / "chemu")
+
+    lines = default_models_ensure()
+
+    assert is_trained(models_dir / "chemu")
+    assert not mentions_trained(models_dir / "chemu-mentions")
+    assert lines[-1].startswith("the ChEMU mention tagger trains in the model worker")
+    (queued,) = ModelTraining.objects.all()
+    assert queued.status == "queued"
+    default_models_ensure()  # a second start finds it queued and queues nothing more
+    assert ModelTraining.objects.count() == 1
