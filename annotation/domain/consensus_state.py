@@ -13,7 +13,7 @@ from collections.abc import Callable
 from . import effects as fx
 from .consensus import Consensus, KeyLink, MentionKey, Version, VersionCluster
 from .effects import Effect
-from .state import AnnotationState, Link, Mention
+from .state import AnnotationState, Link, Mention, Spans
 
 
 def version_from_state(state: AnnotationState) -> Version:
@@ -40,10 +40,13 @@ def seed_effects(
 ) -> list[Effect]:
     """Effects that turn `state` (an empty annotation: its topic's candidates, nothing else)
     into `seed`: candidates the seed lacks are rejected, mentions it has that no candidate is
-    are added, then clusters, members, edges and links, in the order effects require."""
+    are added (where the project allows fixing spans, such a mention overlapping a candidate
+    the seed lacks is that candidate with fixed spans), then clusters, members, edges and
+    links, in the order effects require."""
     effects: list[Effect] = []
     kept = set(seed.mentions)
     mention_at: dict[MentionKey, int] = {}
+    dropped = []
     for mention in sorted(state.mentions.values(), key=lambda m: m.id):
         key = (mention.document, mention.spans)
         if mention.rejected:
@@ -51,11 +54,22 @@ def seed_effects(
         if key in kept and key not in mention_at:
             mention_at[key] = mention.id
         else:
-            effects.append(fx.rejected_set(mention.id, False, True))
-    for key in seed.mentions:
-        if key not in mention_at:
-            mention_at[key] = new_id("mention")
-            effects.append(fx.mention_added(mention_at[key], key[0], key[1]))
+            dropped.append(mention)
+    missing = [key for key in seed.mentions if key not in mention_at]
+    if state.settings.allow_fix_spans:
+        # A candidate the seed lacks and a mention the seed has where no candidate is, in the
+        # same document and overlapping: the annotators fixed the candidate's spans.
+        for mention in sorted(dropped, key=lambda m: (m.document, m.spans)):
+            fixed = next((k for k in missing if _overlap(k, mention.document, mention.spans)), None)
+            if fixed is not None:
+                missing.remove(fixed)
+                dropped.remove(mention)
+                mention_at[fixed] = mention.id
+                effects.append(fx.spans_set(mention.id, mention.spans, fixed[1]))
+    effects += [fx.rejected_set(mention.id, False, True) for mention in dropped]
+    for key in missing:
+        mention_at[key] = new_id("mention")
+        effects.append(fx.mention_added(mention_at[key], key[0], key[1]))
     # Effects of one kind together: the database layer writes each run in one statement.
     cluster_ids = [new_id("cluster") for _ in seed.clusters]
     for cluster_id, cluster in zip(cluster_ids, seed.clusters, strict=True):
@@ -69,6 +83,14 @@ def seed_effects(
         for link in seed.links
     ]
     return effects
+
+
+def _overlap(key: MentionKey, document: int, spans: Spans) -> bool:
+    return key[0] == document and any(
+        start <= other_end and other_start <= end
+        for start, end in key[1]
+        for other_start, other_end in spans
+    )
 
 
 def _default_label(

@@ -222,3 +222,24 @@ def test_a_mention_most_annotators_added_is_added_and_one_most_rejected_is_rejec
         [*m[0:2], added.id]
     )
     assert invariant_violations(state) == []
+
+
+def test_spans_most_annotators_fixed_are_the_candidates_fixed_spans_in_the_seed():
+    topic = make_topic()
+    topic.project.allow_fix_spans = True
+    topic.project.save()
+    m = mention_ids(topic)
+    for name in ("alice", "bob", "carol"):
+        work = annotate(topic, name, [], submit=False)
+        user = work.assignment.user
+        if name != "carol":  # "CRF tagger" (words 4-5) becomes "a CRF tagger" (3-5)
+            apply(work, user, {"op": "fix_span", "mention": m[0], "spans": [[2, 4]]})
+        clusters(work, user, [[x] for x in m])
+        assignment_submit(assignment_id=work.assignment.pk, user=user)
+
+    annotation = create_adjudication(topic=topic, user=UserFactory()).annotation
+
+    state = annotation_state_load(annotation)
+    assert state.mentions[m[0]].spans == ((2, 4),) and not state.mentions[m[0]].rejected
+    assert not any(x.added for x in state.mentions.values())
+    assert invariant_violations(state) == []
