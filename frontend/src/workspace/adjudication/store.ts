@@ -63,7 +63,7 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
   // build reads every mention and going through Vue's proxies would cost more than it.
   const model = computed(() => {
     const list = versions.value;
-    store.version.value; // eslint-disable-line @typescript-eslint/no-unused-expressions
+    void store.version.value; // a dependency: rebuild after every applied change
     const state = toRaw(store.state.value);
     return list ? buildAdjudication(state, list, topic.documentIndex) : null;
   });
