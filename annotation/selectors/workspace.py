@@ -33,6 +33,7 @@ def project_payload(project) -> dict:
         "allow_reject_mentions": project.allow_reject_mentions,
         "refuse_duplicate_link_pairs": project.refuse_duplicate_link_pairs,
         "guidelines": project.guidelines,
+        "validation": project.validation,
     }
 
 

@@ -20,10 +20,16 @@ PROJECT_FIELDS = (
     "allow_reject_mentions",
     "single_parent",
     "refuse_duplicate_link_pairs",
+    "validation",
 )
 
 
 def _check_scheme(values: dict) -> None:
+    if values.get("validation"):
+        # Validators accept or reject imported clusters: no other scheme applies to them.
+        if values.get("hierarchy") or values.get("anaphora"):
+            raise ProjectRefused("A validation project uses the validation scheme alone.")
+        return
     if not values.get("hierarchy") and not values.get("anaphora"):
         raise ProjectRefused("A project needs at least one scheme: hierarchy, anaphora, or both.")
 

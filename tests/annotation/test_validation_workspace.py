@@ -201,3 +201,24 @@ def test_a_validators_progress_is_the_mentions_decided():
     assert row["progress"] == {"assigned": 2, "total": 7}
     (cell,) = project_progress(topic.project)["cells"]
     assert (cell["mentions_done"], cell["mentions_total"]) == (2, 7)
+
+
+def test_an_admin_creates_a_validation_project_which_uses_that_scheme_alone(client):
+    from tests.factories import AdminFactory
+
+    client.login(username=AdminFactory().username, password=PASSWORD)
+    made = client.post(
+        "/api/projects/",
+        {"name": "WEC", "hierarchy": False, "validation": True},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    assert made.json()["validation"] is True
+    assert Project.objects.get(name="WEC").scheme == "validation"
+    mixed = client.post(
+        "/api/projects/",
+        {"name": "both", "hierarchy": True, "validation": True},
+        content_type="application/json",
+    )
+    assert mixed.status_code == 422
+    assert "validation scheme alone" in mixed.json()["message"]

@@ -42,6 +42,9 @@ class ProjectInfo(serializers.Serializer):
         "(off: added with a warning)"
     )
     guidelines = serializers.CharField()
+    validation = serializers.BooleanField(
+        required=False, help_text="a validation project (docs/validation.md)"
+    )
 
 
 class DocumentPayload(serializers.Serializer):

@@ -48,6 +48,9 @@ class ProjectSerializer(serializers.Serializer):
     allow_reject_mentions = serializers.BooleanField(default=False)
     single_parent = serializers.BooleanField(default=True)
     refuse_duplicate_link_pairs = serializers.BooleanField(default=False)
+    validation = serializers.BooleanField(
+        default=False, help_text="accept or reject imported clusters (docs/validation.md)"
+    )
 
 
 class ProjectsView(AdminView):

@@ -1581,6 +1581,11 @@ export interface components {
             single_parent?: boolean;
             /** @default false */
             refuse_duplicate_link_pairs?: boolean;
+            /**
+             * @description accept or reject imported clusters (docs/validation.md)
+             * @default false
+             */
+            validation?: boolean;
         };
         PatchedTopicSplitRequest: {
             /** @description '' takes the topic out of every split */
@@ -1729,6 +1734,8 @@ export interface components {
             /** @description a second link type between the same anaphor and antecedent is refused (off: added with a warning) */
             refuse_duplicate_link_pairs: boolean;
             guidelines: string;
+            /** @description a validation project (docs/validation.md) */
+            validation?: boolean;
             /** @description how many topics it has */
             topics: number;
         };
@@ -1745,6 +1752,8 @@ export interface components {
             /** @description a second link type between the same anaphor and antecedent is refused (off: added with a warning) */
             refuse_duplicate_link_pairs: boolean;
             guidelines: string;
+            /** @description a validation project (docs/validation.md) */
+            validation?: boolean;
         };
         ProjectOnboarding: {
             required: boolean;
@@ -1770,6 +1779,11 @@ export interface components {
             single_parent?: boolean;
             /** @default false */
             refuse_duplicate_link_pairs?: boolean;
+            /**
+             * @description accept or reject imported clusters (docs/validation.md)
+             * @default false
+             */
+            validation?: boolean;
         };
         ProjectRunsAnswer: {
             /** @description one per topic */

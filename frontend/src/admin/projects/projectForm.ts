@@ -14,6 +14,7 @@ export function emptyProject(): ProjectInput {
     allow_reject_mentions: false,
     single_parent: true,
     refuse_duplicate_link_pairs: false,
+    validation: false,
     suggestion_backend: "",
     suggestion_params: {},
   };
@@ -31,6 +32,7 @@ export function projectInput(project: ProjectRow): ProjectInput {
     allow_reject_mentions,
     single_parent: project.single_parent,
     refuse_duplicate_link_pairs: project.refuse_duplicate_link_pairs,
+    validation: project.validation ?? false,
     suggestion_backend: project.suggestion_backend,
     suggestion_params: { ...project.suggestion_params },
   };
@@ -57,6 +59,8 @@ export function projectErrors(input: ProjectInput): Record<string, string> {
   const errors: Record<string, string> = {};
   if (!input.name.trim()) errors.name = "A project needs a name.";
   if (input.name.length > 200) errors.name = "The name may have at most 200 characters.";
-  if (!input.hierarchy && !input.anaphora) errors.schemes = "Choose at least one scheme: hierarchy, anaphora, or both.";
+  if (input.validation) {
+    if (input.hierarchy || input.anaphora) errors.schemes = "A validation project uses the validation scheme alone.";
+  } else if (!input.hierarchy && !input.anaphora) errors.schemes = "Choose at least one scheme: hierarchy, anaphora, or both.";
   return errors;
 }
