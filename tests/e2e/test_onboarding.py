@@ -182,7 +182,9 @@ def test_an_annotator_fails_a_scored_practice_reads_the_diff_retries_passes_and_
 
     # Qualified: the real topic opens.
     page.goto("/")
-    expect(page.locator(f"tr[data-assignment='{real.pk}'] [data-testid=locked]")).to_have_count(0)
+    real_row = page.locator(f"tr[data-assignment='{real.pk}']")
+    expect(real_row.get_by_role("link", name="Open")).to_be_visible()
+    expect(real_row.get_by_test_id("locked")).to_have_count(0)
     page.screenshot(path=str(artifacts / "onboarding-10-unlocked.png"), full_page=True)
     open_workspace(page, real.pk)
     expect(page.get_by_test_id("practice-bar")).to_have_count(0)
@@ -240,5 +242,7 @@ def test_an_admin_writes_guidelines_with_a_preview_and_qualifies_an_annotator_by
     # The annotator's real topic is open to them now.
     mine = new_page(annotator)
     mine.goto("/")
-    expect(mine.locator(f"tr[data-assignment='{real.pk}'] [data-testid=locked]")).to_have_count(0)
+    real_row = mine.locator(f"tr[data-assignment='{real.pk}']")
+    expect(real_row.get_by_role("link", name="Open")).to_be_visible()
+    expect(real_row.get_by_test_id("locked")).to_have_count(0)
     assert page.errors == [] and mine.errors == []
