@@ -82,10 +82,6 @@ def predict_chemu_command(args: argparse.Namespace) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 def predict_raw_command(args: argparse.Namespace) -> int:
     """Mentions and relations from the snippets' text alone."""
     from annotation.domain.formats.chemu import (
@@ -136,3 +132,7 @@ def predict_raw_command(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
