@@ -102,3 +102,41 @@ def test_two_validators_kappa_appears_on_the_agreement_report(new_page, artifact
     section.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "validation-report.png"), full_page=True)
     assert page.errors == []
+
+
+def test_an_adjudicator_settles_only_the_mentions_the_validators_decided_differently(
+    new_page, artifacts
+):
+    from tests.annotation.test_validation_measures import validate
+
+    project = validation_project("Validate consolidation")
+    topic = validation_topic(project)
+    m = mention_ids(topic)
+    validate(UserFactory(username="ann"), topic, ["a", "a", "a", "a", "trigger", "a", "subevent"])
+    validate(UserFactory(username="bob"), topic, ["a", "context", "a", "a", "trigger", "a", "a"])
+    judge = UserFactory(username="judge")
+    assignment, annotation = assign(topic, judge)
+    Assignment.objects.filter(pk=assignment.pk).update(role="adjudicator")
+    annotation.kind = "adjudication"
+    annotation.save(update_fields=["kind"])
+    page = new_page(judge)
+    page.goto(f"/validate/annotations/{annotation.pk}")
+    page.locator("[data-current-mention]").wait_for()
+
+    expect(page.locator("[data-progress]")).to_contain_text("2 to settle")
+    assert current(page) in (m[1], m[6])
+    expect(page.get_by_label("The validators' decisions")).to_contain_text("rejected")
+    page.screenshot(path=str(artifacts / "validation-consolidation.png"))
+    page.keyboard.press("x")
+    page.keyboard.press("2")
+    page.keyboard.press("y")
+    expect(page.locator("[data-finished]")).to_contain_text("Every mention the validators differ")
+    page.get_by_role("button", name="Submit the topic").click()
+    expect(page.locator("[data-finished]")).to_contain_text("Submitted")
+    settled = dict(
+        ValidationDecision.objects.filter(annotation=annotation).values_list(
+            "mention_id", "decision"
+        )
+    )
+    assert len(settled) == 2
+    assert page.errors == []

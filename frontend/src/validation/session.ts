@@ -72,7 +72,17 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
   function rememberPlace(): void {
     if (readOnly.value) return;
     if (cursorTimer !== null) clearTimeout(cursorTimer);
-    cursorTimer = setTimeout(() => void api.cursor(payload.value.id, current.value).catch(() => undefined), 400);
+    cursorTimer = setTimeout(() => {
+      cursorTimer = null;
+      void api.cursor(payload.value.id, current.value).catch(() => undefined);
+    }, 400);
+  }
+  /** Leaving the page: the place not yet remembered goes now (keepalive outlives the page). */
+  function flushPlace(): void {
+    if (cursorTimer === null) return;
+    clearTimeout(cursorTimer);
+    cursorTimer = null;
+    void api.cursor(payload.value.id, current.value, true).catch(() => undefined);
   }
 
   function move(to: number): void {
@@ -102,6 +112,7 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
           // Back to the mention whose decision changed, so the validator sees it again.
           if (!order.value.includes(touched[0])) onlyDiffering.value = false;
           goTo(touched[0]);
+          rememberPlace();
           rejecting.value = false;
           note.value = decisions.value.get(touched[0])?.note ?? "";
         }
@@ -253,6 +264,7 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
     readOnly,
     reasons,
     queueStatus: queue.status,
+    flushPlace,
     actions,
   };
 }
