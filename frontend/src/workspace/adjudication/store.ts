@@ -85,14 +85,14 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
     saveSettled();
   }
 
-  /** Make `item` current and show it: its mention, and the cluster it is about. */
+  /** Make `item` current and show it: its mention, and for an edge its child cluster (a
+   * mention's own cluster is not selected, as J does not: the strip shows it already). */
   function show(item: Item): void {
     currentKey.value = item.key;
     currentIndex = items.value.indexOf(item);
     const state = store.state.value;
     if (item.anchor >= 0 && state.mentions.has(item.anchor)) nav.current.set(item.anchor);
-    const cluster = item.kind === "edge" ? item.child : state.mentionCluster.get(item.anchor);
-    if (cluster !== undefined) nav.selected.set(cluster);
+    if (item.kind === "edge" && state.clusters.has(item.child)) nav.selected.set(item.child);
   }
 
   function step(direction: 1 | -1): void {
