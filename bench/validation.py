@@ -103,8 +103,7 @@ def _measure(page, presses: list[list[str]]) -> list[float]:
     """Each item: the keys of one decision; the last key's time to the next mention counts."""
     page.evaluate(HARNESS)
     start = page.evaluate("() => window.__lat.results.length")
-    measured = 0
-    for keys in presses:
+    for measured, keys in enumerate(presses):
         for key in keys[:-1]:
             page.keyboard.press(key)
         page.evaluate(f"() => {{ window.__lat.on = true; window.__lat.keys = ['{keys[-1]}']; }}")
@@ -116,7 +115,6 @@ def _measure(page, presses: list[list[str]]) -> list[float]:
             polling=5,
         )
         page.evaluate("() => { window.__lat.on = false; }")
-        measured += 1
         page.wait_for_timeout(15)
     return page.evaluate("s => window.__lat.results.slice(s).map(r => r.shown)", start)
 
