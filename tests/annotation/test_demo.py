@@ -24,7 +24,7 @@ def counts():
     return [model.objects.count() for model in (Project, Topic, Assignment, Annotation, Operation)]
 
 
-def test_the_first_load_creates_the_three_projects_and_prints_a_line_for_each():
+def test_the_first_load_creates_the_five_projects_and_prints_a_line_for_each():
     lines = load_demo()
 
     assert lines[0] == "demo accounts created: admin, annotator1, annotator2"
@@ -32,6 +32,8 @@ def test_the_first_load_creates_the_three_projects_and_prints_a_line_for_each():
         "SciCo demo",
         "ChEMU-Ref demo",
         "SciCo agreement demo",
+        "Validation demo",
+        "Onboarding demo",
     ]
 
 
