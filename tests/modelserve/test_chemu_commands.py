@@ -114,6 +114,7 @@ def test_train_prints_held_out_scores_and_stores_the_model_under_the_var_directo
         "--backend",
         "chemu",
         str(data),
+        "--links-only",  # the link model alone (both steps: tests/modelserve/test_mention_*)
         "--holdout",
         "0.2",
         "--epochs",
