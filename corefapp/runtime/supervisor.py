@@ -8,6 +8,7 @@ launcher's own stop (Ctrl-C) ends them for good.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -53,14 +54,15 @@ class Child:
         return self.logs / f"{self.name}.log"
 
     def start(self) -> None:
-        with open(os.devnull if self.inherit_output else self.log_path, "ab") as log:
-            # The child keeps its own copy of the log.
+        with contextlib.ExitStack() as stack:
+            # The child keeps its own copy of the log; a web worker writes to its launcher's.
+            log = None if self.inherit_output else stack.enter_context(open(self.log_path, "ab"))
             self.proc = subprocess.Popen(
                 self.argv,
                 env=self.env,
                 cwd=self.cwd,
-                stdout=None if self.inherit_output else log,
-                stderr=None if self.inherit_output else subprocess.STDOUT,
+                stdout=log,
+                stderr=None if log is None else subprocess.STDOUT,
                 # Its own session: a Ctrl-C in the terminal reaches the launcher alone, and the
                 # child's own children can be killed with it as one group.
                 start_new_session=self.own_session,

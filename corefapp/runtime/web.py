@@ -37,13 +37,17 @@ MAX_DEFAULT_WORKERS = 8
 
 
 def default_concurrency() -> int:
-    """One worker per core this process may use (PostgreSQL shares them, but a worker waiting
-    for it uses no core), at most MAX_DEFAULT_WORKERS."""
+    """Half the cores this process may use, at least 1 and at most MAX_DEFAULT_WORKERS.
+
+    make up runs PostgreSQL, Redis and Celery on the same cores, and one worker keeps about
+    one core busy at full load. Measured on 2 cores (docs/throughput.md): one worker gave more
+    operations per second than two, which spend ~25% more CPU per operation and had no idle
+    core to gain."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_DEFAULT_WORKERS))
+    return max(1, min(cores // 2, MAX_DEFAULT_WORKERS))
 
 
 def web_concurrency(environ: dict[str, str] | None = None) -> int:
