@@ -23,7 +23,11 @@ BENCHMARKS = [
         "imports into PostgreSQL: demo, ChEMU-Ref training file, CoRefi examples",
     ),
     ("domain", "bench.domain_operations", "pure domain operations on a 1,000-mention topic"),
-    ("operations", "bench.operations", "server time of assign and merge, 1 and 20 clients"),
+    (
+        "operations",
+        "bench.operations",
+        "operations: 1, 20 and 30 clients back to back, WEB_CONCURRENCY 1, 2, default",
+    ),
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
     ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),
     ("admin", "bench.admin_bench", "browser: admin bulk actions over 300 topics"),
