@@ -84,7 +84,10 @@ class WordEncoder:
         tokenizer = self.encoder.tokenizer
         budget = self.encoder.max_length - tokenizer.num_special_tokens_to_add()
         counts = [0] * len(tokens)
-        encoding = tokenizer(tokens, is_split_into_words=True, add_special_tokens=False)
+        # the whole document, only to count sub-words (so no warning about its length)
+        encoding = tokenizer(
+            tokens, is_split_into_words=True, add_special_tokens=False, verbose=False
+        )
         for word in encoding.word_ids():
             if word is not None:
                 counts[word] += 1
