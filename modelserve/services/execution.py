@@ -15,7 +15,14 @@ import traceback
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import (
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    transaction,
+)
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from annotation.models import Document, Topic
@@ -57,21 +64,23 @@ def _claim(run_id: int, worker: str) -> SuggestionRun | None:
     return run
 
 
-class _Heartbeat:
-    """Refreshes the run's heartbeat from a thread while the model works (a long encode calls
-    no progress callback), so other workers can tell a live run from a dead one."""
+class Heartbeat:
+    """Refreshes `heartbeat_at` on `rows` (a run or a training, filtered to its running state)
+    from a thread while the model works (a long encode calls no progress callback), so other
+    workers can tell a live job from a dead one."""
 
-    def __init__(self, run_id: int) -> None:
-        self.run_id = run_id
+    def __init__(self, rows: QuerySet, name: str) -> None:
+        self.rows = rows
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._beat, daemon=True, name=f"heartbeat-{run_id}")
+        self.thread = threading.Thread(target=self._beat, daemon=True, name=f"heartbeat-{name}")
 
     def _beat(self) -> None:
         try:
             while not self.stop.wait(HEARTBEAT_SECONDS):
-                SuggestionRun.objects.filter(
-                    pk=self.run_id, status=SuggestionRun.Status.RUNNING
-                ).update(heartbeat_at=timezone.now())
+                try:
+                    self.rows.update(heartbeat_at=timezone.now())
+                except (OperationalError, InterfaceError):
+                    connection.close()  # the pool was closed under it: next beat, afresh
         finally:
             connection.close()
 
@@ -110,7 +119,10 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
         return "skipped: finished, gone or running elsewhere"
     timings: dict[str, float] = {}
     try:
-        with _Heartbeat(run.pk):
+        with Heartbeat(
+            SuggestionRun.objects.filter(pk=run.pk, status=SuggestionRun.Status.RUNNING),
+            name=f"run-{run.pk}",
+        ):
             started = time.perf_counter()
             topic = Topic.objects.select_related("project").get(pk=run.topic_id)
             data, mention_ids = topic_data_with_ids(topic)

@@ -13,7 +13,6 @@ its progress written to the row for the admin Suggestions page.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import traceback
 from pathlib import Path
@@ -30,7 +29,7 @@ from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
 from modelserve.models import ModelTraining
-from modelserve.services.execution import HEARTBEAT_SECONDS, heartbeat_stale_after
+from modelserve.services.execution import Heartbeat, heartbeat_stale_after
 
 logger = logging.getLogger(__name__)
 
@@ -126,35 +125,6 @@ def _progress_writer(training_id: int):
     return report
 
 
-class _Heartbeat:
-    """The encoder's first pass reports no progress for a while; a thread keeps the row alive."""
-
-    def __init__(self, training_id: int) -> None:
-        self.training_id = training_id
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._beat, daemon=True)
-
-    def _beat(self) -> None:
-        try:
-            while not self.stop.wait(HEARTBEAT_SECONDS):
-                try:
-                    ModelTraining.objects.filter(
-                        pk=self.training_id, status=ModelTraining.Status.RUNNING
-                    ).update(heartbeat_at=timezone.now())
-                except (OperationalError, InterfaceError):
-                    connection.close()  # the pool was closed under it: next beat, afresh
-        finally:
-            connection.close()
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join(10)
-
-
 def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> str:
     from annotation.domain.formats import read
     from modelserve.backends.chemu_mentions import train_chemu_mentions
@@ -178,7 +148,10 @@ def model_training_execute(
     if training is None:
         return "skipped: finished, gone or running elsewhere"
     try:
-        with _Heartbeat(training.pk):
+        with Heartbeat(
+            ModelTraining.objects.filter(pk=training.pk, status=ModelTraining.Status.RUNNING),
+            name=f"training-{training.pk}",
+        ):
             message = _train_mention_tagger(_progress_writer(training.pk), train_file, options)
     except Exception as exc:  # the row records any failure for the admin page
         logger.exception("training %s failed", training.pk)
