@@ -74,5 +74,10 @@ def active_seconds(times: Iterable[Iterable[datetime]], cap: float) -> float:
     return total
 
 
+# Below a minute of active time an hourly rate says nothing (seven scripted decisions in two
+# seconds read as 12,600 an hour): the report shows no rate instead.
+MIN_RATE_SECONDS = 60.0
+
+
 def per_hour(count: int, seconds: float) -> float | None:
-    return count * 3600 / seconds if seconds > 0 else None
+    return count * 3600 / seconds if seconds >= MIN_RATE_SECONDS else None

@@ -53,3 +53,5 @@ def test_active_time_caps_each_pause_at_the_idle_cap():
     assert active_seconds([times], cap=300) == 10 + 20 + 300 + 5
     assert per_hour(4, 335) == pytest.approx(4 * 3600 / 335)
     assert per_hour(3, 0) is None
+    assert per_hour(7, 2) is None  # under a minute of active time: no rate
+    assert per_hour(60, 60) == 3600
