@@ -1,4 +1,6 @@
+import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
+import VsGoldTable from "../../src/admin/agreement/VsGoldTable.vue";
 import { goldSource, percent, vsGoldRows, type VsGoldSection } from "../../src/admin/agreement/vsGold";
 
 const section: VsGoldSection = {
@@ -33,5 +35,14 @@ describe("the annotator-vs-gold table", () => {
 
   it("says where the gold comes from", () => {
     expect(goldSource(section)).toBe("gold of 3 topics (1 adjudicated, 2 imported)");
+  });
+
+  it("says so instead of an empty table when no metric applies (a validation project)", () => {
+    const none = mount(VsGoldTable, { props: { section: { ...section, metrics: [] } } });
+    const some = mount(VsGoldTable, { props: { section } });
+
+    expect(none.find("table").exists()).toBe(false);
+    expect(none.find("[data-testid=vs-gold-none]").exists()).toBe(true);
+    expect(some.findAll("tbody tr")).toHaveLength(2);
   });
 });
