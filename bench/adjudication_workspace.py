@@ -105,7 +105,7 @@ def _set_up():
     from django.utils import timezone
 
     from annotation.models import Assignment, Project
-    from annotation.services.adjudication import create_adjudication
+    from adjudication.services.adjudications import create_adjudication
     from bench.big_topic import create_big_topic
     from tests.e2e.data import mention_ids
     from tests.factories import UserFactory, assign

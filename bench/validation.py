@@ -67,7 +67,7 @@ HARNESS = """
 
 def _validation_topic():
     from annotation.models import Project
-    from annotation.services.validation_input import ClusterToValidate, validation_input_write
+    from validation.services.input import ClusterToValidate, validation_input_write
     from bench.big_topic import create_big_topic
     from tests.e2e.data import mention_ids
 

@@ -3,7 +3,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from annotation.api import errors
-from annotation.api.throttles import throttled_admin_login
+from accounts.api.throttles import throttled_admin_login
 from corefapp.spa import spa
 from corefapp.views import healthz
 

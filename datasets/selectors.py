@@ -12,7 +12,7 @@ import io
 
 from annotation.models import Project, Topic
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
-from annotation.services.validation_export import validated_topics
+from validation.services.export import validated_topics
 from datasets.models import SplitRecord
 from datasets.sources import source_annotations
 from datasets.statistics import (

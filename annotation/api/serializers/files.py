@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from annotation.api.serializers.agreement_gold import VsGoldSection
 from annotation.api.serializers.fields import Number
-from annotation.api.serializers.validation import ValidationMeasures
+from validation.api.serializers import ValidationMeasures
 from annotation.services.imports.topics import skipped_line
 
 
