@@ -9,9 +9,10 @@ consensus against a hidden gold on generated data, then the workspace figures.
    of parentless clusters given a wrong parent), written as submitted annotations. Timed:
    `create_adjudication(seed="consensus")` end to end (five states loaded, the consensus, the
    seed written and logged), once per adjudicator, and the pure consensus alone.
-2. Generated data (the test's figures, tests/adjudication/domain/consensus/test_generated_data.py): three
-   annotators perturbing a 300-mention hidden gold, ten seeds; CoNLL F1 and hierarchy F1 of
-   the consensus and of each annotator against the hidden gold.
+2. Generated data (the test's figures,
+   tests/adjudication/domain/consensus/test_generated_data.py): three annotators perturbing a
+   300-mention hidden gold, ten seeds; CoNLL F1 and hierarchy F1 of the consensus and of each
+   annotator against the hidden gold.
 3. The workspace (bench/adjudication_workspace.py, when it exists): its own table.
 """
 
@@ -78,9 +79,9 @@ def _set_up():
 def seeding() -> bool:
     from adjudication.domain.consensus import Rules, consensus
     from adjudication.domain.consensus_state import version_from_state
+    from adjudication.services.adjudications import create_adjudication, submitted_annotations
     from annotation.models import Operation
     from annotation.selectors.state import annotation_state_load
-    from adjudication.services.adjudications import create_adjudication, submitted_annotations
     from tests.factories import UserFactory
 
     topic, mentions = _set_up()

@@ -14,8 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.throttles import sign_in_attempt
-from annotation.selectors.access import is_admin
 from accounts.services.sessions import api_token_obtain, session_login
+from annotation.selectors.access import is_admin
 
 
 class CredentialsSerializer(serializers.Serializer):

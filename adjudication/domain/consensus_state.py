@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from annotation.domain import effects as fx
 from adjudication.domain.consensus import Consensus, KeyLink, MentionKey, Version, VersionCluster
+from annotation.domain import effects as fx
 from annotation.domain.effects import Effect
 from annotation.domain.state import AnnotationState, Link, Mention, Spans
 

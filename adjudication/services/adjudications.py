@@ -14,6 +14,7 @@ from django.db import transaction
 
 from adjudication.domain.consensus import Consensus, Rules, consensus
 from adjudication.domain.consensus_state import seed_effects
+from adjudication.selectors.consensus_versions import consensus_versions
 from annotation.domain.effects import apply_effects
 from annotation.errors import AssignmentRefused
 from annotation.infra import broadcast
@@ -21,7 +22,6 @@ from annotation.infra.bulk_sql import ids_reserve
 from annotation.infra.effects_sql import effects_write
 from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Cluster, Mention, Operation, Topic
-from adjudication.selectors.consensus_versions import consensus_versions
 from annotation.selectors.state import DocumentTokens, annotation_initial_state
 from annotation.services.assignments import assignment_create
 

@@ -16,10 +16,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
 
+from adjudication.services.adjudications import SEED_CONSENSUS, create_adjudication
 from annotation.domain.errors import DomainError
 from annotation.errors import AssignmentRefused, AssignmentTargetsNotFound
 from annotation.models import Assignment, Project, Topic
-from adjudication.services.adjudications import SEED_CONSENSUS, create_adjudication
 from annotation.services.assignments import assignment_submit
 
 

@@ -1,14 +1,12 @@
-"""What the admin pages read: projects with their topic counts, a project's topics, users,
-assignments filtered by project, user or topic."""
+"""What the admin pages read about projects: each with its topic count, a project's topics."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from annotation.models import Assignment, Document, Mention, Project, Topic
-from annotation.selectors.workspace import assignments_payload, project_payload
+from annotation.selectors.workspace import project_payload
 
 
 def project_row(project: Project) -> dict:
@@ -56,17 +54,3 @@ def project_topics(project: Project) -> list[dict]:
         )
     )
     return list(rows)
-
-
-def users_by_name() -> QuerySet:
-    return get_user_model().objects.order_by("username")
-
-
-def assignment_rows(
-    *, project_id: int | None = None, user_id: int | None = None, topic_id: int | None = None
-) -> list[dict]:
-    """Assignments with their progress, in topic order then by username; a filter left None
-    is not applied."""
-    filters = {"topic__project_id": project_id, "user_id": user_id, "topic_id": topic_id}
-    rows = Assignment.objects.filter(**{k: v for k, v in filters.items() if v is not None})
-    return assignments_payload(rows.order_by("topic__position", "topic_id", "user__username"))

@@ -8,8 +8,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from annotation.domain.formats import read
 from adjudication.services.adjudications import create_adjudication
+from annotation.domain.formats import read
 from annotation.services.assignments import assignment_submit
 from annotation.services.imports.topics import topics_import
 from tests.factories import ProjectFactory, UserFactory

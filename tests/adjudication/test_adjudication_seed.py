@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from adjudication.domain.consensus_state import version_from_state
+from adjudication.selectors.consensus_versions import consensus_versions
+from adjudication.services.adjudications import create_adjudication
 from annotation.domain.history import replay
 from annotation.domain.invariants import invariant_violations
 from annotation.errors import AssignmentRefused
 from annotation.models import Annotation, Assignment, Operation
-from adjudication.selectors.consensus_versions import consensus_versions
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
-from adjudication.services.adjudications import create_adjudication
 from annotation.services.assignments import assignment_submit
 from annotation.services.operations import annotation_operation_apply, annotation_undo
 from tests.factories import UserFactory, assign, make_topic, mention_ids

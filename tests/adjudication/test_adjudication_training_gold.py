@@ -8,8 +8,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from annotation.models import Annotation
 from adjudication.services.adjudications import create_adjudication
+from annotation.models import Annotation
 from annotation.services.assignments import assignment_submit
 from annotation.services.imports.topics import topics_import
 from modelserve.management.commands.train_suggester import _training_annotations

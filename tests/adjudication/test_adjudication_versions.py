@@ -10,8 +10,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from adjudication.api.serializers.versions import AnnotatorVersion
-from annotation.models import Annotation, Assignment
 from adjudication.selectors.versions import adjudication_versions
+from annotation.models import Annotation, Assignment
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids

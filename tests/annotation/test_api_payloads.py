@@ -17,8 +17,9 @@ from annotation.api.serializers.workspace import (
 )
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.agreement import project_agreement
-from annotation.selectors.projects import assignment_rows, project_rows
+from annotation.selectors.assignments import assignment_rows
 from annotation.selectors.progress import project_progress
+from annotation.selectors.projects import project_rows
 from annotation.selectors.workspace import (
     annotation_log_payload,
     annotation_payload,

@@ -5,11 +5,11 @@ import pytest
 
 from annotation.infra import state_cache
 from annotation.models import Annotation, Assignment
-from validation.selectors.workspace import validation_payload
-from validation.selectors.measures import consolidated_decisions
+from tests.factories import UserFactory, mention_ids
 from tests.validation.test_validation_measures import validate
 from tests.validation.validation_setup import validation_topic
-from tests.factories import UserFactory, mention_ids
+from validation.selectors.measures import consolidated_decisions
+from validation.selectors.workspace import validation_payload
 
 pytestmark = pytest.mark.django_db
 

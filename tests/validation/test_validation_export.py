@@ -9,9 +9,9 @@ from django.core.management import CommandError, call_command
 from annotation.domain.formats import read
 from annotation.infra import state_cache
 from annotation.models import Annotation, ClusterMember, Project
+from tests.factories import UserFactory
 from tests.validation.test_validation_measures import validate
 from tests.validation.validation_setup import validation_project, validation_topic
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from annotation.models import Assignment, Operation
 from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
-from tests.validation.validation_setup import validation_project, validation_topic
 from tests.factories import PASSWORD, AdminFactory, UserFactory, mention_ids
+from tests.validation.validation_setup import validation_project, validation_topic
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,10 @@ from django.core.management import call_command
 
 from annotation.infra import state_cache
 from annotation.models import Annotation, Project, ValidationDecision
-from validation.selectors.workspace import validation_payload
 from annotation.services.operations import annotation_operation_apply, annotation_undo
-from tests.validation.validation_setup import validation_topic
 from tests.factories import PASSWORD, UserFactory, assign, mention_ids
+from tests.validation.validation_setup import validation_topic
+from validation.selectors.workspace import validation_payload
 
 pytestmark = pytest.mark.django_db
 

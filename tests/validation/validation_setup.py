@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from annotation.models import Project, Topic
-from validation.services.input import ClusterToValidate, validation_input_write
 from tests.factories import make_topic, mention_ids
+from validation.services.input import ClusterToValidate, validation_input_write
 
 
 def validation_project(name: str = "validation") -> Project:

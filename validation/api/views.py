@@ -8,8 +8,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from validation.api.serializers import ValidationPayload
 from annotation.selectors.access import visible_annotations
+from validation.api.serializers import ValidationPayload
 from validation.selectors.workspace import validation_payload
 
 

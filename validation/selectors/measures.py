@@ -21,14 +21,14 @@ from collections import defaultdict
 from itertools import combinations
 from typing import Any
 
+from annotation.models import Annotation, Assignment, Operation, Project, ValidationDecision
+from annotation.selectors.progress import IDLE_CAP_SECONDS
 from validation.domain.measures import (
     active_seconds,
     cohen_kappa,
     per_hour,
     precision_recall,
 )
-from annotation.models import Annotation, Assignment, Operation, Project, ValidationDecision
-from annotation.selectors.progress import IDLE_CAP_SECONDS
 
 Decisions = dict[int, str]  # mention -> "accepted" | "rejected"
 

@@ -204,8 +204,7 @@ def side_file_write(target: Path, folder: bool, lines: list[dict[str, Any]]) -> 
 @dataclass
 class ValidationExport:
     """What `annotations_export` returns for a validation project (the shape of its
-    ExportResult: `source`, `written` and `lines()`; exports.py imports this module, so this
-    one cannot import it back)."""
+    ExportResult: `source`, `written` and `lines()`, annotation.validation_hooks.ExportLines)."""
 
     source: str
     written: list[tuple[Path, int, list]]

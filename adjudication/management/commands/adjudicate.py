@@ -7,9 +7,9 @@ everyone agreed). Exits with status 1, having assigned nothing, when any topic i
 
 from django.core.management.base import BaseCommand, CommandError
 
+from adjudication.services.bulk import adjudications_create
 from annotation.errors import AssignmentRefused
 from annotation.models import Project
-from adjudication.services.bulk import adjudications_create
 
 
 class Command(BaseCommand):

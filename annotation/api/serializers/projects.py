@@ -1,10 +1,10 @@
-"""What the admin pages read: projects, topics, users, assignments, progress."""
+"""What the admin pages read about projects: rows, topics, the progress matrix."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from annotation.api.serializers.fields import EnumField, Number
+from annotation.api.serializers.fields import Number
 from annotation.api.serializers.workspace import ProjectInfo, assignment_role, assignment_status
 
 
@@ -26,14 +26,6 @@ class TopicRow(serializers.Serializer):
     annotators = serializers.IntegerField(
         source="annotators_count", help_text="users assigned as annotators (not adjudicators)"
     )
-
-
-class UserRow(serializers.Serializer):
-    id = serializers.IntegerField(source="pk")
-    username = serializers.CharField()
-    is_admin = serializers.BooleanField(source="is_staff")
-    is_active = serializers.BooleanField()
-    last_login = serializers.DateTimeField(format=None, allow_null=True)
 
 
 class ProgressTopic(serializers.Serializer):
@@ -67,23 +59,3 @@ class ProgressPayload(serializers.Serializer):
     topics = ProgressTopic(many=True)
     annotators = ProgressAnnotator(many=True)
     cells = ProgressCell(many=True)
-
-
-class AssignmentsCreated(serializers.Serializer):
-    created = serializers.IntegerField(help_text="new assignments (existing ones are kept)")
-
-
-class AssignmentReassigned(serializers.Serializer):
-    id = serializers.IntegerField()
-    user = serializers.IntegerField(source="user_id")
-    status = assignment_status()
-
-
-class AssignmentReopened(serializers.Serializer):
-    id = serializers.IntegerField()
-    status = assignment_status()
-
-
-class BulkDone(serializers.Serializer):
-    action = EnumField("BulkAction", ("delete", "reopen"))
-    count = serializers.IntegerField()
