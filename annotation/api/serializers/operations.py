@@ -8,6 +8,8 @@ only describe: `EditOperation` is what a suggestion proposes (and what accepting
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
@@ -103,7 +105,7 @@ _EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
 }
 # In the one list's order; a name without a serializer fails here, on import.
 # The PolymorphicProxySerializer's own value type (a class or an instance).
-Shape = serializers.Serializer | type[serializers.Serializer]
+Shape: TypeAlias = serializers.Serializer | type[serializers.Serializer]
 
 EDIT_SHAPES: dict[str, Shape] = {name: _EDIT_SERIALIZERS[name] for name in EDIT_OPERATIONS}
 
