@@ -22,6 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
+from corefapp.backups.schedule import BackupScheduler
 from corefapp.runtime import commands
 from corefapp.runtime.defaults import (
     PG_PASSWORD_FILE,
@@ -137,6 +138,7 @@ def run() -> int:
     logs.mkdir(parents=True, exist_ok=True)
     stack = Stack()
     instance = InstanceLock(var)
+    backups: BackupScheduler | None = None
 
     stopping = False
 
@@ -226,9 +228,12 @@ def run() -> int:
             f"  demo accounts: admin, annotator1, annotator2 - password: {demo_password}\n"
             f"  logs: {logs}\n  Ctrl-C stops everything.\n"
         )
+        backups = BackupScheduler(var, env, REPO_ROOT, logs)
+        say(backups.describe())
         while not stopping:
             for child in stack.children.values():
                 child.supervise(say)
+            backups.tick(say)
             time.sleep(0.5)
         say("\nStopping...")
         return 0
@@ -244,6 +249,8 @@ def run() -> int:
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         instance.mark("stopping")
+        if backups is not None:
+            backups.stop()
         stack.stop()
         instance.release()
         say("Stopped.")
