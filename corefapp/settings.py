@@ -98,6 +98,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "corefapp.metrics.middleware.RequestLatencyMiddleware",
     "corefapp.middleware.ServerTimingMiddleware",
     "corefapp.middleware.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -318,9 +319,18 @@ SUGGEST_HEARTBEAT_STALE_SECONDS = env.int("SUGGEST_HEARTBEAT_STALE_SECONDS", def
 
 DEMO_PASSWORD = env.str("DEMO_PASSWORD", default="demo")
 
+# LOG_FORMAT=json writes one JSON object per line (corefapp/metrics/json_logs.py).
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "corefapp.metrics.json_logs.JsonLinesFormatter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"}
+        | ({"formatter": "json"} if LOG_FORMAT == "json" else {})
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
+
+# GET /metrics answers admins and a scraper sending `Authorization: Bearer <METRICS_TOKEN>`.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
