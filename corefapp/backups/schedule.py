@@ -10,6 +10,7 @@ database; its output goes to var/log/backup.log and one line per backup to the l
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -102,12 +103,18 @@ class BackupScheduler:
         self.next_at = time.time() + self.interval
 
     def stop(self) -> None:
-        """A backup still running when the launcher stops is ended (it writes under a
-        temporary name, so nothing half-written is left as an archive)."""
-        if self.running is not None and self.running.poll() is None:
-            self.running.terminate()
+        """A backup still running when the launcher stops is ended, pg_dump with it (its
+        process group); it writes under a temporary name, so no half-written archive is left
+        under an archive's name."""
+        if self.running is None or self.running.poll() is not None:
+            return
+        for sig, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 5)):
             try:
-                self.running.wait(20)
+                os.killpg(self.running.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.running.wait(wait)
+                return
             except subprocess.TimeoutExpired:
-                self.running.kill()
-                self.running.wait(5)
+                continue

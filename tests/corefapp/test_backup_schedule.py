@@ -4,6 +4,7 @@ newest BACKUP_KEEP archives kept, and each one said aloud."""
 from __future__ import annotations
 
 import os
+import subprocess
 import tarfile
 import time
 from pathlib import Path
@@ -67,3 +68,20 @@ def test_no_backup_is_due_while_the_newest_is_younger_than_the_interval(tmp_path
     scheduler.tick(lambda line: None)
     assert scheduler.running is None
     assert scheduler.next_at > time.time() + 23 * 3600
+
+
+def test_stop_ends_a_running_backup_and_its_children(tmp_path, monkeypatch):
+    import psutil
+
+    monkeypatch.setenv("BACKUP_DIR", str(tmp_path))
+    scheduler = BackupScheduler(tmp_path, dict(os.environ), REPO, tmp_path)
+    # A stand-in for `manage.py backup` whose child (like pg_dump) outlives a plain SIGTERM
+    # to its parent: only the process group reaches it.
+    scheduler.running = subprocess.Popen(["sh", "-c", "sleep 300 & wait"], start_new_session=True)
+    time.sleep(0.3)
+    children = psutil.Process(scheduler.running.pid).children(recursive=True)
+    assert children
+    scheduler.stop()
+    assert scheduler.running.poll() is not None
+    _, alive = psutil.wait_procs(children, timeout=5)
+    assert not alive
