@@ -1,6 +1,7 @@
 """Format readers and writers: SciCo jsonl, CoRefi JSON, ChEMU-Ref jsonlines, brat standoff,
-CoNLL-2012 (export). Every reader returns an :class:`ImportReport` of ``TopicData``; every
-writer takes ``TopicData``. Pure Python: no Django. See docs/formats.md.
+CoNLL-2012 (export), WebAnno TSV 3 (INCEpTION). Every reader returns an
+:class:`ImportReport` of ``TopicData``; every writer takes ``TopicData``. Pure Python: no
+Django. See docs/formats.md.
 
 ``FORMATS`` is the one list of formats: their names, what can be read and written, the file
 extension of a one-file output, and which are written as a folder of files.
@@ -30,6 +31,8 @@ from annotation.domain.formats.errors import (
     Skipped,
 )
 from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
+from annotation.domain.formats.webanno_tsv import read_webanno_tsv, read_webanno_tsv_folders
+from annotation.domain.formats.webanno_tsv_write import write_webanno_tsv
 
 Reader = Callable[..., ImportReport]
 Writer = Callable[..., list[FormatWarning]]
@@ -78,6 +81,25 @@ FORMATS: dict[str, Format] = {
         ),
         Format("brat", "brat standoff", read_brat, write_brat, "", folder=True, accepts=(".zip",)),
         Format("conll", "CoNLL-2012", None, write_conll, ".conll"),
+        # INCEpTION: each .tsv file a topic, or (-folders) each folder of .tsv files one topic.
+        Format(
+            "webanno-tsv",
+            "WebAnno TSV 3 (INCEpTION), a topic per file",
+            read_webanno_tsv,
+            write_webanno_tsv,
+            "",
+            folder=True,
+            accepts=(".tsv", ".zip"),
+        ),
+        Format(
+            "webanno-tsv-folders",
+            "WebAnno TSV 3 (INCEpTION), a topic per folder",
+            read_webanno_tsv_folders,
+            write_webanno_tsv,
+            "",
+            folder=True,
+            accepts=(".zip",),
+        ),
     )
 }
 READERS: dict[str, Reader] = {n: f.reader for n, f in FORMATS.items() if f.reader is not None}
@@ -123,6 +145,8 @@ __all__ = [
     "read_corefi",
     "read_corefi_json",
     "read_scico_jsonl",
+    "read_webanno_tsv",
+    "read_webanno_tsv_folders",
     "write",
     "write_brat",
     "write_chemu_jsonlines",
@@ -130,4 +154,5 @@ __all__ = [
     "write_corefi",
     "write_corefi_json",
     "write_scico_jsonl",
+    "write_webanno_tsv",
 ]

@@ -22,6 +22,9 @@ SCHEMES = {
     "corefi": (True, False),
     "chemu": (False, True),
     "brat": (True, True),
+    # INCEpTION chains are flat clusters; relations become links only in a link project.
+    "webanno-tsv": (True, False),
+    "webanno-tsv-folders": (True, False),
 }
 
 

@@ -54,7 +54,9 @@ def topic_errors(
 
 
 def _declarations(format: str, path: Any):
-    if _is_dir(path):
+    if format.startswith("webanno-tsv"):
+        yield from _webanno_declarations(format, path)
+    elif _is_dir(path):
         # The folders (corefi, brat) or files (scico, chemu) the reader was given.
         for input in folder_inputs(format, Path(path), display_name(path))[0]:
             if format == "corefi":
@@ -72,6 +74,14 @@ def _declarations(format: str, path: Any):
     elif format == "brat":
         stem = Path(path).stem
         yield stem, (f"{stem}.txt", None, None)
+
+
+def _webanno_declarations(format: str, path: Any):
+    # A topic is a .tsv file (its stem), or with webanno-tsv-folders a folder (its name).
+    files = sorted(Path(path).rglob("*.tsv")) if _is_dir(path) else [Path(display_name(path))]
+    for file in files:
+        topic = file.parent.name if format == "webanno-tsv-folders" and _is_dir(path) else file.stem
+        yield topic, (file.name, None, None)
 
 
 def _is_dir(path: Any) -> bool:

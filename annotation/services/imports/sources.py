@@ -29,8 +29,10 @@ EXTENSIONS = {
     "chemu": (".jsonlines", ".jsonl"),
     "corefi": (".json",),
     "brat": (".txt", ".ann"),
+    "webanno-tsv": (".tsv",),
+    "webanno-tsv-folders": (".tsv",),
 }
-TOPIC_FILE = {"corefi": ".json", "brat": ".txt"}
+TOPIC_FILE = {"corefi": ".json", "brat": ".txt", "webanno-tsv": ".tsv"}
 ARCHIVES = (".zip", ".tar", ".tgz", ".gz", ".bz2", ".xz", ".7z", ".rar")
 
 

@@ -50,7 +50,14 @@ from annotation.services.imports.sources import (
 from annotation.services.imports.validation import validation_unfit_drop
 
 # Where a topic's tokens are, per format: the field an error about a topic without any names.
-TOKENS_FIELD = {"scico": "tokens", "corefi": "tokens", "chemu": "sentences", "brat": None}
+TOKENS_FIELD = {
+    "scico": "tokens",
+    "corefi": "tokens",
+    "chemu": "sentences",
+    "brat": None,
+    "webanno-tsv": None,
+    "webanno-tsv-folders": None,
+}
 
 
 @dataclass
