@@ -1,5 +1,5 @@
 """Format readers and writers: SciCo jsonl, CoRefi JSON, ChEMU-Ref jsonlines, brat standoff,
-CoNLL-2012 (export), WebAnno TSV 3 (INCEpTION). Every reader returns an
+CoNLL-2012 (export), WebAnno TSV 3 and UIMA CAS XMI (INCEpTION). Every reader returns an
 :class:`ImportReport` of ``TopicData``; every writer takes ``TopicData``. Pure Python: no
 Django. See docs/formats.md.
 
@@ -31,6 +31,11 @@ from annotation.domain.formats.errors import (
     Skipped,
 )
 from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
+from annotation.domain.formats.uima_xmi import (
+    read_uima_xmi,
+    read_uima_xmi_folders,
+    write_uima_xmi,
+)
 from annotation.domain.formats.webanno_tsv import read_webanno_tsv, read_webanno_tsv_folders
 from annotation.domain.formats.webanno_tsv_write import write_webanno_tsv
 
@@ -100,6 +105,24 @@ FORMATS: dict[str, Format] = {
             folder=True,
             accepts=(".zip",),
         ),
+        Format(
+            "uima-xmi",
+            "UIMA CAS XMI (INCEpTION), a topic per file",
+            read_uima_xmi,
+            write_uima_xmi,
+            "",
+            folder=True,
+            accepts=(".xmi", ".zip"),
+        ),
+        Format(
+            "uima-xmi-folders",
+            "UIMA CAS XMI (INCEpTION), a topic per folder",
+            read_uima_xmi_folders,
+            write_uima_xmi,
+            "",
+            folder=True,
+            accepts=(".zip",),
+        ),
     )
 }
 READERS: dict[str, Reader] = {n: f.reader for n, f in FORMATS.items() if f.reader is not None}
@@ -145,6 +168,8 @@ __all__ = [
     "read_corefi",
     "read_corefi_json",
     "read_scico_jsonl",
+    "read_uima_xmi",
+    "read_uima_xmi_folders",
     "read_webanno_tsv",
     "read_webanno_tsv_folders",
     "write",
@@ -154,5 +179,6 @@ __all__ = [
     "write_corefi",
     "write_corefi_json",
     "write_scico_jsonl",
+    "write_uima_xmi",
     "write_webanno_tsv",
 ]

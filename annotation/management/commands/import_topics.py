@@ -25,6 +25,8 @@ SCHEMES = {
     # INCEpTION chains are flat clusters; relations become links only in a link project.
     "webanno-tsv": (True, False),
     "webanno-tsv-folders": (True, False),
+    "uima-xmi": (True, False),
+    "uima-xmi-folders": (True, False),
 }
 
 

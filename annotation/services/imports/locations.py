@@ -54,8 +54,8 @@ def topic_errors(
 
 
 def _declarations(format: str, path: Any):
-    if format.startswith("webanno-tsv"):
-        yield from _webanno_declarations(format, path)
+    if format.startswith(("webanno-tsv", "uima-xmi")):
+        yield from _inception_declarations(format, path)
     elif _is_dir(path):
         # The folders (corefi, brat) or files (scico, chemu) the reader was given.
         for input in folder_inputs(format, Path(path), display_name(path))[0]:
@@ -76,11 +76,13 @@ def _declarations(format: str, path: Any):
         yield stem, (f"{stem}.txt", None, None)
 
 
-def _webanno_declarations(format: str, path: Any):
-    # A topic is a .tsv file (its stem), or with webanno-tsv-folders a folder (its name).
-    files = sorted(Path(path).rglob("*.tsv")) if _is_dir(path) else [Path(display_name(path))]
+def _inception_declarations(format: str, path: Any):
+    # A topic is a .tsv/.xmi file (its stem), or with the -folders formats a folder (its name).
+    pattern = "*.tsv" if format.startswith("webanno") else "*.xmi"
+    files = sorted(Path(path).rglob(pattern)) if _is_dir(path) else [Path(display_name(path))]
     for file in files:
-        topic = file.parent.name if format == "webanno-tsv-folders" and _is_dir(path) else file.stem
+        by_folder = format.endswith("-folders") and _is_dir(path)
+        topic = file.parent.name if by_folder else file.stem
         yield topic, (file.name, None, None)
 
 

@@ -57,6 +57,8 @@ TOKENS_FIELD = {
     "brat": None,
     "webanno-tsv": None,
     "webanno-tsv-folders": None,
+    "uima-xmi": None,
+    "uima-xmi-folders": None,
 }
 
 

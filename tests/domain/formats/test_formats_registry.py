@@ -4,7 +4,7 @@ from annotation.domain.formats import READERS, WRITERS, read, write
 
 
 def test_the_registry_names_every_format():
-    tsv = {"webanno-tsv", "webanno-tsv-folders"}
+    tsv = {"webanno-tsv", "webanno-tsv-folders", "uima-xmi", "uima-xmi-folders"}
     assert set(READERS) == {"scico", "corefi", "chemu", "brat", *tsv}
     assert set(WRITERS) == {"scico", "corefi", "chemu", "brat", "conll", *tsv}
 
