@@ -14,6 +14,7 @@ from django.db import transaction
 from annotation.domain.formats import READERS
 from annotation.errors import ImportRefused
 from annotation.models import Project
+from annotation.services.imports.guessing import format_guess
 from annotation.services.imports.topics import topics_import
 
 # The scheme a new project gets from the format it is created for.
@@ -43,7 +44,12 @@ class Command(BaseCommand):
             "folders of *.json and of *.txt + *.ann",
         )
         parser.add_argument("--project", required=True, help="project name")
-        parser.add_argument("--format", required=True, choices=list(READERS))
+        parser.add_argument(
+            "--format",
+            default="auto",
+            choices=["auto", *READERS],
+            help="auto (the default): guessed from the contents, and said",
+        )
         parser.add_argument(
             "--skip-invalid",
             action="store_true",
@@ -67,7 +73,11 @@ class Command(BaseCommand):
     def handle(self, *args, path, project, format, skip_invalid, create, purpose, **options):
         # One transaction with the project's creation, so a refused import leaves no empty project.
         created = None
+        guessed = None
         try:
+            if format == "auto":
+                guessed = format_guess(path)
+                format = guessed.format
             with transaction.atomic():
                 target = Project.objects.filter(name=project).first()
                 if target is None:
@@ -98,6 +108,8 @@ class Command(BaseCommand):
             for error in refused.errors:
                 self.stderr.write(error)
             raise CommandError(refused.message) from None
+        if guessed is not None:
+            self.stdout.write(f"format guessed: {guessed}")
         if created is not None:
             self.stdout.write(f"created project '{project}' ({created.scheme})")
         for line in result.lines():

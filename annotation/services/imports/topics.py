@@ -39,6 +39,7 @@ from annotation.infra.effects_sql import effects_write
 from annotation.models import Annotation, Document, Mention, Operation, Project, Topic
 from annotation.selectors.state import mention_text
 from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
+from annotation.services.imports.guessing import looks_like
 from annotation.services.imports.locations import topic_errors
 from annotation.services.imports.sources import (
     folder_size,
@@ -123,7 +124,7 @@ def topics_import(
     try:
         report = source_read(format, source, skip_invalid=skip_invalid, name=file)
     except FormatErrors as error:
-        raise _refused(file, [str(e) for e in error.errors]) from None
+        raise _refused(file, [str(e) for e in error.errors], looks_like(format, source)) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ImportRefused(f"{file}: cannot be read ({error})", [f"{file}: {error}"]) from None
     topics_check(len(report.topics), file)
@@ -153,8 +154,8 @@ def topics_import(
     return result
 
 
-def _refused(file: str, errors: list[str]) -> ImportRefused:
-    return ImportRefused(f"{file}: {len(errors)} error(s); nothing was imported", errors)
+def _refused(file: str, errors: list[str], hint: str = "") -> ImportRefused:
+    return ImportRefused(f"{file}: {len(errors)} error(s); nothing was imported{hint}", errors)
 
 
 def _nothing_to_import(result: ImportResult) -> ImportRefused:
