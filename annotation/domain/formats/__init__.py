@@ -1,5 +1,5 @@
 """Format readers and writers: SciCo jsonl, CoRefi JSON, ChEMU-Ref jsonlines, brat standoff,
-CoNLL-2012 (export), WebAnno TSV 3 and UIMA CAS XMI (INCEpTION). Every reader returns an
+CoNLL-2012 (export), WebAnno TSV 3 and UIMA CAS XMI (INCEpTION), CorefUD. Every reader returns an
 :class:`ImportReport` of ``TopicData``; every writer takes ``TopicData``. Pure Python: no
 Django. See docs/formats.md.
 
@@ -23,6 +23,7 @@ from annotation.domain.formats.corefi import (
     write_corefi,
     write_corefi_json,
 )
+from annotation.domain.formats.corefud import read_corefud, write_corefud
 from annotation.domain.formats.errors import (
     FormatError,
     FormatErrors,
@@ -86,6 +87,14 @@ FORMATS: dict[str, Format] = {
         ),
         Format("brat", "brat standoff", read_brat, write_brat, "", folder=True, accepts=(".zip",)),
         Format("conll", "CoNLL-2012", None, write_conll, ".conll"),
+        Format(
+            "corefud",
+            "CorefUD CoNLL-U",
+            read_corefud,
+            write_corefud,
+            ".conllu",
+            accepts=(".conllu", ".zip"),
+        ),
         # INCEpTION: each .tsv file a topic, or (-folders) each folder of .tsv files one topic.
         Format(
             "webanno-tsv",
@@ -167,6 +176,7 @@ __all__ = [
     "read_chemu_jsonlines",
     "read_corefi",
     "read_corefi_json",
+    "read_corefud",
     "read_scico_jsonl",
     "read_uima_xmi",
     "read_uima_xmi_folders",
@@ -178,6 +188,7 @@ __all__ = [
     "write_conll",
     "write_corefi",
     "write_corefi_json",
+    "write_corefud",
     "write_scico_jsonl",
     "write_uima_xmi",
     "write_webanno_tsv",

@@ -23,6 +23,8 @@ SCHEMES = {
     "corefi": (True, False),
     "chemu": (False, True),
     "brat": (True, True),
+    # CorefUD: entities are clusters, bridges links (outside the five link types: left out).
+    "corefud": (True, False),
     # INCEpTION chains are flat clusters; relations become links only in a link project.
     "webanno-tsv": (True, False),
     "webanno-tsv-folders": (True, False),

@@ -67,6 +67,8 @@ def _declarations(format: str, path: Any):
                     yield txt.stem, (txt.name, None, None)
             else:
                 yield from _declarations(format, input)
+    elif format == "corefud":
+        yield from _newdoc_ids(path)
     elif format in ("scico", "chemu"):
         yield from _lines(path, ID_FIELD[format])
     elif format == "corefi":
@@ -74,6 +76,19 @@ def _declarations(format: str, path: Any):
     elif format == "brat":
         stem = Path(path).stem
         yield stem, (f"{stem}.txt", None, None)
+
+
+def _newdoc_ids(path: Any):
+    # A CorefUD topic is a "# newdoc id = X" document (line numbers as the reader counts).
+    name = display_name(path)
+    if hasattr(path, "read"):
+        lines = path.read().split("\n")
+        path.seek(0)
+    else:
+        lines = Path(path).read_text(encoding="utf-8").split("\n")
+    for number, line in enumerate(lines, start=1):
+        if line.startswith("# newdoc") and "id =" in line:
+            yield line.split("id =", 1)[1].strip(), (name, number, None)
 
 
 def _inception_declarations(format: str, path: Any):

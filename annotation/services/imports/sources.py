@@ -29,6 +29,7 @@ EXTENSIONS = {
     "chemu": (".jsonlines", ".jsonl"),
     "corefi": (".json",),
     "brat": (".txt", ".ann"),
+    "corefud": (".conllu",),
     "webanno-tsv": (".tsv",),
     "webanno-tsv-folders": (".tsv",),
     "uima-xmi": (".xmi", ".xml"),

@@ -40,6 +40,7 @@ from annotation.models import Annotation, Document, Mention, Operation, Project,
 from annotation.selectors.state import mention_text
 from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
 from annotation.services.imports.guessing import looks_like
+from annotation.services.imports.link_scheme import links_in_scheme
 from annotation.services.imports.locations import topic_errors
 from annotation.services.imports.sources import (
     folder_size,
@@ -56,6 +57,7 @@ TOKENS_FIELD = {
     "corefi": "tokens",
     "chemu": "sentences",
     "brat": None,
+    "corefud": None,
     "webanno-tsv": None,
     "webanno-tsv-folders": None,
     "uima-xmi": None,
@@ -131,7 +133,9 @@ def topics_import(
     result = ImportResult(
         project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
     )
-    topics = _drop_unfit(project, report.topics, format, source, skip_invalid, result)
+    in_scheme, outside = links_in_scheme(report.topics, file)
+    result.warnings += outside
+    topics = _drop_unfit(project, in_scheme, format, source, skip_invalid, result)
     if project.validation:
         topics = validation_unfit_drop(topics, file, skip_invalid, result.skipped)
     if not topics:
