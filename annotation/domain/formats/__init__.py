@@ -1,5 +1,6 @@
 """Format readers and writers: SciCo jsonl, CoRefi JSON, ChEMU-Ref jsonlines, brat standoff,
-CoNLL-2012 (export), WebAnno TSV 3 and UIMA CAS XMI (INCEpTION), CorefUD. Every reader returns an
+CoNLL-2012 (export), WebAnno TSV 3 and UIMA CAS XMI (INCEpTION), CorefUD,
+Label Studio (import). Every reader returns an
 :class:`ImportReport` of ``TopicData``; every writer takes ``TopicData``. Pure Python: no
 Django. See docs/formats.md.
 
@@ -31,6 +32,7 @@ from annotation.domain.formats.errors import (
     ImportReport,
     Skipped,
 )
+from annotation.domain.formats.label_studio import read_label_studio
 from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
 from annotation.domain.formats.uima_xmi import (
     read_uima_xmi,
@@ -94,6 +96,14 @@ FORMATS: dict[str, Format] = {
             write_corefud,
             ".conllu",
             accepts=(".conllu", ".zip"),
+        ),
+        Format(
+            "label-studio",
+            "Label Studio JSON export (import only)",
+            read_label_studio,
+            None,
+            ".json",
+            accepts=(".json", ".zip"),
         ),
         # INCEpTION: each .tsv file a topic, or (-folders) each folder of .tsv files one topic.
         Format(
@@ -177,6 +187,7 @@ __all__ = [
     "read_corefi",
     "read_corefi_json",
     "read_corefud",
+    "read_label_studio",
     "read_scico_jsonl",
     "read_uima_xmi",
     "read_uima_xmi_folders",

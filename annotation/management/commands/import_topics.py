@@ -25,6 +25,8 @@ SCHEMES = {
     "brat": (True, True),
     # CorefUD: entities are clusters, bridges links (outside the five link types: left out).
     "corefud": (True, False),
+    # Label Studio: coreference relations are clusters, the others links.
+    "label-studio": (True, True),
     # INCEpTION chains are flat clusters; relations become links only in a link project.
     "webanno-tsv": (True, False),
     "webanno-tsv-folders": (True, False),

@@ -30,6 +30,7 @@ EXTENSIONS = {
     "corefi": (".json",),
     "brat": (".txt", ".ann"),
     "corefud": (".conllu",),
+    "label-studio": (".json",),
     "webanno-tsv": (".tsv",),
     "webanno-tsv-folders": (".tsv",),
     "uima-xmi": (".xmi", ".xml"),

@@ -58,6 +58,7 @@ TOKENS_FIELD = {
     "chemu": "sentences",
     "brat": None,
     "corefud": None,
+    "label-studio": None,
     "webanno-tsv": None,
     "webanno-tsv-folders": None,
     "uima-xmi": None,
