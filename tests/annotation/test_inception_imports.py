@@ -4,7 +4,9 @@ format is wrong, and one annotator's INCEpTION files as their submitted annotati
 
 from __future__ import annotations
 
+import io
 import shutil
+import zipfile
 from io import StringIO
 
 import pytest
@@ -116,3 +118,37 @@ def test_one_annotators_inception_files_become_their_submitted_annotation(tsv_fo
             sorted(m.spans for m in expected.mentions if m.cluster == c.key)
             for c in expected.clusters
         )
+
+
+def upload(client, project, name: str, content: bytes, format: str):
+    file = io.BytesIO(content)
+    file.name = name
+    return client.post(
+        f"/api/projects/{project.pk}/imports/", {"file": file, "format": format}, format="multipart"
+    )
+
+
+def test_the_app_imports_an_uploaded_tsv_and_downloads_it_back_as_a_zip(admin_client):
+    project = ProjectFactory(name="Upload")
+    content = (INCEPTION_SUITE / "testMultiTokenChain" / "reference.tsv").read_bytes()
+
+    response = upload(admin_client, project, "chain.tsv", content, "webanno-tsv")
+
+    assert response.status_code == 201, response.content
+    assert response.json()["topics"] == ["chain"] and response.json()["gold"] == 1
+    download = admin_client.get(
+        f"/api/projects/{project.pk}/export/?format=webanno-tsv&source=gold"
+    )
+    assert download.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(download.content)) as opened:
+        assert opened.read("chain.tsv") == content
+
+
+def test_an_upload_in_the_wrong_format_says_what_it_looks_like(admin_client):
+    project = ProjectFactory(name="Wrong upload")
+
+    response = upload(admin_client, project, "chemu.jsonl", CHEMU_DEMO.read_bytes(), "scico")
+
+    assert response.status_code == 400
+    assert "it looks like ChEMU-Ref jsonlines (--format chemu" in response.json()["message"]
+    assert not Topic.objects.filter(project=project).exists()

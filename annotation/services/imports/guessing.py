@@ -84,7 +84,10 @@ def _head(path: Path) -> bytes:
 
 
 def _stream_head(stream: Any) -> bytes:
+    # From the start: the reader may have read the stream already.
     position = stream.tell() if hasattr(stream, "tell") else None
+    if position is not None:
+        stream.seek(0)
     data = stream.read(HEAD_BYTES)
     if position is not None:
         stream.seek(position)

@@ -1317,10 +1317,16 @@ export interface components {
          * @description * `brat` - brat
          *     * `chemu` - chemu
          *     * `corefi` - corefi
+         *     * `corefud` - corefud
+         *     * `label-studio` - label-studio
          *     * `scico` - scico
+         *     * `uima-xmi` - uima-xmi
+         *     * `uima-xmi-folders` - uima-xmi-folders
+         *     * `webanno-tsv` - webanno-tsv
+         *     * `webanno-tsv-folders` - webanno-tsv-folders
          * @enum {string}
          */
-        FormatEnum: "brat" | "chemu" | "corefi" | "scico";
+        FormatEnum: "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
         GuidedStarted: {
             /** @description mentions the file does not ask about, placed */
             placed: number;
@@ -3310,7 +3316,7 @@ export interface operations {
     projects_export_retrieve: {
         parameters: {
             query?: {
-                format?: "brat" | "chemu" | "conll" | "corefi" | "scico";
+                format?: "brat" | "chemu" | "conll" | "corefi" | "corefud" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
                 /** @description gold | adjudicated | submitted | all | a username */
                 source?: string;
             };
