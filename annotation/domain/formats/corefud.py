@@ -125,7 +125,8 @@ def _document_topic(
     tokens: list[str] = []
     sentence_ranges: list[tuple[int, int]] = []
     opened: list[_Open] = []
-    mentions: dict[tuple[str, int], _Mention] = {}  # (eid, start of first part) -> mention
+    # (eid, spans) -> mention: one entity may have two mentions starting at one word.
+    mentions: dict[tuple[str, tuple[tuple[int, int], ...]], _Mention] = {}
     partial: dict[str, _Mention] = {}  # eid -> a discontinuous mention being built
     finished: list[_Mention] = []
     bridges: list[tuple[int, str, int]] = []  # word, raw value, line
@@ -187,7 +188,7 @@ def _document_topic(
     if problems.errors:
         return None
     for mention in finished:
-        mentions[(mention.eid, mention.spans[0][0])] = mention
+        mentions[(mention.eid, tuple(mention.spans))] = mention
     topic = TopicData(external_id=doc_id or fallback_id)
     ordered = sorted(mentions.values(), key=lambda m: (m.spans, m.eid))
     seen: set[tuple[tuple[int, int], ...]] = set()

@@ -127,3 +127,23 @@ def test_a_scico_topic_is_written_as_corefud_and_read_back(fixtures_dir):
     assert sorted((m.spans, m.cluster) for m in back.mentions) == sorted(
         (m.spans, m.cluster) for m in topic.mentions
     )
+
+
+NESTED_SAME_ENTITY = """# newdoc id = d2
+# global.Entity = eid-etype-head-other
+# sent_id = d2-1
+# text = Americans themselves
+1\tAmericans\t_\t_\t_\t_\t_\t_\t_\tEntity=(e34-person-2(e34-person-1)
+2\tthemselves\t_\t_\t_\t_\t_\t_\t_\tEntity=e34)
+
+"""
+
+
+def test_two_mentions_of_one_entity_starting_at_one_word_are_both_kept():
+    # As in GUM's dev file (GUM_speech_impeachment): "(34-...(34-...)" on one word.
+    (topic,) = read("corefud", io.StringIO(NESTED_SAME_ENTITY)).topics
+    assert [(m.spans, m.cluster) for m in topic.mentions] == [
+        (((0, 0),), "e34"),
+        (((0, 1),), "e34"),
+    ]
+    assert round_trip([topic]) == NESTED_SAME_ENTITY
