@@ -66,8 +66,9 @@ NOT_SPANS = frozenset(
 TYPESYSTEM_NAMES = ("TypeSystem.xml", "typesystem.xml")
 SKIPPED_FEATURES = frozenset({"sofa", "begin", "end"})
 # What the XML parsers (ElementTree's, cassis's lxml: a SyntaxError) and cassis raise on a
-# file that is not a CAS of this type system (ValueError, KeyError, TypeError...).
-READ_ERRORS = (SyntaxError, ValueError, KeyError, TypeError, AttributeError, OSError)
+# file that is not a CAS of this type system (ValueError, KeyError, TypeError...); an XML
+# declaration naming an unknown encoding raises LookupError.
+READ_ERRORS = (SyntaxError, ValueError, KeyError, TypeError, AttributeError, OSError, LookupError)
 
 
 def looks_like_xmi(head: str) -> bool:

@@ -94,3 +94,27 @@ def test_a_type_system_beside_the_file_is_used(tmp_path):
     topic = read("uima-xmi-folders", moved).topics[0]
     assert topic.external_id == "moved"
     assert chains(topic) == chains(before)
+
+
+def test_an_unknown_xml_encoding_is_refused_not_raised(tmp_path):
+    bad = tmp_path / "bad.xmi"
+    bad.write_text('<?xml version="1.0" encoding="UTF-9"?><xmi:XMI/>')
+    with pytest.raises(FormatErrors, match="not a UIMA CAS XMI file"):
+        read("uima-xmi", bad)
+
+
+def test_a_given_type_system_is_used(tmp_path):
+    before = read("uima-xmi", case_file("testSimpleChain", "reference.xmi")).topics[0]
+    write("uima-xmi", [before], tmp_path)
+    elsewhere = tmp_path / "types.xml"
+    (tmp_path / "TypeSystem.xml").rename(elsewhere)
+    topic = read("uima-xmi", tmp_path / "reference.xmi", typesystem=elsewhere).topics[0]
+    assert chains(topic) == chains(before)
+
+
+def test_a_given_type_system_is_the_one_read(tmp_path):
+    # A broken type system given makes the read fail: it is used, not DKPro Core's.
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<typeSystemDescription>")
+    with pytest.raises(FormatErrors, match="not a UIMA CAS XMI file"):
+        read("uima-xmi", case_file("testSimpleChain", "reference.xmi"), typesystem=broken)
