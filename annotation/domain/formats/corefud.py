@@ -401,6 +401,27 @@ def _misc_with(misc: list[str], entity: str | None, bridge: str | None) -> str:
     return "|".join(out) or "_"
 
 
+_UNSAFE = re.compile(r"[-()|=,<>:\[\]\s]")
+
+
+def entity_ids(topic: TopicData) -> dict[str, str]:
+    """Cluster key -> the eid written: the key itself where CorefUD allows it (no ``-``,
+    brackets, ``|``, ``=``, ``,``, ``<``, ``>``, ``:`` or spaces), else ``e1``, ``e2``..."""
+    keys = list(dict.fromkeys(m.cluster for m in topic.mentions if m.cluster is not None))
+    safe = {k for k in keys if k and not _UNSAFE.search(k)}
+    out: dict[str, str] = {}
+    number = 0
+    for key in keys:
+        if key in safe:
+            out[key] = key
+            continue
+        number += 1
+        while f"e{number}" in safe:
+            number += 1
+        out[key] = f"e{number}"
+    return out
+
+
 @dataclass
 class _Part:
     eid: str
@@ -415,13 +436,13 @@ def _word_annotations(
 ) -> tuple[dict[int, str], dict[int, str]]:
     """Word -> the Entity value and the Bridge value written there."""
     parts: list[_Part] = []
-    keys = {m.cluster for m in topic.mentions if m.cluster is not None}
+    eids = entity_ids(topic)
     for position, mention in enumerate(topic.mentions):
         if mention.document != index:
             continue
-        eid = mention.cluster if mention.cluster is not None else f"s{position}"
-        if mention.cluster is None and eid in keys:
-            eid = f"s{position}x"
+        eid = eids[mention.cluster] if mention.cluster is not None else f"s{position}"
+        while mention.cluster is None and eid in eids.values():
+            eid += "x"
         attrs = mention.metadata.get(NAMESPACE, {}).get("open") or eid
         count = len(mention.spans)
         for number, (start, end) in enumerate(mention.spans, start=1):
@@ -461,7 +482,8 @@ def _word_annotations(
             problems.warn(topic.external_id, "links", "a bridge between unclustered mentions")
             continue
         relation = link.type[len(BRIDGE) + 1 :]
-        value = f"{antecedent.cluster}<{anaphor.cluster}" + (f":{relation}" if relation else "")
+        pair = f"{eids[antecedent.cluster]}<{eids[anaphor.cluster]}"
+        value = pair + (f":{relation}" if relation else "")
         bridge.setdefault(anaphor.spans[0][0], []).append(value)
     other = [link for link in topic.links if not link.type.startswith(BRIDGE)]
     if other and index == 0:

@@ -11,9 +11,10 @@ tokens and sentences (DKPro Core's); chains (a type with a ``first`` feature; li
 followed by ``next``; the link type is the layer); relations (types with ``Governor`` and
 ``Dependent``); every other annotation type is a span layer with its primitive features.
 
-Writing: one ``<topic>.xmi`` per one-document topic, ``<topic>/<n>-<document>.xmi`` for a
-topic of several, and one ``TypeSystem.xml`` in the folder (DKPro Core's plus the layers
-written), which INCEpTION's "UIMA CAS XMI" import takes with the files.
+Writing: one ``<topic>.xmi`` per topic when every topic has one document, else
+``<topic>/<n>-<document>.xmi`` for every topic, and a ``TypeSystem.xml`` in each folder
+(DKPro Core's plus the layers written), which INCEpTION's "UIMA CAS XMI" import takes
+with the files.
 """
 
 from __future__ import annotations
@@ -406,9 +407,12 @@ def write_uima_xmi(topics: Iterable[TopicData], path: PathOrStream) -> list[Form
     folder = Path(path)
     problems = Problems(display_name(path))
     planned = []
+    topics = list(topics)
+    # One topic of several documents makes every topic a folder (see webanno_tsv_write).
+    as_folders = any(len(topic.documents) > 1 for topic in topics)
     for topic in topics:
         documents = topic_to_documents(topic, problems)
-        if len(documents) == 1:
+        if not as_folders:
             targets = [folder / f"{topic.external_id}.xmi"]
         else:
             width = len(str(len(documents)))

@@ -1,8 +1,8 @@
 """WebAnno TSV 3.3 writing (what INCEpTION imports): chains and span labels.
 
-``write_webanno_tsv`` writes one ``<topic>.tsv`` per one-document topic and a folder
-``<topic>/`` of ``<document>.tsv`` files for a topic of several documents (what
-``read_webanno_tsv_folders`` reads back as one topic). Each cluster is a chain of the layer it
+``write_webanno_tsv`` writes one ``<topic>.tsv`` per topic when every topic has one
+document, else a folder ``<topic>/`` of ``<n>-<document>.tsv`` files per topic (what
+``read_webanno_tsv_folders`` reads back topic by topic). Each cluster is a chain of the layer it
 was read from (default DKPro Core's ``CoreferenceLink``), its links in the order read (else in
 text order); an annotation that does not start and end on token boundaries inside one token
 gets a sub-token row. Offsets are written in UTF-16 units, as INCEpTION counts them.
@@ -53,9 +53,13 @@ def write_webanno_tsv(topics: Iterable[TopicData], path: PathOrStream) -> list[F
         raise TypeError("WebAnno TSV is written to a folder")
     folder = Path(path)
     problems = Problems(display_name(path))
+    topics = list(topics)
+    # One topic of several documents makes every topic a folder, so that the -folders
+    # format reads each back as one topic.
+    as_folders = any(len(topic.documents) > 1 for topic in topics)
     for topic in topics:
         documents = topic_to_documents(topic, problems)
-        if len(documents) == 1:
+        if not as_folders:
             targets = [folder / f"{topic.external_id}.tsv"]
         else:
             width = len(str(len(documents)))

@@ -147,3 +147,24 @@ def test_two_mentions_of_one_entity_starting_at_one_word_are_both_kept():
         (((0, 1),), "e34"),
     ]
     assert round_trip([topic]) == NESTED_SAME_ENTITY
+
+
+def test_cluster_keys_corefud_cannot_carry_are_renamed_and_the_clusters_kept():
+    from tests.paths import COREFI_DATA
+
+    topic = read("corefi", min(COREFI_DATA.glob("*.json"))).topics[0]
+    assert any("-" in key for key in topic.cluster_members())  # CoRefi's keys: "0-2"...
+    back = read("corefud", io.StringIO(round_trip([topic]))).topics
+
+    def groups(mentions, document, keep):
+        members = {}
+        for m in mentions:
+            if m.cluster is not None and m.document == document and m.spans in keep:
+                members.setdefault(m.cluster, []).append(m.spans)
+        return sorted(sorted(v) for v in members.values())
+
+    # Each document is a CorefUD document; a mention without a cluster comes back as an
+    # entity of its own, so compare the mentions that had one.
+    for index, document in enumerate(back):
+        clustered = {m.spans for m in topic.mentions if m.document == index and m.cluster}
+        assert groups(document.mentions, 0, clustered) == groups(topic.mentions, index, clustered)
