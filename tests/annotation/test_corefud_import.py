@@ -47,3 +47,33 @@ def test_bridges_are_left_out_of_the_database_with_a_warning():
     assert "topic GUM_bio_byron: link(s) 1 BRIDGE left out" in out
     assert RelationLink.objects.count() == 0
     assert Topic.objects.count() == 2
+
+
+def test_an_annotators_corefud_file_becomes_their_submitted_annotation():
+    source = DATA / "fr_democrat_dev_sample.conllu"
+    run("import_topics", "--project", "Team", "--create", "--format", "corefud", str(source))
+
+    out = run(
+        "import_annotations",
+        "--project",
+        "Team",
+        "--user",
+        "ann",
+        "--format",
+        "corefud",
+        "--create-user",
+        "--submit",
+        str(source),
+    )
+
+    assert "imported 2 topic(s) for ann into project 'Team', 2 submitted" in out
+    from annotation.models import Assignment
+    from annotation.selectors.topic_data import annotation_topic_data
+
+    for assignment in Assignment.objects.filter(user__username="ann"):
+        gold = assignment.topic.annotations.get(kind="gold")
+        mine, expected = annotation_topic_data(assignment.annotation), annotation_topic_data(gold)
+        assert sorted((m.spans, m.cluster is None) for m in mine.mentions) == sorted(
+            (m.spans, m.cluster is None) for m in expected.mentions
+        )
+        assert len(mine.clusters) == len(expected.clusters)
