@@ -152,3 +152,26 @@ def test_an_upload_in_the_wrong_format_says_what_it_looks_like(admin_client):
     assert response.status_code == 400
     assert "it looks like ChEMU-Ref jsonlines (--format chemu" in response.json()["message"]
     assert not Topic.objects.filter(project=project).exists()
+
+
+def test_an_upload_with_format_auto_is_guessed_and_says_so(admin_client):
+    project = ProjectFactory(name="Auto upload")
+    content = (INCEPTION_SUITE / "testSimpleChain" / "reference.tsv").read_bytes()
+
+    response = upload(admin_client, project, "simple.tsv", content, "auto")
+
+    assert response.status_code == 201, response.content
+    assert response.json()["warnings"][0] == (
+        "simple.tsv: format guessed: webanno-tsv (its first line is #FORMAT=WebAnno TSV 3)"
+    )
+    assert Topic.objects.filter(project=project).count() == 1
+
+
+def test_an_upload_of_no_known_format_with_auto_is_a_clear_400(admin_client):
+    project = ProjectFactory(name="Unknown upload")
+
+    response = upload(admin_client, project, "notes.txt", b"just words\n", "auto")
+
+    assert response.status_code == 400
+    assert "cannot be told from its contents" in response.json()["message"]
+    assert not Topic.objects.filter(project=project).exists()

@@ -14,7 +14,7 @@ from django.db import transaction
 from annotation.domain.formats import READERS
 from annotation.errors import ImportRefused
 from annotation.models import Project
-from annotation.services.imports.guessing import format_guess
+from annotation.services.imports.guessing import AUTO, format_guess
 from annotation.services.imports.topics import topics_import
 
 # The scheme a new project gets from the format it is created for.
@@ -51,7 +51,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--format",
             default="auto",
-            choices=["auto", *READERS],
+            choices=[AUTO, *READERS],
             help="auto (the default): guessed from the contents, and said",
         )
         parser.add_argument(
@@ -79,7 +79,7 @@ class Command(BaseCommand):
         created = None
         guessed = None
         try:
-            if format == "auto":
+            if format == AUTO:
                 guessed = format_guess(path)
                 format = guessed.format
             with transaction.atomic():

@@ -14,6 +14,8 @@ from annotation.domain.formats.guess import HEAD_BYTES, Guess, guess_files, gues
 from annotation.errors import ImportRefused
 from annotation.services.imports.sources import is_folder, is_zip_path
 
+# The format an import may be asked for to have it guessed (and said).
+AUTO = "auto"
 # Formats a guess may name that this version does not read.
 OTHER_LABELS = {"corefud": "CorefUD CoNLL-U", "label-studio": "Label Studio JSON"}
 

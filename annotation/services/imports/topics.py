@@ -39,7 +39,7 @@ from annotation.infra.effects_sql import effects_write
 from annotation.models import Annotation, Document, Mention, Operation, Project, Topic
 from annotation.selectors.state import mention_text
 from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
-from annotation.services.imports.guessing import looks_like
+from annotation.services.imports.guessing import AUTO, format_guess, looks_like
 from annotation.services.imports.link_scheme import links_in_scheme
 from annotation.services.imports.locations import topic_errors
 from annotation.services.imports.sources import (
@@ -109,7 +109,7 @@ def topics_import(
 ) -> ImportResult:
     """Import every topic of `path`: a file, a folder (searched at any depth), a zip, or an
     uploaded file; `name` is what messages call it (default: its base name)."""
-    if format not in READERS:
+    if format not in READERS and format != AUTO:
         raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(READERS)}", [])
     file = name or display_name(path)
     _check_size(path, file)
@@ -124,6 +124,10 @@ def topics_import(
                 name=file,
             )
     source = _readable(path)
+    guessed = None
+    if format == AUTO:
+        guessed = format_guess(source)
+        format = guessed.format
     try:
         report = source_read(format, source, skip_invalid=skip_invalid, name=file)
     except FormatErrors as error:
@@ -134,6 +138,8 @@ def topics_import(
     result = ImportResult(
         project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
     )
+    if guessed is not None:
+        result.warnings.insert(0, f"{file}: format guessed: {guessed}")
     in_scheme, outside = links_in_scheme(report.topics, file)
     result.warnings += outside
     topics = _drop_unfit(project, in_scheme, format, source, skip_invalid, result)

@@ -1314,7 +1314,8 @@ export interface components {
             ][];
         };
         /**
-         * @description * `brat` - brat
+         * @description * `auto` - auto
+         *     * `brat` - brat
          *     * `chemu` - chemu
          *     * `corefi` - corefi
          *     * `corefud` - corefud
@@ -1326,7 +1327,7 @@ export interface components {
          *     * `webanno-tsv-folders` - webanno-tsv-folders
          * @enum {string}
          */
-        FormatEnum: "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
+        FormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
         GuidedStarted: {
             /** @description mentions the file does not ask about, placed */
             placed: number;
@@ -1337,6 +1338,21 @@ export interface components {
              * @description the file; for brat (or a folder of CoRefi files) a .zip of the folder
              */
             file: string;
+            /**
+             * @description auto: guessed from the file, and said in the warnings
+             *
+             *     * `auto` - auto
+             *     * `brat` - brat
+             *     * `chemu` - chemu
+             *     * `corefi` - corefi
+             *     * `corefud` - corefud
+             *     * `label-studio` - label-studio
+             *     * `scico` - scico
+             *     * `uima-xmi` - uima-xmi
+             *     * `uima-xmi-folders` - uima-xmi-folders
+             *     * `webanno-tsv` - webanno-tsv
+             *     * `webanno-tsv-folders` - webanno-tsv-folders
+             */
             format: components["schemas"]["FormatEnum"];
             /** @default false */
             skip_invalid?: boolean;
