@@ -1,5 +1,9 @@
-"""python manage.py import_topics --project NAME --format scico|corefi|chemu|brat
+"""python manage.py import_topics --project NAME [--format auto|scico|corefi|chemu|brat|
+webanno-tsv|webanno-tsv-folders|uima-xmi|uima-xmi-folders|corefud|label-studio]
 [--skip-invalid] [--create] [--as annotation|validation] PATH
+
+`--format auto` (the default) guesses the format from the file and prints what it guessed
+(docs/formats.md, "Guessing the format").
 
 `--as validation`: the file's clusters are to be validated (docs/validation.md); the project
 must use the validation scheme (`--create` makes it so) and every topic must carry clusters.
