@@ -55,7 +55,7 @@ def project_topics(project: Project) -> list[dict]:
             "annotators_count",
         )
     )
-    return list(rows)
+    return [dict(row) for row in rows]
 
 
 def users_by_name() -> QuerySet:

@@ -79,7 +79,7 @@ class LinkOperation(serializers.Serializer):
     antecedent = serializers.IntegerField()
 
 
-EDIT_SHAPES: dict[str, type[serializers.Serializer]] = {
+EDIT_SHAPES: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
     "assign": AssignOperation,
     "merge": MergeOperation,
     "split": SplitOperation,
