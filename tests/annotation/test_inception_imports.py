@@ -66,7 +66,8 @@ def test_an_xmi_file_imports_its_chains_as_gold(tmp_path):
 
     result = topics_import(project=project, path=source, format="uima-xmi")
 
-    assert result.topics == ["chain"] and result.gold == 1
+    assert result.topics == ["chain"]
+    assert result.gold == 1
     topic = Topic.objects.get(project=project)
     gold = annotation_topic_data(topic.annotations.get(kind="gold"))
     assert sorted(
@@ -135,7 +136,8 @@ def test_the_app_imports_an_uploaded_tsv_and_downloads_it_back_as_a_zip(admin_cl
     response = upload(admin_client, project, "chain.tsv", content, "webanno-tsv")
 
     assert response.status_code == 201, response.content
-    assert response.json()["topics"] == ["chain"] and response.json()["gold"] == 1
+    assert response.json()["topics"] == ["chain"]
+    assert response.json()["gold"] == 1
     download = admin_client.get(
         f"/api/projects/{project.pk}/export/?format=webanno-tsv&source=gold"
     )

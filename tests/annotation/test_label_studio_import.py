@@ -35,7 +35,8 @@ def test_a_label_studio_export_imports_clusters_and_links(tmp_path):
 
     result = topics_import(project=project, path=source, format="label-studio")
 
-    assert result.topics == ["3"] and result.gold == 1
+    assert result.topics == ["3"]
+    assert result.gold == 1
     assert any("1 part-of left out" in str(w) for w in result.warnings)
     gold = Topic.objects.get(project=project).annotations.get(kind="gold")
     assert Cluster.objects.filter(annotation=gold).count() == 2

@@ -73,34 +73,33 @@ class _TokenMap:
 def documents_to_topic(
     topic_id: str, documents: list[CasDocument], problems: Problems
 ) -> TopicData | None:
-    topic = TopicData(external_id=topic_id)
-    mentions: dict[MentionKey, MentionData] = {}
-    where: dict[MentionKey, str] = {}  # chain mention -> "chain N link K" for messages
-    pending_links: list[tuple[str, MentionKey, MentionKey]] = []
-    dropped_layers: dict[str, int] = {}
-    chain_count = 0
+    reading = _Reading(topic_id, problems)
     for index, document in enumerate(documents):
-        cuts = [
-            offset
-            for chain in document.chains
-            for link in chain.links
-            for offset in (link.begin, link.end)
-        ]
-        cuts += [
-            offset
-            for span in document.spans
-            if span.layer not in TOKEN_LAYERS
-            for offset in (span.begin, span.end)
-        ]
-        cuts += [o for r in document.relations for o in (*r.governor, *r.dependent)]
-        pieces = pieces_of(document, cuts)
+        reading.document(index, document)
+    return reading.topic_data()
+
+
+class _Reading:
+    """One topic being read: its mentions by (document, spans), the chains so far, the
+    links waiting for the mentions' final order, the token layers left out."""
+
+    def __init__(self, topic_id: str, problems: Problems):
+        self.topic = TopicData(external_id=topic_id)
+        self.problems = problems
+        self.mentions: dict[MentionKey, MentionData] = {}
+        self.where: dict[MentionKey, str] = {}  # chain mention -> "chain N link K"
+        self.pending_links: list[tuple[str, MentionKey, MentionKey]] = []
+        self.dropped_layers: dict[str, int] = {}
+
+    def document(self, index: int, document: CasDocument) -> None:
+        pieces = pieces_of(document, _cuts(document))
         tokens = _TokenMap(pieces)
         sentences = []
         for begin, end in document.sentences:
             span = tokens.span(begin, end)
             if span is not None:
                 sentences.append((span[0], span[1] + 1))
-        topic.documents.append(
+        self.topic.documents.append(
             DocumentData(
                 doc_id=document.name,
                 tokens=[document.text[a:b] for a, b in pieces],
@@ -117,93 +116,113 @@ def documents_to_topic(
                 },
             )
         )
-        record = document.name
         for number, chain in enumerate(document.chains, start=1):
-            chain_count += 1
-            key = str(chain_count)
-            topic.clusters.append(ClusterData(key))
-            for position, link in enumerate(chain.links, start=1):
-                name = f"chain {number} link {position}"
-                text = document.text[link.begin : link.end]
-                if link.begin >= link.end:
-                    problems.error(
-                        record,
-                        name,
-                        f"a zero-width link at character {link.begin}: a mention here covers "
-                        "at least one token",
-                    )
-                    continue
-                span = tokens.span(link.begin, link.end)
-                if span is None:
-                    problems.error(record, name, f"{text!r} covers no token")
-                    continue
-                mention_key = (index, (span,))
-                if mention_key in mentions:
-                    problems.error(
-                        record,
-                        name,
-                        f"{text!r} is also {where[mention_key]}: a mention belongs to one "
-                        "cluster here (stacked links on one span cannot be carried)",
-                    )
-                    continue
-                where[mention_key] = name
-                mentions[mention_key] = MentionData(
-                    index,
-                    (span,),
-                    key,
-                    {
-                        NAMESPACE: {
-                            "chain": {
-                                "layer": chain.layer,
-                                "number": number,
-                                "link": position,
-                                "features": dict(link.features),
-                            }
-                        }
-                    },
-                )
-        for span_annotation in document.spans:
-            if span_annotation.layer in TOKEN_LAYERS:
-                dropped_layers[span_annotation.layer] = (
-                    dropped_layers.get(span_annotation.layer, 0) + 1
-                )
-                continue
-            span = tokens.span(span_annotation.begin, span_annotation.end)
-            if span is None:
-                problems.warn(
+            self._chain(index, document, number, chain, tokens)
+        self._spans(index, document, tokens)
+        self._relations(index, document, tokens)
+
+    def _chain(
+        self, index: int, document: CasDocument, number: int, chain: CasChain, tokens: _TokenMap
+    ) -> None:
+        key = str(len(self.topic.clusters) + 1)
+        self.topic.clusters.append(ClusterData(key))
+        record = document.name
+        for position, link in enumerate(chain.links, start=1):
+            name = f"chain {number} link {position}"
+            text = document.text[link.begin : link.end]
+            if link.begin >= link.end:
+                self.problems.error(
                     record,
-                    short(span_annotation.layer),
-                    f"a {short(span_annotation.layer)} annotation at characters "
-                    f"{span_annotation.begin}-{span_annotation.end} covers no token; left out",
+                    name,
+                    f"a zero-width link at character {link.begin}: a mention here covers "
+                    "at least one token",
                 )
                 continue
-            mention = _mention_at(mentions, (index, (span,)))
-            mention.metadata.setdefault(NAMESPACE, {}).setdefault("spans", []).append(
-                {"layer": span_annotation.layer, "features": dict(span_annotation.features)}
+            span = tokens.span(link.begin, link.end)
+            if span is None:
+                self.problems.error(record, name, f"{text!r} covers no token")
+                continue
+            mention_key = (index, (span,))
+            if mention_key in self.mentions:
+                self.problems.error(
+                    record,
+                    name,
+                    f"{text!r} is also {self.where[mention_key]}: a mention belongs to one "
+                    "cluster here (stacked links on one span cannot be carried)",
+                )
+                continue
+            self.where[mention_key] = name
+            kept = {
+                "layer": chain.layer,
+                "number": number,
+                "link": position,
+                "features": dict(link.features),
+            }
+            self.mentions[mention_key] = MentionData(
+                index, (span,), key, {NAMESPACE: {"chain": kept}}
             )
+
+    def _spans(self, index: int, document: CasDocument, tokens: _TokenMap) -> None:
+        for annotation in document.spans:
+            layer = annotation.layer
+            if layer in TOKEN_LAYERS:
+                self.dropped_layers[layer] = self.dropped_layers.get(layer, 0) + 1
+                continue
+            span = tokens.span(annotation.begin, annotation.end)
+            if span is None:
+                self.problems.warn(
+                    document.name,
+                    short(layer),
+                    f"a {short(layer)} annotation at characters "
+                    f"{annotation.begin}-{annotation.end} covers no token; left out",
+                )
+                continue
+            mention = _mention_at(self.mentions, (index, (span,)))
+            mention.metadata.setdefault(NAMESPACE, {}).setdefault("spans", []).append(
+                {"layer": layer, "features": dict(annotation.features)}
+            )
+
+    def _relations(self, index: int, document: CasDocument, tokens: _TokenMap) -> None:
         for relation in document.relations:
             ends = [tokens.span(*relation.governor), tokens.span(*relation.dependent)]
             if ends[0] is None or ends[1] is None:
-                problems.warn(record, short(relation.layer), "a relation end covers no token")
+                self.problems.warn(
+                    document.name, short(relation.layer), "a relation end covers no token"
+                )
                 continue
-            governor = _mention_at(mentions, (index, (ends[0],)))
-            dependent = _mention_at(mentions, (index, (ends[1],)))
+            governor = _mention_at(self.mentions, (index, (ends[0],)))
+            dependent = _mention_at(self.mentions, (index, (ends[1],)))
             values = [v for v in relation.features.values() if v]
             type_ = (link_type(values[0]) or values[0]) if values else short(relation.layer)
-            pending_links.append((type_, dependent.key, governor.key))
-    for layer, count in dropped_layers.items():
-        problems.warn(
-            None,
-            short(layer),
-            f"{count} {short(layer)} annotation(s) describe tokens, not mentions; left out",
-        )
-    if problems.errors:
-        return None
-    ordered = sorted(mentions.values(), key=lambda m: (m.document, m.spans))
-    topic.mentions = ordered
-    indices = {m.key: i for i, m in enumerate(ordered)}
-    topic.links = [LinkData(t, indices[a], indices[b]) for t, a, b in pending_links]
-    return topic
+            self.pending_links.append((type_, dependent.key, governor.key))
+
+    def topic_data(self) -> TopicData | None:
+        for layer, count in self.dropped_layers.items():
+            self.problems.warn(
+                None,
+                short(layer),
+                f"{count} {short(layer)} annotation(s) describe tokens, not mentions; left out",
+            )
+        if self.problems.errors:
+            return None
+        ordered = sorted(self.mentions.values(), key=lambda m: (m.document, m.spans))
+        self.topic.mentions = ordered
+        indices = {m.key: i for i, m in enumerate(ordered)}
+        self.topic.links = [LinkData(t, indices[a], indices[b]) for t, a, b in self.pending_links]
+        return self.topic
+
+
+def _cuts(document: CasDocument) -> list[int]:
+    """Every offset an annotation (other than a token layer's) starts or ends at."""
+    cuts = [o for chain in document.chains for link in chain.links for o in (link.begin, link.end)]
+    cuts += [
+        o
+        for span in document.spans
+        if span.layer not in TOKEN_LAYERS
+        for o in (span.begin, span.end)
+    ]
+    cuts += [o for r in document.relations for o in (*r.governor, *r.dependent)]
+    return cuts
 
 
 def _mention_at(mentions: dict[MentionKey, MentionData], key: MentionKey) -> MentionData:

@@ -121,106 +121,125 @@ def _documents(lines: list[str]) -> list[tuple[int, list[str]]]:
 def _document_topic(
     block: list[str], first_line: int, fallback_id: str, problems: Problems
 ) -> TopicData | None:
-    sentences: list[dict[str, Any]] = []
-    tokens: list[str] = []
-    sentence_ranges: list[tuple[int, int]] = []
-    opened: list[_Open] = []
-    # (eid, spans) -> mention: one entity may have two mentions starting at one word.
-    mentions: dict[tuple[str, tuple[tuple[int, int], ...]], _Mention] = {}
-    partial: dict[str, _Mention] = {}  # eid -> a discontinuous mention being built
-    finished: list[_Mention] = []
-    bridges: list[tuple[int, str, int]] = []  # word, raw value, line
-    splits: list[str] = []
-    doc_id = None
-    current: dict[str, Any] | None = None
+    document = _Document(problems)
     for offset, line in enumerate(block):
-        number = first_line + offset
+        document.line(line, first_line + offset)
+    document.end_sentence()
+    return document.topic(fallback_id)
+
+
+class _Document:
+    """One CorefUD document being read, line by line."""
+
+    def __init__(self, problems: Problems):
+        self.problems = problems
+        self.sentences: list[dict[str, Any]] = []
+        self.tokens: list[str] = []
+        self.sentence_ranges: list[tuple[int, int]] = []
+        self.opened: list[_Open] = []
+        self.partial: dict[str, _Mention] = {}  # eid -> a discontinuous mention being built
+        self.finished: list[_Mention] = []
+        self.bridges: list[tuple[int, str, int]] = []  # word, raw value, line
+        self.splits: list[str] = []
+        self.doc_id: str | None = None
+        self.current: dict[str, Any] | None = None
+
+    def end_sentence(self) -> None:
+        if self.current is not None and self.current["rows"]:
+            self.sentence_ranges.append((self.current.pop("first"), len(self.tokens)))
+            self.current = None
+
+    def line(self, line: str, number: int) -> None:
         if not line.strip():
-            if current is not None and current["rows"]:
-                sentence_ranges.append((current["first"], len(tokens)))
-                current = None
-            continue
-        if current is None:
-            current = {"comments": [], "rows": [], "first": len(tokens)}
-            sentences.append(current)
+            self.end_sentence()
+            return
+        if self.current is None:
+            self.current = {"comments": [], "rows": [], "first": len(self.tokens)}
+            self.sentences.append(self.current)
         if line.startswith("#"):
-            if current["rows"]:
-                problems.error(number, None, "a comment inside a sentence")
-            current["comments"].append(line)
+            if self.current["rows"]:
+                self.problems.error(number, None, "a comment inside a sentence")
+            self.current["comments"].append(line)
             if line.startswith("# newdoc") and "id =" in line:
-                doc_id = line.split("id =", 1)[1].strip()
-            continue
+                self.doc_id = line.split("id =", 1)[1].strip()
+            return
         cells = line.split("\t")
         if len(cells) != 10:
-            problems.error(number, None, f"{len(cells)} columns; CoNLL-U has 10")
-            continue
+            self.problems.error(number, None, f"{len(cells)} columns; CoNLL-U has 10")
+            return
+        self._row(cells, number)
+
+    def _row(self, cells: list[str], number: int) -> None:
+        assert self.current is not None
         misc = _misc(cells[9])
-        entity = next((a[len("Entity=") :] for a in misc if a.startswith("Entity=")), None)
-        bridge = next((a[len("Bridge=") :] for a in misc if a.startswith("Bridge=")), None)
-        split = next((a[len("SplitAnte=") :] for a in misc if a.startswith("SplitAnte=")), None)
-        is_word = _WORD_ID.match(cells[0]) is not None
-        if not is_word:
+        entity, bridge, split = (
+            next((a.split("=", 1)[1] for a in misc if a.startswith(f"{name}=")), None)
+            for name in ("Entity", "Bridge", "SplitAnte")
+        )
+        if _WORD_ID.match(cells[0]) is None:
             if entity or bridge:
-                problems.error(
+                what = "an empty node" if "." in cells[0] else "a multiword token"
+                self.problems.error(
                     number,
                     "MISC",
-                    f"a mention on {'an empty node' if '.' in cells[0] else 'a multiword token'}"
-                    f" ({cells[0]} {cells[1]!r}): mentions here are made of words",
+                    f"a mention on {what} ({cells[0]} {cells[1]!r}): mentions here are made "
+                    "of words",
                 )
-            current["rows"].append({"cells": cells, "word": False})
-            continue
-        word = len(tokens)
-        tokens.append(cells[1])
+            self.current["rows"].append({"cells": cells, "word": False})
+            return
+        word = len(self.tokens)
+        self.tokens.append(cells[1])
         kept = [a if not a.startswith(("Entity=", "Bridge=")) else a.split("=")[0] for a in misc]
-        current["rows"].append({"cells": cells[:9], "misc": kept, "word": True})
+        self.current["rows"].append({"cells": cells[:9], "misc": kept, "word": True})
         if split:
-            splits.append(split)
+            self.splits.append(split)
         if bridge:
-            bridges.append((word, bridge, number))
+            self.bridges.append((word, bridge, number))
         if entity:
-            _brackets(entity, word, number, opened, partial, finished, problems)
-    if current is not None and current["rows"]:
-        sentence_ranges.append((current["first"], len(tokens)))
-    for still in opened:
-        problems.error(still.line, "Entity", f"mention of {still.eid} is never closed")
-    for eid, mention in partial.items():
-        problems.error(mention.line, "Entity", f"discontinuous mention of {eid} is incomplete")
-    if problems.errors:
-        return None
-    for mention in finished:
-        mentions[(mention.eid, tuple(mention.spans))] = mention
-    topic = TopicData(external_id=doc_id or fallback_id)
-    ordered = sorted(mentions.values(), key=lambda m: (m.spans, m.eid))
-    seen: set[tuple[tuple[int, int], ...]] = set()
-    for mention in ordered:
-        spans = tuple(sorted(mention.spans))
-        if spans in seen:
-            problems.error(
-                mention.line, "Entity", f"two mentions on the same words ({mention.eid})"
+            _brackets(entity, word, number, self.opened, self.partial, self.finished, self.problems)
+
+    def topic(self, fallback_id: str) -> TopicData | None:
+        problems = self.problems
+        for still in self.opened:
+            problems.error(still.line, "Entity", f"mention of {still.eid} is never closed")
+        for eid, mention in self.partial.items():
+            problems.error(mention.line, "Entity", f"discontinuous mention of {eid} is incomplete")
+        if problems.errors:
+            return None
+        # (eid, spans) -> mention: one entity may have two mentions starting at one word.
+        mentions = {(m.eid, tuple(m.spans)): m for m in self.finished}
+        topic = TopicData(external_id=self.doc_id or fallback_id)
+        ordered = sorted(mentions.values(), key=lambda m: (m.spans, m.eid))
+        seen: set[tuple[tuple[int, int], ...]] = set()
+        for mention in ordered:
+            spans = tuple(sorted(mention.spans))
+            if spans in seen:
+                problems.error(
+                    mention.line, "Entity", f"two mentions on the same words ({mention.eid})"
+                )
+                continue
+            seen.add(spans)
+            topic.mentions.append(
+                MentionData(0, spans, mention.eid, {NAMESPACE: {"open": mention.attrs}})
             )
-            continue
-        seen.add(spans)
-        topic.mentions.append(
-            MentionData(0, spans, mention.eid, {NAMESPACE: {"open": mention.attrs}})
+        order = list(dict.fromkeys(m.eid for m in sorted(ordered, key=lambda m: m.spans)))
+        topic.clusters = [ClusterData(eid) for eid in order]
+        topic.links = _bridge_links(topic.mentions, self.bridges, problems)
+        if problems.errors:
+            return None
+        for sentence in self.sentences:
+            sentence.pop("first", None)  # a closing block of comments only keeps it
+        topic.documents.append(
+            DocumentData(
+                doc_id=self.doc_id or fallback_id,
+                tokens=self.tokens,
+                sentences=self.sentence_ranges,
+                metadata={NAMESPACE: {"sentences": self.sentences}},
+            )
         )
-    order = list(dict.fromkeys(m.eid for m in sorted(ordered, key=lambda m: m.spans)))
-    topic.clusters = [ClusterData(eid) for eid in order]
-    topic.links = _bridge_links(topic.mentions, bridges, problems)
-    if problems.errors:
-        return None
-    for sentence in sentences:
-        sentence.pop("first", None)
-    topic.documents.append(
-        DocumentData(
-            doc_id=doc_id or fallback_id,
-            tokens=tokens,
-            sentences=sentence_ranges,
-            metadata={NAMESPACE: {"sentences": sentences}},
-        )
-    )
-    if splits:
-        topic.metadata[NAMESPACE] = {"split_antecedents": splits}
-    return topic
+        if self.splits:
+            topic.metadata[NAMESPACE] = {"split_antecedents": self.splits}
+        return topic
 
 
 def _brackets(

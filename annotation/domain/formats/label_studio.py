@@ -93,10 +93,46 @@ def read_label_studio(
     return report
 
 
+Region = dict[str, Any]
+
+
 def _task(task: Any, record: str, problems: Problems, coref_labels: list[str]) -> TopicData | None:
     if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
         problems.error(record, "data", "a task is an object with a data object")
         return None
+    found = _results(task, record, problems)
+    if found is None:
+        return None
+    regions, relations = found
+    text = _text(task["data"], regions)
+    if text is None:
+        problems.error(record, "data", "no text field the regions point into")
+        return None
+    for region in regions.values():
+        if region["end"] > len(text):
+            problems.error(record, region["_where"], f"ends at {region['end']}, beyond the text")
+        elif "text" in region and text[region["start"] : region["end"]] != region["text"]:
+            problems.warn(record, region["_where"], "its text differs from the task's text")
+    if problems.errors:
+        return None
+    ranges = tokenize(text, [o for r in regions.values() for o in (r["start"], r["end"])])
+    topic = TopicData(external_id=str(task.get("id", record)))
+    topic.documents.append(
+        DocumentData(
+            doc_id=topic.external_id,
+            tokens=[text[a:b] for a, b in ranges],
+            sentences=_lines(text, ranges),
+        )
+    )
+    index_of = _mentions(topic, regions, ranges, record, problems)
+    _relations(topic, relations, index_of, coref_labels, record, problems)
+    return None if problems.errors else topic
+
+
+def _results(
+    task: dict[str, Any], record: str, problems: Problems
+) -> tuple[dict[str, Region], list[dict[str, Any]]] | None:
+    """The first annotation not cancelled: its regions by id and its relations."""
     annotations = [
         a
         for a in task.get("annotations") or []
@@ -113,7 +149,7 @@ def _task(task: Any, record: str, problems: Problems, coref_labels: list[str]) -
     if not isinstance(results, list):
         problems.error(record, "annotations[0].result", "not a list")
         return None
-    regions: dict[str, dict[str, Any]] = {}
+    regions: dict[str, Region] = {}
     relations: list[dict[str, Any]] = []
     skipped: dict[str, int] = {}
     for number, result in enumerate(results):
@@ -132,31 +168,21 @@ def _task(task: Any, record: str, problems: Problems, coref_labels: list[str]) -
             skipped[str(kind)] = skipped.get(str(kind), 0) + 1
     for kind, count in skipped.items():
         problems.warn(record, "result", f"{count} result(s) of type {kind} left out")
-    text = _text(task["data"], regions)
-    if text is None:
-        problems.error(record, "data", "no text field the regions point into")
-        return None
-    for region in regions.values():
-        if region["end"] > len(text):
-            problems.error(record, region["_where"], f"ends at {region['end']}, beyond the text")
-        elif "text" in region and text[region["start"] : region["end"]] != region["text"]:
-            problems.warn(record, region["_where"], "its text differs from the task's text")
-    if problems.errors:
-        return None
-    ranges = tokenize(text, [o for r in regions.values() for o in (r["start"], r["end"])])
+    return regions, relations
+
+
+def _mentions(
+    topic: TopicData,
+    regions: dict[str, Region],
+    ranges: list[tuple[int, int]],
+    record: str,
+    problems: Problems,
+) -> dict[str, int]:
+    """A mention per region (regions on the same tokens share one); region id -> mention."""
     starts, ends = [a for a, _ in ranges], [b for _, b in ranges]
-    topic = TopicData(external_id=str(task.get("id", record)))
-    topic.documents.append(
-        DocumentData(
-            doc_id=topic.external_id,
-            tokens=[text[a:b] for a, b in ranges],
-            sentences=_lines(text, ranges),
-        )
-    )
     index_of: dict[str, int] = {}
-    ordered = sorted(regions.items(), key=lambda item: (item[1]["start"], -item[1]["end"]))
     spans_seen: dict[tuple[int, int], int] = {}
-    for region_id, region in ordered:
+    for region_id, region in sorted(regions.items(), key=lambda r: (r[1]["start"], -r[1]["end"])):
         # A region may start or end in white space: it covers the tokens inside it.
         first = bisect_left(starts, region["start"])
         last = bisect_right(ends, region["end"]) - 1
@@ -167,14 +193,22 @@ def _task(task: Any, record: str, problems: Problems, coref_labels: list[str]) -
             index_of[region_id] = spans_seen[(first, last)]
             continue
         spans_seen[(first, last)] = index_of[region_id] = len(topic.mentions)
+        labels = list(region.get("labels") or [])
         topic.mentions.append(
-            MentionData(
-                0,
-                ((first, last),),
-                None,
-                {NAMESPACE: {"id": region_id, "labels": list(region.get("labels") or [])}},
-            )
+            MentionData(0, ((first, last),), None, {NAMESPACE: {"id": region_id, "labels": labels}})
         )
+    return index_of
+
+
+def _relations(
+    topic: TopicData,
+    relations: list[dict[str, Any]],
+    index_of: dict[str, int],
+    coref_labels: list[str],
+    record: str,
+    problems: Problems,
+) -> None:
+    """Coreference relations join clusters (connected components); the others are links."""
     parent = list(range(len(topic.mentions)))
 
     def root(i: int) -> int:
@@ -184,11 +218,10 @@ def _task(task: Any, record: str, problems: Problems, coref_labels: list[str]) -
         return i
 
     for relation in relations:
-        ends_ = [index_of.get(str(relation.get(k))) for k in ("from_id", "to_id")]
-        if ends_[0] is None or ends_[1] is None:
+        source, target = (index_of.get(str(relation.get(k))) for k in ("from_id", "to_id"))
+        if source is None or target is None:
             problems.error(record, relation["_where"], "names a region that is not in the task")
             continue
-        source, target = ends_[0], ends_[1]
         labels = [str(label) for label in relation.get("labels") or []]
         if is_coreference(labels, coref_labels):
             parent[root(source)] = root(target)
@@ -199,20 +232,14 @@ def _task(task: Any, record: str, problems: Problems, coref_labels: list[str]) -
             anaphor, antecedent = antecedent, anaphor
         name = labels[0] if labels else "relation"
         topic.links.append(LinkData(link_type(name) or name, anaphor, antecedent))
-    if problems.errors:
-        return None
     groups: dict[int, list[int]] = {}
     for i in range(len(topic.mentions)):
         groups.setdefault(root(i), []).append(i)
-    number = 0
-    for members in sorted(groups.values()):
-        if len(members) < 2:
-            continue
-        number += 1
-        topic.clusters.append(ClusterData(str(number)))
+    for members in sorted(g for g in groups.values() if len(g) > 1):
+        key = str(len(topic.clusters) + 1)
+        topic.clusters.append(ClusterData(key))
         for i in members:
-            topic.mentions[i].cluster = str(number)
-    return topic
+            topic.mentions[i].cluster = key
 
 
 def _text(data: dict[str, Any], regions: dict[str, dict[str, Any]]) -> str | None:

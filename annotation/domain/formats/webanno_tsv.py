@@ -218,18 +218,9 @@ def _document(
     problems: Problems,
 ) -> CasDocument | None:
     text, to_cp = _text(sentences, problems)
-    if problems.errors:
-        return None
-
-    def convert(r: Range, line: int) -> Range:
-        if r[1] >= len(to_cp) or to_cp[r[0]] < 0 or to_cp[r[1]] < 0:
-            problems.error(line, "offsets", f"{r[0]}-{r[1]} is outside the sentence texts")
-            return (0, 0)
-        return (to_cp[r[0]], to_cp[r[1]])
-
     rows = [row for sentence in sentences for row in sentence.rows]
-    for row in rows:
-        row.range = convert(row.range, row.line)
+    if not problems.errors:
+        _code_points(rows, to_cp, problems)
     if problems.errors:
         return None
     document = CasDocument(name=name, text=text, layers=layers)
@@ -245,37 +236,50 @@ def _document(
     spans: dict[tuple[str, object], CasSpan] = {}
     chains: dict[tuple[str, int], dict[int, CasLink]] = {}
     relations: list[tuple[_Row, int, list[str]]] = []
-    index = 0
-    while index < len(columns):
-        column = columns[index]
-        group = [index]
-        while (
-            group[-1] + 1 < len(columns)
-            and columns[group[-1] + 1].layer == column.layer
-            and columns[group[-1] + 1].kind == column.kind
-        ):
-            group.append(group[-1] + 1)
-        index = group[-1] + 1
+    for group in _layer_groups(columns):
+        first = columns[group[0]]
         for row in rows:
             cells = [row.values[i] for i in group]
             if all(c == "_" for c in cells):
                 continue
-            if column.kind == "SP":
+            if first.kind == "SP":
                 _span_cells(row, [columns[i] for i in group], cells, spans, problems)
-            elif column.kind == "CH":
+            elif first.kind == "CH":
                 _chain_cells(row, [columns[i] for i in group], cells, chains, problems)
             else:
                 relations.append((row, group[0], cells))
     for layer_chain, links in sorted(chains.items(), key=lambda item: item[0][1]):
         document.chains.append(CasChain(layer_chain[0], [links[k] for k in sorted(links)]))
     document.spans = list(spans.values())
-    for row, first, cells in relations:
-        relation = _relation(row, columns[first : first + len(cells)], cells, spans, by_id)
+    for row, start, cells in relations:
+        relation = _relation(row, columns[start : start + len(cells)], cells, spans, by_id)
         if relation is None:
-            problems.error(row.line, columns[first].layer, "a relation end cannot be found")
+            problems.error(row.line, columns[start].layer, "a relation end cannot be found")
         else:
             document.relations.append(relation)
     return None if problems.errors else document
+
+
+def _code_points(rows: list[_Row], to_cp: list[int], problems: Problems) -> None:
+    """Each row's UTF-16 offsets (as INCEpTION counts) as code point offsets."""
+    for row in rows:
+        begin, end = row.range
+        if end >= len(to_cp) or to_cp[begin] < 0 or to_cp[end] < 0:
+            problems.error(row.line, "offsets", f"{begin}-{end} is outside the sentence texts")
+        else:
+            row.range = (to_cp[begin], to_cp[end])
+
+
+def _layer_groups(columns: list[_Column]) -> list[list[int]]:
+    """The column indices of each layer, in header order."""
+    groups: list[list[int]] = []
+    for index, column in enumerate(columns):
+        previous = columns[groups[-1][0]] if groups else None
+        if previous is not None and (previous.layer, previous.kind) == (column.layer, column.kind):
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return groups
 
 
 def _text(sentences: list[_Sentence], problems: Problems) -> tuple[str, list[int]]:

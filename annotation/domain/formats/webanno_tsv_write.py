@@ -77,68 +77,96 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "document"
 
 
+Cells = tuple[Range, int, list[str]]  # an annotation's range, first column, cell values
+
+
 def document_to_tsv(document: CasDocument) -> str:
-    text = document.text
-    # Annotations as (layer, kind, range, values per column), in layer order.
-    chain_layers = list(dict.fromkeys(chain.layer for chain in document.chains))
-    span_layers = list(dict.fromkeys(span.layer for span in document.spans))
-    headers = ["#FORMAT=WebAnno TSV 3.3"]
-    span_features: dict[str, list[str]] = {}
-    for layer in span_layers:
-        names = [n for n in document.layers.get(layer, []) if n]
-        for span in document.spans:
-            if span.layer == layer:
-                names += [n for n in span.features if n not in names]
-        span_features[layer] = names
-        headers.append(f"#T_SP={layer}|{'|'.join(names)}")
-    chain_order: dict[str, list[str]] = {}
-    for layer in chain_layers:
-        kept = document.layers.get(layer, [])
-        order = kept if sorted(kept) == sorted(_CHAIN_FEATURES) else list(_CHAIN_FEATURES)
-        chain_order[layer] = order
-        headers.append(f"#T_CH={layer}|{'|'.join(order)}")
-    token_ranges = sorted(document.tokens)
-    # Every annotation: its range, and its cells per column; numbered when on several rows.
-    columns = sum(max(len(span_features[layer]), 1) for layer in span_layers) + 2 * len(
-        chain_layers
+    layout = _Layout(document)
+    spans, chains = layout.span_cells(), layout.chain_cells()
+    rows = _rows(
+        document.text, document.sentences, sorted(document.tokens), [a[0] for a in spans + chains]
     )
-    annotations: list[tuple[Range, int, list[str]]] = []  # range, first column, raw cells
-    offset = 0
-    for layer in span_layers:
-        names = span_features[layer]
-        for span in document.spans:
-            if span.layer == layer:
-                values = [
-                    escape(span.features[n]) if span.features.get(n) is not None else "*"
-                    for n in names
-                ] or ["*"]
-                annotations.append(((span.begin, span.end), offset, values))
-        offset += max(len(names), 1)
-    chain_cells: list[tuple[Range, int, list[str]]] = []
-    number = 0
-    for layer in chain_layers:
-        for chain in (c for c in document.chains if c.layer == layer):
-            number += 1
-            for position, link in enumerate(chain.links, start=1):
-                type_ = link.features.get(REFERENCE_TYPE)
-                relation = link.features.get(REFERENCE_RELATION)
-                by_feature = {
-                    REFERENCE_TYPE: f"{escape(type_) if type_ else '*'}[{number}]",
-                    REFERENCE_RELATION: f"{escape(relation) if relation else '*'}"
-                    f"->{number}-{position}",
-                }
-                chain_cells.append(
-                    ((link.begin, link.end), offset, [by_feature[f] for f in chain_order[layer]])
-                )
-        offset += 2
-    rows = _rows(text, document.sentences, token_ranges, [a[0] for a in annotations + chain_cells])
+    cells = _cells(rows, spans, chains)
+    ids = document.metadata.get("sentence_ids") or []
+    out = [
+        _sentence(document, number, sentence, members, rows, cells, layout.columns, ids)
+        for number, (sentence, members) in enumerate(_by_sentence(document, rows), start=1)
+    ]
+    return "\n".join(layout.headers) + "\n\n\n" + "\n".join(out)
+
+
+class _Layout:
+    """The headers and columns: span layers (their features), then chain layers."""
+
+    def __init__(self, document: CasDocument):
+        self.document = document
+        self.chain_layers = list(dict.fromkeys(chain.layer for chain in document.chains))
+        self.span_layers = list(dict.fromkeys(span.layer for span in document.spans))
+        self.headers = ["#FORMAT=WebAnno TSV 3.3"]
+        self.span_features: dict[str, list[str]] = {}
+        for layer in self.span_layers:
+            names = [n for n in document.layers.get(layer, []) if n]
+            for span in document.spans:
+                if span.layer == layer:
+                    names += [n for n in span.features if n not in names]
+            self.span_features[layer] = names
+            self.headers.append(f"#T_SP={layer}|{'|'.join(names)}")
+        self.chain_order: dict[str, list[str]] = {}
+        for layer in self.chain_layers:
+            kept = document.layers.get(layer, [])
+            order = kept if sorted(kept) == sorted(_CHAIN_FEATURES) else list(_CHAIN_FEATURES)
+            self.chain_order[layer] = order
+            self.headers.append(f"#T_CH={layer}|{'|'.join(order)}")
+        self.span_columns = sum(max(len(self.span_features[la]), 1) for la in self.span_layers)
+        self.columns = self.span_columns + 2 * len(self.chain_layers)
+
+    def span_cells(self) -> list[Cells]:
+        annotations: list[Cells] = []
+        offset = 0
+        for layer in self.span_layers:
+            names = self.span_features[layer]
+            for span in self.document.spans:
+                if span.layer == layer:
+                    values = [
+                        escape(span.features[n]) if span.features.get(n) is not None else "*"
+                        for n in names
+                    ] or ["*"]
+                    annotations.append(((span.begin, span.end), offset, values))
+            offset += max(len(names), 1)
+        return annotations
+
+    def chain_cells(self) -> list[Cells]:
+        cells: list[Cells] = []
+        offset, number = self.span_columns, 0
+        for layer in self.chain_layers:
+            for chain in (c for c in self.document.chains if c.layer == layer):
+                number += 1
+                for position, link in enumerate(chain.links, start=1):
+                    type_ = link.features.get(REFERENCE_TYPE)
+                    relation = link.features.get(REFERENCE_RELATION)
+                    by_feature = {
+                        REFERENCE_TYPE: f"{escape(type_) if type_ else '*'}[{number}]",
+                        REFERENCE_RELATION: f"{escape(relation) if relation else '*'}"
+                        f"->{number}-{position}",
+                    }
+                    values = [by_feature[f] for f in self.chain_order[layer]]
+                    cells.append(((link.begin, link.end), offset, values))
+            offset += 2
+        return cells
+
+
+def _cells(
+    rows: list[tuple[int, int, bool]], spans: list[Cells], chains: list[Cells]
+) -> dict[tuple[int, int], list[str]]:
+    """(row, column) -> the values written there; a span annotation on several rows, or
+    stacked with another of its layer, is numbered (``VALUE[n]``)."""
     cells: dict[tuple[int, int], list[str]] = {}
     span_count = 0
-    for range_, first, values in annotations:
+    for range_, first, values in spans:
         covered = _covered(rows, range_)
         stacked = any(
             other is not values and other_first == first and _overlap(other_range, range_)
-            for other_range, other_first, other in annotations
+            for other_range, other_first, other in spans
         )
         suffix = ""
         if len(covered) > 1 or stacked:
@@ -147,42 +175,41 @@ def document_to_tsv(document: CasDocument) -> str:
         for row in covered:
             for i, value in enumerate(values):
                 cells.setdefault((row, first + i), []).append(value + suffix)
-    for range_, first, values in chain_cells:
+    for range_, first, values in chains:
         for row in _covered(rows, range_):
             for i, value in enumerate(values):
                 cells.setdefault((row, first + i), []).append(value)
-    out: list[str] = []
-    ids = document.metadata.get("sentence_ids") or []
-    for number, (sentence, sentence_rows) in enumerate(_by_sentence(document, rows), start=1):
-        lines = []
-        if number - 1 < len(ids) and ids[number - 1]:
-            lines.append(f"#Sentence.id={ids[number - 1]}")
-        lines += [f"#Text={_text_escape(part)}" for part in text[slice(*sentence)].split("\n")]
-        token_number = 0
-        sub_number = 0
-        for row_index in sentence_rows:
-            begin, end, is_token = rows[row_index]
-            if is_token:
-                token_number += 1
-                sub_number = 0
-                row_id = f"{number}-{token_number}"
-            else:
-                sub_number += 1
-                row_id = f"{number}-{token_number}.{sub_number}"
-            values = ["|".join(cells.get((row_index, c), ["_"])) for c in range(columns)]
-            lines.append(
-                "\t".join(
-                    [
-                        row_id,
-                        f"{_utf16(text, begin)}-{_utf16(text, end)}",
-                        text[begin:end],
-                        *values,
-                    ]
-                )
-                + "\t"
-            )
-        out.append("\n".join(lines) + "\n")
-    return "\n".join(headers) + "\n\n\n" + "\n".join(out)
+    return cells
+
+
+def _sentence(
+    document: CasDocument,
+    number: int,
+    sentence: Range,
+    members: list[int],
+    rows: list[tuple[int, int, bool]],
+    cells: dict[tuple[int, int], list[str]],
+    columns: int,
+    ids: list[str],
+) -> str:
+    text = document.text
+    lines = []
+    if number - 1 < len(ids) and ids[number - 1]:
+        lines.append(f"#Sentence.id={ids[number - 1]}")
+    lines += [f"#Text={_text_escape(part)}" for part in text[slice(*sentence)].split("\n")]
+    token_number = sub_number = 0
+    for row_index in members:
+        begin, end, is_token = rows[row_index]
+        if is_token:
+            token_number, sub_number = token_number + 1, 0
+            row_id = f"{number}-{token_number}"
+        else:
+            sub_number += 1
+            row_id = f"{number}-{token_number}.{sub_number}"
+        values = ["|".join(cells.get((row_index, c), ["_"])) for c in range(columns)]
+        offsets = f"{_utf16(text, begin)}-{_utf16(text, end)}"
+        lines.append("\t".join([row_id, offsets, text[begin:end], *values]) + "\t")
+    return "\n".join(lines) + "\n"
 
 
 def _utf16(text: str, offset: int) -> int:

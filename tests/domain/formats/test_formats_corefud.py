@@ -94,7 +94,8 @@ DISCONTINUOUS = """# newdoc id = d1
 def test_a_discontinuous_mention_is_one_mention_with_two_spans_and_writes_back():
     (topic,) = read("corefud", io.StringIO(DISCONTINUOUS)).topics
     (peter_mary, _him) = topic.mentions
-    assert peter_mary.spans == ((0, 0), (2, 2)) and peter_mary.cluster == "e1"
+    assert peter_mary.spans == ((0, 0), (2, 2))
+    assert peter_mary.cluster == "e1"
     assert topic.links == [LinkData("BRIDGE:part", 1, 0)]
     assert round_trip([topic]) == DISCONTINUOUS
 

@@ -22,7 +22,8 @@ def head(path, size=65536) -> bytes:
 )
 def test_each_format_is_told_from_its_first_bytes(path, expected):
     guess = guess_format(head(path), path.name)
-    assert guess is not None and guess.format == expected
+    assert guess is not None
+    assert guess.format == expected
 
 
 def test_a_corefi_file_is_told_even_from_a_cut_head():

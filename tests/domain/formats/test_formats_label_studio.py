@@ -53,7 +53,8 @@ def test_a_real_label_studio_task_reads_its_regions_as_mentions():
     ((a, b),) = mention.spans
     assert tokens[a : b + 1] == ["February", "22"]
     assert mention.metadata["label-studio"]["labels"] == ["Date"]
-    assert mention.cluster is None and topic.clusters == []
+    assert mention.cluster is None
+    assert topic.clusters == []
     assert guess_format(REAL.read_bytes()).format == "label-studio"
 
 

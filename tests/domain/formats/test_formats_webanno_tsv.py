@@ -78,7 +78,8 @@ def test_what_a_cluster_cannot_carry_is_refused_by_name(case):
         read("webanno-tsv", suite(case))
     # With skip_invalid the file is listed, not read.
     report = read("webanno-tsv", suite(case), skip_invalid=True)
-    assert report.topics == [] and report.skipped
+    assert report.topics == []
+    assert report.skipped
 
 
 @pytest.mark.parametrize("case", SLOT_CASES)
