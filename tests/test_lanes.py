@@ -60,3 +60,8 @@ def test_make_test_fast_selects_the_lane_and_make_test_everything():
 
     assert len(fast) == 1 and f'-m "{lanes.FAST}"' in fast[0]
     assert len(every) == 1 and not re.search(r"\s-m\s", every[0])
+
+
+def test_every_module_the_lane_tables_name_exists():
+    missing = sorted(m for m in lanes.TRAINING | lanes.SLOW if not (REPO / m).is_file())
+    assert missing == [], "renamed or removed: update tests/lanes.py"
