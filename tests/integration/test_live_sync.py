@@ -132,4 +132,5 @@ def test_sockets_idle_for_twelve_pop_cycles_and_three_pings_stay_open_and_hear_t
 
     assert idle >= 12 * POP_SECONDS and idle >= 3 * PING_SECONDS
     assert progress["type"] == "progress"
-    assert applied["type"] == "applied" and applied["version"] == 1
+    assert applied["type"] == "applied"
+    assert applied["version"] == 1
