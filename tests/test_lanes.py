@@ -58,8 +58,10 @@ def test_make_test_fast_selects_the_lane_and_make_test_everything():
     fast = [line for line in make_plan("test-fast").splitlines() if "pytest" in line]
     every = [line for line in make_plan("test").splitlines() if "pytest" in line]
 
-    assert len(fast) == 1 and f'-m "{lanes.FAST}"' in fast[0]
-    assert len(every) == 1 and not re.search(r"\s-m\s", every[0])
+    assert len(fast) == 1
+    assert f'-m "{lanes.FAST}"' in fast[0]
+    assert len(every) == 1
+    assert not re.search(r"\s-m\s", every[0])
 
 
 def test_every_module_the_lane_tables_name_exists():

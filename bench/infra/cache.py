@@ -62,6 +62,8 @@ def measure(redis_server: EmbeddedRedis) -> None:
     django.setup()
     from django.core.cache import caches
 
+    from corefapp.cache import FailSoftRedisCache
+
     hand, library = caches["hand"], caches["library"]
     for cache in (hand, library):
         cache.set("k", {"workers": ["models@host"]}, 60)
@@ -85,22 +87,25 @@ def measure(redis_server: EmbeddedRedis) -> None:
         ("django-redis", lambda: per_call_us(lambda: library.set("k", 1, 60), calls)),
     )
 
+    assert redis_server.process is not None
+    pid = redis_server.process.pid
+
     def hung(cache) -> float:
         """Seconds REQUESTS gets spend while Redis is stopped; the cache is usable after."""
-        os.kill(redis_server.process.pid, signal.SIGSTOP)
+        os.kill(pid, signal.SIGSTOP)
         try:
             started = time.monotonic()
             answers = [cache.get("k", "miss") for _ in range(REQUESTS)]
             spent = time.monotonic() - started
         finally:
-            os.kill(redis_server.process.pid, signal.SIGCONT)
+            os.kill(pid, signal.SIGCONT)
         assert answers == ["miss"] * REQUESTS, answers
         time.sleep(0.1)
         return spent
 
     def hand_hung() -> float:
-        type(hand)._skip_until = 0.0  # each round starts with Redis believed up
-        hand._skip_until = 0.0
+        assert isinstance(hand, FailSoftRedisCache)
+        hand._skip_until = 0.0  # each round starts with Redis believed up
         return hung(hand)
 
     interleaved(

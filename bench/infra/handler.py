@@ -75,15 +75,15 @@ def main() -> None:
 
 def measure() -> None:
     from django.conf import settings
+    from django.contrib.auth.models import User
     from django.core.handlers.asgi import ASGIHandler
     from django.test import Client
 
     from corefapp.http_handler import OneThreadASGIHandler
-    from tests.factories import UserFactory
 
     settings.ALLOWED_HOSTS = ["localhost"]
     client = Client()
-    client.force_login(UserFactory())
+    client.force_login(User.objects.create_user("bench-handler"))
     scope = scope_for("/api/me/", f"sessionid={client.cookies['sessionid'].value}")
     loop = asyncio.new_event_loop()
     handlers = {"one-thread": OneThreadASGIHandler(), "Django ASGIHandler": ASGIHandler()}

@@ -130,7 +130,8 @@ def test_sockets_idle_for_twelve_pop_cycles_and_three_pings_stay_open_and_hear_t
     except websockets.ConnectionClosed as closed:
         raise AssertionError(f"an idle socket was closed: {closed}\n{daphne.log_tail()}") from None
 
-    assert idle >= 12 * POP_SECONDS and idle >= 3 * PING_SECONDS
+    assert idle >= 12 * POP_SECONDS
+    assert idle >= 3 * PING_SECONDS
     assert progress["type"] == "progress"
     assert applied["type"] == "applied"
     assert applied["version"] == 1
