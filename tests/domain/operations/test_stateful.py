@@ -5,7 +5,7 @@ token), random project flags (single or multi parent, each mention edit and sche
 off), a random initial clustering and hierarchy, so even short sequences start from an
 interesting state. Budget: the Hypothesis profile's example count (tests/hypothesis_profiles.py)
 of sequences of up to 12 steps each, every step followed by the invariant and replay checks:
-100 sequences in `ci` (~2 s), 2,000 in `deep` (~90 s; HYPOTHESIS_PROFILE=deep).
+100 sequences in `ci` (~5 s idle), 2,000 in `deep` (93 s idle; HYPOTHESIS_PROFILE=deep).
 """
 
 from __future__ import annotations
