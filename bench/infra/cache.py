@@ -9,6 +9,7 @@ requests in a row spend in the cache, each doing one get.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import tempfile
 import time
@@ -23,12 +24,14 @@ REQUESTS = 10
 
 
 def main() -> None:
-    redis_server = EmbeddedRedis(Path(tempfile.mkdtemp(prefix="infra-cache-")), port=free_port())
+    folder = Path(tempfile.mkdtemp(prefix="infra-cache-"))
+    redis_server = EmbeddedRedis(folder, port=free_port())
     redis_server.start()
     try:
         measure(redis_server)
     finally:
         redis_server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def measure(redis_server: EmbeddedRedis) -> None:

@@ -5,6 +5,7 @@ and no worker: which of them can say *which* runs wait, and what each costs."""
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import tempfile
 import time
@@ -18,7 +19,8 @@ ROUNDS = 5
 
 
 def main() -> None:
-    redis_server = EmbeddedRedis(Path(tempfile.mkdtemp(prefix="infra-workers-")), port=free_port())
+    folder = Path(tempfile.mkdtemp(prefix="infra-workers-"))
+    redis_server = EmbeddedRedis(folder, port=free_port())
     redis_server.start()
     try:
         os.environ["REDIS_URL"] = redis_server.url()
@@ -29,6 +31,7 @@ def main() -> None:
         measure()
     finally:
         redis_server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def measure() -> None:
