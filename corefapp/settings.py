@@ -8,6 +8,7 @@ Setting DATABASE_URL / REDIS_URL points the application at other servers instead
 from pathlib import Path
 
 import environ
+from channels_redis.core import RedisChannelLayer
 from django.core.exceptions import ImproperlyConfigured
 
 from corefapp.runtime.defaults import (
@@ -158,9 +159,10 @@ REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=1.0)
 
 # channels-redis receives with a server-side blocking pop of 5 s (BZPOPMIN, brpop_timeout), and
 # redis-py 8 times reads out after 5 s by default: the client gave up first and every idle
-# websocket died after ~5 s (channels_redis#422, redis-py#4091). Reads get three times the pop;
+# websocket died after ~5 s (channels_redis#422, redis-py#4091). Reads get three times the pop
+# (15 s; tests/integration/test_live_sync.py shortens the pop and checks the ratio holds);
 # sends that must not wait that long (broadcasts, /healthz) bound themselves.
-CHANNEL_LAYER_SOCKET_TIMEOUT = 15.0
+CHANNEL_LAYER_SOCKET_TIMEOUT = 3 * RedisChannelLayer.brpop_timeout
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",

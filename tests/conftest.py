@@ -12,7 +12,18 @@ import os
 import pytest
 from django.test import override_settings
 
+from tests import hypothesis_profiles, lanes
 from tests.services import Services, start_services
+
+hypothesis_profiles.load_profile()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    lanes.configure(config)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    lanes.mark(items)
 
 
 @pytest.fixture(scope="session")
