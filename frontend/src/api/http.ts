@@ -37,7 +37,7 @@ export class NetworkError extends Error {
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export function readCookie(name: string, cookies: string = document.cookie): string | null {
+export function readCookie(name: string, cookies: string = globalThis.document?.cookie ?? ""): string | null {
   for (const part of cookies.split(";")) {
     const [key, ...rest] = part.trim().split("=");
     if (key === name) return decodeURIComponent(rest.join("="));
