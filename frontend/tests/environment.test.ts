@@ -1,5 +1,5 @@
-// Vitest's default environment is Node: a file that needs a DOM says so in its first line
-// (`// @vitest-environment happy-dom`), so the other files do not pay for setting one up.
+// Vitest's default environment is Node: a file that needs a DOM names happy-dom in a
+// vitest-environment docblock on its first line, so the other files do not pay for one.
 import { describe, expect, it } from "vitest";
 
 describe("the test environment", () => {
