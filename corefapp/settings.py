@@ -275,7 +275,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every operation lists its refusals, from the status table (annotation/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "annotation.api.schema.ErrorsAutoSchema",
     "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
     # `?format=` is ours (agreement CSV, export formats), not DRF's renderer override.
     "URL_FORMAT_OVERRIDE": None,
@@ -289,6 +290,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "annotation.api.schema.open_error_bodies",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -80,3 +80,11 @@ def django_db_modify_db_settings(services: Services) -> None:
 def fast_password_hashing(settings):
     """PBKDF2's deliberate slowness is for production; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def declared_refusals_only(monkeypatch):
+    """Every 4xx/503 a test's client receives is one the schema lists for that operation."""
+    from tests.error_contract import watch
+
+    watch(monkeypatch)
