@@ -48,7 +48,7 @@ def adjudication_annotation_for(user, annotation_id: int) -> Annotation:
         .filter(pk=annotation_id, kind=Annotation.Kind.ADJUDICATION)
         .first()
     )
-    owner = annotation.assignment.user_id if annotation and annotation.assignment else None
+    owner = annotation.assignment_of_work.user_id if annotation and annotation.assignment else None
     if annotation is None or not (is_admin(user) or owner == user.pk):
         raise NotFound("annotation", annotation_id)
     return annotation
@@ -116,8 +116,8 @@ def annotator_versions(annotations: list[Annotation]) -> list[AnnotatorVersion]:
     return [
         AnnotatorVersion(
             annotation=annotation.pk,
-            annotator=annotation.assignment.user.username,
-            submitted_at=annotation.assignment.submitted_at,
+            annotator=annotation.assignment_of_work.user.username,
+            submitted_at=annotation.assignment_of_work.submitted_at,
             clusters=clusters[annotation.pk],
             edges=sorted(edges[annotation.pk]),
             links=sorted(links[annotation.pk]),

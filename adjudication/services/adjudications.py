@@ -88,7 +88,7 @@ def _seed_sources(topic: Topic, seed: str) -> list[Annotation]:
                 f"{topic.external_id} has {len(submitted)}."
             )
         return submitted
-    chosen = [a for a in submitted if a.assignment.user.get_username() == seed]
+    chosen = [a for a in submitted if a.assignment_of_work.user.get_username() == seed]
     if not chosen:
         exists = get_user_model().objects.filter(username=seed).exists()
         why = "has not submitted it" if exists else "is not a user"
@@ -140,7 +140,8 @@ def _write_seed(
         "seed": seed,
         "threshold": threshold,
         "sources": [
-            {"annotation": a.pk, "annotator": a.assignment.user.get_username()} for a in sources
+            {"annotation": a.pk, "annotator": a.assignment_of_work.user.get_username()}
+            for a in sources
         ],
     }
     operation = Operation.objects.create(

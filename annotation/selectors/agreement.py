@@ -44,7 +44,7 @@ def project_agreement(project: Project) -> dict:
         plain = replace(
             api.from_topic(data[annotation.pk]), token_counts=counts.get(annotation.topic_id, ())
         )
-        by_annotator.setdefault(annotation.assignment.user.get_username(), []).append(plain)
+        by_annotator.setdefault(annotation.assignment_of_work.user.get_username(), []).append(plain)
     names = sorted(by_annotator)
     lists = [by_annotator[name] for name in names]
     result: dict = {

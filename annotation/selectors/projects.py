@@ -53,4 +53,4 @@ def project_topics(project: Project) -> list[dict]:
             "annotators_count",
         )
     )
-    return list(rows)
+    return [dict(row) for row in rows]

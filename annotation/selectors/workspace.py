@@ -207,4 +207,4 @@ def annotation_log_payload(annotation: Annotation, *, limit: int = 500) -> list[
     rows = annotation.operations.order_by("-version").values(
         "id", "version", "kind", "name", "payload", "warnings", "user__username", "created_at"
     )[:limit]
-    return list(reversed(rows))
+    return [dict(row) for row in rows][::-1]

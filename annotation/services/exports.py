@@ -224,5 +224,5 @@ def _per_user(project: Project, *, submitted_only: bool) -> dict[str, list[Annot
         )
     by_user: dict[str, list[Annotation]] = defaultdict(list)
     for annotation in _ordered(annotations.select_related("assignment__user")):
-        by_user[annotation.assignment.user.get_username()].append(annotation)
+        by_user[annotation.assignment_of_work.user.get_username()].append(annotation)
     return dict(sorted(by_user.items()))

@@ -61,7 +61,8 @@ def test_a_password_reset_revokes_the_users_api_tokens(admin_client):
 
     assert reset.status_code == 200
     refused = script.get("/api/me/")
-    assert refused.status_code == 403 and refused.json()["message"] == "Invalid token."
+    assert refused.status_code == 403
+    assert refused.json()["message"] == "Invalid token."
     assert not Token.objects.filter(user=user).exists()
 
 

@@ -63,7 +63,8 @@ def test_chosen_topics_with_an_annotators_seed_submitted_as_they_are(project, ad
         },
     )
 
-    assert answer.status_code == 201 and answer.json()["submitted"] == 1
+    assert answer.status_code == 201
+    assert answer.json()["submitted"] == 1
     assignment = Assignment.objects.get(user=judge)
     assert (assignment.topic, assignment.status) == (first, Assignment.Status.SUBMITTED)
 

@@ -24,7 +24,7 @@ def run(*args):
 
 
 def annotators(*names: str, submit: bool = True) -> None:
-    for name, letter in zip(names, "ab", strict=False):
+    for name, letter in zip(names, "ab"[: len(names)], strict=True):
         args = ["--project", "SciCo", "--user", name, "--format", "scico", "--create-user"]
         call_command(
             "import_annotations",
@@ -70,7 +70,8 @@ def test_named_topics_an_annotator_seed_and_submit(project):
     )  # fmt: skip
 
     (assignment,) = adjudications("judge")
-    assert assignment.topic == first and assignment.status == Assignment.Status.SUBMITTED
+    assert assignment.topic == first
+    assert assignment.status == Assignment.Status.SUBMITTED
     assert (
         Operation.objects.get(annotation__assignment=assignment).payload["sources"][0]["annotator"]
         == "alice"
@@ -84,7 +85,8 @@ def test_a_second_run_skips_the_topics_already_adjudicated(project):
     out, _ = run("--project", "SciCo", "--user", "judge")
 
     assert adjudications("judge").count() == project.topics.count()
-    assert "0 adjudication assignment(s) for judge" in out and "skipped" in out
+    assert "0 adjudication assignment(s) for judge" in out
+    assert "skipped" in out
 
 
 def test_without_two_submitted_annotations_there_is_nothing_to_adjudicate(project):
@@ -152,5 +154,6 @@ def test_a_chemu_topic_two_annotators_agree_on_is_seeded_with_their_links_and_su
             ).values_list("annotation__topic__external_id", "type", "anaphor_id", "antecedent_id")
         )
 
-    assert links("judge") == links("alice") and links("alice")
+    assert links("judge") == links("alice")
+    assert links("alice")
     assert {a.status for a in adjudications("judge")} == {Assignment.Status.SUBMITTED}

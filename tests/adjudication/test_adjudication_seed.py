@@ -125,7 +125,8 @@ def test_the_seed_can_be_one_annotators_annotation(topic):
 def test_an_empty_seed_logs_nothing(topic):
     annotation = create_adjudication(topic=topic, user=UserFactory(), seed="empty").annotation
 
-    assert annotation.version == 0 and not Operation.objects.filter(annotation=annotation).exists()
+    assert annotation.version == 0
+    assert not Operation.objects.filter(annotation=annotation).exists()
 
 
 def test_the_adjudicator_can_edit_the_seed_and_submit_it(topic):
@@ -240,6 +241,7 @@ def test_spans_most_annotators_fixed_are_the_candidates_fixed_spans_in_the_seed(
     annotation = create_adjudication(topic=topic, user=UserFactory()).annotation
 
     state = annotation_state_load(annotation)
-    assert state.mentions[m[0]].spans == ((2, 4),) and not state.mentions[m[0]].rejected
+    assert state.mentions[m[0]].spans == ((2, 4),)
+    assert not state.mentions[m[0]].rejected
     assert not any(x.added for x in state.mentions.values())
     assert invariant_violations(state) == []

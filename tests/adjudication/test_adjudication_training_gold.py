@@ -34,5 +34,6 @@ def test_a_submitted_adjudication_replaces_the_imported_gold_for_training():
     chosen = _training_annotations(project)
 
     assert [a.topic for a in chosen] == [first, *rest]
-    assert chosen[0].kind == Annotation.Kind.ADJUDICATION and chosen[0].assignment == assignment
+    assert chosen[0].kind == Annotation.Kind.ADJUDICATION
+    assert chosen[0].assignment == assignment
     assert {a.kind for a in chosen[1:]} == {Annotation.Kind.GOLD}

@@ -103,7 +103,8 @@ def test_a_version_holds_the_annotators_clusters_hierarchy_and_links(world):
     by_id = {c["id"]: sorted(c["members"]) for c in alice["clusters"]}
     assert [[by_id[p], by_id[c]] for p, c in alice["edges"]] == [[m[0:3], m[3:5]]]
     assert alice["links"] == [["COREFERENCE", m[6], m[5]]]
-    assert alice["rejected"] == [] and alice["added"] == []
+    assert alice["rejected"] == []
+    assert alice["added"] == []
 
 
 def test_a_version_names_the_mentions_its_annotator_rejected_and_added(world):

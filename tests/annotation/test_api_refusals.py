@@ -22,7 +22,8 @@ def assert_json_refusal(response, status: int) -> dict:
     assert response.status_code == status, response.content[:300]
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
-    assert body["error"] and body["message"]
+    assert body["error"]
+    assert body["message"]
     return body
 
 
@@ -236,7 +237,8 @@ def test_a_label_over_the_limit_is_refused_with_the_limit(workspace):
     )
 
     body = assert_json_refusal(too_long, 400)
-    assert body["error"] == "too_long" and body["limit"] == LABEL_MAX_CHARS
+    assert body["error"] == "too_long"
+    assert body["limit"] == LABEL_MAX_CHARS
     assert f"at most {LABEL_MAX_CHARS:,} characters" in body["message"]
     assert at_limit.status_code == 200
 
@@ -253,7 +255,8 @@ def test_a_note_over_the_limit_is_refused_with_the_limit(workspace):
     )
 
     body = assert_json_refusal(too_long, 400)
-    assert body["error"] == "too_long" and body["limit"] == NOTE_MAX_CHARS
+    assert body["error"] == "too_long"
+    assert body["limit"] == NOTE_MAX_CHARS
     assert at_limit.status_code == 200
 
 

@@ -51,8 +51,10 @@ def test_rejected_mentions_are_removed_by_default(project, tmp_path):
         json.loads(x) for x in (tmp_path / "out.scico.validation.jsonl").read_text().splitlines()
     ]
     rejected = [x for x in lines if x["decision"] == "rejected"]
-    assert len(lines) == 6 and len(rejected) == 1
-    assert rejected[0]["text"] == "sequence tagging" and rejected[0]["reason"] == "trigger"
+    assert len(lines) == 6
+    assert len(rejected) == 1
+    assert rejected[0]["text"] == "sequence tagging"
+    assert rejected[0]["reason"] == "trigger"
     assert rejected[0]["reason_label"].startswith("Its boundaries")
 
 
@@ -60,8 +62,10 @@ def test_keep_rejected_keeps_them_flagged_in_corefi_fields(project, tmp_path):
     out = export(project, tmp_path, "corefi", "--keep-rejected")
     document = json.loads(next(out.glob("*.json")).read_text())
     flagged = [m for m in document["mentions"] if m.get("validation") == "rejected"]
-    assert len(document["mentions"]) == 7 and len(flagged) == 1
-    assert flagged[0]["reason"] == "trigger" and "clustId" in flagged[0]
+    assert len(document["mentions"]) == 7
+    assert len(flagged) == 1
+    assert flagged[0]["reason"] == "trigger"
+    assert "clustId" in flagged[0]
     assert (out / "validation.jsonl").exists()
 
 
@@ -74,7 +78,8 @@ def test_one_validators_decisions_export_by_username(project, tmp_path):
 def test_a_validated_project_becomes_a_clustering_project(project):
     call_command("validation_to_clustering", "--project", "WEC", "--name", "WEC clusters")
     new = Project.objects.get(name="WEC clusters")
-    assert new.hierarchy and not new.validation
+    assert new.hierarchy
+    assert not new.validation
     topic = new.topics.get()
     gold = Annotation.objects.get(topic=topic, kind=Annotation.Kind.GOLD)
     assert topic.mentions.count() == 6

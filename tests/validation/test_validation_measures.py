@@ -58,7 +58,8 @@ def test_kappa_between_two_validators_is_the_hand_computed_value(project):
     # ann: 5 accepted / 7; bob: 5 accepted / 7. p_o = 5/7.
     # p_e = (5/7)^2 + (2/7)^2 = 29/49; kappa = (5/7 - 29/49) / (1 - 29/49) = (6/49) / (20/49)
     (pair,) = report["pairs"]
-    assert pair["validators"] == ["ann", "bob"] and pair["mentions"] == 7
+    assert pair["validators"] == ["ann", "bob"]
+    assert pair["mentions"] == 7
     assert pair["kappa"] == pytest.approx(0.3)
     assert report["kappa"] == pytest.approx(0.3)
 

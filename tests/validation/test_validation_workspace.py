@@ -71,7 +71,8 @@ def test_the_payload_orders_members_most_confident_first_and_reads_back_decision
     assert payload["mentions"][1]["confidence"] == 0.2
     assert payload["decisions"] == {str(m[0]): {"decision": "accepted", "reason": None, "note": ""}}
     assert [r["key"] for r in payload["reasons"]] == ["trigger", "context", "subevent"]
-    assert payload["can_undo"] and payload["others"] == {}
+    assert payload["can_undo"]
+    assert payload["others"] == {}
 
 
 def test_the_api_serves_the_validation_workspace_to_its_validator_only(client):
@@ -151,7 +152,9 @@ def test_import_as_validation_creates_a_validation_project_and_reads_member_conf
     )
 
     project = Project.objects.get(name="V")
-    assert project.validation and not project.hierarchy and project.scheme == "validation"
+    assert project.validation
+    assert not project.hierarchy
+    assert project.scheme == "validation"
     topic = project.topics.get()
     user = UserFactory()
     _, annotation = assign(topic, user)

@@ -120,12 +120,12 @@ def validated_topics(
     verdicts = _verdicts(project, source)
     data = annotations_topic_data(inputs)
     ids: dict[int, list[int]] = defaultdict(list)
-    for topic, id in (
+    for topic_id, id in (
         Mention.objects.filter(topic_id__in=[a.topic_id for a in inputs], added_in__isnull=True)
         .order_by("position", "id")
         .values_list("topic_id", "id")
     ):
-        ids[topic].append(id)
+        ids[topic_id].append(id)
     labels = {r["key"]: r["label"] for r in project.validation_reasons}
     topics: list[TopicData] = []
     lines: list[dict[str, Any]] = []

@@ -52,7 +52,9 @@ def validation_input_write(
         label = cluster.label or mention_text(tokens[first[0]], first[1])
         effects.append(fx.cluster_created(id, label))
         effects += [fx.member_set(m, None, id) for m in cluster.members]
-        for member, confidence in zip(cluster.members, cluster.confidences, strict=False):
+        # A cluster without confidences has none for any member; a partial list is a bug.
+        confidences = cluster.confidences or (None,) * len(cluster.members)
+        for member, confidence in zip(cluster.members, confidences, strict=True):
             if confidence is not None:
                 metadata = {**rows[member][2], "confidence": round(float(confidence), 6)}
                 Mention.objects.filter(pk=member).update(metadata=metadata)

@@ -18,7 +18,8 @@ def test_an_operation_must_be_a_json_object():
 
 def test_an_unknown_operation_names_the_op_field():
     error = refusal({"op": "explode"})
-    assert error.field == "op" and "explode" in error.message
+    assert error.field == "op"
+    assert "explode" in error.message
 
 
 def test_a_missing_op_field_is_named():

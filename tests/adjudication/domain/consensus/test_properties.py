@@ -61,7 +61,7 @@ def test_a_majority_of_identical_annotators_wins(data, size, others):
 
 
 def relabelled(version: Version, names: list[int]) -> Version:
-    new = dict(zip(version.clusters, names, strict=False))
+    new = dict(zip(version.clusters, names, strict=True))
     return Version(
         version.mentions,
         {new[key]: cluster for key, cluster in version.clusters.items()},
