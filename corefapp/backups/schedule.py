@@ -48,15 +48,22 @@ def prune(folder: Path, count: int) -> list[Path]:
 
 
 class BackupScheduler:
-    def __init__(self, var: Path, env: dict[str, str], cwd: Path, logs: Path) -> None:
+    """Made before the launcher starts anything (so its stop() is always safe to call);
+    nothing is due until begin() gives it the children's environment."""
+
+    def __init__(self, var: Path, cwd: Path, logs: Path) -> None:
         self.folder = backup_dir(var)
-        self.env = env
+        self.env: dict[str, str] = {}
         self.cwd = cwd
         self.log_path = logs / "backup.log"
         self.interval = interval_seconds()
         self.keep = keep()
         self.running: subprocess.Popen | None = None
         self.target: Path | None = None
+        self.next_at = float("inf")
+
+    def begin(self, env: dict[str, str]) -> None:
+        self.env = env
         self.next_at = self._first_due()
 
     def _first_due(self) -> float:

@@ -138,7 +138,7 @@ def run() -> int:
     logs.mkdir(parents=True, exist_ok=True)
     stack = Stack()
     instance = InstanceLock(var)
-    backups: BackupScheduler | None = None
+    backups = BackupScheduler(var, REPO_ROOT, logs)
 
     stopping = False
 
@@ -228,7 +228,7 @@ def run() -> int:
             f"  demo accounts: admin, annotator1, annotator2 - password: {demo_password}\n"
             f"  logs: {logs}\n  Ctrl-C stops everything.\n"
         )
-        backups = BackupScheduler(var, env, REPO_ROOT, logs)
+        backups.begin(env)
         say(backups.describe())
         while not stopping:
             for child in stack.children.values():
@@ -249,8 +249,7 @@ def run() -> int:
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         instance.mark("stopping")
-        if backups is not None:
-            backups.stop()
+        backups.stop()
         stack.stop()
         instance.release()
         say("Stopped.")

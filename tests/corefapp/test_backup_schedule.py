@@ -37,8 +37,12 @@ def test_a_due_backup_is_written_logged_and_old_ones_pruned(services, tmp_path, 
         MODELS_DIR=str(tmp_path / "models"),
         DJANGO_SETTINGS_MODULE="corefapp.settings",
     )
-    scheduler = BackupScheduler(tmp_path, env, REPO, tmp_path)
-    assert str(folder) in scheduler.describe() and "newest 2 kept" in scheduler.describe()
+    scheduler = BackupScheduler(tmp_path, REPO, tmp_path)
+    scheduler.tick(lambda line: None)
+    assert scheduler.running is None  # nothing is due before begin()
+    scheduler.begin(env)
+    assert str(folder) in scheduler.describe()
+    assert "newest 2 kept" in scheduler.describe()
     said: list[str] = []
     scheduler.tick(said.append)
     assert scheduler.running is not None
@@ -64,7 +68,8 @@ def test_a_due_backup_is_written_logged_and_old_ones_pruned(services, tmp_path, 
 def test_no_backup_is_due_while_the_newest_is_younger_than_the_interval(tmp_path, monkeypatch):
     monkeypatch.setenv("BACKUP_DIR", str(tmp_path))
     (tmp_path / "corefapp-20260101T000000Z.tar.gz").write_bytes(b"recent")
-    scheduler = BackupScheduler(tmp_path, {}, REPO, tmp_path)
+    scheduler = BackupScheduler(tmp_path, REPO, tmp_path)
+    scheduler.begin({})
     scheduler.tick(lambda line: None)
     assert scheduler.running is None
     assert scheduler.next_at > time.time() + 23 * 3600
@@ -74,7 +79,7 @@ def test_stop_ends_a_running_backup_and_its_children(tmp_path, monkeypatch):
     import psutil
 
     monkeypatch.setenv("BACKUP_DIR", str(tmp_path))
-    scheduler = BackupScheduler(tmp_path, dict(os.environ), REPO, tmp_path)
+    scheduler = BackupScheduler(tmp_path, REPO, tmp_path)
     # A stand-in for `manage.py backup` whose child (like pg_dump) outlives a plain SIGTERM
     # to its parent: only the process group reaches it.
     scheduler.running = subprocess.Popen(["sh", "-c", "sleep 300 & wait"], start_new_session=True)

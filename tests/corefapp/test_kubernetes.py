@@ -121,6 +121,9 @@ def test_workers_run_make_ups_commands_and_models_get_a_gpu():
 def test_a_daily_backup_keeps_seven():
     cron = find(OBJECTS, "CronJob", "corefapp-backup")
     minute, hour, *every = cron["spec"]["schedule"].split()
-    assert every == ["*", "*", "*"] and minute.isdigit() and hour.isdigit()
+    assert every == ["*", "*", "*"]
+    assert minute.isdigit()
+    assert hour.isdigit()
     script = containers(cron)[0]["command"][-1]
-    assert "manage.py backup" in script and "BACKUP_KEEP:-7" in script
+    assert "manage.py backup" in script
+    assert "BACKUP_KEEP:-7" in script

@@ -51,7 +51,8 @@ def test_only_admins_and_the_metrics_token_may_read(client, settings):
     assert client.get("/metrics").status_code == 403
     client.force_login(UserFactory())
     answer = client.get("/metrics")
-    assert answer.status_code == 403 and b"corefapp_" not in answer.content
+    assert answer.status_code == 403
+    assert b"corefapp_" not in answer.content
     assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer wrong").status_code == 403
     assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer scrape-secret").status_code == 200
     admin = AdminFactory()
@@ -192,4 +193,5 @@ def test_log_format_json_writes_one_object_per_line(tmp_path):
     )
     line = json.loads(result.stderr.strip().splitlines()[-1])
     assert line["message"] == "disk var full"
-    assert line["level"] == "WARNING" and line["logger"] == "corefapp.test"
+    assert line["level"] == "WARNING"
+    assert line["logger"] == "corefapp.test"

@@ -121,7 +121,8 @@ def test_two_instances_share_edits_runs_and_survive_one_another(cluster):
             return await next_applied(socket)
 
     heard = asyncio.run(edit_on_b_heard_on_a())
-    assert heard["version"] == 1 and heard["client_id"] == "instance-b"
+    assert heard["version"] == 1
+    assert heard["client_id"] == "instance-b"
 
     # 2. A run requested on A is taken by one of the two workers and finishes.
     status, body = call(a.url, "POST", f"/api/topics/{topic.pk}/suggestion-runs/", token, {})
@@ -158,6 +159,7 @@ def test_two_instances_share_edits_runs_and_survive_one_another(cluster):
 
     assert asyncio.run(b_goes_on())["version"] == 2
     status, body = call(b.url, "GET", f"/api/annotations/{annotation.pk}/", token)
-    assert status == 200 and body["version"] == 2
+    assert status == 200
+    assert body["version"] == 2
     with pytest.raises(urllib.error.URLError):
         call(a.url, "GET", f"/api/annotations/{annotation.pk}/", token)

@@ -148,7 +148,8 @@ def test_a_first_release_database_with_data_migrates_to_this_release(old_databas
         .splitlines()[-1]
     )
     m = checked["mentions"]
-    assert checked["validation"] is False and checked["scheme"] == "hierarchy"
+    assert checked["validation"] is False
+    assert checked["scheme"] == "hierarchy"
     assert checked["split"] == ""
     assert checked["operations"] == 2
     assert checked["before"] == [[m[0], m[1]]]
