@@ -7,6 +7,7 @@ import asyncio
 import http.client
 import time
 
+import pytest
 import websockets
 
 
@@ -48,3 +49,28 @@ async def socket_per_worker(web, pids: set[int], path: str, cookie: str, timeout
 
 async def close_all(sockets) -> None:
     await asyncio.gather(*(socket.close() for socket in sockets))
+
+
+@pytest.fixture(scope="module")
+def web_server(services, django_db_setup, tmp_path_factory):
+    """One two-worker web server for a whole module (starting one takes seconds)."""
+    from tests.corefapp.test_web_concurrency import Web
+
+    server = Web(services, tmp_path_factory.mktemp("web") / "web.log")
+    server.pids = server.wait_for_workers()
+    yield server
+    server.stop()
+
+
+async def closed_within(socket, seconds: float) -> tuple[int | None, float]:
+    """(close code, seconds it took) once the server closes `socket`; (None, seconds) if it is
+    still open after `seconds` (messages that arrive meanwhile are skipped)."""
+    started = time.monotonic()
+    try:
+        while (left := seconds - (time.monotonic() - started)) > 0:
+            await asyncio.wait_for(socket.recv(), left)
+    except websockets.ConnectionClosed:
+        return socket.close_code, time.monotonic() - started
+    except TimeoutError:
+        pass
+    return None, time.monotonic() - started
