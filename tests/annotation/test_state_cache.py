@@ -59,7 +59,7 @@ def test_a_reader_gives_back_no_older_state_than_an_operation_stored(setup):
 
 
 def test_a_cached_state_is_not_used_under_changed_project_flags(setup):
-    annotation, user, m = setup
+    annotation, _, _ = setup
     with annotation_state_read(fresh(annotation)) as before:
         assert before.settings.allow_add_mentions is False
 
