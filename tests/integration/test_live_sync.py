@@ -18,11 +18,15 @@ from tests.e2e.server import start_daphne
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 from tests.workers import LOGS
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
 # channels-redis blocks 5 s per receive; redis-py 8 timed reads out after 5 s, so an idle socket
 # died after ~5.7 s. A minute is twelve of those cycles and three of Daphne's pings.
 IDLE_SECONDS = 65
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(IDLE_SECONDS + 120),  # the idle minute, Daphne's start and the edit
+]
 
 
 @pytest.fixture
@@ -80,19 +84,23 @@ def test_sockets_idle_for_more_than_a_minute_stay_open_and_receive_the_next_chan
     async def scenario():
         project = await open_socket(daphne, f"/ws/projects/{topic.project_id}/", admin_cookie)
         own = await open_socket(daphne, f"/ws/annotations/{annotation.pk}/", annotator_cookie)
-        started = time.monotonic()
-        await asyncio.gather(stays_silent(project, IDLE_SECONDS), stays_silent(own, IDLE_SECONDS))
-        idle = time.monotonic() - started
-        await asyncio.to_thread(
-            edit_from_another_thread,
-            annotation,
-            annotator,
-            [{"op": "assign", "mention": m[0], "cluster": None}],
-        )
-        progress = json.loads(await asyncio.wait_for(project.recv(), 10))
-        applied = json.loads(await asyncio.wait_for(own.recv(), 10))
-        await project.close()
-        await own.close()
+        try:
+            started = time.monotonic()
+            await asyncio.gather(
+                stays_silent(project, IDLE_SECONDS), stays_silent(own, IDLE_SECONDS)
+            )
+            idle = time.monotonic() - started
+            await asyncio.to_thread(
+                edit_from_another_thread,
+                annotation,
+                annotator,
+                [{"op": "assign", "mention": m[0], "cluster": None}],
+            )
+            progress = json.loads(await asyncio.wait_for(project.recv(), 10))
+            applied = json.loads(await asyncio.wait_for(own.recv(), 10))
+        finally:
+            await project.close()
+            await own.close()
         return idle, progress, applied
 
     try:
