@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from annotation.api import errors
 from annotation.api.throttles import throttled_admin_login
+from corefapp import database_outage
 from corefapp.spa import spa
 from corefapp.views import healthz
 
@@ -26,4 +27,4 @@ urlpatterns = [
 
 handler400 = errors.bad_request
 handler404 = errors.not_found
-handler500 = errors.server_error
+handler500 = database_outage.server_error

@@ -116,7 +116,10 @@ def _lock_editable(annotation_id: int, expected_version: int, user) -> Locked:
     columns = dict(zip(SETTINGS_COLUMNS, row[7:]))
     # A raw cursor hands jsonb over as text (Django decodes JSONField itself).
     columns["validation_reasons"] = json.loads(columns["validation_reasons"] or "null")
-    locked = Locked(*row[:7], settings=settings_from(columns))
+    id_, version, topic_id, project_id, assignment_id, owner_id, status = row[:7]
+    locked = Locked(
+        id_, version, topic_id, project_id, assignment_id, owner_id, status, settings_from(columns)
+    )
     check = functools.partial(
         annotation_edit_check,
         user,
