@@ -141,6 +141,10 @@ if env.bool("DB_POOL", default=True):
         # for one only while PostgreSQL is unreachable: then it answers 503 in under 2 s
         # (corefapp/database_outage.py) instead of holding a thread for 20 s.
         "timeout": env.float("DB_POOL_TIMEOUT", default=1.5),
+        # After an outage the pool retries a connection at growing intervals (1, 2, 4 s, ...)
+        # until this timeout, then gives up and the next request starts a fresh attempt at
+        # once: service returns within about this long after PostgreSQL does.
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=2.0),
     }
     # The pool checks a connection before lending it: after PostgreSQL restarts, every idle
     # pooled connection is dead, and without the check each would fail one request (found by
