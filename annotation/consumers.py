@@ -29,6 +29,17 @@ def _watchable_topic(user, annotation_id: int) -> int | None:
     )
 
 
+@database_sync_to_async
+def _reloaded(scope):
+    """A socket without a session (made in-process by a test): its user as stored now."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import AnonymousUser
+
+    user = scope.get("user")
+    fresh = get_user_model().objects.filter(pk=getattr(user, "pk", None), is_active=True).first()
+    return fresh or AnonymousUser()
+
+
 def signed_in(user) -> bool:
     return user is not None and user.is_authenticated
 
@@ -58,7 +69,7 @@ class JsonConsumer(AsyncJsonWebsocketConsumer):
 
     async def access_changed(self, event):
         """The user as stored now (active, with the password this session signed in with)."""
-        user = await get_user(self.scope)
+        user = await (get_user(self.scope) if "session" in self.scope else _reloaded(self.scope))
         if not (signed_in(user) and await self.still_allowed(user)):
             await self.close(code=4403)
 

@@ -61,3 +61,21 @@ def test_another_annotator_cannot_watch_my_annotation(services):
 def test_flush_returns_once_queued_broadcasts_are_sent(services):
     broadcast.project_progress(123456, {"status": "x"})
     assert broadcast.flush(timeout=5) is True
+
+
+def test_deactivating_the_user_closes_an_in_process_socket_too(services):
+    from annotation.services.projects import user_update
+    from tests.factories import AdminFactory
+
+    topic = make_topic()
+    user, admin = UserFactory(), AdminFactory()
+    _, annotation = assign(topic, user)
+
+    async def scenario():
+        async with communicator(f"/ws/annotations/{annotation.pk}/", user) as socket:
+            connected, _ = await socket.connect()
+            assert connected
+            await sync_to_async(user_update)(user=user, acting_user=admin, is_active=False)
+            return await socket.receive_output(timeout=5)
+
+    assert async_to_sync(scenario)() == {"type": "websocket.close", "code": 4403}
