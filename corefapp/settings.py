@@ -148,8 +148,11 @@ if env.bool("DB_POOL", default=True):
     }
     # The pool checks a connection before lending it: after PostgreSQL restarts, every idle
     # pooled connection is dead, and without the check each would fail one request (found by
-    # tests/integration/test_database_outage.py). The check is one local round trip.
+    # tests/integration/test_database_outage.py). The check is one local round trip; our
+    # backend's also replaces every idle connection once one is found dead.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "corefapp.db_backend"
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
