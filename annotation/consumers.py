@@ -35,8 +35,10 @@ def _reloaded(scope):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import AnonymousUser
 
-    user = scope.get("user")
-    fresh = get_user_model().objects.filter(pk=getattr(user, "pk", None), is_active=True).first()
+    user_id = getattr(scope.get("user"), "pk", None)
+    if user_id is None:
+        return AnonymousUser()
+    fresh = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     return fresh or AnonymousUser()
 
 

@@ -64,7 +64,7 @@ def test_flush_returns_once_queued_broadcasts_are_sent(services):
 
 
 def test_deactivating_the_user_closes_an_in_process_socket_too(services):
-    from annotation.services.projects import user_update
+    from accounts.services.users import user_update
     from tests.factories import AdminFactory
 
     topic = make_topic()

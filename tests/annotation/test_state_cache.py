@@ -55,7 +55,9 @@ def test_a_reader_gives_back_no_older_state_than_an_operation_stored(setup):
     current = fresh(annotation)
     cached = state_cache.take(current.pk, 1, project_settings(current.topic.project))
 
-    assert cached is not None and cached is not old and len(cached.clusters) == 1
+    assert cached is not None
+    assert cached is not old
+    assert len(cached.clusters) == 1
 
 
 def test_a_cached_state_is_not_used_under_changed_project_flags(setup):
@@ -66,4 +68,5 @@ def test_a_cached_state_is_not_used_under_changed_project_flags(setup):
     project_update(project=annotation.topic.project, allow_add_mentions=True)
 
     with annotation_state_read(fresh(annotation)) as after:
-        assert after.settings.allow_add_mentions is True and after is not before
+        assert after.settings.allow_add_mentions is True
+        assert after is not before

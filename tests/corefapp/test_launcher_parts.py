@@ -121,7 +121,8 @@ def test_a_gone_server_is_restarted_after_a_pause_that_doubles_while_starts_fail
     watched.supervise(lines.append, now=107.0)  # starts
 
     failed = "PostgreSQL did not start again (PostgreSQL did not start: shared memory still in use)"
-    assert server.starts == 3 and server.running
+    assert server.starts == 3
+    assert server.running
     assert lines == [
         "PostgreSQL exited unexpectedly after 100 s; restarting in 1 s",
         f"{failed}; restarting in 2 s",

@@ -47,7 +47,7 @@ from annotation.services.imports.sources import (
     topics_check,
     unzip,
 )
-from annotation.services.imports.validation import validation_unfit_drop
+from annotation.validation_hooks import validation_unfit_drop
 
 # Where a topic's tokens are, per format: the field an error about a topic without any names.
 TOKENS_FIELD = {"scico": "tokens", "corefi": "tokens", "chemu": "sentences", "brat": None}
@@ -307,8 +307,8 @@ def _write(
                 [list(s) for s in d.sentences],
                 d.metadata,
             )
-            for row, ids, t in zip(topic_rows, topic_documents, topics)
-            for p, (id, d) in enumerate(zip(ids, t.documents))
+            for row, ids, t in zip(topic_rows, topic_documents, topics, strict=True)
+            for p, (id, d) in enumerate(zip(ids, t.documents, strict=True))
         ),
     )
     mention_ids = iter(ids_reserve(Mention, sum(len(t.mentions) for t in topics)))
@@ -318,8 +318,10 @@ def _write(
         ["id", "topic_id", "document_id", "spans", "position", "metadata"],
         (
             (id, row.pk, docs[m.document], [list(s) for s in m.spans], p, m.metadata)
-            for row, docs, ids, t in zip(topic_rows, topic_documents, topic_mentions, topics)
-            for p, (id, m) in enumerate(zip(ids, t.mentions))
+            for row, docs, ids, t in zip(
+                topic_rows, topic_documents, topic_mentions, topics, strict=True
+            )
+            for p, (id, m) in enumerate(zip(ids, t.mentions, strict=True))
         ),
     )
     result.topics = [t.external_id for t in topics]
@@ -331,7 +333,7 @@ def _write(
     )
     cluster_ids = iter(cluster_ids_reserve(sum(clusters_needed(topics[i]) for i in gold)))
     operations = []
-    for i, annotation in zip(gold, annotations):
+    for i, annotation in zip(gold, annotations, strict=True):
         topic = topics[i]
         plan = import_plan(
             topic,
