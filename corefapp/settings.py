@@ -143,7 +143,7 @@ if env.bool("DB_POOL", default=True):
         # Threads never outnumber connections (corefapp/http_handler.py), so a request waits
         # for one only while PostgreSQL is unreachable: then it answers 503 in under 2 s
         # (corefapp/database_outage.py) instead of holding a thread for 20 s.
-        "timeout": env.float("DB_POOL_TIMEOUT", default=1.5),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=1.0),
         # After an outage the pool retries a connection at growing intervals (1, 2, 4 s, ...)
         # until this timeout, then gives up and the next request starts a fresh attempt at
         # once: service returns within about this long after PostgreSQL does.
