@@ -104,6 +104,7 @@ MIDDLEWARE = [
     "corefapp.middleware.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corefapp.database_outage.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -141,12 +142,22 @@ if env.bool("DB_POOL", default=True):
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=2),
         "max_size": env.int("DB_POOL_MAX", default=20),
-        "timeout": 20,
+        # Threads never outnumber connections (corefapp/http_handler.py), so a request waits
+        # for one only while PostgreSQL is unreachable: then it answers 503 in under 2 s
+        # (corefapp/database_outage.py) instead of holding a thread for 20 s.
+        "timeout": env.float("DB_POOL_TIMEOUT", default=1.0),
+        # After an outage the pool retries a connection at growing intervals (1, 2, 4 s, ...)
+        # until this timeout, then gives up and the next request starts a fresh attempt at
+        # once: service returns within about this long after PostgreSQL does.
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=2.0),
     }
     # The pool checks a connection before lending it: after PostgreSQL restarts, every idle
     # pooled connection is dead, and without the check each would fail one request (found by
-    # tests/integration/test_database_outage.py). The check is one local round trip.
+    # tests/integration/test_database_outage.py). The check is one local round trip; our
+    # backend's also replaces every idle connection once one is found dead.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "corefapp.db_backend"
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
