@@ -28,6 +28,8 @@ from tests.factories import AdminFactory, UserFactory, assign, make_topic, menti
 from tests.workers import LOGS
 
 REPO = Path(__file__).resolve().parents[2]
+# The websocket test starts a Daphne (up to 60 s on a loaded machine) before its sockets.
+pytestmark = pytest.mark.timeout(180)
 
 
 def samples(text: str) -> dict[tuple[str, tuple], float]:

@@ -23,7 +23,12 @@ from tests.factories import UserFactory, assign, mention_ids
 from tests.modelserve.test_runs_with_worker import demo_topic
 from tests.workers import LOGS, Worker
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+# Two Daphnes, two model workers loading the model, one run: 80 s at load average 14.
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(540),
+]
 
 
 def call(base: str, method: str, path: str, token: str, body=None) -> tuple[int, dict]:
