@@ -18,13 +18,18 @@ METRIC_NAMES = {
     "bcub_f1": "B3 F1",
     "ceafe_f1": "CEAF-e F1",
     "lea_f1": "LEA F1",
-    "hierarchy_f1": "Hierarchy F1",
+    "hierarchy_f1": "Hierarchy F1 (closure)",
     "hierarchy_50_f1": "Hierarchy F1-50%",
     "path_ratio": "Path ratio",
     "relation_exact_f1": "Relations F1 (exact)",
     "relation_relaxed_f1": "Relations F1 (relaxed)",
     "alpha_relations": "Krippendorff's alpha, relations",
     "alpha_mentions": "Krippendorff's alpha, mentions",
+    "hierarchy_f1_raw": "Hierarchy F1 (raw, as SciCo's evaluate.py)",
+    "mention_f1": "Mention F1 (exact, singletons included)",
+    "mention_relaxed_f1": "Mention F1 (overlap)",
+    "anaphor_f1": "Anaphor F1 (exact)",
+    "anaphor_relaxed_f1": "Anaphor F1 (relaxed)",
 }
 COMMON_ROWS = (
     ("topics", "Topics"),
@@ -203,7 +208,8 @@ def _agreement(report: dict) -> str:
 # The annotator-vs-gold columns a datasheet shows (F1 of each; the CSV has P, R and F1 of all).
 GOLD_COLUMNS = (
     ("conll", "CoNLL F1"),
-    ("hierarchy", "Hierarchy F1"),
+    ("hierarchy", "Hierarchy F1 (closure)"),
+    ("hierarchy_raw", "Hierarchy F1 (raw, SciCo)"),
     ("mentions", "Mentions F1"),
     ("relation_exact", "Relations F1 exact"),
     ("relation_relaxed", "Relations F1 relaxed"),

@@ -80,6 +80,9 @@ def score_scico(
     result["conll_f1"] = evaluate.conll_from_totals(totals)
     result["hierarchy"] = add_counts(topic.hierarchy[0] for topic in per_topic).prf()
     result["hierarchy_50"] = add_counts(topic.hierarchy[1] for topic in per_topic).prf()
+    # SciCo's evaluate.py count (raw relations matched against the closure), always beside
+    # ``hierarchy`` so that a report can print both (docs/scoring.md, "Two hierarchy counts")
+    result["hierarchy_f1_raw"] = add_counts(topic.hierarchy_raw for topic in per_topic).prf()
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
     return result
 
@@ -91,25 +94,39 @@ class _ScicoTopicCounts(NamedTuple):
     exact_mentions: Counts
     relaxed_mentions: Counts
     hierarchy: tuple[Counts, Counts]  # (hierarchy F1, hierarchy F1-50%)
+    hierarchy_raw: Counts  # hierarchy F1 over the raw relations (SciCo's evaluate.py)
     path_ratio: tuple[float, int]
 
 
 def _scico_topic(
     key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool, hierarchy_count: str
 ) -> _ScicoTopicCounts:
+    hierarchy = evaluate.hierarchies(key, response, hierarchy_count)
+    raw = hierarchy[0]
+    if hierarchy_count != "raw":
+        raw = evaluate.hierarchies(key, response, "raw")[0]
     return _ScicoTopicCounts(
         evaluate.coreference(key, response, keep_singletons),
         evaluate.mention_detection(key, response, "exact"),
         evaluate.mention_detection(key, response, "relaxed"),
-        evaluate.hierarchies(key, response, hierarchy_count),
+        hierarchy,
+        raw,
         evaluate.path_ratio(key, response),
     )
 
 
 def score_chemu(gold: Sequence[Topic], system: Sequence[Topic]) -> dict[str, Any]:
-    """ChEMU-Ref relation scores (exact and relaxed, overall and per type) and anaphor detection."""
+    """ChEMU-Ref relation scores (exact and relaxed, overall and per type), anaphor detection
+    and mention detection (singletons included)."""
     topics = _matched(gold, system)
-    result: dict[str, Any] = {}
+    result: dict[str, Any] = {
+        "mention_detection": {
+            kind: add_counts(
+                evaluate.mention_detection(key, response, kind) for key, response in topics
+            ).prf()
+            for kind in ("exact", "relaxed")
+        }
+    }
     for kind in ("exact", "relaxed"):
         per_topic = [evaluate.relations(key, response, kind) for key, response in topics]
         per_type = {name: add_counts(counts[name] for counts in per_topic) for name in LINK_TYPES}

@@ -65,14 +65,26 @@ def pair(
     keep_singletons: bool,
     counted: str = "closure",
 ) -> dict[str, Any]:
-    """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic."""
+    """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic.
+
+    Mention detection (exact and relaxed, singletons included) is in both schemes; the
+    hierarchy is counted both ways (``hierarchy``: as ``counted`` says, ``hierarchy_raw``:
+    the raw relations as SciCo's evaluate.py counts them), so both can be shown side by side.
+    """
+    mentions = {
+        "mention_exact": mention_detection(key, response, "exact"),
+        "mention_relaxed": mention_detection(key, response, "relaxed"),
+    }
     if scheme == "scico":
         any_pair, half = hierarchies(key, response, counted)
+        raw = any_pair if counted == "raw" else hierarchies(key, response, "raw")[0]
         return {
             "coref": coreference(key, response, keep_singletons),
             "hierarchy": any_pair,
+            "hierarchy_raw": raw,
             "hierarchy_50": half,
             "path": path_ratio(key, response),
+            **mentions,
         }
     lengths = [
         max(a, b) for a, b in zip_longest(key.token_counts, response.token_counts, fillvalue=0)
@@ -82,6 +94,9 @@ def pair(
         "relation_relaxed": overall(relations(key, response, "relaxed")),
         "alpha_relations": relation_units([key.links, response.links]),
         "alpha_mentions": mention_units([key.mentions, response.mentions], lengths),
+        "anaphor_exact": anaphors(key, response, "exact"),
+        "anaphor_relaxed": anaphors(key, response, "relaxed"),
+        **mentions,
     }
 
 
@@ -109,6 +124,13 @@ def _alpha(name: str) -> MetricSpec:
     return MetricSpec(name, lambda result: result[name], nominal_alpha, pool_units)
 
 
+# Mention detection, singletons included (Realistic Evaluation 3.1): exact spans, and the
+# relaxed overlap variant (a maximum one-to-one matching of overlapping mentions).
+MENTION_METRICS = (
+    _counts_f1("mention_f1", "mention_exact"),
+    _counts_f1("mention_relaxed_f1", "mention_relaxed"),
+)
+
 IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
     "scico": (
         MetricSpec("conll_f1", lambda result: result["coref"], conll_f1, _pool_coreference),
@@ -121,11 +143,17 @@ IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
         MetricSpec(
             "path_ratio", lambda result: result["path"], lambda nd: float(ratio(*nd)), _pool_path
         ),
+        # added after the original metrics, so that consumers reading them by position keep working
+        _counts_f1("hierarchy_f1_raw", "hierarchy_raw"),
+        *MENTION_METRICS,
     ),
     "chemu": (
         _counts_f1("relation_exact_f1", "relation_exact"),
         _counts_f1("relation_relaxed_f1", "relation_relaxed"),
         _alpha("alpha_relations"),
         _alpha("alpha_mentions"),
+        *MENTION_METRICS,
+        _counts_f1("anaphor_f1", "anaphor_exact"),
+        _counts_f1("anaphor_relaxed_f1", "anaphor_relaxed"),
     ),
 }

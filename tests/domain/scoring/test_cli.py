@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 SCORE_KEYS = {
+    "hierarchy_f1_raw",
     "mentions",
     "mention_detection",
     "muc",
@@ -89,7 +90,16 @@ def test_score_scico_json_has_exactly_the_documented_keys(scico_files):
     result = json.loads(completed.stdout)
     assert set(result) == SCORE_KEYS
     assert set(result["mention_detection"]) == {"exact", "relaxed"}
-    for key in ("mentions", "muc", "bcub", "ceafe", "lea", "hierarchy", "hierarchy_50"):
+    for key in (
+        "mentions",
+        "muc",
+        "bcub",
+        "ceafe",
+        "lea",
+        "hierarchy",
+        "hierarchy_50",
+        "hierarchy_f1_raw",
+    ):
         assert set(result[key]) == PRF
         assert all(0.0 <= value <= 1.0 for value in result[key].values())
     assert set(result["path_ratio"]) == {"micro", "macro"}
@@ -141,7 +151,7 @@ def test_score_chemu_json_has_exactly_the_documented_keys(tmp_path):
     completed = run("score", str(gold), str(system), "--format", "chemu", "--json")
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
-    assert set(result) == {"exact", "relaxed", "anaphors"}
+    assert set(result) == {"exact", "relaxed", "anaphors", "mention_detection"}
     for kind in ("exact", "relaxed"):
         assert set(result[kind]) == {"overall", "per_type"}
         assert set(result[kind]["per_type"]) == TYPES
@@ -262,7 +272,7 @@ def test_iaa_json_and_csv(scico_files, tmp_path):
     ]
     assert rows[1][:3] == ["topic", "1", "conll_f1"]
     assert rows[1][5] == "3"
-    assert [r[0] for r in rows[1:]].count("overall") == 8
+    assert [r[0] for r in rows[1:]].count("overall") == 11
 
 
 def test_iaa_table_and_names(scico_files):

@@ -20,8 +20,20 @@ SCICO_METRICS = [
     "hierarchy_f1",
     "hierarchy_50_f1",
     "path_ratio",
+    "hierarchy_f1_raw",
+    "mention_f1",
+    "mention_relaxed_f1",
 ]
-CHEMU_METRICS = ["relation_exact_f1", "relation_relaxed_f1", "alpha_relations", "alpha_mentions"]
+CHEMU_METRICS = [
+    "relation_exact_f1",
+    "relation_relaxed_f1",
+    "alpha_relations",
+    "alpha_mentions",
+    "mention_f1",
+    "mention_relaxed_f1",
+    "anaphor_f1",
+    "anaphor_relaxed_f1",
+]
 
 MENTIONS = [[0, 0, 1], [0, 3, 3], [0, 5, 6], [0, 8, 8], [0, 10, 12]]
 
@@ -119,12 +131,13 @@ def test_csv_has_a_header_topic_rows_overall_rows_and_unscored_rows(three_annota
         "max_macro",
     ]
     scopes = [row[0] for row in rows[1:]]
-    assert scopes == ["topic"] * 16 + ["overall"] * 8 + ["unscored"]
+    per_topic = ["topic"] * len(SCICO_METRICS)
+    assert scopes == 2 * per_topic + ["overall"] * len(SCICO_METRICS) + ["unscored"]
     t1_conll = rows[1]
     assert t1_conll[:3] == ["topic", "t1", "conll_f1"]
     assert t1_conll[5] == "3"
     assert float(t1_conll[3]) == result["topics"]["t1"]["conll_f1"]["avg"]
-    overall_conll = rows[17]
+    overall_conll = rows[1 + 2 * len(SCICO_METRICS)]
     assert overall_conll[2] == "conll_f1"
     assert overall_conll[4] == ""
     assert float(overall_conll[7]) == (result["overall"]["conll_f1"]["max_micro"])
@@ -159,3 +172,23 @@ def test_alpha_of_all_annotators_pools_topics_and_leaves_absent_annotators_missi
         reliability_data=[[1, 0, 3], [1, 2, 3], [0, 2, nan]], level_of_measurement="nominal"
     )
     assert alpha_all_annotators(annotators)["alpha_relations"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_mention_f1_counts_mentions_with_singletons_and_its_relaxed_variant_overlaps():
+    # the second annotator drops the singleton (10, 12) and re-bounds (5, 6) as (5, 7): coval's
+    # rules leave the singleton out of CoNLL, but mention F1 sees both changes
+    first = [scico_topic("t", [m + [c] for m, c in zip(MENTIONS, "aabbc", strict=True)])]
+    second = [scico_topic("t", [[0, 0, 1, "a"], [0, 3, 3, "a"], [0, 5, 7, "b"], [0, 8, 8, "b"]])]
+    overall = iaa([first, second], scheme="scico")["overall"]
+    assert overall["mention_f1"]["avg"] == pytest.approx(2 * 3 / (5 + 4))
+    assert overall["mention_relaxed_f1"]["avg"] == pytest.approx(2 * 4 / (5 + 4))
+    assert overall["conll_f1"]["avg"] < 1.0
+
+
+def test_anaphora_agreement_adds_mention_and_anaphor_f1():
+    coref = "COREFERENCE"
+    first = [chemu_topic("t", [(coref, ((0, 0),), ((4, 5),)), (coref, ((9, 9),), ((4, 5),))])]
+    second = [chemu_topic("t", [(coref, ((0, 0),), ((4, 5),)), (coref, ((12, 12),), ((4, 5),))])]
+    overall = iaa([first, second], scheme="chemu")["overall"]
+    assert overall["anaphor_f1"]["avg"] == pytest.approx(0.5)
+    assert overall["mention_f1"]["avg"] == pytest.approx(2 / 3)
