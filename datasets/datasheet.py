@@ -188,6 +188,8 @@ def _agreement(report: dict) -> str:
         "mean over topics of each topic's best pair. Coreference scores leave singletons out; "
         f"F1 and path ratio in percent.{one_pair}"
     )
+    if "hierarchy_f1" in overall:
+        lines += ["", _hierarchy_counts(report.get("hierarchy_count", "closure"))]
     lines += ["", "| Metric | AVG | MAX-micro | MAX-macro |", "| --- | ---: | ---: | ---: |"]
     for metric, scores in overall.items():
         # Alpha is a coefficient in [-1, 1], not a fraction: it is not written as a percentage.
@@ -215,6 +217,20 @@ GOLD_COLUMNS = (
     ("relation_relaxed", "Relations F1 relaxed"),
     ("anaphor_exact", "Anaphors F1 exact"),
 )
+
+
+def _hierarchy_counts(primary: str) -> str:
+    """Which of the two hierarchy F1 counts the project reports first (a project setting)."""
+    closure = "Hierarchy F1 (closure)"
+    raw = "Hierarchy F1 (raw, as SciCo's evaluate.py)"
+    first, second = (raw, closure) if primary == "raw" else (closure, raw)
+    return (
+        f"Hierarchy agreement is counted two ways; this project reports {first} as its "
+        f"primary figure, with {second} beside it. The closure count scores every relation of "
+        "each side's transitive closure; the raw count scores the drawn relations only, each "
+        "matched against the other side's closure, and is the one to set beside SciCo's "
+        "published numbers."
+    )
 
 
 def _versus_gold(section: dict) -> str:

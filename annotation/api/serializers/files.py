@@ -53,6 +53,11 @@ class AgreementReport(serializers.Serializer):
     project = serializers.CharField(help_text="its name")
     scheme = serializers.CharField(help_text="hierarchy, anaphora or hierarchy+anaphora")
     annotators = serializers.ListField(child=serializers.CharField())
+    hierarchy_count = serializers.ChoiceField(
+        choices=["closure", "raw"],
+        help_text="the project's primary hierarchy F1: hierarchy_f1 (closure) or "
+        "hierarchy_f1_raw (raw relations, SciCo's evaluate.py)",
+    )
     topics = serializers.DictField(
         child=serializers.DictField(child=TopicMetricScores()),
         help_text="topic external id -> metric -> scores",

@@ -960,6 +960,13 @@ export interface components {
             /** @description hierarchy, anaphora or hierarchy+anaphora */
             scheme: string;
             annotators: string[];
+            /**
+             * @description the project's primary hierarchy F1: hierarchy_f1 (closure) or hierarchy_f1_raw (raw relations, SciCo's evaluate.py)
+             *
+             *     * `closure` - closure
+             *     * `raw` - raw
+             */
+            hierarchy_count: components["schemas"]["HierarchyCountEnum"];
             /** @description topic external id -> metric -> scores */
             topics: {
                 [key: string]: {
@@ -1332,6 +1339,12 @@ export interface components {
             /** @description mentions the file does not ask about, placed */
             placed: number;
         };
+        /**
+         * @description * `closure` - closure
+         *     * `raw` - raw
+         * @enum {string}
+         */
+        HierarchyCountEnum: "closure" | "raw";
         ImportRequestRequest: {
             /**
              * Format: binary
@@ -1608,6 +1621,14 @@ export interface components {
              * @default false
              */
             validation?: boolean;
+            /**
+             * @description the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)
+             *
+             *     * `closure` - closure
+             *     * `raw` - raw
+             * @default closure
+             */
+            hierarchy_count?: components["schemas"]["HierarchyCountEnum"];
         };
         PatchedTopicSplitRequest: {
             /** @description '' takes the topic out of every split */
@@ -1760,6 +1781,13 @@ export interface components {
             validation?: boolean;
             /** @description how many topics it has */
             topics: number;
+            /**
+             * @description the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)
+             *
+             *     * `closure` - closure
+             *     * `raw` - raw
+             */
+            hierarchy_count: components["schemas"]["HierarchyCountEnum"];
         };
         /** @description A project's schemes and rules, as the workspace applies them. */
         ProjectInfo: {
@@ -1806,6 +1834,14 @@ export interface components {
              * @default false
              */
             validation?: boolean;
+            /**
+             * @description the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)
+             *
+             *     * `closure` - closure
+             *     * `raw` - raw
+             * @default closure
+             */
+            hierarchy_count?: components["schemas"]["HierarchyCountEnum"];
         };
         ProjectRunsAnswer: {
             /** @description one per topic */

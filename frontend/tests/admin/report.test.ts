@@ -29,6 +29,21 @@ describe("the agreement table", () => {
     expect(reportMetrics(report())).toEqual(["conll_f1", "path_ratio"]);
   });
 
+  it("puts SciCo's raw hierarchy count in the closure count's place when the project chose it", () => {
+    const s = { avg: 0.5, std: 0, max_micro: 0.5, max_macro: 0.5 };
+    const overall = { conll_f1: s, hierarchy_f1: s, path_ratio: s, hierarchy_f1_raw: s, mention_f1: s };
+    const closure = { ...report(), overall };
+
+    expect(reportMetrics(closure)).toEqual(["conll_f1", "hierarchy_f1", "path_ratio", "hierarchy_f1_raw", "mention_f1"]);
+    expect(reportMetrics({ ...closure, hierarchy_count: "raw" })).toEqual([
+      "conll_f1",
+      "hierarchy_f1_raw",
+      "hierarchy_f1",
+      "path_ratio",
+      "mention_f1",
+    ]);
+  });
+
   it("sorts topic ids naturally, both ways", () => {
     const rows = reportRows(report());
 
