@@ -134,6 +134,12 @@ def test_the_csv_has_a_readable_header_topic_rows_and_overall_rows(scico_project
         "std",
         "max_micro",
         "max_macro",
+        "avg_ci_low",
+        "avg_ci_high",
+        "max_micro_ci_low",
+        "max_micro_ci_high",
+        "max_macro_ci_low",
+        "max_macro_ci_high",
     ]
     topic_rows = [row for row in rows if row["scope"] == "topic"]
     assert len(topic_rows) == 6 * 11

@@ -1597,6 +1597,21 @@ export interface components {
              * @description null: undefined (nothing to score)
              */
             max_macro: number | null;
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            avg_ci?: [
+                number,
+                number
+            ] | null;
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            max_micro_ci?: [
+                number,
+                number
+            ] | null;
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            max_macro_ci?: [
+                number,
+                number
+            ] | null;
         };
         PatchedProjectRequest: {
             name?: string;

@@ -10,7 +10,7 @@ import {
   sortRows,
   visibleMetrics,
 } from "../../src/admin/agreement/report";
-import { formatScore, fromDisplay, metricDomain, toDisplay } from "../../src/admin/agreement/metrics";
+import { formatInterval, formatScore, fromDisplay, metricDomain, toDisplay } from "../../src/admin/agreement/metrics";
 import { report } from "./factories";
 
 const topics = (rows: { topic: string }[]) => rows.map((r) => r.topic);
@@ -103,6 +103,8 @@ describe("metric values", () => {
   it("are written as percentages for F1 and as fractions for alpha", () => {
     expect(formatScore("conll_f1", 0.8123)).toBe("81.2");
     expect(formatScore("alpha_mentions", 0.8123)).toBe("0.812");
+    expect(formatInterval("conll_f1", [0.751, 0.8123])).toBe("[75.1–81.2]");
+    expect(formatInterval("alpha_relations", null)).toBe("");
     expect(formatScore("conll_f1", null)).toBe("—");
   });
 

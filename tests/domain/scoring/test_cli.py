@@ -256,7 +256,15 @@ def test_iaa_json_and_csv(scico_files, tmp_path):
     assert set(result) == {"topics", "overall", "unscored_topics"}
     assert list(result["topics"]["1"]["conll_f1"]["pairs"]) == ["1-2", "1-3", "2-3"]
     assert list(result["topics"]["2"]["path_ratio"]["pairs"]) == ["1-2"]
-    assert set(result["overall"]["path_ratio"]) == {"avg", "std", "max_micro", "max_macro"}
+    assert set(result["overall"]["path_ratio"]) == {
+        "avg",
+        "std",
+        "max_micro",
+        "max_macro",
+        "avg_ci",
+        "max_micro_ci",
+        "max_macro_ci",
+    }
     with out.open(newline="") as stream:
         rows = list(csv.reader(stream))
     assert rows[0] == [
@@ -269,6 +277,12 @@ def test_iaa_json_and_csv(scico_files, tmp_path):
         "std",
         "max_micro",
         "max_macro",
+        "avg_ci_low",
+        "avg_ci_high",
+        "max_micro_ci_low",
+        "max_micro_ci_high",
+        "max_macro_ci_low",
+        "max_macro_ci_high",
     ]
     assert rows[1][:3] == ["topic", "1", "conll_f1"]
     assert rows[1][5] == "3"

@@ -65,7 +65,15 @@ def test_iaa_has_the_documented_shape_and_metrics(three_annotators):
     assert list(result["topics"]["t1"]["muc_f1"]["pairs"]) == ["1-2", "1-3", "2-3"]
     assert list(result["topics"]["t2"]["muc_f1"]["pairs"]) == ["1-2"]
     assert list(result["overall"]) == SCICO_METRICS
-    assert set(result["overall"]["conll_f1"]) == {"avg", "std", "max_micro", "max_macro"}
+    assert set(result["overall"]["conll_f1"]) == {
+        "avg",
+        "std",
+        "max_micro",
+        "max_macro",
+        "avg_ci",
+        "max_micro_ci",
+        "max_macro_ci",
+    }
 
 
 def test_topics_with_fewer_than_two_annotations_are_listed_not_scored(three_annotators):
@@ -129,6 +137,12 @@ def test_csv_has_a_header_topic_rows_overall_rows_and_unscored_rows(three_annota
         "std",
         "max_micro",
         "max_macro",
+        "avg_ci_low",
+        "avg_ci_high",
+        "max_micro_ci_low",
+        "max_micro_ci_high",
+        "max_macro_ci_low",
+        "max_macro_ci_high",
     ]
     scopes = [row[0] for row in rows[1:]]
     per_topic = ["topic"] * len(SCICO_METRICS)
@@ -192,3 +206,65 @@ def test_anaphora_agreement_adds_mention_and_anaphor_f1():
     overall = iaa([first, second], scheme="chemu")["overall"]
     assert overall["anaphor_f1"]["avg"] == pytest.approx(0.5)
     assert overall["mention_f1"]["avg"] == pytest.approx(2 / 3)
+
+
+def test_every_summed_metric_has_a_seeded_95_percent_interval_around_its_figures(
+    three_annotators,
+):
+    first = iaa(three_annotators, scheme="scico")["overall"]
+    again = iaa(three_annotators, scheme="scico")["overall"]
+    assert first == again  # seeded: the same intervals on every view
+    for metric in SCICO_METRICS:
+        for figure in ("avg", "max_micro", "max_macro"):
+            low, high = first[metric][f"{figure}_ci"]
+            assert low <= high
+
+
+def test_the_bootstrap_recomputes_each_figure_as_the_report_does():
+    """With one 'resample' that draws every topic once, each interval collapses onto the
+    report's own figure: the vector form of every metric adds up like its counts."""
+    import numpy
+
+    from annotation.domain.metrics.iaa import aggregate
+    from annotation.domain.scoring import evaluate
+    from annotation.domain.scoring.api import _iaa_topic, from_topic
+
+    topics = {
+        "t1": [annotated("t1", "aabbc", [("a", "b")]), annotated("t1", "abbcc", [("b", "c")])],
+        "t2": [annotated("t2", "aaabb", [("a", "b")]), annotated("t2", "abcde")],
+    }
+    results = {
+        topic: _iaa_topic([from_topic(t) for t in pair], "scico", None, False, "closure")
+        for topic, pair in topics.items()
+    }
+    _, overall = aggregate(results, evaluate.IAA_METRICS["scico"], weights=numpy.ones((1, 2)))
+    for metric, scores in overall.items():
+        for figure in ("avg", "max_micro", "max_macro"):
+            assert scores[f"{figure}_ci"] == [pytest.approx(scores[figure], abs=1e-12)] * 2, (
+                metric,
+                figure,
+            )
+
+
+def test_alpha_gets_no_interval():
+    coref = "COREFERENCE"
+    first = [chemu_topic("t", [(coref, ((0, 0),), ((4, 5),))])]
+    overall = iaa([first, first], scheme="chemu")["overall"]
+    assert overall["alpha_relations"]["avg_ci"] is None
+    assert overall["relation_exact_f1"]["avg_ci"] == [1.0, 1.0]
+
+
+def test_the_csv_carries_the_intervals_of_the_overall_rows(three_annotators):
+    result = iaa(three_annotators, scheme="scico")
+    rows = list(csv.DictReader(io.StringIO(_csv_text(result))))
+    conll = next(r for r in rows if r["scope"] == "overall" and r["metric"] == "conll_f1")
+    expected = result["overall"]["conll_f1"]
+    assert [float(conll["avg_ci_low"]), float(conll["avg_ci_high"])] == expected["avg_ci"]
+    assert float(conll["max_macro_ci_high"]) == expected["max_macro_ci"][1]
+    assert next(r for r in rows if r["scope"] == "topic")["avg_ci_low"] == ""
+
+
+def _csv_text(result):
+    stream = io.StringIO()
+    write_iaa_csv(result, stream)
+    return stream.getvalue()

@@ -43,6 +43,12 @@ export function formatScore(metric: string, value: number | null | undefined): s
   return metricInfo(metric).kind === "alpha" ? value.toFixed(3) : (value * 100).toFixed(1);
 }
 
+/** A 95% bootstrap interval as "[low–high]", or "" when the metric has none (alpha). */
+export function formatInterval(metric: string, bounds: readonly number[] | null | undefined): string {
+  if (!bounds || bounds.length !== 2) return "";
+  return `[${formatScore(metric, bounds[0])}–${formatScore(metric, bounds[1])}]`;
+}
+
 /** The unit the page writes a metric's values in (for labels of inputs and axes). */
 export function metricUnit(metric: string): string {
   return metricInfo(metric).kind === "alpha" ? "" : "%";
