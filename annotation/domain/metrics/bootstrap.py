@@ -19,7 +19,7 @@ from the topics' counts, and the interval is the 2.5th and 97.5th percentile of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 RESAMPLES = 1000
@@ -100,3 +100,24 @@ def aggregate_intervals(
         "max_micro_ci": interval(max_micro),
         "max_macro_ci": interval(max_macro),
     }
+
+
+def f1_intervals(per_topic: Mapping[str, Sequence[Any]], seed: int = SEED) -> dict[str, Interval]:
+    """A system's scores against gold (issue 26.4, "every model score"): for each metric, the
+    95% interval of its micro F1 over resampled topics. ``per_topic[metric]``: one
+    ``(p_num, p_den, r_num, r_den)`` per topic, in the same topic order for every metric;
+    ``conll`` is added when MUC, B3 and CEAF-e are all there."""
+    import numpy
+
+    topics = len(next(iter(per_topic.values()), ()))
+    if topics == 0:
+        return {name: None for name in per_topic}
+    weights = resample_weights(topics, seed=seed)
+    scores = {
+        name: f1_of_sums(weights @ numpy.asarray(rows, dtype=numpy.float64))
+        for name, rows in per_topic.items()
+    }
+    result = {name: interval(values) for name, values in scores.items()}
+    if {"muc", "bcub", "ceafe"} <= scores.keys():
+        result["conll_f1"] = interval((scores["muc"] + scores["bcub"] + scores["ceafe"]) / 3)
+    return result

@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 SCORE_KEYS = {
+    "f1_ci",
     "hierarchy_f1_raw",
     "mentions",
     "mention_detection",
@@ -151,7 +152,7 @@ def test_score_chemu_json_has_exactly_the_documented_keys(tmp_path):
     completed = run("score", str(gold), str(system), "--format", "chemu", "--json")
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
-    assert set(result) == {"exact", "relaxed", "anaphors", "mention_detection"}
+    assert set(result) == {"exact", "relaxed", "anaphors", "mention_detection", "f1_ci"}
     for kind in ("exact", "relaxed"):
         assert set(result[kind]) == {"overall", "per_type"}
         assert set(result[kind]["per_type"]) == TYPES
