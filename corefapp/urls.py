@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts.api.throttles import throttled_admin_login
 from annotation.api import errors
+from corefapp import database_outage
 from corefapp.spa import spa
 from corefapp.views import healthz
 
@@ -29,4 +30,4 @@ urlpatterns = [
 
 handler400 = errors.bad_request
 handler404 = errors.not_found
-handler500 = errors.server_error
+handler500 = database_outage.server_error

@@ -23,7 +23,8 @@ from tests.integration.stack import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.integration
+# The whole stack starts here (PostgreSQL, Redis, web, worker): minutes, not the run's 600 s.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
 
 
 async def websocket_ping(port: int, cookie: str) -> dict:
