@@ -64,8 +64,15 @@ def predict_chemu_command(args: argparse.Namespace) -> int:
     report = read_chemu_jsonlines(args.input, skip_invalid=True)
     if report.skipped:
         print(f"{args.input}: {len(report.skipped)} invalid records skipped", file=sys.stderr)
+    # the given mentions only: a trained tagger's proposals would be links to mentions the
+    # output does not have (issue 30); --raw is the mode that finds mentions
     backend = ChemuBackend(
-        {"model_dir": args.model, "device": args.device, "threshold": args.threshold}
+        {
+            "model_dir": args.model,
+            "device": args.device,
+            "threshold": args.threshold,
+            "propose_mentions": False,
+        }
     )
     started = time.monotonic()
     predicted = []

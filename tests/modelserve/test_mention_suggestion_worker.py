@@ -93,12 +93,13 @@ def test_a_run_on_an_anaphora_topic_stores_proposed_mentions_and_links_that_name
         link for link in links if "proposed_anaphor" in link or "proposed_antecedent" in link
     ]
     assert to_proposed, links
-    for link in to_proposed:
+    mention_ids = set(topic.mentions.values_list("pk", flat=True))
+    for link in links:  # each end is the topic's mention or this run's proposal, never past them
         for end in ("anaphor", "antecedent"):
             if link[end] is None:
                 assert link[f"proposed_{end}"] in proposed
             else:
-                assert f"proposed_{end}" not in link
+                assert link[end] in mention_ids and f"proposed_{end}" not in link
 
     # Accepting the proposed ends of one such link through the API offers the link itself.
     client = APIClient()
@@ -163,5 +164,10 @@ def test_the_model_worker_trains_the_tagger_in_the_background_and_serves_runs_me
     assert training.heartbeat_at is not None
     # Until the tagger is saved, the run links the existing mentions only.
     assert not Suggestion.objects.filter(run=run, kind="mention").exists()
-    assert Suggestion.objects.filter(run=run, kind="link").exists()
+    links = [s.payload for s in Suggestion.objects.filter(run=run, kind="link")]
+    assert links
+    mention_ids = set(topic.mentions.values_list("pk", flat=True))
+    for link in links:
+        assert {link["anaphor"], link["antecedent"]} <= mention_ids
+        assert "proposed_anaphor" not in link and "proposed_antecedent" not in link
     assert ModelTraining.objects.count() == 1
