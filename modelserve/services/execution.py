@@ -128,7 +128,7 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
             data, mention_ids = topic_data_with_ids(topic)
             timings["load_topic_s"] = time.perf_counter() - started
             started = time.perf_counter()
-            backend = get_backend(run.backend, run.params)
+            backend = get_backend(run.backend, run.params, models_dir=settings.MODELS_DIR)
             timings["load_model_s"] = time.perf_counter() - started
             started = time.perf_counter()
             suggestions = backend.suggest(data, progress=_progress_reporter(run))
