@@ -6,7 +6,9 @@ default is <MODELS_DIR>/`DIRECTORY`):
 - `train_chemu_mentions(topics, out_dir, *, progress=no_progress, seed=0, ...)`: train
   the mention tagger on gold ChEMU topics (`TopicData`, every mention a gold mention),
   score it end to end on the held-out share (with `link_model`, or the one saved in
-  `link_model_dir`) and save it to `out_dir`. `progress(fraction, message)` is
+  `link_model_dir`) and save it to `out_dir`. `vector_folder`: the frozen encoder's vectors
+  are kept there per document (`vector_cache`), so a later training encodes only new or
+  changed documents. `progress(fraction, message)` is
   `base.Progress`; a Celery task can pass its own. Returns a summary dict (scores, seconds).
 - `mentions_trained(model_dir) -> bool`: whether a complete tagger is saved there.
 - `load_mentions(model_dir, device="auto") -> MentionTagger`: loaded once per process.
@@ -40,6 +42,7 @@ from modelserve.backends.chemu_linking import suggest_links, with_links
 from modelserve.backends.chemu_model import ChemuModel
 from modelserve.backends.mention_features import WordEncoder, WordVocabulary
 from modelserve.backends.mention_tagger import MentionTagger, Sequence
+from modelserve.backends.vector_cache import VectorCache
 from modelserve.devices import pick_device
 
 DIRECTORY = "chemu-mentions"  # the tagger's folder in the models folder
@@ -134,15 +137,27 @@ def encoded(
     encoder: WordEncoder,
     topics: list[TopicData],
     cache: dict[tuple[str, int], FloatArray] | None = None,
+    store: VectorCache | None = None,
 ) -> list[FloatArray]:
     """The encoder vectors of every document of the topics, in order; `cache` (keyed by topic
-    id and document index) spares encoding them again for another seed."""
+    id and document index) spares encoding them again for another seed, and `store` (on
+    disk, keyed by the tokens and the encoder) for another training."""
     cache = {} if cache is None else cache
     keys = [(t.external_id, d) for t in topics for d in range(len(t.documents))]
-    missing = [k for k, key in enumerate(keys) if key not in cache]
     documents = documents_of(topics)
+    missing = []
+    for k, key in enumerate(keys):
+        if key in cache:
+            continue
+        stored = store.get(documents[k]) if store is not None else None
+        if stored is None:
+            missing.append(k)
+        else:
+            cache[key] = stored
     for k, vectors in zip(missing, encoder.vectors([documents[k] for k in missing]), strict=True):
         cache[keys[k]] = vectors
+        if store is not None:
+            store.put(documents[k], vectors)
     return [cache[key] for key in keys]
 
 
@@ -250,6 +265,7 @@ def train_chemu_mentions(
     link_model: ChemuModel | None = None,
     link_model_dir: str | Path | None = None,
     vector_cache: dict[tuple[str, int], FloatArray] | None = None,
+    vector_folder: str | Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Train the tagger on gold topics, score it on a held-out share (end to end when a
@@ -268,7 +284,8 @@ def train_chemu_mentions(
     target = pick_device(device)
     progress(0.0, "encoding the documents")
     encoder = WordEncoder(encoder_path, target)
-    vectors = encoded(encoder, train + holdout, vector_cache)
+    store = VectorCache(vector_folder, encoder) if vector_folder is not None else None
+    vectors = encoded(encoder, train + holdout, vector_cache, store)
     train_vectors, holdout_vectors = (
         vectors[: len(documents_of(train))],
         vectors[len(documents_of(train)) :],
