@@ -86,6 +86,13 @@ def parser() -> argparse.ArgumentParser:
         help="chemu: keep the encoder vectors in this file between runs (experiments)",
     )
     parser.add_argument(
+        "--encoder-cache",
+        type=Path,
+        default=None,
+        help="chemu: keep each document's encoder vectors in this folder, keyed by its tokens "
+        "and the encoder (what the model worker does in MODELS_DIR/encoder-cache)",
+    )
+    parser.add_argument(
         "--mention-epochs", type=int, default=None, help="chemu: the mention tagger's epochs"
     )
     parser.add_argument(
@@ -159,6 +166,7 @@ def train_chemu_both_steps(args: argparse.Namespace, path: Path, out: Path) -> i
         results_path=args.results or out.parent / RESULTS_FILE,
         jobs=args.jobs,
         vector_cache=args.vector_cache,
+        vector_folder=args.encoder_cache,
         log=log,
     )
     return 0

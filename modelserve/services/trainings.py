@@ -132,6 +132,7 @@ def _progress_writer(training_id: int):
 
 def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> str:
     from annotation.domain.formats import read
+    from modelserve.backends import vector_cache
     from modelserve.backends.chemu_mentions import DIRECTORY, train_chemu_mentions
 
     path = Path(train_file or settings.CHEMU_TRAIN_FILE)
@@ -142,6 +143,8 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
         topics,
         _models_dir() / DIRECTORY,
         link_model_dir=_models_dir() / "chemu",  # held-out scores end to end, if trained
+        # a retraining encodes only the documents it has not seen (the encoder is frozen)
+        vector_folder=_models_dir() / vector_cache.FOLDER,
         progress=progress,
         log=logger.info,
         **options,
