@@ -20,7 +20,7 @@ from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
-from annotation.selectors.validation_measures import validation_csv_write, validation_measures
+from annotation.validation_hooks import validation_csv_write, validation_measures
 
 
 def project_agreement(project: Project) -> dict:

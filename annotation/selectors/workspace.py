@@ -18,7 +18,7 @@ from annotation.models import (
 )
 from annotation.selectors.log import operation_log
 from annotation.selectors.state import annotation_state_cached
-from annotation.selectors.validation_counts import validation_decided_counts
+from annotation.validation_hooks import validation_decided_counts
 
 
 def project_payload(project) -> dict:

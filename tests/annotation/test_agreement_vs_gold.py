@@ -9,11 +9,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from adjudication.services.adjudications import create_adjudication
 from annotation.domain.formats import read
 from annotation.domain.scoring.api import score_scico
 from annotation.models import Annotation
 from annotation.selectors.agreement import agreement_csv, project_agreement
-from annotation.services.adjudication import create_adjudication
 from annotation.services.assignments import assignment_submit
 from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import

@@ -6,6 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.api.parsers import MAX_DEPTH
+from annotation.domain.operations import SUGGESTION_DECISIONS
 from annotation.domain.operations.clusters import LABEL_MAX_CHARS, NOTE_MAX_CHARS
 from modelserve.models import Suggestion, SuggestionRun
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
@@ -130,7 +131,7 @@ def test_a_malformed_run_parameter_is_a_json_4xx(workspace, run):
 
 
 @pytest.mark.parametrize("suggestion", ["x", [1], {}, None, 1.5, True, 10**30])
-@pytest.mark.parametrize("op", ["accept_suggestion", "reject_suggestion"])
+@pytest.mark.parametrize("op", SUGGESTION_DECISIONS)
 def test_a_decision_naming_no_suggestion_id_is_refused(workspace, op, suggestion):
     client, _, annotation = workspace
 

@@ -232,7 +232,7 @@ def test_the_client_address_is_the_nth_forwarded_one_from_the_right(
 ):
     from django.test import RequestFactory
 
-    from annotation.api.throttles import client_address
+    from accounts.api.throttles import client_address
 
     settings.TRUSTED_PROXIES = proxies
     request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.9", HTTP_X_FORWARDED_FOR=forwarded)

@@ -47,7 +47,7 @@ from annotation.services.imports.sources import (
     topics_check,
     unzip,
 )
-from annotation.services.imports.validation import validation_unfit_drop
+from annotation.validation_hooks import validation_unfit_drop
 
 # Where a topic's tokens are, per format: the field an error about a topic without any names.
 TOKENS_FIELD = {"scico": "tokens", "corefi": "tokens", "chemu": "sentences", "brat": None}

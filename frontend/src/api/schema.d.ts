@@ -2205,7 +2205,7 @@ export interface components {
             reason: string | null;
             note: string;
         };
-        /** @description annotation/selectors/validation_measures.py (docs/validation.md). */
+        /** @description validation/selectors/measures.py (docs/validation.md). */
         ValidationMeasures: {
             reasons: components["schemas"]["ValidationReason"][];
             idle_cap_seconds: number;

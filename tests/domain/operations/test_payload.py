@@ -1,7 +1,7 @@
 import pytest
 
 from annotation.domain.errors import InvalidOperation
-from annotation.domain.operations import OPERATIONS, plan
+from annotation.domain.operations import plan
 
 from .factories import ids_from, topic
 
@@ -71,25 +71,4 @@ def test_the_refusal_serialises_for_the_api():
         "error": "invalid_operation",
         "message": "target: is required",
         "field": "target",
-    }
-
-
-def test_every_operation_of_the_contract_is_planned():
-    assert set(OPERATIONS) == {
-        "assign",
-        "merge",
-        "split",
-        "set_parent",
-        "add_edge",
-        "remove_edge",
-        "rename",
-        "set_note",
-        "add_mention",
-        "fix_span",
-        "reject_mention",
-        "add_link",
-        "remove_link",
-        "accept_suggestion",
-        "reject_suggestion",
-        "validate",
     }

@@ -21,6 +21,7 @@ from annotation.domain.corpus import LINK_TYPES
 from annotation.domain.errors import DomainError, NothingToRedo, NothingToUndo
 from annotation.domain.history import replay
 from annotation.domain.invariants import invariant_violations
+from annotation.domain.operations import EDIT_OPERATIONS
 from annotation.domain.state import AnnotationState, Cluster, Mention, Settings
 
 from .factories import Session
@@ -44,22 +45,7 @@ SPANS = {
     12: ((16, 19),),
 }
 FLAG = st.sampled_from([True, True, True, False])
-SIMPLE_OPS = [  # what a suggestion may carry
-    "assign",
-    "merge",
-    "split",
-    "set_parent",
-    "add_edge",
-    "remove_edge",
-    "rename",
-    "set_note",
-    "add_mention",
-    "fix_span",
-    "reject_mention",
-    "add_link",
-    "remove_link",
-    "malformed",
-]
+SIMPLE_OPS = [*EDIT_OPERATIONS, "malformed"]  # what a suggestion may carry
 
 
 def initial_state(
