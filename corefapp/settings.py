@@ -322,6 +322,18 @@ CACHES = {
 
 # Model serving: packaged encoder by default, a local Hugging Face folder otherwise.
 MODELS_DIR = models_dir()
+# The shared real data (../shared/data beside the checkout; COREFAPP_SHARED_DATA elsewhere) and
+# the ChEMU-Ref training file the default anaphora models train from (`make up`, the model
+# worker's tagger training, `python -m modelserve.train --backend chemu` without a file).
+SHARED_DATA_DIR = Path(
+    env.str("COREFAPP_SHARED_DATA", default=str(BASE_DIR.parent / "shared" / "data"))
+)
+CHEMU_TRAIN_FILE = Path(
+    env.str(
+        "CHEMU_TRAIN_FILE",
+        default=str(SHARED_DATA_DIR / "chemu-ref" / "train.english.jsonlines"),
+    )
+)
 # Suggestion parameters that name a file or folder (model_path, model_dir, encoder_path, any
 # *_path or *_dir) must resolve (symlinks and `..` followed) inside MODELS_DIR or one of these
 # folders (comma-separated); anything else is refused when an admin sets it.
