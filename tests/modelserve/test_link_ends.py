@@ -14,7 +14,7 @@ def test_links_between_the_mentions_there_are_pass():
     assert check_links(links, 5) == ""
 
 
-@pytest.mark.parametrize("anaphor, antecedent", [(5, 0), (1, 5), (-1, 0)])
+@pytest.mark.parametrize(("anaphor", "antecedent"), [(5, 0), (1, 5), (-1, 0)])
 def test_a_link_past_the_mentions_is_named(anaphor, antecedent):
     links = [
         LinkSuggestion("COREFERENCE", 1, 0, 0.9),

@@ -100,7 +100,8 @@ def test_a_run_on_an_anaphora_topic_stores_proposed_mentions_and_links_that_name
             if link[end] is None:
                 assert link[f"proposed_{end}"] in proposed
             else:
-                assert link[end] in mention_ids and f"proposed_{end}" not in link
+                assert link[end] in mention_ids
+                assert f"proposed_{end}" not in link
 
     # Accepting the proposed ends of one such link through the API offers the link itself.
     client = APIClient()
@@ -167,5 +168,6 @@ def test_the_model_worker_trains_the_tagger_in_the_background_and_serves_runs_me
     mention_ids = set(topic.mentions.values_list("pk", flat=True))
     for link in links:
         assert {link["anaphor"], link["antecedent"]} <= mention_ids
-        assert "proposed_anaphor" not in link and "proposed_antecedent" not in link
+        assert "proposed_anaphor" not in link
+        assert "proposed_antecedent" not in link
     assert ModelTraining.objects.count() == 1

@@ -80,4 +80,5 @@ def test_a_damaged_file_reads_as_missing_and_is_written_again(encoder, topics, t
     assert store.get(tokens) is None
     encoder.asked = []
     encoded(encoder, topics[:1], {}, store)
-    assert encoder.asked == [tokens] and store.get(tokens) is not None
+    assert encoder.asked == [tokens]
+    assert store.get(tokens) is not None
