@@ -277,7 +277,9 @@ class Operation(models.Model):
         "self",
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        # RESTRICT, not PROTECT: an operation alone is never deleted while an undo names it,
+        # but deleting the whole annotation (a practice reset, a topic) takes both at once.
+        on_delete=models.RESTRICT,
         related_name="+",
         help_text="for undo/redo: the operation undone or redone",
     )
