@@ -56,7 +56,9 @@ CASES = {
         "nested too deeply",
     ),
     "a SciCo id of 10**400": ("scico", scico(id=10**400), "field id: is 401 characters long"),
-    "a number of 5,000 digits": ("scico", scico(x=10**400).replace("1" + "0" * 400, "9" * 5000), "too long to read"),
+    "a number of 5,000 digits": (
+        "scico", scico(x=10**400).replace("1" + "0" * 400, "9" * 5000), "too long to read",
+    ),
     "a CoRefi id of 10,000 characters": (
         "corefi", corefi(id="x" * 10_000), "field id: is 10,000 characters long",
     ),

@@ -51,7 +51,7 @@ def _text_problem(text: str) -> str | None:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
         return (
-            f"holds a lone surrogate ({ascii(text[error.start])}), half of a character that "
+            f"holds a lone surrogate ({text[error.start]!a}), half of a character that "
             "cannot be stored"
         )
     return None
