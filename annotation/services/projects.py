@@ -89,7 +89,6 @@ def project_delete(*, project: Project, confirm: bool = False) -> None:
     project.delete()
 
 
-@transaction.atomic
 def _check_username(username: str) -> None:
     """Django's own rule (letters, digits and @ . + - _): a username also names files in
     per-annotator exports."""
@@ -113,7 +112,12 @@ def user_create(*, username: str, password: str, is_admin: bool = False):
     if User.objects.filter(username=username).exists():
         raise UserRefused(f"The username {username!r} is taken.")
     _check_password(password, User(username=username))
-    return User.objects.create_user(username=username, password=password, is_staff=is_admin)
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(username=username, password=password, is_staff=is_admin)
+    except IntegrityError:
+        # A second submit of the same form passed the check above before this one inserted.
+        raise UserRefused(f"The username {username!r} is taken.") from None
 
 
 @transaction.atomic
