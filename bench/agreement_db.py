@@ -37,7 +37,7 @@ def main() -> int:
         settings.DATABASES["default"].update(
             NAME="bench",
             USER="postgres",
-            PASSWORD="",
+            PASSWORD=services.postgres.password,
             HOST=services.postgres.host,
             PORT=str(services.postgres.port),
         )
