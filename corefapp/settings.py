@@ -257,6 +257,14 @@ CSRF_COOKIE_HTTPONLY = False  # the frontend reads it to send X-CSRFToken
 # Failed sign-ins (API and /admin/login/) allowed per account and per client address in the
 # period; successful ones never count (annotation/api/throttles.py).
 LOGIN_THROTTLE_RATE = env.str("LOGIN_THROTTLE_RATE", default="20/min")
+# The higher ceiling per address (a lab behind NAT), the failures that put an account under
+# attack (then: a delay for addresses that have not failed on it, a refusal for the others),
+# (annotation/api/sign_in_limits.py), and the threads of sign-ins (corefapp/sign_in_pool.py).
+LOGIN_ADDRESS_THROTTLE_RATE = env.str("LOGIN_ADDRESS_THROTTLE_RATE", default="200/min")
+LOGIN_ACCOUNT_THROTTLE_RATE = env.str("LOGIN_ACCOUNT_THROTTLE_RATE", default="20/min")
+LOGIN_ACCOUNT_DELAY_SECONDS = env.float("LOGIN_ACCOUNT_DELAY_SECONDS", default=3.0)
+SIGN_IN_HASHING_THREADS = env.int("SIGN_IN_HASHING_THREADS", default=1)
+SIGN_IN_QUEUE = env.int("SIGN_IN_QUEUE", default=32)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
