@@ -13,8 +13,9 @@ import sys
 import time
 
 from bench.environment import django_with_services
+from bench.smoke import size
 
-SIZES = (50, 200, 1000)
+SIZES = size((50, 200, 1000), (20,))
 
 
 def _wait(run, timeout: float = 1800):
