@@ -241,6 +241,10 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 # At most this many topics per import (a file, a folder or a zip); every topic also needs at
 # least one token. A real corpus fits well within it (the ChEMU-Ref training file: 900).
 IMPORT_MAX_TOPICS = env.int("IMPORT_MAX_TOPICS", default=5000)
+# Uploads above this size are imported by the general worker, not in the request: the API
+# answers 202 with a job to poll (annotation/services/imports/jobs.py).
+IMPORT_ASYNC_BYTES = env.int("IMPORT_ASYNC_BYTES", default=1024 * 1024)
+IMPORT_UPLOADS_DIR = VAR_DIR / "imports"
 # Every other request body (JSON, form fields; uploaded files do not count): a larger one is
 # answered 413 before it is parsed. The largest legitimate one, a bulk action on 100,000
 # assignments, is under 1 MB.

@@ -10,6 +10,7 @@ import type {
   AssignRequest,
   BulkAction,
   BulkDone,
+  ImportJob,
   ImportResult,
   ProgressPayload,
   Project,
@@ -128,8 +129,9 @@ export const adminApi = {
     form.append("file", file);
     form.append("format", format);
     form.append("skip_invalid", skipInvalid ? "true" : "false");
-    return upload<ImportResult>(`/api/projects/${project}/imports/`, form);
+    return upload<ImportResult | ImportJob>(`/api/projects/${project}/imports/`, form);
   },
+  importJob: (job: Id) => request<ImportJob>(`/api/import-jobs/${job}/`),
   exportFile: (project: Id, format: string, source: string) => download(exportUrl(project, format, source)),
   agreement: (project: Id) => request<AgreementReport>(`/api/projects/${project}/agreement/`),
   users: () => request<UserRow[]>("/api/users/"),

@@ -330,6 +330,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/import-jobs/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["import_jobs_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/": {
         parameters: {
             query?: never;
@@ -1325,6 +1341,30 @@ export interface components {
             /** @description mentions the file does not ask about, placed */
             placed: number;
         };
+        ImportJobPayload: {
+            job: number;
+            file: string;
+            status: components["schemas"]["StatusEnum"];
+            /**
+             * Format: double
+             * @description 0 to 1
+             */
+            progress: number;
+            /** @description what it does now, or how it ended */
+            message: string;
+            /** @description once succeeded */
+            result: components["schemas"]["ImportJobResult"] | null;
+            /** @description once failed: every error, nothing imported */
+            errors: string[];
+        };
+        ImportJobResult: {
+            summary: string;
+            topics: string[];
+            mentions: number;
+            gold: number;
+            warnings: string[];
+            skipped: string[];
+        };
         ImportRequestRequest: {
             /**
              * Format: binary
@@ -2032,6 +2072,14 @@ export interface components {
             links: components["schemas"]["LinkCounts"];
             anaphors: number;
         };
+        /**
+         * @description * `queued` - Queued
+         *     * `running` - Running
+         *     * `succeeded` - Succeeded
+         *     * `failed` - Failed
+         * @enum {string}
+         */
+        StatusEnum: "queued" | "running" | "succeeded" | "failed";
         SuggestionBackends: {
             backends: string[];
             default: string;
@@ -2882,6 +2930,27 @@ export interface operations {
             };
         };
     };
+    import_jobs_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobPayload"];
+                };
+            };
+        };
+    };
     me_retrieve: {
         parameters: {
             query?: never;
@@ -3353,6 +3422,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportSummary"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobPayload"];
                 };
             };
         };
