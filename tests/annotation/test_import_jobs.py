@@ -91,7 +91,7 @@ def test_a_large_upload_is_a_job_the_worker_imports_with_progress(worker, upload
     content = big_scico(topics=20, mentions_each=1000)
     assert len(content) > settings.IMPORT_ASYNC_BYTES
 
-    answer, seconds = post(client, project, content)
+    answer, _ = post(client, project, content)
 
     assert answer.status_code == 202, answer.content
     job = answer.json()
