@@ -8,6 +8,7 @@ Setting DATABASE_URL / REDIS_URL points the application at other servers instead
 from pathlib import Path
 
 import environ
+from channels_redis.core import RedisChannelLayer
 from django.core.exceptions import ImproperlyConfigured
 
 from corefapp.runtime.defaults import (
@@ -87,6 +88,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "annotation",
+    "accounts",
+    "adjudication",
+    "validation",
     "modelserve",
     "onboarding",
     "datasets",
@@ -99,6 +103,7 @@ MIDDLEWARE = [
     "corefapp.middleware.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corefapp.database_outage.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -136,12 +141,22 @@ if env.bool("DB_POOL", default=True):
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=2),
         "max_size": env.int("DB_POOL_MAX", default=20),
-        "timeout": 20,
+        # Threads never outnumber connections (corefapp/http_handler.py), so a request waits
+        # for one only while PostgreSQL is unreachable: then it answers 503 in under 2 s
+        # (corefapp/database_outage.py) instead of holding a thread for 20 s.
+        "timeout": env.float("DB_POOL_TIMEOUT", default=1.0),
+        # After an outage the pool retries a connection at growing intervals (1, 2, 4 s, ...)
+        # until this timeout, then gives up and the next request starts a fresh attempt at
+        # once: service returns within about this long after PostgreSQL does.
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=2.0),
     }
     # The pool checks a connection before lending it: after PostgreSQL restarts, every idle
     # pooled connection is dead, and without the check each would fail one request (found by
-    # tests/integration/test_database_outage.py). The check is one local round trip.
+    # tests/integration/test_database_outage.py). The check is one local round trip; our
+    # backend's also replaces every idle connection once one is found dead.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "corefapp.db_backend"
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -155,9 +170,10 @@ REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=1.0)
 
 # channels-redis receives with a server-side blocking pop of 5 s (BZPOPMIN, brpop_timeout), and
 # redis-py 8 times reads out after 5 s by default: the client gave up first and every idle
-# websocket died after ~5 s (channels_redis#422, redis-py#4091). Reads get three times the pop;
+# websocket died after ~5 s (channels_redis#422, redis-py#4091). Reads get three times the pop
+# (15 s; tests/integration/test_live_sync.py shortens the pop and checks the ratio holds);
 # sends that must not wait that long (broadcasts, /healthz) bound themselves.
-CHANNEL_LAYER_SOCKET_TIMEOUT = 15.0
+CHANNEL_LAYER_SOCKET_TIMEOUT = 3 * RedisChannelLayer.brpop_timeout
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -215,7 +231,7 @@ AUTH_PASSWORD_VALIDATORS = [
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-    {"NAME": "annotation.services.sessions.PasswordChangeRevokesTokens"},
+    {"NAME": "accounts.services.sessions.PasswordChangeRevokesTokens"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -259,11 +275,11 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CSRF_COOKIE_HTTPONLY = False  # the frontend reads it to send X-CSRFToken
 
 # Failed sign-ins (API and /admin/login/) allowed per account and per client address in the
-# period; successful ones never count (annotation/api/throttles.py).
+# period; successful ones never count (accounts/api/throttles.py).
 LOGIN_THROTTLE_RATE = env.str("LOGIN_THROTTLE_RATE", default="20/min")
 # The higher ceiling per address (a lab behind NAT), the failures that put an account under
 # attack (then: a delay for addresses that have not failed on it, a refusal for the others),
-# (annotation/api/sign_in_limits.py), and the threads of sign-ins (corefapp/sign_in_pool.py).
+# (accounts/api/sign_in_limits.py), and the threads of sign-ins (corefapp/sign_in_pool.py).
 LOGIN_ADDRESS_THROTTLE_RATE = env.str("LOGIN_ADDRESS_THROTTLE_RATE", default="200/min")
 LOGIN_ACCOUNT_THROTTLE_RATE = env.str("LOGIN_ACCOUNT_THROTTLE_RATE", default="20/min")
 LOGIN_ACCOUNT_DELAY_SECONDS = env.float("LOGIN_ACCOUNT_DELAY_SECONDS", default=3.0)
@@ -282,11 +298,12 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every operation lists its refusals, from the status table (annotation/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "annotation.api.schema.ErrorsAutoSchema",
     "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
     # `?format=` is ours (agreement CSV, export formats), not DRF's renderer override.
     "URL_FORMAT_OVERRIDE": None,
-    # DRF's throttles read the client address as annotation.api.throttles does.
+    # DRF's throttles read the client address as accounts.api.throttles does.
     "NUM_PROXIES": TRUSTED_PROXIES,
 }
 
@@ -296,6 +313,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "annotation.api.schema.open_error_bodies",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

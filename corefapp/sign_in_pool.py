@@ -8,7 +8,7 @@ to the paths below) run on SIGN_IN_HASHING_THREADS threads (1) of their own: the
 turn on the event loop, where waiting costs nothing, at most SIGN_IN_QUEUE (32) of them; past
 that the answer is at once a JSON 503 "try again in a few seconds". A flood then uses one
 core, whatever its size, and never a thread of the main pool. The limits on failures are
-annotation/api/sign_in_limits.py.
+accounts/api/sign_in_limits.py.
 """
 
 from __future__ import annotations

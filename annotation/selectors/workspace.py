@@ -6,6 +6,7 @@ from django.db.models import Count, Max
 
 from annotation import gates
 from annotation.domain import history
+from annotation.domain.state import AnnotationState
 from annotation.models import (
     Annotation,
     Assignment,
@@ -18,8 +19,8 @@ from annotation.models import (
 )
 from annotation.selectors.log import operation_log
 from annotation.selectors.shown_metadata import documents_shown, topic_metadata_shown
-from annotation.selectors.state import annotation_state_cached
-from annotation.selectors.validation_counts import validation_decided_counts
+from annotation.selectors.state import annotation_state_read
+from annotation.validation_hooks import validation_decided_counts
 
 
 def project_payload(project) -> dict:
@@ -66,7 +67,11 @@ def _undo_redo(annotation: Annotation) -> tuple[bool, bool]:
 
 
 def annotation_payload(annotation: Annotation) -> dict:
-    state = annotation_state_cached(annotation)
+    with annotation_state_read(annotation) as state:
+        return _annotation_payload(annotation, state)
+
+
+def _annotation_payload(annotation: Annotation, state: AnnotationState) -> dict:
     can_undo, can_redo = _undo_redo(annotation)
     assignment = annotation.assignment
     return {
@@ -208,4 +213,4 @@ def annotation_log_payload(annotation: Annotation, *, limit: int = 500) -> list[
     rows = annotation.operations.order_by("-version").values(
         "id", "version", "kind", "name", "payload", "warnings", "user__username", "created_at"
     )[:limit]
-    return list(reversed(rows))
+    return [dict(row) for row in rows][::-1]

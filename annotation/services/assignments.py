@@ -122,7 +122,7 @@ def assignments_bulk_create(
 
 def _create_with_annotations(assignments: list[Assignment]) -> int:
     created = Assignment.objects.bulk_create(assignments)
-    kind = {Assignment.Role.ADJUDICATOR: Annotation.Kind.ADJUDICATION}
+    kind: dict[str, str] = {Assignment.Role.ADJUDICATOR: Annotation.Kind.ADJUDICATION}
     Annotation.objects.bulk_create(
         [
             Annotation(
@@ -231,6 +231,7 @@ def assignment_reassign(*, assignment_id: int, user, discard_work: bool = False)
         )
     topic, role = assignment.topic, assignment.role
     assignment.delete()
+    after_commit(broadcast.access_changed, assignment.user_id)
     return assignment_create(topic=topic, user=user, role=role)
 
 
@@ -246,3 +247,4 @@ def assignment_delete(*, assignment_id: int, discard_work: bool = False) -> None
             "This assignment has work in it; deleting discards it: confirm with discard_work."
         )
     assignment.delete()
+    after_commit(broadcast.access_changed, assignment.user_id)

@@ -95,12 +95,14 @@ def test_a_large_upload_is_a_job_the_worker_imports_with_progress(worker, upload
 
     assert answer.status_code == 202, answer.content
     job = answer.json()
-    assert job["status"] == "queued" and job["result"] is None
+    assert job["status"] == "queued"
+    assert job["result"] is None
     assert not Topic.objects.filter(project=project).exists()  # nothing in the request
     body, seen = poll(client, job["job"])
     assert body["status"] == "succeeded", body
     assert body["result"]["topics"] == [str(t) for t in range(20)]
-    assert body["result"]["mentions"] == 20_000 and body["progress"] == 1.0
+    assert body["result"]["mentions"] == 20_000
+    assert body["progress"] == 1.0
     assert Mention.objects.filter(topic__project=project).count() == 20_000
     assert seen == sorted(seen)  # progress only moves forward
     assert list(uploads.iterdir()) == []  # the stored upload is gone once imported
@@ -113,7 +115,8 @@ def test_a_large_upload_that_is_refused_says_why_in_its_job_and_writes_nothing(w
     answer, _ = post(client, project, big_scico(topics=20, mentions_each=1000, bad=True))
     body, _ = poll(client, answer.json()["job"])
 
-    assert body["status"] == "failed" and body["result"] is None
+    assert body["status"] == "failed"
+    assert body["result"] is None
     assert any("NUL character" in error for error in body["errors"]), body["errors"]
     assert not Topic.objects.filter(project=project).exists()
 
@@ -123,4 +126,5 @@ def test_a_small_upload_is_still_imported_at_once(uploads):
 
     answer, _ = post(admin_client(), project, big_scico(topics=1, mentions_each=10))
 
-    assert answer.status_code == 201 and answer.json()["topics"] == ["0"]
+    assert answer.status_code == 201
+    assert answer.json()["topics"] == ["0"]

@@ -84,9 +84,11 @@ def test_an_import_of_what_cannot_be_stored_is_a_400_naming_it_and_writes_nothin
 
     assert response.status_code == 400, response.content
     body = response.json()
-    assert body["error"] == "import_refused" and "nothing was imported" in body["message"]
+    assert body["error"] == "import_refused"
+    assert "nothing was imported" in body["message"]
     assert any(expected in error for error in body["errors"]), body["errors"]
-    assert not Topic.objects.exists() and not Document.objects.exists()
+    assert not Topic.objects.exists()
+    assert not Document.objects.exists()
 
 
 def test_skipping_invalid_topics_leaves_out_only_the_one_that_cannot_be_stored(tmp_path):

@@ -12,6 +12,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.factories import PASSWORD, AdminFactory, UserFactory, assign, make_topic, mention_ids
+from tests.sockets import WEBSOCKET_TEST_TIMEOUT, communicator
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -211,7 +212,8 @@ def test_an_account_under_attack_from_other_addresses_lets_its_owner_in_after_a_
 
     assert guesses == [400] * 25  # one guess per address, each a real password check
     assert again == 429  # an address that failed on the account under attack
-    assert owner == 200 and waited >= 1.0  # not locked out: delayed
+    assert owner == 200
+    assert waited >= 1.0
 
 
 @pytest.mark.django_db
@@ -225,7 +227,8 @@ def test_one_address_has_a_higher_ceiling_than_one_account_at_it(services, setti
     assert answers[:30] == [400] * 30  # a lab where many mistype is not locked out at 20
     assert answers[30] == 429
     body = client.post("/api/auth/token/", {"username": "x", "password": "y"}, format="json").json()
-    assert body["error"] == "throttled" and "Too many failed sign-ins" in body["message"]
+    assert body["error"] == "throttled"
+    assert "Too many failed sign-ins" in body["message"]
 
 
 @pytest.mark.parametrize(
@@ -243,7 +246,7 @@ def test_the_client_address_is_the_nth_forwarded_one_from_the_right(
 ):
     from django.test import RequestFactory
 
-    from annotation.api.throttles import client_address
+    from accounts.api.throttles import client_address
 
     settings.TRUSTED_PROXIES = proxies
     request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.9", HTTP_X_FORWARDED_FOR=forwarded)
@@ -289,17 +292,7 @@ def test_a_successful_django_admin_sign_in_does_not_count(services, settings):
 # --------------------------------------------------------------------------- websockets
 
 
-def websocket(path: str, user):
-    from channels.routing import URLRouter
-    from channels.testing import WebsocketCommunicator
-
-    from corefapp.routing import websocket_urlpatterns
-
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    socket.scope["user"] = user
-    return socket
-
-
+@pytest.mark.timeout(WEBSOCKET_TEST_TIMEOUT)
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("path", ["/ws/ping/", "/ws/annotations/{annotation}/", "/ws/projects/1/"])
 def test_every_websocket_refuses_a_user_who_is_not_signed_in(services, path):
@@ -309,13 +302,13 @@ def test_every_websocket_refuses_a_user_who_is_not_signed_in(services, path):
     _, annotation = assign(make_topic(), UserFactory())
 
     async def scenario():
-        socket = websocket(path.format(annotation=annotation.pk), AnonymousUser())
-        connected, code = await socket.connect()
-        return connected, code
+        async with communicator(path.format(annotation=annotation.pk), AnonymousUser()) as socket:
+            return await socket.connect()
 
     assert async_to_sync(scenario)() == (False, 4403)
 
 
+@pytest.mark.timeout(WEBSOCKET_TEST_TIMEOUT)
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
     "path", ["/ws/annotations/abc/", "/ws/nothing/", "/ws/annotations/99999999999999999999999/"]
@@ -326,13 +319,15 @@ def test_a_websocket_path_no_route_names_is_refused_cleanly(services, path):
     user = UserFactory()
 
     async def scenario():
-        connected, code = await websocket(path, user).connect()
-        return connected, code
+        async with communicator(path, user) as socket:
+            return await socket.connect()
 
     connected, code = async_to_sync(scenario)()
-    assert not connected and code in (4403, 4404)
+    assert not connected
+    assert code in (4403, 4404)
 
 
+@pytest.mark.timeout(WEBSOCKET_TEST_TIMEOUT)
 @pytest.mark.django_db(transaction=True)
 def test_frames_that_are_not_json_objects_get_an_error_and_the_socket_stays_open(services):
     from asgiref.sync import async_to_sync
@@ -340,19 +335,18 @@ def test_frames_that_are_not_json_objects_get_an_error_and_the_socket_stays_open
     user = UserFactory()
 
     async def scenario():
-        socket = websocket("/ws/ping/", user)
-        connected, _ = await socket.connect()
-        assert connected
-        errors = []
-        for frame in ("not json", "[1, 2]", "[" * 100_000, None):
-            if frame is None:
-                await socket.send_to(bytes_data=b"\x00\x01")
-            else:
-                await socket.send_to(text_data=frame)
-            errors.append(await socket.receive_json_from(timeout=5))
-        await socket.send_json_to({"ping": "still here"})
-        pong = await socket.receive_json_from(timeout=5)
-        await socket.disconnect()
+        async with communicator("/ws/ping/", user) as socket:
+            connected, _ = await socket.connect()
+            assert connected
+            errors = []
+            for frame in ("not json", "[1, 2]", "[" * 100_000, None):
+                if frame is None:
+                    await socket.send_to(bytes_data=b"\x00\x01")
+                else:
+                    await socket.send_to(text_data=frame)
+                errors.append(await socket.receive_json_from(timeout=5))
+            await socket.send_json_to({"ping": "still here"})
+            pong = await socket.receive_json_from(timeout=5)
         return errors, pong
 
     errors, pong = async_to_sync(scenario)()
@@ -430,7 +424,8 @@ def test_with_secure_cookies_on_the_sign_in_cookies_are_secure_and_https_answers
     )
 
     assert response.status_code == 200
-    assert client.cookies["sessionid"]["secure"] and client.cookies["csrftoken"]["secure"]
+    assert client.cookies["sessionid"]["secure"]
+    assert client.cookies["csrftoken"]["secure"]
     assert response["Strict-Transport-Security"] == "max-age=3600"
 
 
@@ -454,11 +449,11 @@ def test_the_api_docs_page_has_no_inline_script_and_its_inline_style_is_allowed(
 
     scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.DOTALL)
     styles = re.findall(r"<style>(.*?)</style>", page, re.DOTALL)
-    assert scripts and all(
-        "src=" in attributes and not body.strip() for attributes, body in scripts
-    )
+    assert scripts
+    assert all("src=" in attributes and not body.strip() for attributes, body in scripts)
     for style in styles:
         digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
         assert f"'sha256-{digest}'" in settings.CONTENT_SECURITY_POLICY
     script = client.get(re.search(r'<script src="([^"]*script=[^"]*)"', page).group(1))
-    assert script.status_code == 200 and "SwaggerUIBundle" in script.content.decode()
+    assert script.status_code == 200
+    assert "SwaggerUIBundle" in script.content.decode()

@@ -62,7 +62,8 @@ def test_what_the_embedded_servers_write_is_private(var, launcher_umask):
         pg.stop()
 
     found = modes(var)
-    assert "postgres.log" in found and any("appendonly" in path for path in found)
+    assert "postgres.log" in found
+    assert any("appendonly" in path for path in found)
     loose = {
         path: oct(mode)
         for path, mode in found.items()

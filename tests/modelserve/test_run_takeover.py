@@ -84,5 +84,7 @@ def test_a_late_worker_cannot_replace_suggestions_accepted_from_the_run_it_lost(
     assert results == ["skipped: another worker took the run over"]
     assert set(Suggestion.objects.filter(run=run).values_list("pk", flat=True)) == kept
     assert offered["suggestion"] in kept
-    assert run.status == "succeeded" and run.worker == "worker-b" and run.attempts == 2
+    assert run.status == "succeeded"
+    assert run.worker == "worker-b"
+    assert run.attempts == 2
     assert run.message == "2 suggestions"  # worker B's two clusters, not worker A's one

@@ -91,4 +91,5 @@ def test_no_payload_an_annotator_reads_holds_the_practice_topics_answer_key(sour
     for url, answer in answers.items():
         text = answer.content.decode()
         assert MARK not in text, url
-        assert "goldMentions" not in text and VALID_MESSAGE not in text, url
+        assert "goldMentions" not in text, url
+        assert VALID_MESSAGE not in text, url

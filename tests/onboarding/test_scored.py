@@ -84,7 +84,8 @@ def test_reset_starts_again_and_keeps_every_attempt(scored):
         (1, False),
     ]
     assert PracticeAttempt.objects.get(number=1).snapshot["clusters"]
-    assert row["practice"] == "scored" and row["status"] == "assigned"
+    assert row["practice"] == "scored"
+    assert row["status"] == "assigned"
 
 
 def test_only_the_owner_resets_a_practice_topic(scored):
@@ -115,5 +116,6 @@ def test_reset_starts_again_after_an_undo_and_a_redo_in_the_log(scored):
 
     assert reset.status_code == 201, reset.content
     again = Assignment.objects.get(pk=reset.json()["assignment"])
-    assert again.annotation.version == 0 and not again.annotation.operations.exists()
+    assert again.annotation.version == 0
+    assert not again.annotation.operations.exists()
     assert not Assignment.objects.filter(pk=assignment.pk).exists()

@@ -18,6 +18,7 @@ from annotation.domain.formats import READERS, WRITERS
 from annotation.models import ImportJob, Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.downloads import annotations_download
+from annotation.services.imports.guessing import AUTO
 from annotation.services.imports.jobs import import_job_create, is_large
 from annotation.services.imports.upload import topics_upload_import
 
@@ -26,7 +27,10 @@ class ImportRequest(serializers.Serializer):
     file = serializers.FileField(
         help_text="the file; for brat (or a folder of CoRefi files) a .zip of the folder"
     )
-    format = serializers.ChoiceField(choices=sorted(READERS))
+    format = serializers.ChoiceField(
+        choices=[AUTO, *sorted(READERS)],
+        help_text="auto: guessed from the file, and said in the warnings",
+    )
     skip_invalid = serializers.BooleanField(default=False)
 
 

@@ -54,6 +54,8 @@ export type BulkDone = Schemas["BulkDone"];
 export type BulkAction = Schemas["BulkAction"];
 
 export type ImportResult = Schemas["ImportSummary"];
+export type ImportRequest = Schemas["ImportRequestRequest"];
+export type ImportFormat = ImportRequest["format"];
 /** A large upload, imported by the worker: poll it (annotation/services/imports/jobs.py). */
 export type ImportJob = Schemas["ImportJobPayload"];
 
