@@ -325,7 +325,9 @@ class Operation(models.Model):
         "self",
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        # RESTRICT, not PROTECT: an operation alone is never deleted while an undo names it,
+        # but deleting the whole annotation (a practice reset, a topic) takes both at once.
+        on_delete=models.RESTRICT,
         related_name="+",
         help_text="for undo/redo: the operation undone or redone",
     )
@@ -398,3 +400,33 @@ class ValidationDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.decision} mention {self.mention_id}"
+
+
+class ImportJob(models.Model):
+    """A large upload imported by the general Celery worker, not in the web request: the
+    upload waits in a file under var/imports until the job has run (services/imports/jobs.py)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="import_jobs")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    file_name = models.CharField(max_length=300)
+    format = models.CharField(max_length=20)
+    skip_invalid = models.BooleanField(default=False)
+    path = models.CharField(max_length=1000, help_text="the stored upload, removed once run")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    progress = models.FloatField(default=0.0)
+    message = models.CharField(max_length=300, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="the import's summary")
+    errors = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"import of {self.file_name} ({self.status})"

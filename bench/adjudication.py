@@ -23,8 +23,10 @@ import statistics
 import sys
 import time
 
+from bench.smoke import size, verdict
+
 ANNOTATORS = 5
-REPEATS = 5
+REPEATS = size(5, 1)
 TARGET_SEED_S = 1.0
 TOKENS = [100, 100, 100, 100]
 
@@ -182,7 +184,7 @@ def main() -> int:
             ok &= adjudication_workspace.main(services) == 0
     finally:
         services.stop()
-    return 0 if ok else 1
+    return verdict(ok)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from itertools import pairwise
 
 from bench.environment import django_with_services, percentile, signed_in_page
 from bench.frontend_bench import HARNESS, _press_and_measure, _row
+from bench.smoke import verdict
 
 ANNOTATORS = 5
 NAVIGATIONS = 5
@@ -172,7 +173,7 @@ def run(services) -> int:
         and percentile(next_times, 95) < TARGET_NEXT_P95_MS
         and alerts == 0
     )
-    return 0 if ok else 1
+    return verdict(ok)
 
 
 def main(services=None) -> int:

@@ -18,13 +18,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.smoke import size
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--topics", type=int, default=200)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--topics", type=int, default=size(200, 3))
+    parser.add_argument("--repeat", type=int, default=size(3, 1))
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from tests.services import start_services
@@ -38,7 +40,7 @@ def main() -> int:
         settings.DATABASES["default"].update(
             NAME="bench",
             USER="postgres",
-            PASSWORD="",
+            PASSWORD=services.postgres.password,
             HOST=services.postgres.host,
             PORT=str(services.postgres.port),
         )

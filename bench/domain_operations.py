@@ -14,9 +14,10 @@ import time
 from annotation.domain.effects import apply_effects, invert_effects
 from annotation.domain.errors import DomainError
 from annotation.domain.operations import plan
+from bench.smoke import size
 from tests.domain.operations.large_topic import OPERATIONS, large_topic
 
-RUNS = 50
+RUNS = size(50, 1)
 
 
 def timed(state, op) -> list[float]:

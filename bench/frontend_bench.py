@@ -26,9 +26,10 @@ import sys
 from itertools import pairwise
 
 from bench.environment import django_with_services, percentile, signed_in_page
+from bench.smoke import size, verdict
 
-KEYS_PER_KIND = 120
-NAVIGATIONS = 5
+KEYS_PER_KIND = size(120, 3)
+NAVIGATIONS = size(5, 1)
 TARGET_INTERACTIVE_MS = 1500
 TARGET_KEY_P95_MS = 50
 
@@ -225,7 +226,7 @@ def main() -> int:
             and percentile(all_keys, 95) < TARGET_KEY_P95_MS
             and errors == 0
         )
-        return 0 if ok else 1
+        return verdict(ok)
     finally:
         services.stop()
 

@@ -10,8 +10,9 @@ import time
 from io import StringIO
 
 from bench.environment import django_with_services
+from bench.smoke import SMOKE, size
 
-RUNS = 3
+RUNS = size(3, 1)
 
 
 def _seconds(action) -> float:
@@ -26,7 +27,10 @@ def main() -> int:
         from django.core.management import call_command
 
         from annotation.models import Project
-        from tests.paths import CHEMU_TRAIN, COREFI_DATA
+        from tests.paths import CHEMU_DEMO, CHEMU_TRAIN, COREFI_DATA, DEMO
+
+        if SMOKE:  # the shared data set is not needed to see that the benchmark runs
+            CHEMU_TRAIN, COREFI_DATA = CHEMU_DEMO, DEMO / "scientific_onboarding_tutorial.json"
 
         def import_topics(name: str, fmt: str, path, *extra: str):
             Project.objects.create(name=name, hierarchy=fmt != "chemu", anaphora=fmt == "chemu")
@@ -51,7 +55,7 @@ def main() -> int:
                 )
                 for n in range(RUNS)
             ],
-            f"CoRefi examples, {len(list(COREFI_DATA.glob('*.json')))} files": [
+            f"CoRefi examples, {len(list(COREFI_DATA.glob('*.json'))) or 1} files": [
                 _seconds(lambda n=n: import_topics(f"corefi {n}", "corefi", COREFI_DATA))
                 for n in range(RUNS)
             ],

@@ -15,6 +15,8 @@ import json
 import sys
 import time
 
+from bench.smoke import verdict
+
 SPEED_SNIPPETS = 40
 
 
@@ -29,7 +31,7 @@ def main() -> int:
             f"no held-out results in {results_path}: run "
             "`python -m modelserve.train --backend chemu --seeds 0,1,2` first"
         )
-        return 1
+        return verdict(False)
     results = json.loads(results_path.read_text(encoding="utf-8"))
     runs = results["runs"]
     print(
@@ -60,7 +62,7 @@ def speed(folder, results) -> int:
         chemu_mentions.mentions_trained(mentions_dir) and chemu_model.is_complete(folder / "chemu")
     ):
         print("no saved models to time: train them first")
-        return 1
+        return verdict(False)
     limit_cpu_threads()
     tagger = chemu_mentions.load_mentions(mentions_dir, device="cpu")
     train_file = path_setting("CHEMU_TRAIN_FILE")

@@ -26,9 +26,10 @@ from itertools import pairwise
 from pathlib import Path
 
 from bench.environment import django_with_services, percentile
+from bench.smoke import SMOKE, size
 
 REPO = Path(__file__).resolve().parents[1]
-CLIENT_COUNTS = (1, 20, 30)
+CLIENT_COUNTS = size((1, 20, 30), (1, 2))
 DEPTH = 40  # the longest parent -> child chain
 
 
@@ -304,13 +305,13 @@ def main() -> int:
         print(f"before: {_load_average()}; default WEB_CONCURRENCY here: {default}", flush=True)
         rows: list[Row] = []
         # One process, two (the smallest case of several), and the default.
-        for concurrency in sorted({1, 2, default}):
+        for concurrency in size(sorted({1, 2, default}), [1]):
             port = free_port()
             web = _start_web(port, env, concurrency)
             label = f"{concurrency}" + (" (default)" if concurrency == default else "")
             for count in CLIENT_COUNTS:
                 rows.append(run(label, port, count, *((100, 25) if count == 1 else (40, 10))))
-            if concurrency == default:
+            if concurrency == default and not SMOKE:
                 # 20 annotators deciding once a second on average (several times faster than
                 # people annotate): the latency an annotator feels on a busy server.
                 rows.append(run(label, port, 20, 20, 5, pace=1.0))

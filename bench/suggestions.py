@@ -13,8 +13,9 @@ import sys
 import time
 
 from bench.environment import django_with_services
+from bench.smoke import SMOKE, size
 
-SIZES = (50, 200, 1000)
+SIZES = size((50, 200, 1000), (20,))
 
 
 def _wait(run, timeout: float = 1800):
@@ -36,6 +37,13 @@ def _timed_run(topic, user, backend=None):
     run = suggestion_run_request(topic=topic, user=user, backend=backend)
     run = _wait(run)
     return run, time.perf_counter() - started
+
+
+def _chemu_trained() -> bool:
+    from corefapp.runtime.defaults import models_dir
+    from modelserve.backends import chemu_model
+
+    return chemu_model.is_complete(models_dir() / "chemu")
 
 
 def main() -> int:
@@ -76,10 +84,19 @@ def main() -> int:
             run, seconds = _timed_run(topics[n], user)
             rows.append(("minilm", str(n), seconds, run))
         snippets = list(chemu.topics.order_by("position"))
-        first, cold = _timed_run(snippets[0], user)
-        rows.append(
-            ("chemu", f"{first.timings.get('mentions')} (first run: loads the model)", cold, first)
-        )
+        if SMOKE and not _chemu_trained():
+            print("chemu: not timed, no trained model (make up trains the default one)")
+            snippets = []
+        for topic in snippets[:1]:
+            first, cold = _timed_run(topic, user)
+            rows.append(
+                (
+                    "chemu",
+                    f"{first.timings.get('mentions')} (first run: loads the model)",
+                    cold,
+                    first,
+                )
+            )
         for topic in snippets[1:4]:
             run, seconds = _timed_run(topic, user)
             rows.append(("chemu", str(run.timings.get("mentions")), seconds, run))

@@ -25,14 +25,15 @@ import sys
 import time
 
 from bench.environment import django_with_services, percentile, signed_in_page
+from bench.smoke import size, verdict
 
-MENTIONS = 2000
-DOCUMENTS = 400
+MENTIONS = size(2000, 100)
+DOCUMENTS = size(400, 20)
 CLUSTER_SIZE = 10
-NAVIGATIONS = 5
-ACCEPTS = 200
-REJECTS = 60
-CEILING_DECISIONS = 400
+NAVIGATIONS = size(5, 1)
+ACCEPTS = size(200, 3)
+REJECTS = size(60, 3)  # a multiple of 3: the three reasons in turn
+CEILING_DECISIONS = size(400, 3)
 TARGET_INTERACTIVE_MS = 1500
 TARGET_P95_MS = 50
 
@@ -195,7 +196,7 @@ def main() -> int:
             percentile(navigations, 95) < TARGET_INTERACTIVE_MS
             and percentile(decisions, 95) < TARGET_P95_MS
         )
-        return 0 if ok else 1
+        return verdict(ok)
     finally:
         services.stop()
 

@@ -22,6 +22,8 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.urls import set_script_prefix
 
+from corefapp.sign_in_pool import SignInPool, is_sign_in
+
 # As many threads as the database pool has connections (DB_POOL_MAX's default): a thread
 # more would only wait for a connection. A request waiting for a thread waits on the event
 # loop, where it costs nothing.
@@ -33,6 +35,7 @@ class OneThreadASGIHandler(ASGIHandler):
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
         self._executor = ThreadPoolExecutor(THREADS, thread_name_prefix="django")
+        self._sign_ins = SignInPool()  # threads of their own: corefapp/sign_in_pool.py
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -43,7 +46,12 @@ class OneThreadASGIHandler(ASGIHandler):
             return
         try:
             loop = asyncio.get_running_loop()
-            response = await loop.run_in_executor(self._executor, self._respond, scope, body_file)
+            if is_sign_in(scope):
+                response = await self._sign_ins.run(self._respond, scope, body_file)
+            else:
+                response = await loop.run_in_executor(
+                    self._executor, self._respond, scope, body_file
+                )
             try:
                 await self.send_response(response, send)
             finally:

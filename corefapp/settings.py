@@ -258,6 +258,10 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 # At most this many topics per import (a file, a folder or a zip); every topic also needs at
 # least one token. A real corpus fits well within it (the ChEMU-Ref training file: 900).
 IMPORT_MAX_TOPICS = env.int("IMPORT_MAX_TOPICS", default=5000)
+# Uploads above this size are imported by the general worker, not in the request: the API
+# answers 202 with a job to poll (annotation/services/imports/jobs.py).
+IMPORT_ASYNC_BYTES = env.int("IMPORT_ASYNC_BYTES", default=1024 * 1024)
+IMPORT_UPLOADS_DIR = VAR_DIR / "imports"
 # Every other request body (JSON, form fields; uploaded files do not count): a larger one is
 # answered 413 before it is parsed. The largest legitimate one, a bulk action on 100,000
 # assignments, is under 1 MB.
@@ -274,6 +278,14 @@ CSRF_COOKIE_HTTPONLY = False  # the frontend reads it to send X-CSRFToken
 # Failed sign-ins (API and /admin/login/) allowed per account and per client address in the
 # period; successful ones never count (accounts/api/throttles.py).
 LOGIN_THROTTLE_RATE = env.str("LOGIN_THROTTLE_RATE", default="20/min")
+# The higher ceiling per address (a lab behind NAT), the failures that put an account under
+# attack (then: a delay for addresses that have not failed on it, a refusal for the others),
+# (accounts/api/sign_in_limits.py), and the threads of sign-ins (corefapp/sign_in_pool.py).
+LOGIN_ADDRESS_THROTTLE_RATE = env.str("LOGIN_ADDRESS_THROTTLE_RATE", default="200/min")
+LOGIN_ACCOUNT_THROTTLE_RATE = env.str("LOGIN_ACCOUNT_THROTTLE_RATE", default="20/min")
+LOGIN_ACCOUNT_DELAY_SECONDS = env.float("LOGIN_ACCOUNT_DELAY_SECONDS", default=3.0)
+SIGN_IN_HASHING_THREADS = env.int("SIGN_IN_HASHING_THREADS", default=1)
+SIGN_IN_QUEUE = env.int("SIGN_IN_QUEUE", default=32)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

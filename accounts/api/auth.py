@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from accounts.api.throttles import sign_in_attempt
 from accounts.services.sessions import api_token_obtain, session_login
+from annotation.errors import InvalidCredentials
 from annotation.selectors.access import is_admin
 
 
@@ -56,8 +57,12 @@ class TokenView(APIView):
     @extend_schema(request=CredentialsSerializer, responses=TokenSerializer)
     def post(self, request):
         credentials = _credentials(request)
-        with sign_in_attempt(request, credentials["username"]):
-            token = api_token_obtain(request=request, **credentials)
+        token = sign_in_attempt(
+            request,
+            credentials["username"],
+            lambda: api_token_obtain(request=request, **credentials),
+            InvalidCredentials,
+        )
         return Response(TokenSerializer({"token": token}).data)
 
 
@@ -69,8 +74,12 @@ class LoginView(APIView):
     @extend_schema(request=CredentialsSerializer, responses=MeSerializer)
     def post(self, request):
         credentials = _credentials(request)
-        with sign_in_attempt(request, credentials["username"]):
-            user = session_login(request=request, **credentials)
+        user = sign_in_attempt(
+            request,
+            credentials["username"],
+            lambda: session_login(request=request, **credentials),
+            InvalidCredentials,
+        )
         return Response(MeSerializer(me_payload(user)).data)
 
 

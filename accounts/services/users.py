@@ -5,14 +5,13 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from annotation.errors import UserRefused
 from annotation.infra import broadcast
 from annotation.infra.side_effects import after_commit
 
 
-@transaction.atomic
 def _check_username(username: str) -> None:
     """Django's own rule (letters, digits and @ . + - _): a username also names files in
     per-annotator exports."""
@@ -36,7 +35,12 @@ def user_create(*, username: str, password: str, is_admin: bool = False):
     if User.objects.filter(username=username).exists():
         raise UserRefused(f"The username {username!r} is taken.")
     _check_password(password, User(username=username))
-    return User.objects.create_user(username=username, password=password, is_staff=is_admin)
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(username=username, password=password, is_staff=is_admin)
+    except IntegrityError:
+        # A second submit of the same form passed the check above before this one inserted.
+        raise UserRefused(f"The username {username!r} is taken.") from None
 
 
 @transaction.atomic

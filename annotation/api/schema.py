@@ -56,13 +56,18 @@ RAISES: dict[str, tuple[type[domain.DomainError], ...]] = {
     "POST /api/annotations/{id}/suggestions/accept-above/": _EDIT,
     "PUT /api/annotations/{id}/cursor/": (service.AnnotationLocked,),
     "POST /api/assignments/{id}/submit/": (service.AnnotationLocked, RuleBroken),
-    "POST /api/auth/login/": (Throttled,),
-    "POST /api/auth/token/": (Throttled,),
+    # 503: too many sign-ins wait for the sign-in threads (corefapp/sign_in_pool.py).
+    "POST /api/auth/login/": (Throttled, service.ServiceUnavailable),
+    "POST /api/auth/token/": (Throttled, service.ServiceUnavailable),
     # Topics outside the project, users that do not exist (in the body, not the path).
     "POST /api/assignments/": (service.AssignmentTargetsNotFound,),
     "POST /api/assignments/bulk/": (service.AssignmentTargetsNotFound,),
     "POST /api/adjudications/": (service.AssignmentTargetsNotFound,),
-    "POST /api/topics/{id}/suggestion-runs/": (service.Conflict, service.ServiceUnavailable),
+    "POST /api/topics/{id}/suggestion-runs/": (
+        service.Conflict,
+        service.ServiceUnavailable,
+        service.AnnotationLocked,  # a locked (unqualified) annotator's topic
+    ),
     "POST /api/projects/{id}/suggestion-runs/": (service.Conflict, service.ServiceUnavailable),
 }
 

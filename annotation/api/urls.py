@@ -31,6 +31,7 @@ urlpatterns = [
         name="api-project-progress",
     ),
     path("projects/<int:pk>/imports/", files.ImportView.as_view(), name="api-project-import"),
+    path("import-jobs/<int:pk>/", files.ImportJobView.as_view(), name="api-import-job"),
     path("projects/<int:pk>/export/", files.ExportView.as_view(), name="api-project-export"),
     path(
         "projects/<int:pk>/agreement/", files.AgreementView.as_view(), name="api-project-agreement"

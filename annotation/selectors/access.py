@@ -30,15 +30,18 @@ def visible_topics(user) -> QuerySet[Topic]:
 
 def visible_annotations(user) -> QuerySet[Annotation]:
     """Admins see every annotation; an annotator their own; an adjudicator also the
-    annotators' annotations of the topics they adjudicate (read-only: see
-    `annotation_edit_check`), so that they can review before adjudicating."""
+    annotators' *submitted* annotations of the topics they adjudicate (read-only: see
+    `annotation_edit_check`), so that they can review before adjudicating. Work not yet
+    submitted (its state, log and live edits) stays its annotator's, however the adjudicator
+    was assigned (docs/adjudication.md)."""
     if is_admin(user):
         return Annotation.objects.all()
     adjudicated = Assignment.objects.filter(user=user, role=Assignment.Role.ADJUDICATOR).values(
         "topic_id"
     )
     return Annotation.objects.filter(
-        Q(assignment__user=user) | Q(topic_id__in=adjudicated, assignment__isnull=False)
+        Q(assignment__user=user)
+        | Q(topic_id__in=adjudicated, assignment__status=Assignment.Status.SUBMITTED)
     )
 
 

@@ -18,6 +18,7 @@ from annotation.models import (
     Topic,
 )
 from annotation.selectors.log import operation_log
+from annotation.selectors.shown_metadata import documents_shown, topic_metadata_shown
 from annotation.selectors.state import annotation_state_read
 from annotation.validation_hooks import validation_decided_counts
 
@@ -53,9 +54,9 @@ def topic_payload(topic: Topic) -> dict:
         "id": topic.pk,
         "external_id": topic.external_id,
         "source": topic.source,
-        "metadata": topic.metadata,
+        "metadata": topic_metadata_shown(topic.metadata),
         "project": project_payload(topic.project),
-        "documents": list(documents),
+        "documents": documents_shown(list(documents)),
         "mentions": [{"id": id, "document": doc, "spans": spans} for id, doc, spans in mentions],
     }
 

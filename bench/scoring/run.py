@@ -31,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.smoke import size
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
@@ -74,7 +76,7 @@ def ensure_files(directory: Path) -> None:
     current = all((directory / name).exists() for name in FILES) and stamp.exists()
     if not current or stamp.read_text().strip() != generator_stamp():
         print(f"generating the benchmark files into {directory} ...", flush=True)
-        generate(directory)
+        generate(directory, topics=size(200, 4))
         stamp.write_text(generator_stamp() + "\n")
 
 
@@ -125,8 +127,9 @@ def extract(commit: str, into: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--dir", type=Path, default=ROOT / "var" / "bench" / "scoring")
-    parser.add_argument("--runs", type=int, default=7)
+    default_dir = ROOT / "var" / "bench" / size("scoring", "scoring-smoke")
+    parser.add_argument("--dir", type=Path, default=default_dir)
+    parser.add_argument("--runs", type=int, default=size(7, 1))
     parser.add_argument("--before", metavar="COMMIT", help="also run the scorer of COMMIT")
     args = parser.parse_args([] if argv is None else argv)  # `python -m bench scoring` passes none
     ensure_files(args.dir)

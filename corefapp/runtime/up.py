@@ -36,6 +36,7 @@ from corefapp.runtime.defaults import (
 )
 from corefapp.runtime.instance import WAIT_FOR_PREVIOUS_SECONDS, InstanceLock
 from corefapp.runtime.preflight import PreflightError, require_free_port
+from corefapp.runtime.private import private_umask, var_private
 from corefapp.runtime.supervisor import Child, WatchedServer
 
 
@@ -150,6 +151,8 @@ def run() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", commands.WEB_PORT_DEFAULT))
     var = var_dir()
+    private_umask()  # before anything is written: runtime/private.py
+    var_private(var)
     logs = var / "log"
     logs.mkdir(parents=True, exist_ok=True)
     _up_log = logs / "up.log"

@@ -76,10 +76,12 @@ def dataset_release(
             "formats", f"unknown format {unknown[0]!r}; use one of {', '.join(WRITERS)}"
         )
     out = Path(out)
-    _prepare(out)
-    result = ReleaseResult(out)
     statistics = project_statistics(project)
     splits: list[str | None] = list(statistics["splits"]) or [None]
+    # Checked before the folder is touched: two splits written to one file would lose one.
+    _refuse_colliding_names(splits)
+    _prepare(out)
+    result = ReleaseResult(out)
     files: list[tuple[str, str]] = []
     for format in formats:
         spec = FORMATS[format]
@@ -148,6 +150,19 @@ def _described(split: str | None, topics: int, warnings: list) -> str:
         notes = "; ".join(f"{message} ({_times(n)})" for message, n in sorted(kinds.items()))
         text += f". Format notes: {notes}"
     return text
+
+
+def _refuse_colliding_names(splits: list[str | None]) -> None:
+    by_file: dict[str, str] = {}
+    for split in splits:
+        name = split or WHOLE
+        other = by_file.setdefault(safe_file_name(name), name)
+        if other != name:
+            raise DatasetRefused(
+                "split",
+                f"the splits {other!r} and {name!r} would be written to the same file "
+                f"({safe_file_name(name)!r}); rename one of them",
+            )
 
 
 def _prepare(out: Path) -> None:

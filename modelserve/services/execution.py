@@ -4,6 +4,12 @@
 left alone; a run another live worker is executing (fresh heartbeat) is left to it; suggestions
 are written in one transaction at the end, positions unique per run, so a worker killed
 mid-run leaves nothing behind and the next attempt writes the run exactly once.
+
+A worker whose heartbeat went stale may still be alive (a long pause, a slow disk) when
+another worker takes its run over. Its end therefore writes only while it still owns the run:
+the row is locked and its status, worker and attempt are checked in the transaction that
+writes, so the late worker can neither replace suggestions an annotator already accepted nor
+overwrite the new owner's status.
 """
 
 from __future__ import annotations
@@ -103,10 +109,10 @@ def _progress_reporter(run: SuggestionRun):
         last[0] = now
         run.progress = max(0.0, min(1.0, float(fraction)))
         run.message = message[:300]
-        SuggestionRun.objects.filter(pk=run.pk).update(
+        if _owned(run).update(
             progress=run.progress, message=run.message, heartbeat_at=timezone.now()
-        )
-        run_broadcast.run_changed(run)
+        ):
+            run_broadcast.run_changed(run)
 
     return report
 
@@ -119,10 +125,8 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
         return "skipped: finished, gone or running elsewhere"
     timings: dict[str, float] = {}
     try:
-        with Heartbeat(
-            SuggestionRun.objects.filter(pk=run.pk, status=SuggestionRun.Status.RUNNING),
-            name=f"run-{run.pk}",
-        ):
+        # Only while ours: a late worker must not keep a new owner's dead run looking alive.
+        with Heartbeat(_owned(run), name=f"run-{run.pk}"):
             started = time.perf_counter()
             topic = Topic.objects.select_related("project").get(pk=run.topic_id)
             data, mention_ids = topic_data_with_ids(topic)
@@ -139,59 +143,89 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
             .order_by("position")
             .values_list("pk", flat=True)
         )
-        count = _store(run, suggestions, mention_ids, document_ids)
-        timings["store_s"] = time.perf_counter() - started
+        timings["mentions"] = len(mention_ids)
+        from modelserve.devices import (
+            pick_device,
+        )  # torch: imported in model workers only, never by the web server
+
+        device = str(
+            pick_device(run.params.get("device", getattr(settings, "SUGGEST_DEVICE", "auto")))
+        )
+        with transaction.atomic():
+            if not _still_ours(run):
+                return _superseded(run)
+            count = _store(run, suggestions, mention_ids, document_ids)
+            timings["store_s"] = time.perf_counter() - started
+            _owned(run).update(
+                status=SuggestionRun.Status.SUCCEEDED,
+                progress=1.0,
+                finished_at=timezone.now(),
+                timings=timings,
+                device=device,
+                message=f"{count} suggestions",
+            )
     except UnknownBackend as exc:
         return _fail(run, str(exc), timings)
     except Exception as exc:  # the run records any model failure with its message for the UI
         logger.exception("suggestion run %s failed", run.pk)
         return _fail(run, f"{type(exc).__name__}: {exc}", timings, detail=traceback.format_exc())
-    timings["mentions"] = len(mention_ids)
-    from modelserve.devices import (
-        pick_device,
-    )  # torch: imported in model workers only, never by the web server
-
-    SuggestionRun.objects.filter(pk=run.pk).update(
-        status=SuggestionRun.Status.SUCCEEDED,
-        progress=1.0,
-        finished_at=timezone.now(),
-        timings=timings,
-        device=str(
-            pick_device(run.params.get("device", getattr(settings, "SUGGEST_DEVICE", "auto")))
-        ),
-        message=f"{count} suggestions",
-    )
     run.refresh_from_db()
     run_broadcast.run_changed(run)
     return f"succeeded: {count} suggestions"
 
 
+def _owned(run: SuggestionRun) -> QuerySet:
+    """The run's row while this execution owns it: running, on this worker, this attempt."""
+    return SuggestionRun.objects.filter(
+        pk=run.pk,
+        status=SuggestionRun.Status.RUNNING,
+        worker=run.worker,
+        attempts=run.attempts,
+    )
+
+
+def _still_ours(run: SuggestionRun) -> bool:
+    """Locks the row (inside the caller's transaction) and says whether we still own it."""
+    return _owned(run).select_for_update().exists()
+
+
+def _superseded(run: SuggestionRun) -> str:
+    logger.warning(
+        "suggestion run %s: attempt %s on %r lost the run to another worker; its result is dropped",
+        run.pk,
+        run.attempts,
+        run.worker,
+    )
+    return "skipped: another worker took the run over"
+
+
 def _fail(run: SuggestionRun, message: str, timings: dict, detail: str = "") -> str:
-    SuggestionRun.objects.filter(pk=run.pk).update(
+    # One UPDATE filtered on ownership: a run taken over stays the new owner's.
+    if not _owned(run).update(
         status=SuggestionRun.Status.FAILED,
         finished_at=timezone.now(),
         error=(message + "\n\n" + detail).strip(),
         message=message[:300],
         timings=timings,
-    )
+    ):
+        return _superseded(run)
     run.refresh_from_db()
     run_broadcast.run_changed(run)
     return f"failed: {message}"
 
 
-@transaction.atomic
 def _store(
     run: SuggestionRun, suggestions: Suggestions, mention_ids: list[int], document_ids: list[int]
 ) -> int:
     """Write every suggestion of the run at once (indices -> our mention and document ids;
-    a link end past the topic's mentions names a proposed mention: `_link_payload`)."""
+    a link end past the topic's mentions names a proposed mention: `_link_payload`). The
+    caller holds the run's row locked and has checked that it still owns the run."""
     out_of_range = check_links(suggestions.links, len(mention_ids) + len(suggestions.mentions))
     if out_of_range:  # the run fails with this message rather than store a dangling link
         raise ValueError(f"the {run.backend} backend returned a bad link: {out_of_range}")
-    SuggestionRun.objects.select_for_update().get(pk=run.pk)
-    Suggestion.objects.filter(
-        run=run
-    ).delete()  # a half-written earlier attempt cannot exist; belt and braces
+    # A half-written earlier attempt cannot exist (one transaction), and a finished one
+    # cannot reach here (the owner check): belt and braces.
+    Suggestion.objects.filter(run=run).delete()
     clusters = Suggestion.objects.bulk_create(
         [
             Suggestion(

@@ -11,7 +11,9 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from annotation import gates
 from annotation.domain.errors import NotFound
+from annotation.errors import AnnotationLocked
 from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project, Topic
 from annotation.selectors.access import is_admin, visible_topics
@@ -123,8 +125,15 @@ def topic_run_request(
     topic = visible_topics(user).select_related("project").filter(pk=topic_id).first()
     if topic is None:
         raise NotFound("topic", topic_id)
-    if not is_admin(user) and not Assignment.objects.filter(topic=topic, user=user).exists():
-        raise RunNotAllowed("Only the topic's annotators and admins can ask for suggestions.")
+    if not is_admin(user):
+        mine = list(Assignment.objects.filter(topic=topic, user=user).values_list("pk", flat=True))
+        if not mine:
+            raise RunNotAllowed("Only the topic's annotators and admins can ask for suggestions.")
+        # A topic the user may not edit yet (onboarding: not qualified) gets no runs either.
+        notes = gates.assignment_notes(user, mine)
+        locked = [notes[id]["locked"] for id in mine]
+        if all(locked):
+            raise AnnotationLocked(locked[0])
     if not is_admin(user) and (backend is not None or params):
         raise RunSettingsAdminOnly(
             "Suggestions use the backend and parameters an admin chose for the project; "

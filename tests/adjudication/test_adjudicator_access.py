@@ -7,8 +7,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.models import Assignment
-from annotation.services.assignments import assignment_create
-from tests.factories import UserFactory, assign, make_topic, mention_ids
+from annotation.services.assignments import assignment_submit
+from annotation.services.operations import annotation_operation_apply
+from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -17,12 +18,33 @@ pytestmark = pytest.mark.django_db
 def world():
     topic, other_topic = make_topic(), make_topic()
     annotator, colleague, adjudicator = UserFactory(), UserFactory(), UserFactory()
-    _, work = assign(topic, annotator)
-    _, colleague_work = assign(topic, colleague)
+    late, admin = UserFactory(), AdminFactory()
+    work_assignment, work = assign(topic, annotator)
+    colleague_assignment, colleague_work = assign(topic, colleague)
+    for assignment in (work_assignment, colleague_assignment):
+        for version, mention in enumerate(mention_ids(topic)):
+            annotation_operation_apply(
+                annotation_id=assignment.annotation.pk,
+                user=assignment.user,
+                payload={"op": "assign", "mention": mention, "cluster": None},
+                expected_version=version,
+            )
+        assignment_submit(assignment_id=assignment.pk, user=assignment.user)
+    _, draft = assign(topic, late)  # not submitted yet
     _, elsewhere = assign(other_topic, annotator)
-    adjudication = assignment_create(
-        topic=topic, user=adjudicator, role=Assignment.Role.ADJUDICATOR
-    ).annotation
+    # Through the admin API, as an admin assigns an adjudicator by hand.
+    created = client(admin).post(
+        "/api/assignments/",
+        {
+            "project": topic.project_id,
+            "topics": [topic.pk],
+            "users": [adjudicator.pk],
+            "role": "adjudicator",
+        },
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    adjudication = Assignment.objects.get(user=adjudicator).annotation
     return locals()
 
 
@@ -40,6 +62,15 @@ def test_an_adjudicator_reads_the_annotators_work_on_the_topic_they_adjudicate(w
     assert adjudicator.get(f"/api/annotations/{world['work'].pk}/operations/").status_code == 200
 
 
+def test_an_adjudicator_reads_no_unsubmitted_work_nor_its_log(world):
+    adjudicator = client(world["adjudicator"])
+    draft = world["draft"]
+
+    assert adjudicator.get(f"/api/annotations/{draft.pk}/").status_code == 404
+    assert adjudicator.get(f"/api/annotations/{draft.pk}/operations/").status_code == 404
+    assert adjudicator.get(f"/api/annotations/{draft.pk}/suggestions/").status_code == 404
+
+
 def test_an_adjudicator_sees_nothing_of_other_topics(world):
     answer = client(world["adjudicator"]).get(f"/api/annotations/{world['elsewhere'].pk}/")
 
@@ -49,16 +80,21 @@ def test_an_adjudicator_sees_nothing_of_other_topics(world):
 def test_an_adjudicator_cannot_change_an_annotators_work(world):
     work = world["work"]
     m = mention_ids(work.topic)
+    work.refresh_from_db()
+    before = work.version
 
     answer = client(world["adjudicator"]).post(
         f"/api/annotations/{work.pk}/operations/",
-        {"expected_version": 0, "operation": {"op": "assign", "mention": m[0], "cluster": None}},
+        {
+            "expected_version": before,
+            "operation": {"op": "assign", "mention": m[0], "cluster": None},
+        },
         format="json",
     )
 
     assert answer.status_code == 404
     work.refresh_from_db()
-    assert work.version == 0
+    assert work.version == before
 
 
 def test_annotators_still_never_see_each_others_work(world):

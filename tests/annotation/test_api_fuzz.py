@@ -58,6 +58,8 @@ def world(in_process_wsgi, settings):
     cache.clear()
     # Failed sign-ins are throttled; the fuzz must not throttle itself.
     settings.LOGIN_THROTTLE_RATE = "1000000/min"
+    settings.LOGIN_ADDRESS_THROTTLE_RATE = "1000000/min"
+    settings.LOGIN_ACCOUNT_THROTTLE_RATE = "1000000/min"
     annotator, admin = UserFactory(), AdminFactory()
     topic = make_topic()
     assignment, annotation = assign(topic, annotator)

@@ -73,7 +73,8 @@ MATRIX = [
     ("who am I", "get", "/api/me/", None, (403, 200, 200, 200, 200, 200)),
     ("my assignments", "get", "/api/assignments/mine/", None, (403, 200, 200, 200, 200, 200)),
     ("read the topic", "get", "/api/topics/{topic}/", None, (403, 200, 200, 404, 200, 200)),
-    ("read annotation A", "get", "/api/annotations/{a}/", None, (403, 200, 404, 404, 200, 200)),
+    # A is not submitted: its adjudicator reads submitted versions only.
+    ("read annotation A", "get", "/api/annotations/{a}/", None, (403, 200, 404, 404, 200, 404)),
     (
         "read the gold annotation",
         "get",
@@ -86,7 +87,7 @@ MATRIX = [
         "get",
         "/api/annotations/{a}/operations/",
         None,
-        (403, 200, 404, 404, 200, 200),
+        (403, 200, 404, 404, 200, 404),
     ),
     (
         "apply an operation to A",

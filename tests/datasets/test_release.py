@@ -219,3 +219,16 @@ def test_a_folder_that_holds_something_else_is_refused(adjudicated, tmp_path):
 
     assert (tmp_path / "notes.txt").read_text() == "mine"
     assert Topic.objects.filter(project=adjudicated).exclude(split="").exists()
+
+
+def test_split_names_that_share_a_file_name_are_refused_before_anything_is_written(
+    adjudicated, tmp_path
+):
+    topics = list(adjudicated.topics.order_by("position"))
+    Topic.objects.filter(pk=topics[0].pk).update(split="a/b")
+    Topic.objects.filter(pk__in=[t.pk for t in topics[1:]]).update(split="a_b")
+
+    with pytest.raises(CommandError, match="'a/b' and 'a_b' would be written to the same file"):
+        release(AGREEMENT, tmp_path / "out")
+
+    assert not (tmp_path / "out").exists()

@@ -106,6 +106,8 @@ def start_daphne(
         LOGIN_THROTTLE_RATE="1000/min",
         DJANGO_SETTINGS_MODULE="corefapp.settings",
     )
+    for limit in ("LOGIN_ADDRESS_THROTTLE_RATE", "LOGIN_ACCOUNT_THROTTLE_RATE"):
+        env.setdefault(limit, "1000/min")  # a test may set its own
     daphne = str(Path(sys.executable).with_name("daphne"))
     log_dir.mkdir(parents=True, exist_ok=True)
     log_path = log_dir / f"daphne-{port}.log"

@@ -3,6 +3,7 @@ locked with a message that says why; admins see state and attempts and override 
 
 import pytest
 
+from modelserve.models import SuggestionRun
 from onboarding.models import PracticeTopic, QualificationChange
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 from tests.onboarding.conftest import client_for, mentions_by_text, post_op, tutorial_practice
@@ -71,6 +72,16 @@ def test_a_locked_topic_refuses_edits_and_submission(gated):
     assert edit.status_code == 423
     assert edit.json()["message"].startswith("Locked until you qualify for Onboarding")
     assert submit.status_code == 423
+
+
+def test_a_locked_annotator_cannot_ask_for_suggestions_on_a_locked_topic(gated):
+    real, _, _ = gated["real"]
+
+    answer = gated["client"].post(f"/api/topics/{real.pk}/suggestion-runs/", {}, format="json")
+
+    assert answer.status_code == 423, answer.content
+    assert answer.json()["message"].startswith("Locked until you qualify for Onboarding")
+    assert not SuggestionRun.objects.filter(topic=real).exists()
 
 
 def test_failing_the_practice_keeps_the_lock(gated):

@@ -3,6 +3,7 @@ an annotator may start again and every attempt is kept."""
 
 import pytest
 
+from annotation.models import Assignment
 from onboarding.models import PracticeAttempt
 from tests.factories import UserFactory, assign
 from tests.onboarding.conftest import client_for, mentions_by_text, post_op, tutorial_practice
@@ -93,3 +94,28 @@ def test_only_the_owner_resets_a_practice_topic(scored):
     response = client_for(UserFactory()).post(f"/api/onboarding/assignments/{assignment.pk}/reset/")
 
     assert response.status_code == 404
+
+
+def test_reset_starts_again_after_an_undo_and_a_redo_in_the_log(scored):
+    _practice, _user, client, assignment, annotation, m = scored
+    post_op(client, annotation.pk, 0, op="assign", mention=m["CNN"], cluster=None)
+    assert (
+        client.post(
+            f"/api/annotations/{annotation.pk}/undo/", {"expected_version": 1}, format="json"
+        ).status_code
+        == 200
+    )
+    assert (
+        client.post(
+            f"/api/annotations/{annotation.pk}/redo/", {"expected_version": 2}, format="json"
+        ).status_code
+        == 200
+    )
+
+    reset = client.post(f"/api/onboarding/assignments/{assignment.pk}/reset/")
+
+    assert reset.status_code == 201, reset.content
+    again = Assignment.objects.get(pk=reset.json()["assignment"])
+    assert again.annotation.version == 0
+    assert not again.annotation.operations.exists()
+    assert not Assignment.objects.filter(pk=assignment.pk).exists()

@@ -28,6 +28,7 @@ from annotation.models import (
 )
 from annotation.models import Cluster as ClusterRow
 from annotation.selectors.log import operation_log
+from annotation.selectors.shown_metadata import documents_shown, topic_metadata_shown
 from annotation.selectors.state import mention_text
 
 CONFIDENCE_KEYS = ("confidence", "score", "probability")
@@ -85,10 +86,12 @@ def validation_payload(annotation: Annotation) -> dict[str, Any]:
     far, undo/redo, and for a consolidating adjudicator the validators' decisions."""
     topic = annotation.topic
     project = topic.project
-    documents = list(
-        Document.objects.filter(topic=topic)
-        .order_by("position")
-        .values("id", "position", "doc_id", "tokens", "sentences", "metadata")
+    documents = documents_shown(
+        list(
+            Document.objects.filter(topic=topic)
+            .order_by("position")
+            .values("id", "position", "doc_id", "tokens", "sentences", "metadata")
+        )
     )
     tokens = {d["id"]: d["tokens"] for d in documents}
     position = {d["id"]: d["position"] for d in documents}
@@ -144,7 +147,7 @@ def validation_payload(annotation: Annotation) -> dict[str, Any]:
             "id": topic.pk,
             "external_id": topic.external_id,
             "source": topic.source,
-            "metadata": topic.metadata,
+            "metadata": topic_metadata_shown(topic.metadata),
         },
         "project": {"id": project.pk, "name": project.name, "guidelines": project.guidelines},
         "reasons": project.validation_reasons,

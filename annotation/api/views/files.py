@@ -13,11 +13,13 @@ from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
 from annotation.api.serializers.files import AgreementReport, ImportSummary
+from annotation.api.serializers.import_jobs import ImportJobPayload
 from annotation.domain.formats import READERS, WRITERS
-from annotation.models import Project
+from annotation.models import ImportJob, Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.downloads import annotations_download
 from annotation.services.imports.guessing import AUTO
+from annotation.services.imports.jobs import import_job_create, is_large
 from annotation.services.imports.upload import topics_upload_import
 
 
@@ -35,11 +37,23 @@ class ImportRequest(serializers.Serializer):
 class ImportView(AdminView):
     parser_classes = (MultiPartParser, FormParser)
 
-    @extend_schema(request={"multipart/form-data": ImportRequest}, responses={201: ImportSummary})
+    @extend_schema(
+        request={"multipart/form-data": ImportRequest},
+        responses={201: ImportSummary, 202: ImportJobPayload},
+    )
     def post(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
         data = ImportRequest(data=request.data)
         data.is_valid(raise_exception=True)
+        if is_large(data.validated_data["file"]):  # to the worker: poll the job
+            job = import_job_create(
+                project=project,
+                upload=data.validated_data["file"],
+                format=data.validated_data["format"],
+                skip_invalid=data.validated_data["skip_invalid"],
+                user=request.user,
+            )
+            return Response(ImportJobPayload(job).data, status=status.HTTP_202_ACCEPTED)
         result = topics_upload_import(
             project=project,
             upload=data.validated_data["file"],
@@ -48,6 +62,12 @@ class ImportView(AdminView):
             user=request.user,
         )
         return Response(ImportSummary(result).data, status=status.HTTP_201_CREATED)
+
+
+class ImportJobView(AdminView):
+    @extend_schema(responses=ImportJobPayload)
+    def get(self, request, pk: int):
+        return Response(ImportJobPayload(get_object_or_404(ImportJob, pk=pk)).data)
 
 
 class ExportQuery(serializers.Serializer):

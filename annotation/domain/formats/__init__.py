@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from annotation.domain.formats._io import PathOrStream
+from annotation.domain.formats._io import PathOrStream, display_name
 from annotation.domain.formats.brat import read_brat, write_brat
 from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
 from annotation.domain.formats.conll import write_conll
@@ -34,6 +34,7 @@ from annotation.domain.formats.errors import (
 )
 from annotation.domain.formats.label_studio import read_label_studio
 from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
+from annotation.domain.formats.storable import storable_only, unreadable_json
 from annotation.domain.formats.uima_xmi import (
     read_uima_xmi,
     read_uima_xmi_folders,
@@ -157,7 +158,16 @@ def read(
         reader = READERS[format]
     except KeyError:
         raise ValueError(f"unknown format {format!r}; readers: {', '.join(READERS)}") from None
-    return reader(path, skip_invalid=skip_invalid, **options)
+    try:
+        report = reader(path, skip_invalid=skip_invalid, **options)
+    except FormatErrors:
+        raise
+    except (RecursionError, ValueError) as error:
+        unreadable = unreadable_json(error, display_name(path))
+        if unreadable is None:
+            raise
+        raise FormatErrors([unreadable]) from None
+    return storable_only(report, display_name(path), skip_invalid=skip_invalid)
 
 
 def write(

@@ -30,7 +30,7 @@ from itertools import pairwise
 from typing import Any
 
 from annotation.domain.corpus import DocumentData, LinkData, MentionData, Spans, TopicData
-from annotation.domain.formats._io import PathOrStream, display_name, is_int, open_text
+from annotation.domain.formats._io import PathOrStream, display_name, is_int, json_type, open_text
 from annotation.domain.formats.errors import (
     FormatErrors,
     FormatWarning,
@@ -119,6 +119,13 @@ class _LineParser:
                 "doc_key", "missing" if doc_key is None else "must be a non-empty string"
             )
         tokens, sentences = self.sentences(obj.get("sentences"))
+        for key, value in obj.items():
+            # A link type's field that is not a list is an error, not an unknown field kept
+            # aside: the file's links would be lost without a word.
+            if link_type(key) is not None and not isinstance(value, list):
+                self.record_error(
+                    key, f"must be a list of [anaphor, antecedent] pairs, not {json_type(value)}"
+                )
         type_keys = {
             key: kind
             for key in obj

@@ -90,7 +90,7 @@ def _json_record(text: str, first: str) -> object:
     for candidate in (first, text):
         try:
             return json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):  # too deep to parse: the reader says so
             continue
     if text.lstrip().startswith("{"):
         # A record longer than the head: its keys, as far as they can be seen.

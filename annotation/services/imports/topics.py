@@ -21,6 +21,7 @@ import io
 import os
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -106,9 +107,12 @@ def topics_import(
     skip_invalid: bool = False,
     user=None,
     name: str | None = None,
+    progress: Callable[[float, str], None] | None = None,
 ) -> ImportResult:
     """Import every topic of `path`: a file, a folder (searched at any depth), a zip, or an
-    uploaded file; `name` is what messages call it (default: its base name)."""
+    uploaded file; `name` is what messages call it (default: its base name). `progress`
+    hears (fraction, what now) between the steps (an import job: services/imports/jobs.py)."""
+    report_progress = progress or (lambda fraction, message: None)
     if format not in READERS and format != AUTO:
         raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(READERS)}", [])
     file = name or display_name(path)
@@ -122,7 +126,9 @@ def topics_import(
                 skip_invalid=skip_invalid,
                 user=user,
                 name=file,
+                progress=progress,
             )
+    report_progress(0.1, "reading")
     source = _readable(path)
     guessed = None
     if format == AUTO:
@@ -135,6 +141,7 @@ def topics_import(
     except (OSError, UnicodeDecodeError) as error:
         raise ImportRefused(f"{file}: cannot be read ({error})", [f"{file}: {error}"]) from None
     topics_check(len(report.topics), file)
+    report_progress(0.4, f"read {len(report.topics):,} topic(s); checking them")
     result = ImportResult(
         project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
     )
@@ -148,6 +155,7 @@ def topics_import(
     if not topics:
         raise _nothing_to_import(result)
     result.warnings += _scheme_warnings(project, topics, file)
+    report_progress(0.5, f"writing {len(topics):,} topic(s)")
     try:
         _write(project, topics, format=format, file=file, user=user, result=result)
     except IntegrityError as error:

@@ -110,6 +110,7 @@ export const adminApi = {
         body: multipart<ImportRequest>({ file, format, skip_invalid: skipInvalid }),
       }),
     ),
+  importJob: (job: Id) => answer(client.GET("/api/import-jobs/{id}/", id(job))),
   exportFile: (project: Id, format: string, source: string) => download(exportUrl(project, format, source)),
   agreement: (project: Id) => answer(client.GET("/api/projects/{id}/agreement/", id(project))),
   users: () => answer(client.GET("/api/users/")),

@@ -330,6 +330,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/import-jobs/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["import_jobs_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/": {
         parameters: {
             query?: never;
@@ -1370,6 +1386,30 @@ export interface components {
          * @enum {string}
          */
         HierarchyCountEnum: "closure" | "raw";
+        ImportJobPayload: {
+            job: number;
+            file: string;
+            status: components["schemas"]["StatusEnum"];
+            /**
+             * Format: double
+             * @description 0 to 1
+             */
+            progress: number;
+            /** @description what it does now, or how it ended */
+            message: string;
+            /** @description once succeeded */
+            result: components["schemas"]["ImportJobResult"] | null;
+            /** @description once failed: every error, nothing imported */
+            errors: string[];
+        };
+        ImportJobResult: {
+            summary: string;
+            topics: string[];
+            mentions: number;
+            gold: number;
+            warnings: string[];
+            skipped: string[];
+        };
         ImportRequestRequest: {
             /**
              * Format: binary
@@ -2130,6 +2170,14 @@ export interface components {
             links: components["schemas"]["LinkCounts"];
             anaphors: number;
         };
+        /**
+         * @description * `queued` - Queued
+         *     * `running` - Running
+         *     * `succeeded` - Succeeded
+         *     * `failed` - Failed
+         * @enum {string}
+         */
+        StatusEnum: "queued" | "running" | "succeeded" | "failed";
         SuggestionBackends: {
             backends: string[];
             default: string;
@@ -3685,6 +3733,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     auth_logout_create: {
@@ -3757,6 +3814,54 @@ export interface operations {
             };
             /** @description Refused: `throttled`. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    import_jobs_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobPayload"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4773,6 +4878,14 @@ export interface operations {
                     "application/json": components["schemas"]["ImportSummary"];
                 };
             };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobPayload"];
+                };
+            };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
             400: {
                 headers: {
@@ -5527,6 +5640,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("annotation", "0007_project_validation"),
+        ("annotation", "0009_import_job"),
     ]
 
     operations = [

@@ -1,0 +1,130 @@
+"""Large uploads are imported by a real Celery worker, not in the request: the API answers 202
+with a job at once, and the job reports its progress and then the import's summary, or its
+refusal with every error and nothing written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from rest_framework.test import APIClient
+
+from annotation.models import Mention, Topic
+from corefapp.runtime.defaults import var_dir
+from tests.factories import AdminFactory, ProjectFactory
+from tests.workers import Worker
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def worker(services):
+    worker = Worker(
+        database_url=services.postgres.url(connection.settings_dict["NAME"]),
+        redis_url=services.redis_url,
+        secret_key=settings.SECRET_KEY,
+        queues="default",
+        name="default-test",
+    )
+    worker.wait_ready()
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture
+def uploads(settings):
+    folder = Path(tempfile.mkdtemp(prefix="imports-", dir=var_dir() / "test"))
+    settings.IMPORT_UPLOADS_DIR = folder
+    settings.IMPORT_ASYNC_BYTES = 200_000
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def big_scico(topics: int, mentions_each: int, bad: bool = False) -> bytes:
+    lines = []
+    for t in range(topics):
+        tokens = [[f"w{t}_{i}" for i in range(mentions_each)]]
+        if bad and t == topics - 1:
+            tokens[0][3] = "bad\u0000token"
+        mentions = [[0, i, i, i % 50] for i in range(mentions_each)]
+        lines.append(json.dumps({"id": t, "tokens": tokens, "mentions": mentions, "relations": []}))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def post(client, project, content: bytes):
+    upload = SimpleUploadedFile("big.jsonl", content)
+    started = time.monotonic()
+    answer = client.post(
+        f"/api/projects/{project.pk}/imports/", {"file": upload, "format": "scico"}
+    )
+    return answer, time.monotonic() - started
+
+
+def poll(client, job: int, timeout: float = 180) -> tuple[dict, list[float]]:
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body = client.get(f"/api/import-jobs/{job}/").json()
+        seen.append(body["progress"])
+        if body["status"] in ("succeeded", "failed"):
+            return body, seen
+        time.sleep(0.2)
+    raise AssertionError(f"job {job} still {body['status']} after {timeout} s")
+
+
+def admin_client() -> APIClient:
+    client = APIClient()
+    client.force_authenticate(AdminFactory())
+    return client
+
+
+def test_a_large_upload_is_a_job_the_worker_imports_with_progress(worker, uploads):
+    project = ProjectFactory(hierarchy=True)
+    client = admin_client()
+    content = big_scico(topics=20, mentions_each=1000)
+    assert len(content) > settings.IMPORT_ASYNC_BYTES
+
+    answer, _ = post(client, project, content)
+
+    assert answer.status_code == 202, answer.content
+    job = answer.json()
+    assert job["status"] == "queued"
+    assert job["result"] is None
+    assert not Topic.objects.filter(project=project).exists()  # nothing in the request
+    body, seen = poll(client, job["job"])
+    assert body["status"] == "succeeded", body
+    assert body["result"]["topics"] == [str(t) for t in range(20)]
+    assert body["result"]["mentions"] == 20_000
+    assert body["progress"] == 1.0
+    assert Mention.objects.filter(topic__project=project).count() == 20_000
+    assert seen == sorted(seen)  # progress only moves forward
+    assert list(uploads.iterdir()) == []  # the stored upload is gone once imported
+
+
+def test_a_large_upload_that_is_refused_says_why_in_its_job_and_writes_nothing(worker, uploads):
+    project = ProjectFactory(hierarchy=True)
+    client = admin_client()
+
+    answer, _ = post(client, project, big_scico(topics=20, mentions_each=1000, bad=True))
+    body, _ = poll(client, answer.json()["job"])
+
+    assert body["status"] == "failed"
+    assert body["result"] is None
+    assert any("NUL character" in error for error in body["errors"]), body["errors"]
+    assert not Topic.objects.filter(project=project).exists()
+
+
+def test_a_small_upload_is_still_imported_at_once(uploads):
+    project = ProjectFactory(hierarchy=True)
+
+    answer, _ = post(admin_client(), project, big_scico(topics=1, mentions_each=10))
+
+    assert answer.status_code == 201
+    assert answer.json()["topics"] == ["0"]
