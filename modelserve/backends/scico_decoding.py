@@ -18,12 +18,13 @@ Its released `predict.py` (`MulticlassInference`) turns them into clusters and a
    ascending score order (`torch.sort` without `descending`), so a child gets the
    lowest-scoring of its parents above the threshold; the paper says highest first.
    `scico-released` walks them as the released code does (the published numbers come from
-   it), `paper` highest first. Ties keep the candidate order in both.
+   it), with torch.sort, whose order of equal scores (not stable past 16 values) the
+   released code inherits; `paper` highest first, equal scores in candidate order.
 
 Arithmetic follows the released code too: scores are float32 (SciCo's tensors are), so are
 the cluster means and the threshold they are compared with; scikit-learn's clustering is
-SciPy's average linkage on the upper triangle, cut where scikit-learn cuts it. Pure: numpy and
-SciPy, no torch, no Django.
+SciPy's average linkage on the upper triangle, cut where scikit-learn cuts it. Pure: numpy,
+SciPy and torch's sort, no Django.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 from scipy.cluster.hierarchy import linkage
 
 from modelserve.arrays import FloatArray
@@ -138,10 +140,16 @@ def greedy_relations(
     candidates: list[tuple[int, int, np.float32]], *, highest_first: bool
 ) -> list[tuple[int, int, float]]:
     """(parent, child, score) kept from candidates (child cluster, parent cluster, score):
-    in score order (ascending as released, or highest first), ties in candidate order; one is
-    skipped when its child already has a parent or when it would close a cycle."""
+    in score order, ascending as released (equal scores in torch.sort's order, as released)
+    or highest first (equal scores in candidate order); one is skipped when its child already
+    has a parent or when it would close a cycle."""
     scores = np.array([score for _, _, score in candidates], dtype=np.float32)
-    order = np.argsort(-scores if highest_first else scores, kind="stable")
+    if highest_first:
+        order = np.argsort(-scores, kind="stable")
+    else:
+        # torch.sort itself: its order of equal scores (not stable past 16 values) is part of
+        # what the released code does
+        order = torch.sort(torch.from_numpy(scores)).indices.numpy()
     children: dict[int, list[int]] = {}
     has_parent: set[int] = set()
     kept = []
