@@ -113,7 +113,11 @@ def label_order(id2label: dict[int, str], num_labels: int) -> tuple[list[int], s
 class CrossEncoderBackend:
     name = "cross-encoder"
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, params: dict[str, Any] | None = None, *, loaded: tuple[Any, Any] | None = None
+    ) -> None:
+        """`loaded`: (tokenizer, model) already in memory (training encodes its pairs and
+        scores its dev topics with the model it is fine-tuning); else from model_path."""
         unknown = set(params or {}) - set(DEFAULTS)
         if unknown:
             raise ValueError(f"unknown cross-encoder parameters: {sorted(unknown)}")
@@ -138,7 +142,7 @@ class CrossEncoderBackend:
             )
         )
         self.device = pick_device(self.params["device"])
-        self.tokenizer, self.model = _load(self.params["model_path"], self.device)
+        self.tokenizer, self.model = loaded or _load(self.params["model_path"], self.device)
         config = self.model.config
         self.order, self.label_note = label_order(
             {int(k): v for k, v in (config.id2label or {}).items()}, int(config.num_labels)
