@@ -112,6 +112,9 @@ class Document(models.Model):
             models.UniqueConstraint(fields=["topic", "position"], name="document_position_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.topic_id}/{self.doc_id or self.pk}"
+
 
 class Mention(models.Model):
     """A span set in one document. Candidates come with the topic (`added_in` empty); an
@@ -129,6 +132,9 @@ class Mention(models.Model):
     class Meta:
         ordering: ClassVar[list[str]] = ["topic", "position", "id"]
         indexes: ClassVar[list[models.Index]] = [models.Index(fields=["topic", "position"])]
+
+    def __str__(self) -> str:
+        return f"mention {self.pk} (topic {self.topic_id}, spans {self.spans})"
 
 
 class Assignment(models.Model):
@@ -156,6 +162,9 @@ class Assignment(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["topic", "user"], name="assignment_topic_user_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.role} on topic {self.topic_id} ({self.status})"
 
 
 class Annotation(models.Model):
@@ -188,6 +197,19 @@ class Annotation(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.kind} annotation {self.pk} of topic {self.topic_id}"
+
+    @property
+    def assignment_of_work(self) -> Assignment:
+        """The assignment behind an annotator's or adjudicator's work.
+
+        The check constraint gives every annotation but gold an assignment, so only a caller
+        that handed in gold gets the error."""
+        if self.assignment is None:
+            raise ValueError(f"annotation {self.pk} is gold: it has no assignment")
+        return self.assignment
+
 
 class Cluster(models.Model):
     """Its id is the stable server id the interface and the log refer to."""
@@ -195,6 +217,9 @@ class Cluster(models.Model):
     annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="clusters")
     label = models.TextField(blank=True)
     note = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return self.label or f"cluster {self.pk}"
 
 
 class ClusterMember(models.Model):
@@ -209,6 +234,9 @@ class ClusterMember(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"mention {self.mention_id} in cluster {self.cluster_id}"
+
 
 class HierarchyEdge(models.Model):
     annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="edges")
@@ -220,6 +248,9 @@ class HierarchyEdge(models.Model):
             models.UniqueConstraint(fields=["annotation", "parent", "child"], name="edge_unique"),
             models.CheckConstraint(condition=~Q(parent=F("child")), name="edge_no_self_loop"),
         ]
+
+    def __str__(self) -> str:
+        return f"cluster {self.parent_id} -> cluster {self.child_id}"
 
 
 class RelationLink(models.Model):
@@ -245,6 +276,9 @@ class RelationLink(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.type}: mention {self.anaphor_id} -> mention {self.antecedent_id}"
+
 
 class MentionEdit(models.Model):
     """An annotation's own view of a candidate mention: fixed spans, or rejected."""
@@ -260,6 +294,9 @@ class MentionEdit(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["annotation", "mention"], name="mention_edit_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"edit of mention {self.mention_id} in annotation {self.annotation_id}"
 
 
 class Operation(models.Model):
@@ -299,6 +336,9 @@ class Operation(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name} on annotation {self.annotation_id}"
+
 
 class SuggestionDecision(models.Model):
     """An annotator's decision on a proposal, by the proposal's id alone: proposals belong to
@@ -314,6 +354,9 @@ class SuggestionDecision(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["annotation", "suggestion"], name="decision_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.decision} suggestion {self.suggestion}"
 
 
 class ValidationDecision(models.Model):
@@ -341,3 +384,6 @@ class ValidationDecision(models.Model):
                 name="validation_rejection_has_a_reason",
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.decision} mention {self.mention_id}"

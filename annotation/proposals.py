@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from annotation.domain.operations import SUGGESTION_DECISIONS
+
 ProposalExists = Callable[[int, int], bool]
 """``exists(topic_id, proposal_id)``: does this id name a proposal made for this topic?"""
 
-DECISION_OPERATIONS = frozenset({"accept_suggestion", "reject_suggestion"})
+# The operations that decide on a proposal by its id (annotation/domain/operations/names.py).
+DECISION_OPERATIONS = frozenset(SUGGESTION_DECISIONS)
 
 _sources: list[ProposalExists] = []
 

@@ -9,9 +9,10 @@ consensus against a hidden gold on generated data, then the workspace figures.
    of parentless clusters given a wrong parent), written as submitted annotations. Timed:
    `create_adjudication(seed="consensus")` end to end (five states loaded, the consensus, the
    seed written and logged), once per adjudicator, and the pure consensus alone.
-2. Generated data (the test's figures, tests/domain/consensus/test_generated_data.py): three
-   annotators perturbing a 300-mention hidden gold, ten seeds; CoNLL F1 and hierarchy F1 of
-   the consensus and of each annotator against the hidden gold.
+2. Generated data (the test's figures,
+   tests/adjudication/domain/consensus/test_generated_data.py): three annotators perturbing a
+   300-mention hidden gold, ten seeds; CoNLL F1 and hierarchy F1 of the consensus and of each
+   annotator against the hidden gold.
 3. The workspace (bench/adjudication_workspace.py, when it exists): its own table.
 """
 
@@ -54,7 +55,7 @@ def _write_version(annotation, version, ids: dict) -> None:
 def _set_up():
     from django.utils import timezone
 
-    from annotation.domain.consensus_simulation import Perturbation, hidden_gold, perturbed
+    from adjudication.domain.consensus_simulation import Perturbation, hidden_gold, perturbed
     from annotation.models import Assignment, Mention, Project
     from bench.big_topic import create_big_topic
     from tests.factories import UserFactory, assign
@@ -76,11 +77,11 @@ def _set_up():
 
 
 def seeding() -> bool:
-    from annotation.domain.consensus import Rules, consensus
-    from annotation.domain.consensus_state import version_from_state
+    from adjudication.domain.consensus import Rules, consensus
+    from adjudication.domain.consensus_state import version_from_state
+    from adjudication.services.adjudications import create_adjudication, submitted_annotations
     from annotation.models import Operation
     from annotation.selectors.state import annotation_state_load
-    from annotation.services.adjudication import create_adjudication, submitted_annotations
     from tests.factories import UserFactory
 
     topic, mentions = _set_up()
@@ -127,8 +128,8 @@ def seeding() -> bool:
 
 
 def generated_data() -> bool:
-    from annotation.domain.consensus import consensus
-    from annotation.domain.consensus_simulation import (
+    from adjudication.domain.consensus import consensus
+    from adjudication.domain.consensus_simulation import (
         Perturbation,
         consensus_topic,
         hidden_gold,

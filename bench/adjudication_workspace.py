@@ -104,8 +104,8 @@ def _write_annotation(annotation, clusters: list[list[int]], edges: list) -> Non
 def _set_up():
     from django.utils import timezone
 
+    from adjudication.services.adjudications import create_adjudication
     from annotation.models import Assignment, Project
-    from annotation.services.adjudication import create_adjudication
     from bench.big_topic import create_big_topic
     from tests.e2e.data import mention_ids
     from tests.factories import UserFactory, assign

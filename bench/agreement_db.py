@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +42,8 @@ def main() -> int:
             HOST=services.postgres.host,
             PORT=str(services.postgres.port),
         )
-        settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [services.redis_url]
+        layer: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
+        layer["CONFIG"]["hosts"] = [services.redis_url]
         settings.CACHES["default"]["LOCATION"] = services.redis_url
         import django
 
@@ -120,7 +122,7 @@ def _submitted(project, user, topics) -> None:
         )
         ids = iter(cluster_ids_reserve(sum(clusters_needed(t) for t in topics)))
         operations = []
-        for data, annotation in zip(topics, annotations):
+        for data, annotation in zip(topics, annotations, strict=True):
             by_position = mentions[annotation.topic_id]
             plan = import_plan(
                 data,

@@ -67,9 +67,9 @@ HARNESS = """
 
 def _validation_topic():
     from annotation.models import Project
-    from annotation.services.validation_input import ClusterToValidate, validation_input_write
     from bench.big_topic import create_big_topic
     from tests.e2e.data import mention_ids
+    from validation.services.input import ClusterToValidate, validation_input_write
 
     project = Project.objects.create(name="validation bench", hierarchy=False, validation=True)
     topic = create_big_topic(

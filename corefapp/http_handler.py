@@ -59,7 +59,9 @@ class OneThreadASGIHandler(ASGIHandler):
         request, response = self.create_request(scope, body_file)
         if request is not None:
             response = self.get_response(request)
-        response._handler_class = self.__class__
+        assert response is not None, "create_request answers either a request or a response"
+        # Django's own handler marks the response the same way (asgi.ASGIHandler.handle).
+        response._handler_class = self.__class__  # type: ignore[attr-defined]
         if not response.streaming:
             # Its content is in memory: request_finished (which returns the database
             # connection) now, in the thread that used it.

@@ -87,6 +87,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "annotation",
+    "accounts",
+    "adjudication",
+    "validation",
     "modelserve",
     "onboarding",
     "datasets",
@@ -215,7 +218,7 @@ AUTH_PASSWORD_VALIDATORS = [
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-    {"NAME": "annotation.services.sessions.PasswordChangeRevokesTokens"},
+    {"NAME": "accounts.services.sessions.PasswordChangeRevokesTokens"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -255,7 +258,7 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CSRF_COOKIE_HTTPONLY = False  # the frontend reads it to send X-CSRFToken
 
 # Failed sign-ins (API and /admin/login/) allowed per account and per client address in the
-# period; successful ones never count (annotation/api/throttles.py).
+# period; successful ones never count (accounts/api/throttles.py).
 LOGIN_THROTTLE_RATE = env.str("LOGIN_THROTTLE_RATE", default="20/min")
 
 REST_FRAMEWORK = {
@@ -274,7 +277,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
     # `?format=` is ours (agreement CSV, export formats), not DRF's renderer override.
     "URL_FORMAT_OVERRIDE": None,
-    # DRF's throttles read the client address as annotation.api.throttles does.
+    # DRF's throttles read the client address as accounts.api.throttles does.
     "NUM_PROXIES": TRUSTED_PROXIES,
 }
 

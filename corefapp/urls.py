@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts.api.throttles import throttled_admin_login
 from annotation.api import errors
-from annotation.api.throttles import throttled_admin_login
 from corefapp.spa import spa
 from corefapp.views import healthz
 
@@ -12,7 +12,10 @@ urlpatterns = [
     # Before the admin's own: the same sign-in throttle as the API's.
     path("admin/login/", throttled_admin_login(admin.site.login)),
     path("admin/", admin.site.urls),
+    path("api/", include("accounts.api.urls")),
     path("api/", include("annotation.api.urls")),
+    path("api/", include("adjudication.api.urls")),
+    path("api/", include("validation.api.urls")),
     path("api/", include("modelserve.urls")),
     path("api/", include("datasets.api.urls")),
     path("api/", include("onboarding.api.urls")),

@@ -287,7 +287,7 @@ def _splits(facts: dict) -> str:
     if record is None:
         lines.append("- Method: assigned by hand (no `dataset_split` run is recorded).")
         return "\n".join(lines)
-    pairs = zip(record["names"], record["ratios"])
+    pairs = zip(record["names"], record["ratios"], strict=True)
     ratios = ", ".join(f"{name} {ratio:g}" for name, ratio in pairs)
     lines += [
         f"- Method: `dataset_split`, {record['method']}, on {record['date']}.",

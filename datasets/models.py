@@ -31,3 +31,6 @@ class SplitRecord(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["project", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.method} split of project {self.project_id} (seed {self.seed})"

@@ -12,7 +12,6 @@ import io
 
 from annotation.models import Project, Topic
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
-from annotation.services.validation_export import validated_topics
 from datasets.models import SplitRecord
 from datasets.sources import source_annotations
 from datasets.statistics import (
@@ -23,6 +22,7 @@ from datasets.statistics import (
     summarize,
     topic_statistics,
 )
+from validation.services.export import validated_topics
 
 
 def split_names(project: Project) -> list[str]:

@@ -72,6 +72,9 @@ class SuggestionRun(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.backend} run {self.pk} ({self.status})"
+
 
 class Suggestion(models.Model):
     class Kind(models.TextChoices):
@@ -104,6 +107,9 @@ class Suggestion(models.Model):
                 fields=["run", "kind", "position"], name="suggestion_position_unique"
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} suggestion {self.pk} of run {self.run_id}"
 
 
 class ModelTraining(models.Model):

@@ -178,7 +178,7 @@ def run_mentions(run: SuggestionRun) -> dict[int, dict]:
 
 
 # The lists of the suggestions payload, by kind (clusters are not decided on themselves).
-ITEM_KEYS = {
+ITEM_KEYS: dict[str, str] = {
     Suggestion.Kind.MEMBERSHIP: "memberships",
     Suggestion.Kind.EDGE: "edges",
     Suggestion.Kind.LINK: "links",

@@ -63,6 +63,9 @@ class PracticeAttempt(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"attempt {self.number} of user {self.user_id} on practice {self.practice_id}"
+
 
 class QualificationRule(models.Model):
     """A project that requires qualification: pass these practice topics with these scores."""
@@ -73,6 +76,9 @@ class QualificationRule(models.Model):
     practice_topics = models.ManyToManyField(PracticeTopic, related_name="rules")
     # metric name (onboarding.scores.METRICS) -> the least score that passes, 0..1.
     thresholds = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"qualification rule of project {self.project_id}"
 
 
 class Qualification(models.Model):
@@ -92,6 +98,9 @@ class Qualification(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["project", "user"], name="one_qualification"),
         ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} qualified={self.qualified} in project {self.project_id}"
 
 
 class QualificationChange(models.Model):
@@ -113,3 +122,6 @@ class QualificationChange(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} qualified={self.qualified} by {self.source}"

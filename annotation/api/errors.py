@@ -88,7 +88,8 @@ def exception_handler(exc, context):
         if isinstance(detail, dict) and "detail" not in detail:
             body["fields"] = detail
         if isinstance(exc, exceptions.Throttled):
-            body["retry_after"] = exc.wait
+            # Set in Throttled.__init__; djangorestframework-stubs leave it out.
+            body["retry_after"] = exc.wait  # type: ignore[attr-defined]
         response.data = body
     return response
 

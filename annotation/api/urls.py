@@ -1,21 +1,8 @@
 from django.urls import path
 
-from annotation.api import auth
-from annotation.api.views import adjudication, files, manage, session, workspace
-from annotation.api.views import validation as validation_views
+from annotation.api.views import assignment_bulk, assignments, files, projects, workspace
 
 urlpatterns = [
-    path("auth/token/", auth.TokenView.as_view(), name="api-token"),
-    path("auth/login/", auth.LoginView.as_view(), name="api-login"),
-    path("auth/logout/", auth.LogoutView.as_view(), name="api-logout"),
-    path("auth/csrf/", auth.CsrfView.as_view(), name="api-csrf"),
-    path("me/", auth.MeView.as_view(), name="api-me"),
-    path("session/", session.SessionView.as_view(), name="api-session"),
-    path(
-        "validation/annotations/<int:pk>/",
-        validation_views.ValidationView.as_view(),
-        name="api-validation",
-    ),
     path("assignments/mine/", workspace.MyAssignmentsView.as_view(), name="api-my-assignments"),
     path(
         "assignments/<int:pk>/submit/", workspace.SubmitView.as_view(), name="api-assignment-submit"
@@ -30,20 +17,17 @@ urlpatterns = [
     path("annotations/<int:pk>/undo/", workspace.UndoView.as_view(), name="api-undo"),
     path("annotations/<int:pk>/redo/", workspace.RedoView.as_view(), name="api-redo"),
     path("annotations/<int:pk>/cursor/", workspace.CursorView.as_view(), name="api-cursor"),
-    path(
-        "annotations/<int:pk>/versions/",
-        adjudication.AdjudicationVersionsView.as_view(),
-        name="api-adjudication-versions",
-    ),
     # admins
-    path("projects/", manage.ProjectsView.as_view(), name="api-projects"),
-    path("projects/<int:pk>/", manage.ProjectView.as_view(), name="api-project"),
+    path("projects/", projects.ProjectsView.as_view(), name="api-projects"),
+    path("projects/<int:pk>/", projects.ProjectView.as_view(), name="api-project"),
     path(
-        "projects/<int:pk>/topics/", manage.ProjectTopicsView.as_view(), name="api-project-topics"
+        "projects/<int:pk>/topics/",
+        projects.ProjectTopicsView.as_view(),
+        name="api-project-topics",
     ),
     path(
         "projects/<int:pk>/progress/",
-        manage.ProjectProgressView.as_view(),
+        projects.ProjectProgressView.as_view(),
         name="api-project-progress",
     ),
     path("projects/<int:pk>/imports/", files.ImportView.as_view(), name="api-project-import"),
@@ -51,20 +35,21 @@ urlpatterns = [
     path(
         "projects/<int:pk>/agreement/", files.AgreementView.as_view(), name="api-project-agreement"
     ),
-    path("users/", manage.UsersView.as_view(), name="api-users"),
-    path("users/<int:pk>/", manage.UserView.as_view(), name="api-user"),
-    path("assignments/", manage.AssignmentsView.as_view(), name="api-assignments"),
-    path("assignments/bulk/", manage.AssignmentsBulkView.as_view(), name="api-assignments-bulk"),
-    path("adjudications/", manage.AdjudicationsView.as_view(), name="api-adjudications"),
-    path("assignments/<int:pk>/", manage.AssignmentView.as_view(), name="api-assignment"),
+    path("assignments/", assignments.AssignmentsView.as_view(), name="api-assignments"),
+    path(
+        "assignments/bulk/",
+        assignment_bulk.AssignmentsBulkView.as_view(),
+        name="api-assignments-bulk",
+    ),
+    path("assignments/<int:pk>/", assignments.AssignmentView.as_view(), name="api-assignment"),
     path(
         "assignments/<int:pk>/reassign/",
-        manage.AssignmentReassignView.as_view(),
+        assignments.AssignmentReassignView.as_view(),
         name="api-assignment-reassign",
     ),
     path(
         "assignments/<int:pk>/reopen/",
-        manage.AssignmentReopenView.as_view(),
+        assignments.AssignmentReopenView.as_view(),
         name="api-assignment-reopen",
     ),
 ]

@@ -94,7 +94,14 @@ def plan_redo(entries: Iterable[Entry]) -> tuple[int, list[Effect]]:
     return target.seq, list(target.effects)
 
 
-def replay(initial: AnnotationState, entries: Iterable[Entry]) -> AnnotationState:
+class HasEffects(Protocol):
+    """What replay reads of a log entry; a log row (Operation) has it too."""
+
+    @property
+    def effects(self) -> list[Effect]: ...
+
+
+def replay(initial: AnnotationState, entries: Iterable[HasEffects]) -> AnnotationState:
     """A new state: `initial` (left untouched) with every entry's effects applied in order."""
     state = initial.copy()
     for entry in entries:

@@ -20,7 +20,7 @@ from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
-from annotation.selectors.validation_measures import validation_csv_write, validation_measures
+from annotation.validation_hooks import validation_csv_write, validation_measures
 
 
 def project_agreement(project: Project) -> dict:
@@ -44,7 +44,7 @@ def project_agreement(project: Project) -> dict:
         plain = replace(
             api.from_topic(data[annotation.pk]), token_counts=counts.get(annotation.topic_id, ())
         )
-        by_annotator.setdefault(annotation.assignment.user.get_username(), []).append(plain)
+        by_annotator.setdefault(annotation.assignment_of_work.user.get_username(), []).append(plain)
     names = sorted(by_annotator)
     lists = [by_annotator[name] for name in names]
     result: dict = {

@@ -75,7 +75,7 @@ def annotators_vs_gold(project: Project) -> dict[str, Any]:
 
     by_user: dict[str, list[Annotation]] = {}
     for annotation in work:
-        by_user.setdefault(annotation.assignment.user.get_username(), []).append(annotation)
+        by_user.setdefault(annotation.assignment_of_work.user.get_username(), []).append(annotation)
     for name in sorted(by_user):
         done = by_user[name]
         keys = [plain(gold[a.topic_id]) for a in done]

@@ -20,7 +20,7 @@ from annotation.models import (
     RelationLink,
     Topic,
 )
-from annotation.selectors.validation_counts import validation_decided_counts
+from annotation.validation_hooks import validation_decided_counts
 
 IDLE_CAP_SECONDS = 300
 

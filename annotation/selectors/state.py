@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from django.db.models import Q
 
-from annotation.domain.state import AnnotationState, Cluster, Mention, Settings, Validation
+from annotation.domain.state import AnnotationState, Cluster, Link, Mention, Settings, Validation
 from annotation.models import (
     Annotation,
     ClusterMember,
@@ -113,11 +113,12 @@ def annotation_state_load(annotation: Annotation) -> AnnotationState:
         edges=set(
             HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id")
         ),
-        links=set(
-            RelationLink.objects.filter(annotation=annotation).values_list(
+        links={
+            Link(*row)
+            for row in RelationLink.objects.filter(annotation=annotation).values_list(
                 "type", "anaphor_id", "antecedent_id"
             )
-        ),
+        },
         decisions=dict(
             SuggestionDecision.objects.filter(annotation=annotation).values_list(
                 "suggestion", "decision"

@@ -15,7 +15,7 @@ Loading is bulk: one query per table for any number of annotations, never one pe
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import count
 from typing import Any
 
@@ -192,7 +192,7 @@ def _grouped(rows) -> dict[int, list[tuple]]:
 
 def _build(
     annotation: int,
-    topic: dict,
+    topic: Mapping[str, Any],
     documents: list[DocumentData],
     doc_index: dict[int, int],
     rows: _Rows,

@@ -18,7 +18,7 @@ from annotation.models import (
 )
 from annotation.selectors.log import operation_log
 from annotation.selectors.state import annotation_state_cached
-from annotation.selectors.validation_counts import validation_decided_counts
+from annotation.validation_hooks import validation_decided_counts
 
 
 def project_payload(project) -> dict:
@@ -207,4 +207,4 @@ def annotation_log_payload(annotation: Annotation, *, limit: int = 500) -> list[
     rows = annotation.operations.order_by("-version").values(
         "id", "version", "kind", "name", "payload", "warnings", "user__username", "created_at"
     )[:limit]
-    return list(reversed(rows))
+    return [dict(row) for row in rows][::-1]

@@ -122,7 +122,7 @@ def assignments_bulk_create(
 
 def _create_with_annotations(assignments: list[Assignment]) -> int:
     created = Assignment.objects.bulk_create(assignments)
-    kind = {Assignment.Role.ADJUDICATOR: Annotation.Kind.ADJUDICATION}
+    kind: dict[str, str] = {Assignment.Role.ADJUDICATOR: Annotation.Kind.ADJUDICATION}
     Annotation.objects.bulk_create(
         [
             Annotation(

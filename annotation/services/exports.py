@@ -28,7 +28,7 @@ from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors import gold
 from annotation.selectors.topic_data import annotations_topic_data
-from annotation.services.validation_export import ValidationExport, validated_export
+from annotation.validation_hooks import ExportLines, validated_export
 
 SOURCES = ("gold", "adjudicated", "submitted", "all")
 
@@ -100,9 +100,9 @@ def annotations_export(
     source: str | None = None,
     split: str | None = None,
     keep_rejected: bool = False,
-) -> ExportResult | ValidationExport:
+) -> ExportResult | ExportLines:
     """`split`: only the topics of that dataset split (Topic.split). A validation project
-    exports its validated clusters (annotation/services/validation_export.py), rejected
+    exports its validated clusters (validation/services/export.py), rejected
     mentions removed or, with `keep_rejected`, kept and flagged."""
     if project.validation:
         return validated_export(
@@ -224,5 +224,5 @@ def _per_user(project: Project, *, submitted_only: bool) -> dict[str, list[Annot
         )
     by_user: dict[str, list[Annotation]] = defaultdict(list)
     for annotation in _ordered(annotations.select_related("assignment__user")):
-        by_user[annotation.assignment.user.get_username()].append(annotation)
+        by_user[annotation.assignment_of_work.user.get_username()].append(annotation)
     return dict(sorted(by_user.items()))

@@ -159,7 +159,9 @@ def topic(rng: random.Random, topic_id: int) -> dict:
     )
     rng.shuffle(clusters)
     relations = forest(rng, n_clusters, rng.randint(9, 15))
-    result = line(rng, topic_id, tokens, [m + [c] for m, c in zip(mentions, clusters)], relations)
+    result = line(
+        rng, topic_id, tokens, [m + [c] for m, c in zip(mentions, clusters, strict=True)], relations
+    )
     hard = rng.random()
     result.update({"hard_10": hard < 0.1, "hard_20": hard < 0.2, "curated": rng.random() < 0.1})
     return result

@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'CPU median':>10} {'peak MiB':>9} {'goal':>6}  met"
     )
     for name in variants:
-        walls, cpus, peaks = zip(*runs[name])
+        walls, cpus, peaks = zip(*runs[name], strict=True)
         wall = statistics.median(walls)
         goal = GOALS.get(name)
         met = f"{goal:>5.1f}s  {'yes' if wall < goal else 'no'}" if goal else ""

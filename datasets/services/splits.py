@@ -33,7 +33,8 @@ class SplitOutcome:
         counts = ", ".join(f"{name} {n}" for name, n in self.sizes.items())
         if self.kept:
             return [f"kept the existing split ({counts}); pass --force to replace it"]
-        assert self.record is not None and self.deviations is not None
+        assert self.record is not None
+        assert self.deviations is not None
         total = sum(self.sizes.values())
         record = self.record
         lines = [
@@ -94,9 +95,11 @@ def dataset_split(
     by_topic = {topic.pk: stats for topic, stats in per_topic_statistics(project)}
     weights = [balance_weights(by_topic.get(topic.pk), balance) for topic in topics]
     result = balanced_split(weights, ratios, seed=seed)
-    assignment = {topic.external_id: names[s] for topic, s in zip(topics, result.assignment)}
+    assignment = {
+        topic.external_id: names[s] for topic, s in zip(topics, result.assignment, strict=True)
+    }
     for index, name in enumerate(names):
-        ids = [topic.pk for topic, s in zip(topics, result.assignment) if s == index]
+        ids = [topic.pk for topic, s in zip(topics, result.assignment, strict=True) if s == index]
         Topic.objects.filter(pk__in=ids).update(split=name)
     record = SplitRecord.objects.create(
         project=project,
@@ -112,9 +115,11 @@ def dataset_split(
     dims = balance_dimensions(balance)
     return SplitOutcome(
         kept=False,
-        sizes=dict(zip(names, result.sizes)),
+        sizes=dict(zip(names, result.sizes, strict=True)),
         record=record,
-        deviations={name: dict(zip(dims, row)) for name, row in zip(names, table)},
+        deviations={
+            name: dict(zip(dims, row, strict=True)) for name, row in zip(names, table, strict=True)
+        },
     )
 
 

@@ -26,7 +26,7 @@ def score_pairs(
     pairs = features.candidate_pairs()
     if not pairs:
         return features, pairs, np.zeros((0, len(CLASSES)), dtype=np.float32)
-    feature_lists, numbers = zip(*(features.pair(i, j) for i, j in pairs))
+    feature_lists, numbers = zip(*(features.pair(i, j) for i, j in pairs), strict=True)
     table = chemu_model.pack(model.vocabulary, list(feature_lists), list(numbers))
     return features, pairs, chemu_model.probabilities(model.scorer, table, device=model.device)
 

@@ -242,7 +242,9 @@ class CrossEncoderBackend:
         size = max(1, int(self.params["batch_size"]))
         for start in range(0, len(first), size):
             f, s = first[start : start + size], second[start : start + size]
-            pairs = [pair_text(texts[i], texts[j], self.separator) for i, j in zip(f, s)]
+            pairs = [
+                pair_text(texts[i], texts[j], self.separator) for i, j in zip(f, s, strict=True)
+            ]
             yield f, s, self.encode(pairs)
 
     def global_attention_mask(self, input_ids: torch.Tensor) -> torch.Tensor:

@@ -86,7 +86,7 @@ def member_confidences(similarity: FloatArray, clusters: list[list[int]]) -> lis
     similarity = np.asarray(similarity, dtype=np.float64)
     confidences = cluster_confidences(similarity, clusters)
     out = []
-    for members, confidence in zip(clusters, confidences):
+    for members, confidence in zip(clusters, confidences, strict=True):
         if len(members) == 1:
             out.append([confidence])
             continue
@@ -157,7 +157,7 @@ def to_suggestions(
     return Suggestions(
         clusters=[
             ClusterSuggestion(list(m), float(s), ms)
-            for m, s, ms in zip(clusters, confidences, members)
+            for m, s, ms in zip(clusters, confidences, members, strict=True)
         ],
         edges=[EdgeSuggestion(parent=p, child=c, score=float(s)) for p, c, s in edges],
     )

@@ -111,7 +111,9 @@ class EntailmentBackend:
         for start in range(0, len(premises), size):
             texts = [
                 p + self.separator + self.separator + h
-                for p, h in zip(premises[start : start + size], hypotheses[start : start + size])
+                for p, h in zip(
+                    premises[start : start + size], hypotheses[start : start + size], strict=True
+                )
             ]
             encoding = self.tokenizer(texts, padding=True, truncation=True, return_tensors="pt").to(
                 self.device

@@ -162,7 +162,7 @@ def fit(
     offsets = np.cumsum([0] + [len(d.embeddings) for d in data])
     embeddings = torch.as_tensor(np.concatenate([d.embeddings for d in data]), device=device)
     firsts, seconds, labels, extras = [], [], [], []
-    for offset, item in zip(offsets, data):
+    for offset, item in zip(offsets, data, strict=True):
         i, j = np.nonzero(item.labels >= 0)
         firsts.append(i + offset)
         seconds.append(j + offset)
@@ -177,7 +177,8 @@ def fit(
     counts = torch.bincount(target, minlength=len(LABELS)).float()
     weights = torch.where(counts > 0, 1.0 / counts.clamp(min=1).sqrt(), torch.zeros_like(counts))
     weights = weights / weights[counts > 0].mean()
-    log(f"pairs: {len(target)} ({', '.join(f'{n} {int(c)}' for n, c in zip(LABELS, counts))})")
+    per_label = ", ".join(f"{n} {int(c)}" for n, c in zip(LABELS, counts, strict=True))
+    log(f"pairs: {len(target)} ({per_label})")
     model = PairClassifier(embeddings.shape[1], hidden).to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(weight=weights.to(device))

@@ -16,7 +16,7 @@ from modelserve.selectors import (
 
 # Memberships before edges, proposed mentions before links: each maps onto what the ones
 # before it made.
-KIND_ORDER = [
+KIND_ORDER: list[str] = [
     Suggestion.Kind.MEMBERSHIP,
     Suggestion.Kind.EDGE,
     Suggestion.Kind.MENTION,

@@ -202,9 +202,9 @@ def _store(
         ]
     )
     memberships: list[Suggestion] = []
-    for row, cluster in zip(clusters, suggestions.clusters):
+    for row, cluster in zip(clusters, suggestions.clusters, strict=True):
         scores = cluster.mention_scores or [cluster.score] * len(cluster.mentions)
-        for mention, score in zip(cluster.mentions, scores):
+        for mention, score in zip(cluster.mentions, scores, strict=True):
             memberships.append(
                 Suggestion(
                     run=run,

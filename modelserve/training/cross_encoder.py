@@ -134,7 +134,7 @@ def train_cross_encoder(
         pairs, labels = pair_labels(topic)
         examples += [
             (pair_text(texts[i], texts[j], backend.separator), label)
-            for (i, j), label in zip(pairs, labels)
+            for (i, j), label in zip(pairs, labels, strict=True)
         ]
     if not examples:
         raise ValueError("the training topics hold no mention pair")
@@ -202,7 +202,7 @@ def tune_thresholds(backend: CrossEncoderBackend, dev: list[TopicData], log: Log
         for hypernym in HYPERNYM_GRID:
             predicted = [
                 with_prediction(topic, decode(p, agg_threshold=agg, hypernym_threshold=hypernym))
-                for topic, p in zip(dev, probabilities)
+                for topic, p in zip(dev, probabilities, strict=True)
             ]
             scores = score_scico(dev, predicted)
             key = (scores["path_ratio"]["micro"] or 0.0, scores["conll_f1"])

@@ -66,7 +66,7 @@ def tune_thresholds(
                     topic,
                     to_suggestions(c, conf, [e for e in edges if e[2] >= hierarchy_threshold]),
                 )
-                for topic, (c, conf, edges) in zip(gold, decoded)
+                for topic, (c, conf, edges) in zip(gold, decoded, strict=True)
             ]
             result = summary(score_scico(gold, system))
             key = (result["path_ratio_micro"], result["conll_f1"], result["hierarchy_f1"])

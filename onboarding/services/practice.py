@@ -65,12 +65,12 @@ def guided_feedback(topic: Topic, gold_keys: list[str | None], corefi: dict[str,
         feedback[str(id)] = {"cluster": key}
         by_place[(starts[document] + spans[0][0], starts[document] + spans[-1][1])] = str(id)
     for entry in corefi.get("goldMentions") or []:
-        id = by_place.get((entry.get("start"), entry.get("end")))
-        if id is None:
+        placed_id = by_place.get((entry.get("start"), entry.get("end")))
+        if placed_id is None:
             continue
-        feedback[id].update(
+        feedback[placed_id].update(
             {
-                "cluster": str(entry.get("clustId", feedback[id]["cluster"])),
+                "cluster": str(entry.get("clustId", feedback[placed_id]["cluster"])),
                 "valid": entry.get("validMessage"),
                 "error": entry.get("defaultErrorMessage"),
                 "cluster_errors": entry.get("clusterErrorMessages") or {},
@@ -148,7 +148,7 @@ def guided_start(*, assignment_id: int, user) -> int:
     asked = [id for id, entry in entries.items() if "valid" in entry or "error" in entry]
     if annotation.version != 0 or not asked:
         return 0
-    placed: dict[str, int] = {}
+    placed: dict[str, int | None] = {}
     count = 0
     for id, entry in sorted(entries.items(), key=lambda item: int(item[0])):
         if id in asked or entry.get("cluster") is None:

@@ -86,7 +86,7 @@ def scorer_iaa(format, files, names, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "fixture, format, extension",
+    ("fixture", "format", "extension"),
     [("scico_project", "scico", "jsonl"), ("chemu_project", "chemu", "jsonlines")],
 )
 def test_the_numbers_equal_the_scorer_on_the_same_data_exported_to_files(
@@ -117,7 +117,8 @@ def test_the_command_writes_the_same_csv_as_project_agreement_csv(scico_project,
 
     assert (tmp_path / "report.csv").read_text() == project_agreement_csv(scico_project)
     assert "annotators with submissions: alice, bob" in out.getvalue()
-    assert "conll_f1" in out.getvalue() and "6 topic(s) scored" in out.getvalue()
+    assert "conll_f1" in out.getvalue()
+    assert "6 topic(s) scored" in out.getvalue()
 
 
 def test_the_csv_has_a_readable_header_topic_rows_and_overall_rows(scico_project):
@@ -135,7 +136,8 @@ def test_the_csv_has_a_readable_header_topic_rows_and_overall_rows(scico_project
         "max_macro",
     ]
     topic_rows = [row for row in rows if row["scope"] == "topic"]
-    assert len(topic_rows) == 6 * 8 and {row["annotators"] for row in topic_rows} == {"2"}
+    assert len(topic_rows) == 6 * 8
+    assert {row["annotators"] for row in topic_rows} == {"2"}
     assert [row["metric"] for row in rows if row["scope"] == "overall"] == [
         "conll_f1",
         "muc_f1",

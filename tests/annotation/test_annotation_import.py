@@ -45,7 +45,8 @@ def test_an_annotators_file_is_loaded_into_the_empty_annotation_as_one_import_op
     assert list(Operation.objects.filter(annotation=annotation).values_list("name", "kind")) == [
         ("import", "do")
     ]
-    assert imported.unmatched == 0 and imported.warnings == []
+    assert imported.unmatched == 0
+    assert imported.warnings == []
 
 
 def test_the_imported_annotations_log_replays_to_its_state_and_the_annotator_can_go_on(scico):

@@ -98,7 +98,8 @@ def test_a_folder_format_export_downloads_as_a_zip_of_the_folder(admin_client):
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="export a folder-corefi.zip"'
     names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
-    assert len(names) == 6 and all(name.endswith(".json") for name in names)
+    assert len(names) == 6
+    assert all(name.endswith(".json") for name in names)
 
 
 def test_the_agreement_csv_download_equals_the_commands_csv(admin_client, tmp_path):

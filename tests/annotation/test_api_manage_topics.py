@@ -4,7 +4,7 @@ counted in the one query that lists the topics."""
 import pytest
 
 from annotation.models import Assignment, Mention, Project
-from annotation.selectors.manage import project_topics
+from annotation.selectors.projects import project_topics
 from annotation.services.assignments import assignment_create
 from tests.factories import UserFactory, make_topic
 

@@ -6,8 +6,8 @@ import pytest
 from rest_framework.renderers import JSONRenderer
 
 from annotation.api.serializers.files import AgreementReport
-from annotation.api.serializers.manage import ProgressPayload
-from annotation.api.serializers.manage import Project as ProjectRow
+from annotation.api.serializers.projects import ProgressPayload
+from annotation.api.serializers.projects import Project as ProjectRow
 from annotation.api.serializers.workspace import (
     AnnotationPayload,
     Applied,
@@ -17,8 +17,9 @@ from annotation.api.serializers.workspace import (
 )
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.agreement import project_agreement
-from annotation.selectors.manage import assignment_rows, project_rows
+from annotation.selectors.assignments import assignment_rows
 from annotation.selectors.progress import project_progress
+from annotation.selectors.projects import project_rows
 from annotation.selectors.workspace import (
     annotation_log_payload,
     annotation_payload,

@@ -6,6 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.api.parsers import MAX_DEPTH
+from annotation.domain.operations import SUGGESTION_DECISIONS
 from annotation.domain.operations.clusters import LABEL_MAX_CHARS, NOTE_MAX_CHARS
 from modelserve.models import Suggestion, SuggestionRun
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
@@ -21,7 +22,8 @@ def assert_json_refusal(response, status: int) -> dict:
     assert response.status_code == status, response.content[:300]
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
-    assert body["error"] and body["message"]
+    assert body["error"]
+    assert body["message"]
     return body
 
 
@@ -130,7 +132,7 @@ def test_a_malformed_run_parameter_is_a_json_4xx(workspace, run):
 
 
 @pytest.mark.parametrize("suggestion", ["x", [1], {}, None, 1.5, True, 10**30])
-@pytest.mark.parametrize("op", ["accept_suggestion", "reject_suggestion"])
+@pytest.mark.parametrize("op", SUGGESTION_DECISIONS)
 def test_a_decision_naming_no_suggestion_id_is_refused(workspace, op, suggestion):
     client, _, annotation = workspace
 
@@ -235,7 +237,8 @@ def test_a_label_over_the_limit_is_refused_with_the_limit(workspace):
     )
 
     body = assert_json_refusal(too_long, 400)
-    assert body["error"] == "too_long" and body["limit"] == LABEL_MAX_CHARS
+    assert body["error"] == "too_long"
+    assert body["limit"] == LABEL_MAX_CHARS
     assert f"at most {LABEL_MAX_CHARS:,} characters" in body["message"]
     assert at_limit.status_code == 200
 
@@ -252,7 +255,8 @@ def test_a_note_over_the_limit_is_refused_with_the_limit(workspace):
     )
 
     body = assert_json_refusal(too_long, 400)
-    assert body["error"] == "too_long" and body["limit"] == NOTE_MAX_CHARS
+    assert body["error"] == "too_long"
+    assert body["limit"] == NOTE_MAX_CHARS
     assert at_limit.status_code == 200
 
 

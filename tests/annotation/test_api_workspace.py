@@ -50,7 +50,8 @@ def test_an_operation_returns_its_effects_and_the_new_version(workspace):
     assert body["version"] == 1
     assert [e["e"] for e in body["effects"]] == ["cluster_created", "member_set"]
     state = client.get(f"/api/annotations/{annotation.pk}/").json()
-    assert state["clusters"][0]["members"] == [m[0]] and state["can_undo"] is True
+    assert state["clusters"][0]["members"] == [m[0]]
+    assert state["can_undo"] is True
 
 
 def test_a_stale_version_answers_409_with_the_current_version(workspace):

@@ -49,9 +49,8 @@ def test_the_scico_demo_has_gold_and_every_topic_assigned_to_both_annotators():
         "annotator1",
         "annotator2",
     ]
-    assert assignments.count() == 12 and set(assignments.values_list("status", flat=True)) == {
-        "assigned"
-    }
+    assert assignments.count() == 12
+    assert set(assignments.values_list("status", flat=True)) == {"assigned"}
 
 
 def test_the_chemu_demo_is_an_anaphora_project_whose_mentions_annotators_may_edit():
@@ -59,7 +58,9 @@ def test_the_chemu_demo_is_an_anaphora_project_whose_mentions_annotators_may_edi
     project = Project.objects.get(name="ChEMU-Ref demo")
 
     assert (project.hierarchy, project.anaphora) == (False, True)
-    assert project.allow_add_mentions and project.allow_fix_spans and project.allow_reject_mentions
+    assert project.allow_add_mentions
+    assert project.allow_fix_spans
+    assert project.allow_reject_mentions
     assert project.topics.count() == 8
     assert Assignment.objects.filter(topic__project=project).count() == 16
 
@@ -106,7 +107,8 @@ def test_the_agreement_demo_has_both_annotators_submissions_and_a_report_on_firs
     assert Assignment.objects.filter(topic__project=project, status="submitted").count() == 12
     report = project_agreement(project)
     assert report["annotators"] == ["annotator1", "annotator2"]
-    assert len(report["topics"]) == 6 and report["unscored_topics"] == []
+    assert len(report["topics"]) == 6
+    assert report["unscored_topics"] == []
     assert 0.8 < report["overall"]["conll_f1"]["avg"] < 1
 
 

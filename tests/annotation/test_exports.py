@@ -69,7 +69,7 @@ def test_submitted_writes_one_file_per_annotator_named_after_the_username(
 
 
 @pytest.mark.parametrize(
-    "format, records", [("corefi", 6), ("brat", 112)]
+    ("format", "records"), [("corefi", 6), ("brat", 112)]
 )  # brat: a pair per document
 def test_folder_formats_write_one_folder_per_annotator(
     agreement_project, tmp_path, format, records

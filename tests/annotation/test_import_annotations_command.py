@@ -63,7 +63,8 @@ def test_create_user_makes_an_annotator_with_an_unusable_password(project):
     )  # fmt: skip
 
     user = get_user_model().objects.get(username="newbie")
-    assert not user.has_usable_password() and not user.is_staff
+    assert not user.has_usable_password()
+    assert not user.is_staff
     assert "created user newbie" in out
 
 
@@ -84,9 +85,9 @@ def test_links_of_a_chemu_file_are_imported():
     run("--project", "ChEMU", "--user", "ann", "--format", "chemu", str(CHEMU_DEMO))
 
     expected = sum(len(t.links) for t in read("chemu", CHEMU_DEMO, link_rules=True).topics)
+    assert expected
     assert (
-        expected
-        and RelationLink.objects.filter(annotation__assignment__user__username="ann").count()
+        RelationLink.objects.filter(annotation__assignment__user__username="ann").count()
         == expected
     )
 
@@ -264,4 +265,5 @@ def test_links_exported_as_brat_import_back_for_another_annotator(tmp_path):
             for r in rows.select_related("annotation__topic")
         )
 
-    assert links("copy") == links("ann") and links("ann")
+    assert links("copy") == links("ann")
+    assert links("ann")

@@ -70,7 +70,8 @@ def test_without_skip_invalid_the_chemu_file_is_refused_listing_each_bad_link_wr
     assert all(e.startswith("train.english.jsonlines: line ") and ", field " in e for e in errors)
     assert sum(" empty" in e for e in errors) == 52
     assert sum("the workspace refuses such a link" in e for e in errors) == 5
-    assert not Topic.objects.exists() and not Annotation.objects.exists()
+    assert not Topic.objects.exists()
+    assert not Annotation.objects.exists()
 
 
 def test_a_missing_project_is_refused_unless_create_is_given():
@@ -80,7 +81,7 @@ def test_a_missing_project_is_refused_unless_create_is_given():
 
 
 @pytest.mark.parametrize(
-    "format, path, scheme",
+    ("format", "path", "scheme"),
     [
         ("scico", DEMO / "scico_demo.jsonl", "hierarchy"),
         ("chemu", DEMO / "chemu_demo.jsonlines", "anaphora"),

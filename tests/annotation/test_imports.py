@@ -86,7 +86,7 @@ def test_documents_keep_their_doc_id_sentences_metadata_and_token_count():
 
 
 @pytest.mark.parametrize(
-    "format, path",
+    ("format", "path"),
     [
         ("scico", DEMO / "scico_demo.jsonl"),
         ("chemu", DEMO / "chemu_demo.jsonlines"),
@@ -133,7 +133,9 @@ def test_every_corefi_example_imports_from_the_folder():
 
     result = topics_import(project=project, path=CORPUS_DIR / "corefi", format="corefi")
 
-    assert len(result.topics) == 12 and result.skipped == [] and result.warnings == []
+    assert len(result.topics) == 12
+    assert result.skipped == []
+    assert result.warnings == []
     assert Topic.objects.filter(project=project).count() == 12
 
 
@@ -235,7 +237,7 @@ def test_a_brat_relation_the_workspace_refuses_is_refused_naming_file_relation_a
 
 
 @pytest.mark.parametrize(
-    "case, lines, expected",
+    ("case", "lines", "expected"),
     [
         (
             "malformed JSON",
@@ -280,7 +282,8 @@ def test_bad_input_is_refused_with_file_line_and_field_and_nothing_is_written(
 
     for (file, line, field, message), error in zip(expected, refused.value.errors, strict=True):
         where = f"{file}: line {line}" + (f", field {field}" if field else "")
-        assert error.startswith(where) and message in error
+        assert error.startswith(where)
+        assert message in error
     assert nothing_written()
 
 
@@ -386,7 +389,8 @@ def test_an_uploaded_file_imports_like_a_path():
 
     result = topics_import(project=ProjectFactory(), path=upload, format="scico")
 
-    assert result.file == "upload.jsonl" and result.topics == ["5"]
+    assert result.file == "upload.jsonl"
+    assert result.topics == ["5"]
 
 
 def test_links_imported_into_a_project_without_the_anaphora_scheme_are_kept_with_a_warning():

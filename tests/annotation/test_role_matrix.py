@@ -248,7 +248,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("description,method,path,body,role,expected", CASES)
+@pytest.mark.parametrize(("description", "method", "path", "body", "role", "expected"), CASES)
 def test_role_gets_the_expected_answer(world, description, method, path, body, role, expected):
     client = client_for(world, role)
 

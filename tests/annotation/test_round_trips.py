@@ -36,7 +36,7 @@ def round_trip(format, path, out, *, skip_invalid=False, **scheme):
 
 
 @pytest.mark.parametrize(
-    "format, path, out, scheme",
+    ("format", "path", "out", "scheme"),
     [
         ("scico", DEMO / "scico_demo.jsonl", "out.jsonl", {}),
         ("scico", DEMO / "scico_demo_annotator_a.jsonl", "out.jsonl", {}),

@@ -167,7 +167,8 @@ def test_two_workers_serve_one_port_and_a_socket_on_one_hears_an_operation_sent_
 
     assert {listener, writer} == pids
     assert heard["type"] == "applied"
-    assert heard["operation_id"] == answer["operation_id"] and heard["version"] == 1
+    assert heard["operation_id"] == answer["operation_id"]
+    assert heard["version"] == 1
 
 
 def test_a_killed_worker_is_restarted_and_the_port_keeps_answering(web):
@@ -180,6 +181,8 @@ def test_a_killed_worker_is_restarted_and_the_port_keeps_answering(web):
     assert web.serving(connections=6)
     new_pids = web.wait_for_workers(besides={killed})
 
-    assert killed not in new_pids and (pids - {killed}) <= new_pids
-    assert "web worker" in web.output() and "exited unexpectedly (code -9)" in web.output()
+    assert killed not in new_pids
+    assert (pids - {killed}) <= new_pids
+    assert "web worker" in web.output()
+    assert "exited unexpectedly (code -9)" in web.output()
     assert "restarted" in web.output()

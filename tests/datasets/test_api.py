@@ -37,7 +37,8 @@ def test_the_statistics_page_has_the_stats_of_each_split_and_the_charts_figures(
     assert answer.status_code == 200
     body = answer.json()
     expected = project_statistics(project)
-    assert body["total"] == expected["total"] and body["splits"] == expected["splits"]
+    assert body["total"] == expected["total"]
+    assert body["splits"] == expected["splits"]
     assert list(body["splits"]) == ["train", "test"]
     assert sum(row["clusters"] for row in body["cluster_sizes"]) == body["total"]["clusters"]
     assert sum(row["topics"] for row in body["depths"]) == body["total"]["topics"]
@@ -66,7 +67,8 @@ def test_an_admin_moves_a_topic_to_another_split_and_the_splits_list_shows_it(ad
 
     answer = admin.patch(f"/api/topics/{topic.pk}/split/", {"split": "dev"}, format="json")
 
-    assert answer.status_code == 200 and answer.json() == {"id": topic.pk, "split": "dev"}
+    assert answer.status_code == 200
+    assert answer.json() == {"id": topic.pk, "split": "dev"}
     splits = admin.get(f"/api/projects/{project.pk}/splits/").json()
     assert splits["names"] == ["train", "test", "dev"]
     assert {"id": topic.pk, "split": "dev"} in splits["topics"]

@@ -8,7 +8,8 @@ def test_names_become_annotator_letters_in_name_order_past_z():
 
     assert labels["user00"] == "annotator A"
     assert labels["user25"] == "annotator Z"
-    assert labels["user26"] == "annotator AA" and labels["user27"] == "annotator AB"
+    assert labels["user26"] == "annotator AA"
+    assert labels["user27"] == "annotator AB"
 
 
 def test_every_username_and_pair_label_is_replaced_in_keys_and_values():

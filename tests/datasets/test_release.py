@@ -123,10 +123,12 @@ def test_the_datasheet_counts_annotators_and_names_them_only_when_asked(adjudica
     assert "Annotators: 2; adjudicators: 1." in anonymous
     # Against each topic's gold: the adjudication on one topic, the imported gold on five.
     assert "the adjudication on 1 topic, the imported gold on 5 topics" in anonymous
-    assert "| annotator A | 6 |" in anonymous and "| annotator B | 6 |" in anonymous
+    assert "| annotator A | 6 |" in anonymous
+    assert "| annotator B | 6 |" in anonymous
     assert "Topics whose gold is a submitted adjudication: 1;" in anonymous
     assert "Seed: 3; ratios: train 0.5, test 0.5." in anonymous
-    assert "| CoNLL F1 |" in anonymous and "Validation decisions: none." in anonymous
+    assert "| CoNLL F1 |" in anonymous
+    assert "Validation decisions: none." in anonymous
     for name in ("annotator1", "annotator2", "judge"):
         assert name not in anonymous
         assert name in named
@@ -140,7 +142,8 @@ def test_without_names_the_agreement_csv_is_pseudonymised_like_the_datasheet(adj
     anonymous = (tmp_path / "anonymous" / "agreement.csv").read_text()
     named = (tmp_path / "named" / "agreement.csv").read_text()
     assert named == project_agreement_csv(adjudicated)
-    assert "vs_gold,annotator1," in named and "vs_gold,annotator A," in anonymous
+    assert "vs_gold,annotator1," in named
+    assert "vs_gold,annotator A," in anonymous
     for name in ("annotator1", "annotator2", "judge"):
         assert name not in anonymous
     # The same report otherwise: only the names differ.

@@ -122,9 +122,12 @@ def test_summarize_adds_topics_up_and_averages_components_and_depth_over_topics(
     stats = summarize([one, two])
 
     assert list(stats) == list(STATS_KEYS)
-    assert stats["topics"] == 2 and stats["documents"] == 2 and stats["tokens"] == 100
+    assert stats["topics"] == 2
+    assert stats["documents"] == 2
+    assert stats["tokens"] == 100
     assert (stats["mentions"], stats["clusters"], stats["singletons"]) == (6, 5, 4)
-    assert stats["mean_components"] == 1.5 and stats["mean_max_depth"] == 2.0
+    assert stats["mean_components"] == 1.5
+    assert stats["mean_max_depth"] == 2.0
     assert cluster_size_distribution([one, two]) == {1: 4, 2: 1}
     assert depth_distribution([one, two]) == {1: 1, 3: 1}
 
@@ -132,6 +135,7 @@ def test_summarize_adds_topics_up_and_averages_components_and_depth_over_topics(
 def test_no_topic_gives_every_key_as_zero():
     stats = summarize([])
 
-    assert stats["topics"] == 0 and stats["mean_max_depth"] == 0.0
+    assert stats["topics"] == 0
+    assert stats["mean_max_depth"] == 0.0
     assert set(stats["links"].values()) == {0}
     assert stats_rows({"total": stats, "splits": {}})[1][0] == "total"

@@ -50,7 +50,8 @@ def test_a_source_without_annotations_still_has_every_key(project):
     result = json.loads(stats("--json", "--source", "adjudicated"))
 
     assert list(result["total"]) == list(STATS_KEYS)
-    assert result["total"]["topics"] == 0 and result["total"]["links"]["WORK_UP"] == 0
+    assert result["total"]["topics"] == 0
+    assert result["total"]["links"]["WORK_UP"] == 0
 
 
 def test_a_users_annotations_are_counted_as_they_annotated(project):
@@ -59,7 +60,8 @@ def test_a_users_annotations_are_counted_as_they_annotated(project):
     submitted = json.loads(stats("--json", "--source", "submitted"))["total"]
 
     assert alice == submitted  # she is the only annotator
-    assert alice["topics"] == gold["topics"] and alice["mentions"] == gold["mentions"]
+    assert alice["topics"] == gold["topics"]
+    assert alice["mentions"] == gold["mentions"]
     assert alice["clusters"] != gold["clusters"]  # her clustering differs from the gold
 
 

@@ -6,9 +6,9 @@ from django.core.management import call_command
 
 from annotation.infra import state_cache
 from datasets.selectors import project_statistics
-from tests.annotation.test_validation_measures import validate
-from tests.annotation.validation_setup import validation_project, validation_topic
 from tests.factories import UserFactory
+from tests.validation.test_validation_measures import validate
+from tests.validation.validation_setup import validation_project, validation_topic
 
 pytestmark = pytest.mark.django_db
 

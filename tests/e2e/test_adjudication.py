@@ -11,8 +11,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from adjudication.services.adjudications import create_adjudication
 from annotation.models import Annotation, Project
-from annotation.services.adjudication import create_adjudication
 from annotation.services.assignments import assignment_submit
 from annotation.services.exports import annotations_export
 from tests.e2e.data import apply_gold, apply_ops, mention_ids, scico_demo_topic, topic_from_data

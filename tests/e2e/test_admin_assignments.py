@@ -86,7 +86,8 @@ def test_balanced_assignment_with_overlap_then_the_matrix_follows_an_annotator_l
     wait_saved(annotator)
     expect(cell(admin, first.pk)).to_contain_text("2/")
     admin.screenshot(path=str(artifacts / "admin-progress.png"), full_page=True)
-    assert admin.errors == [] and annotator.errors == []
+    assert admin.errors == []
+    assert annotator.errors == []
 
 
 def test_reassigning_started_work_asks_first_and_reopening_a_submitted_topic_works(new_page):

@@ -31,7 +31,7 @@ def scico_project(name: str) -> Project:
 def submitted_by(project: Project, usernames: tuple[str, ...]) -> Project:
     """Each user's submitted annotation of every topic: annotator A's file, B's, the gold."""
     topics = {t.external_id: t for t in project.topics.all()}
-    for username, file in zip(usernames, ANNOTATOR_FILES):
+    for username, file in zip(usernames, ANNOTATOR_FILES, strict=True):
         user = UserFactory(username=username)
         for data in read("scico", DEMO / file).topics:
             assignment = assignment_create(topic=topics[data.external_id], user=user)
@@ -75,7 +75,8 @@ def test_a_matrix_without_assignments_has_its_header_in_a_row_and_whole_topic_id
     assert topic["width"] >= 90
     for cell in boxes(page, ".progress-grid .grid-row [role=rowheader]"):
         assert cell["text"].startswith("900")
-        assert cell["width"] >= 60 and cell["scrollWidth"] <= cell["clientWidth"], cell
+        assert cell["width"] >= 60, cell
+        assert cell["scrollWidth"] <= cell["clientWidth"], cell
         assert abs(cell["x"] - topic["x"]) < 1  # under its header
 
 

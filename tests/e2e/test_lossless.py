@@ -104,7 +104,8 @@ def test_two_tabs_of_one_annotation_stay_in_sync(new_page):
     assert partition(annotation(page, stored.pk)) == {frozenset(m[:2])}
     expect(page.locator(".ws")).to_have_attribute("data-version", "2")
     expect(other.locator(".ws")).to_have_attribute("data-version", "2")
-    assert page.errors == [] and other.errors == []
+    assert page.errors == []
+    assert other.errors == []
 
 
 def test_a_conflict_reloads_the_state_and_reports_the_lost_edit(new_page, artifacts):

@@ -245,4 +245,5 @@ def test_an_admin_writes_guidelines_with_a_preview_and_qualifies_an_annotator_by
     real_row = mine.locator(f"tr[data-assignment='{real.pk}']")
     expect(real_row.get_by_role("link", name="Open")).to_be_visible()
     expect(real_row.get_by_test_id("locked")).to_have_count(0)
-    assert page.errors == [] and mine.errors == []
+    assert page.errors == []
+    assert mine.errors == []

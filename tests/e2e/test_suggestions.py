@@ -203,9 +203,8 @@ def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_ke
     press(page, "x")
     wait_saved(page)
     decisions = annotation(page, stored.pk)["decisions"]
-    assert (
-        decisions[str(suggestion)] == "rejected" and list(decisions.values()).count("accepted") == 1
-    )
+    assert decisions[str(suggestion)] == "rejected"
+    assert list(decisions.values()).count("accepted") == 1
     expect(shown).to_contain_text("you rejected this")
     assert [e["name"] for e in log(page, stored.pk)][-2:] == [
         "accept_suggestion",
@@ -226,7 +225,8 @@ def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_ke
     expect(dialog).to_be_hidden()
     wait_saved(page)
     entries = log(page, stored.pk)[before:]
-    assert len(entries) == expected and {e["name"] for e in entries} == {"accept_suggestion"}
+    assert len(entries) == expected
+    assert {e["name"] for e in entries} == {"accept_suggestion"}
     server_version = annotation(page, stored.pk)["version"]
     expect(page.locator(".ws")).to_have_attribute("data-version", str(server_version))
     expect(page.locator(".notice-status")).to_contain_text(f"Accepted {expected} suggestions")

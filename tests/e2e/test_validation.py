@@ -6,8 +6,8 @@ import re
 from playwright.sync_api import expect
 
 from annotation.models import Assignment, ValidationDecision
-from tests.annotation.validation_setup import validation_project, validation_topic
 from tests.factories import UserFactory, assign, mention_ids
+from tests.validation.validation_setup import validation_project, validation_topic
 
 
 def current(page) -> int:
@@ -83,8 +83,8 @@ def test_a_validator_decides_by_keys_undoes_reloads_and_finishes(new_page, artif
 
 
 def test_two_validators_kappa_appears_on_the_agreement_report(new_page, artifacts):
-    from tests.annotation.test_validation_measures import validate
     from tests.factories import AdminFactory
+    from tests.validation.test_validation_measures import validate
 
     project = validation_project("Validate pairs")
     topic = validation_topic(project)
@@ -107,7 +107,7 @@ def test_two_validators_kappa_appears_on_the_agreement_report(new_page, artifact
 def test_an_adjudicator_settles_only_the_mentions_the_validators_decided_differently(
     new_page, artifacts
 ):
-    from tests.annotation.test_validation_measures import validate
+    from tests.validation.test_validation_measures import validate
 
     project = validation_project("Validate consolidation")
     topic = validation_topic(project)

@@ -64,7 +64,8 @@ def test_the_workspace_submit_dialog_and_review_view(new_page, artifacts, width,
     admin.wait_for_selector("html[data-workspace-ready='true']")
     expect(admin.get_by_test_id("review-banner")).to_be_visible()
     admin.screenshot(path=str(artifacts / f"review-{size}.png"))
-    assert page.errors == [] and admin.errors == []
+    assert page.errors == []
+    assert admin.errors == []
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)

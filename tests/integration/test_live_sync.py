@@ -102,4 +102,5 @@ def test_sockets_idle_for_more_than_a_minute_stay_open_and_receive_the_next_chan
 
     assert idle >= 60
     assert progress["type"] == "progress"
-    assert applied["type"] == "applied" and applied["version"] == 1
+    assert applied["type"] == "applied"
+    assert applied["version"] == 1

@@ -141,10 +141,12 @@ def assert_work_went_on(outcome: dict, annotation, daphne) -> None:
     log = daphne.log_tail(200)
     assert outcome["sign_in"][0] == 200, (outcome, log)
     status, _, applied = outcome["save"]
-    assert status == 200 and applied["version"] == 1, (outcome, log)
+    assert status == 200, (outcome, log)
+    assert applied["version"] == 1, (outcome, log)
     assert Annotation.objects.get(pk=annotation.pk).version == 1
     status, seconds, refusal = outcome["suggest"]
-    assert status == 503 and refusal["error"] == "model_queue_unavailable", (outcome, log)
+    assert status == 503, (outcome, log)
+    assert refusal["error"] == "model_queue_unavailable", (outcome, log)
     assert seconds < 2, outcome
     assert not SuggestionRun.objects.exists()
 
@@ -177,7 +179,8 @@ def test_with_redis_hung_requests_and_healthz_answer_within_two_seconds(
     # Signing in waits REDIS_TIMEOUT once (the throttle's counters), plus the password hash
     # itself (PBKDF2, about a second on two busy cores); before, it waited ~20 s.
     assert outcome["sign_in"][1] < 5, outcome
-    assert health == 503 and health_s < 2.5, (health, body, health_s)
+    assert health == 503, (health, body, health_s)
+    assert health_s < 2.5, (health, body, health_s)
     assert body["checks"]["database"]["ok"] is True
     assert body["checks"]["redis"]["ok"] is False
     print(f"\nRedis hung: {outcome_timings(outcome)}, healthz {health_s:.2f} s")

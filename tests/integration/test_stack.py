@@ -83,7 +83,8 @@ def test_make_up_starts_every_component_and_ctrl_c_leaves_nothing_running(var_ro
         assert_servers_require_the_generated_passwords(launcher, pg_port, redis_port)
         running = launcher.descendants()
         pg_pid = postmaster_pid(launcher.var_dir)
-        assert pg_pid is not None and psutil.pid_exists(pg_pid)
+        assert pg_pid is not None
+        assert psutil.pid_exists(pg_pid)
         assert "demo accounts: admin, annotator1, annotator2 - password: integration-pw" in "".join(
             launcher.output
         )
@@ -130,7 +131,8 @@ def test_make_up_refuses_a_busy_port_with_a_one_line_message(var_root):
     assert result.returncode == 2
     errors = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(errors) == 1
-    assert f"port {busy}" in errors[0] and "PORT=" in errors[0]
+    assert f"port {busy}" in errors[0]
+    assert "PORT=" in errors[0]
 
 
 def test_with_database_url_and_redis_url_set_make_up_uses_those_servers_and_leaves_them_running(

@@ -100,14 +100,14 @@ def multiclass_inference(
     ordered = [(x, y) for x, y in product(range(len(cluster_ids)), repeat=2) if x != y]
     if not ordered:  # the released code raises here (zip of nothing)
         return labels, []
-    first, second = zip(*ordered)
+    first, second = zip(*ordered, strict=True)
     pair_list = pairs[:, 1:].tolist()
     averages = torch.stack(
         [
             mean_over_pairs(
                 clusters[cluster_ids[x]], clusters[cluster_ids[y]], pair_list, scores[:, 3]
             )
-            for x, y in zip(first, second)
+            for x, y in zip(first, second, strict=True)
         ]
     )
     keep = torch.nonzero(averages >= hypernym_threshold).squeeze(-1)

@@ -150,7 +150,7 @@ def reference_relations(topic, clusters, path, sep):
     candidates = np.array(cluster_strings(topic, clusters, 10, 0))
     cluster_ids = list(range(len(clusters)))
     ordered = [(a, b) for a, b in product(range(len(candidates)), repeat=2) if a != b]
-    first, second = (torch.tensor(x) for x in zip(*ordered))
+    first, second = (torch.tensor(x) for x in zip(*ordered, strict=True))
     inputs = np.char.add(np.char.add(candidates[first], sep + sep), candidates[second]).tolist()
     tokens = tokenizer(inputs, padding=True)
     with torch.no_grad():
@@ -180,7 +180,8 @@ def test_entailment_gives_scicos_relations_on_any_clustering(nli_model, clusters
         topic, [c.mentions for c in suggestions.clusters], nli_model, "[SEP]"
     )
     assert {(e.parent, e.child) for e in suggestions.edges} == expected
-    assert positives > 0 and expected
+    assert positives > 0
+    assert expected
 
 
 def test_entailment_runs_from_the_registry_and_refuses_without_a_model(nli_model):

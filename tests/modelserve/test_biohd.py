@@ -46,7 +46,8 @@ def test_a_mention_inside_the_gap_of_a_discontinuous_one_goes_to_a_second_layer(
 
 def test_with_a_layer_limit_what_does_not_fit_is_left_out():
     layers = biohd.encode([((0, 4),), ((1, 2),), ((2, 2),)], 5, max_layers=2)
-    assert len(layers) == 2 and biohd.decode(layers) == [((0, 4),), ((1, 2),)]
+    assert len(layers) == 2
+    assert biohd.decode(layers) == [((0, 4),), ((1, 2),)]
 
 
 def test_ill_formed_tags_still_decode_to_mentions():
@@ -55,5 +56,8 @@ def test_ill_formed_tags_still_decode_to_mentions():
 
 
 def test_the_allowed_transitions_forbid_what_decoding_would_have_to_repair():
-    assert not biohd.ALLOWED[O][I] and not biohd.ALLOWED[O][DI] and not biohd.ALLOWED[B][DI]
-    assert not biohd.START_ALLOWED[I] and not biohd.START_ALLOWED[DB]
+    assert not biohd.ALLOWED[O][I]
+    assert not biohd.ALLOWED[O][DI]
+    assert not biohd.ALLOWED[B][DI]
+    assert not biohd.START_ALLOWED[I]
+    assert not biohd.START_ALLOWED[DB]

@@ -42,7 +42,8 @@ def trained(snippets, tmp_path_factory):
 def test_training_on_sixty_snippets_saves_a_complete_model_with_its_held_out_scores(trained):
     out, result, lines = trained
     assert is_trained(out)
-    assert result["train_topics"] == 48 and result["holdout_topics"] == 12
+    assert result["train_topics"] == 48
+    assert result["holdout_topics"] == 12
     assert 0.0 <= result["scores"]["exact"]["overall"]["f1"] <= 1.0
     assert set(result["scores"]["exact"]["per_type"]) == set(LINK_TYPES)
     assert any(line.startswith("held-out overall") for line in lines)
@@ -87,7 +88,8 @@ def test_the_model_finds_most_gold_links_of_unseen_snippets(trained, snippets):
 def test_the_registry_builds_the_chemu_backend_by_name(trained):
     out, _, _ = trained
     backend = get_backend("chemu", {"model_dir": str(out), "device": "cpu"})
-    assert isinstance(backend, ChemuBackend) and backend.name == "chemu"
+    assert isinstance(backend, ChemuBackend)
+    assert backend.name == "chemu"
 
 
 def test_a_model_is_loaded_once_per_process(trained):
@@ -135,7 +137,7 @@ def test_decoding_keeps_transformed_one_to_one_taking_the_likeliest_first():
     pairs = [(2, 0), (2, 1), (3, 1), (3, 0)]
     transformed = CLASSES.index("TRANSFORMED")
     probabilities = np.full((4, len(CLASSES)), 0.02)
-    for row, p in zip(range(4), (0.7, 0.9, 0.8, 0.6)):
+    for row, p in zip(range(4), (0.7, 0.9, 0.8, 0.6), strict=True):
         probabilities[row, transformed] = p
     links = decode(pairs, probabilities, order=[10, 11, 12, 13], threshold=0.5)
     assert [(link.anaphor, link.antecedent, link.score) for link in links] == [

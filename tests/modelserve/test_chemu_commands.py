@@ -78,7 +78,7 @@ def test_predict_writes_the_same_snippets_with_predicted_relations_between_the_g
     assert done.returncode == 0, done.stderr
     written = [json.loads(line) for line in out.read_text().splitlines()]
     assert [obj["doc_key"] for obj in written] == [obj["doc_key"] for obj in lines[40:45]]
-    for given, predicted in zip(lines[40:45], written):
+    for given, predicted in zip(lines[40:45], written, strict=True):
         assert predicted["sentences"] == given["sentences"]
         assert set(RELATION_KEYS) <= set(predicted)
         assert mention_set(predicted) <= mention_set(given)

@@ -76,7 +76,8 @@ def test_the_tiny_longformer_runs_end_to_end_into_valid_suggestions(backend):
     covered = sorted(m for c in suggestions.clusters for m in c.mentions)
     assert covered == list(range(len(topic.mentions)))
     graph = nx.DiGraph([(e.parent, e.child) for e in suggestions.edges])
-    assert nx.is_directed_acyclic_graph(graph) and all(graph.in_degree(n) <= 1 for n in graph)
+    assert nx.is_directed_acyclic_graph(graph)
+    assert all(graph.in_degree(n) <= 1 for n in graph)
 
 
 def test_every_ordered_pair_gets_a_probability_distribution(backend):
@@ -101,12 +102,12 @@ def test_pairs_carry_both_marked_contexts_and_global_attention_on_the_first_toke
     expected = markers.clone()
     expected[:, 0] = True
     assert torch.equal(inputs["global_attention_mask"].bool(), expected)
-    assert ((ids == backend.start_id).sum(dim=1) == 2).all() and (
-        (ids == backend.end_id).sum(dim=1) == 2
-    ).all()
+    assert ((ids == backend.start_id).sum(dim=1) == 2).all()
+    assert ((ids == backend.end_id).sum(dim=1) == 2).all()
     text = backend.tokenizer.decode(ids[0], skip_special_tokens=False)
     # SciCo's concatenation: [CLS] A [SEP] [SEP] B [SEP] and the tokenizer's closing [SEP]
-    assert text.startswith("[CLS]") and text.count("[SEP]") == 4
+    assert text.startswith("[CLS]")
+    assert text.count("[SEP]") == 4
 
 
 def test_a_marked_context_wraps_the_mention_and_fits_half_the_model(backend):
@@ -133,7 +134,9 @@ def test_outputs_are_read_by_their_label_names(tmp_path):
 def test_generic_label_names_fall_back_to_scico_order_with_a_note():
     order, note = label_order({0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2", 3: "LABEL_3"}, 4)
     assert order == [UNRELATED, COREF, PARENT, CHILD]
-    assert note and "SciCo's order" in note and "LABEL_0" in note
+    assert note
+    assert "SciCo's order" in note
+    assert "LABEL_0" in note
     assert label_order(PERMUTED, 4) == ([CHILD, UNRELATED, COREF, PARENT], None)
     with pytest.raises(ValueError, match="4 classes"):
         label_order({0: "a", 1: "b"}, 2)

@@ -28,7 +28,7 @@ def test_pair_labels_are_scicos_get_topic_pairs():
     relations = set(topic.relations)
     n = len(topic.mentions)
     assert pairs == [(x, y) for x in range(n) for y in range(n) if x != y]
-    for (x, y), label in zip(pairs, labels):
+    for (x, y), label in zip(pairs, labels, strict=True):
         cx, cy = topic.mentions[x].cluster, topic.mentions[y].cluster
         expected = (
             1 if cx == cy else 2 if (cx, cy) in relations else 3 if (cy, cx) in relations else 0
@@ -83,7 +83,8 @@ def test_training_learns_and_saves_what_the_backend_loads(tmp_path):
     after = mean_loss(backend.tokenizer, backend.model, train[0])
     assert after < before * 0.8, (before, after)
     saved = json.loads((tmp_path / "model" / THRESHOLDS_FILE).read_text())
-    assert saved == summary and saved["dev"] is not None
+    assert saved == summary
+    assert saved["dev"] is not None
     assert (backend.agg_threshold, backend.hypernym_threshold) == (
         saved["agg_threshold"],
         saved["hypernym_threshold"],
@@ -93,4 +94,5 @@ def test_training_learns_and_saves_what_the_backend_loads(tmp_path):
     assert sorted(m for c in suggestions.clusters for m in c.mentions) == list(
         range(len(dev[0].mentions))
     )
-    assert progress[-1] == 1.0 and any("mention pairs" in line for line in logs)
+    assert progress[-1] == 1.0
+    assert any("mention pairs" in line for line in logs)

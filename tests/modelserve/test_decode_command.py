@@ -43,7 +43,7 @@ def test_decode_writes_the_released_codes_clusters_and_relations(tmp_path):
     out_lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
     topics = read_scico_jsonl(tmp_path / "out.jsonl").topics
     assert len(topics) == 12
-    for line, topic, scores in zip(out_lines, topics, tensors):
+    for line, topic, scores in zip(out_lines, topics, tensors, strict=True):
         assert "pair_scores" not in line
         labels, relations = multiclass_inference(len(scores), as_rows(scores))
         got = [int(row[3]) for row in line["mentions"]]

@@ -129,4 +129,5 @@ def test_a_roberta_style_bpe_checkpoint_given_by_path_embeds_mentions_too(tmp_pa
     encoder = MentionEncoder(tmp_path, device="cpu")
     assert encoder.max_length == 64  # 66 positions minus RoBERTa's padding offset
     vectors = encoder.embed(topic)
-    assert vectors.shape == (2, 32) and np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert vectors.shape == (2, 32)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)

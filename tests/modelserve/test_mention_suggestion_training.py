@@ -36,8 +36,11 @@ def test_start_up_queues_one_training_of_a_missing_tagger_however_often_it_runs(
     first = model_training_request()
     again = model_training_request()
 
-    assert first is not None and again is not None and again.pk == first.pk
-    assert first.status == "queued" and first.name == "chemu-mentions"
+    assert first is not None
+    assert again is not None
+    assert again.pk == first.pk
+    assert first.status == "queued"
+    assert first.name == "chemu-mentions"
     assert ModelTraining.objects.count() == 1
 
 
@@ -62,7 +65,8 @@ def test_the_training_task_trains_and_saves_the_tagger_and_then_nothing_is_queue
 
     training.refresh_from_db()
     assert outcome.startswith("succeeded"), training.error
-    assert training.status == "succeeded" and training.progress == 1.0
+    assert training.status == "succeeded"
+    assert training.progress == 1.0
     assert mentions_trained(models_dir / "chemu-mentions")
     assert model_training_request() is None
     # A redelivered task finds it finished and leaves it.

@@ -159,7 +159,8 @@ def test_the_model_worker_trains_the_tagger_in_the_background_and_serves_runs_me
         worker.stop()
 
     assert run.status == "succeeded", run.error
-    assert training.status == "running" and training.message  # still training meanwhile
+    assert training.status == "running"
+    assert training.message
     assert training.heartbeat_at is not None
     # Until the tagger is saved, the run links the existing mentions only.
     assert not Suggestion.objects.filter(run=run, kind="mention").exists()

@@ -127,7 +127,9 @@ def test_a_proposed_mention_is_offered_as_an_add_mention_and_links_to_it_wait(wo
         "document": topic.documents.get(position=2).pk,
         "spans": STIRRED,
     }
-    assert stirred["valid"] and stirred["decision"] is None and stirred["spans"] == STIRRED
+    assert stirred["valid"]
+    assert stirred["decision"] is None
+    assert stirred["spans"] == STIRRED
     assert body["links"] == []  # both links name a mention nobody has accepted yet
 
 
@@ -161,7 +163,8 @@ def test_undo_removes_the_accepted_mention_and_offers_the_proposal_again(workspa
     assert undone.status_code == 200, undone.content
     body = suggestions(client, annotation)
     again = item(body, "mentions", made["stirred"])
-    assert again is not None and again["decision"] is None
+    assert again is not None
+    assert again["decision"] is None
     assert item(body, "links", made["to_candidate"]) is None
     annotation.refresh_from_db()
     assert annotation.version == 2
@@ -300,4 +303,5 @@ def test_the_acceptance_rates_count_mention_suggestions_as_their_own_kind(worksp
         "rejected": 1,
         "acceptance_rate": 0.5,
     }
-    assert by_kind["link"]["rejected"] == 1 and by_kind["link"]["accepted"] == 0
+    assert by_kind["link"]["rejected"] == 1
+    assert by_kind["link"]["accepted"] == 0

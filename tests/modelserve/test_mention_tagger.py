@@ -67,8 +67,10 @@ def test_a_tiny_training_run_saves_a_complete_tagger_with_held_out_scores(models
 def test_training_reports_its_progress_from_zero_to_one(models):
     _, _, _, reports = models
     fractions = [fraction for fraction, _ in reports]
-    assert fractions[0] == 0.0 and fractions[-1] == 1.0
-    assert fractions == sorted(fractions) and len(fractions) > 5
+    assert fractions[0] == 0.0
+    assert fractions[-1] == 1.0
+    assert fractions == sorted(fractions)
+    assert len(fractions) > 5
     assert any("epoch" in message for _, message in reports)
 
 
@@ -80,7 +82,8 @@ def test_a_loaded_tagger_finds_most_mentions_of_a_snippet_it_was_trained_on(mode
     found = chemu_mentions.found_mentions(tagger, seen)
     tokens = len(seen.documents[0].tokens)
     for mention in found:
-        assert mention.document == 0 and 0.0 <= mention.score <= 1.0
+        assert mention.document == 0
+        assert 0.0 <= mention.score <= 1.0
         assert all(0 <= start <= end < tokens for start, end in mention.spans)
         assert mention.spans == sorted(mention.spans)
     gold = {m.spans for m in seen.mentions}
@@ -135,4 +138,5 @@ def test_without_a_tagger_the_backend_links_the_given_mentions_only(models, snip
     backend = ChemuBackend({"model_dir": str(links_dir), "mentions_dir": str(tmp_path)})
     topic = TopicData(snippets[0].external_id, snippets[0].documents, snippets[0].mentions)
     suggestions = backend.suggest(topic)
-    assert suggestions.mentions == [] and suggestions.links
+    assert suggestions.mentions == []
+    assert suggestions.links

@@ -46,7 +46,8 @@ def test_a_modifier_plus_head_label_becomes_the_child_of_the_head(backend, sugge
     )  # machine translation, NMT, autoregressive NMT
     assert mt != nmt != ar_nmt
     edges = {(e.parent, e.child) for e in suggestions.edges}
-    assert (mt, nmt) in edges and (nmt, ar_nmt) in edges
+    assert (mt, nmt) in edges
+    assert (nmt, ar_nmt) in edges
     assert topic.mentions[0].cluster == "nmt"
 
 
@@ -94,4 +95,5 @@ def test_an_empty_topic_gives_no_suggestions(backend):
     from annotation.domain.corpus import TopicData
 
     result = backend.suggest(TopicData("empty"))
-    assert result.clusters == [] and result.edges == []
+    assert result.clusters == []
+    assert result.edges == []

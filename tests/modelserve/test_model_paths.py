@@ -44,7 +44,8 @@ def test_a_model_path_outside_the_model_folders_is_refused_naming_the_parameter_
     assert body["parameter"] == "model_path"
     assert body["allowed"] == [str(models_dir)]
     assert body["message"].startswith("model_path: '/etc' is not inside the model folders")
-    assert str(models_dir) in body["message"] and "MODEL_PATHS_ALLOWED" in body["message"]
+    assert str(models_dir) in body["message"]
+    assert "MODEL_PATHS_ALLOWED" in body["message"]
     assert not SuggestionSettings.objects.filter(project=project).exists()
 
 
@@ -57,7 +58,8 @@ def test_the_refusal_reads_the_same_for_a_path_that_exists_and_one_that_does_not
     assert there["message"].replace("/etc/passwd", "P") == missing["message"].replace(
         "/etc/no-such-file-x", "P"
     )
-    assert "exist" not in there["message"] and "No such" not in there["message"]
+    assert "exist" not in there["message"]
+    assert "No such" not in there["message"]
 
 
 def test_dot_dot_out_of_the_models_folder_is_refused(models_dir):
@@ -104,7 +106,7 @@ def test_a_folder_of_model_paths_allowed_is_accepted(models_dir, tmp_path, setti
 
 
 @pytest.mark.parametrize(
-    "params, parameter",
+    ("params", "parameter"),
     [
         ({"tokenizer_dir": "/root"}, "tokenizer_dir"),
         ({"vocab_path": "/etc/hosts"}, "vocab_path"),

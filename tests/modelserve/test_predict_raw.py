@@ -58,7 +58,8 @@ def test_raw_snippets_come_back_with_predicted_relations_in_the_five_lists(model
         for key in RELATION_KEYS:
             for anaphor, antecedent in line[key]:
                 for mention in (anaphor, antecedent):
-                    assert mention and all(0 <= s <= e < tokens for s, e in mention)
+                    assert mention
+                    assert all(0 <= s <= e < tokens for s, e in mention)
                 assert min(s for s, _ in antecedent) < min(s for s, _ in anaphor)
                 relations += 1
     assert relations > 0
@@ -74,4 +75,5 @@ def test_raw_without_a_trained_tagger_says_how_to_train_one(models, tmp_path):
         "--mentions-model", str(tmp_path / "nothing"),
     )  # fmt: skip
     assert result.returncode == 2
-    assert "no trained mention tagger" in result.stderr and "modelserve.train" in result.stderr
+    assert "no trained mention tagger" in result.stderr
+    assert "modelserve.train" in result.stderr

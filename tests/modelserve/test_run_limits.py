@@ -70,7 +70,8 @@ def test_a_second_request_while_the_first_is_queued_answers_409_with_the_existin
     assert second.status_code == 409
     body = second.json()
     assert body["error"] == "run_already_active"
-    assert body["run"]["run"] == first["run"] and body["run"]["status"] == "queued"
+    assert body["run"]["run"] == first["run"]
+    assert body["run"]["status"] == "queued"
     assert SuggestionRun.objects.count() == 1
 
 
@@ -86,7 +87,8 @@ def test_a_run_still_under_way_blocks_the_same_user_only(status):
     other = suggestion_run_request(topic=topic, user=UserFactory())
     elsewhere = suggestion_run_request(topic=make_topic(), user=user)
 
-    assert other.pk != run.pk and elsewhere.pk != run.pk
+    assert other.pk != run.pk
+    assert elsewhere.pk != run.pk
 
 
 @pytest.mark.parametrize("status", ["succeeded", "failed"])

@@ -44,7 +44,8 @@ def test_a_queued_run_whose_task_was_never_sent_is_sent_once_after_the_staleness
     assert second == []
     assert run.pk in waiting_run_ids(RUN_TASK)
     run.refresh_from_db()
-    assert run.status == "queued" and "re-queued" in run.message
+    assert run.status == "queued"
+    assert "re-queued" in run.message
 
 
 def test_a_queued_run_younger_than_the_window_or_waiting_in_the_queue_is_left_alone():
@@ -66,7 +67,8 @@ def test_a_running_run_with_a_stale_heartbeat_is_requeued_and_a_live_one_is_left
     assert suggestion_runs_requeue() == [dead.pk]
     dead.refresh_from_db()
     alive.refresh_from_db()
-    assert dead.status == "queued" and "stopped answering" in dead.message
+    assert dead.status == "queued"
+    assert "stopped answering" in dead.message
     assert alive.status == "running"
     assert waiting_run_ids(RUN_TASK) >= {dead.pk}
 

@@ -87,7 +87,9 @@ def test_a_queued_run_completes_when_a_worker_starts_and_its_suggestions_cover_e
     assert sorted(s.payload["mention"] for s in memberships) == sorted(
         topic.mentions.values_list("id", flat=True)
     )
-    assert run.progress == 1.0 and run.attempts == 1 and run.timings["predict_s"] > 0
+    assert run.progress == 1.0
+    assert run.attempts == 1
+    assert run.timings["predict_s"] > 0
 
 
 def test_a_model_error_fails_the_run_with_its_message(services):

@@ -57,7 +57,7 @@ def check(backend, topic, cdlm):
     # and the batches the backend scores are these pairs
     seen = {}
     for first, second, inputs in backend.batches(topic):
-        for row, (i, j) in enumerate(zip(first, second)):
+        for row, (i, j) in enumerate(zip(first, second, strict=True)):
             length = int(inputs["attention_mask"][row].sum())
             seen[(int(i), int(j))] = inputs["input_ids"][row, :length].tolist()
     for k, pair in enumerate(pairs):

@@ -68,7 +68,8 @@ def test_a_queued_run_after_a_finished_one_is_the_newest_and_the_items_come_from
     body = client.get(f"/api/annotations/{annotation.pk}/suggestions/").json()
 
     assert body["run"]["run"] == done.pk
-    assert body["newest_run"]["run"] == queued.pk and body["newest_run"]["status"] == "queued"
+    assert body["newest_run"]["run"] == queued.pk
+    assert body["newest_run"]["status"] == "queued"
     assert {m["mention"] for m in body["memberships"]} == {ids[0], ids[1]}
     assert body["version"] == 0
 
@@ -103,14 +104,13 @@ def test_a_failed_newest_run_carries_its_error_and_the_version_follows_accepted_
     body = client.get(f"/api/annotations/{annotation.pk}/suggestions/").json()
 
     assert accepted.status_code == 200, accepted.content
-    assert (
-        body["newest_run"]["status"] == "failed"
-        and body["newest_run"]["error"] == "OSError: no model at /x"
-    )
+    assert body["newest_run"]["status"] == "failed"
+    assert body["newest_run"]["error"] == "OSError: no model at /x"
     assert body["version"] == 1
     # The other member now maps onto the cluster the acceptance created.
     (other,) = body["memberships"]
-    assert other["operation"]["cluster"] is not None and other["mention"] != first["mention"]
+    assert other["operation"]["cluster"] is not None
+    assert other["mention"] != first["mention"]
 
 
 def test_the_suggestions_and_runs_serializers_pass_the_payloads_through_unchanged(workspace):
@@ -127,7 +127,8 @@ def test_the_suggestions_and_runs_serializers_pass_the_payloads_through_unchange
     suggestions = annotation_suggestions(annotation)
     runs = topic_runs(topic) | {"model_workers": []}
 
-    assert suggestions["memberships"] and suggestions["newest_run"]["run"] == queued.pk
+    assert suggestions["memberships"]
+    assert suggestions["newest_run"]["run"] == queued.pk
     assert render(SuggestionsPayload(suggestions).data) == render(suggestions)
     assert render(RunsAnswer(runs).data) == render(runs)
     assert render(RunPayload(run_payload(queued)).data) == render(run_payload(queued))

@@ -28,7 +28,8 @@ def test_training_on_the_demo_gold_prints_held_out_scores_and_activates_the_mode
     )
 
     printed = out.getvalue()
-    assert "held-out: CoNLL F1" in printed and "path ratio" in printed
+    assert "held-out: CoNLL F1" in printed
+    assert "path ratio" in printed
     configured = project_suggestion_settings(project.pk)
     assert configured.backend == "trained"
     model_dir = tmp_path / "trained" / "train-me"

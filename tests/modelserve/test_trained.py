@@ -54,8 +54,10 @@ def test_training_on_small_gold_topics_saves_weights_and_a_config(trained):
     assert (out / "pair_classifier.pt").is_file()
     assert config["encoder_path"] is None  # the packaged MiniLM
     assert config["labels"] == ["unrelated", "coref", "parent", "child"]
-    assert config["cluster_threshold"] in GRID and config["hierarchy_threshold"] in GRID
-    assert len(config["holdout_topics"]) == 1 and len(config["train_topics"]) == 3
+    assert config["cluster_threshold"] in GRID
+    assert config["hierarchy_threshold"] in GRID
+    assert len(config["holdout_topics"]) == 1
+    assert len(config["train_topics"]) == 3
     assert result["seconds"] < 60
 
 
@@ -79,7 +81,8 @@ def test_the_trained_backend_loads_back_from_disk_and_suggests_a_valid_hierarchy
         range(len(topic.mentions))
     )
     graph = nx.DiGraph([(e.parent, e.child) for e in suggestions.edges])
-    assert nx.is_directed_acyclic_graph(graph) and all(graph.in_degree(n) <= 1 for n in graph)
+    assert nx.is_directed_acyclic_graph(graph)
+    assert all(graph.in_degree(n) <= 1 for n in graph)
     again = get_backend("trained", {"model_dir": str(out), "device": "cpu"})
     assert np.allclose(again.pair_probabilities(topic), backend.pair_probabilities(topic))
 
@@ -88,7 +91,8 @@ def test_one_topic_trains_without_holdout_and_keeps_scico_thresholds(tmp_path):
     result = train_suggester(
         [build_topic()], tmp_path, epochs=1, log=lambda line: None, device="cpu"
     )
-    assert result["holdout_topics"] == [] and result["holdout_scores"] is None
+    assert result["holdout_topics"] == []
+    assert result["holdout_scores"] is None
     assert (result["cluster_threshold"], result["hierarchy_threshold"]) == (0.4, 0.4)
 
 
@@ -106,7 +110,8 @@ def test_pair_labels_follow_scico_classes_for_ordered_pairs():
     )  # mentions: 0 nmt, 1 nmt, 2 smt, 3 mt, ...; relations mt -> nmt, mt -> smt
     labels = pair_labels(topic)
     assert labels[0, 1] == COREF
-    assert labels[3, 0] == PARENT and labels[0, 3] == CHILD
+    assert labels[3, 0] == PARENT
+    assert labels[0, 3] == CHILD
     assert labels[0, 2] == UNRELATED
     assert (np.diag(labels) == -1).all()
 

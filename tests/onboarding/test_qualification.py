@@ -105,9 +105,11 @@ def test_admins_see_state_and_attempts_and_qualify_by_hand_which_is_logged(gated
     ).json()
 
     (row,) = before["annotators"]
-    assert row["qualified"] is False and row["attempts"][0]["passed"] is False
+    assert row["qualified"] is False
+    assert row["attempts"][0]["passed"] is False
     (row,) = qualified["annotators"]
-    assert row["qualified"] is True and row["source"] == "manual"
+    assert row["qualified"] is True
+    assert row["source"] == "manual"
     assert row["log"][0]["note"] == "trained in person"
     assert row["log"][0]["actor"].startswith("admin")
     assert my_rows(gated["client"])["real-1"]["locked"] is None
@@ -146,7 +148,8 @@ def test_a_project_without_a_rule_locks_nothing():
 
     (row,) = client_for(user).get("/api/assignments/mine/").json()
 
-    assert row["locked"] is None and row["practice"] is None
+    assert row["locked"] is None
+    assert row["practice"] is None
 
 
 def test_unknown_metrics_are_refused_in_a_rule(gated):

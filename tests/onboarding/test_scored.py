@@ -83,7 +83,8 @@ def test_reset_starts_again_and_keeps_every_attempt(scored):
         (1, False),
     ]
     assert PracticeAttempt.objects.get(number=1).snapshot["clusters"]
-    assert row["practice"] == "scored" and row["status"] == "assigned"
+    assert row["practice"] == "scored"
+    assert row["status"] == "assigned"
 
 
 def test_only_the_owner_resets_a_practice_topic(scored):

@@ -110,7 +110,7 @@ def _each(shape: type[serializers.Serializer], *names: str) -> dict[str, type]:
     }
 
 
-SHAPES: dict[str, type] = {
+SHAPES: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
     **_each(ClusterShape, "cluster_created", "cluster_deleted"),
     **_each(MemberSetShape, "member_set"),
     **_each(EdgeShape, "edge_added", "edge_removed"),

@@ -63,7 +63,7 @@ class ShapedDict(serializers.DictField):
 
 
 class ShapedExtension(OpenApiSerializerFieldExtension):
-    target_class = Shaped
+    target_class: type = Shaped
     match_subclasses = True
 
     def map_serializer_field(self, auto_schema, direction) -> dict:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from annotation.api.serializers.agreement_gold import VsGoldSection
+from annotation.api.serializers.agreement_validation import ValidationMeasures
 from annotation.api.serializers.fields import Number
-from annotation.api.serializers.validation import ValidationMeasures
 from annotation.services.imports.topics import skipped_line
 
 

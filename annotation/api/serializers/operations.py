@@ -1,5 +1,6 @@
 """Operations as clients send them (annotation/domain/operations/dispatch.py) as schema
-components, discriminated by `op`.
+components, discriminated by `op`: one serializer per name of the one list
+(annotation/domain/operations/names.py), in its order.
 
 The domain planner validates an operation and names the faulty field, so these serializers
 only describe: `EditOperation` is what a suggestion proposes (and what accepting one wraps),
@@ -7,11 +8,19 @@ only describe: `EditOperation` is what a suggestion proposes (and what accepting
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from annotation.api.serializers.effects import link_type
 from annotation.api.serializers.fields import Shaped, span_list
+from annotation.domain.operations.names import (
+    DECISION_OPERATIONS,
+    EDIT_OPERATIONS,
+    DecisionName,
+    EditName,
+)
 
 
 class AssignOperation(serializers.Serializer):
@@ -79,7 +88,7 @@ class LinkOperation(serializers.Serializer):
     antecedent = serializers.IntegerField()
 
 
-EDIT_SHAPES: dict[str, type[serializers.Serializer]] = {
+_EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
     "assign": AssignOperation,
     "merge": MergeOperation,
     "split": SplitOperation,
@@ -94,6 +103,11 @@ EDIT_SHAPES: dict[str, type[serializers.Serializer]] = {
     "add_link": LinkOperation,
     "remove_link": LinkOperation,
 }
+# In the one list's order; a name without a serializer fails here, on import.
+# The PolymorphicProxySerializer's own value type (a class or an instance).
+Shape: TypeAlias = serializers.Serializer | type[serializers.Serializer]
+
+EDIT_SHAPES: dict[str, Shape] = {name: _EDIT_SERIALIZERS[name] for name in EDIT_OPERATIONS}
 
 EDIT_OPERATION = PolymorphicProxySerializer(
     component_name="EditOperation", serializers=EDIT_SHAPES, resource_type_field_name="op"
@@ -123,13 +137,15 @@ class ValidateOperation(serializers.Serializer):
     note = serializers.CharField(allow_blank=True, required=False)
 
 
+_DECISION_SERIALIZERS: dict[DecisionName, type[serializers.Serializer]] = {
+    "accept_suggestion": AcceptSuggestionOperation,
+    "reject_suggestion": RejectSuggestionOperation,
+    "validate": ValidateOperation,
+}
+SHAPES: dict[str, Shape] = EDIT_SHAPES | {
+    name: _DECISION_SERIALIZERS[name] for name in DECISION_OPERATIONS
+}
+
 OPERATION: PolymorphicProxySerializer = PolymorphicProxySerializer(
-    component_name="Operation",
-    serializers={
-        **EDIT_SHAPES,
-        "accept_suggestion": AcceptSuggestionOperation,
-        "reject_suggestion": RejectSuggestionOperation,
-        "validate": ValidateOperation,
-    },
-    resource_type_field_name="op",
+    component_name="Operation", serializers=SHAPES, resource_type_field_name="op"
 )

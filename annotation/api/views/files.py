@@ -17,6 +17,7 @@ from annotation.domain.formats import READERS, WRITERS
 from annotation.models import Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.downloads import annotations_download
+from annotation.services.imports.guessing import AUTO
 from annotation.services.imports.upload import topics_upload_import
 
 
@@ -24,7 +25,10 @@ class ImportRequest(serializers.Serializer):
     file = serializers.FileField(
         help_text="the file; for brat (or a folder of CoRefi files) a .zip of the folder"
     )
-    format = serializers.ChoiceField(choices=sorted(READERS))
+    format = serializers.ChoiceField(
+        choices=[AUTO, *sorted(READERS)],
+        help_text="auto: guessed from the file, and said in the warnings",
+    )
     skip_invalid = serializers.BooleanField(default=False)
 
 

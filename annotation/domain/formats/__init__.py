@@ -1,6 +1,8 @@
 """Format readers and writers: SciCo jsonl, CoRefi JSON, ChEMU-Ref jsonlines, brat standoff,
-CoNLL-2012 (export). Every reader returns an :class:`ImportReport` of ``TopicData``; every
-writer takes ``TopicData``. Pure Python: no Django. See docs/formats.md.
+CoNLL-2012 (export), WebAnno TSV 3 and UIMA CAS XMI (INCEpTION), CorefUD,
+Label Studio (import). Every reader returns an
+:class:`ImportReport` of ``TopicData``; every writer takes ``TopicData``. Pure Python: no
+Django. See docs/formats.md.
 
 ``FORMATS`` is the one list of formats: their names, what can be read and written, the file
 extension of a one-file output, and which are written as a folder of files.
@@ -22,6 +24,7 @@ from annotation.domain.formats.corefi import (
     write_corefi,
     write_corefi_json,
 )
+from annotation.domain.formats.corefud import read_corefud, write_corefud
 from annotation.domain.formats.errors import (
     FormatError,
     FormatErrors,
@@ -29,7 +32,15 @@ from annotation.domain.formats.errors import (
     ImportReport,
     Skipped,
 )
+from annotation.domain.formats.label_studio import read_label_studio
 from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
+from annotation.domain.formats.uima_xmi import (
+    read_uima_xmi,
+    read_uima_xmi_folders,
+    write_uima_xmi,
+)
+from annotation.domain.formats.webanno_tsv import read_webanno_tsv, read_webanno_tsv_folders
+from annotation.domain.formats.webanno_tsv_write import write_webanno_tsv
 
 Reader = Callable[..., ImportReport]
 Writer = Callable[..., list[FormatWarning]]
@@ -78,6 +89,59 @@ FORMATS: dict[str, Format] = {
         ),
         Format("brat", "brat standoff", read_brat, write_brat, "", folder=True, accepts=(".zip",)),
         Format("conll", "CoNLL-2012", None, write_conll, ".conll"),
+        Format(
+            "corefud",
+            "CorefUD CoNLL-U",
+            read_corefud,
+            write_corefud,
+            ".conllu",
+            accepts=(".conllu", ".zip"),
+        ),
+        Format(
+            "label-studio",
+            "Label Studio JSON export (import only)",
+            read_label_studio,
+            None,
+            ".json",
+            accepts=(".json", ".zip"),
+        ),
+        # INCEpTION: each .tsv file a topic, or (-folders) each folder of .tsv files one topic.
+        Format(
+            "webanno-tsv",
+            "WebAnno TSV 3 (INCEpTION), a topic per file",
+            read_webanno_tsv,
+            write_webanno_tsv,
+            "",
+            folder=True,
+            accepts=(".tsv", ".zip"),
+        ),
+        Format(
+            "webanno-tsv-folders",
+            "WebAnno TSV 3 (INCEpTION), a topic per folder",
+            read_webanno_tsv_folders,
+            write_webanno_tsv,
+            "",
+            folder=True,
+            accepts=(".zip",),
+        ),
+        Format(
+            "uima-xmi",
+            "UIMA CAS XMI (INCEpTION), a topic per file",
+            read_uima_xmi,
+            write_uima_xmi,
+            "",
+            folder=True,
+            accepts=(".xmi", ".zip"),
+        ),
+        Format(
+            "uima-xmi-folders",
+            "UIMA CAS XMI (INCEpTION), a topic per folder",
+            read_uima_xmi_folders,
+            write_uima_xmi,
+            "",
+            folder=True,
+            accepts=(".zip",),
+        ),
     )
 }
 READERS: dict[str, Reader] = {n: f.reader for n, f in FORMATS.items() if f.reader is not None}
@@ -122,12 +186,21 @@ __all__ = [
     "read_chemu_jsonlines",
     "read_corefi",
     "read_corefi_json",
+    "read_corefud",
+    "read_label_studio",
     "read_scico_jsonl",
+    "read_uima_xmi",
+    "read_uima_xmi_folders",
+    "read_webanno_tsv",
+    "read_webanno_tsv_folders",
     "write",
     "write_brat",
     "write_chemu_jsonlines",
     "write_conll",
     "write_corefi",
     "write_corefi_json",
+    "write_corefud",
     "write_scico_jsonl",
+    "write_uima_xmi",
+    "write_webanno_tsv",
 ]

@@ -217,7 +217,7 @@ def _links(
     ids: list[str] = []
     names: list[str] = []
     seen: dict[tuple[str, int, int], str] = {}
-    for id_, name, arg1, arg2, number in relations:
+    for id_, name, arg1, arg2, _number in relations:
         type_ = link_type(name)
         if type_ is None:
             problems.warn(
@@ -294,7 +294,7 @@ def _clusters(
         return x
 
     set_roots: list[tuple[int, str]] = []
-    for type_, members, number in equivalences:
+    for type_, members, _number in equivalences:
         indices = [mention_of[m] for m in members]
         for index in indices[1:]:
             a, b = find(indices[0]), find(index)

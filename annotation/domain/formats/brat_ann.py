@@ -66,7 +66,17 @@ class AnnParser:
                     equivalences.append((parts[0], parts[1:], number))
             else:
                 other_lines.append(line)
-        for type_, members, number in equivalences:
+        self.check_references(entities, relations, equivalences)
+        return entities, relations, equivalences, other_lines
+
+    def check_references(
+        self,
+        entities: dict[str, Entity],
+        relations: list[RelationLine],
+        equivalences: list[Equivalence],
+    ) -> None:
+        """Every equivalence member and relation argument names an entity of the file."""
+        for _type, members, number in equivalences:
             for member in members:
                 if member not in entities:
                     self.problems.error(number, "*", f"{member} is not an entity of this file")
@@ -74,7 +84,6 @@ class AnnParser:
             for role, target in (("Arg1", arg1), ("Arg2", arg2)):
                 if target not in entities:
                     self.problems.error(id_, role, f"{target} is not an entity of this file")
-        return entities, relations, equivalences, other_lines
 
     def entity(self, fields: list[str], number: int) -> Entity | None:
         id_ = fields[0]

@@ -57,7 +57,7 @@ def tokenize(text: str, boundaries: Iterable[int] = ()) -> list[tuple[int, int]]
     for match in _NON_SPACE.finditer(text):
         start, end = match.span()
         inner = list(_between(cuts, start, end))
-        for piece_start, piece_end in zip([start, *inner], [*inner, end]):
+        for piece_start, piece_end in zip([start, *inner], [*inner, end], strict=True):
             ranges.extend(_peel(text, piece_start, piece_end))
     return ranges
 

@@ -175,7 +175,7 @@ class _LineParser:
                         field, f"a link must be [anaphor, antecedent], not {json.dumps(pair)[:80]}"
                     )
                     continue
-                empty = [side for side, spans in zip(SIDES, pair) if spans == []]
+                empty = [side for side, spans in zip(SIDES, pair, strict=True) if spans == []]
                 ok = all(
                     self.spans(f"{field}[{i}]", spans, size)
                     for i, spans in enumerate(pair)
@@ -194,7 +194,11 @@ class _LineParser:
         self.dropped_links.append((f"link {field}", error))
 
     def drop_link(self, key: str, index: int, pair: list[Any], empty: list[str]) -> None:
-        other = [f"{side} {json.dumps(spans)}" for side, spans in zip(SIDES, pair) if spans != []]
+        other = [
+            f"{side} {json.dumps(spans)}"
+            for side, spans in zip(SIDES, pair, strict=True)
+            if spans != []
+        ]
         position = SIDES.index(empty[0]) if len(empty) == 1 else None
         field = f"{key}[{index}]" + (f"[{position}]" if position is not None else "")
         message = f"the {' and the '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty"

@@ -55,7 +55,8 @@ def link_problems(
         elif violation.rule == ORDER:
             message = f"the antecedent ({antecedent}) does not come before the anaphor ({anaphor})"
         else:
-            assert violation.other is not None and violation.side is not None
+            assert violation.other is not None
+            assert violation.side is not None
             other = links[violation.other]
             side = violation.side
             if side == "anaphor":

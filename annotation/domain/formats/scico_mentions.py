@@ -35,24 +35,15 @@ def parse_mentions(
     for m, mention in enumerate(value):
         # fast path: [paragraph, start, end, integer cluster id], all fine (the exact path
         # below would accept it without a message, and do the same)
-        if type(mention) is list and len(mention) == 4:
+        if _plainly_valid(mention, count, sizes, seen):
             paragraph, start, end, cluster_id = mention
-            if (
-                type(paragraph) is int
-                and type(start) is int
-                and type(end) is int
-                and type(cluster_id) is int
-                and 0 <= paragraph < count
-                and 0 <= start <= end < sizes[paragraph]
-                and (paragraph, start, end) not in seen
-            ):
-                seen[(paragraph, start, end)] = m
-                cluster_key = str(cluster_id)
-                if cluster_key not in known_clusters:
-                    known_clusters.add(cluster_key)
-                    cluster_order.append(cluster_key)
-                mentions.append(MentionData(paragraph, ((start, end),), cluster_key))
-                continue
+            seen[(paragraph, start, end)] = m
+            cluster_key = str(cluster_id)
+            if cluster_key not in known_clusters:
+                known_clusters.add(cluster_key)
+                cluster_order.append(cluster_key)
+            mentions.append(MentionData(paragraph, ((start, end),), cluster_key))
+            continue
         field = f"mentions[{m}]"
         if not (isinstance(mention, list) and len(mention) in (3, 4)):
             error(field, f"must be [paragraph, start, end, cluster_id], not {json.dumps(mention)}")
@@ -67,20 +58,7 @@ def parse_mentions(
                 f"paragraph {paragraph} does not exist (the topic has {len(paragraphs)})",
             )
             continue
-        size = len(paragraphs[paragraph])
-        ok = True
-        for position, offset in ((1, start), (2, end)):
-            if not is_int(offset):
-                error(
-                    f"{field}[{position}]", f"offset must be an integer, not {json.dumps(offset)}"
-                )
-                ok = False
-            elif not 0 <= offset < size:
-                error(
-                    f"{field}[{position}]",
-                    f"offset {offset} is beyond the paragraph's {size} tokens",
-                )
-                ok = False
+        ok = _offsets_valid(field, start, end, len(paragraphs[paragraph]), error)
         if ok and start > end:
             error(field, f"start {start} is after end {end}")
             ok = False
@@ -116,6 +94,42 @@ def parse_mentions(
     if string_cluster_ids:
         scico["string_cluster_ids"] = True
     return mentions, cluster_order
+
+
+def _plainly_valid(
+    mention: Any, count: int, sizes: list[int], seen: dict[tuple[int, int, int], int]
+) -> bool:
+    """[paragraph, start, end, integer cluster id] of integers in range, not seen before."""
+    if type(mention) is not list or len(mention) != 4:
+        return False
+    paragraph, start, end, cluster_id = mention
+    return (
+        type(paragraph) is int
+        and type(start) is int
+        and type(end) is int
+        and type(cluster_id) is int
+        and 0 <= paragraph < count
+        and 0 <= start <= end < sizes[paragraph]
+        and (paragraph, start, end) not in seen
+    )
+
+
+def _offsets_valid(
+    field: str, start: Any, end: Any, size: int, error: Callable[[str | None, str], None]
+) -> bool:
+    """Both offsets are integers inside the paragraph of `size` tokens; each that is not is
+    reported."""
+    ok = True
+    for position, offset in ((1, start), (2, end)):
+        if not is_int(offset):
+            error(f"{field}[{position}]", f"offset must be an integer, not {json.dumps(offset)}")
+            ok = False
+        elif not 0 <= offset < size:
+            error(
+                f"{field}[{position}]", f"offset {offset} is beyond the paragraph's {size} tokens"
+            )
+            ok = False
+    return ok
 
 
 def flatten_mentions(paragraphs: list[list[str]], mentions: list[Any]) -> list[list[Any]]:

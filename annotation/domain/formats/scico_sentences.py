@@ -69,7 +69,7 @@ def all_sentence_bounds(
     paragraph when every ``[start, end]`` is two integers that fit, else None (and the
     paragraphs are checked one by one)."""
     result = []
-    for sentences, paragraph in zip(value, paragraphs):
+    for sentences, paragraph in zip(value, paragraphs, strict=True):
         bounds = _sentence_bounds(sentences, len(paragraph), shift)
         if bounds is None:
             return None

@@ -116,7 +116,7 @@ def pooled_units(topics: Iterable[tuple[Sequence[int], Units]], annotators: int)
     pooled: Units = [[] for _ in range(annotators)]
     for present, units in topics:
         width = len(units[0]) if units else 0
-        rows = dict(zip(present, units))
+        rows = dict(zip(present, units, strict=True))
         for annotator in range(annotators):
             pooled[annotator].extend(rows.get(annotator, [None] * width))
     return pooled

@@ -140,7 +140,7 @@ def _directed(
     muc_num = muc_den = found = total = 0
     bcub_num: float = 0
     lea_num: float = 0
-    for cluster, parts in zip(inputs, inputs_parts):
+    for cluster, parts in zip(inputs, inputs_parts, strict=True):
         size = len(cluster)
         present = correct = links = 0
         for n in parts.values():
@@ -195,7 +195,7 @@ def _ceafe_total(
     scores = [[0.0] * len(response) for _ in key]
     owners: dict[int, int] = {}
     contested = False
-    for i, (cluster, parts) in enumerate(zip(key, key_parts)):
+    for i, (cluster, parts) in enumerate(zip(key, key_parts, strict=True)):
         for j, common in parts.items():
             scores[i][j] = _phi4(common, len(cluster), len(response[j]))
             contested = contested or owners.setdefault(j, i) != i
@@ -203,7 +203,7 @@ def _ceafe_total(
         values = [max(row) for row in scores]
     else:
         rows, columns = linear_sum_assignment([[-score for score in row] for row in scores])
-        values = [scores[i][j] for i, j in zip(rows, columns)]
+        values = [scores[i][j] for i, j in zip(rows, columns, strict=True)]
     return numpy_sum(values)
 
 

@@ -194,7 +194,7 @@ def contingency(first: ClusterGraph, second: ClusterGraph) -> tuple[Shared, Shar
     """(N, N transposed): N[a][b] = number of mentions in cluster a of ``first`` and cluster b
     of ``second`` (only the nonzero cells; clusters that share nothing left out)."""
     if first.mention_sequence == second.mention_sequence:  # the SciCo case: one mention list
-        cells = Counter(zip(first.cluster_of.values(), second.cluster_of.values()))
+        cells = Counter(zip(first.cluster_of.values(), second.cluster_of.values(), strict=True))
     else:
         of_second = second.cluster_of
         cells = Counter(

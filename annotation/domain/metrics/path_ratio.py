@@ -51,7 +51,7 @@ def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float,
     # pair of rows is scored once. score = min / max of the two distances (0 when both are
     # 0), looked up in a table of those very quotients; distances are >= 0, so a pair is
     # scored when either is > 0.
-    pairs = list(zip(key_rows, response_rows))
+    pairs = list(zip(key_rows, response_rows, strict=True))
     scores: dict[tuple[int, int], Sequence[float]] = {}
     unscored: dict[tuple[int, int], int] = {}
     longest = max(key.longest_distance, response.longest_distance)
@@ -70,7 +70,7 @@ def path_ratio_counts(key: ClusterGraph, response: ClusterGraph) -> tuple[float,
         table = _ratio_table(longest + 1)
         for pair in set(pairs):
             key_row, response_row = key_distances[pair[0]], response_distances[pair[1]]
-            scores[pair] = [table[a][b] for a, b in zip(key_row, response_row)]
+            scores[pair] = [table[a][b] for a, b in zip(key_row, response_row, strict=True)]
             unscored[pair] = list(map(or_, key_row, response_row)).count(0)
     total = sequential_sum(
         chain.from_iterable(map(scores.__getitem__, pairs)), 0.0

@@ -4,7 +4,16 @@
 (`clusters.merge`, `hierarchy.set_parent`, `links.add_link`, ...) can be called directly.
 """
 
-from .dispatch import OPERATIONS, plan
+from .dispatch import plan
+from .names import DECISION_OPERATIONS, EDIT_OPERATIONS, OPERATIONS, SUGGESTION_DECISIONS
 from .result import NewId, OperationResult
 
-__all__ = ["OPERATIONS", "NewId", "OperationResult", "plan"]
+__all__ = [
+    "DECISION_OPERATIONS",
+    "EDIT_OPERATIONS",
+    "OPERATIONS",
+    "SUGGESTION_DECISIONS",
+    "NewId",
+    "OperationResult",
+    "plan",
+]

@@ -9,6 +9,7 @@ from ..corpus import LINK_TYPES
 from ..errors import InvalidOperation
 from ..state import AnnotationState
 from . import clusters, hierarchy, links, mentions, suggestions, validation
+from .names import DECISION_OPERATIONS, OperationName, operation_names_check
 from .payload import Payload
 from .result import NewId, OperationResult
 
@@ -25,9 +26,9 @@ def plan(state: AnnotationState, op: dict[str, Any], new_id: NewId) -> Operation
 
 def _plan(state: AnnotationState, op: Payload, new_id: NewId, *, nested: bool) -> OperationResult:
     name = op.text("op")
-    planner = _PLANNERS.get(name)
+    planner = _BY_NAME.get(name)
     if planner is None or (nested and name in _DECISIONS):
-        allowed = sorted(set(_PLANNERS) - (_DECISIONS if nested else set()))
+        allowed = sorted(set(_BY_NAME) - (_DECISIONS if nested else set()))
         raise InvalidOperation(op.field("op"), f"must be one of {', '.join(allowed)}, not {name!r}")
     return planner(state, op, new_id)
 
@@ -51,9 +52,12 @@ def _validate(state: AnnotationState, op: Payload, new_id: NewId) -> OperationRe
     )
 
 
-_DECISIONS = {"accept_suggestion", "reject_suggestion", "validate"}
+_DECISIONS: set[str] = set(DECISION_OPERATIONS)
 
-_PLANNERS: dict[str, Callable[[AnnotationState, Payload, NewId], OperationResult]] = {
+Planner = Callable[[AnnotationState, Payload, NewId], OperationResult]
+
+# One planner per name of names.OPERATIONS (keys typed by name; the set checked below).
+_PLANNERS: dict[OperationName, Planner] = {
     "assign": lambda s, op, new_id: clusters.assign(
         s, mention=op.id("mention"), cluster=op.optional_id("cluster"), new_id=new_id
     ),
@@ -102,4 +106,5 @@ _PLANNERS: dict[str, Callable[[AnnotationState, Payload, NewId], OperationResult
     "validate": _validate,
 }
 
-OPERATIONS = tuple(_PLANNERS)
+operation_names_check(_PLANNERS, "the planner dispatch")
+_BY_NAME: dict[str, Planner] = {name: planner for name, planner in _PLANNERS.items()}

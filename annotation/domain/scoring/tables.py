@@ -58,7 +58,7 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return "".join(
         "  ".join(
             cell.ljust(width) if i == 0 else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(line, widths))
+            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
         ).rstrip()
         + "\n"
         for line in lines

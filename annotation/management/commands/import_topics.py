@@ -1,5 +1,9 @@
-"""python manage.py import_topics --project NAME --format scico|corefi|chemu|brat
+"""python manage.py import_topics --project NAME [--format auto|scico|corefi|chemu|brat|
+webanno-tsv|webanno-tsv-folders|uima-xmi|uima-xmi-folders|corefud|label-studio]
 [--skip-invalid] [--create] [--as annotation|validation] PATH
+
+`--format auto` (the default) guesses the format from the file and prints what it guessed
+(docs/formats.md, "Guessing the format").
 
 `--as validation`: the file's clusters are to be validated (docs/validation.md); the project
 must use the validation scheme (`--create` makes it so) and every topic must carry clusters.
@@ -14,6 +18,7 @@ from django.db import transaction
 from annotation.domain.formats import READERS
 from annotation.errors import ImportRefused
 from annotation.models import Project
+from annotation.services.imports.guessing import AUTO, format_guess
 from annotation.services.imports.topics import topics_import
 
 # The scheme a new project gets from the format it is created for.
@@ -22,6 +27,15 @@ SCHEMES = {
     "corefi": (True, False),
     "chemu": (False, True),
     "brat": (True, True),
+    # CorefUD: entities are clusters, bridges links (outside the five link types: left out).
+    "corefud": (True, False),
+    # Label Studio: coreference relations are clusters, the others links.
+    "label-studio": (True, True),
+    # INCEpTION chains are flat clusters; relations become links only in a link project.
+    "webanno-tsv": (True, False),
+    "webanno-tsv-folders": (True, False),
+    "uima-xmi": (True, False),
+    "uima-xmi-folders": (True, False),
 }
 
 
@@ -38,7 +52,12 @@ class Command(BaseCommand):
             "folders of *.json and of *.txt + *.ann",
         )
         parser.add_argument("--project", required=True, help="project name")
-        parser.add_argument("--format", required=True, choices=list(READERS))
+        parser.add_argument(
+            "--format",
+            default="auto",
+            choices=[AUTO, *READERS],
+            help="auto (the default): guessed from the contents, and said",
+        )
         parser.add_argument(
             "--skip-invalid",
             action="store_true",
@@ -62,7 +81,11 @@ class Command(BaseCommand):
     def handle(self, *args, path, project, format, skip_invalid, create, purpose, **options):
         # One transaction with the project's creation, so a refused import leaves no empty project.
         created = None
+        guessed = None
         try:
+            if format == AUTO:
+                guessed = format_guess(path)
+                format = guessed.format
             with transaction.atomic():
                 target = Project.objects.filter(name=project).first()
                 if target is None:
@@ -93,6 +116,8 @@ class Command(BaseCommand):
             for error in refused.errors:
                 self.stderr.write(error)
             raise CommandError(refused.message) from None
+        if guessed is not None:
+            self.stdout.write(f"format guessed: {guessed}")
         if created is not None:
             self.stdout.write(f"created project '{project}' ({created.scheme})")
         for line in result.lines():

@@ -63,7 +63,7 @@ def annotation_import_for_assignment(
         None,
         annotation_id=annotation.pk,
         owner_id=assignment.user_id,
-        status=annotation.assignment.status,
+        status=annotation.assignment_of_work.status,
     )
     where = file or topic.external_id
     if not _is_empty(annotation):
@@ -175,7 +175,7 @@ def _matched_mentions(
             f"{where}: field tokens: {len(topic.documents)} document(s) in the file, "
             f"{len(documents)} in topic {annotation.topic.external_id}"
         )
-    for d, (document, (_, tokens)) in enumerate(zip(topic.documents, documents)):
+    for d, (document, (_, tokens)) in enumerate(zip(topic.documents, documents, strict=True)):
         if len(document.tokens) != len(tokens):
             errors.append(
                 f"{where}: field tokens[{d}]: {len(document.tokens)} tokens in the file, "

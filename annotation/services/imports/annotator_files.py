@@ -23,6 +23,7 @@ from annotation.errors import ImportRefused
 from annotation.models import Assignment, Project, Topic
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
+from annotation.services.imports.link_scheme import links_in_scheme
 from annotation.services.imports.sources import source_read, topics_check
 
 
@@ -84,7 +85,9 @@ def annotator_annotations_import(
     topics = {t.external_id: t for t in Topic.objects.filter(project=project)}
     errors: list[str] = []
     seen: set[str] = set()
-    for data in report.topics:
+    in_scheme, outside = links_in_scheme(report.topics, file)
+    result.warnings += outside
+    for data in in_scheme:
         topic = topics.get(data.external_id)
         if topic is None:
             errors.append(f"{file}: topic {data.external_id} is not in project '{project.name}'")

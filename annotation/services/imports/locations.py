@@ -54,7 +54,9 @@ def topic_errors(
 
 
 def _declarations(format: str, path: Any):
-    if _is_dir(path):
+    if format.startswith(("webanno-tsv", "uima-xmi")):
+        yield from _inception_declarations(format, path)
+    elif _is_dir(path):
         # The folders (corefi, brat) or files (scico, chemu) the reader was given.
         for input in folder_inputs(format, Path(path), display_name(path))[0]:
             if format == "corefi":
@@ -65,6 +67,8 @@ def _declarations(format: str, path: Any):
                     yield txt.stem, (txt.name, None, None)
             else:
                 yield from _declarations(format, input)
+    elif format == "corefud":
+        yield from _newdoc_ids(path)
     elif format in ("scico", "chemu"):
         yield from _lines(path, ID_FIELD[format])
     elif format == "corefi":
@@ -72,6 +76,29 @@ def _declarations(format: str, path: Any):
     elif format == "brat":
         stem = Path(path).stem
         yield stem, (f"{stem}.txt", None, None)
+
+
+def _newdoc_ids(path: Any):
+    # A CorefUD topic is a "# newdoc id = X" document (line numbers as the reader counts).
+    name = display_name(path)
+    if hasattr(path, "read"):
+        lines = path.read().split("\n")
+        path.seek(0)
+    else:
+        lines = Path(path).read_text(encoding="utf-8").split("\n")
+    for number, line in enumerate(lines, start=1):
+        if line.startswith("# newdoc") and "id =" in line:
+            yield line.split("id =", 1)[1].strip(), (name, number, None)
+
+
+def _inception_declarations(format: str, path: Any):
+    # A topic is a .tsv/.xmi file (its stem), or with the -folders formats a folder (its name).
+    pattern = "*.tsv" if format.startswith("webanno") else "*.xmi"
+    files = sorted(Path(path).rglob(pattern)) if _is_dir(path) else [Path(display_name(path))]
+    for file in files:
+        by_folder = format.endswith("-folders") and _is_dir(path)
+        topic = file.parent.name if by_folder else file.stem
+        yield topic, (file.name, None, None)
 
 
 def _is_dir(path: Any) -> bool:

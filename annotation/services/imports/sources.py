@@ -29,8 +29,16 @@ EXTENSIONS = {
     "chemu": (".jsonlines", ".jsonl"),
     "corefi": (".json",),
     "brat": (".txt", ".ann"),
+    "corefud": (".conllu",),
+    "label-studio": (".json",),
+    "webanno-tsv": (".tsv",),
+    "webanno-tsv-folders": (".tsv",),
+    "uima-xmi": (".xmi", ".xml"),
+    "uima-xmi-folders": (".xmi", ".xml"),
 }
-TOPIC_FILE = {"corefi": ".json", "brat": ".txt"}
+TOPIC_FILE = {"corefi": ".json", "brat": ".txt", "webanno-tsv": ".tsv", "uima-xmi": ".xmi"}
+# Formats whose reader walks the whole folder itself (a topic may be a folder of files).
+WHOLE_FOLDER = ("webanno-tsv", "webanno-tsv-folders", "uima-xmi", "uima-xmi-folders")
 ARCHIVES = (".zip", ".tar", ".tgz", ".gz", ".bz2", ".xz", ".7z", ".rar")
 
 
@@ -99,6 +107,8 @@ def folder_inputs(format: str, folder: Path, name: str) -> tuple[list[Path], lis
         for path in files
         if path.suffix.lower() not in extensions
     ]
+    if format in WHOLE_FOLDER:
+        return [folder], ignored
     if FORMATS[format].folder:
         return sorted({path.parent for path in matching}), ignored
     return matching, ignored

@@ -39,6 +39,8 @@ from annotation.infra.effects_sql import effects_write
 from annotation.models import Annotation, Document, Mention, Operation, Project, Topic
 from annotation.selectors.state import mention_text
 from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
+from annotation.services.imports.guessing import AUTO, format_guess, looks_like
+from annotation.services.imports.link_scheme import links_in_scheme
 from annotation.services.imports.locations import topic_errors
 from annotation.services.imports.sources import (
     folder_size,
@@ -47,10 +49,21 @@ from annotation.services.imports.sources import (
     topics_check,
     unzip,
 )
-from annotation.services.imports.validation import validation_unfit_drop
+from annotation.validation_hooks import validation_unfit_drop
 
 # Where a topic's tokens are, per format: the field an error about a topic without any names.
-TOKENS_FIELD = {"scico": "tokens", "corefi": "tokens", "chemu": "sentences", "brat": None}
+TOKENS_FIELD = {
+    "scico": "tokens",
+    "corefi": "tokens",
+    "chemu": "sentences",
+    "brat": None,
+    "corefud": None,
+    "label-studio": None,
+    "webanno-tsv": None,
+    "webanno-tsv-folders": None,
+    "uima-xmi": None,
+    "uima-xmi-folders": None,
+}
 
 
 @dataclass
@@ -96,7 +109,7 @@ def topics_import(
 ) -> ImportResult:
     """Import every topic of `path`: a file, a folder (searched at any depth), a zip, or an
     uploaded file; `name` is what messages call it (default: its base name)."""
-    if format not in READERS:
+    if format not in READERS and format != AUTO:
         raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(READERS)}", [])
     file = name or display_name(path)
     _check_size(path, file)
@@ -111,17 +124,25 @@ def topics_import(
                 name=file,
             )
     source = _readable(path)
+    guessed = None
+    if format == AUTO:
+        guessed = format_guess(source)
+        format = guessed.format
     try:
         report = source_read(format, source, skip_invalid=skip_invalid, name=file)
     except FormatErrors as error:
-        raise _refused(file, [str(e) for e in error.errors]) from None
+        raise _refused(file, [str(e) for e in error.errors], looks_like(format, source)) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ImportRefused(f"{file}: cannot be read ({error})", [f"{file}: {error}"]) from None
     topics_check(len(report.topics), file)
     result = ImportResult(
         project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
     )
-    topics = _drop_unfit(project, report.topics, format, source, skip_invalid, result)
+    if guessed is not None:
+        result.warnings.insert(0, f"{file}: format guessed: {guessed}")
+    in_scheme, outside = links_in_scheme(report.topics, file)
+    result.warnings += outside
+    topics = _drop_unfit(project, in_scheme, format, source, skip_invalid, result)
     if project.validation:
         topics = validation_unfit_drop(topics, file, skip_invalid, result.skipped)
     if not topics:
@@ -144,8 +165,8 @@ def topics_import(
     return result
 
 
-def _refused(file: str, errors: list[str]) -> ImportRefused:
-    return ImportRefused(f"{file}: {len(errors)} error(s); nothing was imported", errors)
+def _refused(file: str, errors: list[str], hint: str = "") -> ImportRefused:
+    return ImportRefused(f"{file}: {len(errors)} error(s); nothing was imported{hint}", errors)
 
 
 def _nothing_to_import(result: ImportResult) -> ImportRefused:
@@ -307,8 +328,8 @@ def _write(
                 [list(s) for s in d.sentences],
                 d.metadata,
             )
-            for row, ids, t in zip(topic_rows, topic_documents, topics)
-            for p, (id, d) in enumerate(zip(ids, t.documents))
+            for row, ids, t in zip(topic_rows, topic_documents, topics, strict=True)
+            for p, (id, d) in enumerate(zip(ids, t.documents, strict=True))
         ),
     )
     mention_ids = iter(ids_reserve(Mention, sum(len(t.mentions) for t in topics)))
@@ -318,8 +339,10 @@ def _write(
         ["id", "topic_id", "document_id", "spans", "position", "metadata"],
         (
             (id, row.pk, docs[m.document], [list(s) for s in m.spans], p, m.metadata)
-            for row, docs, ids, t in zip(topic_rows, topic_documents, topic_mentions, topics)
-            for p, (id, m) in enumerate(zip(ids, t.mentions))
+            for row, docs, ids, t in zip(
+                topic_rows, topic_documents, topic_mentions, topics, strict=True
+            )
+            for p, (id, m) in enumerate(zip(ids, t.mentions, strict=True))
         ),
     )
     result.topics = [t.external_id for t in topics]
@@ -331,7 +354,7 @@ def _write(
     )
     cluster_ids = iter(cluster_ids_reserve(sum(clusters_needed(topics[i]) for i in gold)))
     operations = []
-    for i, annotation in zip(gold, annotations):
+    for i, annotation in zip(gold, annotations, strict=True):
         topic = topics[i]
         plan = import_plan(
             topic,

@@ -51,6 +51,8 @@ def table(rows: list[list[str]]) -> str:
     widths = [max(len(row[i]) for row in columns) for i in range(len(columns[0]))]
     lines = []
     for row in columns:
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)

@@ -1314,13 +1314,20 @@ export interface components {
             ][];
         };
         /**
-         * @description * `brat` - brat
+         * @description * `auto` - auto
+         *     * `brat` - brat
          *     * `chemu` - chemu
          *     * `corefi` - corefi
+         *     * `corefud` - corefud
+         *     * `label-studio` - label-studio
          *     * `scico` - scico
+         *     * `uima-xmi` - uima-xmi
+         *     * `uima-xmi-folders` - uima-xmi-folders
+         *     * `webanno-tsv` - webanno-tsv
+         *     * `webanno-tsv-folders` - webanno-tsv-folders
          * @enum {string}
          */
-        FormatEnum: "brat" | "chemu" | "corefi" | "scico";
+        FormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
         GuidedStarted: {
             /** @description mentions the file does not ask about, placed */
             placed: number;
@@ -1331,6 +1338,21 @@ export interface components {
              * @description the file; for brat (or a folder of CoRefi files) a .zip of the folder
              */
             file: string;
+            /**
+             * @description auto: guessed from the file, and said in the warnings
+             *
+             *     * `auto` - auto
+             *     * `brat` - brat
+             *     * `chemu` - chemu
+             *     * `corefi` - corefi
+             *     * `corefud` - corefud
+             *     * `label-studio` - label-studio
+             *     * `scico` - scico
+             *     * `uima-xmi` - uima-xmi
+             *     * `uima-xmi-folders` - uima-xmi-folders
+             *     * `webanno-tsv` - webanno-tsv
+             *     * `webanno-tsv-folders` - webanno-tsv-folders
+             */
             format: components["schemas"]["FormatEnum"];
             /** @default false */
             skip_invalid?: boolean;
@@ -2205,7 +2227,7 @@ export interface components {
             reason: string | null;
             note: string;
         };
-        /** @description annotation/selectors/validation_measures.py (docs/validation.md). */
+        /** @description validation/selectors/measures.py (docs/validation.md). */
         ValidationMeasures: {
             reasons: components["schemas"]["ValidationReason"][];
             idle_cap_seconds: number;
@@ -3310,7 +3332,7 @@ export interface operations {
     projects_export_retrieve: {
         parameters: {
             query?: {
-                format?: "brat" | "chemu" | "conll" | "corefi" | "scico";
+                format?: "brat" | "chemu" | "conll" | "corefi" | "corefud" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
                 /** @description gold | adjudicated | submitted | all | a username */
                 source?: string;
             };

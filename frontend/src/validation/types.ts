@@ -1,5 +1,5 @@
 // The validation workspace's payloads, by the names its code uses (schema.d.ts is generated
-// from annotation/api/serializers/validation.py).
+// from validation/api/serializers.py).
 import type { components } from "../api/schema";
 
 type Schemas = components["schemas"];

@@ -154,7 +154,9 @@ def test_tokenising_tokens_joined_by_spaces_gives_them_back():
     )
     tokens = [text[a:b] for a, b in tokenize(text)]
     assert tokens[:5] == ["Isopropanol", "(", "25.00", "g", ")"]
-    assert "(R)-3-aminoquinuclidine" in tokens and "eq." in tokens and tokens[-2:] == ["C", "."]
+    assert "(R)-3-aminoquinuclidine" in tokens
+    assert "eq." in tokens
+    assert tokens[-2:] == ["C", "."]
     joined = " ".join(tokens)
     assert [joined[a:b] for a, b in tokenize(joined)] == tokens
 

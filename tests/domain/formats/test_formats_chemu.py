@@ -169,6 +169,6 @@ def test_the_training_file_round_trips(training_file, training_report, tmp_path)
     original = training_file.read_text().splitlines()
     written = out.read_text().splitlines()
     assert len(written) == len(original)
-    for number, (before, after) in enumerate(zip(original, written), start=1):
+    for number, (before, after) in enumerate(zip(original, written, strict=True), start=1):
         if number not in changed:
             assert json.loads(after) == json.loads(before), f"line {number}"

@@ -60,7 +60,8 @@ def test_every_corefi_example_reads_and_writes_back_an_equal_json_document(
 ):
     source = shared_data / "corefi" / f"{name}.json"
     report = read("corefi", source)
-    assert report.errors == [] and report.warnings == []
+    assert report.errors == []
+    assert report.warnings == []
     out = tmp_path / f"{name}.json"
     assert write("corefi", report.topics, out) == []
     assert json.loads(out.read_text()) == json.loads(source.read_text())
@@ -161,7 +162,8 @@ def test_gold_mentions_must_point_at_existing_tokens():
 def test_with_skip_invalid_a_bad_file_is_listed_and_no_topic_returned():
     report = read_text(small_file(mentions=[{"start": 5, "end": 5}]), skip_invalid=True)
     assert report.topics == []
-    assert len(report.skipped) == 1 and report.skipped[0].errors[0].record == "mentions[0]"
+    assert len(report.skipped) == 1
+    assert report.skipped[0].errors[0].record == "mentions[0]"
 
 
 def test_a_topic_from_another_format_gets_documents_numbered_by_doc_id(fixtures_dir):

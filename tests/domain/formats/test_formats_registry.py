@@ -4,12 +4,15 @@ from annotation.domain.formats import READERS, WRITERS, read, write
 
 
 def test_the_registry_names_every_format():
-    assert set(READERS) == {"scico", "corefi", "chemu", "brat"}
-    assert set(WRITERS) == {"scico", "corefi", "chemu", "brat", "conll"}
+    tsv = {"webanno-tsv", "webanno-tsv-folders", "uima-xmi", "uima-xmi-folders", "corefud"}
+    assert set(READERS) == {"scico", "corefi", "chemu", "brat", "label-studio", *tsv}
+    assert set(WRITERS) == {"scico", "corefi", "chemu", "brat", "conll", *tsv}
 
 
 def test_an_unknown_format_is_refused_with_the_known_ones():
-    with pytest.raises(ValueError, match="readers: scico, corefi, chemu, brat"):
+    with pytest.raises(
+        ValueError, match="readers: scico, corefi, chemu, brat, corefud, label-studio, webanno-tsv"
+    ):
         read("conll", "x.conll")
 
 

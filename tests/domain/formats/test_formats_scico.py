@@ -40,7 +40,8 @@ def test_fixture_topics_read_with_paragraphs_as_documents(fixtures_dir):
     assert topic.documents[2].metadata["title"] == "ABSA survey"
     assert topic.relations == [("0", "1"), ("1", "2")]
     assert topic.metadata["scico"]["extra"] == {"hard_10": True, "hard_20": True, "curated": False}
-    assert not report.warnings and not report.errors
+    assert not report.warnings
+    assert not report.errors
 
 
 def test_mentions_keep_inclusive_token_offsets(fixtures_dir):
@@ -128,7 +129,8 @@ def test_start_after_end_is_an_error():
 
 def test_duplicate_mentions_are_an_error():
     errors = errors_of(scico_line(mentions=[[0, 0, 2, 0], [0, 0, 2, 1]]))
-    assert errors[0].field == "mentions[1]" and "duplicate of mentions[0]" in errors[0].message
+    assert errors[0].field == "mentions[1]"
+    assert "duplicate of mentions[0]" in errors[0].message
 
 
 def test_relation_naming_an_unknown_cluster_is_an_error():
@@ -141,7 +143,8 @@ def test_relation_naming_an_unknown_cluster_is_an_error():
 
 def test_relation_with_an_empty_side_is_an_error():
     errors = errors_of(scico_line(relations=[[0, None]]))
-    assert errors[0].field == "relations[0]" and "child side is empty" in errors[0].message
+    assert errors[0].field == "relations[0]"
+    assert "child side is empty" in errors[0].message
 
 
 def test_self_relation_is_an_error():

@@ -80,7 +80,8 @@ def test_a_bad_token_is_named_as_the_exact_check_names_it(tokens, tmp_path, monk
     )
     assert_same(text, tmp_path, monkeypatch)
     _, errors, _, _ = text_outcome(text)
-    assert errors and errors[0].field.startswith("tokens")
+    assert errors
+    assert errors[0].field.startswith("tokens")
 
 
 def test_every_token_that_is_not_a_string_is_named():
@@ -110,7 +111,8 @@ def test_fast_token_check_says_no_and_exact_check_names_the_field(tokens, monkey
     fast = parse_scico_line(line, 1, "data.jsonl")
     monkeypatch.setattr(scico_parser, "all_token_lists", lambda tokens: False)
     exact = parse_scico_line(line, 1, "data.jsonl")
-    assert fast.errors == exact.errors and fast.errors
+    assert fast.errors == exact.errors
+    assert fast.errors
 
 
 def test_fast_token_check_accepts_lists_of_strings_only():
@@ -255,7 +257,8 @@ def test_canonical_int_of_a_non_string_is_none(value):
 def test_parse_without_flattened_checks_gives_the_same_topic_and_errors(line):
     full = parse_scico_line(line, 1, "data.jsonl")
     light = parse_scico_line(line, 1, "data.jsonl", flattened=False)
-    assert light.errors == full.errors and light.topic_id == full.topic_id
+    assert light.errors == full.errors
+    assert light.topic_id == full.topic_id
     assert [w for w in full.warnings if not w.field.startswith("flatten_")] == light.warnings
     if full.topic is not None:
         for name in ("flatten_tokens", "flatten_mentions"):
@@ -298,7 +301,8 @@ def test_the_scorers_reading_counts_tokens_and_otherwise_reads_as_the_importer(l
     full = parse_scico_line(line, 1, "data.jsonl", flattened=False)
     light = parse_scico_line(line, 1, "data.jsonl", flattened=False, token_contents=False)
     if not full.errors:
-        assert light.errors == [] and light.warnings == full.warnings
+        assert light.errors == []
+        assert light.warnings == full.warnings
         assert _counted(light.topic) == _counted(full.topic)
     elif not light.errors:
         assert all(error.message.startswith("a token must be a string") for error in full.errors)

@@ -125,7 +125,8 @@ def test_with_link_rules_chemu_refuses_it_or_skips_that_link_alone():
     assert (error.file, error.record, error.field) == ("s.jsonlines", 1, "Transformed[1]")
     assert "(rule transformed_one_to_one)" in error.message
     assert [(s.record, s.scope) for s in report.skipped] == [(1, "link Transformed[1]")]
-    assert len(report.topics[0].links) == 1 and len(report.topics[0].mentions) == 2
+    assert len(report.topics[0].links) == 1
+    assert len(report.topics[0].mentions) == 2
 
 
 def brat_folder(tmp_path):

@@ -305,7 +305,9 @@ def scico_path_averages(topic_counts):
     numerators = [n for n, _ in topic_counts]
     denominators = [d for _, d in topic_counts]
     micro = sum(numerators) / sum(denominators)
-    macro = np.average([x / y if y != 0 else 0 for x, y in zip(numerators, denominators)])
+    macro = np.average(
+        [x / y if y != 0 else 0 for x, y in zip(numerators, denominators, strict=True)]
+    )
     return micro, macro
 
 
@@ -329,7 +331,7 @@ def spans_overlap(first, second):
 def scipy_matching_size(edges, n_left, n_right):
     if not edges or not n_left or not n_right:
         return 0
-    rows, cols = zip(*edges)
+    rows, cols = zip(*edges, strict=True)
     graph = csr_matrix((np.ones(len(edges)), (rows, cols)), shape=(n_left, n_right))
     return int((maximum_bipartite_matching(graph, perm_type="column") >= 0).sum())
 

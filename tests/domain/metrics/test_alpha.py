@@ -21,7 +21,7 @@ def two_coder_alpha(first, second):
     """Coincidence-matrix formula for two coders and no missing value (Krippendorff 2011)."""
     values = sorted(set(first) | set(second), key=repr)
     o = {(a, b): 0 for a in values for b in values}
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=True):
         o[a, b] += 1
         o[b, a] += 1
     n = 2 * len(first)

@@ -18,7 +18,7 @@ SETTINGS = settings(max_examples=300, deadline=None)
 
 
 def m(start, end, *more):
-    spans = ((start, end),) + tuple(zip(more[::2], more[1::2]))
+    spans = ((start, end),) + tuple(zip(more[::2], more[1::2], strict=True))
     return (0, spans)
 
 

@@ -80,7 +80,7 @@ def side(item) -> ClusterGraph:
     return ClusterGraph(item["mentions"], [tuple(r) for r in item["relations"]])
 
 
-@pytest.mark.parametrize("document, case", cases("coreference"))
+@pytest.mark.parametrize(("document", "case"), cases("coreference"))
 def test_coreference_golden_case(document, case):
     keep = case.get("keep_singletons", document["keep_singletons"])
     counts = coreference_counts(case["key"], case["response"], keep_singletons=keep)
@@ -91,14 +91,14 @@ def test_coreference_golden_case(document, case):
             assert_prf(counts[name], expected)
 
 
-@pytest.mark.parametrize("document, case", cases("mention_detection"))
+@pytest.mark.parametrize(("document", "case"), cases("mention_detection"))
 def test_mention_detection_golden_case(document, case):
     key, response = [mention(m) for m in case["key"]], [mention(m) for m in case["response"]]
     for kind, expected in case["expected"].items():
         assert_prf(mention_detection_counts(key, response, relaxed=kind == "relaxed"), expected)
 
 
-@pytest.mark.parametrize("document, case", cases("hierarchy"))
+@pytest.mark.parametrize(("document", "case"), cases("hierarchy"))
 def test_hierarchy_golden_case(document, case):
     key, response = side(case["key"]), side(case["response"])
     any_pair, half = hierarchy_scores(key, response)
@@ -113,7 +113,7 @@ def test_hierarchy_golden_case(document, case):
     )
 
 
-@pytest.mark.parametrize("document, case", cases("anaphora"))
+@pytest.mark.parametrize(("document", "case"), cases("anaphora"))
 def test_anaphora_golden_case(document, case):
     key, response = [relation(r) for r in case["key"]], [relation(r) for r in case["response"]]
     for name, expected in case["expected"].items():
@@ -125,7 +125,7 @@ def test_anaphora_golden_case(document, case):
             assert_prf(overall(per_type) if kind == "overall" else per_type[kind], prf)
 
 
-@pytest.mark.parametrize("document, case", cases("alpha"))
+@pytest.mark.parametrize(("document", "case"), cases("alpha"))
 def test_alpha_golden_case(document, case):
     if "rows" in case:
         rows = case["rows"]
@@ -142,7 +142,7 @@ def test_alpha_golden_case(document, case):
         assert result == pytest.approx(value(case["expected"]), rel=1e-12)
 
 
-@pytest.mark.parametrize("document, case", cases("iaa"))
+@pytest.mark.parametrize(("document", "case"), cases("iaa"))
 def test_iaa_aggregation_golden_case(document, case):
     spec = MetricSpec("f1", lambda counts: Counts(*counts), lambda counts: counts.f1, add_counts)
     topics, overall_scores = aggregate(case["counts"], [spec])

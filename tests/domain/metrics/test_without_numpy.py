@@ -69,9 +69,8 @@ def test_sequential_sum_is_the_left_to_right_loop(values, start):
     for value in values:
         total += value
     result = sequential_sum(values, start)
-    assert type(result) is type(total) and (
-        result == total if type(total) is int else same_float(result, total)
-    )
+    assert type(result) is type(total)
+    assert result == total if type(total) is int else same_float(result, total)
 
 
 def test_the_command_line_scores_scico_files_without_importing_numpy(tmp_path):
@@ -157,7 +156,8 @@ def test_path_ratio_is_the_numpy_codes_to_the_bit(pair):
     (key, response), (old_key, old_response) = both(pair)
     numerator, scored = path_ratio.path_ratio_counts(key, response)
     old_numerator, old_scored = reference_numpy.path_ratio_counts(old_key, old_response)
-    assert scored == old_scored and same_float(numerator, old_numerator)
+    assert scored == old_scored
+    assert same_float(numerator, old_numerator)
 
 
 @settings(max_examples=200, deadline=None)
@@ -180,7 +180,8 @@ def test_a_long_topic_path_ratio_is_the_numpy_codes():
         (key, response), (old_key, old_response) = both(pair)
         numerator, scored = path_ratio.path_ratio_counts(key, response)
         old_numerator, old_scored = reference_numpy.path_ratio_counts(old_key, old_response)
-        assert scored == old_scored > 0 and same_float(numerator, old_numerator)
+        assert scored == old_scored > 0
+        assert same_float(numerator, old_numerator)
         assert hierarchy.hierarchy_scores(key, response) == reference_numpy.hierarchy_scores(
             old_key, old_response
         )

@@ -1,5 +1,7 @@
 """How messages name a mention: by its text and its place, never by an internal id."""
 
+import pytest
+
 from annotation.domain.state import AnnotationState, Mention
 
 from .factories import topic
@@ -17,7 +19,8 @@ def test_words_count_from_one_at_the_first_span_of_a_discontinuous_mention():
 
 def test_documents_are_numbered_in_topic_order_not_by_id():
     state = AnnotationState(documents={30: 10, 7: 10}, mentions={1: Mention(1, 7, ((2, 3),))})
-    assert state.document_number(30) == 1 and state.document_number(7) == 2
+    assert state.document_number(30) == 1
+    assert state.document_number(7) == 2
     assert state.mention_name(1) == "the mention at document 2, word 3"
 
 
@@ -28,7 +31,8 @@ def test_a_long_text_is_cut_short():
         mention_text=lambda mention: "a very long mention text " * 4,
     )
     name = state.mention_name(1)
-    assert name.startswith('"a very long mention text a very long') and '…" (document 1' in name
+    assert name.startswith('"a very long mention text a very long')
+    assert '…" (document 1' in name
     assert len(name.split('"')[1]) == 40
 
 
@@ -38,9 +42,6 @@ def test_assigning_a_mention_to_its_own_cluster_names_it():
     from .factories import Session
 
     session = Session(topic({1: ("A", [2])}))
-    try:
+    with pytest.raises(NoChange) as refused:
         session.do({"op": "assign", "mention": 2, "cluster": 1})
-    except NoChange as refused:
-        assert refused.message == "\"m2\" (document 1, word 5) is already in cluster 'A' (#1)."
-    else:
-        raise AssertionError("not refused")
+    assert refused.value.message == "\"m2\" (document 1, word 5) is already in cluster 'A' (#1)."

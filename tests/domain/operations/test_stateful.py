@@ -21,6 +21,7 @@ from annotation.domain.corpus import LINK_TYPES
 from annotation.domain.errors import DomainError, NothingToRedo, NothingToUndo
 from annotation.domain.history import replay
 from annotation.domain.invariants import invariant_violations
+from annotation.domain.operations import EDIT_OPERATIONS
 from annotation.domain.state import AnnotationState, Cluster, Mention, Settings
 
 from .factories import Session
@@ -44,22 +45,7 @@ SPANS = {
     12: ((16, 19),),
 }
 FLAG = st.sampled_from([True, True, True, False])
-SIMPLE_OPS = [  # what a suggestion may carry
-    "assign",
-    "merge",
-    "split",
-    "set_parent",
-    "add_edge",
-    "remove_edge",
-    "rename",
-    "set_note",
-    "add_mention",
-    "fix_span",
-    "reject_mention",
-    "add_link",
-    "remove_link",
-    "malformed",
-]
+SIMPLE_OPS = [*EDIT_OPERATIONS, "malformed"]  # what a suggestion may carry
 
 
 def initial_state(
@@ -67,7 +53,7 @@ def initial_state(
 ):
     mentions = {id: Mention(id, (id - 1) // 4 + 1, spans) for id, spans in SPANS.items()}
     clusters: dict[int, Cluster] = {}
-    for mention, slot in zip(mentions, placement):
+    for mention, slot in zip(mentions, placement, strict=True):
         if slot:
             clusters.setdefault(slot, Cluster(slot, f"c{slot}")).members.add(mention)
     edges = set()
@@ -102,7 +88,8 @@ def check_independently(state: AnnotationState) -> None:
         assert all(degree <= 1 for _, degree in graph.in_degree()), "a cluster has two parents"
     for link in state.links:
         for mention in (link.anaphor, link.antecedent):
-            assert mention in state.mentions and not state.mentions[mention].rejected, link
+            assert mention in state.mentions, link
+            assert not state.mentions[mention].rejected, link
 
 
 class AnnotationMachine(RuleBasedStateMachine):
@@ -137,6 +124,30 @@ class AnnotationMachine(RuleBasedStateMachine):
             gap = data.draw(st.integers(-1, 3))
             spans.append([spans[0][1] + gap, spans[0][1] + gap + data.draw(st.integers(0, 1))])
         return spans
+
+    def draw_link_op(self, data, kind):
+        type = data.draw(st.sampled_from(LINK_TYPES))
+        anaphor = self.draw_mention(data)
+        same_document = sorted(
+            m.id
+            for m in self.state.mentions.values()
+            if anaphor in self.state.mentions
+            and m.document == self.state.mentions[anaphor].document
+        )
+        antecedent = data.draw(
+            st.sampled_from(same_document + [MISSING] + sorted(self.state.mentions))
+        )
+        mentions = self.state.mentions.values()
+        plausible = [  # same document, antecedent first: what an annotator would try
+            (type, a.id, b.id)
+            for a in mentions
+            for b in mentions
+            if a.document == b.document and b.start < a.start and not (a.rejected or b.rejected)
+        ]
+        pool = sorted(self.state.links) if kind == "remove_link" else plausible
+        if pool and data.draw(st.booleans()):
+            type, anaphor, antecedent = data.draw(st.sampled_from(pool))
+        return {"op": kind, "type": type, "anaphor": anaphor, "antecedent": antecedent}
 
     def draw_op(self, data, kinds):
         kind = data.draw(st.sampled_from(kinds))
@@ -189,28 +200,7 @@ class AnnotationMachine(RuleBasedStateMachine):
         if kind == "reject_mention":
             return {"op": "reject_mention", "mention": self.draw_mention(data)}
         if kind in ("add_link", "remove_link"):
-            type = data.draw(st.sampled_from(LINK_TYPES))
-            anaphor = self.draw_mention(data)
-            same_document = sorted(
-                m.id
-                for m in self.state.mentions.values()
-                if anaphor in self.state.mentions
-                and m.document == self.state.mentions[anaphor].document
-            )
-            antecedent = data.draw(
-                st.sampled_from(same_document + [MISSING] + sorted(self.state.mentions))
-            )
-            mentions = self.state.mentions.values()
-            plausible = [  # same document, antecedent first: what an annotator would try
-                (type, a.id, b.id)
-                for a in mentions
-                for b in mentions
-                if a.document == b.document and b.start < a.start and not (a.rejected or b.rejected)
-            ]
-            pool = sorted(self.state.links) if kind == "remove_link" else plausible
-            if pool and data.draw(st.booleans()):
-                type, anaphor, antecedent = data.draw(st.sampled_from(pool))
-            return {"op": kind, "type": type, "anaphor": anaphor, "antecedent": antecedent}
+            return self.draw_link_op(data, kind)
         if kind == "accept_suggestion":
             inner = self.draw_op(data, SIMPLE_OPS)
             return {
@@ -252,13 +242,16 @@ class AnnotationMachine(RuleBasedStateMachine):
         op = self.draw_op(data, kinds)
         before, logged = self.state.snapshot(), len(self.session.log)
         try:
-            result = self.session.do(op)
+            result, refusal = self.session.do(op), None
         except DomainError as error:
-            event(f"{op['op']}: refused ({error.code})")
-            assert isinstance(error.to_dict()["message"], str)
+            result, refusal = None, error
+        if refusal is not None:
+            event(f"{op['op']}: refused ({refusal.code})")
+            assert isinstance(refusal.to_dict()["message"], str)
             assert self.state.snapshot() == before, f"refused {op} changed the state"
             assert len(self.session.log) == logged
             return
+        assert result is not None
         event(f"{op['op']}: applied")
         assert result.effects, f"{op} planned no effect"
         assert json.loads(json.dumps(result.effects)) == result.effects

@@ -41,7 +41,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 def scico_line(topic_id: int, clusters: list[int], relations: list[list[int]]) -> str:
     tokens = [["w"] * 12, ["v"] * 9]
     spans = [[0, 0, 1], [0, 3, 3], [0, 6, 8], [1, 0, 0], [1, 4, 5]]
-    mentions = [span + [cluster] for span, cluster in zip(spans, clusters)]
+    mentions = [span + [cluster] for span, cluster in zip(spans, clusters, strict=True)]
     return json.dumps(
         {"id": topic_id, "tokens": tokens, "mentions": mentions, "relations": relations}
     )
@@ -127,7 +127,8 @@ def test_score_without_json_prints_a_readable_table(scico_files):
         "score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico"
     )
     assert completed.returncode == 0
-    assert "CoNLL F1" in completed.stdout and "path ratio: micro" in completed.stdout
+    assert "CoNLL F1" in completed.stdout
+    assert "path ratio: micro" in completed.stdout
 
 
 def test_score_chemu_json_has_exactly_the_documented_keys(tmp_path):
@@ -146,7 +147,8 @@ def test_score_chemu_json_has_exactly_the_documented_keys(tmp_path):
         assert set(result[kind]["per_type"]) == TYPES
         assert all(set(prf) == PRF for prf in result[kind]["per_type"].values())
     assert set(result["anaphors"]) == {"exact", "relaxed"}
-    assert result["exact"]["overall"]["f1"] == 0.5 and result["relaxed"]["overall"]["f1"] == 1.0
+    assert result["exact"]["overall"]["f1"] == 0.5
+    assert result["relaxed"]["overall"]["f1"] == 1.0
 
 
 def test_links_with_an_empty_side_are_not_scored_and_said_so(tmp_path):
@@ -169,11 +171,9 @@ def test_an_invalid_file_is_reported_with_file_line_and_field_and_exits_non_zero
     )
     completed = run("score", str(scico_files["gold"]), str(bad), "--format", "scico", "--json")
     assert completed.returncode == 1
-    assert (
-        "bad.jsonl" in completed.stderr
-        and "line 2" in completed.stderr
-        and "mentions" in completed.stderr
-    )
+    assert "bad.jsonl" in completed.stderr
+    assert "line 2" in completed.stderr
+    assert "mentions" in completed.stderr
     assert completed.stdout == ""
 
 
@@ -224,7 +224,8 @@ def test_a_missing_file_is_an_error_not_a_traceback(tmp_path, scico_files):
         "score", str(scico_files["gold"]), str(tmp_path / "nope.jsonl"), "--format", "scico"
     )
     assert completed.returncode == 1
-    assert "nope.jsonl" in completed.stderr and "Traceback" not in completed.stderr
+    assert "nope.jsonl" in completed.stderr
+    assert "Traceback" not in completed.stderr
 
 
 def test_iaa_json_and_csv(scico_files, tmp_path):
@@ -259,7 +260,8 @@ def test_iaa_json_and_csv(scico_files, tmp_path):
         "max_micro",
         "max_macro",
     ]
-    assert rows[1][:3] == ["topic", "1", "conll_f1"] and rows[1][5] == "3"
+    assert rows[1][:3] == ["topic", "1", "conll_f1"]
+    assert rows[1][5] == "3"
     assert [r[0] for r in rows[1:]].count("overall") == 8
 
 
@@ -274,7 +276,8 @@ def test_iaa_table_and_names(scico_files):
         "ann,bo",
     )
     assert completed.returncode == 0, completed.stderr
-    assert "MAX-micro" in completed.stdout and "2 topic(s) scored" in completed.stdout
+    assert "MAX-micro" in completed.stdout
+    assert "2 topic(s) scored" in completed.stdout
     named = run(
         "iaa",
         str(scico_files["gold"]),
@@ -290,7 +293,8 @@ def test_iaa_table_and_names(scico_files):
 
 def test_iaa_with_a_single_file_is_refused(scico_files):
     completed = run("iaa", str(scico_files["gold"]), "--format", "scico")
-    assert completed.returncode == 1 and "at least two files" in completed.stderr
+    assert completed.returncode == 1
+    assert "at least two files" in completed.stderr
 
 
 def test_the_command_line_reads_the_topics_the_reader_reads(scico_files):
@@ -330,10 +334,8 @@ def test_a_file_that_is_not_utf8_is_reported_not_a_traceback(tmp_path, scico_fil
     bad.write_bytes(scico_line(1, [0, 0, 1, 1, 2], []).encode() + b'\n{"id": "\xff"}\n')
     completed = run("score", str(bad), str(scico_files["gold"]), "--format", "scico")
     assert completed.returncode == 1
-    assert (
-        "bad.jsonl: line 2: not UTF-8 text" in completed.stderr
-        and "Traceback" not in completed.stderr
-    )
+    assert "bad.jsonl: line 2: not UTF-8 text" in completed.stderr
+    assert "Traceback" not in completed.stderr
 
 
 def test_json_output_is_json_dumps_with_indent_2(scico_files):

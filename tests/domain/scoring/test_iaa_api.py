@@ -27,7 +27,9 @@ MENTIONS = [[0, 0, 1], [0, 3, 3], [0, 5, 6], [0, 8, 8], [0, 10, 12]]
 
 
 def annotated(topic_id, clusters, relations=()):
-    return scico_topic(topic_id, [m + [c] for m, c in zip(MENTIONS, clusters)], relations)
+    return scico_topic(
+        topic_id, [m + [c] for m, c in zip(MENTIONS, clusters, strict=True)], relations
+    )
 
 
 @pytest.fixture
@@ -119,14 +121,13 @@ def test_csv_has_a_header_topic_rows_overall_rows_and_unscored_rows(three_annota
     scopes = [row[0] for row in rows[1:]]
     assert scopes == ["topic"] * 16 + ["overall"] * 8 + ["unscored"]
     t1_conll = rows[1]
-    assert t1_conll[:3] == ["topic", "t1", "conll_f1"] and t1_conll[5] == "3"
+    assert t1_conll[:3] == ["topic", "t1", "conll_f1"]
+    assert t1_conll[5] == "3"
     assert float(t1_conll[3]) == result["topics"]["t1"]["conll_f1"]["avg"]
     overall_conll = rows[17]
-    assert (
-        overall_conll[2] == "conll_f1"
-        and overall_conll[4] == ""
-        and float(overall_conll[7]) == (result["overall"]["conll_f1"]["max_micro"])
-    )
+    assert overall_conll[2] == "conll_f1"
+    assert overall_conll[4] == ""
+    assert float(overall_conll[7]) == (result["overall"]["conll_f1"]["max_micro"])
     assert rows[-1][:2] == ["unscored", "t3"]
 
 

@@ -37,7 +37,7 @@ def micro(counts):
 def coval_order(topic: dict) -> list[list[int]]:
     """Clusters in the order coval's reader opens them: at the end token of a first mention."""
     clusters: dict = {}
-    for index, (_, _, end, cluster) in sorted(
+    for index, (_, _, _end, cluster) in sorted(
         enumerate(topic["mentions"]), key=lambda m: (m[1][0], m[1][2], m[0])
     ):
         clusters.setdefault(cluster, []).append(index)

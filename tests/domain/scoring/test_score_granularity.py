@@ -44,14 +44,17 @@ def test_per_topic_rows_are_each_topic_scored_alone(files, tmp_path):
     assert SCORE_KEYS <= set(result)
     rows = result["per_topic"]
     assert [row["topic"] for row in rows] == ["1", "2", "3"]
-    assert rows[0]["conll_f1"] == pytest.approx(1.0) and rows[0]["hierarchy"]["f1"] == 1.0
+    assert rows[0]["conll_f1"] == pytest.approx(1.0)
+    assert rows[0]["hierarchy"]["f1"] == 1.0
     assert rows[1]["conll_f1"] < 0.5
     # a row is the topic scored alone: the same as a subset of that one topic
     (tmp_path / "one.txt").write_text("2\n")
     alone = json.loads(score(files, "--json", "--topics", str(tmp_path / "one.txt")).stdout)
     assert {k: alone[k] for k in SCORE_KEYS} == {k: rows[1][k] for k in SCORE_KEYS}
     table = score(files, "--per-topic").stdout
-    assert "CoNLL F1" in table and "\n1 " in table and "100.00" in table
+    assert "CoNLL F1" in table
+    assert "\n1 " in table
+    assert "100.00" in table
 
 
 def test_subset_by_flag_scores_the_flagged_topics_as_scicos_evaluate_py(files, tmp_path):
@@ -75,7 +78,8 @@ def test_a_subset_naming_an_unknown_topic_or_a_missing_flag_is_refused(files, tm
         "--topics",
         str(tmp_path / "ids.txt"),
     )
-    assert bad.returncode == 1 and "does not hold" in bad.stderr
+    assert bad.returncode == 1
+    assert "does not hold" in bad.stderr
     bad = run(
         "score",
         str(files["gold"]),
@@ -85,7 +89,8 @@ def test_a_subset_naming_an_unknown_topic_or_a_missing_flag_is_refused(files, tm
         "--subset",
         "curated",
     )
-    assert bad.returncode == 1 and "no boolean field 'curated'" in bad.stderr
+    assert bad.returncode == 1
+    assert "no boolean field 'curated'" in bad.stderr
 
 
 def test_corpus_level_reads_cluster_ids_across_topics(tmp_path):

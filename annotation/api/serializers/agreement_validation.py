@@ -1,0 +1,55 @@
+"""The agreement report's validation section (validation projects only).
+
+The report and its shape are the core's (annotation/api/serializers/files.py); the
+validation app computes the section (validation/selectors/measures.py, registered through
+annotation/validation_hooks.py), so its serializer lives here, beside the gold section's.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class ValidationReason(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+
+
+class ReasonCount(serializers.Serializer):
+    count = serializers.IntegerField()
+    rate = serializers.FloatField(allow_null=True, help_text="share of the decided mentions")
+
+
+class ValidatorMeasures(serializers.Serializer):
+    validator = serializers.CharField()
+    topics = serializers.IntegerField()
+    decided = serializers.IntegerField()
+    accepted = serializers.IntegerField()
+    rejected = serializers.IntegerField()
+    acceptance_rate = serializers.FloatField(allow_null=True)
+    by_reason = serializers.DictField(child=ReasonCount(), help_text="reason key -> rejections")
+    active_seconds = serializers.FloatField(help_text="with the progress matrix's idle cap")
+    per_hour = serializers.FloatField(allow_null=True, help_text="mentions decided per hour")
+    precision = serializers.FloatField(allow_null=True, help_text="against the consolidated")
+    recall = serializers.FloatField(allow_null=True)
+    f1 = serializers.FloatField(allow_null=True)
+    compared = serializers.IntegerField(help_text="mentions compared with the consolidated")
+
+
+class ValidatorPair(serializers.Serializer):
+    validators = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2)
+    topics = serializers.IntegerField()
+    mentions = serializers.IntegerField()
+    agreement = serializers.FloatField(allow_null=True)
+    kappa = serializers.FloatField(allow_null=True, help_text="Cohen's kappa on accept/reject")
+
+
+class ValidationMeasures(serializers.Serializer):
+    """validation/selectors/measures.py (docs/validation.md)."""
+
+    reasons = ValidationReason(many=True)
+    idle_cap_seconds = serializers.IntegerField()
+    consolidated_topics = serializers.IntegerField()
+    validators = ValidatorMeasures(many=True)
+    pairs = ValidatorPair(many=True)
+    kappa = serializers.FloatField(allow_null=True, help_text="pooled over every pair")

@@ -1,0 +1,61 @@
+"""What the admin pages read about projects: rows, topics, the progress matrix."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from annotation.api.serializers.fields import Number
+from annotation.api.serializers.workspace import ProjectInfo, assignment_role, assignment_status
+
+
+class Project(ProjectInfo):
+    """A project row of the admin pages (its suggestion settings are the suggestions app's)."""
+
+    topics = serializers.IntegerField(help_text="how many topics it has")
+
+
+class TopicRow(serializers.Serializer):
+    id = serializers.IntegerField()
+    external_id = serializers.CharField()
+    source = serializers.CharField()
+    position = serializers.IntegerField()
+    documents = serializers.IntegerField(source="documents_count")
+    mentions = serializers.IntegerField(
+        source="mentions_count", help_text="candidate mentions (not those annotators added)"
+    )
+    annotators = serializers.IntegerField(
+        source="annotators_count", help_text="users assigned as annotators (not adjudicators)"
+    )
+
+
+class ProgressTopic(serializers.Serializer):
+    id = serializers.IntegerField()
+    external_id = serializers.CharField()
+
+
+class ProgressAnnotator(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class ProgressCell(serializers.Serializer):
+    assignment = serializers.IntegerField()
+    topic = serializers.IntegerField()
+    user = serializers.IntegerField()
+    status = assignment_status()
+    role = assignment_role()
+    annotation = serializers.IntegerField()
+    version = serializers.IntegerField()
+    mentions_done = serializers.IntegerField()
+    mentions_total = serializers.IntegerField()
+    links = serializers.IntegerField()
+    seconds_spent = Number()
+
+
+class ProgressPayload(serializers.Serializer):
+    """The progress matrix (annotation/selectors/progress.py): topics x annotators."""
+
+    project = serializers.IntegerField()
+    topics = ProgressTopic(many=True)
+    annotators = ProgressAnnotator(many=True)
+    cells = ProgressCell(many=True)

@@ -1,0 +1,80 @@
+"""Admin endpoints for projects: create, read, change, delete, their topics and progress.
+Admins only (is_staff)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from annotation.api.permissions import AdminView
+from annotation.api.serializers.projects import ProgressPayload, Project, TopicRow
+from annotation.models import Project as ProjectModel
+from annotation.selectors.progress import project_progress
+from annotation.selectors.projects import project_row, project_rows, project_topics
+from annotation.services import projects as project_services
+
+
+class ProjectSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    hierarchy = serializers.BooleanField(default=True)
+    anaphora = serializers.BooleanField(default=False)
+    guidelines = serializers.CharField(allow_blank=True, default="", max_length=100_000)
+    allow_add_mentions = serializers.BooleanField(default=False)
+    allow_fix_spans = serializers.BooleanField(default=False)
+    allow_reject_mentions = serializers.BooleanField(default=False)
+    single_parent = serializers.BooleanField(default=True)
+    refuse_duplicate_link_pairs = serializers.BooleanField(default=False)
+    validation = serializers.BooleanField(
+        default=False, help_text="accept or reject imported clusters (docs/validation.md)"
+    )
+
+
+class ProjectsView(AdminView):
+    @extend_schema(responses=Project(many=True), operation_id="projects_list")
+    def get(self, request):
+        return Response(Project(project_rows(), many=True).data)
+
+    @extend_schema(request=ProjectSerializer, responses={201: Project})
+    def post(self, request):
+        data = ProjectSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        project = project_services.project_create(**data.validated_data)
+        return Response(Project(project_row(project)).data, status=status.HTTP_201_CREATED)
+
+
+class ProjectView(AdminView):
+    @extend_schema(responses=Project)
+    def get(self, request, pk: int):
+        return Response(Project(project_row(get_object_or_404(ProjectModel, pk=pk))).data)
+
+    @extend_schema(request=ProjectSerializer, responses=Project)
+    def patch(self, request, pk: int):
+        project = get_object_or_404(ProjectModel, pk=pk)
+        data = ProjectSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        project = project_services.project_update(project=project, **data.validated_data)
+        return Response(Project(project_row(project)).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, pk: int):
+        project = get_object_or_404(ProjectModel, pk=pk)
+        project_services.project_delete(
+            project=project, confirm=request.query_params.get("confirm") == "true"
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ProjectTopicsView(AdminView):
+    @extend_schema(responses=TopicRow(many=True))
+    def get(self, request, pk: int):
+        topics = project_topics(get_object_or_404(ProjectModel, pk=pk))
+        return Response(TopicRow(topics, many=True).data)
+
+
+class ProjectProgressView(AdminView):
+    @extend_schema(responses=ProgressPayload)
+    def get(self, request, pk: int):
+        progress = project_progress(get_object_or_404(ProjectModel, pk=pk))
+        return Response(ProgressPayload(progress).data)

@@ -1,0 +1,120 @@
+"""Label Studio JSON export, import only: labels become mentions, relations marked as
+coreference become clusters, the others links."""
+
+import io
+import json
+
+import pytest
+
+from annotation.domain.corpus import LinkData
+from annotation.domain.formats import FormatErrors, read
+from annotation.domain.formats.guess import guess_format
+from tests.paths import REPO
+
+DATA = REPO / "tests" / "data" / "label_studio"
+REAL = DATA / "named_entity_annotation.json"
+
+TEXT = "Mary met John. She thanked him. The meeting was long."
+
+
+def region(id_, start, end, label="PER"):
+    return {
+        "id": id_,
+        "from_name": "label",
+        "to_name": "text",
+        "type": "labels",
+        "value": {"start": start, "end": end, "text": TEXT[start:end], "labels": [label]},
+    }
+
+
+def relation(source, target, labels, direction="right"):
+    return {
+        "from_id": source,
+        "to_id": target,
+        "type": "relation",
+        "direction": direction,
+        "labels": labels,
+    }
+
+
+def export(results, **task):
+    return io.StringIO(
+        json.dumps(
+            [{"id": 7, "data": {"text": TEXT}, "annotations": [{"result": results}], **task}]
+        )
+    )
+
+
+def test_a_real_label_studio_task_reads_its_regions_as_mentions():
+    (topic,) = read("label-studio", REAL).topics
+    assert topic.external_id == "1"
+    (mention,) = topic.mentions
+    tokens = topic.documents[0].tokens
+    ((a, b),) = mention.spans
+    assert tokens[a : b + 1] == ["February", "22"]
+    assert mention.metadata["label-studio"]["labels"] == ["Date"]
+    assert mention.cluster is None
+    assert topic.clusters == []
+    assert guess_format(REAL.read_bytes()).format == "label-studio"
+
+
+def test_coreference_relations_are_clusters_and_the_others_links():
+    results = [
+        region("m", 0, 4),
+        region("j", 9, 13),
+        region("s", 15, 18),
+        region("h", 27, 30),
+        region("e", 32, 43, "EVENT"),
+        relation("s", "m", ["coref"]),
+        relation("h", "j", ["Coreference"]),
+        relation("e", "m", ["Transformed"]),
+        relation("j", "e", ["part-of"], direction="left"),
+    ]
+    (topic,) = read("label-studio", export(results)).topics
+    tokens = topic.documents[0].tokens
+
+    def text(i):
+        ((a, b),) = topic.mentions[i].spans
+        return " ".join(tokens[a : b + 1])
+
+    clusters = {
+        key: sorted(text(i) for i in members) for key, members in topic.cluster_members().items()
+    }
+    assert sorted(clusters.values()) == [["John", "him"], ["Mary", "She"]]
+    index = {text(i): i for i in range(len(topic.mentions))}
+    assert topic.links == [
+        LinkData("TRANSFORMED", index["The meeting"], index["Mary"]),
+        LinkData("part-of", index["The meeting"], index["John"]),
+    ]
+
+
+def test_only_the_first_annotation_is_read_with_a_warning():
+    results = [region("m", 0, 4)]
+    report = read(
+        "label-studio",
+        io.StringIO(
+            json.dumps(
+                [
+                    {
+                        "id": 1,
+                        "data": {"text": TEXT},
+                        "annotations": [{"result": results}, {"result": []}],
+                    }
+                ]
+            )
+        ),
+    )
+    assert any("1 more annotation(s) left out" in w.message for w in report.warnings)
+
+
+@pytest.mark.parametrize(
+    ("results", "message"),
+    [
+        ([region("m", 0, 4), relation("m", "x", ["coref"])], "not in the task"),
+        ([{**region("m", 0, 4), "value": {"start": 4, "end": 2, "labels": []}}], "not a span"),
+        ([{**region("m", 0, 4), "value": {"start": 50, "end": 99, "labels": []}}], "beyond"),
+    ],
+)
+def test_bad_tasks_are_refused_naming_the_result(results, message):
+    with pytest.raises(FormatErrors, match=message):
+        read("label-studio", export(results))

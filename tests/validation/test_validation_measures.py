@@ -1,0 +1,125 @@
+"""The validation section of the agreement report: rate with the idle cap, acceptance per
+reason, kappa between two validators, P/R against the consolidated validation; JSON and CSV."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from annotation.infra import state_cache
+from annotation.models import Assignment, Operation
+from annotation.selectors.agreement import agreement_csv, project_agreement
+from annotation.services.assignments import assignment_create, assignment_submit
+from annotation.services.operations import annotation_operation_apply
+from tests.factories import PASSWORD, AdminFactory, UserFactory, mention_ids
+from tests.validation.validation_setup import validation_project, validation_topic
+
+pytestmark = pytest.mark.django_db
+
+A, R = "accepted", "rejected"
+
+
+@pytest.fixture(autouse=True)
+def _cache():
+    state_cache.clear()
+
+
+def validate(user, topic, verdicts, *, role=Assignment.Role.ANNOTATOR, submit=True):
+    """`verdicts`: per mention (in topic order) "a", a reason key, or None (not decided)."""
+    assignment = assignment_create(topic=topic, user=user, role=role)
+    annotation = assignment.annotation
+    version = 0
+    for mention, verdict in zip(mention_ids(topic), verdicts, strict=True):
+        if verdict is None:
+            continue
+        payload = {"op": "validate", "mention": mention, "decision": A if verdict == "a" else R}
+        if verdict != "a":
+            payload["reason"] = verdict
+        version = annotation_operation_apply(
+            annotation_id=annotation.pk, user=user, payload=payload, expected_version=version
+        ).version
+    if submit:
+        assignment_submit(assignment_id=assignment.pk, user=user)
+    return annotation
+
+
+@pytest.fixture
+def project():
+    project = validation_project()
+    topic = validation_topic(project)
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    # 7 mentions: ann and bob agree on 5 (4 accepted, 1 rejected) and differ on 2.
+    validate(ann, topic, ["a", "a", "a", "a", "trigger", "a", "subevent"])
+    validate(bob, topic, ["a", "context", "a", "a", "trigger", "a", "a"])
+    return project, topic
+
+
+def test_kappa_between_two_validators_is_the_hand_computed_value(project):
+    report = project_agreement(project[0])["validation"]
+    # ann: 5 accepted / 7; bob: 5 accepted / 7. p_o = 5/7.
+    # p_e = (5/7)^2 + (2/7)^2 = 29/49; kappa = (5/7 - 29/49) / (1 - 29/49) = (6/49) / (20/49)
+    (pair,) = report["pairs"]
+    assert pair["validators"] == ["ann", "bob"]
+    assert pair["mentions"] == 7
+    assert pair["kappa"] == pytest.approx(0.3)
+    assert report["kappa"] == pytest.approx(0.3)
+
+
+def test_acceptance_rate_overall_and_per_reason(project):
+    report = project_agreement(project[0])["validation"]
+    ann = next(v for v in report["validators"] if v["validator"] == "ann")
+    assert (ann["decided"], ann["accepted"], ann["rejected"]) == (7, 5, 2)
+    assert ann["acceptance_rate"] == pytest.approx(5 / 7)
+    assert ann["by_reason"]["trigger"] == {"count": 1, "rate": pytest.approx(1 / 7)}
+    assert ann["by_reason"]["context"]["count"] == 0
+
+
+def test_mentions_per_hour_count_active_time_with_the_idle_cap(project):
+    operations = Operation.objects.filter(annotation__assignment__user__username="ann").order_by(
+        "version"
+    )
+    start = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    # six gaps: 10 s each, except one lunch of an hour (counted as the 300 s cap)
+    offsets = [0, 10, 20, 30, 3630, 3640, 3650]
+    for operation, offset in zip(operations, offsets, strict=True):
+        Operation.objects.filter(pk=operation.pk).update(
+            created_at=start + timedelta(seconds=offset)
+        )
+    report = project_agreement(project[0])["validation"]
+    ann = next(v for v in report["validators"] if v["validator"] == "ann")
+    assert ann["active_seconds"] == 5 * 10 + 300
+    assert ann["per_hour"] == pytest.approx(7 * 3600 / 350)  # 72 mentions an hour
+
+
+def test_precision_and_recall_against_the_consolidated_validation(project):
+    _, topic = project
+    # The adjudicator settles the two mentions they differ on: m1 rejected, m6 accepted.
+    validate(
+        UserFactory(username="judge"),
+        topic,
+        [None, "context", None, None, None, None, "a"],
+        role=Assignment.Role.ADJUDICATOR,
+    )
+    report = project_agreement(project[0])["validation"]
+    assert report["consolidated_topics"] == 1
+    ann = next(v for v in report["validators"] if v["validator"] == "ann")
+    bob = next(v for v in report["validators"] if v["validator"] == "bob")
+    # consolidated: accepted m0 m2 m3 m5 m6, rejected m1 m4.
+    # ann accepted m0 m1 m2 m3 m5: precision 4/5, recall 4/5.
+    assert (ann["precision"], ann["recall"], ann["compared"]) == (0.8, 0.8, 7)
+    # bob accepted m0 m2 m3 m5 m6: all right.
+    assert (bob["precision"], bob["recall"]) == (1.0, 1.0)
+
+
+def test_the_report_json_and_csv_carry_the_validation_section(project, client):
+    admin = AdminFactory()
+    client.login(username=admin.username, password=PASSWORD)
+    answer = client.get(f"/api/projects/{project[0].pk}/agreement/")
+    assert answer.status_code == 200
+    assert answer.json()["validation"]["pairs"][0]["kappa"] == pytest.approx(0.3)
+    text = agreement_csv(project_agreement(project[0]))
+    lines = text.splitlines()
+    start = lines.index("section,validator,other_validator,measure,value")
+    assert "pair,ann,bob,kappa,0.3" in lines[start:]
+    assert "validator,ann,,rejected:trigger,1" in lines[start:]
+    csv = client.get(f"/api/projects/{project[0].pk}/agreement/?format=csv")
+    assert b"pair,ann,bob,kappa,0.3" in csv.content
