@@ -86,8 +86,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def with_prediction(topic: TopicData, decoded: Decoded) -> TopicData:
     """`topic` with the decoded clusters ("0", "1", ... by first mention) and relations, its
-    pair_scores dropped."""
-    cluster_of = {m: str(k) for k, members in enumerate(decoded.clusters) for m in members}
+    pair_scores dropped; a mention no cluster holds is alone."""
+    covered = {m for members in decoded.clusters for m in members}
+    clusters = [
+        *decoded.clusters,
+        *([m] for m in range(len(topic.mentions)) if m not in covered),
+    ]
+    order = sorted(range(len(clusters)), key=lambda k: min(clusters[k]))
+    number = {k: rank for rank, k in enumerate(order)}
+    cluster_of = {m: str(number[k]) for k, members in enumerate(clusters) for m in members}
     scico = dict(topic.metadata.get(FORMAT, {}))
     scico["extra"] = {k: v for k, v in scico.get("extra", {}).items() if k != "pair_scores"}
     scico.pop("string_cluster_ids", None)
@@ -99,8 +106,8 @@ def with_prediction(topic: TopicData, decoded: Decoded) -> TopicData:
             MentionData(m.document, m.spans, cluster_of[index], dict(m.metadata))
             for index, m in enumerate(topic.mentions)
         ],
-        clusters=[ClusterData(str(k)) for k in range(len(decoded.clusters))],
-        relations=[(str(p), str(c)) for p, c, _ in decoded.relations],
+        clusters=[ClusterData(str(k)) for k in range(len(clusters))],
+        relations=[(str(number[p]), str(number[c])) for p, c, _ in decoded.relations],
         source=topic.source,
         metadata={**topic.metadata, FORMAT: scico},
     )
