@@ -221,3 +221,38 @@ def tune_thresholds(backend: CrossEncoderBackend, dev: list[TopicData], log: Log
             "hierarchy_50_f1": scores["hierarchy_50"]["f1"],
         },
     }
+
+
+def train_from_files(
+    train_path: Path,
+    dev_path: Path | None,
+    out: Path,
+    *,
+    encoder: str | Path,
+    hyperparameters: Hyperparameters,
+    holdout: float = 0.2,
+    device: str = "auto",
+    log: Log = print,
+) -> dict[str, Any]:
+    """Train from a SciCo jsonl file; the dev topics come from `dev_path`, else a seeded
+    `holdout` share of the training topics is held out as dev."""
+    from annotation.domain.formats.scico import read_scico_jsonl
+
+    train = read_scico_jsonl(train_path).topics
+    if dev_path is not None:
+        dev = read_scico_jsonl(dev_path).topics
+    else:
+        shuffled = list(train)
+        random.Random(hyperparameters.seed).shuffle(shuffled)
+        cut = round(len(shuffled) * holdout) if len(shuffled) > 1 else 0
+        dev, train = shuffled[:cut], shuffled[cut:]
+        log(f"{len(dev)} of {len(shuffled)} topics held out as dev (no --dev file)")
+    return train_cross_encoder(
+        train,
+        dev,
+        encoder=encoder,
+        out=out,
+        hyperparameters=hyperparameters,
+        device=device,
+        log=log,
+    )
