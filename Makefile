@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/vite.config.ts frontend/tsconfig.json
 
-.PHONY: up test test-python test-frontend test-browser bench install frontend chromium check-tools clean-var
+.PHONY: up test test-fast test-python test-frontend test-browser bench install frontend chromium check-tools clean-var
 
 up: install frontend
 	@$(PY) -m corefapp.runtime.up
@@ -52,6 +52,12 @@ chromium:
 	    elif command -v sudo >/dev/null 2>&1; then (sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null); \
 	    else false; fi || echo "warning: could not install chromium; the browser tests will fail and say how to install it"; }
 
+# Hypothesis profile (tests/hypothesis_profiles.py): ci, or deep for a longer search.
+HYPOTHESIS_PROFILE ?= ci
+export HYPOTHESIS_PROFILE
+# The fast lane (tests/lanes.py): no browser, no whole stack, no training, nothing marked slow.
+FAST_TESTS := not e2e and not integration and not training and not slow
+
 test: install frontend chromium
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
@@ -60,6 +66,13 @@ test: install frontend chromium
 	@$(VENV)/bin/ruff format --check .
 	@$(VENV)/bin/mypy
 	@$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The domain, unit and API tests (real PostgreSQL and Redis, no browser, no worker process, no
+# training) and the frontend's unit tests: the loop to run while working, under 3 minutes.
+test-fast: install
+	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
+	@cd frontend && npm test --silent
+	@$(VENV)/bin/pytest -m "$(FAST_TESTS)" $(PYTEST_ARGS)
 
 bench: install frontend
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"

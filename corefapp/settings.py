@@ -8,6 +8,7 @@ Setting DATABASE_URL / REDIS_URL points the application at other servers instead
 from pathlib import Path
 
 import environ
+from channels_redis.core import RedisChannelLayer
 from django.core.exceptions import ImproperlyConfigured
 
 from corefapp.runtime.defaults import (
@@ -158,9 +159,10 @@ REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=1.0)
 
 # channels-redis receives with a server-side blocking pop of 5 s (BZPOPMIN, brpop_timeout), and
 # redis-py 8 times reads out after 5 s by default: the client gave up first and every idle
-# websocket died after ~5 s (channels_redis#422, redis-py#4091). Reads get three times the pop;
+# websocket died after ~5 s (channels_redis#422, redis-py#4091). Reads get three times the pop
+# (15 s; tests/integration/test_live_sync.py shortens the pop and checks the ratio holds);
 # sends that must not wait that long (broadcasts, /healthz) bound themselves.
-CHANNEL_LAYER_SOCKET_TIMEOUT = 15.0
+CHANNEL_LAYER_SOCKET_TIMEOUT = 3 * RedisChannelLayer.brpop_timeout
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -273,7 +275,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every operation lists its refusals, from the status table (annotation/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "annotation.api.schema.ErrorsAutoSchema",
     "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
     # `?format=` is ours (agreement CSV, export formats), not DRF's renderer override.
     "URL_FORMAT_OVERRIDE": None,
@@ -287,6 +290,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "annotation.api.schema.open_error_bodies",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -14,7 +14,10 @@ export default defineConfig({
     rollupOptions: { input: "src/main.ts" },
   },
   test: {
-    environment: "happy-dom",
+    // Most tests are pure TypeScript: a DOM (happy-dom) only where a file asks for one with
+    // a `// @vitest-environment happy-dom` first line (mounting components, DOMParser,
+    // localStorage); setting one up for every file took half of `npm test`.
+    environment: "node",
     include: ["tests/**/*.test.ts"],
   },
 });

@@ -12,7 +12,18 @@ import os
 import pytest
 from django.test import override_settings
 
+from tests import hypothesis_profiles, lanes
 from tests.services import Services, start_services
+
+hypothesis_profiles.load_profile()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    lanes.configure(config)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    lanes.mark(items)
 
 
 @pytest.fixture(scope="session")
@@ -69,3 +80,11 @@ def django_db_modify_db_settings(services: Services) -> None:
 def fast_password_hashing(settings):
     """PBKDF2's deliberate slowness is for production; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def declared_refusals_only(monkeypatch):
+    """Every 4xx/503 a test's client receives is one the schema lists for that operation."""
+    from tests.error_contract import watch
+
+    watch(monkeypatch)

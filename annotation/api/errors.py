@@ -13,7 +13,7 @@ from django.http import Http404, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -21,7 +21,7 @@ from annotation import errors as service
 from annotation.domain import errors as domain
 from annotation.domain.formats.errors import FormatErrors
 
-STATUS_BY_ERROR: dict[type, int] = {
+STATUS_BY_ERROR: dict[type[domain.DomainError], int] = {
     service.VersionConflict: status.HTTP_409_CONFLICT,
     domain.NotFound: status.HTTP_404_NOT_FOUND,
     domain.NotAllowed: status.HTTP_403_FORBIDDEN,
@@ -39,12 +39,58 @@ STATUS_BY_ERROR: dict[type, int] = {
 
 
 def status_for(error: domain.DomainError) -> int:
-    for cls in type(error).__mro__:
+    return status_of(type(error))
+
+
+def status_of(error: type[domain.DomainError]) -> int:
+    for cls in error.__mro__:
         if cls in STATUS_BY_ERROR:
             return STATUS_BY_ERROR[cls]
     # Any other domain refusal is a rule the operation would break: the request was
     # well-formed but cannot be applied.
     return status.HTTP_422_UNPROCESSABLE_ENTITY
+
+
+# The bodies, as the schema states them (annotation/api/schema.py lists them under every
+# operation's 4xx answers, so the frontend's error types are generated).
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every refusal: what `exception_handler` and the views below answer. The details differ
+    by code; those a client reads are named here, any other may follow."""
+
+    error = serializers.CharField(help_text="A short snake_case code a script can branch on.")
+    message = serializers.CharField(help_text="What went wrong, in the annotator's words.")
+    field = serializers.CharField(
+        required=False, help_text="The operation field that was refused (invalid_operation)."
+    )
+    retry_after = serializers.FloatField(
+        required=False, allow_null=True, help_text="Seconds to wait (throttled)."
+    )
+
+    def get_fields(self):
+        # `fields` and `errors` are names a Serializer uses itself: added here, not declared.
+        return {
+            **super().get_fields(),
+            "fields": serializers.DictField(
+                required=False,
+                child=serializers.JSONField(),
+                help_text="Each refused request field with its messages (invalid).",
+            ),
+            "errors": serializers.ListField(
+                required=False,
+                child=serializers.CharField(),
+                help_text="Each problem found in an uploaded file (invalid_file, import_refused).",
+            ),
+        }
+
+
+class VersionConflictSerializer(ErrorSerializer):
+    """409 version_conflict: the edit was planned against a version that is no longer the
+    annotation's; nothing was changed. The operation queue drops what is queued and reloads."""
+
+    expected_version = serializers.IntegerField()
+    current_version = serializers.IntegerField()
 
 
 def too_large_body() -> dict:

@@ -24,7 +24,7 @@ def run(*args):
 
 
 def annotators(*names: str, submit: bool = True) -> None:
-    for name, letter in zip(names, "ab", strict=True):
+    for name, letter in zip(names, "ab"[: len(names)], strict=True):
         args = ["--project", "SciCo", "--user", name, "--format", "scico", "--create-user"]
         call_command(
             "import_annotations",

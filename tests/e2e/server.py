@@ -89,7 +89,11 @@ def start_daphne(
     log_dir: Path,
     secret_key: str | None = None,
     timeout: float = 60,
+    launcher: list[str] | None = None,
+    options: list[str] | None = None,
 ) -> Daphne:
+    """`launcher` replaces the daphne executable (a module that adjusts something first);
+    `options` go before the application, e.g. Daphne's ping interval."""
     port = free_port()
     env = dict(os.environ)
     env.update(
@@ -107,7 +111,12 @@ def start_daphne(
     log_path = log_dir / f"daphne-{port}.log"
     with open(log_path, "w") as log:  # the child keeps its own copy
         process = subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "corefapp.asgi:application"],
+            [
+                *(launcher or [daphne]),
+                *("-b", "127.0.0.1", "-p", str(port)),
+                *(options or []),
+                "corefapp.asgi:application",
+            ],
             cwd=REPO,
             env=env,
             stdout=log,

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from annotation.models import Assignment, Project
 from tests.e2e.data import apply_ops, chemu_demo_topic, mention_ids, topic_from_data
+from tests.e2e.network import requests_to
 from tests.e2e.workspace import open_workspace, press, wait_saved
 from tests.factories import UserFactory, assign, make_topic
 
@@ -41,19 +42,23 @@ def test_space_after_cancelling_submit_neither_reopens_nor_submits(new_page):
     press(page, "Escape")
     expect(dialog).to_be_hidden()
 
-    press(page, "Space", "Space")
-    page.wait_for_timeout(500)
+    submits = requests_to(page, "/submit/")
+    press(page, "Space", "Space", "?")  # the help comes after the two spaces
+    expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
 
     expect(dialog).to_be_hidden()
+    assert submits == []
     assert status_of(assignment) != "submitted"
 
 
 def test_space_in_the_submit_dialog_does_not_press_submit(new_page):
     page, _, assignment, _ = hierarchy_workspace(new_page, clustered=7)
     page.get_by_role("button", name="Submit").click()
-    press(page, "Space")
-    page.wait_for_timeout(500)
-    expect(page.get_by_role("dialog", name="Submit this topic?")).to_be_visible()
+    dialog = page.get_by_role("dialog", name="Submit this topic?")
+    submits = requests_to(page, "/submit/")
+    press(page, "Space", "Escape")  # Escape closes the dialog only if Space left it open
+    expect(dialog).to_be_hidden()
+    assert submits == []
     assert status_of(assignment) != "submitted"
 
 
@@ -82,13 +87,14 @@ def test_the_submit_dialog_names_the_mentions_left_out_and_refuses_to_submit(new
     )
     expect(dialog.locator("[data-unfinished=unclustered]")).to_contain_text('"the mixture"')
     expect(dialog.get_by_role("button", name="Submit")).to_be_disabled()
+    submits = requests_to(page, "/submit/")
     press(page, "Enter")
-    page.wait_for_timeout(300)
-    assert status_of(assignment) != "submitted"
 
-    dialog.get_by_role("button", name="Go to the first").click()
+    dialog.get_by_role("button", name="Go to the first").click()  # after the Enter
     expect(dialog).to_be_hidden()
     expect(page.locator(".m.is-current")).to_contain_text("The mixture")
+    assert submits == []
+    assert status_of(assignment) != "submitted"
 
 
 def test_leaving_mentions_unlinked_needs_a_tick_then_the_next_topic_is_offered(new_page):

@@ -1,14 +1,27 @@
-"""Live updates on a real Daphne and a real Redis: a websocket left idle for more than a minute
-stays open and still hears the next change."""
+"""Live updates on a real Daphne and a real Redis: a websocket left idle stays open and still
+hears the next change.
+
+What keeps an idle socket open is a ratio of timeouts, not the wall clock. Channels-redis
+receives with a server-side blocking pop (5 s), and the layer's Redis client must wait longer
+than that for the reply: with redis-py's 5 s read timeout the client gave up first and every
+idle socket died after ~5.7 s (the bug this test was written for). Daphne pings each socket
+every 20 s and drops one silent for 30 s. A minute of idle was twelve pop cycles and three
+pings. Here the whole time scale is shrunk tenfold for this test's Daphne: the pop is 0.5 s
+(tests/integration/short_pop_daphne.py), the settings derive the read timeout from the pop
+(three times it, as in production), pings every 2 s, dropped after 3 s; 6.5 s of idle is the
+same twelve pop cycles and three pings, the same failure mode in a tenth of the time.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 
 import pytest
 import websockets
+from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.db import connection
 from django.test import Client
@@ -20,18 +33,27 @@ from tests.workers import LOGS
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-# channels-redis blocks 5 s per receive; redis-py 8 timed reads out after 5 s, so an idle socket
-# died after ~5.7 s. A minute is twelve of those cycles and three of Daphne's pings.
-IDLE_SECONDS = 65
+# Production's timeouts (5 s pop, 20 s ping, 30 s ping timeout, 65 s idle), a tenth of each.
+SCALE = 0.1
+POP_SECONDS = 5 * SCALE
+# Daphne takes whole seconds.
+PING_SECONDS, PING_TIMEOUT_SECONDS = round(20 * SCALE), round(30 * SCALE)
+IDLE_SECONDS = 65 * SCALE
 
 
 @pytest.fixture
-def daphne(services):
+def daphne(services, monkeypatch):
+    monkeypatch.setenv("CHANNEL_LAYER_POP_SECONDS", str(POP_SECONDS))
     server = start_daphne(
         database_url=services.postgres.url(connection.settings_dict["NAME"]),
         redis_url=services.redis_url,
         log_dir=LOGS,
         secret_key=settings.SECRET_KEY,
+        launcher=[sys.executable, "-m", "tests.integration.short_pop_daphne"],
+        options=[
+            *("--ping-interval", str(PING_SECONDS)),
+            *("--ping-timeout", str(PING_TIMEOUT_SECONDS)),
+        ],
     )
     yield server
     server.stop()
@@ -69,7 +91,15 @@ async def stays_silent(socket, seconds: float) -> None:
     raise AssertionError(f"unexpected message while idle: {message}")
 
 
-def test_sockets_idle_for_more_than_a_minute_stay_open_and_receive_the_next_change(daphne):
+def test_the_layer_waits_longer_for_redis_than_the_blocking_pop_lasts():
+    """The ratio the idle test relies on, in the settings the web server reads."""
+    (host,) = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+    assert host["socket_timeout"] >= 2 * RedisChannelLayer.brpop_timeout
+
+
+def test_sockets_idle_for_twelve_pop_cycles_and_three_pings_stay_open_and_hear_the_next_change(
+    daphne,
+):
     admin = AdminFactory()
     annotator = UserFactory()
     topic = make_topic()
@@ -100,7 +130,8 @@ def test_sockets_idle_for_more_than_a_minute_stay_open_and_receive_the_next_chan
     except websockets.ConnectionClosed as closed:
         raise AssertionError(f"an idle socket was closed: {closed}\n{daphne.log_tail()}") from None
 
-    assert idle >= 60
+    assert idle >= 12 * POP_SECONDS
+    assert idle >= 3 * PING_SECONDS
     assert progress["type"] == "progress"
     assert applied["type"] == "applied"
     assert applied["version"] == 1

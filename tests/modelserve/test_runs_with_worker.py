@@ -53,7 +53,8 @@ def demo_topic(name="runs", mentions=None):
 def test_a_run_with_no_model_worker_stays_queued_and_the_api_says_no_worker_is_alive(services):
     from django.core.cache import cache
 
-    from modelserve.workers import CACHE_KEY
+    from modelserve.services.runs import RUN_TASK
+    from modelserve.workers import CACHE_KEY, waiting_run_ids
 
     cache.delete(CACHE_KEY)  # the answer of an earlier test, while its worker still ran
     topic = demo_topic()
@@ -63,12 +64,14 @@ def test_a_run_with_no_model_worker_stays_queued_and_the_api_says_no_worker_is_a
     client.force_authenticate(user)
 
     created = client.post(f"/api/topics/{topic.pk}/suggestion-runs/", {}, format="json")
-    time.sleep(3)
     listing = client.get(f"/api/topics/{topic.pk}/suggestion-runs/").json()
 
     assert created.status_code == 201
     assert listing["runs"][0]["status"] == "queued"
     assert listing["model_workers"] == []
+    # Still queued because nothing took it: its message waits in the broker after the listing.
+    assert listing["runs"][0]["run"] == created.json()["run"]
+    assert created.json()["run"] in waiting_run_ids(RUN_TASK)
 
 
 def test_a_queued_run_completes_when_a_worker_starts_and_its_suggestions_cover_every_mention(

@@ -1,28 +1,20 @@
-// One function per admin endpoint (annotation/api/urls.py "admins", modelserve/urls.py).
+// One function per admin endpoint (annotation/api/urls.py "admins", modelserve/urls.py), each
+// typed by its path in the generated schema (see http.ts).
 
 import type {
-  AcceptanceRow,
-  TrainingPayload,
-  AgreementReport,
-  AssignmentReassigned,
-  AssignmentReopened,
-  AssignmentsCreated,
   AssignRequest,
   BulkAction,
-  BulkDone,
-  ImportResult,
-  ProgressPayload,
+  ImportFormat,
+  ImportRequest,
   Project,
   ProjectInput,
   ProjectRow,
-  ProjectRunsAnswer,
-  SuggestionBackends,
   SuggestionSettings,
-  TopicRow,
-  UserRow,
 } from "./adminTypes";
-import { ApiError, NetworkError, readCookie, request } from "./http";
-import type { ErrorBody, Id } from "./types";
+import { ApiError, answer, backendOf, client, errorBody, multipart, NetworkError } from "./http";
+import type { Id } from "./types";
+
+const id = (value: Id) => ({ params: { path: { id: value } } });
 
 const query = (params: Record<string, string | undefined>): string => {
   const search = new URLSearchParams();
@@ -45,37 +37,21 @@ const withSettings = (row: Project, settings: SuggestionSettings | undefined): P
 });
 
 const putSettings = (project: Id, backend?: string, params?: Record<string, unknown>) =>
-  request<SuggestionSettings>(`/api/projects/${project}/suggestion-settings/`, {
-    method: "PUT",
-    body: { ...(backend ? { backend } : {}), ...(params === undefined ? {} : { params }) },
-  });
+  answer(
+    client.PUT("/api/projects/{id}/suggestion-settings/", {
+      ...id(project),
+      body: { ...backendOf(backend), ...(params === undefined ? {} : { params }) },
+    }),
+  );
 
 async function errorOf(response: Response): Promise<ApiError> {
-  let body: ErrorBody = { error: `http_${response.status}`, message: `The server answered ${response.status}.` };
+  let data: unknown = null;
   try {
-    const data: unknown = await response.json();
-    if (data && typeof data === "object" && "error" in data) body = data as ErrorBody;
+    data = await response.json();
   } catch {
     // not JSON: keep the generic message
   }
-  return new ApiError(response.status, body);
-}
-
-/** A multipart POST (the JSON `request` cannot carry a file). */
-async function upload<T>(path: string, form: FormData): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: "POST",
-      body: form,
-      credentials: "same-origin",
-      headers: { Accept: "application/json", "X-CSRFToken": readCookie("csrftoken") ?? "" },
-    });
-  } catch (error) {
-    throw new NetworkError(error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined);
-  }
-  if (!response.ok) throw await errorOf(response);
-  return (await response.json()) as T;
+  return new ApiError(response.status, errorBody(response.status, data));
 }
 
 /** A file download: the body and the name the server gave it. */
@@ -95,70 +71,73 @@ async function download(path: string): Promise<{ blob: Blob; filename: string }>
 export const adminApi = {
   projects: async (): Promise<ProjectRow[]> => {
     const [rows, settings] = await Promise.all([
-      request<Project[]>("/api/projects/"),
-      request<SuggestionSettings[]>("/api/suggestion-settings/"),
+      answer(client.GET("/api/projects/")),
+      answer(client.GET("/api/suggestion-settings/")),
     ]);
     const byProject = new Map(settings.map((s) => [s.project, s]));
     return rows.map((row) => withSettings(row, byProject.get(row.id)));
   },
-  project: async (id: Id): Promise<ProjectRow> => {
+  project: async (project: Id): Promise<ProjectRow> => {
     const [row, settings] = await Promise.all([
-      request<Project>(`/api/projects/${id}/`),
-      request<SuggestionSettings>(`/api/projects/${id}/suggestion-settings/`),
+      answer(client.GET("/api/projects/{id}/", id(project))),
+      answer(client.GET("/api/projects/{id}/suggestion-settings/", id(project))),
     ]);
     return withSettings(row, settings);
   },
   createProject: async (input: ProjectInput): Promise<ProjectRow> => {
     const { suggestion_backend, suggestion_params, ...fields } = input;
-    const row = await request<Project>("/api/projects/", { method: "POST", body: fields });
+    const row = await answer(client.POST("/api/projects/", { body: fields }));
     return withSettings(row, await putSettings(row.id, suggestion_backend, suggestion_params));
   },
-  updateProject: async (id: Id, input: Partial<ProjectInput>): Promise<ProjectRow> => {
+  updateProject: async (project: Id, input: Partial<ProjectInput>): Promise<ProjectRow> => {
     const { suggestion_backend, suggestion_params, ...fields } = input;
-    const row = await request<Project>(`/api/projects/${id}/`, { method: "PATCH", body: fields });
-    return withSettings(row, await putSettings(id, suggestion_backend, suggestion_params));
+    const row = await answer(client.PATCH("/api/projects/{id}/", { ...id(project), body: fields }));
+    return withSettings(row, await putSettings(project, suggestion_backend, suggestion_params));
   },
-  deleteProject: (id: Id, confirm: boolean) =>
-    request<void>(`/api/projects/${id}/${confirm ? "?confirm=true" : ""}`, { method: "DELETE" }),
-  suggestionBackends: () => request<SuggestionBackends>("/api/suggestion-backends/"),
-  topics: (project: Id) => request<TopicRow[]>(`/api/projects/${project}/topics/`),
-  progress: (project: Id) => request<ProgressPayload>(`/api/projects/${project}/progress/`),
-  importTopics: (project: Id, file: File, format: string, skipInvalid: boolean) => {
-    const form = new FormData();
-    form.append("file", file);
-    form.append("format", format);
-    form.append("skip_invalid", skipInvalid ? "true" : "false");
-    return upload<ImportResult>(`/api/projects/${project}/imports/`, form);
-  },
+  deleteProject: (project: Id, confirm: boolean) =>
+    answer(
+      client.DELETE("/api/projects/{id}/", {
+        params: { path: { id: project }, query: confirm ? { confirm: "true" } : {} },
+      }),
+    ),
+  suggestionBackends: () => answer(client.GET("/api/suggestion-backends/")),
+  topics: (project: Id) => answer(client.GET("/api/projects/{id}/topics/", id(project))),
+  progress: (project: Id) => answer(client.GET("/api/projects/{id}/progress/", id(project))),
+  importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean) =>
+    answer(
+      client.POST("/api/projects/{id}/imports/", {
+        ...id(project),
+        body: multipart<ImportRequest>({ file, format, skip_invalid: skipInvalid }),
+      }),
+    ),
   exportFile: (project: Id, format: string, source: string) => download(exportUrl(project, format, source)),
-  agreement: (project: Id) => request<AgreementReport>(`/api/projects/${project}/agreement/`),
-  users: () => request<UserRow[]>("/api/users/"),
+  agreement: (project: Id) => answer(client.GET("/api/projects/{id}/agreement/", id(project))),
+  users: () => answer(client.GET("/api/users/")),
   createUser: (username: string, password: string, isAdmin: boolean) =>
-    request<UserRow>("/api/users/", { method: "POST", body: { username, password, is_admin: isAdmin } }),
-  updateUser: (id: Id, change: { password?: string; is_admin?: boolean; is_active?: boolean }) =>
-    request<UserRow>(`/api/users/${id}/`, { method: "PATCH", body: change }),
-  assign: (body: AssignRequest) => request<AssignmentsCreated>("/api/assignments/", { method: "POST", body }),
+    answer(client.POST("/api/users/", { body: { username, password, is_admin: isAdmin } })),
+  updateUser: (user: Id, change: { password?: string; is_admin?: boolean; is_active?: boolean }) =>
+    answer(client.PATCH("/api/users/{id}/", { ...id(user), body: change })),
+  assign: (body: AssignRequest) => answer(client.POST("/api/assignments/", { body })),
   reassign: (assignment: Id, user: Id, discardWork: boolean) =>
-    request<AssignmentReassigned>(`/api/assignments/${assignment}/reassign/`, {
-      method: "POST",
-      body: { user, discard_work: discardWork },
-    }),
-  reopen: (assignment: Id) =>
-    request<AssignmentReopened>(`/api/assignments/${assignment}/reopen/`, { method: "POST" }),
+    answer(
+      client.POST("/api/assignments/{id}/reassign/", {
+        ...id(assignment),
+        body: { user, discard_work: discardWork },
+      }),
+    ),
+  reopen: (assignment: Id) => answer(client.POST("/api/assignments/{id}/reopen/", id(assignment))),
   deleteAssignment: (assignment: Id, discardWork: boolean) =>
-    request<void>(`/api/assignments/${assignment}/${discardWork ? "?discard_work=true" : ""}`, { method: "DELETE" }),
+    answer(
+      client.DELETE("/api/assignments/{id}/", {
+        params: { path: { id: assignment }, query: discardWork ? { discard_work: "true" } : {} },
+      }),
+    ),
   bulk: (action: BulkAction, assignments: Id[], discardWork = false) =>
-    request<BulkDone>("/api/assignments/bulk/", {
-      method: "POST",
-      body: { action, assignments, discard_work: discardWork },
-    }),
-  acceptance: (project: Id) => request<AcceptanceRow[]>(`/api/projects/${project}/suggestion-acceptance/`),
-  modelTrainings: () => request<TrainingPayload[]>("/api/model-trainings/"),
+    answer(client.POST("/api/assignments/bulk/", { body: { action, assignments, discard_work: discardWork } })),
+  acceptance: (project: Id) => answer(client.GET("/api/projects/{id}/suggestion-acceptance/", id(project))),
+  modelTrainings: () => answer(client.GET("/api/model-trainings/")),
   suggestEveryTopic: (project: Id, backend?: string) =>
-    request<ProjectRunsAnswer>(`/api/projects/${project}/suggestion-runs/`, {
-      method: "POST",
-      body: backend ? { backend } : {},
-    }),
+    answer(client.POST("/api/projects/{id}/suggestion-runs/", { ...id(project), body: backendOf(backend) })),
 };
 
 export type AdminApi = typeof adminApi;

@@ -54,6 +54,8 @@ export type BulkDone = Schemas["BulkDone"];
 export type BulkAction = Schemas["BulkAction"];
 
 export type ImportResult = Schemas["ImportSummary"];
+export type ImportRequest = Schemas["ImportRequestRequest"];
+export type ImportFormat = ImportRequest["format"];
 
 export type TopicMetricScores = Schemas["TopicMetricScores"];
 export type OverallMetricScores = Schemas["OverallMetricScores"];

@@ -1,65 +1,56 @@
-// One function per endpoint the annotator pages use (annotation/api/urls.py).
+// One function per endpoint the annotator pages use (annotation/api/urls.py), each typed by
+// its path in the generated schema (see http.ts).
 
-import { request } from "./http";
-import type { components } from "./schema";
-import type {
-  AnnotationPayload,
-  Applied,
-  AppliedBatch,
-  AssignmentRow,
-  AssignmentSubmitted,
-  Id,
-  Me,
-  Operation,
-  RunRequested,
-  RunsAnswer,
-  SuggestionKind,
-  SuggestionsPayload,
-  TopicPayload,
-} from "./types";
+import { answer, backendOf, client } from "./http";
+import { type Id, type Operation, type SuggestionKind, withLinkTriples } from "./types";
+
+const id = (value: Id) => ({ params: { path: { id: value } } });
 
 export const api = {
-  csrf: () => request<components["schemas"]["Csrf"]>("/api/auth/csrf/"),
-  me: () => request<Me>("/api/me/"),
+  csrf: () => answer(client.GET("/api/auth/csrf/")),
+  me: () => answer(client.GET("/api/me/")),
   login: (username: string, password: string) =>
-    request<Me>("/api/auth/login/", { method: "POST", body: { username, password } }),
-  logout: () => request<void>("/api/auth/logout/", { method: "POST" }),
-  myAssignments: () => request<AssignmentRow[]>("/api/assignments/mine/"),
-  topic: (id: Id) => request<TopicPayload>(`/api/topics/${id}/`),
-  annotation: (id: Id) => request<AnnotationPayload>(`/api/annotations/${id}/`),
+    answer(client.POST("/api/auth/login/", { body: { username, password } })),
+  logout: () => answer(client.POST("/api/auth/logout/")),
+  myAssignments: () => answer(client.GET("/api/assignments/mine/")),
+  topic: (topic: Id) => answer(client.GET("/api/topics/{id}/", id(topic))),
+  annotation: async (annotation: Id) =>
+    withLinkTriples(await answer(client.GET("/api/annotations/{id}/", id(annotation)))),
   operation: (annotation: Id, expectedVersion: number, operation: Operation, clientId: string) =>
-    request<Applied>(`/api/annotations/${annotation}/operations/`, {
-      method: "POST",
-      body: { expected_version: expectedVersion, operation, client_id: clientId },
-    }),
+    answer(
+      client.POST("/api/annotations/{id}/operations/", {
+        ...id(annotation),
+        body: { expected_version: expectedVersion, operation, client_id: clientId },
+      }),
+    ),
   undo: (annotation: Id, expectedVersion: number, clientId: string) =>
-    request<Applied>(`/api/annotations/${annotation}/undo/`, {
-      method: "POST",
-      body: { expected_version: expectedVersion, client_id: clientId },
-    }),
+    answer(
+      client.POST("/api/annotations/{id}/undo/", {
+        ...id(annotation),
+        body: { expected_version: expectedVersion, client_id: clientId },
+      }),
+    ),
   redo: (annotation: Id, expectedVersion: number, clientId: string) =>
-    request<Applied>(`/api/annotations/${annotation}/redo/`, {
-      method: "POST",
-      body: { expected_version: expectedVersion, client_id: clientId },
-    }),
+    answer(
+      client.POST("/api/annotations/{id}/redo/", {
+        ...id(annotation),
+        body: { expected_version: expectedVersion, client_id: clientId },
+      }),
+    ),
   cursor: (annotation: Id, mention: Id | null, keepalive = false) =>
-    request<void>(`/api/annotations/${annotation}/cursor/`, { method: "PUT", body: { mention }, keepalive }),
-  suggestionRuns: (topic: Id) => request<RunsAnswer>(`/api/topics/${topic}/suggestion-runs/`),
+    answer(client.PUT("/api/annotations/{id}/cursor/", { ...id(annotation), body: { mention }, keepalive })),
+  suggestionRuns: (topic: Id) => answer(client.GET("/api/topics/{id}/suggestion-runs/", id(topic))),
   requestSuggestionRun: (topic: Id, backend?: string) =>
-    request<RunRequested>(`/api/topics/${topic}/suggestion-runs/`, {
-      method: "POST",
-      body: backend ? { backend } : {},
-    }),
-  suggestions: (annotation: Id) => request<SuggestionsPayload>(`/api/annotations/${annotation}/suggestions/`),
+    answer(client.POST("/api/topics/{id}/suggestion-runs/", { ...id(topic), body: backendOf(backend) })),
+  suggestions: (annotation: Id) => answer(client.GET("/api/annotations/{id}/suggestions/", id(annotation))),
   acceptAbove: (annotation: Id, expectedVersion: number, threshold: number, kinds: SuggestionKind[], clientId: string) =>
-    request<AppliedBatch>(`/api/annotations/${annotation}/suggestions/accept-above/`, {
-      method: "POST",
-      body: { expected_version: expectedVersion, threshold, kinds, client_id: clientId },
-    }),
-  submit: (assignment: Id) =>
-    request<AssignmentSubmitted>(`/api/assignments/${assignment}/submit/`, {
-      method: "POST",
-    }),
+    answer(
+      client.POST("/api/annotations/{id}/suggestions/accept-above/", {
+        ...id(annotation),
+        body: { expected_version: expectedVersion, threshold, kinds, client_id: clientId },
+      }),
+    ),
+  submit: (assignment: Id) => answer(client.POST("/api/assignments/{id}/submit/", id(assignment))),
 };
 
 export type Api = typeof api;

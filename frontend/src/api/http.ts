@@ -1,8 +1,16 @@
-// A small fetch wrapper: JSON in and out, the CSRF header on every write, and two error
-// classes the rest of the app branches on (ApiError: the server answered; NetworkError: it
-// did not).
+// The typed client every endpoint module calls: openapi-fetch over the `paths` that
+// `npm run api` generates from the server's schema, so a path, its parameters, its request
+// body and its answer are checked against the serializers; nothing at a call site names a
+// response type. On top of it: the CSRF header on every write, and two error classes the
+// rest of the app branches on (ApiError: the server answered with a refusal; NetworkError:
+// it did not answer, or a gateway did).
 
-import type { ErrorBody } from "./types";
+import createClient, { type Client } from "openapi-fetch";
+import type { components, paths } from "./schema";
+
+/** Every refusal: `{"error": code, "message": text, ...details}` (annotation/api/errors.py);
+ * a version conflict (409) also carries `current_version`. Generated from the schema. */
+export type ErrorBody = components["schemas"]["Error"] | components["schemas"]["VersionConflict"];
 
 export class ApiError extends Error {
   constructor(
@@ -29,7 +37,7 @@ export class NetworkError extends Error {
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export function readCookie(name: string, cookies: string = document.cookie): string | null {
+export function readCookie(name: string, cookies: string = globalThis.document?.cookie ?? ""): string | null {
   for (const part of cookies.split(";")) {
     const [key, ...rest] = part.trim().split("=");
     if (key === name) return decodeURIComponent(rest.join("="));
@@ -37,44 +45,72 @@ export function readCookie(name: string, cookies: string = document.cookie): str
   return null;
 }
 
-export interface RequestOptions {
-  method?: string;
-  body?: unknown;
-  keepalive?: boolean;
+/** A client of the API at `baseUrl` (the page's own origin in the app; tests give one). */
+export function createApiClient(baseUrl = ""): Client<paths, "application/json"> {
+  // Answers typed as JSON: an endpoint that can also send CSV or a file is read as JSON
+  // here (the downloads go through plain links or `download` in admin.ts).
+  const client = createClient<paths, "application/json">({
+    baseUrl,
+    credentials: "same-origin",
+    headers: { Accept: "application/json" },
+    // Looked up at each call, not once: whatever fetch the page (or a test) has now.
+    fetch: (request) => globalThis.fetch(request),
+  });
+  client.use({
+    onRequest({ request }) {
+      if (WRITE_METHODS.has(request.method)) request.headers.set("X-CSRFToken", readCookie("csrftoken") ?? "");
+      return request;
+    },
+  });
+  return client;
 }
 
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const method = options.method ?? "GET";
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  if (WRITE_METHODS.has(method)) headers["X-CSRFToken"] = readCookie("csrftoken") ?? "";
-  let response: Response;
+export const client = createApiClient();
+
+/** The error body of a refusal, or a generic one when the answer is not ours (a proxy's page). */
+export function errorBody(status: number, data: unknown): ErrorBody {
+  return data !== null && typeof data === "object" && "error" in data && "message" in data
+    ? (data as ErrorBody)
+    : { error: `http_${status}`, message: `The server answered ${status}.` };
+}
+
+/** What openapi-fetch answers: the data, or the error body, with the response. */
+interface Answer<D> {
+  data?: D;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a call of `client`, or the app's error: ApiError for a refusal, NetworkError
+ * when no answer came or a gateway answered (502-504). An empty answer (204) is undefined. */
+export async function answer<D>(pending: Promise<Answer<D>>): Promise<D> {
+  let result: Answer<D>;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: "same-origin",
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      keepalive: options.keepalive,
-    });
+    result = await pending;
   } catch (error) {
     throw new NetworkError(error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined);
   }
+  const { data, error, response } = result;
   if (GATEWAY_STATUSES.has(response.status)) throw new NetworkError(`The server answered ${response.status}.`);
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const body =
-      data && typeof data === "object" && "error" in data
-        ? (data as ErrorBody)
-        : { error: `http_${response.status}`, message: `The server answered ${response.status}.` };
-    throw new ApiError(response.status, body);
-  }
-  return data as T;
+  if (!response.ok) throw new ApiError(response.status, errorBody(response.status, error));
+  return data as D;
 }
+
+type MultipartValue<V> = V extends boolean ? boolean : V extends string ? V | Blob : V;
+
+/** A multipart body from the fields the schema names (it gives a file as a string of
+ * bytes; the form sends the File): openapi-fetch sends FormData as it is. */
+export function multipart<B extends object>(fields: NoInfer<{ [K in keyof B]: MultipartValue<B[K]> }>): B {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields) as [string, boolean | string | Blob][]) {
+    form.append(name, typeof value === "boolean" ? String(value) : value);
+  }
+  return form as unknown as B;
+}
+
+type Backend = components["schemas"]["BackendEnum"];
+
+/** A run's or a project's backend, as the form holds it: one of the names the server offers
+ * (GET /api/suggestion-backends/ answers them as strings), or "" for the project's default. */
+export const backendOf = (name: string | undefined): { backend?: Backend } =>
+  name ? { backend: name as Backend } : {};

@@ -33,9 +33,13 @@ export type TopicPayload = Schemas["TopicPayload"];
 export type MentionPayload = Schemas["MentionPayload"];
 /** OpenAPI 3.0 cannot describe a tuple of mixed types, so the schema gives each part of a
  * link as "a link type or an id"; the triple is [type, anaphor, antecedent]. */
-export type AnnotationPayload = Omit<Schemas["AnnotationPayload"], "links"> & {
-  links: [LinkType, Id, Id][];
-};
+export type AnnotationPayload = WithLinkTriples<Schemas["AnnotationPayload"]>;
+type LooseLinks = { links: (LinkType | Id)[][] };
+export type WithLinkTriples<T extends LooseLinks> = Omit<T, "links"> & { links: [LinkType, Id, Id][] };
+/** A payload's links as the triples the server sends (annotation/api/serializers: a link is
+ * always [type, anaphor, antecedent]; the schema can only say "a type or an id" of each). */
+export const withLinkTriples = <T extends LooseLinks>(payload: T): WithLinkTriples<T> =>
+  payload as Omit<T, "links"> & LooseLinks as WithLinkTriples<T>;
 export type AssignmentRow = Schemas["AssignmentRow"];
 export type AssignmentSubmitted = Schemas["AssignmentSubmitted"];
 
@@ -72,12 +76,5 @@ export type SocketMessage =
   | { type: "status"; assignment: Id; status: Schemas["AssignmentStatus"] }
   | ({ type: "run" } & RunPayload);
 
-/** Every refusal: `{"error": code, "message": text, ...details}` (annotation/api/errors.py);
- * the details differ by code, so this stays open. */
-export interface ErrorBody {
-  error: string;
-  message: string;
-  current_version?: number;
-  field?: string;
-  [detail: string]: unknown;
-}
+/** Every refusal (generated from the schema's error bodies; http.ts). */
+export type { ErrorBody } from "./http";

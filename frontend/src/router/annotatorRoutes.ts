@@ -5,9 +5,10 @@ import type { RouteRecordRaw } from "vue-router";
 import LoginPage from "../pages/LoginPage.vue";
 import MyTopicsPage from "../pages/MyTopicsPage.vue";
 import WorkspacePage from "../pages/WorkspacePage.vue";
-import ValidationPage from "../validation/ValidationPage.vue";
 
+// Loaded when first visited: most sessions never open them (docs: frontend/README.md, size).
 const ReviewPage = () => import("../pages/ReviewPage.vue");
+const ValidationPage = () => import("../validation/ValidationPage.vue");
 
 export const annotatorRoutes: RouteRecordRaw[] = [
   { path: "/login", name: "login", component: LoginPage, meta: { public: true, title: "Sign in" } },

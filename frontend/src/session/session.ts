@@ -6,7 +6,7 @@
 
 import { inject, type InjectionKey, ref } from "vue";
 import { api as defaultApi } from "../api/endpoints";
-import { request } from "../api/http";
+import { answer, client } from "../api/http";
 import type { components } from "../api/schema";
 import type { Me } from "../api/types";
 
@@ -21,7 +21,7 @@ export interface SessionApi {
 }
 
 export const sessionApi: SessionApi = {
-  session: () => request<SessionPayload>("/api/session/"),
+  session: () => answer(client.GET("/api/session/")),
   csrf: () => defaultApi.csrf(),
   login: (username, password) => defaultApi.login(username, password),
   logout: () => defaultApi.logout(),

@@ -1,12 +1,12 @@
 // The endpoints the validation workspace uses: its own read, and the annotation endpoints
 // every workspace writes through (a decision is the `validate` operation).
 import { api } from "../api/endpoints";
-import { request } from "../api/http";
+import { answer, client } from "../api/http";
 import type { Id } from "../api/types";
-import type { ValidationPayload } from "./types";
 
 export const validationApi = {
-  load: (annotation: Id) => request<ValidationPayload>(`/api/validation/annotations/${annotation}/`),
+  load: (annotation: Id) =>
+    answer(client.GET("/api/validation/annotations/{id}/", { params: { path: { id: annotation } } })),
   operation: api.operation,
   undo: api.undo,
   redo: api.redo,

@@ -1,5 +1,7 @@
+// @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
-import { plainText, renderMarkdown } from "../../src/workspace/guidelines/markdown";
+import { renderMarkdown } from "../../src/workspace/guidelines/markdown";
+import { plainText } from "../../src/workspace/guidelines/plainText";
 import { guidelinesSeen, markGuidelinesSeen } from "../../src/workspace/guidelines/seen";
 
 describe("guidelines Markdown", () => {

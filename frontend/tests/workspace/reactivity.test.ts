@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 // A key press re-renders only the mentions it changes, not every mention on the screen.
 import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
 // the form builds, and the one call. The server checks everything again; this only keeps
 // the button from sending what it would refuse.
 
-import { request } from "../../api/http";
+import { answer, client } from "../../api/http";
 import type { components } from "../../api/schema";
 import type { Id } from "../../api/types";
 
@@ -46,4 +46,4 @@ export function adjudicatedText(answer: AdjudicationsCreated): string {
 }
 
 export const adjudicate = (body: AdjudicateRequest) =>
-  request<AdjudicationsCreated>("/api/adjudications/", { method: "POST", body });
+  answer(client.POST("/api/adjudications/", { body }));

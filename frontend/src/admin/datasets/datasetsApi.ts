@@ -2,7 +2,7 @@
 // CSV download), its splits, and one topic's split.
 
 import type { components } from "../../api/schema";
-import { request } from "../../api/http";
+import { answer, client } from "../../api/http";
 import type { Id } from "../../api/types";
 
 type Schemas = components["schemas"];
@@ -19,11 +19,13 @@ export const statisticsCsvUrl = (project: Id, source: string): string => {
 };
 
 export const datasetsApi = {
-  statistics: (project: Id, source: string) => {
-    const query = sourceQuery(source);
-    return request<StatisticsPage>(`/api/projects/${project}/statistics/${query ? `?${query}` : ""}`);
-  },
-  splits: (project: Id) => request<ProjectSplits>(`/api/projects/${project}/splits/`),
-  setSplit: (topic: Id, split: string) =>
-    request<TopicSplit>(`/api/topics/${topic}/split/`, { method: "PATCH", body: { split } }),
+  statistics: (project: Id, source: string) =>
+    answer(
+      client.GET("/api/projects/{id}/statistics/", {
+        params: { path: { id: project }, query: source && source !== "gold" ? { source } : {} },
+      }),
+    ),
+  splits: (project: Id) => answer(client.GET("/api/projects/{id}/splits/", { params: { path: { id: project } } })),
+  setSplit: (topic: Id, split: TopicSplit["split"]) =>
+    answer(client.PATCH("/api/topics/{id}/split/", { params: { path: { id: topic } }, body: { split } })),
 };

@@ -4,8 +4,8 @@
 // ordinary operation through the workspace's queue, so it is logged and undoable).
 
 import { computed, inject, type InjectionKey, provide, reactive, ref, shallowRef, toRaw, watch } from "vue";
-import { request } from "../../api/http";
-import type { Id } from "../../api/types";
+import { answer, client } from "../../api/http";
+import { type Id, withLinkTriples } from "../../api/types";
 import type { Commands } from "../commands";
 import type { Editing } from "../editing";
 import type { AnnotationStore } from "../stores/annotation";
@@ -29,7 +29,10 @@ export interface AdjudicationDeps {
   prefetched?: Promise<AnnotatorVersion[]>;
 }
 
-export const fetchVersions = (annotation: Id) => request<AnnotatorVersion[]>(`/api/annotations/${annotation}/versions/`);
+export const fetchVersions = async (annotation: Id): Promise<AnnotatorVersion[]> =>
+  (await answer(client.GET("/api/annotations/{id}/versions/", { params: { path: { id: annotation } } }))).map(
+    withLinkTriples,
+  );
 
 const storageKey = (annotation: Id) => `corefapp.adjudication.${annotation}.settled`;
 

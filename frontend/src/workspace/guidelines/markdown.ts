@@ -17,10 +17,3 @@ md.renderer.rules.link_open = (tokens, index, options, _env, self) => {
 export function renderMarkdown(text: string): string {
   return md.render(text);
 }
-
-/** Text out of a snippet of HTML (CoRefi's tour steps hold a few spans), never parsed into
- * the page: a detached document has no scripts to run and nothing is inserted. */
-export function plainText(html: string): string {
-  const doc = new DOMParser().parseFromString(html, "text/html");
-  return (doc.body.textContent ?? "").replace(/\s+/g, " ").trim();
-}

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
 import CountBars from "../../../src/admin/datasets/CountBars.vue";

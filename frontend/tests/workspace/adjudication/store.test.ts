@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from "vitest";
 import { nextTick, reactive, ref, shallowRef } from "vue";
 import type { Operation } from "../../../src/api/types";

@@ -1,0 +1,93 @@
+"""The test lanes: `make test` runs every test, `make test-fast` only the quick ones.
+
+A test's lane follows from where it lives, so a new file lands in the right lane without
+anyone remembering a marker:
+- `tests/e2e/` is marked `e2e` (a real Chromium against Daphne),
+- `tests/integration/` is marked `integration` (the whole stack the way `make up` starts it),
+- a module whose name says `train` (`test_*train*.py`), or one named in TRAINING, is marked
+  `training` (it trains a model),
+- a module named in SLOW is marked `slow` (a real Celery worker, several web processes,
+  servers started and stopped per test); a single slow test elsewhere carries
+  `@pytest.mark.slow` itself.
+
+The two tables name modules rather than marking inside them so that the files stay as they
+are (several people edit them at once); tests/test_lanes.py fails when an entry names a module
+that no longer exists.
+
+The fast lane is `-m "not e2e and not integration and not training and not slow"`. A
+fast-lane test that takes longer than SLOW_SECONDS is named at the end of the run, so the
+lane stays fast as tests are added.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+BY_DIRECTORY = {TESTS / "e2e": "e2e", TESTS / "integration": "integration"}
+# Seconds are one loaded run (tests/modelserve etc. at load average ~10 on 2 cores, 12:20 UTC
+# on 2026-11-26), to say why each is here.
+TRAINING = {
+    "tests/modelserve/test_chemu_commands.py",  # 120 s: trains the pair model from SciCo
+    "tests/modelserve/test_predict_raw.py",  # 74 s: trains a tagger to predict with
+    "tests/modelserve/test_mention_tagger.py",  # 68 s: a tiny training run in set-up
+    "tests/modelserve/test_chemu_backend.py",  # 12 s: trains on sixty snippets
+    "tests/modelserve/test_trained.py",  # 5 s: trains on small gold topics
+}
+SLOW = {
+    "tests/modelserve/test_runs_with_worker.py",  # 46 + 42 + 22 s: real Celery workers
+    "tests/modelserve/test_mention_suggestion_worker.py",  # a real worker that trains
+    "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes
+    "tests/corefapp/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
+    # 186 cases of generated requests against every operation and role: 72 s of CPU, 6.5 min
+    # at load 10, more than half of what tests/annotation costs; the API's net for 500s,
+    # which make test runs, while the API's own tests stay in the fast lane.
+    "tests/annotation/test_api_fuzz.py",
+}
+FAST = "not e2e and not integration and not training and not slow"
+SLOW_SECONDS = 5.0
+
+
+def mark(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path))
+        for directory, marker in BY_DIRECTORY.items():
+            if directory in path.parents:
+                item.add_marker(marker)
+        module = path.relative_to(TESTS.parent).as_posix()
+        if "train" in path.stem or module in TRAINING:
+            item.add_marker("training")
+        if module in SLOW:
+            item.add_marker("slow")
+
+
+class SlowInFastLane:
+    """Collects fast-lane tests over SLOW_SECONDS (set-up, call and tear-down together)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @pytest.hookimpl
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+    @pytest.hookimpl
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        slow = sorted(
+            ((s, node) for node, s in self.seconds.items() if s > SLOW_SECONDS), reverse=True
+        )
+        if slow:
+            terminalreporter.section("slow tests in the fast lane")
+            terminalreporter.write_line(
+                f"these took over {SLOW_SECONDS:.0f} s: mark them @pytest.mark.slow "
+                "(or make them faster)"
+            )
+            for seconds, node in slow:
+                terminalreporter.write_line(f"{seconds:6.1f} s  {node}")
+
+
+def configure(config: pytest.Config) -> None:
+    if config.getoption("markexpr", "") == FAST:
+        config.pluginmanager.register(SlowInFastLane(), "slow-in-fast-lane")
