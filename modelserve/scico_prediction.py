@@ -10,6 +10,7 @@ Pure: no Django, no settings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +72,20 @@ def as_decoded(suggestions: Suggestions) -> Decoded:
         [list(c.mentions) for c in suggestions.clusters],
         [(e.parent, e.child, e.score) for e in suggestions.edges],
     )
+
+
+def scico_given(name: str) -> Callable[[list[TopicData], Any], list[TopicData]]:
+    """The prediction function of backend `name` for modelserve.prediction's registry (its
+    options: models_dir, model, device, params)."""
+
+    def given(topics: list[TopicData], options: Any) -> list[TopicData]:
+        params = scico_params(
+            name,
+            models_dir=options.models_dir,
+            model=options.model,
+            device=options.device,
+            params=getattr(options, "params", None),
+        )
+        return predict_scico(name, topics, params)
+
+    return given

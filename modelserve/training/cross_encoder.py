@@ -242,17 +242,53 @@ def train_from_files(
     if dev_path is not None:
         dev = read_scico_jsonl(dev_path).topics
     else:
-        shuffled = list(train)
-        random.Random(hyperparameters.seed).shuffle(shuffled)
-        cut = round(len(shuffled) * holdout) if len(shuffled) > 1 else 0
-        dev, train = shuffled[:cut], shuffled[cut:]
-        log(f"{len(dev)} of {len(shuffled)} topics held out as dev (no --dev file)")
+        train, dev = held_out(train, holdout, hyperparameters.seed)
+        log(f"{len(dev)} of {len(train) + len(dev)} topics held out as dev (no dev file)")
     return train_cross_encoder(
         train,
         dev,
         encoder=encoder,
         out=out,
         hyperparameters=hyperparameters,
+        device=device,
+        log=log,
+    )
+
+
+def held_out(
+    topics: list[TopicData], share: float, seed: int
+) -> tuple[list[TopicData], list[TopicData]]:
+    """(train, dev): a seeded `share` of the topics as dev (none when there is one topic)."""
+    shuffled = list(topics)
+    random.Random(seed).shuffle(shuffled)
+    cut = round(len(shuffled) * share) if len(shuffled) > 1 else 0
+    return shuffled[cut:], shuffled[:cut]
+
+
+def train_registered(
+    topics: list[TopicData],
+    out: Path,
+    *,
+    seed: int,
+    holdout_fraction: float,
+    epochs: int,
+    device: str,
+    encoder: str | None,
+    log: Log,
+) -> dict[str, Any] | None:
+    """The training registry's entry (modelserve.training.registry): B.2's hyperparameters
+    with the given epochs and seed, a held-out share of the topics as dev, the packaged
+    MiniLM when no encoder is given."""
+    from modelserve.encoders import default_encoder_path
+
+    train, dev = held_out(topics, holdout_fraction, seed)
+    log(f"{len(dev)} of {len(topics)} topics held out as dev")
+    return train_cross_encoder(
+        train,
+        dev,
+        encoder=encoder or default_encoder_path(),
+        out=out,
+        hyperparameters=Hyperparameters(epochs=epochs, seed=seed),
         device=device,
         log=log,
     )
