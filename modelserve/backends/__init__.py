@@ -27,6 +27,11 @@ BACKENDS: dict[str, str] = {
     "trained": "modelserve.backends.trained:TrainedBackend",
     "cross-encoder": "modelserve.backends.cross_encoder:CrossEncoderBackend",
     "chemu": "modelserve.backends.chemu",
+    # SciCo's baselines (docs/models.md)
+    "edit-distance": "modelserve.backends.edit_distance:EditDistanceBackend",
+    "same-head-lemma": "modelserve.backends.same_head_lemma:SameHeadLemmaBackend",
+    "singleton": "modelserve.backends.singleton:SingletonBackend",
+    "entailment": "modelserve.backends.entailment:EntailmentBackend",
 }
 DEFAULT_BACKEND = "minilm"
 

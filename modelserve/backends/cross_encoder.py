@@ -1,22 +1,24 @@
 """The `cross-encoder` backend: a fine-tuned pair classifier such as allenai/longformer-scico.
 
-Input (SciCo 4.2 and its repository's CrossEncoderDataset): each mention's document (or
-sentence) with `<m>` / `</m>` around the mention (around each span of a discontinuous one),
-the two contexts as the tokenizer's text pair, i.e. `<s> A </s></s> B </s>` for Longformer, the
-form of the longformer-scico model card (the training code joins them with a single `</s>`).
-Longformer models get global attention on the first token and on every marker token. A
-context is cut around its mention so that the pair fits the model.
+Input: SciCo's own pair encoding (modelserve/backends/scico_pairs.py): each mention's
+paragraph with `<m>` / `</m>` around it and the separator after it (CDLM: inside `<doc-s>` ...
+`</doc-s>`), the two concatenated with the separator into one string; global attention on the
+first token and on the markers where the model takes it. A context is cut around its mention
+only when the pair would not fit the model.
 
 Classes come from the checkpoint's `id2label`, by name; a checkpoint that names them
 `LABEL_0..3` (longformer-scico does) is read in SciCo's order - 0 unrelated, 1 coref, 2 m1 is
 a parent of m2, 3 m1 is a child of m2 - and `label_note` says so. Every ordered pair is scored,
-batched, on the GPU when there is one; then the shared decoding: agglomerative clustering on
-the coref probability, greedy acyclic hierarchy on the averaged child/parent probabilities.
+batched, on the GPU when there is one; then SciCo's decoding (scico_decoding.py), the mode a
+parameter: `scico-released` (default, the released code, ascending greedy order) or `paper`.
+The thresholds default to those saved with the model by `python -m modelserve.train --backend
+cross-encoder` (tuned on dev), else SciCo's configs/multiclass.yaml (0.6 and 0.4).
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import re
 import threading
@@ -31,13 +33,37 @@ from transformers import AutoModelForSequenceClassification, AutoTokenizer
 from annotation.domain.corpus import TopicData
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.backends.base import Progress, Suggestions, no_progress
-from modelserve.backends.decoding import CHILD, COREF, PARENT, UNRELATED, decode_four_class
+from modelserve.backends.decoding import cluster_confidences, member_confidences, to_suggestions
+from modelserve.backends.scico_decoding import (
+    AGG_THRESHOLD,
+    CHILD,
+    COREF,
+    DECODINGS,
+    DEFAULT_DECODING,
+    HYPERNYM_THRESHOLD,
+    PARENT,
+    UNRELATED,
+    coref_adjacency,
+    decode,
+)
+from modelserve.backends.scico_pairs import (
+    DOC_END,
+    DOC_START,
+    END,
+    START,
+    is_cdlm,
+    marked_context,
+    pair_text,
+)
+from modelserve.backends.scico_pairs import (
+    global_attention_mask as attention_on_markers,
+)
 from modelserve.devices import pick_device
 from modelserve.encoders import context_window, mention_document, sentence_range
 
 logger = logging.getLogger(__name__)
 
-START, END = "<m>", "</m>"
+THRESHOLDS_FILE = "scico_thresholds.json"  # written by training, beside the weights
 ALIASES = {
     UNRELATED: {"unrelated", "notrelated", "none", "norelation", "negative", "other", "neutral"},
     COREF: {"coref", "corefer", "coreference", "corefers", "identical", "same", "equivalent"},
@@ -55,8 +81,11 @@ DEFAULTS: dict[str, Any] = {
     "batch_size": 16,
     "max_length": None,  # default: what the model and tokenizer allow
     "context": "document",  # document | sentence
-    "cluster_threshold": 0.4,  # SciCo B.2: distance 0.6
-    "hierarchy_threshold": 0.4,  # SciCo B.2
+    "decoding": DEFAULT_DECODING,  # scico-released | paper
+    "agg_threshold": None,  # clustering distance; default: the model's, else SciCo's 0.6
+    "hypernym_threshold": None,  # default: the model's, else SciCo's 0.4
+    # SciCo's decoding gives a child one parent at most whatever this says (the runs service
+    # passes the project's rule; one parent is allowed under either).
     "single_parent": True,
 }
 
@@ -84,7 +113,11 @@ def label_order(id2label: dict[int, str], num_labels: int) -> tuple[list[int], s
 class CrossEncoderBackend:
     name = "cross-encoder"
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, params: dict[str, Any] | None = None, *, loaded: tuple[Any, Any] | None = None
+    ) -> None:
+        """`loaded`: (tokenizer, model) already in memory (training encodes its pairs and
+        scores its dev topics with the model it is fine-tuning); else from model_path."""
         unknown = set(params or {}) - set(DEFAULTS)
         if unknown:
             raise ValueError(f"unknown cross-encoder parameters: {sorted(unknown)}")
@@ -93,8 +126,23 @@ class CrossEncoderBackend:
             raise ValueError(
                 "the cross-encoder backend needs model_path (a local checkpoint directory)"
             )
+        if self.params["decoding"] not in DECODINGS:
+            raise ValueError(
+                f"unknown decoding {self.params['decoding']!r}; known: {', '.join(DECODINGS)}"
+            )
+        saved = _saved_thresholds(self.params["model_path"])
+        self.agg_threshold = float(
+            _first(self.params["agg_threshold"], saved.get("agg_threshold"), AGG_THRESHOLD)
+        )
+        self.hypernym_threshold = float(
+            _first(
+                self.params["hypernym_threshold"],
+                saved.get("hypernym_threshold"),
+                HYPERNYM_THRESHOLD,
+            )
+        )
         self.device = pick_device(self.params["device"])
-        self.tokenizer, self.model = _load(self.params["model_path"], self.device)
+        self.tokenizer, self.model = loaded or _load(self.params["model_path"], self.device)
         config = self.model.config
         self.order, self.label_note = label_order(
             {int(k): v for k, v in (config.id2label or {}).items()}, int(config.num_labels)
@@ -102,6 +150,11 @@ class CrossEncoderBackend:
         if self.label_note:
             logger.warning("%s: %s", self.params["model_path"], self.label_note)
         self.start_id, self.end_id = (self._marker_id(token) for token in (START, END))
+        self.cdlm = is_cdlm(self.tokenizer, str(self.params["model_path"]))
+        self.marker_ids = [self.start_id, self.end_id]
+        if self.cdlm:
+            self.marker_ids += [self._marker_id(token) for token in (DOC_START, DOC_END)]
+        self.separator = str(self.tokenizer.sep_token)
         self.global_attention = (
             "global_attention_mask" in inspect.signature(self.model.forward).parameters
         )
@@ -138,8 +191,10 @@ class CrossEncoderBackend:
     # -- inputs --------------------------------------------------------------------------
 
     def contexts(self, topic: TopicData) -> list[str]:
-        """Each mention's marked context, cut to half the pair's room around the mention."""
-        budget = (self.max_length - self.tokenizer.num_special_tokens_to_add(pair=True)) // 2 - 4
+        """Each mention's marked context (SciCo's), cut around the mention only where the
+        pair would not fit: each side gets half of what the special tokens leave."""
+        fixed = self.tokenizer.num_special_tokens_to_add(pair=False) + 3 + (4 if self.cdlm else 0)
+        budget = (self.max_length - fixed) // 2
         counts: dict[int, list[int]] = {}
         texts = []
         for mention in topic.mentions:
@@ -157,15 +212,22 @@ class CrossEncoderBackend:
             )
             marks = 2 * len(mention.spans)
             lo, hi = context_window(counts[mention.document], words, max(budget - marks, 1), lo, hi)
-            starts = {s for s, _ in mention.spans}
-            ends = {e for _, e in mention.spans}
-            out = []
-            for w in range(lo, hi):
-                out.extend([START] if w in starts else [])
-                out.append(document.tokens[w])
-                out.extend([END] if w in ends else [])
-            texts.append(" ".join(out))
+            texts.append(
+                marked_context(
+                    document.tokens, mention.spans, self.separator, cdlm=self.cdlm, lo=lo, hi=hi
+                )
+            )
         return texts
+
+    def encode(self, pairs: list[str]) -> dict[str, torch.Tensor]:
+        """Model inputs for pair strings, as SciCo's tokenize_batch builds them."""
+        encoding = self.tokenizer(
+            pairs, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"
+        )
+        inputs = {"input_ids": encoding["input_ids"], "attention_mask": encoding["attention_mask"]}
+        if self.global_attention:
+            inputs["global_attention_mask"] = self.global_attention_mask(encoding["input_ids"])
+        return inputs
 
     def batches(
         self, topic: TopicData
@@ -180,27 +242,14 @@ class CrossEncoderBackend:
         size = max(1, int(self.params["batch_size"]))
         for start in range(0, len(first), size):
             f, s = first[start : start + size], second[start : start + size]
-            encoding = self.tokenizer(
-                [texts[i] for i in f],
-                [texts[j] for j in s],
-                padding=True,
-                truncation=True,
-                max_length=self.max_length,
-                return_tensors="pt",
-            )
-            inputs = {
-                "input_ids": encoding["input_ids"],
-                "attention_mask": encoding["attention_mask"],
-            }
-            if self.global_attention:
-                inputs["global_attention_mask"] = self.global_attention_mask(encoding["input_ids"])
-            yield f, s, inputs
+            pairs = [
+                pair_text(texts[i], texts[j], self.separator) for i, j in zip(f, s, strict=True)
+            ]
+            yield f, s, self.encode(pairs)
 
     def global_attention_mask(self, input_ids: torch.Tensor) -> torch.Tensor:
-        """1 on the first token ([CLS] / <s>) and on every <m> and </m>, as in SciCo."""
-        mask = (input_ids == self.start_id) | (input_ids == self.end_id)
-        mask[:, 0] = True
-        return mask.long()
+        """1 on the first token ([CLS] / <s>) and on every marker, as in SciCo."""
+        return attention_on_markers(input_ids, self.marker_ids)
 
     # -- scoring -------------------------------------------------------------------------
 
@@ -223,14 +272,47 @@ class CrossEncoderBackend:
 
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
         probabilities = self.pair_probabilities(topic, progress)
-        suggestions = decode_four_class(
+        suggestions = decoded_suggestions(
             probabilities,
-            cluster_threshold=float(self.params["cluster_threshold"]),
-            hierarchy_threshold=float(self.params["hierarchy_threshold"]),
-            single_parent=bool(self.params["single_parent"]),
+            decoding=str(self.params["decoding"]),
+            agg_threshold=self.agg_threshold,
+            hypernym_threshold=self.hypernym_threshold,
         )
         progress(1.0, "done")
         return suggestions
+
+
+def decoded_suggestions(
+    probabilities: FloatArray, *, decoding: str, agg_threshold: float, hypernym_threshold: float
+) -> Suggestions:
+    """SciCo's decoding as suggestions; confidences from the undirected coref adjacency."""
+    decoded = decode(
+        probabilities,
+        decoding=decoding,
+        agg_threshold=agg_threshold,
+        hypernym_threshold=hypernym_threshold,
+    )
+    adjacency = coref_adjacency(probabilities).astype(np.float64)
+    similarity = np.maximum(adjacency, adjacency.T)
+    return to_suggestions(
+        decoded.clusters,
+        cluster_confidences(similarity, decoded.clusters),
+        decoded.relations,
+        member_confidences(similarity, decoded.clusters),
+    )
+
+
+def _first(*values: Any) -> Any:
+    return next(v for v in values if v is not None)
+
+
+def _saved_thresholds(path: str | Path) -> dict[str, float]:
+    """The thresholds training tuned for this model, if it saved any."""
+    file = Path(path).expanduser() / THRESHOLDS_FILE
+    if not file.is_file():
+        return {}
+    values = json.loads(file.read_text())
+    return {k: float(values[k]) for k in ("agg_threshold", "hypernym_threshold") if k in values}
 
 
 def _load(path: str | Path, device: torch.device) -> tuple[Any, Any]:

@@ -21,7 +21,7 @@ def small_topic():
     return build_topic(MT_DOCUMENTS[:4], [("mt", "nmt"), ("mt", "smt")])
 
 
-def tiny_checkpoint(directory, id2label, *, favour: int | None = None):
+def tiny_checkpoint(directory, id2label, *, favour: int | None = None, extra_tokens=(), folder=""):
     """A randomly initialised 2-layer Longformer with the MiniLM WordPiece vocabulary + <m>,
     </m>."""
     source = directory / "tokenizer-source"
@@ -29,7 +29,7 @@ def tiny_checkpoint(directory, id2label, *, favour: int | None = None):
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         shutil.copy(f"{default_encoder_path()}/{name}", source / name)
     tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True)
-    tokenizer.add_special_tokens({"additional_special_tokens": ["<m>", "</m>"]})
+    tokenizer.add_special_tokens({"additional_special_tokens": ["<m>", "</m>", *extra_tokens]})
     torch.manual_seed(0)
     config = LongformerConfig(
         vocab_size=len(tokenizer),
@@ -54,7 +54,7 @@ def tiny_checkpoint(directory, id2label, *, favour: int | None = None):
             model.classifier.out_proj.bias.copy_(
                 torch.tensor([10.0 if i == favour else 0.0 for i in range(4)])
             )
-    path = directory / "checkpoint"
+    path = directory / (folder or "checkpoint")
     tokenizer.save_pretrained(path)
     model.save_pretrained(path)
     return path
@@ -105,14 +105,17 @@ def test_pairs_carry_both_marked_contexts_and_global_attention_on_the_first_toke
     assert ((ids == backend.start_id).sum(dim=1) == 2).all()
     assert ((ids == backend.end_id).sum(dim=1) == 2).all()
     text = backend.tokenizer.decode(ids[0], skip_special_tokens=False)
+    # SciCo's concatenation: [CLS] A [SEP] [SEP] B [SEP] and the tokenizer's closing [SEP]
     assert text.startswith("[CLS]")
-    assert text.count("[SEP]") == 2
+    assert text.count("[SEP]") == 4
 
 
 def test_a_marked_context_wraps_the_mention_and_fits_half_the_model(backend):
     topic = build_topic()
     contexts = backend.contexts(topic)
-    assert "<m> neural machine translation </m>" in contexts[0]
+    assert contexts[0] == (
+        "We train a <m> neural machine translation </m> model with attention on WMT data . [SEP]"
+    )
     assert backend.max_length == 129  # 130 positions, numbered from pad_token_id + 1 = 1
 
 
@@ -145,3 +148,42 @@ def test_a_checkpoint_without_mention_markers_is_refused(tmp_path):
     plain.save_pretrained(path)
     with pytest.raises(ValueError, match="no <m> token"):
         CrossEncoderBackend({"model_path": str(path), "device": "cpu"})
+
+
+def test_suggestions_are_scicos_released_decoding_of_the_pair_probabilities(tmp_path):
+    from tests.modelserve.scico_reference import multiclass_inference
+    from tests.modelserve.test_scico_decoding import as_rows
+
+    path = tiny_checkpoint(tmp_path, PERMUTED)
+    topic = small_topic()
+    for decoding, agg, hypernym in (("scico-released", 0.6, 0.4), ("paper", 0.75, 0.25)):
+        backend = CrossEncoderBackend(
+            {
+                "model_path": str(path),
+                "device": "cpu",
+                "decoding": decoding,
+                "agg_threshold": agg,
+                "hypernym_threshold": hypernym,
+            }
+        )
+        probabilities = backend.pair_probabilities(topic)
+        n = len(topic.mentions)
+        labels, relations = multiclass_inference(
+            n,
+            as_rows(probabilities),
+            agg_threshold=agg,
+            hypernym_threshold=hypernym,
+            descending=decoding == "paper",
+        )
+        members = {x: frozenset(m for m in range(n) if labels[m] == x) for x in set(labels)}
+        suggestions = backend.suggest(topic)
+        clusters = [frozenset(c.mentions) for c in suggestions.clusters]
+        assert set(clusters) == set(members.values())
+        assert {(clusters[e.parent], clusters[e.child]) for e in suggestions.edges} == {
+            (members[p], members[c]) for p, c in relations
+        }
+
+
+def test_an_unknown_decoding_is_refused(checkpoint):
+    with pytest.raises(ValueError, match="unknown decoding"):
+        CrossEncoderBackend({"model_path": str(checkpoint), "decoding": "best"})

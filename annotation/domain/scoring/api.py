@@ -28,7 +28,7 @@ from annotation.domain.metrics.anaphora import overall
 from annotation.domain.metrics.bootstrap import f1_intervals
 from annotation.domain.metrics.counts import Counts, add_counts
 from annotation.domain.metrics.iaa import aggregate, pair_label
-from annotation.domain.scoring import evaluate
+from annotation.domain.scoring import evaluate, granularity
 from annotation.domain.scoring.iaa_csv import iaa_csv_rows, write_iaa_csv
 from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
 
@@ -44,6 +44,7 @@ __all__ = [
     "iaa_csv_rows",
     "score_chemu",
     "score_scico",
+    "score_scoped",
     "write_iaa_csv",
 ]
 
@@ -103,6 +104,43 @@ def score_scico(
 
 def _vector(counts: Counts) -> tuple[float, float, float, float]:
     return (counts.p_num, counts.p_den, counts.r_num, counts.r_den)
+
+
+def score_scoped(
+    format: str,
+    gold: Sequence[Topic],
+    system: Sequence[Topic],
+    *,
+    level: str = "topic",
+    per_topic: bool = False,
+    topic_ids: Sequence[str] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """`score_scico` / `score_chemu` over a subset of the topics (`topic_ids`, gold order
+    kept), at corpus level (`level="corpus"`: one meta-document, cluster ids read across
+    topics), and with a row per topic (`per_topic`). The result is the plain scorer's, plus
+    "scope" ({"level", "topics"[, "subset"]}) and, with `per_topic`, "per_topic" (a list of
+    {"topic": id, **that topic's scores}; at corpus level, one row, "corpus")."""
+    if level not in ("topic", "corpus"):
+        raise ValueError(f"level must be topic or corpus, not {level!r}")
+
+    def score(g: Sequence[Topic], s: Sequence[Topic]) -> dict[str, Any]:
+        return score_scico(g, s, **options) if format == "scico" else score_chemu(g, s)
+
+    gold_plain, system_plain = [_convert(t) for t in gold], [_convert(t) for t in system]
+    if topic_ids is not None:
+        gold_plain, system_plain = granularity.subset(gold_plain, system_plain, topic_ids)
+    pairs = _matched(gold_plain, system_plain)
+    if level == "corpus":
+        pairs = [granularity.corpus_documents(pairs)]
+    result = score([key for key, _ in pairs], [response for _, response in pairs])
+    scope: dict[str, Any] = {"level": level, "topics": len(gold_plain)}
+    if topic_ids is not None:
+        scope["subset"] = [topic.topic_id for topic in gold_plain]
+    result["scope"] = scope
+    if per_topic:
+        result["per_topic"] = granularity.per_topic(pairs, score)
+    return result
 
 
 class _ScicoTopicCounts(NamedTuple):

@@ -2,6 +2,7 @@
 
     score GOLD SYSTEM --format scico|chemu [--keep-singletons]
           [--hierarchy-count closure|raw] [--json]
+          [--per-topic] [--topics FILE | --subset FIELD] [--level topic|corpus]
     iaa FILE1 FILE2 [FILE...] --format scico|chemu [--json] [--csv OUT] [--names a,b,...]
 
 Files are read with the project's readers (``annotation.domain.formats``); an invalid file
@@ -22,7 +23,8 @@ from typing import Any
 
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats import FormatErrors, read, scico
-from annotation.domain.scoring import api, tables
+from annotation.domain.formats.scico_parser import FORMAT as SCICO
+from annotation.domain.scoring import api, granularity, tables
 from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
 
 EXIT_INPUT_ERROR = 1
@@ -42,6 +44,25 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score a system file against a gold file")
     score.add_argument("gold")
     score.add_argument("system")
+    score.add_argument(
+        "--per-topic", action="store_true", help="also score each topic alone, a row per topic"
+    )
+    chosen = score.add_mutually_exclusive_group()
+    chosen.add_argument(
+        "--topics", metavar="FILE", help="score only the topics whose ids FILE lists (one a line)"
+    )
+    chosen.add_argument(
+        "--subset",
+        metavar="FIELD",
+        help="score only the gold topics whose boolean FIELD is true (SciCo: hard_10, hard_20, "
+        "curated)",
+    )
+    score.add_argument(
+        "--level",
+        choices=("topic", "corpus"),
+        default="topic",
+        help="corpus: all topics as one document, cluster ids read across topics (WEC 4.2)",
+    )
     iaa = commands.add_parser("iaa", help="agreement between annotators (one file each)")
     iaa.add_argument("files", nargs="+", metavar="FILE")
     iaa.add_argument("--csv", metavar="OUT", help="also write the agreement report as CSV to OUT")
@@ -84,8 +105,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _score(args: argparse.Namespace) -> dict[str, Any]:
-    gold, system = _read_all([args.gold, args.system], args.format)
+    flags: dict[str, Any] | None = {} if args.subset else None
+    if flags is not None and args.format != "scico":
+        raise InputError("--subset reads SciCo's topic flags: use --topics FILE with chemu")
+    gold = _read_file(args.gold, args.format, flags=flags, field=args.subset)
+    system = _read_file(args.system, args.format)
+    scoped = args.per_topic or args.topics or args.subset or args.level != "topic"
     try:
+        if scoped:
+            topic_ids = _topic_ids(args.topics) if args.topics else None
+            if flags is not None:
+                topic_ids = granularity.flagged(flags, args.subset)
+            options = (
+                {"keep_singletons": args.keep_singletons, "hierarchy_count": args.hierarchy_count}
+                if args.format == "scico"
+                else {}
+            )
+            return api.score_scoped(
+                args.format,
+                gold,
+                system,
+                level=args.level,
+                per_topic=args.per_topic,
+                topic_ids=topic_ids,
+                **options,
+            )
         if args.format == "scico":
             return api.score_scico(
                 gold,
@@ -96,6 +140,14 @@ def _score(args: argparse.Namespace) -> dict[str, Any]:
         return api.score_chemu(gold, system)
     except ScoringInputError as error:
         raise InputError(f"cannot score {args.gold} against {args.system}: {error}") from None
+
+
+def _topic_ids(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return [line.strip() for line in stream if line.strip()]
+    except OSError as error:
+        raise InputError(f"{path}: {error.strerror or error}") from None
 
 
 def _iaa(args: argparse.Namespace) -> dict[str, Any]:
@@ -132,10 +184,13 @@ def _read_all(paths: Sequence[str], format: str) -> list[list[TopicAnnotation]]:
     return [_read_file(path, format) for path in paths]
 
 
-def _read_file(path: str, format: str) -> list[TopicAnnotation]:
+def _read_file(
+    path: str, format: str, *, flags: dict[str, Any] | None = None, field: str | None = None
+) -> list[TopicAnnotation]:
+    """One file's topics; with `flags`, topic id -> the value of its SciCo `field` too."""
     try:
         if format == "scico":
-            return _read_scico(path)
+            return _read_scico(path, flags, field)
         topics, dropped = _read(path, format)
         if dropped:
             print(f"{path}: {dropped} link(s) with an empty side are not scored", file=sys.stderr)
@@ -144,7 +199,9 @@ def _read_file(path: str, format: str) -> list[TopicAnnotation]:
         raise InputError(f"cannot score {path}: {error}") from None
 
 
-def _read_scico(path: str) -> list[TopicAnnotation]:
+def _read_scico(
+    path: str, flags: dict[str, Any] | None = None, field: str | None = None
+) -> list[TopicAnnotation]:
     """A SciCo file, read line by line by the importer's reader (``formats/scico.py``), each
     topic reduced at once to its plain annotation (the tokens are not kept).
 
@@ -168,6 +225,9 @@ def _read_scico(path: str) -> list[TopicAnnotation]:
                 ) from None
             if parsed.topic is not None:
                 topics.append(from_topic(parsed.topic))
+                if flags is not None and field is not None:
+                    extra = parsed.topic.metadata.get(SCICO, {}).get("extra", {})
+                    flags[topics[-1].topic_id] = extra.get(field)
                 parsed.topic = None  # (the plain annotation is all the scorer keeps)
             lines.append(parsed)
     except OSError as error:

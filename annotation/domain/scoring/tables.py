@@ -9,7 +9,43 @@ from typing import Any
 def render(command: str, format: str, result: Mapping[str, Any]) -> str:
     if command == "iaa":
         return _iaa(result)
-    return _scico(result) if format == "scico" else _chemu(result)
+    text = _scico(result) if format == "scico" else _chemu(result)
+    scope = result.get("scope")
+    if scope:
+        subset = " (a subset)" if "subset" in scope else ""
+        level = ", as one corpus-level document" if scope["level"] == "corpus" else ""
+        text += f"\n{scope['topics']} topic(s) scored{subset}{level}\n"
+    if "per_topic" in result:
+        text += "\n" + _per_topic(format, result["per_topic"])
+    return text
+
+
+def _per_topic(format: str, rows: list[Mapping[str, Any]]) -> str:
+    """A row per topic: its F1s (and path ratio), the scores of that topic alone."""
+    if format == "scico":
+        header = ["topic", "CoNLL F1", "hierarchy F1", "hierarchy 50% F1", "path ratio"]
+        body = [
+            [
+                str(row["topic"]),
+                _pct(row["conll_f1"]),
+                _pct(row["hierarchy"]["f1"]),
+                _pct(row["hierarchy_50"]["f1"]),
+                _pct(row["path_ratio"]["micro"]),
+            ]
+            for row in rows
+        ]
+    else:
+        header = ["topic", "exact F1", "relaxed F1", "anaphors (exact) F1"]
+        body = [
+            [
+                str(row["topic"]),
+                _pct(row["exact"]["overall"]["f1"]),
+                _pct(row["relaxed"]["overall"]["f1"]),
+                _pct(row["anaphors"]["exact"]["f1"]),
+            ]
+            for row in rows
+        ]
+    return _table(header, body)
 
 
 def _pct(value: float | None) -> str:

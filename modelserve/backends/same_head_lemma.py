@@ -1,0 +1,46 @@
+"""The `same-head-lemma` backend: WEC's lemma baseline (Eirew et al. 2021): two mentions
+corefer when their heads have the same lemma; no hierarchy.
+
+How the head is found (WEC used a parser; none is installed here): English noun phrases are
+head-final, so the head is the last word of the mention before its first preposition ("CRFs for
+sequence labeling" -> "CRFs"), punctuation dropped and hyphenated words split, as the lexical
+cues of the `minilm` backend find it (modelserve/backends/lexical.py: phrase_words). The lemma
+is the lower-cased head with a regular plural folded ("models" -> "model", not "analysis").
+A mention with no word left is alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annotation.domain.corpus import TopicData
+from modelserve.backends.base import ClusterSuggestion, Progress, Suggestions, no_progress
+from modelserve.backends.edit_distance import mention_words
+from modelserve.backends.lexical import phrase_words
+
+
+def head_lemma(words: list[str]) -> str | None:
+    phrase = phrase_words(words)
+    return phrase[-1] if phrase else None
+
+
+class SameHeadLemmaBackend:
+    name = "same-head-lemma"
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        unknown = set(params or {}) - {"single_parent"}
+        if unknown:
+            raise ValueError(f"the same-head-lemma backend takes no parameters: {sorted(unknown)}")
+
+    def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
+        groups: dict[str, list[int]] = {}
+        alone: list[list[int]] = []
+        for index in range(len(topic.mentions)):
+            lemma = head_lemma(mention_words(topic, index))
+            if lemma is None:
+                alone.append([index])
+            else:
+                groups.setdefault(lemma, []).append(index)
+        clusters = sorted([*groups.values(), *alone], key=lambda members: members[0])
+        progress(1.0, "done")
+        return Suggestions(clusters=[ClusterSuggestion(members, 1.0) for members in clusters])

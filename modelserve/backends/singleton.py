@@ -1,0 +1,24 @@
+"""The `singleton` backend: every mention alone, no hierarchy (the floor that Realistic
+Evaluation of cross-document coreference, section 4.2, asks every system to be compared with)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annotation.domain.corpus import TopicData
+from modelserve.backends.base import ClusterSuggestion, Progress, Suggestions, no_progress
+
+
+class SingletonBackend:
+    name = "singleton"
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        unknown = set(params or {}) - {"single_parent"}
+        if unknown:
+            raise ValueError(f"the singleton backend takes no parameters: {sorted(unknown)}")
+
+    def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
+        progress(1.0, "done")
+        return Suggestions(
+            clusters=[ClusterSuggestion([m], 1.0) for m in range(len(topic.mentions))]
+        )

@@ -1,0 +1,108 @@
+"""`score --per-topic`, a topic subset (`--topics FILE`, `--subset FIELD`) and `--level corpus`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.domain.scoring.test_cli import SCORE_KEYS, run, scico_line
+
+
+def flagged(line: str, **fields) -> str:
+    return json.dumps({**json.loads(line), **fields})
+
+
+@pytest.fixture
+def files(tmp_path):
+    gold = [
+        flagged(scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), hard_10=True),
+        flagged(scico_line(2, [0, 1, 1, 2, 2], [[1, 2]]), hard_10=False),
+        flagged(scico_line(3, [0, 0, 0, 1, 2], []), hard_10=True),
+    ]
+    system = [
+        scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]),  # perfect
+        scico_line(2, [0, 1, 2, 3, 4], []),  # all singletons
+        scico_line(3, [0, 0, 1, 1, 2], [[0, 1]]),
+    ]
+    paths = {"gold": tmp_path / "gold.jsonl", "system": tmp_path / "system.jsonl"}
+    paths["gold"].write_text("\n".join(gold) + "\n")
+    paths["system"].write_text("\n".join(system) + "\n")
+    return paths
+
+
+def score(files, *options):
+    completed = run(
+        "score", str(files["gold"]), str(files["system"]), "--format", "scico", *options
+    )
+    assert completed.returncode == 0, completed.stderr
+    return completed
+
+
+def test_per_topic_rows_are_each_topic_scored_alone(files, tmp_path):
+    result = json.loads(score(files, "--json", "--per-topic").stdout)
+    assert SCORE_KEYS <= set(result)
+    rows = result["per_topic"]
+    assert [row["topic"] for row in rows] == ["1", "2", "3"]
+    assert rows[0]["conll_f1"] == pytest.approx(1.0)
+    assert rows[0]["hierarchy"]["f1"] == 1.0
+    assert rows[1]["conll_f1"] < 0.5
+    # a row is the topic scored alone: the same as a subset of that one topic
+    (tmp_path / "one.txt").write_text("2\n")
+    alone = json.loads(score(files, "--json", "--topics", str(tmp_path / "one.txt")).stdout)
+    assert {k: alone[k] for k in SCORE_KEYS} == {k: rows[1][k] for k in SCORE_KEYS}
+    table = score(files, "--per-topic").stdout
+    assert "CoNLL F1" in table
+    assert "\n1 " in table
+    assert "100.00" in table
+
+
+def test_subset_by_flag_scores_the_flagged_topics_as_scicos_evaluate_py(files, tmp_path):
+    flagged_result = json.loads(score(files, "--json", "--subset", "hard_10").stdout)
+    (tmp_path / "ids.txt").write_text("1\n3\n")
+    by_ids = json.loads(score(files, "--json", "--topics", str(tmp_path / "ids.txt")).stdout)
+    assert flagged_result["scope"] == {"level": "topic", "topics": 2, "subset": ["1", "3"]}
+    assert {k: flagged_result[k] for k in SCORE_KEYS} == {k: by_ids[k] for k in SCORE_KEYS}
+    everything = json.loads(score(files, "--json").stdout)
+    assert flagged_result["conll_f1"] > everything["conll_f1"]  # topic 2 left out
+
+
+def test_a_subset_naming_an_unknown_topic_or_a_missing_flag_is_refused(files, tmp_path):
+    (tmp_path / "ids.txt").write_text("9\n")
+    bad = run(
+        "score",
+        str(files["gold"]),
+        str(files["system"]),
+        "--format",
+        "scico",
+        "--topics",
+        str(tmp_path / "ids.txt"),
+    )
+    assert bad.returncode == 1
+    assert "does not hold" in bad.stderr
+    bad = run(
+        "score",
+        str(files["gold"]),
+        str(files["system"]),
+        "--format",
+        "scico",
+        "--subset",
+        "curated",
+    )
+    assert bad.returncode == 1
+    assert "no boolean field 'curated'" in bad.stderr
+
+
+def test_corpus_level_reads_cluster_ids_across_topics(tmp_path):
+    # gold: cluster 7 spans topics 1 and 2; the system splits it per topic
+    gold = [scico_line(1, [7, 7, 1, 2, 3], []), scico_line(2, [7, 4, 5, 6, 8], [])]
+    system = [scico_line(1, [7, 7, 1, 2, 3], []), scico_line(2, [9, 4, 5, 6, 8], [])]
+    (tmp_path / "g.jsonl").write_text("\n".join(gold) + "\n")
+    (tmp_path / "s.jsonl").write_text("\n".join(system) + "\n")
+    files = {"gold": tmp_path / "g.jsonl", "system": tmp_path / "s.jsonl"}
+    per_topic = json.loads(score(files, "--json").stdout)
+    corpus = json.loads(score(files, "--json", "--level", "corpus", "--per-topic").stdout)
+    assert per_topic["muc"]["recall"] == 1.0  # within each topic nothing is missed
+    assert corpus["muc"]["recall"] < 1.0  # the cross-topic link is missed
+    assert corpus["scope"] == {"level": "corpus", "topics": 2}
+    assert [row["topic"] for row in corpus["per_topic"]] == ["corpus"]
