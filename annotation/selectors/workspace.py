@@ -34,6 +34,7 @@ def project_payload(project) -> dict:
         "refuse_duplicate_link_pairs": project.refuse_duplicate_link_pairs,
         "guidelines": project.guidelines,
         "validation": project.validation,
+        "suggestions": project.suggestions,
     }
 
 
@@ -54,6 +55,7 @@ def topic_payload(topic: Topic) -> dict:
         "source": topic.source,
         "metadata": topic.metadata,
         "project": project_payload(topic.project),
+        "suggestions_off": gates.suggestions_off(topic),
         "documents": list(documents),
         "mentions": [{"id": id, "document": doc, "spans": spans} for id, doc, spans in mentions],
     }

@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from annotation import gates
 from annotation.domain.errors import NotFound
 from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project, Topic
@@ -125,6 +126,9 @@ def topic_run_request(
         raise NotFound("topic", topic_id)
     if not is_admin(user) and not Assignment.objects.filter(topic=topic, user=user).exists():
         raise RunNotAllowed("Only the topic's annotators and admins can ask for suggestions.")
+    why = gates.suggestions_off(topic)
+    if why:
+        raise RunRefused(why)
     if not is_admin(user) and (backend is not None or params):
         raise RunSettingsAdminOnly(
             "Suggestions use the backend and parameters an admin chose for the project; "
@@ -148,9 +152,13 @@ def project_runs_request(
             "nothing was queued. Ask again once they finish.",
             runs=[run.pk for run in active],
         )
+    if not project.suggestions:
+        raise RunRefused(gates.suggestions_off(project.topics.first()) or "Suggestions are off.")
+    # Practice topics (and a project with suggestions off) are left out: see gates.
     return [
         suggestion_run_request(topic=topic, user=user, backend=backend, params=params)
         for topic in project.topics.select_related("project")
+        if not gates.suggestions_off(topic)
     ]
 
 

@@ -29,6 +29,9 @@ class ProjectSerializer(serializers.Serializer):
     validation = serializers.BooleanField(
         default=False, help_text="accept or reject imported clusters (docs/validation.md)"
     )
+    suggestions = serializers.BooleanField(
+        default=True, help_text="annotators may ask the model for suggestions on real topics"
+    )
 
 
 class ProjectsView(AdminView):

@@ -1608,6 +1608,11 @@ export interface components {
              * @default false
              */
             validation?: boolean;
+            /**
+             * @description annotators may ask the model for suggestions on real topics
+             * @default true
+             */
+            suggestions?: boolean;
         };
         PatchedTopicSplitRequest: {
             /** @description '' takes the topic out of every split */
@@ -1758,6 +1763,8 @@ export interface components {
             guidelines: string;
             /** @description a validation project (docs/validation.md) */
             validation?: boolean;
+            /** @description annotators may ask for model suggestions on real topics */
+            suggestions?: boolean;
             /** @description how many topics it has */
             topics: number;
         };
@@ -1776,6 +1783,8 @@ export interface components {
             guidelines: string;
             /** @description a validation project (docs/validation.md) */
             validation?: boolean;
+            /** @description annotators may ask for model suggestions on real topics */
+            suggestions?: boolean;
         };
         ProjectOnboarding: {
             required: boolean;
@@ -1806,6 +1815,11 @@ export interface components {
              * @default false
              */
             validation?: boolean;
+            /**
+             * @description annotators may ask the model for suggestions on real topics
+             * @default true
+             */
+            suggestions?: boolean;
         };
         ProjectRunsAnswer: {
             /** @description one per topic */
@@ -2138,6 +2152,8 @@ export interface components {
                 [key: string]: unknown;
             };
             project: components["schemas"]["ProjectInfo"];
+            /** @description why the model may not be asked on this topic (a practice topic, or the project's setting); null: it may */
+            suggestions_off?: string | null;
             documents: components["schemas"]["DocumentPayload"][];
             mentions: components["schemas"]["CandidateMention"][];
         };
