@@ -16,6 +16,8 @@ each decision against gold), and when a submitted annotation is to be scored. As
   return messages the annotator sees with the applied change.
 - ``submitted(assignment)``: called in the submit transaction, after the status changed; it
   may raise a DomainError to refuse the submission.
+- ``suggestions_off(topic) -> why | None``: whether the model may be asked for suggestions
+  on a topic (a practice topic measures the annotator, not the model).
 """
 
 from __future__ import annotations
@@ -40,11 +42,13 @@ AssignmentNotes = Callable[[Any, list[int]], dict[int, dict[str, Any]]]
 OperationFeedback = Callable[[EditContext, Any, dict[str, Any]], list[str]]
 Submitted = Callable[[Any], None]
 EditCheck = Callable[[EditContext], None]
+SuggestionsOff = Callable[[Any], str | None]
 
 _notes: list[AssignmentNotes] = []
 _edit_checks: list[EditCheck] = []
 _feedback: list[OperationFeedback] = []
 _submitted: list[Submitted] = []
+_suggestions_off: list[SuggestionsOff] = []
 
 
 def gates_register(
@@ -53,12 +57,14 @@ def gates_register(
     edit_check: EditCheck | None = None,
     feedback: OperationFeedback | None = None,
     submitted: Submitted | None = None,
+    suggestions_off: SuggestionsOff | None = None,
 ) -> None:
     hooks: list[tuple[Any, list[Any]]] = [
         (notes, _notes),
         (edit_check, _edit_checks),
         (feedback, _feedback),
         (submitted, _submitted),
+        (suggestions_off, _suggestions_off),
     ]
     for hook, registry in hooks:
         if hook is not None and hook not in registry:
@@ -90,3 +96,17 @@ def operation_feedback(context: EditContext, state: Any, payload: dict[str, Any]
 def submitted(assignment: Any) -> None:
     for hook in _submitted:
         hook(assignment)
+
+
+def suggestions_off(topic: Any) -> str | None:
+    """Why the model may not be asked for suggestions on `topic` (None: it may)."""
+    for hook in _suggestions_off:
+        why = hook(topic)
+        if why:
+            return why
+    if not topic.project.suggestions:
+        return (
+            "Suggestions are off in this project (its settings), so that agreement measures "
+            "the annotators' own decisions."
+        )
+    return None

@@ -42,6 +42,11 @@ class Project(models.Model):
         help_text="refuse a second link type between the same anaphor and antecedent "
         "(off: allowed with a warning)",
     )
+    suggestions = models.BooleanField(
+        default=True,
+        help_text="annotators may ask the model for suggestions on real topics (off: to "
+        "measure raw agreement; practice topics never have them)",
+    )
     validation = models.BooleanField(
         default=False,
         help_text="validation: accept or reject each mention of imported clusters (WEC)",

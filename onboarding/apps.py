@@ -10,6 +10,7 @@ class OnboardingConfig(AppConfig):
         # The core asks these questions through annotation/gates.py; it never imports us.
         from annotation.gates import gates_register
         from onboarding.guided import guided_feedback_gate
+        from onboarding.selectors.practice import practice_suggestions_off
         from onboarding.selectors.qualification import assignment_notes
         from onboarding.services.attempts import assignment_submitted
         from onboarding.services.qualification import edit_gate
@@ -19,4 +20,5 @@ class OnboardingConfig(AppConfig):
             edit_check=edit_gate,
             feedback=guided_feedback_gate,
             submitted=assignment_submitted,
+            suggestions_off=practice_suggestions_off,
         )

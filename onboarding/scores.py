@@ -34,13 +34,31 @@ def _active(state: AnnotationState, documents: dict[int, int]) -> dict[int, Key]
     }
 
 
+# Metrics that measure what gold may not have at all: without it they are not scored (None,
+# "not scored" on screen), not 0.0 next to "the same as gold" (a tutorial without hierarchy).
+NEEDS_GOLD_EDGES = ("hierarchy_f1", "hierarchy_50_f1", "path_ratio")
+NEEDS_GOLD_LINKS = ("relation_exact_f1", "relation_relaxed_f1", "alpha_relations")
+
+
+def unsupported(gold: TopicAnnotation) -> set[str]:
+    """The metrics this gold cannot support."""
+    missing: set[str] = set()
+    if not gold.relations:
+        missing.update(NEEDS_GOLD_EDGES)
+    if not gold.links:
+        missing.update(NEEDS_GOLD_LINKS)
+    return missing
+
+
 def scores(gold: TopicAnnotation, mine: TopicAnnotation, schemes: list[str]) -> dict[str, Any]:
-    """metric -> score (None where undefined), for the project's schemes ("scico", "chemu")."""
+    """metric -> score (None where undefined, or where gold cannot support it), for the
+    project's schemes ("scico", "chemu")."""
     result: dict[str, Any] = {}
+    skip = unsupported(gold)
     for scheme in schemes:
         pair = evaluate.pair(scheme, gold, mine, keep_singletons=False)
         for spec in evaluate.IAA_METRICS[scheme]:
-            result[spec.name] = spec.score(spec.extract(pair))
+            result[spec.name] = None if spec.name in skip else spec.score(spec.extract(pair))
     return result
 
 

@@ -36,6 +36,7 @@ def project_payload(project) -> dict:
         "refuse_duplicate_link_pairs": project.refuse_duplicate_link_pairs,
         "guidelines": project.guidelines,
         "validation": project.validation,
+        "suggestions": project.suggestions,
     }
 
 
@@ -56,6 +57,7 @@ def topic_payload(topic: Topic) -> dict:
         "source": topic.source,
         "metadata": topic_metadata_shown(topic.metadata),
         "project": project_payload(topic.project),
+        "suggestions_off": gates.suggestions_off(topic),
         "documents": documents_shown(list(documents)),
         "mentions": [{"id": id, "document": doc, "spans": spans} for id, doc, spans in mentions],
     }

@@ -19,6 +19,7 @@ PROJECT_FIELDS = (
     "refuse_duplicate_link_pairs",
     "validation",
     "hierarchy_count",
+    "suggestions",
 )
 
 

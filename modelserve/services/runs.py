@@ -134,6 +134,9 @@ def topic_run_request(
         locked = [notes[id]["locked"] for id in mine]
         if all(locked):
             raise AnnotationLocked(locked[0])
+    why = gates.suggestions_off(topic)
+    if why:
+        raise RunRefused(why)
     if not is_admin(user) and (backend is not None or params):
         raise RunSettingsAdminOnly(
             "Suggestions use the backend and parameters an admin chose for the project; "
@@ -157,9 +160,13 @@ def project_runs_request(
             "nothing was queued. Ask again once they finish.",
             runs=[run.pk for run in active],
         )
+    if not project.suggestions:
+        raise RunRefused(gates.suggestions_off(project.topics.first()) or "Suggestions are off.")
+    # Practice topics (and a project with suggestions off) are left out: see gates.
     return [
         suggestion_run_request(topic=topic, user=user, backend=backend, params=params)
         for topic in project.topics.select_related("project")
+        if not gates.suggestions_off(topic)
     ]
 
 

@@ -75,3 +75,11 @@ def my_practice(user, assignment_id: int) -> dict[str, Any]:
         "thresholds": thresholds_for(practice),
         "attempts": [attempt_payload(a) for a in attempts.order_by("-number")],
     }
+
+
+def practice_suggestions_off(topic) -> str | None:
+    """The suggestions gate: a practice topic measures the annotator, so the model, which
+    could reproduce gold for them, is never asked on it."""
+    if PracticeTopic.objects.filter(topic_id=topic.pk).exists():
+        return "Suggestions are off on practice topics: the practice measures you, not the model."
+    return None

@@ -52,7 +52,8 @@ def rule_text(rule: QualificationRule) -> str:
         )
     )
     limits = " and ".join(
-        f"{METRIC_NAMES.get(metric, metric)} ≥ {value:g}"
+        # Percent, the scale the results and the admin's form show (stored as a fraction).
+        f"{METRIC_NAMES.get(metric, metric)} ≥ {round(value * 100, 1):g}"
         for metric, value in sorted(rule.thresholds.items())
     )
     return f"pass the practice topic{'s' if ',' in topics else ''} {topics}" + (

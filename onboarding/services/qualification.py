@@ -85,6 +85,12 @@ def qualification_rule_set(
             )
         if not isinstance(value, (int, float)) or not -1 <= value <= 1:
             raise ProjectRefused(f"The threshold of {metric} must be a number from 0 to 1.")
+    if topics and not thresholds:
+        # scores.passes() is None without a threshold: nobody could ever pass.
+        raise ProjectRefused(
+            "Give at least one threshold (for example CoNLL F1 ≥ 75%): "
+            "without one no attempt can pass."
+        )
     rule, _ = QualificationRule.objects.update_or_create(
         project=project, defaults={"thresholds": dict(thresholds)}
     )

@@ -139,7 +139,7 @@ def test_an_annotator_fails_a_scored_practice_reads_the_diff_retries_passes_and_
     page.goto("/")
     locked = page.locator(f"tr[data-assignment='{real.pk}'] [data-testid=locked]")
     expect(locked).to_contain_text("Locked until you qualify for Gated project")
-    expect(locked).to_contain_text("CoNLL F1 ≥ 0.75")
+    expect(locked).to_contain_text("CoNLL F1 ≥ 75")
     expect(page.locator(".next-topic")).to_contain_text("scientific_onboarding_tutorial")
     page.screenshot(
         path=str(artifacts / "onboarding-06-locked-until-qualified.png"), full_page=True

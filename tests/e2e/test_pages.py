@@ -9,7 +9,7 @@ from annotation.models import Project
 from tests.factories import PASSWORD, AdminFactory, UserFactory, assign, make_topic
 
 
-def test_an_annotator_signs_in_sees_their_topics_opens_one_and_signs_out(new_page):
+def test_an_annotator_signs_in_sees_their_topics_opens_one_and_signs_out(new_page, artifacts):
     # The server checks passwords with the production hashers, not the tests' fast one.
     user = UserFactory(username="ann")
     user.password = PBKDF2PasswordHasher().encode(PASSWORD, "e2e-salt-1234", iterations=1000)
@@ -22,6 +22,13 @@ def test_an_annotator_signs_in_sees_their_topics_opens_one_and_signs_out(new_pag
     page.goto("/")
     expect(page).to_have_url(re.compile("/login"))
     page.get_by_label("Username").fill("ann")
+    # Issue 24.9: a wrong password is refused and the field cleared, the username kept.
+    page.get_by_label("Password").fill("not-the-password")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_be_visible()
+    expect(page.get_by_label("Password")).to_have_value("")
+    expect(page.get_by_label("Username")).to_have_value("ann")
+    page.screenshot(path=str(artifacts / "walk-login-refused.png"))
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
 

@@ -55,7 +55,7 @@ def test_a_real_topic_is_locked_with_the_reason_until_the_annotator_qualifies(ga
     assert rows["scientific_onboarding_tutorial"]["practice"] == "scored"
     assert rows["real-1"]["locked"] == (
         "Locked until you qualify for Onboarding: pass the practice topic "
-        "scientific_onboarding_tutorial with CoNLL F1 ≥ 0.75 and MUC F1 ≥ 0.5."
+        "scientific_onboarding_tutorial with CoNLL F1 ≥ 75 and MUC F1 ≥ 50."
     )
     assert list(rows)[-1] == "real-1"  # locked rows come last
 
@@ -182,3 +182,17 @@ def test_the_users_list_has_one_row_per_annotator_and_project(gated):
     assert [(r["user"], r["project_name"], r["qualified"], r["attempts"]) for r in rows] == [
         (gated["user"].pk, "Onboarding", True, 1)
     ]
+
+
+def test_a_rule_with_practice_topics_but_no_threshold_is_refused_and_nothing_changes(gated):
+    # Without a threshold no attempt can pass (scores.passes is None): everyone stays locked.
+    response = gated["admin"].put(
+        f"/api/onboarding/projects/{gated['project'].pk}/rule/",
+        {"practice_topics": [gated["practice"].pk], "thresholds": {}},
+        format="json",
+    )
+
+    assert response.status_code == 422
+    assert "at least one threshold" in response.json()["message"]
+    rule = gated["admin"].get(f"/api/onboarding/projects/{gated['project'].pk}/").json()["rule"]
+    assert rule["thresholds"] == {"conll_f1": 0.75, "muc_f1": 0.5}

@@ -45,6 +45,9 @@ class ProjectInfo(serializers.Serializer):
     validation = serializers.BooleanField(
         required=False, help_text="a validation project (docs/validation.md)"
     )
+    suggestions = serializers.BooleanField(
+        required=False, help_text="annotators may ask for model suggestions on real topics"
+    )
 
 
 class DocumentPayload(serializers.Serializer):
@@ -71,6 +74,12 @@ class TopicPayload(serializers.Serializer):
     source = serializers.CharField()
     metadata = serializers.DictField()
     project = ProjectInfo()
+    suggestions_off = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="why the model may not be asked on this topic (a practice topic, or the "
+        "project's setting); null: it may",
+    )
     documents = DocumentPayload(many=True)
     mentions = CandidateMention(many=True)
 

@@ -34,6 +34,9 @@ class ProjectSerializer(serializers.Serializer):
         default="closure",
         help_text="the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)",
     )
+    suggestions = serializers.BooleanField(
+        default=True, help_text="annotators may ask the model for suggestions on real topics"
+    )
 
 
 class ProjectsView(AdminView):

@@ -1189,11 +1189,15 @@ export interface components {
         /**
          * @description * `chemu` - chemu
          *     * `cross-encoder` - cross-encoder
+         *     * `edit-distance` - edit-distance
+         *     * `entailment` - entailment
          *     * `minilm` - minilm
+         *     * `same-head-lemma` - same-head-lemma
+         *     * `singleton` - singleton
          *     * `trained` - trained
          * @enum {string}
          */
-        BackendEnum: "chemu" | "cross-encoder" | "minilm" | "trained";
+        BackendEnum: "chemu" | "cross-encoder" | "edit-distance" | "entailment" | "minilm" | "same-head-lemma" | "singleton" | "trained";
         /** @enum {string} */
         BulkAction: "delete" | "reopen";
         BulkDone: {
@@ -1709,6 +1713,11 @@ export interface components {
              * @default closure
              */
             hierarchy_count?: components["schemas"]["HierarchyCountEnum"];
+            /**
+             * @description annotators may ask the model for suggestions on real topics
+             * @default true
+             */
+            suggestions?: boolean;
         };
         PatchedTopicSplitRequest: {
             /** @description '' takes the topic out of every split */
@@ -1859,6 +1868,8 @@ export interface components {
             guidelines: string;
             /** @description a validation project (docs/validation.md) */
             validation?: boolean;
+            /** @description annotators may ask for model suggestions on real topics */
+            suggestions?: boolean;
             /** @description how many topics it has */
             topics: number;
             /**
@@ -1884,6 +1895,8 @@ export interface components {
             guidelines: string;
             /** @description a validation project (docs/validation.md) */
             validation?: boolean;
+            /** @description annotators may ask for model suggestions on real topics */
+            suggestions?: boolean;
         };
         ProjectOnboarding: {
             required: boolean;
@@ -1922,6 +1935,11 @@ export interface components {
              * @default closure
              */
             hierarchy_count?: components["schemas"]["HierarchyCountEnum"];
+            /**
+             * @description annotators may ask the model for suggestions on real topics
+             * @default true
+             */
+            suggestions?: boolean;
         };
         ProjectRunsAnswer: {
             /** @description one per topic */
@@ -2262,6 +2280,8 @@ export interface components {
                 [key: string]: unknown;
             };
             project: components["schemas"]["ProjectInfo"];
+            /** @description why the model may not be asked on this topic (a practice topic, or the project's setting); null: it may */
+            suggestions_off?: string | null;
             documents: components["schemas"]["DocumentPayload"][];
             mentions: components["schemas"]["CandidateMention"][];
         };

@@ -204,7 +204,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "any", ["?"], "help", "Show or hide this help"),
   b("workspace", "any", ["I"], "guidelines", "Show or hide the project's guidelines"),
   b("workspace", "any", ["D"], "nextDifference", "Practice results: go to the next difference from gold"),
-  b("workspace", "any", ["Escape"], "escape", "Cancel (the pending anaphor, a selection)"),
+  b("workspace", "any", ["Escape"], "escape", "Close the messages; else cancel (the pending anaphor, a selection)"),
   b("workspace", "any", ["Enter"], "nextTopic", "After submitting: open the next topic to do"),
   // The hierarchy tree, when it has the focus.
   b("tree", "hierarchy", ["ArrowUp"], "treeUp", "Tree: previous node"),

@@ -81,6 +81,9 @@ export function createEditing(deps: EditingDeps) {
       version: () => store.version.value,
       applied(applied, edit) {
         sync.receive(applied);
+        // An edit went through: earlier refusals are answered (guided practice: the right
+        // decision after a wrong one), so their "Not done" notices go.
+        notices.clearTag("refused");
         if (applied.warnings.length) notices.status(`${edit.description}:`, applied.warnings);
         if (edit.request.kind === "acceptAbove") return; // batchDone follows
         callbacks.get(edit.id)?.done?.(applied);
@@ -94,7 +97,7 @@ export function createEditing(deps: EditingDeps) {
         if (error.code === "nothing_to_undo") store.canUndo.value = false;
         if (error.code === "nothing_to_redo") store.canRedo.value = false;
         if (QUIET_REFUSALS.has(error.code)) notices.status(error.message);
-        else notices.alert(`Not done: ${edit.description}.`, [error.message]);
+        else notices.alert(`Not done: ${edit.description}.`, [error.message], { tag: "refused" });
         failAll([edit]);
       },
       async conflict(_error, discarded) {
@@ -104,12 +107,17 @@ export function createEditing(deps: EditingDeps) {
         notices.alert(
           "This annotation was changed elsewhere (another tab or window), so the current state was loaded.",
           lost.length ? lost : ["None of your edits was lost."],
+          { sticky: true },
         );
       },
       locked(error, discarded) {
         failAll(discarded);
         store.setSubmitted(true);
-        notices.alert(error.message, discarded.map((e) => `Not saved: ${e.description}`));
+        notices.alert(
+          error.message,
+          discarded.map((e) => `Not saved: ${e.description}`),
+          { sticky: true },
+        );
       },
     },
     { status },

@@ -55,6 +55,11 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     redo: () => void commands.redo(),
     help: () => void (ui.help = !ui.help),
     escape: () => {
+      // Escape closes the notices first (they may cover the text), then cancels as before.
+      if (notices.items.length) {
+        notices.clear();
+        return;
+      }
       if (nav.anaphor.value.value !== null) {
         nav.anaphor.set(null);
         notices.status("No anaphor selected.");

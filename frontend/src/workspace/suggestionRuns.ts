@@ -101,6 +101,10 @@ export function createSuggestionRuns({ api, annotationId, topic, store, editing,
       notices.status("This topic is submitted: no suggestions needed.");
       return;
     }
+    if (topic.topic.suggestions_off) {
+      notices.status(topic.topic.suggestions_off);
+      return;
+    }
     if (isActive(run.value)) {
       notices.status(runState(run.value, workers.value).text);
       return;

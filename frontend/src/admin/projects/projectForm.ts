@@ -16,6 +16,7 @@ export function emptyProject(): ProjectInput {
     refuse_duplicate_link_pairs: false,
     validation: false,
     hierarchy_count: "closure",
+    suggestions: true,
     suggestion_backend: "",
     suggestion_params: {},
   };
@@ -35,6 +36,7 @@ export function projectInput(project: ProjectRow): ProjectInput {
     refuse_duplicate_link_pairs: project.refuse_duplicate_link_pairs,
     validation: project.validation ?? false,
     hierarchy_count: project.hierarchy_count,
+    suggestions: project.suggestions ?? true,
     suggestion_backend: project.suggestion_backend,
     suggestion_params: { ...project.suggestion_params },
   };
