@@ -1,16 +1,20 @@
 """Websockets that carry live updates; they only relay messages sent after commit.
 
 Every socket needs a signed-in user (refused with 4403 otherwise, before it is accepted).
+Access is checked again whenever the services say the user's access changed (an assignment
+removed, admin rights or the active flag changed, a new password): a socket that lost it is
+closed with 4403, so nobody keeps hearing live edits they may no longer see.
 """
 
 from __future__ import annotations
 
 import json
 
+from channels.auth import get_user
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from annotation.infra.broadcast import annotation_group, project_group, topic_group
+from annotation.infra.broadcast import annotation_group, project_group, topic_group, user_group
 from annotation.selectors.access import is_admin, visible_annotations
 
 
@@ -25,6 +29,19 @@ def _watchable_topic(user, annotation_id: int) -> int | None:
     )
 
 
+@database_sync_to_async
+def _reloaded(scope):
+    """A socket without a session (made in-process by a test): its user as stored now."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import AnonymousUser
+
+    user_id = getattr(scope.get("user"), "pk", None)
+    if user_id is None:
+        return AnonymousUser()
+    fresh = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    return fresh or AnonymousUser()
+
+
 def signed_in(user) -> bool:
     return user is not None and user.is_authenticated
 
@@ -32,7 +49,31 @@ def signed_in(user) -> bool:
 class JsonConsumer(AsyncJsonWebsocketConsumer):
     """A frame that is not a JSON object (binary, not JSON, nested too deep) is answered with
     an error message and otherwise ignored: a client's mistake never closes the socket with a
-    server error."""
+    server error.
+
+    A subclass joins its groups with `join` (which adds the user's own group) and says in
+    `still_allowed` whether a user may still watch what the socket carries."""
+
+    groups_joined: list[str]
+
+    async def join(self, *groups: str) -> None:
+        user = self.scope["user"]
+        self.groups_joined = [*groups, user_group(user.pk)]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code):
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def still_allowed(self, user) -> bool:
+        return signed_in(user)
+
+    async def access_changed(self, event):
+        """The user as stored now (active, with the password this session signed in with)."""
+        user = await (get_user(self.scope) if "session" in self.scope else _reloaded(self.scope))
+        if not (signed_in(user) and await self.still_allowed(user)):
+            await self.close(code=4403)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:
@@ -59,15 +100,13 @@ class AnnotationConsumer(JsonConsumer):
         if topic_id is None:
             await self.close(code=4403)
             return
+        self.annotation_id = annotation_id
         # The annotation's own changes, and the topic's suggestion runs.
-        self.groups_joined = [annotation_group(annotation_id), topic_group(topic_id)]
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.join(annotation_group(annotation_id), topic_group(topic_id))
         await self.accept()
 
-    async def disconnect(self, code):
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+    async def still_allowed(self, user) -> bool:
+        return await _watchable_topic(user, self.annotation_id) is not None
 
     async def topic_event(self, event):
         """News about the topic from an app built on the core, relayed as it was sent."""
@@ -88,13 +127,11 @@ class ProjectConsumer(JsonConsumer):
         if user is None or not is_admin(user):
             await self.close(code=4403)
             return
-        self.group = project_group(int(self.scope["url_route"]["kwargs"]["pk"]))
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(project_group(int(self.scope["url_route"]["kwargs"]["pk"])))
         await self.accept()
 
-    async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def still_allowed(self, user) -> bool:
+        return is_admin(user)
 
     async def project_progress(self, event):
         await self.send_json({"type": "progress", **event["payload"]})

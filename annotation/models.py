@@ -46,6 +46,17 @@ class Project(models.Model):
         default=False,
         help_text="validation: accept or reject each mention of imported clusters (WEC)",
     )
+    # Which hierarchy F1 the reports put first; both are always computed and shown
+    # (docs/scoring.md, "Two hierarchy counts").
+    hierarchy_count = models.CharField(
+        max_length=10,
+        choices=[
+            ("closure", "closure (every relation of the transitive closure)"),
+            ("raw", "raw (the drawn relations, as SciCo's evaluate.py counts)"),
+        ],
+        default="closure",
+        help_text="the primary hierarchy F1 of the agreement reports and the datasheet",
+    )
     # [{"key": ..., "label": ...}, ...]: the reasons a validator picks with 1, 2, 3, ...
     validation_reasons = models.JSONField(default=wec_reasons, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

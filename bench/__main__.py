@@ -28,6 +28,11 @@ BENCHMARKS = [
         "bench.operations",
         "operations: 1, 20 and 30 clients back to back, WEB_CONCURRENCY 1, 2, default",
     ),
+    (
+        "capacity",
+        "bench.capacity",
+        "capacity: 20, 40, 60 annotators at 1 op/s on one web process",
+    ),
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
     ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),
     ("admin", "bench.admin_bench", "browser: admin bulk actions over 300 topics"),

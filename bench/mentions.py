@@ -19,12 +19,10 @@ SPEED_SNIPPETS = 40
 
 
 def main() -> int:
-    from corefapp.runtime.defaults import models_dir
-    from modelserve.backends import models_dir_set
+    from modelserve.command_settings import path_setting
     from modelserve.training.chemu_pipeline import RESULTS_FILE, table_lines
 
-    folder = models_dir()
-    models_dir_set(folder)
+    folder = path_setting("MODELS_DIR")
     results_path = folder / RESULTS_FILE
     if not results_path.is_file():
         print(
@@ -55,18 +53,22 @@ def speed(folder, results) -> int:
     from annotation.domain.formats.chemu import read_chemu_jsonlines
     from modelserve.backends import chemu_mentions, chemu_model
     from modelserve.backends.chemu_model import limit_cpu_threads
-    from modelserve.train import DEFAULT_CHEMU_TRAIN
+    from modelserve.command_settings import path_setting
 
-    if not (chemu_mentions.mentions_trained() and chemu_model.is_complete(folder / "chemu")):
+    mentions_dir = folder / chemu_mentions.DIRECTORY
+    if not (
+        chemu_mentions.mentions_trained(mentions_dir) and chemu_model.is_complete(folder / "chemu")
+    ):
         print("no saved models to time: train them first")
         return 1
     limit_cpu_threads()
-    tagger = chemu_mentions.load_mentions(device="cpu")
+    tagger = chemu_mentions.load_mentions(mentions_dir, device="cpu")
+    train_file = path_setting("CHEMU_TRAIN_FILE")
     link_model = chemu_model.load(folder / "chemu", "cpu")
     held = set(tagger.config["holdout_topics"])
     topics = [
         chemu_mentions.without_mentions(topic)
-        for topic in read_chemu_jsonlines(DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics
+        for topic in read_chemu_jsonlines(train_file, skip_invalid=True).topics
         if topic.external_id in held
     ][:SPEED_SNIPPETS]
     chemu_mentions.suggest_from_text(tagger, link_model, topics[0])  # warm-up

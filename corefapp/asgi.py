@@ -12,13 +12,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 
 from corefapp.http_handler import OneThreadASGIHandler
+from corefapp.metrics.websockets import WebsocketCounter
 from corefapp.routing import websocket_urlpatterns
 
 application = ProtocolTypeRouter(
     {
         "http": OneThreadASGIHandler(),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": WebsocketCounter(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

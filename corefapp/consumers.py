@@ -18,12 +18,8 @@ class PingConsumer(JsonConsumer):
             await self.close(code=4403)
             return
         self.group = f"ping.{self.channel_name.replace('!', '-')}"
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(self.group)
         await self.accept()
-
-    async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         await self.channel_layer.group_send(

@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor, wait
 import psycopg
 import redis
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connection
 
@@ -59,12 +60,19 @@ def check_redis() -> tuple[bool, str]:
 
 
 async def _channel_round_trip() -> bool:
-    layer = get_channel_layer()
-    channel = await layer.new_channel("healthz.")
-    token = uuid.uuid4().hex
-    await layer.send(channel, {"type": "health.ping", "token": token})
-    message = await layer.receive(channel)
-    return message.get("token") == token
+    """On a layer instance of the probe's own, built from the same settings: the process-wide
+    one is receiving for the open websockets on the server's event loop, and channels-redis
+    refuses a receive from a second loop ("Two event loops are trying to receive()"), which
+    made every probe fail while any socket was open."""
+    layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+    try:
+        channel = await layer.new_channel("healthz.")
+        token = uuid.uuid4().hex
+        await layer.send(channel, {"type": "health.ping", "token": token})
+        message = await layer.receive(channel)
+        return message.get("token") == token
+    finally:
+        await layer.close_pools()
 
 
 def check_channel_layer() -> tuple[bool, str]:

@@ -99,10 +99,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "corefapp.metrics.middleware.RequestLatencyMiddleware",
     "corefapp.middleware.ServerTimingMiddleware",
     "corefapp.middleware.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corefapp.database_outage.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -140,12 +142,22 @@ if env.bool("DB_POOL", default=True):
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=2),
         "max_size": env.int("DB_POOL_MAX", default=20),
-        "timeout": 20,
+        # Threads never outnumber connections (corefapp/http_handler.py), so a request waits
+        # for one only while PostgreSQL is unreachable: then it answers 503 in under 2 s
+        # (corefapp/database_outage.py) instead of holding a thread for 20 s.
+        "timeout": env.float("DB_POOL_TIMEOUT", default=1.0),
+        # After an outage the pool retries a connection at growing intervals (1, 2, 4 s, ...)
+        # until this timeout, then gives up and the next request starts a fresh attempt at
+        # once: service returns within about this long after PostgreSQL does.
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=2.0),
     }
     # The pool checks a connection before lending it: after PostgreSQL restarts, every idle
     # pooled connection is dead, and without the check each would fail one request (found by
-    # tests/integration/test_database_outage.py). The check is one local round trip.
+    # tests/integration/test_database_outage.py). The check is one local round trip; our
+    # backend's also replaces every idle connection once one is found dead.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "corefapp.db_backend"
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -310,6 +322,18 @@ CACHES = {
 
 # Model serving: packaged encoder by default, a local Hugging Face folder otherwise.
 MODELS_DIR = models_dir()
+# The shared real data (../shared/data beside the checkout; COREFAPP_SHARED_DATA elsewhere) and
+# the ChEMU-Ref training file the default anaphora models train from (`make up`, the model
+# worker's tagger training, `python -m modelserve.train --backend chemu` without a file).
+SHARED_DATA_DIR = Path(
+    env.str("COREFAPP_SHARED_DATA", default=str(BASE_DIR.parent / "shared" / "data"))
+)
+CHEMU_TRAIN_FILE = Path(
+    env.str(
+        "CHEMU_TRAIN_FILE",
+        default=str(SHARED_DATA_DIR / "chemu-ref" / "train.english.jsonlines"),
+    )
+)
 # Suggestion parameters that name a file or folder (model_path, model_dir, encoder_path, any
 # *_path or *_dir) must resolve (symlinks and `..` followed) inside MODELS_DIR or one of these
 # folders (comma-separated); anything else is refused when an admin sets it.
@@ -325,9 +349,18 @@ SUGGEST_HEARTBEAT_STALE_SECONDS = env.int("SUGGEST_HEARTBEAT_STALE_SECONDS", def
 
 DEMO_PASSWORD = env.str("DEMO_PASSWORD", default="demo")
 
+# LOG_FORMAT=json writes one JSON object per line (corefapp/metrics/json_logs.py).
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "corefapp.metrics.json_logs.JsonLinesFormatter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"}
+        | ({"formatter": "json"} if LOG_FORMAT == "json" else {})
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
+
+# GET /metrics answers admins and a scraper sending `Authorization: Bearer <METRICS_TOKEN>`.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")

@@ -4,11 +4,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts.api.throttles import throttled_admin_login
 from annotation.api import errors
+from corefapp import database_outage
+from corefapp.metrics.views import metrics
 from corefapp.spa import spa
 from corefapp.views import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),
     # Before the admin's own: the same sign-in throttle as the API's.
     path("admin/login/", throttled_admin_login(admin.site.login)),
     path("admin/", admin.site.urls),
@@ -29,4 +32,4 @@ urlpatterns = [
 
 handler400 = errors.bad_request
 handler404 = errors.not_found
-handler500 = errors.server_error
+handler500 = database_outage.server_error

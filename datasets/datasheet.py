@@ -18,13 +18,18 @@ METRIC_NAMES = {
     "bcub_f1": "B3 F1",
     "ceafe_f1": "CEAF-e F1",
     "lea_f1": "LEA F1",
-    "hierarchy_f1": "Hierarchy F1",
+    "hierarchy_f1": "Hierarchy F1 (closure)",
     "hierarchy_50_f1": "Hierarchy F1-50%",
     "path_ratio": "Path ratio",
     "relation_exact_f1": "Relations F1 (exact)",
     "relation_relaxed_f1": "Relations F1 (relaxed)",
     "alpha_relations": "Krippendorff's alpha, relations",
     "alpha_mentions": "Krippendorff's alpha, mentions",
+    "hierarchy_f1_raw": "Hierarchy F1 (raw, as SciCo's evaluate.py)",
+    "mention_f1": "Mention F1 (exact, singletons included)",
+    "mention_relaxed_f1": "Mention F1 (overlap)",
+    "anaphor_f1": "Anaphor F1 (exact)",
+    "anaphor_relaxed_f1": "Anaphor F1 (relaxed)",
 }
 COMMON_ROWS = (
     ("topics", "Topics"),
@@ -183,6 +188,8 @@ def _agreement(report: dict) -> str:
         "mean over topics of each topic's best pair. Coreference scores leave singletons out; "
         f"F1 and path ratio in percent.{one_pair}"
     )
+    if "hierarchy_f1" in overall:
+        lines += ["", _hierarchy_counts(report.get("hierarchy_count", "closure"))]
     lines += ["", "| Metric | AVG | MAX-micro | MAX-macro |", "| --- | ---: | ---: | ---: |"]
     for metric, scores in overall.items():
         # Alpha is a coefficient in [-1, 1], not a fraction: it is not written as a percentage.
@@ -203,12 +210,27 @@ def _agreement(report: dict) -> str:
 # The annotator-vs-gold columns a datasheet shows (F1 of each; the CSV has P, R and F1 of all).
 GOLD_COLUMNS = (
     ("conll", "CoNLL F1"),
-    ("hierarchy", "Hierarchy F1"),
+    ("hierarchy", "Hierarchy F1 (closure)"),
+    ("hierarchy_raw", "Hierarchy F1 (raw, SciCo)"),
     ("mentions", "Mentions F1"),
     ("relation_exact", "Relations F1 exact"),
     ("relation_relaxed", "Relations F1 relaxed"),
     ("anaphor_exact", "Anaphors F1 exact"),
 )
+
+
+def _hierarchy_counts(primary: str) -> str:
+    """Which of the two hierarchy F1 counts the project reports first (a project setting)."""
+    closure = "Hierarchy F1 (closure)"
+    raw = "Hierarchy F1 (raw, as SciCo's evaluate.py)"
+    first, second = (raw, closure) if primary == "raw" else (closure, raw)
+    return (
+        f"Hierarchy agreement is counted two ways; this project reports {first} as its "
+        f"primary figure, with {second} beside it. The closure count scores every relation of "
+        "each side's transitive closure; the raw count scores the drawn relations only, each "
+        "matched against the other side's closure, and is the one to set beside SciCo's "
+        "published numbers."
+    )
 
 
 def _versus_gold(section: dict) -> str:

@@ -2,33 +2,58 @@
 
 chemu: IN is ChEMU-Ref jsonlines. The mentions its relations use are the candidate mentions;
 its relations themselves are ignored. OUT is the same snippets in the same format with the
-predicted relations. With `--raw`, IN needs only `doc_key` and `sentences` (any relations
-are ignored): the mention tagger finds the mentions, the link model links them, and OUT
-holds the predicted relations in the five relation lists (a discontinuous mention as its
-list of spans). No Django: this runs without settings.
+predicted relations between those mentions (a trained mention tagger plays no part). With
+`--raw`, IN needs only `doc_key` and `sentences` (any relations are ignored): the mention
+tagger finds the mentions, the link model links them, and OUT holds the predicted relations
+in the five relation lists (a discontinuous mention as its list of spans).
+
+A thin command line over `modelserve.prediction` (where the backends are registered); the
+models folder is `--models-dir`, else the MODELS_DIR setting.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-PREDICTABLE = ("chemu",)
+from modelserve.command_settings import SettingsUnreadable, path_setting
+from modelserve.prediction import PREDICTORS, ModelMissing, PredictOptions
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m modelserve.predict", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--backend", required=True, choices=PREDICTABLE)
+    parser.add_argument("--backend", required=True, choices=sorted(PREDICTORS))
+    parser.add_argument(
+        "--format",
+        default=None,
+        choices=sorted({p.format for p in PREDICTORS.values()}),
+        help="IN and OUT's format (default and only choice: the backend's; SciCo backends: scico)",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a backend parameter (VALUE read as JSON, else as text), e.g. decoding=paper",
+    )
     parser.add_argument(
         "input", type=Path, help="ChEMU-Ref jsonlines (its relations give the mentions)"
     )
     parser.add_argument("output", type=Path, help="where to write the predicted relations")
     parser.add_argument(
-        "--model", type=Path, default=None, help="model directory (default: var/models/chemu)"
+        "--models-dir",
+        type=Path,
+        default=None,
+        help="where the default models are (default: the MODELS_DIR setting, var/models)",
+    )
+    parser.add_argument(
+        "--model", type=Path, default=None, help="model directory (default: MODELS_DIR/chemu)"
     )
     parser.add_argument(
         "--threshold",
@@ -46,92 +71,71 @@ def main(argv: list[str] | None = None) -> int:
         "--mentions-model",
         type=Path,
         default=None,
-        help="--raw: the mention tagger's directory (default: var/models/chemu-mentions)",
+        help="--raw: the mention tagger's directory (default: MODELS_DIR/chemu-mentions)",
     )
-    args = parser.parse_args(argv)
-    if args.raw:
-        return predict_raw_command(args)
-    return predict_chemu_command(args)
+    return parser
 
 
-def predict_chemu_command(args: argparse.Namespace) -> int:
-    from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
-    from corefapp.runtime.defaults import models_dir
-    from modelserve.backends import models_dir_set
-    from modelserve.backends.chemu import ChemuBackend, with_links
+def main(argv: list[str] | None = None) -> int:
+    from annotation.domain.formats import read, write
 
-    models_dir_set(models_dir())
-    report = read_chemu_jsonlines(args.input, skip_invalid=True)
-    if report.skipped:
-        print(f"{args.input}: {len(report.skipped)} invalid records skipped", file=sys.stderr)
-    backend = ChemuBackend(
-        {"model_dir": args.model, "device": args.device, "threshold": args.threshold}
-    )
-    started = time.monotonic()
-    predicted = []
-    for topic in report.topics:
-        candidates = with_links(topic, [])  # the gold relations play no part in the prediction
-        predicted.append(with_links(topic, backend.suggest(candidates).links))
-    seconds = time.monotonic() - started
-    write_chemu_jsonlines(predicted, args.output)
-    links = sum(len(t.links) for t in predicted)
-    print(
-        f"wrote {links} relations for {len(predicted)} snippets to {args.output} ({seconds:.1f} s)",
-        file=sys.stderr,
-    )
-    return 0
-
-
-def predict_raw_command(args: argparse.Namespace) -> int:
-    """Mentions and relations from the snippets' text alone."""
-    from annotation.domain.formats.chemu import (
-        DEFAULT_FIELDS,
-        FORMAT,
-        read_chemu_jsonlines,
-        write_chemu_jsonlines,
-    )
-    from corefapp.runtime.defaults import models_dir
-    from modelserve.backends import chemu_mentions, chemu_model, models_dir_set
-    from modelserve.backends.chemu import default_model_dir
-    from modelserve.backends.chemu_linking import with_links
-
-    models_dir_set(models_dir())
-    mentions_dir = args.mentions_model or chemu_mentions.default_mentions_dir()
-    if not chemu_mentions.mentions_trained(mentions_dir):
-        print(
-            f"error: no trained mention tagger in {mentions_dir}: train one with "
-            "`python -m modelserve.train --backend chemu`",
-            file=sys.stderr,
-        )
+    args = parser().parse_args(argv)
+    predictor = PREDICTORS[args.backend]
+    if args.format is not None and args.format != predictor.format:
+        print(f"error: the {args.backend} backend reads {predictor.format}", file=sys.stderr)
         return 2
-    report = read_chemu_jsonlines(args.input, skip_invalid=True)
+    try:
+        params = dict(_param(text) for text in args.param)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    predict = predictor.raw if args.raw else predictor.given
+    if predict is None:
+        print(f"error: the {args.backend} backend cannot predict from raw text", file=sys.stderr)
+        return 2
+    try:
+        models_dir = args.models_dir or path_setting("MODELS_DIR")
+    except SettingsUnreadable as error:
+        print(f"error: {error} (--models-dir)", file=sys.stderr)
+        return 2
+    options = PredictOptions(
+        models_dir=models_dir,
+        model=args.model,
+        mentions_model=args.mentions_model,
+        threshold=args.threshold,
+        device=args.device,
+        params=params,
+    )
+    report = read(predictor.format, args.input, skip_invalid=True)
     if report.skipped:
         print(f"{args.input}: {len(report.skipped)} invalid records skipped", file=sys.stderr)
-    link_model = chemu_model.load(args.model or default_model_dir(), args.device)
-    tagger = chemu_mentions.load_mentions(mentions_dir, link_model.device)
     started = time.monotonic()
-    predicted = []
-    for topic in report.topics:
-        raw = chemu_mentions.without_mentions(topic)
-        found = chemu_mentions.suggest_from_text(tagger, link_model, raw, args.threshold)
-        result = with_links(chemu_mentions.with_mentions(raw, found.mentions), found.links)
-        # all five relation lists, empty ones too, whatever fields the input had
-        metadata = dict(result.metadata.get(FORMAT, {}))
-        metadata["fields"] = list(
-            dict.fromkeys([*metadata.get("fields", DEFAULT_FIELDS), *DEFAULT_FIELDS])
-        )
-        result.metadata = {**result.metadata, FORMAT: metadata}
-        predicted.append(result)
+    try:
+        predicted = predict(report.topics, options)
+    except ModelMissing as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     seconds = time.monotonic() - started
-    write_chemu_jsonlines(predicted, args.output)
+    write(predictor.format, predicted, args.output)
     mentions = sum(len(t.mentions) for t in predicted)
     links = sum(len(t.links) for t in predicted)
+    found = f"{mentions} mentions and " if args.raw else ""
     print(
-        f"wrote {mentions} mentions and {links} relations for {len(predicted)} snippets to "
-        f"{args.output} ({seconds:.1f} s, {len(predicted) / max(seconds, 1e-9):.1f} snippets/s)",
+        f"wrote {found}{links} relations for {len(predicted)} snippets to {args.output} "
+        f"({seconds:.1f} s, {len(predicted) / max(seconds, 1e-9):.1f} snippets/s)",
         file=sys.stderr,
     )
     return 0
+
+
+def _param(text: str) -> tuple[str, Any]:
+    key, sign, value = text.partition("=")
+    if not sign or not key:
+        raise ValueError(f"--param {text!r}: write KEY=VALUE")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
 
 
 if __name__ == "__main__":

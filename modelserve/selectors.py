@@ -17,7 +17,7 @@ from annotation.domain.operations import plan
 from annotation.domain.state import AnnotationState, as_spans
 from annotation.models import Annotation
 from annotation.selectors.access import visible_annotations
-from annotation.selectors.state import annotation_state_cached
+from annotation.selectors.state import annotation_state_read
 from modelserve.models import ModelTraining, Suggestion, SuggestionRun, SuggestionSettings
 
 
@@ -197,7 +197,12 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
     run = run or latest_run(annotation.topic_id)
     if run is None:
         return {"run": None, **{key: [] for key in ITEM_KEYS.values()}, **context}
-    state = annotation_state_cached(annotation)
+    with annotation_state_read(annotation) as state:
+        result = _suggestion_items(state, run)
+    return {"run": run_payload(run), **result, **context}
+
+
+def _suggestion_items(state: AnnotationState, run: SuggestionRun) -> dict[str, list]:
     clusters = run_clusters(run)
     proposed = run_mentions(run)
     result: dict[str, list] = {key: [] for key in ITEM_KEYS.values()}
@@ -224,7 +229,7 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
             item["document"] = suggestion.payload["document"]
             item["spans"] = suggestion.payload["spans"]
         result[ITEM_KEYS[suggestion.kind]].append(item)
-    return {"run": run_payload(run), **result, **context}
+    return result
 
 
 def suggestion_exists(topic_id: int, suggestion_id: int) -> bool:

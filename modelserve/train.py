@@ -1,22 +1,21 @@
 """Train a suggestion backend's model: `python -m modelserve.train --backend chemu|trained [TRAIN]`.
 
-The one training entry point: this command line reads a file; `manage.py train_suggester`
-reads a project's gold from the database and `make up` trains the default ChEMU model when it
-is missing, and both call `train_topics` here.
+A thin command line over `modelserve.training.registry` (the trainable backends and the one
+`train_topics` that `manage.py train_suggester` and the start-up step call too).
 
-- chemu: TRAIN is a ChEMU-Ref jsonlines file (default: the ChEMU-Ref training set in
-  ../shared/data beside the checkout). Links with an empty side are skipped (and counted).
-  Both steps are trained: the link model (var/models/chemu) and the mention tagger
-  (var/models/chemu-mentions), and the held-out snippets are scored end to end from their
-  raw text; `--seeds 0,1,2` repeats that per seed (the first seed's models are saved) and
-  writes the figures to var/models/chemu-heldout.json. `--links-only`: the link model alone
-  (what `make up` trains).
+- chemu: TRAIN is a ChEMU-Ref jsonlines file (default: the CHEMU_TRAIN_FILE setting, the
+  ChEMU-Ref training set in ../shared/data beside the checkout). Links with an empty side are
+  skipped (and counted). Both steps are trained: the link model (MODELS_DIR/chemu) and the
+  mention tagger (MODELS_DIR/chemu-mentions), and the held-out snippets are scored end to end
+  from their raw text; `--seeds 0,1,2` repeats that per seed (the first seed's models are
+  saved) and writes the figures to MODELS_DIR/chemu-heldout.json. `--links-only`: the link
+  model alone (what `make up` trains).
 - trained: TRAIN is a SciCo jsonl file with gold clusters and hierarchy (SciCo's 4-class
   mention-pair model on a MiniLM or local encoder, thresholds tuned on held-out topics).
 
 A seeded share of the topics is held out; their scores are printed and saved with the model
-under var/models/<backend>/ (var/ = COREFAPP_VAR_DIR or <repo>/var). No Django: this runs
-without settings.
+under MODELS_DIR/<backend>/ (`--models-dir`, else the MODELS_DIR setting: var/models, where
+var/ is COREFAPP_VAR_DIR or <repo>/var).
 """
 
 from __future__ import annotations
@@ -25,20 +24,16 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from corefapp.runtime.defaults import REPO_ROOT, models_dir
+from modelserve.command_settings import SettingsUnreadable, path_setting
+from modelserve.training.registry import TRAINABLE
 
-DEFAULT_CHEMU_TRAIN = REPO_ROOT.parent / "shared" / "data" / "chemu-ref" / "train.english.jsonlines"
-# backend -> (file format, held-out share, epochs)
-TRAINABLE: dict[str, tuple[str, float, int]] = {
-    "chemu": ("chemu", 0.15, 3),
-    "trained": ("scico", 0.2, 20),
-}
+# backend -> the setting that names its default training file
+DEFAULT_FILE_SETTINGS = {"chemu": "CHEMU_TRAIN_FILE"}
 MENTION_EPOCHS = 20
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m modelserve.train", description=__doc__.split("\n\n")[0]
     )
@@ -48,10 +43,16 @@ def main(argv: list[str] | None = None) -> int:
         nargs="?",
         type=Path,
         default=None,
-        help=f"training file (chemu's default: {DEFAULT_CHEMU_TRAIN})",
+        help="training file (chemu's default: the CHEMU_TRAIN_FILE setting)",
     )
     parser.add_argument(
-        "--out", type=Path, default=None, help="model directory (default: var/models/BACKEND)"
+        "--models-dir",
+        type=Path,
+        default=None,
+        help="where models are saved by default (default: the MODELS_DIR setting)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="model directory (default: MODELS_DIR/BACKEND)"
     )
     parser.add_argument(
         "--holdout", type=float, default=None, help="share of topics held out for scoring"
@@ -85,133 +86,128 @@ def main(argv: list[str] | None = None) -> int:
         help="chemu: keep the encoder vectors in this file between runs (experiments)",
     )
     parser.add_argument(
+        "--encoder-cache",
+        type=Path,
+        default=None,
+        help="chemu: keep each document's encoder vectors in this folder, keyed by its tokens "
+        "and the encoder (what the model worker does in MODELS_DIR/encoder-cache)",
+    )
+    parser.add_argument(
         "--mention-epochs", type=int, default=None, help="chemu: the mention tagger's epochs"
     )
     parser.add_argument(
         "--results",
         type=Path,
         default=None,
-        help="chemu: held-out figures JSON (default: var/models/chemu-heldout.json)",
+        help="chemu: held-out figures JSON (default: MODELS_DIR/chemu-heldout.json)",
     )
-    args = parser.parse_args(argv)
-    path = args.train or (DEFAULT_CHEMU_TRAIN if args.backend == "chemu" else None)
-    if path is None or not path.is_file():
-        print(f"error: training file {path} not found", file=sys.stderr)
+    scico = parser.add_argument_group("cross-encoder (SciCo B.2 defaults)")
+    scico.add_argument("--dev", type=Path, default=None, help="dev file (default: --holdout)")
+    scico.add_argument("--lr", type=float, default=1e-5)
+    scico.add_argument("--batch-size", type=int, default=4)
+    scico.add_argument("--grad-accum", type=int, default=4, help="gradient accumulation steps")
+    scico.add_argument("--clip", type=float, default=1.0, help="gradient clipping norm")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        path = args.train
+        if path is None and args.backend in DEFAULT_FILE_SETTINGS:
+            path = path_setting(DEFAULT_FILE_SETTINGS[args.backend])
+        if path is None or not path.is_file():
+            print(f"error: training file {path} not found", file=sys.stderr)
+            return 2
+        out = args.out or (args.models_dir or path_setting("MODELS_DIR")) / args.backend
+    except SettingsUnreadable as error:
+        print(f"error: {error} (TRAIN, --models-dir or --out)", file=sys.stderr)
         return 2
-    from modelserve.backends import models_dir_set
+    command = COMMANDS.get(args.backend, train_one)
+    return command(args, path, out)
 
-    models_dir_set(models_dir())
-    if args.backend == "chemu" and not args.links_only:
-        from modelserve.training.chemu_pipeline import RESULTS_FILE, train_chemu_pipeline
 
-        topics = read_topics(args.backend, path, args.limit, print)
-        out = args.out or models_dir() / "chemu"
-        seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
-        train_chemu_pipeline(
-            topics,
-            links_out=out,
-            mentions_out=out.parent / f"{out.name}-mentions",
-            seeds=seeds,
-            holdout_fraction=0.15 if args.holdout is None else args.holdout,
-            link_epochs=args.epochs or TRAINABLE["chemu"][2],
-            mention_epochs=args.mention_epochs or MENTION_EPOCHS,
-            encoder_path=args.encoder,
-            device=args.device,
-            results_path=args.results or out.parent / RESULTS_FILE,
-            jobs=args.jobs,
-            vector_cache=args.vector_cache,
-            log=lambda line: print(line, flush=True),
-        )
-        return 0
+def log(line: str) -> None:
+    print(line, flush=True)
+
+
+def train_one(args: argparse.Namespace, path: Path, out: Path) -> int:
+    """One model from the file, as `manage.py train_suggester` and the start-up step train."""
+    from modelserve.training.registry import train_file
+
     train_file(
         args.backend,
         path,
-        args.out,
+        out,
         seed=args.seed,
         holdout=args.holdout,
         epochs=args.epochs,
         device=args.device,
         limit=args.limit,
         encoder=args.encoder,
-        log=lambda line: print(line, flush=True),
+        log=log,
     )
     return 0
 
 
-def train_file(
-    backend: str,
-    path: Path,
-    out: Path | None = None,
-    *,
-    limit: int | None = None,
-    log: Callable[[str], None] = print,
-    **options: Any,
-) -> dict[str, Any] | None:
-    """Read the backend's training file (invalid records skipped and counted), then train."""
-    topics = read_topics(backend, path, limit, log)
-    return train_topics(backend, topics, out, log=log, **options)
+def train_chemu_both_steps(args: argparse.Namespace, path: Path, out: Path) -> int:
+    """The link model and the mention tagger, scored end to end (`--links-only`: the first)."""
+    if args.links_only:
+        return train_one(args, path, out)
+    from modelserve.training.chemu_pipeline import RESULTS_FILE, train_chemu_pipeline
+    from modelserve.training.registry import read_topics
 
-
-def read_topics(
-    backend: str, path: Path, limit: int | None, log: Callable[[str], None]
-) -> list[Any]:
-    from annotation.domain.formats import read
-
-    report = read(TRAINABLE[backend][0], path, skip_invalid=True)
-    topics = report.topics[:limit] if limit else report.topics
-    log(
-        f"read {len(report.topics)} topics from {path}: "
-        f"{len(report.skipped)} invalid records skipped, {len(report.warnings)} warnings"
-    )
-    return topics
-
-
-def train_topics(
-    backend: str,
-    topics: list[Any],
-    out: Path | None = None,
-    *,
-    seed: int = 0,
-    holdout: float | None = None,
-    epochs: int | None = None,
-    device: str = "auto",
-    encoder: str | None = None,
-    log: Callable[[str], None] = print,
-) -> dict[str, Any] | None:
-    """Train `backend` on `topics` (TopicData) into `out` (default: its models folder)."""
-    from modelserve.backends import models_dir as backend_models_dir
-
-    _, default_holdout, default_epochs = TRAINABLE[backend]
-    holdout = default_holdout if holdout is None else holdout
-    epochs = default_epochs if epochs is None else epochs
-    out = out or backend_models_dir() / backend
-    if backend == "chemu":
-        from modelserve.backends.chemu_model import limit_cpu_threads
-        from modelserve.backends.chemu_training import train_chemu
-
-        limit_cpu_threads()
-        train_chemu(
-            topics,
-            out,
-            seed=seed,
-            holdout_fraction=holdout,
-            epochs=epochs,
-            device=device,
-            log=log,
-        )
-        return None
-    from modelserve.training.suggester import train_suggester
-
-    return train_suggester(
+    topics = read_topics(args.backend, path, args.limit, log)
+    seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
+    train_chemu_pipeline(
         topics,
-        out,
-        encoder_path=encoder,
-        seed=seed,
-        holdout_fraction=holdout,
-        epochs=epochs,
-        device=device,
+        links_out=out,
+        mentions_out=out.parent / f"{out.name}-mentions",
+        seeds=seeds,
+        holdout_fraction=TRAINABLE["chemu"].holdout if args.holdout is None else args.holdout,
+        link_epochs=args.epochs or TRAINABLE["chemu"].epochs,
+        mention_epochs=args.mention_epochs or MENTION_EPOCHS,
+        encoder_path=args.encoder,
+        device=args.device,
+        results_path=args.results or out.parent / RESULTS_FILE,
+        jobs=args.jobs,
+        vector_cache=args.vector_cache,
+        vector_folder=args.encoder_cache,
         log=log,
     )
+    return 0
+
+
+def train_cross_encoder(args: argparse.Namespace, path: Path, out: Path) -> int:
+    """SciCo's unified model fine-tuned from `--encoder` (default: the packaged MiniLM)."""
+    from modelserve.encoders import default_encoder_path
+    from modelserve.training.cross_encoder import Hyperparameters, train_from_files
+
+    train_from_files(
+        path,
+        args.dev,
+        out,
+        encoder=args.encoder or default_encoder_path(),
+        hyperparameters=Hyperparameters(
+            epochs=args.epochs or 1,
+            lr=args.lr,
+            batch_size=args.batch_size,
+            gradient_accumulation=args.grad_accum,
+            gradient_clip=args.clip,
+            seed=args.seed,
+        ),
+        holdout=0.2 if args.holdout is None else args.holdout,
+        device=args.device,
+        log=log,
+    )
+    return 0
+
+
+# backend -> its command, where it is more than training one model from the file
+COMMANDS: dict[str, Callable[[argparse.Namespace, Path, Path], int]] = {
+    "chemu": train_chemu_both_steps,
+    "cross-encoder": train_cross_encoder,
+}
 
 
 if __name__ == "__main__":

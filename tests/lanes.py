@@ -44,6 +44,7 @@ SLOW = {
     "tests/modelserve/test_scico_decoding.py",
     "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes
     "tests/corefapp/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
+    "tests/corefapp/test_backup_schedule.py",  # 7 s: a real `manage.py backup` process
     # 186 cases of generated requests against every operation and role: 72 s of CPU, 6.5 min
     # at load 10, more than half of what tests/annotation costs; the API's net for 500s,
     # which make test runs, while the API's own tests stay in the fast lane.

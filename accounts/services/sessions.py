@@ -7,6 +7,8 @@ from django.contrib.auth import authenticate, login, update_session_auth_hash
 from rest_framework.authtoken.models import Token
 
 from annotation.errors import InvalidCredentials
+from annotation.infra import broadcast
+from annotation.infra.side_effects import after_commit
 
 
 def _user(request, username: str, password: str):
@@ -40,8 +42,9 @@ class PasswordChangeRevokesTokens:
     whenever a saved user's password changes: through the API, the Django admin or
     `manage.py changepassword`. It validates nothing.
 
-    A new password revokes the user's API tokens. Sessions need nothing here: Django signs each
-    with a hash of the password and signs out those signed with an old one."""
+    A new password revokes the user's API tokens and closes the sockets of sessions signed in
+    with the old one. Sessions need nothing more: Django signs each with a hash of the password
+    and signs out those signed with an old one."""
 
     def validate(self, password: str, user=None) -> None:
         return None
@@ -49,6 +52,8 @@ class PasswordChangeRevokesTokens:
     def password_changed(self, password: str, user=None) -> None:
         if user is not None and user.pk is not None:
             Token.objects.filter(user=user).delete()
+            # Open sockets were signed in with the old password: they check again and close.
+            after_commit(broadcast.access_changed, user.pk)
 
     def get_help_text(self) -> str:
         return "A new password signs the user out everywhere and revokes their API tokens."

@@ -8,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from annotation.errors import UserRefused
+from annotation.infra import broadcast
+from annotation.infra.side_effects import after_commit
 
 
 @transaction.atomic
@@ -58,4 +60,6 @@ def user_update(
     if is_active is not None:
         user.is_active = is_active
     user.save()
+    if is_admin is not None or is_active is not None:
+        after_commit(broadcast.access_changed, user.pk)  # a password change says so itself
     return user

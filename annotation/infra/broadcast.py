@@ -41,6 +41,11 @@ def topic_group(topic_id: int) -> str:
     return f"topic.{topic_id}"
 
 
+def user_group(user_id: int) -> str:
+    """Every socket a user has open: told when what they may watch may have changed."""
+    return f"user.{user_id}"
+
+
 def _run_sender() -> None:
     loop = asyncio.new_event_loop()
     layer = get_channel_layer()
@@ -108,3 +113,9 @@ def project_progress(project_id: int, payload: dict) -> None:
 def topic_event(topic_id: int, payload: dict) -> None:
     """`payload` (with its own "type") to everyone watching an annotation of the topic."""
     send_to_group(topic_group(topic_id), {"type": "topic.event", "payload": payload})
+
+
+def access_changed(user_id: int) -> None:
+    """The user's assignments, role, active flag or password changed: each of their open
+    sockets checks its access again and closes itself if it is gone."""
+    send_to_group(user_group(user_id), {"type": "access.changed"})

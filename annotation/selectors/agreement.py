@@ -51,6 +51,8 @@ def project_agreement(project: Project) -> dict:
         "project": project.name,
         "scheme": project.scheme,
         "annotators": names,
+        # which hierarchy F1 (hierarchy_f1: closure, hierarchy_f1_raw: SciCo's) comes first
+        "hierarchy_count": project.hierarchy_count,
         "topics": {},
         "overall": {},
     }

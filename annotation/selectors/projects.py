@@ -12,7 +12,8 @@ from annotation.selectors.workspace import project_payload
 def project_row(project: Project) -> dict:
     topics = getattr(project, "topic_count", None)
     return project_payload(project) | {
-        "topics": project.topics.count() if topics is None else topics
+        "topics": project.topics.count() if topics is None else topics,
+        "hierarchy_count": project.hierarchy_count,
     }
 
 

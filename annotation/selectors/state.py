@@ -7,6 +7,9 @@ the cost of every operation that misses the state cache, so it stays lean.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
 
 from django.db.models import Q
 
@@ -29,19 +32,28 @@ from annotation.models import (
     Mention as MentionRow,
 )
 
+# The project columns an annotation state depends on (Settings' fields, in its order).
+SETTINGS_COLUMNS = (
+    "single_parent",
+    "allow_add_mentions",
+    "allow_fix_spans",
+    "allow_reject_mentions",
+    "hierarchy",
+    "anaphora",
+    "refuse_duplicate_link_pairs",
+    "validation",
+    "validation_reasons",
+)
+
+
+def settings_from(values: Mapping[str, Any]) -> Settings:
+    """The domain's Settings from the project's columns (`SETTINGS_COLUMNS`)."""
+    reasons = tuple(reason["key"] for reason in values["validation_reasons"] or ())
+    return Settings(**{**values, "validation_reasons": reasons})
+
 
 def project_settings(project: Project) -> Settings:
-    return Settings(
-        single_parent=project.single_parent,
-        allow_add_mentions=project.allow_add_mentions,
-        allow_fix_spans=project.allow_fix_spans,
-        allow_reject_mentions=project.allow_reject_mentions,
-        hierarchy=project.hierarchy,
-        anaphora=project.anaphora,
-        refuse_duplicate_link_pairs=project.refuse_duplicate_link_pairs,
-        validation=project.validation,
-        validation_reasons=tuple(reason["key"] for reason in project.validation_reasons or ()),
-    )
+    return settings_from({column: getattr(project, column) for column in SETTINGS_COLUMNS})
 
 
 def mention_text(tokens: list[str], spans) -> str:
@@ -150,11 +162,20 @@ def annotation_initial_state(annotation: Annotation) -> AnnotationState:
     )
 
 
-def annotation_state_cached(annotation: Annotation) -> AnnotationState:
-    """The state for reading (never mutate it): from the per-process cache when it is at the
-    annotation's version, else loaded and cached for the operations that usually follow."""
+@contextmanager
+def annotation_state_read(annotation: Annotation) -> Iterator[AnnotationState]:
+    """The state for reading inside the `with` block (never mutate it): from the per-process
+    cache when it is at the annotation's version and the project's current settings, else
+    loaded. While the block runs the state is out of the cache, so no operation on another
+    thread can mutate it under the reader; afterwards it goes back for the operations that
+    usually follow."""
     from annotation.infra import state_cache
 
-    state = state_cache.take(annotation.pk, annotation.version) or annotation_state_load(annotation)
-    state_cache.put(annotation.pk, annotation.version, state)
-    return state
+    settings = project_settings(annotation.topic.project)
+    state = state_cache.take(annotation.pk, annotation.version, settings)
+    if state is None:
+        state = annotation_state_load(annotation)
+    try:
+        yield state
+    finally:
+        state_cache.give_back(annotation.pk, annotation.version, state)

@@ -6,6 +6,7 @@ from django.db.models import Count, Max
 
 from annotation import gates
 from annotation.domain import history
+from annotation.domain.state import AnnotationState
 from annotation.models import (
     Annotation,
     Assignment,
@@ -17,7 +18,7 @@ from annotation.models import (
     Topic,
 )
 from annotation.selectors.log import operation_log
-from annotation.selectors.state import annotation_state_cached
+from annotation.selectors.state import annotation_state_read
 from annotation.validation_hooks import validation_decided_counts
 
 
@@ -65,7 +66,11 @@ def _undo_redo(annotation: Annotation) -> tuple[bool, bool]:
 
 
 def annotation_payload(annotation: Annotation) -> dict:
-    state = annotation_state_cached(annotation)
+    with annotation_state_read(annotation) as state:
+        return _annotation_payload(annotation, state)
+
+
+def _annotation_payload(annotation: Annotation, state: AnnotationState) -> dict:
     can_undo, can_redo = _undo_redo(annotation)
     assignment = annotation.assignment
     return {

@@ -92,6 +92,8 @@ def assignments_delete(*, assignment_ids: list[int], discard_work: bool = False)
             started=len(started),
         )
     Assignment.objects.filter(pk__in=[a.pk for a in rows]).delete()
+    for user_id in {a.user_id for a in rows}:
+        after_commit(broadcast.access_changed, user_id)
     _announce_project(rows, {"action": "deleted", "assignments": [a.pk for a in rows]})
     return len(rows)
 

@@ -231,6 +231,7 @@ def assignment_reassign(*, assignment_id: int, user, discard_work: bool = False)
         )
     topic, role = assignment.topic, assignment.role
     assignment.delete()
+    after_commit(broadcast.access_changed, assignment.user_id)
     return assignment_create(topic=topic, user=user, role=role)
 
 
@@ -246,3 +247,4 @@ def assignment_delete(*, assignment_id: int, discard_work: bool = False) -> None
             "This assignment has work in it; deleting discards it: confirm with discard_work."
         )
     assignment.delete()
+    after_commit(broadcast.access_changed, assignment.user_id)

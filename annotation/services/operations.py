@@ -23,17 +23,17 @@ from annotation.domain.errors import DomainError, NotFound
 from annotation.domain.operations import plan
 from annotation.domain.operations.payload import Payload
 from annotation.domain.operations.result import OperationResult
-from annotation.domain.state import AnnotationState
+from annotation.domain.state import AnnotationState, Settings
 from annotation.errors import VersionConflict
 from annotation.infra import broadcast, state_cache
 from annotation.infra.effects_sql import effects_write
 from annotation.infra.side_effects import after_commit
-from annotation.models import Annotation, Assignment, Mention, Operation, Topic
+from annotation.models import Annotation, Assignment, Mention, Operation, Project, Topic
 from annotation.models import Cluster as ClusterRow
 from annotation.proposals import DECISION_OPERATIONS, proposal_exists
 from annotation.selectors.access import annotation_edit_check
 from annotation.selectors.log import operation_log
-from annotation.selectors.state import annotation_state_load
+from annotation.selectors.state import SETTINGS_COLUMNS, annotation_state_load, settings_from
 
 _SEQUENCE_TABLES = {"cluster": ClusterRow._meta.db_table, "mention": Mention._meta.db_table}
 
@@ -81,13 +81,17 @@ class Locked:
     assignment_id: int | None
     owner_id: int | None
     status: str | None
+    # The project's flags as of this transaction: a cached state is used only under these.
+    settings: Settings
 
 
 # One statement for the hot path (the ORM's select_related compiles slower than it runs).
 _ANNOTATION = Annotation._meta.db_table
 _LOCK_SQL = (
-    f"SELECT a.id, a.version, a.topic_id, t.project_id, s.id, s.user_id, s.status "
-    f"FROM {_ANNOTATION} a JOIN {Topic._meta.db_table} t ON t.id = a.topic_id "
+    "SELECT a.id, a.version, a.topic_id, t.project_id, s.id, s.user_id, s.status, "
+    + ", ".join(f"p.{column}" for column in SETTINGS_COLUMNS)
+    + f" FROM {_ANNOTATION} a JOIN {Topic._meta.db_table} t ON t.id = a.topic_id "
+    f"JOIN {Project._meta.db_table} p ON p.id = t.project_id "
     f"LEFT JOIN {Assignment._meta.db_table} s ON s.id = a.assignment_id "
     f"WHERE a.id = %s FOR UPDATE OF a"
 )
@@ -109,7 +113,13 @@ def _lock_editable(annotation_id: int, expected_version: int, user) -> Locked:
         row = cursor.fetchone()
     if row is None:
         raise NotFound("annotation", annotation_id)
-    locked = Locked(*row)
+    columns = dict(zip(SETTINGS_COLUMNS, row[7:], strict=True))
+    # A raw cursor hands jsonb over as text (Django decodes JSONField itself).
+    columns["validation_reasons"] = json.loads(columns["validation_reasons"] or "null")
+    id_, version, topic_id, project_id, assignment_id, owner_id, status = row[:7]
+    locked = Locked(
+        id_, version, topic_id, project_id, assignment_id, owner_id, status, settings_from(columns)
+    )
     check = functools.partial(
         annotation_edit_check,
         user,
@@ -202,11 +212,13 @@ def _commit(
 
 
 def _state_for(locked: Locked):
-    state = state_cache.take(locked.id, locked.version)
+    state = state_cache.take(locked.id, locked.version, locked.settings)
     if state is None:
         state = annotation_state_load(
             Annotation.objects.select_related("topic__project").get(pk=locked.id)
         )
+        # The flags read with the lock, so the cache key and the rules the plan follows agree.
+        state.settings = locked.settings
     return state
 
 

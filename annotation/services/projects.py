@@ -18,6 +18,7 @@ PROJECT_FIELDS = (
     "single_parent",
     "refuse_duplicate_link_pairs",
     "validation",
+    "hierarchy_count",
 )
 
 

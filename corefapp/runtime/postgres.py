@@ -225,6 +225,10 @@ class EmbeddedPostgres:
         except (OSError, IndexError):
             return "starting"
 
+    def alive(self) -> bool:
+        """Whether the postmaster still runs (the launcher restarts it when not)."""
+        return self.postmaster_status() is not None
+
     def wait_stopped(self, deadline: float) -> bool:
         """Wait (until the monotonic `deadline`) for a server that is shutting down to exit."""
         pid = self.postmaster_pid()

@@ -127,6 +127,10 @@ class EmbeddedRedis:
                     raise RedisStartError("Redis did not answer within 20 s") from None
                 time.sleep(0.1)
 
+    def alive(self) -> bool:
+        """Whether the server this object started still runs (the launcher restarts it)."""
+        return self.process is not None and self.process.poll() is None
+
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
             return

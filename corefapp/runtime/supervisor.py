@@ -1,9 +1,11 @@
-"""The launcher's children (web server, workers): started, watched, restarted when they exit.
+"""The launcher's children (web server, workers) and its embedded servers (PostgreSQL,
+Redis): started, watched, restarted when they exit.
 
-A child that exits on its own (a crash, an OOM kill, a `kill -9`) is restarted after a pause
-that doubles with each quick exit (1 s, 2 s, ... 30 s) and starts again from 1 s once a child
-has run for a minute. Every exit and restart is one line on the launcher's output. Only the
-launcher's own stop (Ctrl-C) ends them for good.
+A child or server that exits on its own (a crash, an OOM kill, a `kill -9`) is restarted after
+a pause that doubles with each quick exit (1 s, 2 s, ... 30 s) and starts again from 1 s once
+it has run for a minute; a server that fails to start again is retried the same way. Every exit
+and restart is one line on the launcher's output (and in var/log/up.log). Only the launcher's
+own stop (Ctrl-C) ends them for good.
 """
 
 from __future__ import annotations
@@ -16,10 +18,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 FIRST_DELAY = 1.0
 MAX_DELAY = 30.0
 STABLE_AFTER = 60.0
+
+
+def next_delay(previous: float, ran: float) -> float:
+    """The pause before the next restart: doubled after a quick exit, else the first one."""
+    quick = previous > 0 and ran < STABLE_AFTER
+    return min(MAX_DELAY, previous * 2) if quick else FIRST_DELAY
 
 
 def kill_group(pid: int) -> None:
@@ -86,8 +95,7 @@ class Child:
         ran = now - self.started_at
         if self.own_session:
             kill_group(self.proc.pid)
-        quick = self.delay > 0 and ran < STABLE_AFTER
-        self.delay = min(MAX_DELAY, self.delay * 2) if quick else FIRST_DELAY
+        self.delay = next_delay(self.delay, ran)
         self.restarts += 1
         self.restart_at = now + self.delay
         say(
@@ -116,3 +124,51 @@ class Child:
         # Children of children (Celery's pool processes) live in the same session.
         if self.own_session:
             kill_group(self.proc.pid)
+
+
+class Server(Protocol):
+    """An embedded server (corefapp.runtime.postgres, corefapp.runtime.redis_server)."""
+
+    def start(self) -> None: ...
+
+    def alive(self) -> bool: ...
+
+
+@dataclass
+class WatchedServer:
+    """An embedded server the launcher started and restarts, like a child."""
+
+    name: str
+    server: Server
+    started_at: float = field(default_factory=time.monotonic)
+    restarts: int = 0
+    delay: float = 0.0
+    restart_at: float | None = None
+
+    def supervise(self, say: Callable[[str], None], now: float | None = None) -> None:
+        """One look: schedule a restart when the server is gone, restart it when due."""
+        now = time.monotonic() if now is None else now
+        if self.restart_at is not None:
+            if now < self.restart_at:
+                return
+            self.restart_at = None
+            try:
+                self.server.start()
+            except Exception as error:  # noqa: BLE001 - any failure to start is retried
+                self.started_at = now
+                reason = str(error).strip().splitlines()[0] if str(error).strip() else error
+                self._schedule(say, now, f"{self.name} did not start again ({reason})")
+                return
+            self.started_at = time.monotonic()
+            say(f"{self.name} restarted (restart {self.restarts})")
+            return
+        if self.server.alive():
+            return
+        ran = now - self.started_at
+        self._schedule(say, now, f"{self.name} exited unexpectedly after {ran:.0f} s")
+
+    def _schedule(self, say: Callable[[str], None], now: float, what: str) -> None:
+        self.delay = next_delay(self.delay, now - self.started_at)
+        self.restarts += 1
+        self.restart_at = now + self.delay
+        say(f"{what}; restarting in {self.delay:.0f} s")

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
+from corefapp.backups.schedule import BackupScheduler
 from corefapp.runtime import commands
 from corefapp.runtime.defaults import (
     PG_PASSWORD_FILE,
@@ -35,7 +36,7 @@ from corefapp.runtime.defaults import (
 )
 from corefapp.runtime.instance import WAIT_FOR_PREVIOUS_SECONDS, InstanceLock
 from corefapp.runtime.preflight import PreflightError, require_free_port
-from corefapp.runtime.supervisor import Child
+from corefapp.runtime.supervisor import Child, WatchedServer
 
 
 class Server(Protocol):
@@ -51,6 +52,14 @@ class Stack:
     postgres: Server | None = None
     redis: Server | None = None
     children: dict[str, Child] = field(default_factory=dict)
+    # The embedded servers, restarted like the children (an external one is not ours to run).
+    watched: list[WatchedServer] = field(default_factory=list)
+
+    def supervise(self) -> None:
+        for server in self.watched:  # first: the children need them
+            server.supervise(say)
+        for child in self.children.values():
+            child.supervise(say)
 
     def stop(self) -> None:
         for child in reversed(list(self.children.values())):
@@ -64,8 +73,15 @@ class Stack:
             self.postgres.stop()
 
 
+# var/log/up.log: what the launcher printed, kept after the terminal is gone.
+_up_log: Path | None = None
+
+
 def say(line: str) -> None:
     print(line, flush=True)
+    if _up_log is not None and line.strip():
+        with open(_up_log, "a") as log:
+            log.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line.strip()}\n")
 
 
 def _child_env(database_url: str, redis_url: str, secret_key: str) -> dict[str, str]:
@@ -129,14 +145,17 @@ def _no_leftover_redis(rd, deadline: float) -> None:
 
 
 def run() -> int:
+    global _up_log
     started = time.monotonic()
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", commands.WEB_PORT_DEFAULT))
     var = var_dir()
     logs = var / "log"
     logs.mkdir(parents=True, exist_ok=True)
+    _up_log = logs / "up.log"
     stack = Stack()
     instance = InstanceLock(var)
+    backups = BackupScheduler(var, REPO_ROOT, logs)
 
     stopping = False
 
@@ -170,6 +189,7 @@ def run() -> int:
             say(f"PostgreSQL (embedded) starting, data in {pg.data_dir}")
             stack.postgres = pg
             pg.start()
+            stack.watched.append(WatchedServer("PostgreSQL", pg))
             database_url = pg.url()
         if not redis_url:
             from corefapp.runtime.redis_server import EmbeddedRedis
@@ -186,6 +206,7 @@ def run() -> int:
             say("Redis (embedded) starting")
             stack.redis = rd
             rd.start()
+            stack.watched.append(WatchedServer("Redis", rd))
             redis_url = rd.url()
         secret_key = os.environ.get("SECRET_KEY") or ensure_secret_key_file()
         env = _child_env(database_url, redis_url, secret_key)
@@ -226,9 +247,11 @@ def run() -> int:
             f"  demo accounts: admin, annotator1, annotator2 - password: {demo_password}\n"
             f"  logs: {logs}\n  Ctrl-C stops everything.\n"
         )
+        backups.begin(env)
+        say(backups.describe())
         while not stopping:
-            for child in stack.children.values():
-                child.supervise(say)
+            stack.supervise()
+            backups.tick(say)
             time.sleep(0.5)
         say("\nStopping...")
         return 0
@@ -244,6 +267,7 @@ def run() -> int:
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         instance.mark("stopping")
+        backups.stop()
         stack.stop()
         instance.release()
         say("Stopped.")

@@ -1,9 +1,14 @@
 """The suggestion backends by name, each built once per process and parameter set.
 
-A Celery worker asks `get_backend(name, params)` for every run; the first call loads the model,
-later calls get the same object, so a worker loads a model once. Backends are imported lazily
-by module path, so importing this module loads no model and an optional backend whose module
-is missing fails only when it is asked for.
+A Celery worker asks `get_backend(name, params, models_dir=...)` for every run; the first call
+loads the model, later calls get the same object, so a worker loads a model once. Backends are
+imported lazily by module path, so importing this module loads no model and an optional
+backend whose module is missing fails only when it is asked for.
+
+Model code reads no settings and keeps no process-wide models folder: a backend class may
+name, in `model_folders`, parameters whose default is a folder inside the models folder
+(chemu: `{"model_dir": "chemu", ...}`); `get_backend` fills those left unset from the
+`models_dir` its caller passes (the suggestions app passes the MODELS_DIR setting).
 """
 
 from __future__ import annotations
@@ -30,8 +35,6 @@ BACKENDS: dict[str, str] = {
 }
 DEFAULT_BACKEND = "minilm"
 
-_models_dir: Path | None = None
-
 _BUILT: dict[tuple[str, str], Backend] = {}
 _LOCK = threading.Lock()
 
@@ -40,32 +43,27 @@ class UnknownBackend(LookupError):
     pass
 
 
-def models_dir_set(path: Path) -> None:
-    """Where trained models live by default. Model code reads no settings: the caller says
-    (the suggestions app from Django's MODELS_DIR when it starts, a command line from its
-    defaults)."""
-    global _models_dir
-    _models_dir = Path(path)
-
-
-def models_dir() -> Path:
-    if _models_dir is None:
-        raise RuntimeError("no models directory: call modelserve.backends.models_dir_set() first")
-    return _models_dir
-
-
 def available_backends() -> list[str]:
     return sorted(BACKENDS)
 
 
-def get_backend(name: str, params: dict[str, Any] | None = None) -> Backend:
-    """The backend `name` built with `params` (the same object for equal parameters)."""
+def get_backend(
+    name: str, params: dict[str, Any] | None = None, *, models_dir: Path | None = None
+) -> Backend:
+    """The backend `name` built with `params` (the same object for equal parameters), its
+    `model_folders` parameters left unset taken inside `models_dir`."""
     if name not in BACKENDS:
         raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(available_backends())}")
-    key = (name, json.dumps(params or {}, sort_keys=True, default=str))
+    cls = backend_class(name)
+    params = dict(params or {})
+    if models_dir is not None:
+        for parameter, folder in getattr(cls, "model_folders", {}).items():
+            if params.get(parameter) is None:
+                params[parameter] = str(Path(models_dir) / folder)
+    key = (name, json.dumps(params, sort_keys=True, default=str))
     with _LOCK:
         if key not in _BUILT:
-            _BUILT[key] = backend_class(name)(dict(params or {}))
+            _BUILT[key] = cls(params)
         return _BUILT[key]
 
 

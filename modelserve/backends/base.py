@@ -66,6 +66,16 @@ class Suggestions:
     mentions: list[MentionSuggestion] = field(default_factory=list)
 
 
+def check_links(links: list[LinkSuggestion], mentions: int) -> str:
+    """What is wrong with links that may name `mentions` mentions (the topic's, then any
+    proposed ones): "" when every end is one of them."""
+    for k, link in enumerate(links):
+        for end in (link.anaphor, link.antecedent):
+            if not 0 <= end < mentions:
+                return f"link {k} names mention {end}, but there are {mentions} mentions"
+    return ""
+
+
 class Backend(Protocol):
     name: str
 

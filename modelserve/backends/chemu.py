@@ -9,16 +9,17 @@ its links are taken greedily by score, skipping any whose anaphor or antecedent 
 one. Scores are the classifier's probabilities. Train a model with
 `python -m modelserve.train --backend chemu`.
 
-From raw text: when a mention tagger is trained (`chemu_mentions`, in <models dir>/
-chemu-mentions), the backend also proposes the mentions the topic does not have, and its links
-join existing and proposed mentions; without one, it links the existing mentions only. The
-tagger is looked for at every run, so one trained after the worker started is used.
+From raw text: when a mention tagger is trained in `mentions_dir` (`chemu_mentions`; the app
+passes <MODELS_DIR>/chemu-mentions), the backend also proposes the mentions the topic does not
+have, and its links join existing and proposed mentions; without one, it links the existing
+mentions only. The tagger is looked for at every run, so one trained after the worker started
+is used.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from annotation.domain.corpus import TopicData
 from modelserve.backends import chemu_mentions, chemu_model
@@ -37,7 +38,6 @@ __all__ = [
     "ONE_TO_ONE",
     "ChemuBackend",
     "decode",
-    "default_model_dir",
     "is_trained",
     "score_pairs",
     "suggest_links",
@@ -45,42 +45,45 @@ __all__ = [
 ]
 
 DEFAULTS: dict[str, Any] = {
-    "model_dir": None,  # None: <models_dir()>/chemu (see modelserve.backends.models_dir_set)
+    "model_dir": None,  # required (get_backend: <models folder>/chemu)
     "device": "auto",
     "threshold": None,  # None: the value saved with the model
-    "mentions_dir": None,  # None: <models_dir()>/chemu-mentions; mentions proposed if trained
+    "mentions_dir": None,  # mentions proposed if a tagger is trained there; None: never
     "propose_mentions": True,  # False: links between the existing mentions only
 }
 
 
-def default_model_dir() -> Path:
-    from modelserve.backends import models_dir
-
-    return models_dir() / "chemu"
-
-
-def is_trained(model_dir: str | Path | None = None) -> bool:
+def is_trained(model_dir: str | Path) -> bool:
     """Whether a complete model is saved there (what `make up` checks before training one)."""
-    return chemu_model.is_complete(model_dir or default_model_dir())
+    return chemu_model.is_complete(model_dir)
 
 
 class ChemuBackend:
     name = "chemu"
+    # parameters whose default is a folder in the models folder (see backends.get_backend)
+    model_folders: ClassVar[dict[str, str]] = {
+        "model_dir": "chemu",
+        "mentions_dir": chemu_mentions.DIRECTORY,
+    }
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         unknown = set(params or {}) - set(DEFAULTS)
         if unknown:
             raise ValueError(f"unknown chemu-backend parameters: {sorted(unknown)}")
         self.params = {**DEFAULTS, **(params or {})}
-        self.model = chemu_model.load(
-            self.params["model_dir"] or default_model_dir(), self.params["device"]
-        )
+        if not self.params["model_dir"]:
+            raise ValueError("the chemu backend needs model_dir (the link model's folder)")
+        self.model = chemu_model.load(self.params["model_dir"], self.params["device"])
         if self.model.device.type == "cpu":
             chemu_model.limit_cpu_threads()
 
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
-        mentions_dir = self.params["mentions_dir"] or chemu_mentions.default_mentions_dir()
-        if self.params["propose_mentions"] and chemu_mentions.mentions_trained(mentions_dir):
+        mentions_dir = self.params["mentions_dir"]
+        if (
+            self.params["propose_mentions"]
+            and mentions_dir
+            and chemu_mentions.mentions_trained(mentions_dir)
+        ):
             progress(0.0, "finding mentions")
             tagger = chemu_mentions.load_mentions(mentions_dir, self.model.device)
             found = chemu_mentions.suggest_from_text(

@@ -11,7 +11,7 @@ import numpy as np
 
 from annotation.domain.corpus import LinkData, TopicData
 from modelserve.backends import chemu_model
-from modelserve.backends.base import LinkSuggestion
+from modelserve.backends.base import LinkSuggestion, check_links
 from modelserve.backends.chemu_features import SnippetFeatures
 from modelserve.backends.chemu_model import CLASSES, ChemuModel
 
@@ -107,7 +107,14 @@ def suggest_links(
 
 def with_links(topic: TopicData, links: list[LinkSuggestion]) -> TopicData:
     """A copy of the topic whose links are the suggested ones (what predict writes and scoring
-    reads)."""
+    reads). A link naming a mention the topic does not have (a proposed one, say) is refused
+    here, where it is made, rather than by a writer that cannot know where it came from."""
+    out_of_range = check_links(links, len(topic.mentions))
+    if out_of_range:
+        raise ValueError(
+            f"topic {topic.external_id}: {out_of_range}; add the proposed mentions first "
+            "(chemu_mentions.with_mentions)"
+        )
     result = copy.copy(topic)
     result.links = [LinkData(link.type, link.anaphor, link.antecedent) for link in links]
     return result

@@ -1,15 +1,17 @@
 """Anaphora from raw text: find the mentions (a BIOHD tagger), then link them (the chemu model).
 
-What other code calls (pure: no Django, no settings; the models folder is passed in or set
-with `modelserve.backends.models_dir_set`):
+What other code calls (pure: no Django, no settings; every folder is passed in; the app's
+default is <MODELS_DIR>/`DIRECTORY`):
 
-- `train_chemu_mentions(topics, out_dir=None, *, progress=no_progress, seed=0, ...)`: train
+- `train_chemu_mentions(topics, out_dir, *, progress=no_progress, seed=0, ...)`: train
   the mention tagger on gold ChEMU topics (`TopicData`, every mention a gold mention),
-  score it end to end on the held-out share and save it to `out_dir` (default
-  `default_mentions_dir()` = <models dir>/chemu-mentions). `progress(fraction, message)` is
+  score it end to end on the held-out share (with `link_model`, or the one saved in
+  `link_model_dir`) and save it to `out_dir`. `vector_folder`: the frozen encoder's vectors
+  are kept there per document (`vector_cache`), so a later training encodes only new or
+  changed documents. `progress(fraction, message)` is
   `base.Progress`; a Celery task can pass its own. Returns a summary dict (scores, seconds).
-- `mentions_trained(model_dir=None) -> bool`: whether a complete tagger is saved there.
-- `load_mentions(model_dir=None, device="auto") -> MentionTagger`: loaded once per process.
+- `mentions_trained(model_dir) -> bool`: whether a complete tagger is saved there.
+- `load_mentions(model_dir, device="auto") -> MentionTagger`: loaded once per process.
 - `propose_mentions(tagger, topic) -> list[MentionSuggestion]`: mentions found in the topic's
   text that it does not already have.
 - `suggest_from_text(tagger, link_model, topic, threshold=None) -> Suggestions`: proposed
@@ -40,25 +42,18 @@ from modelserve.backends.chemu_linking import suggest_links, with_links
 from modelserve.backends.chemu_model import ChemuModel
 from modelserve.backends.mention_features import WordEncoder, WordVocabulary
 from modelserve.backends.mention_tagger import MentionTagger, Sequence
+from modelserve.backends.vector_cache import VectorCache
 from modelserve.devices import pick_device
 
-DIRECTORY = "chemu-mentions"
+DIRECTORY = "chemu-mentions"  # the tagger's folder in the models folder
 
 
-def default_mentions_dir() -> Path:
-    from modelserve.backends import models_dir
-
-    return models_dir() / DIRECTORY
+def mentions_trained(model_dir: str | Path) -> bool:
+    return mention_tagger.is_complete(model_dir)
 
 
-def mentions_trained(model_dir: str | Path | None = None) -> bool:
-    return mention_tagger.is_complete(model_dir or default_mentions_dir())
-
-
-def load_mentions(
-    model_dir: str | Path | None = None, device: str | torch.device = "auto"
-) -> MentionTagger:
-    return mention_tagger.load(model_dir or default_mentions_dir(), device)
+def load_mentions(model_dir: str | Path, device: str | torch.device = "auto") -> MentionTagger:
+    return mention_tagger.load(model_dir, device)
 
 
 # ------------------------------------------------------------------------------ predicting
@@ -142,15 +137,27 @@ def encoded(
     encoder: WordEncoder,
     topics: list[TopicData],
     cache: dict[tuple[str, int], FloatArray] | None = None,
+    store: VectorCache | None = None,
 ) -> list[FloatArray]:
     """The encoder vectors of every document of the topics, in order; `cache` (keyed by topic
-    id and document index) spares encoding them again for another seed."""
+    id and document index) spares encoding them again for another seed, and `store` (on
+    disk, keyed by the tokens and the encoder) for another training."""
     cache = {} if cache is None else cache
     keys = [(t.external_id, d) for t in topics for d in range(len(t.documents))]
-    missing = [k for k, key in enumerate(keys) if key not in cache]
     documents = documents_of(topics)
+    missing = []
+    for k, key in enumerate(keys):
+        if key in cache:
+            continue
+        stored = store.get(documents[k]) if store is not None else None
+        if stored is None:
+            missing.append(k)
+        else:
+            cache[key] = stored
     for k, vectors in zip(missing, encoder.vectors([documents[k] for k in missing]), strict=True):
         cache[keys[k]] = vectors
+        if store is not None:
+            store.put(documents[k], vectors)
     return [cache[key] for key in keys]
 
 
@@ -225,16 +232,14 @@ def evaluate(
     return scores
 
 
-def _saved_link_model(device: str) -> ChemuModel | None:
-    """The chemu link model in the models folder, if one is saved there (for end-to-end
-    held-out scores)."""
-    from modelserve.backends import chemu_model, models_dir
+def _saved_link_model(directory: str | Path | None, device: str) -> ChemuModel | None:
+    """The chemu link model saved in `directory`, if there is one (for end-to-end held-out
+    scores)."""
+    from modelserve.backends import chemu_model
 
-    try:
-        directory = models_dir() / "chemu"
-    except RuntimeError:  # no models folder set
+    if directory is None or not chemu_model.is_complete(directory):
         return None
-    return chemu_model.load(directory, device) if chemu_model.is_complete(directory) else None
+    return chemu_model.load(directory, device)
 
 
 def without_mentions(topic: TopicData) -> TopicData:
@@ -246,7 +251,7 @@ def without_mentions(topic: TopicData) -> TopicData:
 
 def train_chemu_mentions(
     topics: list[TopicData],
-    out_dir: str | Path | None = None,
+    out_dir: str | Path,
     *,
     progress: Progress = no_progress,
     seed: int = 0,
@@ -258,7 +263,9 @@ def train_chemu_mentions(
     encoder_path: str | None = None,
     device: str = "auto",
     link_model: ChemuModel | None = None,
+    link_model_dir: str | Path | None = None,
     vector_cache: dict[tuple[str, int], FloatArray] | None = None,
+    vector_folder: str | Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Train the tagger on gold topics, score it on a held-out share (end to end when a
@@ -267,7 +274,7 @@ def train_chemu_mentions(
 
     started = time.monotonic()
     if link_model is None:
-        link_model = _saved_link_model(device)
+        link_model = _saved_link_model(link_model_dir, device)
     # the link model's filter, so that one seed holds out the same topics for both steps
     usable = [t for t in topics if t.links and len(t.mentions) >= 2]
     if not usable:
@@ -277,7 +284,8 @@ def train_chemu_mentions(
     target = pick_device(device)
     progress(0.0, "encoding the documents")
     encoder = WordEncoder(encoder_path, target)
-    vectors = encoded(encoder, train + holdout, vector_cache)
+    store = VectorCache(vector_folder, encoder) if vector_folder is not None else None
+    vectors = encoded(encoder, train + holdout, vector_cache, store)
     train_vectors, holdout_vectors = (
         vectors[: len(documents_of(train))],
         vectors[len(documents_of(train)) :],
@@ -314,7 +322,7 @@ def train_chemu_mentions(
         holdout_topics=[t.external_id for t in holdout],
         holdout_scores=scores,
     )
-    out = Path(out_dir) if out_dir is not None else default_mentions_dir()
+    out = Path(out_dir)
     mention_tagger.save(tagger, out)
     progress(1.0, f"mention tagger saved ({train_seconds:.0f} s)")
     log(f"saved to {out} (training took {train_seconds:.0f} s)")

@@ -1,24 +1,27 @@
 """Default models the application trains on first start when they are missing.
 
-The ChEMU anaphora model trains from the ChEMU-Ref training set beside the checkout
-(../shared/data) in about a minute on a laptop CPU; `make up` runs this once, later starts find
-the model in var/models/chemu and do nothing.
+The ChEMU anaphora model trains from the ChEMU-Ref training set (the CHEMU_TRAIN_FILE setting:
+../shared/data beside the checkout by default) in about a minute on a laptop CPU into
+MODELS_DIR/chemu; `make up` runs this once, later starts find the model there and do nothing.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
+
+from django.conf import settings
 
 
 def default_models_ensure() -> list[str]:
     lines = _link_model_ensure()
-    from modelserve.backends.chemu_mentions import mentions_trained
+    from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
     from modelserve.services.trainings import model_training_request
-    from modelserve.train import DEFAULT_CHEMU_TRAIN
 
-    if not DEFAULT_CHEMU_TRAIN.is_file() and not mentions_trained():
+    train_file = Path(settings.CHEMU_TRAIN_FILE)
+    if not train_file.is_file() and not mentions_trained(Path(settings.MODELS_DIR) / DIRECTORY):
         lines.append(
-            f"ChEMU mention tagger not trained: {DEFAULT_CHEMU_TRAIN} is missing; runs link the "
+            f"ChEMU mention tagger not trained: {train_file} is missing; runs link the "
             "existing mentions only"
         )
         return lines
@@ -31,16 +34,17 @@ def default_models_ensure() -> list[str]:
 
 
 def _link_model_ensure() -> list[str]:
-    from modelserve.backends.chemu import default_model_dir, is_trained
-    from modelserve.train import DEFAULT_CHEMU_TRAIN, train_file
+    from modelserve.backends.chemu import is_trained
+    from modelserve.training.registry import train_file
 
-    model_dir = default_model_dir()
+    model_dir = Path(settings.MODELS_DIR) / "chemu"
     if is_trained(model_dir):
         return []
-    if not DEFAULT_CHEMU_TRAIN.is_file():
+    chemu_train = Path(settings.CHEMU_TRAIN_FILE)
+    if not chemu_train.is_file():
         return [
             (
-                f"ChEMU anaphora model not trained: {DEFAULT_CHEMU_TRAIN} is missing; anaphora "
+                f"ChEMU anaphora model not trained: {chemu_train} is missing; anaphora "
                 "suggestions stay unavailable until `python -m modelserve.train --backend chemu "
                 "TRAIN` is run"
             )
@@ -48,7 +52,7 @@ def _link_model_ensure() -> list[str]:
     started = time.monotonic()
     print("training the ChEMU anaphora model (first start only, about a minute)...", flush=True)
     lines: list[str] = []
-    train_file("chemu", DEFAULT_CHEMU_TRAIN, model_dir, log=lines.append)
+    train_file("chemu", chemu_train, model_dir, log=lines.append)
     summary = next((line for line in lines if "overall" in line), "")
     return [
         f"ChEMU anaphora model trained in {time.monotonic() - started:.0f} s into {model_dir}"

@@ -28,7 +28,7 @@ from django.utils import timezone
 from annotation.models import Document, Topic
 from annotation.selectors.topic_data import topic_data_with_ids
 from modelserve.backends import UnknownBackend, get_backend
-from modelserve.backends.base import LinkSuggestion, Suggestions
+from modelserve.backends.base import LinkSuggestion, Suggestions, check_links
 from modelserve.models import Suggestion, SuggestionRun
 from modelserve.services import run_broadcast
 
@@ -128,7 +128,7 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
             data, mention_ids = topic_data_with_ids(topic)
             timings["load_topic_s"] = time.perf_counter() - started
             started = time.perf_counter()
-            backend = get_backend(run.backend, run.params)
+            backend = get_backend(run.backend, run.params, models_dir=settings.MODELS_DIR)
             timings["load_model_s"] = time.perf_counter() - started
             started = time.perf_counter()
             suggestions = backend.suggest(data, progress=_progress_reporter(run))
@@ -185,6 +185,9 @@ def _store(
 ) -> int:
     """Write every suggestion of the run at once (indices -> our mention and document ids;
     a link end past the topic's mentions names a proposed mention: `_link_payload`)."""
+    out_of_range = check_links(suggestions.links, len(mention_ids) + len(suggestions.mentions))
+    if out_of_range:  # the run fails with this message rather than store a dangling link
+        raise ValueError(f"the {run.backend} backend returned a bad link: {out_of_range}")
     SuggestionRun.objects.select_for_update().get(pk=run.pk)
     Suggestion.objects.filter(
         run=run

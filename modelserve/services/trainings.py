@@ -18,6 +18,7 @@ import traceback
 from pathlib import Path
 
 from celery import current_app
+from django.conf import settings
 from django.db import (
     InterfaceError,
     OperationalError,
@@ -39,10 +40,14 @@ TRAIN_TASK = "modelserve.tasks.train_model"
 ACTIVE = (ModelTraining.Status.QUEUED, ModelTraining.Status.RUNNING)
 
 
-def _mention_tagger_trained() -> bool:
-    from modelserve.backends.chemu_mentions import mentions_trained
+def _models_dir() -> Path:
+    return Path(settings.MODELS_DIR)
 
-    return mentions_trained()
+
+def _mention_tagger_trained() -> bool:
+    from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
+
+    return mentions_trained(_models_dir() / DIRECTORY)
 
 
 def training_task_send(training_id: int) -> None:
@@ -127,14 +132,23 @@ def _progress_writer(training_id: int):
 
 def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> str:
     from annotation.domain.formats import read
-    from modelserve.backends.chemu_mentions import train_chemu_mentions
-    from modelserve.train import DEFAULT_CHEMU_TRAIN
+    from modelserve.backends import vector_cache
+    from modelserve.backends.chemu_mentions import DIRECTORY, train_chemu_mentions
 
-    path = train_file or DEFAULT_CHEMU_TRAIN
+    path = Path(train_file or settings.CHEMU_TRAIN_FILE)
     if not path.is_file():
         raise FileNotFoundError(f"the ChEMU training file {path} is missing")
     topics = read("chemu", path, skip_invalid=True).topics
-    summary = train_chemu_mentions(topics, progress=progress, log=logger.info, **options)
+    summary = train_chemu_mentions(
+        topics,
+        _models_dir() / DIRECTORY,
+        link_model_dir=_models_dir() / "chemu",  # held-out scores end to end, if trained
+        # a retraining encodes only the documents it has not seen (the encoder is frozen)
+        vector_folder=_models_dir() / vector_cache.FOLDER,
+        progress=progress,
+        log=logger.info,
+        **options,
+    )
     return f"trained in {summary['train_seconds']:.0f} s"
 
 

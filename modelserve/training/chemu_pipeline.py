@@ -49,6 +49,7 @@ def train_chemu_pipeline(
     results_path: Path | None = None,
     jobs: int = 1,
     vector_cache: Path | None = None,
+    vector_folder: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Train and score both steps for each seed; returns (and writes) the results.
@@ -72,6 +73,7 @@ def train_chemu_pipeline(
         "mention_epochs": mention_epochs,
         "encoder_path": encoder_path,
         "device": device,
+        "vector_folder": vector_folder,
     }
     with tempfile.TemporaryDirectory(prefix="chemu-seeds-") as scratch:
         places = [
@@ -179,6 +181,7 @@ def _seed(
         device=options["device"],
         link_model=link_model,
         vector_cache=cache,
+        vector_folder=options["vector_folder"],
         log=log,
     )
     return {

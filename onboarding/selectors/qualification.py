@@ -22,13 +22,18 @@ METRIC_NAMES = {
     "bcub_f1": "B³ F1",
     "ceafe_f1": "CEAF-e F1",
     "lea_f1": "LEA F1",
-    "hierarchy_f1": "hierarchy F1",
+    "hierarchy_f1": "hierarchy F1 (closure)",
     "hierarchy_50_f1": "hierarchy F1-50%",
     "path_ratio": "path ratio",
     "relation_exact_f1": "link F1 (exact)",
     "relation_relaxed_f1": "link F1 (relaxed)",
     "alpha_relations": "α relations",
     "alpha_mentions": "α mentions",
+    "hierarchy_f1_raw": "hierarchy F1 (raw, SciCo)",
+    "mention_f1": "mention F1",
+    "mention_relaxed_f1": "mention F1 (overlap)",
+    "anaphor_f1": "anaphor F1",
+    "anaphor_relaxed_f1": "anaphor F1 (relaxed)",
 }
 
 

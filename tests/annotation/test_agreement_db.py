@@ -134,9 +134,15 @@ def test_the_csv_has_a_readable_header_topic_rows_and_overall_rows(scico_project
         "std",
         "max_micro",
         "max_macro",
+        "avg_ci_low",
+        "avg_ci_high",
+        "max_micro_ci_low",
+        "max_micro_ci_high",
+        "max_macro_ci_low",
+        "max_macro_ci_high",
     ]
     topic_rows = [row for row in rows if row["scope"] == "topic"]
-    assert len(topic_rows) == 6 * 8
+    assert len(topic_rows) == 6 * 11
     assert {row["annotators"] for row in topic_rows} == {"2"}
     assert [row["metric"] for row in rows if row["scope"] == "overall"] == [
         "conll_f1",
@@ -147,6 +153,9 @@ def test_the_csv_has_a_readable_header_topic_rows_and_overall_rows(scico_project
         "hierarchy_f1",
         "hierarchy_50_f1",
         "path_ratio",
+        "hierarchy_f1_raw",
+        "mention_f1",
+        "mention_relaxed_f1",
     ]
 
 

@@ -2,21 +2,16 @@
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from annotation.infra import broadcast
 from annotation.services.operations import annotation_operation_apply
-from corefapp.routing import websocket_urlpatterns
 from tests.factories import UserFactory, assign, make_topic, mention_ids
+from tests.sockets import WEBSOCKET_TEST_TIMEOUT, communicator
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def communicator(path: str, user) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    socket.scope["user"] = user
-    return socket
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(WEBSOCKET_TEST_TIMEOUT),
+]
 
 
 def test_a_second_tab_receives_the_effects_of_an_operation_after_commit(services):
@@ -26,18 +21,17 @@ def test_a_second_tab_receives_the_effects_of_an_operation_after_commit(services
     m = mention_ids(topic)
 
     async def scenario():
-        tab = communicator(f"/ws/annotations/{annotation.pk}/", user)
-        connected, _ = await tab.connect()
-        assert connected
-        applied = await sync_to_async(annotation_operation_apply)(
-            annotation_id=annotation.pk,
-            user=user,
-            payload={"op": "assign", "mention": m[0], "cluster": None},
-            expected_version=0,
-            client_id="tab-1",
-        )
-        message = await tab.receive_json_from(timeout=5)
-        await tab.disconnect()
+        async with communicator(f"/ws/annotations/{annotation.pk}/", user) as tab:
+            connected, _ = await tab.connect()
+            assert connected
+            applied = await sync_to_async(annotation_operation_apply)(
+                annotation_id=annotation.pk,
+                user=user,
+                payload={"op": "assign", "mention": m[0], "cluster": None},
+                expected_version=0,
+                client_id="tab-1",
+            )
+            message = await tab.receive_json_from(timeout=5)
         return applied, message
 
     applied, message = async_to_sync(scenario)()
@@ -55,9 +49,8 @@ def test_another_annotator_cannot_watch_my_annotation(services):
     assign(topic, other)
 
     async def scenario():
-        socket = communicator(f"/ws/annotations/{annotation.pk}/", other)
-        connected, code = await socket.connect()
-        return connected, code
+        async with communicator(f"/ws/annotations/{annotation.pk}/", other) as socket:
+            return await socket.connect()
 
     connected, code = async_to_sync(scenario)()
 
@@ -68,3 +61,21 @@ def test_another_annotator_cannot_watch_my_annotation(services):
 def test_flush_returns_once_queued_broadcasts_are_sent(services):
     broadcast.project_progress(123456, {"status": "x"})
     assert broadcast.flush(timeout=5) is True
+
+
+def test_deactivating_the_user_closes_an_in_process_socket_too(services):
+    from accounts.services.users import user_update
+    from tests.factories import AdminFactory
+
+    topic = make_topic()
+    user, admin = UserFactory(), AdminFactory()
+    _, annotation = assign(topic, user)
+
+    async def scenario():
+        async with communicator(f"/ws/annotations/{annotation.pk}/", user) as socket:
+            connected, _ = await socket.connect()
+            assert connected
+            await sync_to_async(user_update)(user=user, acting_user=admin, is_active=False)
+            return await socket.receive_output(timeout=5)
+
+    assert async_to_sync(scenario)() == {"type": "websocket.close", "code": 4403}

@@ -84,3 +84,48 @@ def test_a_launcher_stopping_too_long_is_an_error_naming_its_pid(tmp_path):
             InstanceLock(tmp_path).acquire(lambda line: None, wait=0.3)
     finally:
         stopping.release()
+
+
+class _Server:
+    """An embedded server's surface for WatchedServer; `fail_starts` starts fail first (a
+    real server that cannot start again is not produced on demand)."""
+
+    def __init__(self, fail_starts: int = 0) -> None:
+        self.running = True
+        self.fail_starts = fail_starts
+        self.starts = 0
+
+    def alive(self) -> bool:
+        return self.running
+
+    def start(self) -> None:
+        self.starts += 1
+        if self.fail_starts:
+            self.fail_starts -= 1
+            raise RuntimeError("PostgreSQL did not start: shared memory still in use\nmore")
+        self.running = True
+
+
+def test_a_gone_server_is_restarted_after_a_pause_that_doubles_while_starts_fail():
+    from corefapp.runtime.supervisor import WatchedServer
+
+    lines: list[str] = []
+    server = _Server(fail_starts=2)
+    watched = WatchedServer("PostgreSQL", server, started_at=0.0)
+    server.running = False
+
+    watched.supervise(lines.append, now=100.0)  # noticed: restart in 1 s
+    watched.supervise(lines.append, now=100.5)  # not yet
+    watched.supervise(lines.append, now=101.0)  # fails: again in 2 s
+    watched.supervise(lines.append, now=103.0)  # fails: again in 4 s
+    watched.supervise(lines.append, now=107.0)  # starts
+
+    failed = "PostgreSQL did not start again (PostgreSQL did not start: shared memory still in use)"
+    assert server.starts == 3
+    assert server.running
+    assert lines == [
+        "PostgreSQL exited unexpectedly after 100 s; restarting in 1 s",
+        f"{failed}; restarting in 2 s",
+        f"{failed}; restarting in 4 s",
+        "PostgreSQL restarted (restart 3)",
+    ]

@@ -11,6 +11,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.factories import PASSWORD, AdminFactory, UserFactory, assign, make_topic, mention_ids
+from tests.sockets import WEBSOCKET_TEST_TIMEOUT, communicator
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -279,17 +280,7 @@ def test_a_successful_django_admin_sign_in_does_not_count(services, settings):
 # --------------------------------------------------------------------------- websockets
 
 
-def websocket(path: str, user):
-    from channels.routing import URLRouter
-    from channels.testing import WebsocketCommunicator
-
-    from corefapp.routing import websocket_urlpatterns
-
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    socket.scope["user"] = user
-    return socket
-
-
+@pytest.mark.timeout(WEBSOCKET_TEST_TIMEOUT)
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("path", ["/ws/ping/", "/ws/annotations/{annotation}/", "/ws/projects/1/"])
 def test_every_websocket_refuses_a_user_who_is_not_signed_in(services, path):
@@ -299,13 +290,13 @@ def test_every_websocket_refuses_a_user_who_is_not_signed_in(services, path):
     _, annotation = assign(make_topic(), UserFactory())
 
     async def scenario():
-        socket = websocket(path.format(annotation=annotation.pk), AnonymousUser())
-        connected, code = await socket.connect()
-        return connected, code
+        async with communicator(path.format(annotation=annotation.pk), AnonymousUser()) as socket:
+            return await socket.connect()
 
     assert async_to_sync(scenario)() == (False, 4403)
 
 
+@pytest.mark.timeout(WEBSOCKET_TEST_TIMEOUT)
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
     "path", ["/ws/annotations/abc/", "/ws/nothing/", "/ws/annotations/99999999999999999999999/"]
@@ -316,14 +307,15 @@ def test_a_websocket_path_no_route_names_is_refused_cleanly(services, path):
     user = UserFactory()
 
     async def scenario():
-        connected, code = await websocket(path, user).connect()
-        return connected, code
+        async with communicator(path, user) as socket:
+            return await socket.connect()
 
     connected, code = async_to_sync(scenario)()
     assert not connected
     assert code in (4403, 4404)
 
 
+@pytest.mark.timeout(WEBSOCKET_TEST_TIMEOUT)
 @pytest.mark.django_db(transaction=True)
 def test_frames_that_are_not_json_objects_get_an_error_and_the_socket_stays_open(services):
     from asgiref.sync import async_to_sync
@@ -331,19 +323,18 @@ def test_frames_that_are_not_json_objects_get_an_error_and_the_socket_stays_open
     user = UserFactory()
 
     async def scenario():
-        socket = websocket("/ws/ping/", user)
-        connected, _ = await socket.connect()
-        assert connected
-        errors = []
-        for frame in ("not json", "[1, 2]", "[" * 100_000, None):
-            if frame is None:
-                await socket.send_to(bytes_data=b"\x00\x01")
-            else:
-                await socket.send_to(text_data=frame)
-            errors.append(await socket.receive_json_from(timeout=5))
-        await socket.send_json_to({"ping": "still here"})
-        pong = await socket.receive_json_from(timeout=5)
-        await socket.disconnect()
+        async with communicator("/ws/ping/", user) as socket:
+            connected, _ = await socket.connect()
+            assert connected
+            errors = []
+            for frame in ("not json", "[1, 2]", "[" * 100_000, None):
+                if frame is None:
+                    await socket.send_to(bytes_data=b"\x00\x01")
+                else:
+                    await socket.send_to(text_data=frame)
+                errors.append(await socket.receive_json_from(timeout=5))
+            await socket.send_json_to({"ping": "still here"})
+            pong = await socket.receive_json_from(timeout=5)
         return errors, pong
 
     errors, pong = async_to_sync(scenario)()

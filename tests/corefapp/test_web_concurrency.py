@@ -25,7 +25,8 @@ from corefapp.runtime.preflight import free_port
 from corefapp.runtime.web import default_concurrency, web_concurrency
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Websockets and two real workers: a hang fails within minutes, not the run's 600 s.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -136,6 +137,12 @@ def test_two_workers_serve_one_port_and_a_socket_on_one_hears_an_operation_sent_
             origin=f"http://localhost:{web.port}",
             additional_headers={"Cookie": cookie},
         )
+        try:
+            return await exchange(socket)
+        finally:
+            await socket.close()
+
+    async def exchange(socket):
         listener = web.owner(socket.local_address[1])
         # A fresh connection until the kernel gives one to the other worker.
         for _ in range(50):
@@ -160,7 +167,6 @@ def test_two_workers_serve_one_port_and_a_socket_on_one_hears_an_operation_sent_
         answer = json.loads(response.read())
         assert response.status == 200, answer
         heard = json.loads(await asyncio.wait_for(socket.recv(), 10))
-        await socket.close()
         return listener, writer, answer, heard
 
     listener, writer, answer, heard = asyncio.run(scenario())

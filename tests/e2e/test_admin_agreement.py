@@ -51,13 +51,17 @@ def test_the_agreement_report_sorts_filters_flags_charts_and_downloads_the_comma
     page.goto(f"/manage/projects/{project.pk}/agreement")
 
     cards = page.get_by_role("list", name="Overall agreement").get_by_role("listitem")
-    expect(cards).to_have_count(8)
+    expect(cards).to_have_count(len(report["overall"]))
+    for metric in ("mention_f1", "hierarchy_f1_raw"):  # mention agreement, SciCo's count
+        expect(page.locator(f".overall-card[data-metric='{metric}']")).to_be_visible()
     overall = report["overall"]["conll_f1"]
     card = page.locator(".overall-card[data-metric='conll_f1']")
     expect(card.locator(".avg")).to_contain_text(f"{overall['avg'] * 100:.1f}")
     expect(card.locator("dl")).to_contain_text(f"{overall['std'] * 100:.1f}")
     expect(card.locator("dl")).to_contain_text(f"{overall['max_micro'] * 100:.1f}")
     expect(card.locator("dl")).to_contain_text(f"{overall['max_macro'] * 100:.1f}")
+    low, high = overall["avg_ci"]
+    expect(card.locator("dl .ci").first).to_have_text(f"[{low * 100:.1f}–{high * 100:.1f}]")
     rows = page.locator(".report-table tbody tr[data-topic]")
     expect(rows).to_have_count(6)
 

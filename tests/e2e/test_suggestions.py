@@ -41,16 +41,16 @@ RUN_TIMEOUT_MS = 150_000  # a cold worker loads torch and the model first
 @pytest.fixture(scope="session")
 def chemu_models_dir(tmp_path_factory):
     """MODELS_DIR for the worker: the trained default model, or a small one trained here."""
-    from modelserve.backends.chemu import default_model_dir, is_trained
+    from modelserve.backends.chemu import is_trained
 
-    if is_trained(default_model_dir()):
+    if is_trained(settings.MODELS_DIR / "chemu"):
         return None
     from annotation.domain.formats.chemu import read_chemu_jsonlines
     from modelserve.backends.chemu_training import train_chemu
-    from modelserve.train import DEFAULT_CHEMU_TRAIN
+    from tests.paths import CHEMU_TRAIN
 
     out = tmp_path_factory.mktemp("models")
-    topics = read_chemu_jsonlines(DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics[:150]
+    topics = read_chemu_jsonlines(CHEMU_TRAIN, skip_invalid=True).topics[:150]
     train_chemu(
         topics,
         out / "chemu",

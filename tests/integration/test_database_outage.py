@@ -13,8 +13,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,50 @@ def test_healthz_follows_postgresql_going_down_and_coming_back(services, postgre
         assert after["checks"]["database"]["ok"] is True, after
     finally:
         daphne.stop()
+
+
+def timed_get(url: str, path: str) -> tuple[int, dict | None, float]:
+    started = time.monotonic()
+    request = urllib.request.Request(f"{url}{path}", headers={"Cookie": "sessionid=" + "x" * 32})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, body = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, body = error.code, error.read()
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        parsed = None
+    return status, parsed, time.monotonic() - started
+
+
+def test_with_postgresql_down_forty_requests_at_once_get_a_json_503_within_two_seconds(
+    services, postgres
+):
+    daphne = start_daphne(
+        database_url=postgres.url(),
+        redis_url=services.redis_url,
+        log_dir=LOGS,
+        secret_key=settings.SECRET_KEY,
+    )
+    try:
+        assert session_status(daphne.url) == 200
+        postgres.stop()
+        # More than Daphne's 20 threads: none may hold a thread for the pool's timeout.
+        with ThreadPoolExecutor(40) as pool:
+            answers = list(pool.map(lambda _: timed_get(daphne.url, "/api/session/"), range(40)))
+        health = timed_get(daphne.url, "/healthz")
+
+        postgres.start()
+        deadline = time.monotonic() + 10
+        while session_status(daphne.url) != 200:
+            assert time.monotonic() < deadline, "service did not come back by itself"
+            time.sleep(0.2)
+    finally:
+        daphne.stop()
+
+    assert {status for status, _, _ in answers} == {503}, answers
+    assert {body["error"] for _, body, _ in answers} == {"database_unavailable"}
+    assert max(seconds for _, _, seconds in answers) < 2.0, sorted(s for _, _, s in answers)
+    assert health[0] == 503, health
+    assert health[2] < 2.0, health

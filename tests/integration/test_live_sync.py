@@ -31,14 +31,18 @@ from tests.e2e.server import start_daphne
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 from tests.workers import LOGS
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
 # Production's timeouts (5 s pop, 20 s ping, 30 s ping timeout, 65 s idle), a tenth of each.
 SCALE = 0.1
 POP_SECONDS = 5 * SCALE
 # Daphne takes whole seconds.
 PING_SECONDS, PING_TIMEOUT_SECONDS = round(20 * SCALE), round(30 * SCALE)
 IDLE_SECONDS = 65 * SCALE
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(IDLE_SECONDS + 120),  # the idle, Daphne's start and the edit
+]
 
 
 @pytest.fixture
@@ -110,19 +114,23 @@ def test_sockets_idle_for_twelve_pop_cycles_and_three_pings_stay_open_and_hear_t
     async def scenario():
         project = await open_socket(daphne, f"/ws/projects/{topic.project_id}/", admin_cookie)
         own = await open_socket(daphne, f"/ws/annotations/{annotation.pk}/", annotator_cookie)
-        started = time.monotonic()
-        await asyncio.gather(stays_silent(project, IDLE_SECONDS), stays_silent(own, IDLE_SECONDS))
-        idle = time.monotonic() - started
-        await asyncio.to_thread(
-            edit_from_another_thread,
-            annotation,
-            annotator,
-            [{"op": "assign", "mention": m[0], "cluster": None}],
-        )
-        progress = json.loads(await asyncio.wait_for(project.recv(), 10))
-        applied = json.loads(await asyncio.wait_for(own.recv(), 10))
-        await project.close()
-        await own.close()
+        try:
+            started = time.monotonic()
+            await asyncio.gather(
+                stays_silent(project, IDLE_SECONDS), stays_silent(own, IDLE_SECONDS)
+            )
+            idle = time.monotonic() - started
+            await asyncio.to_thread(
+                edit_from_another_thread,
+                annotation,
+                annotator,
+                [{"op": "assign", "mention": m[0], "cluster": None}],
+            )
+            progress = json.loads(await asyncio.wait_for(project.recv(), 10))
+            applied = json.loads(await asyncio.wait_for(own.recv(), 10))
+        finally:
+            await project.close()
+            await own.close()
         return idle, progress, applied
 
     try:

@@ -23,7 +23,8 @@ from tests.integration.stack import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.integration
+# The whole stack starts here (PostgreSQL, Redis, web, worker): minutes, not the run's 600 s.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
 
 
 async def websocket_ping(port: int, cookie: str) -> dict:
@@ -88,6 +89,9 @@ def test_make_up_starts_every_component_and_ctrl_c_leaves_nothing_running(var_ro
         assert "demo accounts: admin, annotator1, annotator2 - password: integration-pw" in "".join(
             launcher.output
         )
+        # The first start takes the day's backup and says where it went.
+        launcher.wait_for_output("backup written to", 180)
+        assert len(list((launcher.var_dir / "backups").glob("corefapp-*.tar.gz"))) == 1
     finally:
         code = launcher.stop_with_ctrl_c()
     assert code == 0, "".join(launcher.output)
@@ -102,6 +106,9 @@ def test_make_up_starts_every_component_and_ctrl_c_leaves_nothing_running(var_ro
     try:
         assert "demo accounts created" not in "".join(second.output)
         assert wait_healthy(second)["http_status"] == 200
+        # The day's backup exists: the next is due in a day, not at this start.
+        second.wait_for_output("backups: every 24 h into", 10)
+        assert "backup written to" not in second.read_output()
     finally:
         assert second.stop_with_ctrl_c() == 0
     print(

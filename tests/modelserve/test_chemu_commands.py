@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from annotation.domain.formats.chemu import read_chemu_jsonlines
-from modelserve import predict, train
+from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
 from modelserve.backends.chemu_training import train_chemu
+from modelserve.prediction import PREDICTORS, PredictOptions
 from tests.paths import CHEMU_TRAIN, REPO, SCICO_DEMO
 
 RELATION_KEYS = ("Coreference", "Transformed", "Reaction-associated", "Work-up", "Contained")
@@ -95,14 +95,11 @@ def test_predict_ignores_the_relations_of_its_input_beyond_the_mentions_they_nam
         scrambled.append({**obj, **{key: [] for key in RELATION_KEYS}, "Coreference": pairs})
     write_lines(tmp_path / "in.jsonlines", lines[40:45])
     write_lines(tmp_path / "scrambled.jsonlines", scrambled)
+    options = PredictOptions(models_dir=tmp_path, model=model_dir, device="cpu")
     for name in ("in", "scrambled"):  # in-process: the command itself is run as one above
-        arguments = [
-            str(tmp_path / f"{name}.jsonlines"),
-            str(tmp_path / f"{name}.out"),
-            "--model",
-            str(model_dir),
-        ]
-        assert predict.main(["--backend", "chemu", *arguments, "--device", "cpu"]) == 0
+        topics = read_chemu_jsonlines(tmp_path / f"{name}.jsonlines", skip_invalid=True).topics
+        predicted = PREDICTORS["chemu"].given(topics, options)
+        write_chemu_jsonlines(predicted, tmp_path / f"{name}.out")
     assert (tmp_path / "in.out").read_text() == (tmp_path / "scrambled.out").read_text()
 
 
@@ -134,9 +131,18 @@ def test_train_prints_held_out_scores_and_stores_the_model_under_the_var_directo
     assert len(config["holdout_topics"]) == 6
 
 
-def test_train_without_a_training_file_says_where_it_looked(tmp_path, capsys):
-    assert train.main(["--backend", "chemu", str(tmp_path / "missing.jsonlines")]) == 2
-    assert "missing.jsonlines not found" in capsys.readouterr().err
+def test_train_without_a_training_file_says_where_it_looked(tmp_path):
+    done = run("modelserve.train", "--backend", "chemu", str(tmp_path / "missing.jsonlines"))
+    assert done.returncode == 2
+    assert "missing.jsonlines not found" in done.stderr
+
+
+def test_train_without_a_file_reads_the_training_file_setting(tmp_path):
+    """The default training file is a setting (CHEMU_TRAIN_FILE), not the checkout's layout."""
+    missing = tmp_path / "elsewhere.jsonlines"
+    done = run("modelserve.train", "--backend", "chemu", env={"CHEMU_TRAIN_FILE": str(missing)})
+    assert done.returncode == 2
+    assert f"training file {missing} not found" in done.stderr
 
 
 def test_the_same_command_trains_the_pair_model_from_a_scico_file(tmp_path):

@@ -9,22 +9,21 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from modelserve.backends import models_dir_set
 from modelserve.backends.chemu_mentions import mentions_trained
 from modelserve.models import ModelTraining
 from modelserve.services.trainings import model_training_execute, model_training_request
-from modelserve.train import DEFAULT_CHEMU_TRAIN
 from tests.factories import AdminFactory, UserFactory
+from tests.paths import CHEMU_TRAIN
 
 pytestmark = pytest.mark.django_db
+CHECKOUT_MODELS_DIR = settings.MODELS_DIR  # read before any test points the setting elsewhere
 
 
 @pytest.fixture
-def models_dir(tmp_path, services):
-    """An empty models folder, so the tagger is missing."""
-    models_dir_set(tmp_path)
+def models_dir(tmp_path, services, settings):
+    """An empty models folder, so the tagger is missing (the setting comes back after)."""
+    settings.MODELS_DIR = tmp_path
     yield tmp_path
-    models_dir_set(settings.MODELS_DIR)
     # A training task sent here has no worker; a later test's worker must not get it.
     from corefapp.celery import app
 
@@ -49,7 +48,7 @@ def test_the_training_task_trains_and_saves_the_tagger_and_then_nothing_is_queue
     models_dir, tmp_path_factory
 ):
     tiny = tmp_path_factory.mktemp("train") / "train.jsonlines"
-    with open(DEFAULT_CHEMU_TRAIN) as source:
+    with open(CHEMU_TRAIN) as source:
         tiny.write_text("".join(next(source) for _ in range(2)))
     training = model_training_request()
 
@@ -107,7 +106,7 @@ def test_the_start_up_step_keeps_training_the_link_model_and_only_queues_the_tag
     from modelserve.backends.chemu import is_trained
     from modelserve.services.default_models import default_models_ensure
 
-    default = settings.MODELS_DIR / "chemu"
+    default = CHECKOUT_MODELS_DIR / "chemu"
     if is_trained(default):  # the link model of this checkout; else start-up trains one here
         os.symlink(default.resolve(), models_dir / "chemu")
 

@@ -18,10 +18,10 @@ from annotation.domain.formats import read
 from modelserve.models import Suggestion
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
-from modelserve.train import DEFAULT_CHEMU_TRAIN
 from tests.e2e.data import topic_from_data
 from tests.factories import ProjectFactory, UserFactory, assign
 from tests.modelserve.test_runs_with_worker import start_worker, wait_for
+from tests.paths import CHEMU_TRAIN
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,13 +29,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def tagged_models_dir(out: Path) -> Path:
     """A models folder with the chemu link model (the trained default, else a small one) and a
     tiny mention tagger fitted to the first two training snippets."""
-    from modelserve.backends.chemu import default_model_dir, is_trained
+    from modelserve.backends.chemu import is_trained
     from modelserve.backends.chemu_mentions import train_chemu_mentions
     from modelserve.backends.chemu_training import train_chemu
 
-    topics = read("chemu", DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics
-    if is_trained(default_model_dir()):
-        os.symlink(default_model_dir(), out / "chemu")
+    topics = read("chemu", CHEMU_TRAIN, skip_invalid=True).topics
+    default = settings.MODELS_DIR / "chemu"
+    if is_trained(default):
+        os.symlink(default, out / "chemu")
     else:
         train_chemu(
             topics[:150], out / "chemu", holdout_fraction=0.0, epochs=3, device="cpu", log=print
@@ -60,7 +61,7 @@ def models_dir(tmp_path_factory) -> Path:
 def half_annotated_snippet():
     """The first training snippet with every other gold mention left out: the rest is what
     the tagger should find."""
-    data = copy.copy(read("chemu", DEFAULT_CHEMU_TRAIN, skip_invalid=True).topics[0])
+    data = copy.copy(read("chemu", CHEMU_TRAIN, skip_invalid=True).topics[0])
     data.mentions, data.links, data.clusters = data.mentions[::2], [], []
     return data
 
@@ -93,11 +94,13 @@ def test_a_run_on_an_anaphora_topic_stores_proposed_mentions_and_links_that_name
         link for link in links if "proposed_anaphor" in link or "proposed_antecedent" in link
     ]
     assert to_proposed, links
-    for link in to_proposed:
+    mention_ids = set(topic.mentions.values_list("pk", flat=True))
+    for link in links:  # each end is the topic's mention or this run's proposal, never past them
         for end in ("anaphor", "antecedent"):
             if link[end] is None:
                 assert link[f"proposed_{end}"] in proposed
             else:
+                assert link[end] in mention_ids
                 assert f"proposed_{end}" not in link
 
     # Accepting the proposed ends of one such link through the API offers the link itself.
@@ -127,20 +130,16 @@ def test_a_run_on_an_anaphora_topic_stores_proposed_mentions_and_links_that_name
 
 
 def test_the_model_worker_trains_the_tagger_in_the_background_and_serves_runs_meanwhile(
-    services, models_dir, tmp_path
+    services, models_dir, tmp_path, settings
 ):
-    from modelserve.backends import models_dir_set
     from modelserve.models import ModelTraining
     from modelserve.services.trainings import model_training_request
 
     untagged = tmp_path / "models"
     untagged.mkdir()
     os.symlink((models_dir / "chemu").resolve(), untagged / "chemu")
-    models_dir_set(untagged)  # what this process (the prepare step) looks at
-    try:
-        training = model_training_request()  # the task is sent on commit
-    finally:
-        models_dir_set(settings.MODELS_DIR)
+    settings.MODELS_DIR = untagged  # what this process (the prepare step) looks at
+    training = model_training_request()  # the task is sent on commit
     project = ProjectFactory(anaphora=True, allow_add_mentions=True, hierarchy=False)
     suggestion_settings_set(project=project, backend="chemu")
     topic = topic_from_data(project, half_annotated_snippet())
@@ -164,5 +163,11 @@ def test_the_model_worker_trains_the_tagger_in_the_background_and_serves_runs_me
     assert training.heartbeat_at is not None
     # Until the tagger is saved, the run links the existing mentions only.
     assert not Suggestion.objects.filter(run=run, kind="mention").exists()
-    assert Suggestion.objects.filter(run=run, kind="link").exists()
+    links = [s.payload for s in Suggestion.objects.filter(run=run, kind="link")]
+    assert links
+    mention_ids = set(topic.mentions.values_list("pk", flat=True))
+    for link in links:
+        assert {link["anaphor"], link["antecedent"]} <= mention_ids
+        assert "proposed_anaphor" not in link
+        assert "proposed_antecedent" not in link
     assert ModelTraining.objects.count() == 1

@@ -32,6 +32,18 @@ def score(**kwargs) -> Number:
     return Number(allow_null=True, help_text="null: undefined (nothing to score)", **kwargs)
 
 
+def interval() -> serializers.ListField:
+    return serializers.ListField(
+        child=Number(),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
+        required=False,
+        help_text="95% bootstrap interval over topics [low, high] (1,000 seeded resamples); "
+        "null: none for this metric (alpha)",
+    )
+
+
 class TopicMetricScores(serializers.Serializer):
     avg = score()
     max = score()
@@ -45,6 +57,9 @@ class OverallMetricScores(serializers.Serializer):
     std = score()
     max_micro = score()
     max_macro = score()
+    avg_ci = interval()
+    max_micro_ci = interval()
+    max_macro_ci = interval()
 
 
 class AgreementReport(serializers.Serializer):
@@ -53,6 +68,11 @@ class AgreementReport(serializers.Serializer):
     project = serializers.CharField(help_text="its name")
     scheme = serializers.CharField(help_text="hierarchy, anaphora or hierarchy+anaphora")
     annotators = serializers.ListField(child=serializers.CharField())
+    hierarchy_count = serializers.ChoiceField(
+        choices=["closure", "raw"],
+        help_text="the project's primary hierarchy F1: hierarchy_f1 (closure) or "
+        "hierarchy_f1_raw (raw relations, SciCo's evaluate.py)",
+    )
     topics = serializers.DictField(
         child=serializers.DictField(child=TopicMetricScores()),
         help_text="topic external id -> metric -> scores",

@@ -12,6 +12,10 @@ class Project(ProjectInfo):
     """A project row of the admin pages (its suggestion settings are the suggestions app's)."""
 
     topics = serializers.IntegerField(help_text="how many topics it has")
+    hierarchy_count = serializers.ChoiceField(
+        choices=["closure", "raw"],
+        help_text="the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)",
+    )
 
 
 class TopicRow(serializers.Serializer):

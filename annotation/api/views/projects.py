@@ -29,6 +29,11 @@ class ProjectSerializer(serializers.Serializer):
     validation = serializers.BooleanField(
         default=False, help_text="accept or reject imported clusters (docs/validation.md)"
     )
+    hierarchy_count = serializers.ChoiceField(
+        choices=["closure", "raw"],
+        default="closure",
+        help_text="the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)",
+    )
 
 
 class ProjectsView(AdminView):

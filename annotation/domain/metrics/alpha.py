@@ -7,9 +7,11 @@ has no value (``None``) for its units, which Krippendorff's alpha allows.
 
 - Relations (metrics.md): units are the ordered mention pairs (anaphor, antecedent) linked
   by any of the annotators; the value is the link type, or NONE. COREFERENCE is expanded by
-  transitivity first, as for the relation F1, so a chain drawn T1 -> T2 -> T3 agrees with
-  T1 -> T3, T2 -> T3. A pair linked with two types by one annotator gets the combined value
-  ("CONTAINED+WORK_UP"), a category of its own.
+  transitivity first, as for the relation F1. The closure is directed (anaphor ->
+  antecedent), so a chain and its collapsed form do *not* agree: T3 -> T2 -> T1 closes to
+  T3->T2, T2->T1, T3->T1, and T2 -> T1, T3 -> T1 lacks T3->T2 (with one agreed TRANSFORMED
+  link besides, alpha is 10/17 = 0.588). A pair linked with two types by one annotator
+  gets the combined value ("CONTAINED+WORK_UP"), a category of its own.
 - Mentions: units are the tokens of the topic's documents; the value is whether a mention
   of the annotator covers the token.
 - Several topics (an annotator pair's overall score): units are pooled, i.e. the columns of

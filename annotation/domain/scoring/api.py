@@ -24,6 +24,8 @@ from annotation.domain.metrics.alpha import (
     pooled_units,
     relation_units,
 )
+from annotation.domain.metrics.anaphora import overall
+from annotation.domain.metrics.bootstrap import f1_intervals
 from annotation.domain.metrics.counts import Counts, add_counts
 from annotation.domain.metrics.iaa import aggregate, pair_label
 from annotation.domain.scoring import evaluate, granularity
@@ -57,8 +59,12 @@ def score_scico(
     *,
     keep_singletons: bool = False,
     hierarchy_count: str = "closure",
+    intervals: bool = True,
 ) -> dict[str, Any]:
     """Coreference, mention detection and hierarchy scores of ``system`` against ``gold``.
+
+    ``intervals``: add ``f1_ci``, the 95% bootstrap intervals over topics (off where a caller
+    scores many systems at once and shows no interval: the annotator-vs-gold table).
 
     ``hierarchy_count="raw"`` counts hierarchy F1 over the raw relations as SciCo's
     ``eval/hypernym.py`` does; the default counts the transitive closure (metrics.md).
@@ -81,7 +87,18 @@ def score_scico(
     result["conll_f1"] = evaluate.conll_from_totals(totals)
     result["hierarchy"] = add_counts(topic.hierarchy[0] for topic in per_topic).prf()
     result["hierarchy_50"] = add_counts(topic.hierarchy[1] for topic in per_topic).prf()
+    # SciCo's evaluate.py count (raw relations matched against the closure), always beside
+    # ``hierarchy`` so that a report can print both (docs/scoring.md, "Two hierarchy counts")
+    result["hierarchy_f1_raw"] = add_counts(topic.hierarchy_raw for topic in per_topic).prf()
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
+    vectors = {name: [_vector(c[name]) for c in coref] for name in totals}
+    vectors["mention_detection_exact"] = [_vector(t.exact_mentions) for t in per_topic]
+    vectors["hierarchy"] = [_vector(t.hierarchy[0]) for t in per_topic]
+    vectors["hierarchy_f1_raw"] = [_vector(t.hierarchy_raw) for t in per_topic]
+    vectors["hierarchy_50"] = [_vector(t.hierarchy[1]) for t in per_topic]
+    # 95% bootstrap intervals of the F1 scores over topics (docs/scoring.md)
+    if intervals:
+        result["f1_ci"] = f1_intervals(vectors)
     return result
 
 
@@ -103,8 +120,13 @@ def score_scoped(
     if level not in ("topic", "corpus"):
         raise ValueError(f"level must be topic or corpus, not {level!r}")
 
-    def score(g: Sequence[Topic], s: Sequence[Topic]) -> dict[str, Any]:
-        return score_scico(g, s, **options) if format == "scico" else score_chemu(g, s)
+    def score(g: Sequence[Topic], s: Sequence[Topic], intervals: bool = True) -> dict[str, Any]:
+        if format == "scico":
+            return score_scico(g, s, intervals=intervals, **options)
+        return score_chemu(g, s, intervals=intervals)
+
+    def row(g: Sequence[Topic], s: Sequence[Topic]) -> dict[str, Any]:
+        return score(g, s, intervals=False)  # no bootstrap over a single topic
 
     gold_plain, system_plain = [_convert(t) for t in gold], [_convert(t) for t in system]
     if topic_ids is not None:
@@ -118,8 +140,12 @@ def score_scoped(
         scope["subset"] = [topic.topic_id for topic in gold_plain]
     result["scope"] = scope
     if per_topic:
-        result["per_topic"] = granularity.per_topic(pairs, score)
+        result["per_topic"] = granularity.per_topic(pairs, row)
     return result
+
+
+def _vector(counts: Counts) -> tuple[float, float, float, float]:
+    return (counts.p_num, counts.p_den, counts.r_num, counts.r_den)
 
 
 class _ScicoTopicCounts(NamedTuple):
@@ -129,25 +155,41 @@ class _ScicoTopicCounts(NamedTuple):
     exact_mentions: Counts
     relaxed_mentions: Counts
     hierarchy: tuple[Counts, Counts]  # (hierarchy F1, hierarchy F1-50%)
+    hierarchy_raw: Counts  # hierarchy F1 over the raw relations (SciCo's evaluate.py)
     path_ratio: tuple[float, int]
 
 
 def _scico_topic(
     key: TopicAnnotation, response: TopicAnnotation, keep_singletons: bool, hierarchy_count: str
 ) -> _ScicoTopicCounts:
+    hierarchy = evaluate.hierarchies(key, response, hierarchy_count)
+    raw = hierarchy[0]
+    if hierarchy_count != "raw":
+        raw = evaluate.hierarchies(key, response, "raw")[0]
     return _ScicoTopicCounts(
         evaluate.coreference(key, response, keep_singletons),
         evaluate.mention_detection(key, response, "exact"),
         evaluate.mention_detection(key, response, "relaxed"),
-        evaluate.hierarchies(key, response, hierarchy_count),
+        hierarchy,
+        raw,
         evaluate.path_ratio(key, response),
     )
 
 
-def score_chemu(gold: Sequence[Topic], system: Sequence[Topic]) -> dict[str, Any]:
-    """ChEMU-Ref relation scores (exact and relaxed, overall and per type) and anaphor detection."""
+def score_chemu(
+    gold: Sequence[Topic], system: Sequence[Topic], *, intervals: bool = True
+) -> dict[str, Any]:
+    """ChEMU-Ref relation scores (exact and relaxed, overall and per type), anaphor detection
+    and mention detection (singletons included)."""
     topics = _matched(gold, system)
-    result: dict[str, Any] = {}
+    result: dict[str, Any] = {
+        "mention_detection": {
+            kind: add_counts(
+                evaluate.mention_detection(key, response, kind) for key, response in topics
+            ).prf()
+            for kind in ("exact", "relaxed")
+        }
+    }
     for kind in ("exact", "relaxed"):
         per_topic = [evaluate.relations(key, response, kind) for key, response in topics]
         per_type = {name: add_counts(counts[name] for counts in per_topic) for name in LINK_TYPES}
@@ -159,7 +201,28 @@ def score_chemu(gold: Sequence[Topic], system: Sequence[Topic]) -> dict[str, Any
         kind: add_counts(evaluate.anaphors(key, response, kind) for key, response in topics).prf()
         for kind in ("exact", "relaxed")
     }
+    if intervals:  # 95% bootstrap intervals of the F1 scores over topics (docs/scoring.md)
+        result["f1_ci"] = f1_intervals(_chemu_vectors(topics))
     return result
+
+
+def _chemu_vectors(
+    topics: list[tuple[TopicAnnotation, TopicAnnotation]],
+) -> dict[str, list[tuple[float, float, float, float]]]:
+    """Per metric, each topic's counts as a vector (the bootstrap's input)."""
+
+    def relation(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> Counts:
+        return overall(evaluate.relations(key, response, kind))
+
+    return {
+        f"{name}_{kind}": [_vector(counts(key, response, kind)) for key, response in topics]
+        for name, counts in (
+            ("relation", relation),
+            ("anaphor", evaluate.anaphors),
+            ("mention_detection", evaluate.mention_detection),
+        )
+        for kind in ("exact", "relaxed")
+    }
 
 
 def iaa(

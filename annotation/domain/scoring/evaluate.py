@@ -7,6 +7,7 @@ from typing import Any
 
 from annotation.domain.metrics.alpha import mention_units, nominal_alpha, pool_units, relation_units
 from annotation.domain.metrics.anaphora import anaphor_counts, overall, relation_counts
+from annotation.domain.metrics.bootstrap import f1_of_sums
 from annotation.domain.metrics.coreference import METRICS as COREFERENCE_METRICS
 from annotation.domain.metrics.coreference import conll_f1, coreference_counts
 from annotation.domain.metrics.counts import Counts, add_counts, ratio, sequential_sum
@@ -65,14 +66,26 @@ def pair(
     keep_singletons: bool,
     counted: str = "closure",
 ) -> dict[str, Any]:
-    """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic."""
+    """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic.
+
+    Mention detection (exact and relaxed, singletons included) is in both schemes; the
+    hierarchy is counted both ways (``hierarchy``: as ``counted`` says, ``hierarchy_raw``:
+    the raw relations as SciCo's evaluate.py counts them), so both can be shown side by side.
+    """
+    mentions = {
+        "mention_exact": mention_detection(key, response, "exact"),
+        "mention_relaxed": mention_detection(key, response, "relaxed"),
+    }
     if scheme == "scico":
         any_pair, half = hierarchies(key, response, counted)
+        raw = any_pair if counted == "raw" else hierarchies(key, response, "raw")[0]
         return {
             "coref": coreference(key, response, keep_singletons),
             "hierarchy": any_pair,
+            "hierarchy_raw": raw,
             "hierarchy_50": half,
             "path": path_ratio(key, response),
+            **mentions,
         }
     lengths = [
         max(a, b) for a, b in zip_longest(key.token_counts, response.token_counts, fillvalue=0)
@@ -82,6 +95,9 @@ def pair(
         "relation_relaxed": overall(relations(key, response, "relaxed")),
         "alpha_relations": relation_units([key.links, response.links]),
         "alpha_mentions": mention_units([key.mentions, response.mentions], lengths),
+        "anaphor_exact": anaphors(key, response, "exact"),
+        "anaphor_relaxed": anaphors(key, response, "relaxed"),
+        **mentions,
     }
 
 
@@ -97,21 +113,63 @@ def _pool_path(parts: list[tuple[float, int]]) -> tuple[float, int]:
     return sequential_sum(n for n, _ in parts), sum(d for _, d in parts)
 
 
+def _vector(counts: Counts) -> tuple[float, float, float, float]:
+    return (counts.p_num, counts.p_den, counts.r_num, counts.r_den)
+
+
+def _conll_vector(coref: dict[str, Counts]) -> tuple[float, ...]:
+    return tuple(value for name in ("muc", "bcub", "ceafe") for value in _vector(coref[name]))
+
+
+def _conll_of_sums(sums: Any) -> Any:
+    return (f1_of_sums(sums[:, 0:4]) + f1_of_sums(sums[:, 4:8]) + f1_of_sums(sums[:, 8:12])) / 3
+
+
+def _ratio_of_sums(sums: Any) -> Any:
+    import numpy
+
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        return numpy.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], 0.0)
+
+
 def _coreference_f1(name: str) -> MetricSpec:
-    return MetricSpec(f"{name}_f1", lambda result: result["coref"][name], _f1, add_counts)
+    return MetricSpec(
+        f"{name}_f1",
+        lambda result: result["coref"][name],
+        _f1,
+        add_counts,
+        vector=_vector,
+        score_sums=f1_of_sums,
+    )
 
 
 def _counts_f1(name: str, field: str) -> MetricSpec:
-    return MetricSpec(name, lambda result: result[field], _f1, add_counts)
+    return MetricSpec(
+        name, lambda result: result[field], _f1, add_counts, vector=_vector, score_sums=f1_of_sums
+    )
 
 
 def _alpha(name: str) -> MetricSpec:
     return MetricSpec(name, lambda result: result[name], nominal_alpha, pool_units)
 
 
+# Mention detection, singletons included (Realistic Evaluation 3.1): exact spans, and the
+# relaxed overlap variant (a maximum one-to-one matching of overlapping mentions).
+MENTION_METRICS = (
+    _counts_f1("mention_f1", "mention_exact"),
+    _counts_f1("mention_relaxed_f1", "mention_relaxed"),
+)
+
 IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
     "scico": (
-        MetricSpec("conll_f1", lambda result: result["coref"], conll_f1, _pool_coreference),
+        MetricSpec(
+            "conll_f1",
+            lambda result: result["coref"],
+            conll_f1,
+            _pool_coreference,
+            vector=_conll_vector,
+            score_sums=_conll_of_sums,
+        ),
         _coreference_f1("muc"),
         _coreference_f1("bcub"),
         _coreference_f1("ceafe"),
@@ -119,13 +177,24 @@ IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
         _counts_f1("hierarchy_f1", "hierarchy"),
         _counts_f1("hierarchy_50_f1", "hierarchy_50"),
         MetricSpec(
-            "path_ratio", lambda result: result["path"], lambda nd: float(ratio(*nd)), _pool_path
+            "path_ratio",
+            lambda result: result["path"],
+            lambda nd: float(ratio(*nd)),
+            _pool_path,
+            vector=tuple,
+            score_sums=_ratio_of_sums,
         ),
+        # added after the original metrics, so that consumers reading them by position keep working
+        _counts_f1("hierarchy_f1_raw", "hierarchy_raw"),
+        *MENTION_METRICS,
     ),
     "chemu": (
         _counts_f1("relation_exact_f1", "relation_exact"),
         _counts_f1("relation_relaxed_f1", "relation_relaxed"),
         _alpha("alpha_relations"),
         _alpha("alpha_mentions"),
+        *MENTION_METRICS,
+        _counts_f1("anaphor_f1", "anaphor_exact"),
+        _counts_f1("anaphor_relaxed_f1", "anaphor_relaxed"),
     ),
 }

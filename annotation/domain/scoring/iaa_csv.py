@@ -18,7 +18,23 @@ import math
 from collections.abc import Mapping
 from typing import IO, Any
 
-HEADER = ["scope", "topic", "metric", "avg", "max", "annotators", "std", "max_micro", "max_macro"]
+# The interval columns come last, so readers of the older layout keep their columns.
+CI_COLUMNS = [
+    f"{figure}_ci_{end}" for figure in ("avg", "max_micro", "max_macro") for end in ("low", "high")
+]
+HEADER = [
+    "scope",
+    "topic",
+    "metric",
+    "avg",
+    "max",
+    "annotators",
+    "std",
+    "max_micro",
+    "max_macro",
+    *CI_COLUMNS,
+]
+NO_INTERVAL = [""] * len(CI_COLUMNS)
 
 
 def iaa_csv_rows(result: Mapping[str, Any]) -> list[list[str]]:
@@ -38,6 +54,7 @@ def iaa_csv_rows(result: Mapping[str, Any]) -> list[list[str]]:
                     "",
                     "",
                     "",
+                    *NO_INTERVAL,
                 ]
             )
     for metric, scores in result["overall"].items():
@@ -52,16 +69,26 @@ def iaa_csv_rows(result: Mapping[str, Any]) -> list[list[str]]:
                 _cell(scores["std"]),
                 _cell(scores["max_micro"]),
                 _cell(scores["max_macro"]),
+                *_intervals(scores),
             ]
         )
     for topic in result.get("unscored_topics", []):
-        rows.append(["unscored", topic, "", "", "", "", "", "", ""])
+        rows.append(["unscored", topic, "", "", "", "", "", "", "", *NO_INTERVAL])
     return rows
 
 
 def write_iaa_csv(result: Mapping[str, Any], stream: IO[str]) -> None:
     """Write :func:`iaa_csv_rows` to a text stream (open it with ``newline=""``)."""
     csv.writer(stream, lineterminator="\n").writerows(iaa_csv_rows(result))
+
+
+def _intervals(scores: Mapping[str, Any]) -> list[str]:
+    """The 95% bootstrap interval cells (empty where the metric has none)."""
+    cells = []
+    for figure in ("avg", "max_micro", "max_macro"):
+        bounds = scores.get(f"{figure}_ci") or (None, None)
+        cells += [_cell(bounds[0]), _cell(bounds[1])]
+    return cells
 
 
 def _annotators(pairs: int) -> int:

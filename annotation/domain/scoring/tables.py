@@ -79,7 +79,8 @@ def _scico(result: Mapping[str, Any]) -> str:
         _prf_row("CEAF-e", result["ceafe"]),
         _prf_row("LEA", result["lea"]),
         ["CoNLL F1", "", "", _pct(result["conll_f1"])],
-        _prf_row("hierarchy", result["hierarchy"]),
+        _prf_row("hierarchy", result["hierarchy"]),  # (as --hierarchy-count says)
+        _prf_row("hierarchy (raw, SciCo)", result["hierarchy_f1_raw"]),
         _prf_row("hierarchy 50%", result["hierarchy_50"]),
     ]
     text = _table(["metric", "precision", "recall", "F1"], rows)
@@ -94,6 +95,10 @@ def _chemu(result: Mapping[str, Any]) -> str:
         rows += [_prf_row(f"{kind}: {name}", prf) for name, prf in result[kind]["per_type"].items()]
     rows += [
         _prf_row(f"anaphors ({kind})", result["anaphors"][kind]) for kind in ("exact", "relaxed")
+    ]
+    rows += [
+        _prf_row(f"mention detection ({kind})", result["mention_detection"][kind])
+        for kind in ("exact", "relaxed")
     ]
     return _table(["relations", "precision", "recall", "F1"], rows)
 

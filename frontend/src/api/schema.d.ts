@@ -960,6 +960,13 @@ export interface components {
             /** @description hierarchy, anaphora or hierarchy+anaphora */
             scheme: string;
             annotators: string[];
+            /**
+             * @description the project's primary hierarchy F1: hierarchy_f1 (closure) or hierarchy_f1_raw (raw relations, SciCo's evaluate.py)
+             *
+             *     * `closure` - closure
+             *     * `raw` - raw
+             */
+            hierarchy_count: components["schemas"]["HierarchyCountEnum"];
             /** @description topic external id -> metric -> scores */
             topics: {
                 [key: string]: {
@@ -1357,6 +1364,12 @@ export interface components {
             /** @description mentions the file does not ask about, placed */
             placed: number;
         };
+        /**
+         * @description * `closure` - closure
+         *     * `raw` - raw
+         * @enum {string}
+         */
+        HierarchyCountEnum: "closure" | "raw";
         ImportRequestRequest: {
             /**
              * Format: binary
@@ -1609,6 +1622,21 @@ export interface components {
              * @description null: undefined (nothing to score)
              */
             max_macro: number | null;
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            avg_ci?: [
+                number,
+                number
+            ] | null;
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            max_micro_ci?: [
+                number,
+                number
+            ] | null;
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            max_macro_ci?: [
+                number,
+                number
+            ] | null;
         };
         PatchedProjectRequest: {
             name?: string;
@@ -1633,6 +1661,14 @@ export interface components {
              * @default false
              */
             validation?: boolean;
+            /**
+             * @description the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)
+             *
+             *     * `closure` - closure
+             *     * `raw` - raw
+             * @default closure
+             */
+            hierarchy_count?: components["schemas"]["HierarchyCountEnum"];
         };
         PatchedTopicSplitRequest: {
             /** @description '' takes the topic out of every split */
@@ -1785,6 +1821,13 @@ export interface components {
             validation?: boolean;
             /** @description how many topics it has */
             topics: number;
+            /**
+             * @description the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)
+             *
+             *     * `closure` - closure
+             *     * `raw` - raw
+             */
+            hierarchy_count: components["schemas"]["HierarchyCountEnum"];
         };
         /** @description A project's schemes and rules, as the workspace applies them. */
         ProjectInfo: {
@@ -1831,6 +1874,14 @@ export interface components {
              * @default false
              */
             validation?: boolean;
+            /**
+             * @description the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)
+             *
+             *     * `closure` - closure
+             *     * `raw` - raw
+             * @default closure
+             */
+            hierarchy_count?: components["schemas"]["HierarchyCountEnum"];
         };
         ProjectRunsAnswer: {
             /** @description one per topic */

@@ -10,7 +10,7 @@ import {
   sortRows,
   visibleMetrics,
 } from "../../src/admin/agreement/report";
-import { formatScore, fromDisplay, metricDomain, toDisplay } from "../../src/admin/agreement/metrics";
+import { formatInterval, formatScore, fromDisplay, metricDomain, toDisplay } from "../../src/admin/agreement/metrics";
 import { report } from "./factories";
 
 const topics = (rows: { topic: string }[]) => rows.map((r) => r.topic);
@@ -27,6 +27,21 @@ describe("the agreement table", () => {
 
   it("lists the metrics in the scorer's order", () => {
     expect(reportMetrics(report())).toEqual(["conll_f1", "path_ratio"]);
+  });
+
+  it("puts SciCo's raw hierarchy count in the closure count's place when the project chose it", () => {
+    const s = { avg: 0.5, std: 0, max_micro: 0.5, max_macro: 0.5 };
+    const overall = { conll_f1: s, hierarchy_f1: s, path_ratio: s, hierarchy_f1_raw: s, mention_f1: s };
+    const closure = { ...report(), overall };
+
+    expect(reportMetrics(closure)).toEqual(["conll_f1", "hierarchy_f1", "path_ratio", "hierarchy_f1_raw", "mention_f1"]);
+    expect(reportMetrics({ ...closure, hierarchy_count: "raw" })).toEqual([
+      "conll_f1",
+      "hierarchy_f1_raw",
+      "hierarchy_f1",
+      "path_ratio",
+      "mention_f1",
+    ]);
   });
 
   it("sorts topic ids naturally, both ways", () => {
@@ -88,6 +103,8 @@ describe("metric values", () => {
   it("are written as percentages for F1 and as fractions for alpha", () => {
     expect(formatScore("conll_f1", 0.8123)).toBe("81.2");
     expect(formatScore("alpha_mentions", 0.8123)).toBe("0.812");
+    expect(formatInterval("conll_f1", [0.751, 0.8123])).toBe("[75.1–81.2]");
+    expect(formatInterval("alpha_relations", null)).toBe("");
     expect(formatScore("conll_f1", null)).toBe("—");
   });
 

@@ -47,7 +47,7 @@ class Command(BaseCommand):
         activate: bool,
         **options,
     ):
-        from modelserve.train import train_topics
+        from modelserve.training.registry import train_topics
 
         try:
             project_row = Project.objects.get(name=project)

@@ -82,3 +82,25 @@ def test_mention_units_are_tokens_inside_or_outside_a_mention():
 
 def test_pooling_concatenates_the_units_of_several_topics():
     assert pool_units([[[1], [2]], [[3, 4], [5, 6]]]) == [[1, 3, 4], [2, 5, 6]]
+
+
+def test_a_coreference_chain_and_its_collapsed_form_do_not_agree():
+    """docs/scoring.md's example: the COREFERENCE expansion is a *directed* closure, so the
+    chain T3 -> T2 -> T1 (closed: T3->T2, T2->T1, T3->T1) and its collapsed form T2 -> T1,
+    T3 -> T1 differ on the unit T3->T2; one agreed TRANSFORMED link besides.
+
+    By hand (Krippendorff, nominal): 4 units of 2 values, n = 8; values COREFERENCE 5,
+    NONE 1, TRANSFORMED 2; D_o = 2 / 8 (one disagreeing unit, both orders);
+    D_e = 2 (5*1 + 5*2 + 1*2) / (8 * 7) = 34 / 56; alpha = 1 - D_o / D_e = 10 / 17 = 0.588."""
+
+    def mention(token):
+        return (0, ((token, token),))
+
+    coref, transformed = "COREFERENCE", ("TRANSFORMED", mention(20), mention(40))
+    chain = [(coref, mention(2), mention(1)), (coref, mention(3), mention(2)), transformed]
+    collapsed = [(coref, mention(2), mention(1)), (coref, mention(3), mention(1)), transformed]
+
+    alpha = nominal_alpha(relation_units([chain, collapsed]))
+
+    assert alpha == pytest.approx(10 / 17)
+    assert round(alpha, 3) == 0.588

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annotation.domain.metrics.mention_detection import mention_detection_counts, mentions_overlap
 
-from .reference_scorers import scipy_matching_size, spans_overlap
+from .reference_scorers import coval_evaluate, scipy_matching_size, spans_overlap
 from .strategies import mention_lists
 
 SETTINGS = settings(max_examples=300, deadline=None)
@@ -61,3 +64,30 @@ def test_relaxed_matching_is_one_to_one():
         [(0, ((0, 1),)), (0, ((3, 4),))], [(0, ((0, 4),))], relaxed=True
     )
     assert (counts.r_num, counts.r_den, counts.p_den) == (1, 2, 1)
+
+
+@SETTINGS
+@given(
+    key=mention_lists(),
+    response=mention_lists(),
+    key_clusters=st.integers(1, 4),
+    response_clusters=st.integers(1, 4),
+    seed=st.integers(0, 2**16),
+)
+def test_exact_counts_equal_coval_mention_identification_with_singletons(
+    key, response, key_clusters, response_clusters, seed
+):
+    """coval's ``mentions`` metric (keep_singletons, its default) counts the distinct mentions
+    of each side's clusters; however the mentions are clustered, exact detection equals it."""
+    rng = random.Random(seed)
+
+    def clustered(mentions, clusters):
+        groups: dict[int, list] = {}
+        for mention in dict.fromkeys(mentions):
+            groups.setdefault(rng.randrange(clusters), []).append(mention)
+        return list(groups.values())
+
+    documents = [(clustered(key, key_clusters), clustered(response, response_clusters))]
+    p_num, p_den, r_num, r_den = coval_evaluate(documents, keep_singletons=True)["mentions"]
+    counts = mention_detection_counts(key, response)
+    assert (counts.p_num, counts.p_den, counts.r_num, counts.r_den) == (p_num, p_den, r_num, r_den)

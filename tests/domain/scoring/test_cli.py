@@ -12,6 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 SCORE_KEYS = {
+    "f1_ci",
+    "hierarchy_f1_raw",
     "mentions",
     "mention_detection",
     "muc",
@@ -89,7 +91,16 @@ def test_score_scico_json_has_exactly_the_documented_keys(scico_files):
     result = json.loads(completed.stdout)
     assert set(result) == SCORE_KEYS
     assert set(result["mention_detection"]) == {"exact", "relaxed"}
-    for key in ("mentions", "muc", "bcub", "ceafe", "lea", "hierarchy", "hierarchy_50"):
+    for key in (
+        "mentions",
+        "muc",
+        "bcub",
+        "ceafe",
+        "lea",
+        "hierarchy",
+        "hierarchy_50",
+        "hierarchy_f1_raw",
+    ):
         assert set(result[key]) == PRF
         assert all(0.0 <= value <= 1.0 for value in result[key].values())
     assert set(result["path_ratio"]) == {"micro", "macro"}
@@ -141,7 +152,7 @@ def test_score_chemu_json_has_exactly_the_documented_keys(tmp_path):
     completed = run("score", str(gold), str(system), "--format", "chemu", "--json")
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
-    assert set(result) == {"exact", "relaxed", "anaphors"}
+    assert set(result) == {"exact", "relaxed", "anaphors", "mention_detection", "f1_ci"}
     for kind in ("exact", "relaxed"):
         assert set(result[kind]) == {"overall", "per_type"}
         assert set(result[kind]["per_type"]) == TYPES
@@ -246,7 +257,15 @@ def test_iaa_json_and_csv(scico_files, tmp_path):
     assert set(result) == {"topics", "overall", "unscored_topics"}
     assert list(result["topics"]["1"]["conll_f1"]["pairs"]) == ["1-2", "1-3", "2-3"]
     assert list(result["topics"]["2"]["path_ratio"]["pairs"]) == ["1-2"]
-    assert set(result["overall"]["path_ratio"]) == {"avg", "std", "max_micro", "max_macro"}
+    assert set(result["overall"]["path_ratio"]) == {
+        "avg",
+        "std",
+        "max_micro",
+        "max_macro",
+        "avg_ci",
+        "max_micro_ci",
+        "max_macro_ci",
+    }
     with out.open(newline="") as stream:
         rows = list(csv.reader(stream))
     assert rows[0] == [
@@ -259,10 +278,16 @@ def test_iaa_json_and_csv(scico_files, tmp_path):
         "std",
         "max_micro",
         "max_macro",
+        "avg_ci_low",
+        "avg_ci_high",
+        "max_micro_ci_low",
+        "max_micro_ci_high",
+        "max_macro_ci_low",
+        "max_macro_ci_high",
     ]
     assert rows[1][:3] == ["topic", "1", "conll_f1"]
     assert rows[1][5] == "3"
-    assert [r[0] for r in rows[1:]].count("overall") == 8
+    assert [r[0] for r in rows[1:]].count("overall") == 11
 
 
 def test_iaa_table_and_names(scico_files):

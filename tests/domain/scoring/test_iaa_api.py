@@ -20,8 +20,20 @@ SCICO_METRICS = [
     "hierarchy_f1",
     "hierarchy_50_f1",
     "path_ratio",
+    "hierarchy_f1_raw",
+    "mention_f1",
+    "mention_relaxed_f1",
 ]
-CHEMU_METRICS = ["relation_exact_f1", "relation_relaxed_f1", "alpha_relations", "alpha_mentions"]
+CHEMU_METRICS = [
+    "relation_exact_f1",
+    "relation_relaxed_f1",
+    "alpha_relations",
+    "alpha_mentions",
+    "mention_f1",
+    "mention_relaxed_f1",
+    "anaphor_f1",
+    "anaphor_relaxed_f1",
+]
 
 MENTIONS = [[0, 0, 1], [0, 3, 3], [0, 5, 6], [0, 8, 8], [0, 10, 12]]
 
@@ -53,7 +65,15 @@ def test_iaa_has_the_documented_shape_and_metrics(three_annotators):
     assert list(result["topics"]["t1"]["muc_f1"]["pairs"]) == ["1-2", "1-3", "2-3"]
     assert list(result["topics"]["t2"]["muc_f1"]["pairs"]) == ["1-2"]
     assert list(result["overall"]) == SCICO_METRICS
-    assert set(result["overall"]["conll_f1"]) == {"avg", "std", "max_micro", "max_macro"}
+    assert set(result["overall"]["conll_f1"]) == {
+        "avg",
+        "std",
+        "max_micro",
+        "max_macro",
+        "avg_ci",
+        "max_micro_ci",
+        "max_macro_ci",
+    }
 
 
 def test_topics_with_fewer_than_two_annotations_are_listed_not_scored(three_annotators):
@@ -117,14 +137,21 @@ def test_csv_has_a_header_topic_rows_overall_rows_and_unscored_rows(three_annota
         "std",
         "max_micro",
         "max_macro",
+        "avg_ci_low",
+        "avg_ci_high",
+        "max_micro_ci_low",
+        "max_micro_ci_high",
+        "max_macro_ci_low",
+        "max_macro_ci_high",
     ]
     scopes = [row[0] for row in rows[1:]]
-    assert scopes == ["topic"] * 16 + ["overall"] * 8 + ["unscored"]
+    per_topic = ["topic"] * len(SCICO_METRICS)
+    assert scopes == 2 * per_topic + ["overall"] * len(SCICO_METRICS) + ["unscored"]
     t1_conll = rows[1]
     assert t1_conll[:3] == ["topic", "t1", "conll_f1"]
     assert t1_conll[5] == "3"
     assert float(t1_conll[3]) == result["topics"]["t1"]["conll_f1"]["avg"]
-    overall_conll = rows[17]
+    overall_conll = rows[1 + 2 * len(SCICO_METRICS)]
     assert overall_conll[2] == "conll_f1"
     assert overall_conll[4] == ""
     assert float(overall_conll[7]) == (result["overall"]["conll_f1"]["max_micro"])
@@ -159,3 +186,85 @@ def test_alpha_of_all_annotators_pools_topics_and_leaves_absent_annotators_missi
         reliability_data=[[1, 0, 3], [1, 2, 3], [0, 2, nan]], level_of_measurement="nominal"
     )
     assert alpha_all_annotators(annotators)["alpha_relations"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_mention_f1_counts_mentions_with_singletons_and_its_relaxed_variant_overlaps():
+    # the second annotator drops the singleton (10, 12) and re-bounds (5, 6) as (5, 7): coval's
+    # rules leave the singleton out of CoNLL, but mention F1 sees both changes
+    first = [scico_topic("t", [m + [c] for m, c in zip(MENTIONS, "aabbc", strict=True)])]
+    second = [scico_topic("t", [[0, 0, 1, "a"], [0, 3, 3, "a"], [0, 5, 7, "b"], [0, 8, 8, "b"]])]
+    overall = iaa([first, second], scheme="scico")["overall"]
+    assert overall["mention_f1"]["avg"] == pytest.approx(2 * 3 / (5 + 4))
+    assert overall["mention_relaxed_f1"]["avg"] == pytest.approx(2 * 4 / (5 + 4))
+    assert overall["conll_f1"]["avg"] < 1.0
+
+
+def test_anaphora_agreement_adds_mention_and_anaphor_f1():
+    coref = "COREFERENCE"
+    first = [chemu_topic("t", [(coref, ((0, 0),), ((4, 5),)), (coref, ((9, 9),), ((4, 5),))])]
+    second = [chemu_topic("t", [(coref, ((0, 0),), ((4, 5),)), (coref, ((12, 12),), ((4, 5),))])]
+    overall = iaa([first, second], scheme="chemu")["overall"]
+    assert overall["anaphor_f1"]["avg"] == pytest.approx(0.5)
+    assert overall["mention_f1"]["avg"] == pytest.approx(2 / 3)
+
+
+def test_every_summed_metric_has_a_seeded_95_percent_interval_around_its_figures(
+    three_annotators,
+):
+    first = iaa(three_annotators, scheme="scico")["overall"]
+    again = iaa(three_annotators, scheme="scico")["overall"]
+    assert first == again  # seeded: the same intervals on every view
+    for metric in SCICO_METRICS:
+        for figure in ("avg", "max_micro", "max_macro"):
+            low, high = first[metric][f"{figure}_ci"]
+            assert low <= high
+
+
+def test_the_bootstrap_recomputes_each_figure_as_the_report_does():
+    """With one 'resample' that draws every topic once, each interval collapses onto the
+    report's own figure: the vector form of every metric adds up like its counts."""
+    import numpy
+
+    from annotation.domain.metrics.iaa import aggregate
+    from annotation.domain.scoring import evaluate
+    from annotation.domain.scoring.api import _iaa_topic, from_topic
+
+    topics = {
+        "t1": [annotated("t1", "aabbc", [("a", "b")]), annotated("t1", "abbcc", [("b", "c")])],
+        "t2": [annotated("t2", "aaabb", [("a", "b")]), annotated("t2", "abcde")],
+    }
+    results = {
+        topic: _iaa_topic([from_topic(t) for t in pair], "scico", None, False, "closure")
+        for topic, pair in topics.items()
+    }
+    _, overall = aggregate(results, evaluate.IAA_METRICS["scico"], weights=numpy.ones((1, 2)))
+    for metric, scores in overall.items():
+        for figure in ("avg", "max_micro", "max_macro"):
+            assert scores[f"{figure}_ci"] == [pytest.approx(scores[figure], abs=1e-12)] * 2, (
+                metric,
+                figure,
+            )
+
+
+def test_alpha_gets_no_interval():
+    coref = "COREFERENCE"
+    first = [chemu_topic("t", [(coref, ((0, 0),), ((4, 5),))])]
+    overall = iaa([first, first], scheme="chemu")["overall"]
+    assert overall["alpha_relations"]["avg_ci"] is None
+    assert overall["relation_exact_f1"]["avg_ci"] == [1.0, 1.0]
+
+
+def test_the_csv_carries_the_intervals_of_the_overall_rows(three_annotators):
+    result = iaa(three_annotators, scheme="scico")
+    rows = list(csv.DictReader(io.StringIO(_csv_text(result))))
+    conll = next(r for r in rows if r["scope"] == "overall" and r["metric"] == "conll_f1")
+    expected = result["overall"]["conll_f1"]
+    assert [float(conll["avg_ci_low"]), float(conll["avg_ci_high"])] == expected["avg_ci"]
+    assert float(conll["max_macro_ci_high"]) == expected["max_macro_ci"][1]
+    assert next(r for r in rows if r["scope"] == "topic")["avg_ci_low"] == ""
+
+
+def _csv_text(result):
+    stream = io.StringIO()
+    write_iaa_csv(result, stream)
+    return stream.getvalue()

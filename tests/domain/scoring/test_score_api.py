@@ -70,6 +70,8 @@ def test_score_scico_reproduces_coval_and_scico_digit_for_digit(pairs):
         [scico_hypernym_counts(g, s, count_closure=True) for g, s in pairs]
     )
     assert result["hierarchy_50"] == micro([scico_hypernym_50_counts(g, s) for g, s in pairs])
+    # SciCo's own count (raw relations against the closure), always beside ours
+    assert result["hierarchy_f1_raw"] == micro([scico_hypernym_counts(g, s) for g, s in pairs])
     path_micro, path_macro = scico_path_averages([scico_path_topic(g, s) for g, s in pairs])
     assert result["path_ratio"] == {"micro": path_micro, "macro": path_macro}
     assert result["mention_detection"]["exact"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
@@ -88,7 +90,9 @@ def test_score_scico_returns_exactly_the_documented_keys():
         "conll_f1",
         "hierarchy",
         "hierarchy_50",
+        "hierarchy_f1_raw",
         "path_ratio",
+        "f1_ci",
     }
     assert set(result["mention_detection"]) == {"exact", "relaxed"}
     assert all(
@@ -151,7 +155,7 @@ def test_score_chemu_returns_exactly_the_documented_keys_and_per_type_scores():
     gold = chemu_topic("0001", links)
     system = chemu_topic("0001", links[:1] + [("WORK_UP", ((21, 23),), ((10, 11),))])
     result = score_chemu([gold], [system])
-    assert set(result) == {"exact", "relaxed", "anaphors"}
+    assert set(result) == {"exact", "relaxed", "anaphors", "mention_detection", "f1_ci"}
     for kind in ("exact", "relaxed"):
         assert set(result[kind]) == {"overall", "per_type"}
         assert list(result[kind]["per_type"]) == TYPES
@@ -168,3 +172,26 @@ def test_raw_hierarchy_counting_reproduces_scicos_evaluate_script(pairs):
     system = [scico_topic(i, p[1]["mentions"], p[1]["relations"]) for i, p in enumerate(pairs)]
     result = score_scico(gold, system, hierarchy_count="raw")
     assert result["hierarchy"] == micro([scico_hypernym_counts(g, s) for g, s in pairs])
+
+
+def test_model_scores_get_seeded_intervals_that_collapse_on_a_single_topic():
+    gold = scico_topic(7, [[0, 0, 1, "a"], [0, 3, 3, "a"], [0, 5, 6, "b"]], [("a", "b")])
+    system = scico_topic(7, [[0, 0, 1, "a"], [0, 3, 3, "b"], [0, 5, 6, "b"]], [("a", "b")])
+    result = score_scico([gold], [system])
+    # every resample of one topic is that topic: the interval is the score itself
+    assert result["f1_ci"]["muc"] == [result["muc"]["f1"]] * 2
+    assert result["f1_ci"]["conll_f1"] == [pytest.approx(result["conll_f1"])] * 2
+    assert result["f1_ci"]["hierarchy_f1_raw"] == [result["hierarchy_f1_raw"]["f1"]] * 2
+    other_gold = scico_topic(8, [[0, 0, 1, "a"], [0, 3, 3, "a"]])
+    other_system = scico_topic(8, [[0, 0, 1, "a"], [0, 3, 3, "b"]])
+    several = score_scico([gold, other_gold], [system, other_system])
+    assert several == score_scico([gold, other_gold], [system, other_system])  # seeded
+    low, high = several["f1_ci"]["bcub"]
+    assert low <= several["bcub"]["f1"] <= high
+
+
+def test_chemu_scores_get_intervals_too():
+    links = [("COREFERENCE", ((0, 0),), ((4, 5),))]
+    result = score_chemu([chemu_topic(1, links)], [chemu_topic(1, links)])
+    assert result["f1_ci"]["relation_exact"] == [1.0, 1.0]
+    assert result["f1_ci"]["anaphor_relaxed"] == [1.0, 1.0]

@@ -14,13 +14,18 @@ const KNOWN: Record<string, MetricInfo> = {
   bcub_f1: { label: "B³ F1", kind: "f1" },
   ceafe_f1: { label: "CEAF-e F1", kind: "f1" },
   lea_f1: { label: "LEA F1", kind: "f1" },
-  hierarchy_f1: { label: "Hierarchy F1", kind: "f1" },
+  hierarchy_f1: { label: "Hierarchy F1 (closure)", kind: "f1" },
+  hierarchy_f1_raw: { label: "Hierarchy F1 (raw, SciCo)", kind: "f1" },
   hierarchy_50_f1: { label: "Hierarchy F1-50%", kind: "f1" },
   path_ratio: { label: "Path ratio", kind: "f1" },
   relation_exact_f1: { label: "Relation F1 (exact)", kind: "f1" },
   relation_relaxed_f1: { label: "Relation F1 (relaxed)", kind: "f1" },
   alpha_relations: { label: "α relations", kind: "alpha" },
   alpha_mentions: { label: "α mentions", kind: "alpha" },
+  mention_f1: { label: "Mention F1", kind: "f1" },
+  mention_relaxed_f1: { label: "Mention F1 (overlap)", kind: "f1" },
+  anaphor_f1: { label: "Anaphor F1", kind: "f1" },
+  anaphor_relaxed_f1: { label: "Anaphor F1 (relaxed)", kind: "f1" },
 };
 
 export function metricInfo(metric: string): MetricInfo {
@@ -36,6 +41,12 @@ export function metricDomain(metric: string): [number, number] {
 export function formatScore(metric: string, value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
   return metricInfo(metric).kind === "alpha" ? value.toFixed(3) : (value * 100).toFixed(1);
+}
+
+/** A 95% bootstrap interval as "[low–high]", or "" when the metric has none (alpha). */
+export function formatInterval(metric: string, bounds: readonly number[] | null | undefined): string {
+  if (!bounds || bounds.length !== 2) return "";
+  return `[${formatScore(metric, bounds[0])}–${formatScore(metric, bounds[1])}]`;
 }
 
 /** The unit the page writes a metric's values in (for labels of inputs and axes). */

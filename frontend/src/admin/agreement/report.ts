@@ -24,9 +24,18 @@ export const metricColumn = (metric: string, stat: Stat): ColumnKey => `${metric
 /** The metrics of the report in the scorer's order (overall first, else the first topic's). */
 export function reportMetrics(report: AgreementReport): string[] {
   const overall = Object.keys(report.overall);
-  if (overall.length) return overall;
   const first = Object.values(report.topics)[0];
-  return first ? Object.keys(first) : [];
+  return primaryFirst(overall.length ? overall : first ? Object.keys(first) : [], report.hierarchy_count);
+}
+
+/** The project's primary hierarchy F1 first: SciCo's raw count takes the closure count's place
+ * when the project chose it (annotation.Project.hierarchy_count); both are always shown. */
+function primaryFirst(metrics: string[], primary: string | undefined): string[] {
+  const closure = metrics.indexOf("hierarchy_f1");
+  if (primary !== "raw" || closure < 0 || !metrics.includes("hierarchy_f1_raw")) return metrics;
+  const rest = metrics.filter((m) => m !== "hierarchy_f1_raw");
+  rest.splice(closure, 0, "hierarchy_f1_raw");
+  return rest;
 }
 
 export function reportRows(report: AgreementReport): ReportRow[] {

@@ -8,12 +8,14 @@ type Scores = components["schemas"]["PrecisionRecallF1"];
 
 const LABELS: Record<string, string> = {
   mentions: "Mentions (exact)",
+  mentions_relaxed: "Mentions (overlap)",
   muc: "MUC",
   bcub: "B³",
   ceafe: "CEAF-e",
   lea: "LEA",
   conll: "CoNLL",
-  hierarchy: "Hierarchy",
+  hierarchy: "Hierarchy (closure)",
+  hierarchy_raw: "Hierarchy (raw, SciCo)",
   hierarchy_50: "Hierarchy 50%",
   relation_exact: "Relations (exact)",
   relation_relaxed: "Relations (relaxed)",

@@ -15,6 +15,7 @@ export function emptyProject(): ProjectInput {
     single_parent: true,
     refuse_duplicate_link_pairs: false,
     validation: false,
+    hierarchy_count: "closure",
     suggestion_backend: "",
     suggestion_params: {},
   };
@@ -33,6 +34,7 @@ export function projectInput(project: ProjectRow): ProjectInput {
     single_parent: project.single_parent,
     refuse_duplicate_link_pairs: project.refuse_duplicate_link_pairs,
     validation: project.validation ?? false,
+    hierarchy_count: project.hierarchy_count,
     suggestion_backend: project.suggestion_backend,
     suggestion_params: { ...project.suggestion_params },
   };

@@ -1,0 +1,157 @@
+"""One backup archive: a gzipped tar holding manifest.json, database.sql (pg_dump) and
+models/ (the trained models under MODELS_DIR).
+
+Written to a temporary file beside the target and renamed into place, so a backup that fails
+half-way never leaves a truncated archive under the final name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import shutil
+import tarfile
+import tempfile
+import time
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import django
+from django.conf import settings
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
+
+from corefapp.backups import pg_tools
+from corefapp.backups.pg_tools import BackupError
+
+FORMAT = 1
+MANIFEST = "manifest.json"
+DATABASE = "database.sql"
+MODELS = "models"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def applied_migrations() -> dict[str, list[str]]:
+    """The migration state: every applied migration, by app."""
+    state: dict[str, list[str]] = {}
+    for app, name in sorted(MigrationLoader(connection).applied_migrations):
+        state.setdefault(app, []).append(name)
+    return state
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def manifest(database_sha256: str, model_files: int) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "versions": {
+            "corefapp": _version("corefapp"),
+            "django": django.get_version(),
+            "python": platform.python_version(),
+            "postgresql_server": pg_tools.server_version(),
+        },
+        "migrations": applied_migrations(),
+        "database_sha256": database_sha256,
+        "model_files": model_files,
+    }
+
+
+def write(target: Path) -> dict[str, Any]:
+    """Write the archive to `target`; returns its manifest."""
+    target = target.resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    models_dir = Path(settings.MODELS_DIR)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".backup-") as work:
+        dump_file = Path(work) / DATABASE
+        pg_tools.dump(dump_file)
+        model_files = (
+            [p for p in sorted(models_dir.rglob("*")) if p.is_file()] if models_dir.is_dir() else []
+        )
+        info = manifest(_sha256(dump_file), len(model_files))
+        (Path(work) / MANIFEST).write_text(json.dumps(info, indent=2) + "\n")
+        partial = Path(work) / "archive.tar.gz"
+        with tarfile.open(partial, "w:gz") as tar:
+            tar.add(Path(work) / MANIFEST, arcname=MANIFEST)
+            tar.add(dump_file, arcname=DATABASE)
+            for path in model_files:
+                tar.add(path, arcname=f"{MODELS}/{path.relative_to(models_dir)}")
+        partial.replace(target)
+    return info
+
+
+def _safe_members(tar: tarfile.TarFile) -> None:
+    for member in tar.getmembers():
+        name = Path(member.name)
+        if name.is_absolute() or ".." in name.parts or not (member.isfile() or member.isdir()):
+            raise BackupError(f"the archive holds an unsafe entry: {member.name}")
+
+
+def read_manifest(source: Path) -> dict[str, Any]:
+    try:
+        with tarfile.open(source, "r:gz") as tar:
+            file = tar.extractfile(MANIFEST)
+            if file is None:
+                raise KeyError(MANIFEST)
+            info: dict[str, Any] = json.loads(file.read())
+    except (OSError, tarfile.TarError, KeyError, ValueError) as exc:
+        raise BackupError(f"{source} is not a corefapp backup archive ({exc})") from exc
+    if info.get("format") != FORMAT:
+        raise BackupError(
+            f"{source} has archive format {info.get('format')}; this release reads {FORMAT}"
+        )
+    return info
+
+
+def unknown_migrations(info: dict[str, Any]) -> list[str]:
+    """Migrations the archive's database has and this release does not know: an archive from a
+    newer release, which this code cannot run against."""
+    known = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
+    return [
+        f"{app}.{name}"
+        for app, names in info["migrations"].items()
+        for name in names
+        if (app, name) not in known
+    ]
+
+
+def extract(source: Path, into: Path) -> dict[str, Any]:
+    """Unpack the archive into `into` and check the dump against the manifest's checksum."""
+    info = read_manifest(source)
+    with tarfile.open(source, "r:gz") as tar:
+        _safe_members(tar)
+        tar.extractall(into, filter="data")
+    if _sha256(into / DATABASE) != info["database_sha256"]:
+        raise BackupError(f"{source}: the database dump does not match its checksum")
+    return info
+
+
+def replace_models(extracted: Path) -> None:
+    """Swap MODELS_DIR for the archive's models (renames on one file system, so a reader sees
+    the old folder or the new one)."""
+    models_dir = Path(settings.MODELS_DIR)
+    models_dir.parent.mkdir(parents=True, exist_ok=True)
+    incoming = Path(tempfile.mkdtemp(dir=models_dir.parent, prefix=".models-restore-"))
+    source = extracted / MODELS
+    if source.is_dir():
+        shutil.copytree(source, incoming, dirs_exist_ok=True)
+    old = models_dir.with_name(f".{models_dir.name}-replaced-{time.time_ns()}")
+    if models_dir.exists():
+        models_dir.rename(old)
+    incoming.rename(models_dir)
+    shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,1 @@
+"""`/metrics` in Prometheus's text format (prometheus-client) and JSON log lines."""

@@ -1,0 +1,129 @@
+"""deploy/kubernetes: rendered as `kubectl apply -k` would (namespace and image set on every
+object), every object valid against the Kubernetes schemas (kubernetes-validate, offline),
+and the objects do what the README says (probes, GPUs, the Secret, the same commands as
+`make up`)."""
+
+from __future__ import annotations
+
+import copy
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from corefapp.runtime import commands
+from tests.paths import REPO
+
+KUBE = REPO / "deploy" / "kubernetes"
+# The oldest Kubernetes minor still supported upstream when this was written: CronJob's
+# timeZone is GA since 1.27.
+K8S_VERSION = "1.31.0"
+
+
+def render() -> list[dict]:
+    """kustomize's two transformations this kustomization uses: namespace and image."""
+    kustomization = yaml.safe_load((KUBE / "kustomization.yaml").read_text())
+    image = kustomization["images"][0]
+    new_image = f"{image['newName']}:{image['newTag']}"
+    objects = []
+    for name in kustomization["resources"]:
+        for document in yaml.safe_load_all((KUBE / name).read_text()):
+            rendered = copy.deepcopy(document)
+            if rendered["kind"] != "Namespace":
+                rendered["metadata"]["namespace"] = kustomization["namespace"]
+            for container in containers(rendered):
+                if container["image"] == image["name"]:
+                    container["image"] = new_image
+            objects.append(rendered)
+    return objects
+
+
+def pod_spec(obj: dict) -> dict | None:
+    if obj["kind"] == "CronJob":
+        return obj["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    if obj["kind"] in ("Deployment", "Job"):
+        return obj["spec"]["template"]["spec"]
+    return None
+
+
+def containers(obj: dict) -> list[dict]:
+    spec = pod_spec(obj)
+    return [] if spec is None else spec.get("initContainers", []) + spec["containers"]
+
+
+def find(objects: list[dict], kind: str, name: str) -> dict:
+    return next(o for o in objects if o["kind"] == kind and o["metadata"]["name"] == name)
+
+
+OBJECTS = render()
+
+
+@pytest.mark.parametrize(
+    "obj", OBJECTS, ids=[f"{o['kind']}/{o['metadata']['name']}" for o in OBJECTS]
+)
+def test_every_object_is_valid_against_the_kubernetes_schema(obj):
+    kubernetes_validate.validate(obj, K8S_VERSION, strict=True)
+
+
+def test_the_secret_example_is_valid_and_names_what_the_pods_read():
+    secret = yaml.safe_load((KUBE / "secret.example.yaml").read_text())
+    kubernetes_validate.validate(secret, K8S_VERSION, strict=True)
+    assert set(commands.REQUIRED_ENV) <= set(secret["stringData"])
+
+
+def test_the_validation_rejects_a_broken_object():
+    web = copy.deepcopy(find(OBJECTS, "Deployment", "corefapp-web"))
+    web["spec"]["replicas"] = "three"
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(web, K8S_VERSION, strict=True)
+
+
+def test_every_application_pod_reads_the_secret_and_the_config():
+    for obj in OBJECTS:
+        for container in containers(obj):
+            sources = {next(iter(s.values()))["name"] for s in container.get("envFrom", [])}
+            assert {"corefapp-secrets", "corefapp-config"} <= sources, obj["metadata"]["name"]
+            assert container["image"] == "registry.example.org/corefapp:latest"
+
+
+def test_web_replicas_probe_healthz_and_wait_for_the_migrations():
+    web = find(OBJECTS, "Deployment", "corefapp-web")
+    assert web["spec"]["replicas"] >= 2
+    container = web["spec"]["template"]["spec"]["containers"][0]
+    assert container["command"] == commands.web_command(host="0.0.0.0", port=8000)
+    for probe in ("readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"]["path"] == "/healthz"
+    wait = web["spec"]["template"]["spec"]["initContainers"][0]
+    assert "migrate --check" in " ".join(wait["command"])
+    job = find(OBJECTS, "Job", "corefapp-migrate")
+    assert job["spec"]["template"]["spec"]["containers"][0]["command"] == (
+        commands.prepare_command()
+    )
+    ingress = find(OBJECTS, "Ingress", "corefapp")
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    service = find(OBJECTS, "Service", backend["name"])
+    assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
+    assert (
+        int(ingress["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-read-timeout"])
+        >= 3600
+    )
+
+
+def test_workers_run_make_ups_commands_and_models_get_a_gpu():
+    worker = find(OBJECTS, "Deployment", "corefapp-worker")
+    assert containers(worker)[0]["command"] == commands.worker_command()
+    models = find(OBJECTS, "Deployment", "corefapp-models")
+    container = containers(models)[0]
+    assert container["command"] == commands.model_worker_command()
+    assert container["resources"]["limits"]["nvidia.com/gpu"] == 1
+
+
+def test_a_daily_backup_keeps_seven():
+    cron = find(OBJECTS, "CronJob", "corefapp-backup")
+    minute, hour, *every = cron["spec"]["schedule"].split()
+    assert every == ["*", "*", "*"]
+    assert minute.isdigit()
+    assert hour.isdigit()
+    script = containers(cron)[0]["command"][-1]
+    assert "manage.py backup" in script
+    assert "BACKUP_KEEP:-7" in script

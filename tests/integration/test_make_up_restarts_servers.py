@@ -1,0 +1,176 @@
+"""`make up` watches its embedded PostgreSQL and Redis like its other children: each killed
+(`kill -9`) under load is restarted with a line in var/log/up.log. While PostgreSQL is gone,
+requests answer a JSON 503 "database_unavailable" within 2 s and /healthz answers within 2 s;
+service returns by itself once it is back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Self
+
+import psutil
+import pytest
+
+from corefapp.runtime.defaults import var_dir
+from corefapp.runtime.preflight import free_port
+from tests.integration.stack import Launcher, postmaster_pid, wait_healthy
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(540)]
+
+ANSWER_SECONDS = 2.0  # the issue's bound for every answer during an outage
+
+
+@pytest.fixture(scope="module")
+def launcher():
+    root = Path(tempfile.mkdtemp(prefix="integration-", dir=var_dir() / "test"))
+    stack = Launcher(root / "var", free_port(), free_port(), free_port())
+    stack.start()
+    try:
+        assert wait_healthy(stack, timeout=120)["http_status"] == 200, stack.read_output()
+        yield stack
+    finally:
+        assert stack.stop_with_ctrl_c() == 0, stack.read_output()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@dataclass
+class Answer:
+    path: str
+    status: int
+    body: object
+    seconds: float
+    at: float
+
+
+@dataclass
+class Load:
+    """Clients that keep reading through the API (and one polling /healthz) until stopped."""
+
+    launcher: Launcher
+    token: str
+    answers: list[Answer] = field(default_factory=list)
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    def _loop(self, path: str, token: str | None) -> None:
+        while not self.stop.is_set():
+            started = time.monotonic()
+            try:
+                status, body = self.launcher.api("GET", path, token=token)
+            except Exception as error:  # noqa: BLE001 - a timeout or a reset is an answer too
+                status, body = 0, repr(error)
+            self.answers.append(Answer(path, status, body, time.monotonic() - started, started))
+            time.sleep(0.05)
+
+    def __enter__(self) -> Self:
+        self.threads = [
+            threading.Thread(target=self._loop, args=(path, token), daemon=True)
+            for path, token in [
+                ("/api/assignments/mine/", self.token),
+                ("/api/assignments/mine/", self.token),
+                ("/api/session/", self.token),
+                ("/healthz", None),
+            ]
+        ]
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(15)
+
+    def since(self, moment: float) -> list[Answer]:
+        return [a for a in list(self.answers) if a.at + a.seconds >= moment]
+
+
+def up_log(launcher: Launcher) -> str:
+    return (launcher.var_dir / "log" / "up.log").read_text()
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while not (result := condition()):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.2)
+    return result
+
+
+def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503(launcher):
+    token = launcher.token("annotator1")
+    with Load(launcher, token) as load:
+        time.sleep(1)
+        killed = time.monotonic()
+        os.kill(postmaster_pid(launcher.var_dir), signal.SIGKILL)
+        launcher.wait_for_output("PostgreSQL exited unexpectedly", 15)
+        launcher.wait_for_output("PostgreSQL restarted", 120)
+        restarted = time.monotonic()
+        # Back by itself: the next eight API answers (on fresh connections, so both web
+        # workers) are all 200.
+        back = wait_for(
+            lambda: (
+                len(api := [a for a in load.since(restarted) if a.path != "/healthz"]) >= 8
+                and all(a.status == 200 for a in api[-8:])
+                and api[-8]
+            ),
+            60,
+            "the API did not come back by itself",
+        )
+    during = [a for a in load.since(killed) if a.at < back.at]
+
+    api = [a for a in during if a.path != "/healthz"]
+    refused = [a for a in api if a.status == 503]
+    assert refused, f"no request met the outage: {[(a.path, a.status) for a in during]}"
+    assert all(a.body["error"] == "database_unavailable" for a in refused), refused
+    assert {a.status for a in api} <= {200, 503}, [a for a in api if a.status not in (200, 503)]
+    slow = [a for a in during if a.seconds >= ANSWER_SECONDS]
+    assert not slow, slow
+    health = [a for a in during if a.path == "/healthz"]
+    assert health
+    assert any(a.status == 503 for a in health)
+    log = up_log(launcher)
+    assert "PostgreSQL exited unexpectedly" in log
+    assert "PostgreSQL restarted" in log
+    assert wait_healthy(launcher)["http_status"] == 200
+    print(
+        f"\nPostgreSQL killed: restarted after {restarted - killed:.1f} s, API back "
+        f"{back.at - restarted:.1f} s later, {len(refused)} quick 503s, slowest answer "
+        f"{max(a.seconds for a in during):.2f} s\n{log}"
+    )
+
+
+def redis_pid(launcher: Launcher) -> int:
+    for process in launcher.descendants():
+        if "redis-server" in " ".join(process.cmdline()) or process.name().startswith("redis"):
+            return process.pid
+    raise AssertionError("no Redis among the launcher's processes")
+
+
+def test_a_killed_redis_is_restarted_and_the_stack_becomes_healthy_again(launcher):
+    token = launcher.token("annotator1")
+    with Load(launcher, token) as load:
+        time.sleep(1)
+        pid = redis_pid(launcher)
+        killed = time.monotonic()
+        os.kill(pid, signal.SIGKILL)
+        launcher.wait_for_output("Redis exited unexpectedly", 15)
+        launcher.wait_for_output("Redis restarted", 60)
+        healthy = wait_healthy(launcher, timeout=90)
+    during = load.since(killed)
+
+    assert healthy["http_status"] == 200, healthy
+    assert psutil.pid_exists(redis_pid(launcher))
+    assert redis_pid(launcher) != pid
+    slow = [a for a in during if a.seconds >= ANSWER_SECONDS]
+    assert not slow, slow
+    assert all(a.status in (200, 503) for a in during), [a for a in during if a.status != 200]
+    log = up_log(launcher)
+    assert "Redis exited unexpectedly" in log
+    assert "Redis restarted" in log
