@@ -14,9 +14,11 @@ models folder is `--models-dir`, else the MODELS_DIR setting.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from modelserve.command_settings import SettingsUnreadable, path_setting
 from modelserve.prediction import PREDICTORS, ModelMissing, PredictOptions
@@ -27,6 +29,19 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m modelserve.predict", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--backend", required=True, choices=sorted(PREDICTORS))
+    parser.add_argument(
+        "--format",
+        default=None,
+        choices=sorted({p.format for p in PREDICTORS.values()}),
+        help="IN and OUT's format (default and only choice: the backend's; SciCo backends: scico)",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a backend parameter (VALUE read as JSON, else as text), e.g. decoding=paper",
+    )
     parser.add_argument(
         "input", type=Path, help="ChEMU-Ref jsonlines (its relations give the mentions)"
     )
@@ -66,6 +81,14 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser().parse_args(argv)
     predictor = PREDICTORS[args.backend]
+    if args.format is not None and args.format != predictor.format:
+        print(f"error: the {args.backend} backend reads {predictor.format}", file=sys.stderr)
+        return 2
+    try:
+        params = dict(_param(text) for text in args.param)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     predict = predictor.raw if args.raw else predictor.given
     if predict is None:
         print(f"error: the {args.backend} backend cannot predict from raw text", file=sys.stderr)
@@ -81,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         mentions_model=args.mentions_model,
         threshold=args.threshold,
         device=args.device,
+        params=params,
     )
     report = read(predictor.format, args.input, skip_invalid=True)
     if report.skipped:
@@ -102,6 +126,16 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _param(text: str) -> tuple[str, Any]:
+    key, sign, value = text.partition("=")
+    if not sign or not key:
+        raise ValueError(f"--param {text!r}: write KEY=VALUE")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
 
 
 if __name__ == "__main__":

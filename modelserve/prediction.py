@@ -15,10 +15,12 @@ finds the mentions, the link model links them; the output has all five relation 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from annotation.domain.corpus import TopicData
+from modelserve.scico_prediction import SCICO_BACKENDS, scico_given
 
 
 class ModelMissing(Exception):
@@ -32,6 +34,7 @@ class PredictOptions:
     mentions_model: Path | None = None  # raw mode's mention model; None: its default folder
     threshold: float | None = None  # None: the model's own
     device: str = "auto"
+    params: dict[str, Any] = field(default_factory=dict)  # the backend's other parameters
 
 
 Predict = Callable[[list[TopicData], PredictOptions], list[TopicData]]
@@ -90,3 +93,5 @@ def chemu_from_text(topics: list[TopicData], options: PredictOptions) -> list[To
 PREDICTORS: dict[str, Predictor] = {
     "chemu": Predictor("chemu", given=chemu_given_mentions, raw=chemu_from_text),
 }
+# SciCo's backends: clusters and hierarchy of the input's mentions (modelserve/scico_prediction.py)
+PREDICTORS.update({name: Predictor("scico", given=scico_given(name)) for name in SCICO_BACKENDS})

@@ -101,6 +101,12 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="chemu: held-out figures JSON (default: MODELS_DIR/chemu-heldout.json)",
     )
+    scico = parser.add_argument_group("cross-encoder (SciCo B.2 defaults)")
+    scico.add_argument("--dev", type=Path, default=None, help="dev file (default: --holdout)")
+    scico.add_argument("--lr", type=float, default=1e-5)
+    scico.add_argument("--batch-size", type=int, default=4)
+    scico.add_argument("--grad-accum", type=int, default=4, help="gradient accumulation steps")
+    scico.add_argument("--clip", type=float, default=1.0, help="gradient clipping norm")
     return parser
 
 
@@ -172,9 +178,35 @@ def train_chemu_both_steps(args: argparse.Namespace, path: Path, out: Path) -> i
     return 0
 
 
+def train_cross_encoder(args: argparse.Namespace, path: Path, out: Path) -> int:
+    """SciCo's unified model fine-tuned from `--encoder` (default: the packaged MiniLM)."""
+    from modelserve.encoders import default_encoder_path
+    from modelserve.training.cross_encoder import Hyperparameters, train_from_files
+
+    train_from_files(
+        path,
+        args.dev,
+        out,
+        encoder=args.encoder or default_encoder_path(),
+        hyperparameters=Hyperparameters(
+            epochs=args.epochs or 1,
+            lr=args.lr,
+            batch_size=args.batch_size,
+            gradient_accumulation=args.grad_accum,
+            gradient_clip=args.clip,
+            seed=args.seed,
+        ),
+        holdout=0.2 if args.holdout is None else args.holdout,
+        device=args.device,
+        log=log,
+    )
+    return 0
+
+
 # backend -> its command, where it is more than training one model from the file
 COMMANDS: dict[str, Callable[[argparse.Namespace, Path, Path], int]] = {
     "chemu": train_chemu_both_steps,
+    "cross-encoder": train_cross_encoder,
 }
 
 

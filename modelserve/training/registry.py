@@ -94,9 +94,36 @@ def _train_pair_model(
     )
 
 
+def _train_cross_encoder(
+    topics: list[TopicData],
+    out: Path,
+    *,
+    seed: int,
+    holdout_fraction: float,
+    epochs: int,
+    device: str,
+    encoder: str | None,
+    log: Callable[[str], None],
+) -> dict[str, Any] | None:
+    from modelserve.training.cross_encoder import train_registered
+
+    return train_registered(
+        topics,
+        out,
+        seed=seed,
+        holdout_fraction=holdout_fraction,
+        epochs=epochs,
+        device=device,
+        encoder=encoder,
+        log=log,
+    )
+
+
 TRAINABLE: dict[str, Trainable] = {
     "chemu": Trainable("chemu", 0.15, 3, _train_chemu_links),
     "trained": Trainable("scico", 0.2, 20, _train_pair_model),
+    # SciCo's unified model fine-tuned (B.2: 1 epoch); modelserve/training/cross_encoder.py
+    "cross-encoder": Trainable("scico", 0.2, 1, _train_cross_encoder),
 }
 
 

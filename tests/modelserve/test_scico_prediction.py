@@ -40,3 +40,20 @@ def test_model_paths_default_to_the_models_folder_where_the_backend_has_one():
         "device": "cpu",
     }
     assert scico_params("singleton", models_dir=models, params={"x": 1}) == {"x": 1}
+
+
+def test_the_predict_command_line_runs_a_scico_backend(tmp_path):
+    import json
+
+    from annotation.domain.formats.scico import read_scico_jsonl, topic_to_scico
+    from modelserve import predict
+
+    topic = build_topic()
+    (tmp_path / "in.jsonl").write_text(json.dumps(topic_to_scico(topic)) + "\n")
+    argv = ["--backend", "same-head-lemma", "--format", "scico", "--models-dir", str(tmp_path)]
+    assert predict.main([*argv, str(tmp_path / "in.jsonl"), str(tmp_path / "out.jsonl")]) == 0
+    (predicted,) = read_scico_jsonl(tmp_path / "out.jsonl").topics
+    expected = get_backend("same-head-lemma").suggest(topic).clusters
+    assert partition(predicted) == {frozenset(c.mentions) for c in expected}
+    wrong = ["--backend", "singleton", "--format", "chemu", "--models-dir", str(tmp_path)]
+    assert predict.main([*wrong, str(tmp_path / "in.jsonl"), str(tmp_path / "x.jsonl")]) == 2

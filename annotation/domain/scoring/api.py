@@ -124,8 +124,13 @@ def score_scoped(
     if level not in ("topic", "corpus"):
         raise ValueError(f"level must be topic or corpus, not {level!r}")
 
-    def score(g: Sequence[Topic], s: Sequence[Topic]) -> dict[str, Any]:
-        return score_scico(g, s, **options) if format == "scico" else score_chemu(g, s)
+    def score(g: Sequence[Topic], s: Sequence[Topic], intervals: bool = True) -> dict[str, Any]:
+        if format == "scico":
+            return score_scico(g, s, intervals=intervals, **options)
+        return score_chemu(g, s, intervals=intervals)
+
+    def row(g: Sequence[Topic], s: Sequence[Topic]) -> dict[str, Any]:
+        return score(g, s, intervals=False)  # no bootstrap over a single topic
 
     gold_plain, system_plain = [_convert(t) for t in gold], [_convert(t) for t in system]
     if topic_ids is not None:
@@ -139,7 +144,7 @@ def score_scoped(
         scope["subset"] = [topic.topic_id for topic in gold_plain]
     result["scope"] = scope
     if per_topic:
-        result["per_topic"] = granularity.per_topic(pairs, score)
+        result["per_topic"] = granularity.per_topic(pairs, row)
     return result
 
 
