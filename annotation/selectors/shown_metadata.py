@@ -13,6 +13,7 @@ interface shows (title, venue, year, link, paragraph) without CoRefi's per-token
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 TOKEN_EXTRAS = "token_extra"  # annotation/domain/formats/corefi_parser.py
@@ -28,6 +29,6 @@ def document_metadata_shown(metadata: dict[str, Any] | None) -> dict[str, Any]:
     return {key: value for key, value in (metadata or {}).items() if key != TOKEN_EXTRAS}
 
 
-def documents_shown(documents: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def documents_shown(documents: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Document rows (`values()` dicts with a `metadata` key) as a workspace shows them."""
     return [{**d, "metadata": document_metadata_shown(d.get("metadata"))} for d in documents]

@@ -23,6 +23,6 @@ class ImportJobPayload(serializers.Serializer):
     progress = serializers.FloatField(help_text="0 to 1")
     message = serializers.CharField(help_text="what it does now, or how it ended")
     result = ImportJobResult(allow_null=True, help_text="once succeeded")
-    errors = serializers.ListField(  # type: ignore[assignment]
+    errors = serializers.ListField(
         child=serializers.CharField(), help_text="once failed: every error, nothing imported"
     )
