@@ -162,7 +162,7 @@ def fit(
     offsets = np.cumsum([0] + [len(d.embeddings) for d in data])
     embeddings = torch.as_tensor(np.concatenate([d.embeddings for d in data]), device=device)
     firsts, seconds, labels, extras = [], [], [], []
-    for offset, item in zip(offsets, data, strict=True):
+    for offset, item in zip(offsets[:-1], data, strict=True):  # offsets ends with the total
         i, j = np.nonzero(item.labels >= 0)
         firsts.append(i + offset)
         seconds.append(j + offset)
