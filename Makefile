@@ -56,7 +56,7 @@ chromium:
 HYPOTHESIS_PROFILE ?= ci
 export HYPOTHESIS_PROFILE
 # The fast lane (tests/lanes.py): no browser, no whole stack, no training, nothing marked slow.
-FAST_TESTS := not e2e and not integration and not training and not slow
+FAST_TESTS := not e2e and not integration and not training and not slow and not bench
 
 test: install frontend chromium
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"

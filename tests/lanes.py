@@ -14,7 +14,7 @@ The two tables name modules rather than marking inside them so that the files st
 are (several people edit them at once); tests/test_lanes.py fails when an entry names a module
 that no longer exists.
 
-The fast lane is `-m "not e2e and not integration and not training and not slow"`. A
+The fast lane is `-m "not e2e and not integration and not training and not slow and not bench"`. A
 fast-lane test that takes longer than SLOW_SECONDS is named at the end of the run, so the
 lane stays fast as tests are added.
 """
@@ -50,7 +50,7 @@ SLOW = {
     # which make test runs, while the API's own tests stay in the fast lane.
     "tests/annotation/test_api_fuzz.py",
 }
-FAST = "not e2e and not integration and not training and not slow"
+FAST = "not e2e and not integration and not training and not slow and not bench"
 SLOW_SECONDS = 5.0
 
 

@@ -19,6 +19,7 @@ SAMPLE = [
     "tests/e2e/test_pages.py",
     "tests/integration/test_stack.py",
     "tests/modelserve/test_mention_suggestion_training.py",
+    "tests/bench/test_benchmarks_run.py",
     "tests/domain/operations/test_assign.py",
 ]
 
