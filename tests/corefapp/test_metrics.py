@@ -4,11 +4,11 @@ PostgreSQL, Redis and, for websockets, a real Daphne)."""
 from __future__ import annotations
 
 import asyncio
-import time
 import json
 import os
 import subprocess
 import sys
+import time
 import urllib.request
 from datetime import timedelta
 from pathlib import Path
@@ -165,7 +165,7 @@ def test_open_websockets_are_counted_on_a_real_daphne(services):
                 await socket.close()
             # The server ends a consumer after its disconnect handler (group discard in Redis)
             # and once its pending receive on the channel layer is cancelled: that blocking pop
-            # can outlast the cancel by up to the layer's read timeout (CHANNEL_LAYER_SOCKET_TIMEOUT).
+            # can outlast the cancel, up to the layer's read timeout (CHANNEL_LAYER_SOCKET_TIMEOUT).
             started = time.monotonic()
             while time.monotonic() - started < settings.CHANNEL_LAYER_SOCKET_TIMEOUT + 10:
                 closed = await asyncio.to_thread(open_sockets)
