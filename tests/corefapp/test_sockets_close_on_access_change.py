@@ -14,9 +14,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from annotation.models import Assignment
-from annotation.services.assignments import assignment_create
+from annotation.services.assignments import assignment_create, assignment_submit
+from annotation.services.operations import annotation_operation_apply
 from tests.corefapp.web_workers import closed_within, web_server  # noqa: F401 (the fixture)
-from tests.factories import AdminFactory, UserFactory, assign, make_topic
+from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -72,7 +73,17 @@ def test_removing_an_adjudicators_assignment_closes_their_socket_on_an_annotator
     web_server,  # noqa: F811
 ):
     topic = make_topic()
-    _, annotation = assign(topic, UserFactory())
+    work, annotation = assign(topic, UserFactory())
+    # An adjudicator watches submitted work only (issue 23): every mention in a cluster, then
+    # submitted.
+    for version, mention in enumerate(mention_ids(topic)):
+        annotation_operation_apply(
+            annotation_id=annotation.pk,
+            user=work.user,
+            payload={"op": "assign", "mention": mention, "cluster": None},
+            expected_version=version,
+        )
+    assignment_submit(assignment_id=work.pk, user=work.user)
     adjudicator = UserFactory()
     adjudication = assignment_create(
         topic=topic, user=adjudicator, role=Assignment.Role.ADJUDICATOR
