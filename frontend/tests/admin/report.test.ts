@@ -85,6 +85,11 @@ describe("the agreement table", () => {
     expect(visibleMetrics(["a", "b"], "all")).toEqual(["a", "b"]);
     expect(visibleMetrics(["a", "b"], "b")).toEqual(["b"]);
     expect(visibleMetrics(["a", "b"], "gone")).toEqual(["a", "b"]);
+    const all = ["conll_f1", "hierarchy_f1", "hierarchy_f1_raw", "mention_f1", "mention_relaxed_f1"];
+    expect(visibleMetrics(all, "all")).toEqual(["conll_f1", "hierarchy_f1", "mention_f1"]);
+    const rawFirst = ["conll_f1", "hierarchy_f1_raw", "hierarchy_f1", "mention_f1"];
+    expect(visibleMetrics(rawFirst, "all")).toEqual(["conll_f1", "hierarchy_f1_raw", "mention_f1"]);
+    expect(visibleMetrics(all, "mention_relaxed_f1")).toEqual(["mention_relaxed_f1"]);
   });
 
   it("flags defined scores strictly below the threshold, never undefined ones", () => {

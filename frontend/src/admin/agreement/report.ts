@@ -97,7 +97,20 @@ export function belowCount(rows: readonly ReportRow[], metric: string, stat: Sta
   return rows.filter((row) => isBelow(scoreOf(row, metric, stat), threshold)).length;
 }
 
-/** The metrics whose columns show: all, or the one chosen in the metric filter. */
+/** Variants the per-topic table leaves to the cards, the CSV and the metric filter under
+ * "all", so the table fits the page: the overlap (relaxed) variants, and whichever hierarchy
+ * count the project did not choose as primary (the later of the two in `metrics`). */
+function secondaryMetrics(metrics: readonly string[]): Set<string> {
+  const secondary = new Set(["mention_relaxed_f1", "anaphor_relaxed_f1"]);
+  const closure = metrics.indexOf("hierarchy_f1");
+  const raw = metrics.indexOf("hierarchy_f1_raw");
+  if (closure >= 0 && raw >= 0) secondary.add(raw > closure ? "hierarchy_f1_raw" : "hierarchy_f1");
+  return secondary;
+}
+
+/** The metrics whose columns show: all but the variants, or the one chosen in the filter. */
 export function visibleMetrics(metrics: readonly string[], filter: string): string[] {
-  return filter === "all" || !metrics.includes(filter) ? [...metrics] : [filter];
+  if (filter !== "all" && metrics.includes(filter)) return [filter];
+  const secondary = secondaryMetrics(metrics);
+  return metrics.filter((m) => !secondary.has(m));
 }
