@@ -48,7 +48,7 @@ def test_a_late_worker_cannot_replace_suggestions_accepted_from_the_run_it_lost(
     run = SuggestionRun.objects.create(topic=topic, backend="minilm")
     gate = threading.Event()
     backend = Fixed({"late": [[0, 1, 2]], "MainThread": [[0, 1], [2, 3]]}, gate)
-    monkeypatch.setattr(execution, "get_backend", lambda name, params: backend)
+    monkeypatch.setattr(execution, "get_backend", lambda name, params, **folders: backend)
     results: list[str] = []
 
     def worker_a() -> None:
