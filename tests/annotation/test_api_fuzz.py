@@ -71,8 +71,14 @@ def world(in_process_wsgi, settings):
         payload={"op": "assign", "mention": mention_ids(topic)[0], "cluster": None},
         expected_version=0,
     )
+    from annotation.models import ImportJob
+
+    job = ImportJob.objects.create(
+        project_id=topic.project_id, user=admin, file_name="big.jsonl", format="scico", path=""
+    )
     ids = {
         "annotations": annotation.pk,
+        "import-jobs": job.pk,
         "assignments": assignment.pk,
         "projects": topic.project_id,
         "topics": topic.pk,
