@@ -73,8 +73,18 @@ def test_the_registry_builds_a_backend_once_per_parameter_set():
 def test_the_registry_names_every_backend_and_refuses_unknown_ones():
     from modelserve.backends import UnknownBackend, available_backends
 
-    assert available_backends() == ["chemu", "cross-encoder", "minilm", "trained"]
-    with pytest.raises(UnknownBackend, match="known: chemu, cross-encoder, minilm, trained"):
+    known = [
+        "chemu",
+        "cross-encoder",
+        "edit-distance",
+        "entailment",
+        "minilm",
+        "same-head-lemma",
+        "singleton",
+        "trained",
+    ]
+    assert available_backends() == known
+    with pytest.raises(UnknownBackend, match=f"known: {', '.join(known)}"):
         get_backend("longformer")
 
 

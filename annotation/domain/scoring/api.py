@@ -114,6 +114,7 @@ def score_scoped(
     level: str = "topic",
     per_topic: bool = False,
     topic_ids: Sequence[str] | None = None,
+    intervals: bool = True,
     **options: Any,
 ) -> dict[str, Any]:
     """`score_scico` / `score_chemu` over a subset of the topics (`topic_ids`, gold order
@@ -124,7 +125,9 @@ def score_scoped(
     if level not in ("topic", "corpus"):
         raise ValueError(f"level must be topic or corpus, not {level!r}")
 
-    def score(g: Sequence[Topic], s: Sequence[Topic], intervals: bool = True) -> dict[str, Any]:
+    wanted = intervals
+
+    def score(g: Sequence[Topic], s: Sequence[Topic], intervals: bool = wanted) -> dict[str, Any]:
         if format == "scico":
             return score_scico(g, s, intervals=intervals, **options)
         return score_chemu(g, s, intervals=intervals)
@@ -232,6 +235,7 @@ def iaa(
     names: Sequence[str] | None = None,
     keep_singletons: bool = False,
     hierarchy_count: str = "closure",
+    intervals: bool = True,
 ) -> dict[str, Any]:
     """Agreement of several annotators (each a list of the topics they submitted).
 
@@ -259,7 +263,9 @@ def iaa(
         topic_id: _iaa_topic(plain, scheme, names, keep_singletons, hierarchy_count)
         for topic_id, plain in scored
     }
-    topics, overall = aggregate(results, evaluate.IAA_METRICS[scheme])
+    topics, overall = aggregate(
+        results, evaluate.IAA_METRICS[scheme], weights=None if intervals else False
+    )
     return {"topics": topics, "overall": overall, "unscored_topics": unscored}
 
 

@@ -84,6 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
             help="hierarchy F1 counted over the transitive closure (metrics.md, default) or over "
             "the raw relations as SciCo's eval/hypernym.py counts them",
         )
+        # Off by default: the bootstrap needs numpy, and the command line starts without it
+        # (tests/domain/metrics/test_without_numpy.py); the app's reports always have them.
+        command.add_argument(
+            "--intervals",
+            action="store_true",
+            help="add 95%% bootstrap intervals over topics (1,000 resamples, seeded)",
+        )
     return parser
 
 
@@ -128,6 +135,7 @@ def _score(args: argparse.Namespace) -> dict[str, Any]:
                 level=args.level,
                 per_topic=args.per_topic,
                 topic_ids=topic_ids,
+                intervals=args.intervals,
                 **options,
             )
         if args.format == "scico":
@@ -136,8 +144,9 @@ def _score(args: argparse.Namespace) -> dict[str, Any]:
                 system,
                 keep_singletons=args.keep_singletons,
                 hierarchy_count=args.hierarchy_count,
+                intervals=args.intervals,
             )
-        return api.score_chemu(gold, system)
+        return api.score_chemu(gold, system, intervals=args.intervals)
     except ScoringInputError as error:
         raise InputError(f"cannot score {args.gold} against {args.system}: {error}") from None
 
@@ -164,6 +173,7 @@ def _iaa(args: argparse.Namespace) -> dict[str, Any]:
             names=names,
             keep_singletons=args.keep_singletons,
             hierarchy_count=args.hierarchy_count,
+            intervals=args.intervals,
         )
     except ScoringInputError as error:
         raise InputError(f"cannot compute agreement: {error}") from None

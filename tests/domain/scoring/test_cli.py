@@ -85,8 +85,9 @@ def chemu_line(doc_key: str, coreference: list, work_up: list) -> str:
 
 def test_score_scico_json_has_exactly_the_documented_keys(scico_files):
     completed = run(
-        "score", str(scico_files["gold"]), str(scico_files["system"]), "--format", "scico", "--json"
-    )
+        "score", str(scico_files["gold"]), str(scico_files["system"]),
+        "--format", "scico", "--json", "--intervals",
+    )  # fmt: skip
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
     assert set(result) == SCORE_KEYS
@@ -149,7 +150,7 @@ def test_score_chemu_json_has_exactly_the_documented_keys(tmp_path):
     system.write_text(
         chemu_line("0001", [[[[10, 11]], [[0, 1]]]], [[[[20, 22]], [[10, 11]]]]) + "\n"
     )
-    completed = run("score", str(gold), str(system), "--format", "chemu", "--json")
+    completed = run("score", str(gold), str(system), "--format", "chemu", "--json", "--intervals")
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
     assert set(result) == {"exact", "relaxed", "anaphors", "mention_detection", "f1_ci"}

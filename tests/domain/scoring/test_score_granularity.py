@@ -33,8 +33,9 @@ def files(tmp_path):
 
 def score(files, *options):
     completed = run(
-        "score", str(files["gold"]), str(files["system"]), "--format", "scico", *options
-    )
+        "score", str(files["gold"]), str(files["system"]), "--format", "scico", "--intervals",
+        *options,
+    )  # fmt: skip
     assert completed.returncode == 0, completed.stderr
     return completed
 
