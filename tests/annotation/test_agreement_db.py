@@ -74,6 +74,7 @@ def scorer_iaa(format, files, names, tmp_path):
             "--names",
             ",".join(names),
             "--json",
+            "--intervals",
             "--csv",
             str(tmp_path / "scorer.csv"),
         ],
