@@ -64,6 +64,9 @@ class Suggestions:
     edges: list[EdgeSuggestion] = field(default_factory=list)
     links: list[LinkSuggestion] = field(default_factory=list)
     mentions: list[MentionSuggestion] = field(default_factory=list)
+    # what the backend would propose but cannot yet, by name ("mentions": its mention tagger
+    # is not trained yet); the run's message says so (modelserve.training_state)
+    pending: list[str] = field(default_factory=list)
 
 
 def check_links(links: list[LinkSuggestion], mentions: int) -> str:

@@ -174,10 +174,13 @@ def train_tagger(
     encoder_path: str | None,
     on_epoch: Callable[[int, float], None],
     context: str = "conv",
+    precision: str = "auto",
 ) -> MentionTagger:
     """Fit a tagger on gold topics whose documents' encoder vectors are given (in order)."""
     vocabulary = WordVocabulary.build(documents_of(train))
+    precision = mention_tagger.resolve_precision(precision, device)
     config: dict[str, Any] = {
+        "precision": precision,
         "encoder_path": encoder_path,
         "encoder_dim": encoder.dim,
         "layers": layers,
@@ -189,7 +192,15 @@ def train_tagger(
     torch.manual_seed(seed)
     net = mention_tagger.build_net(config, vocabulary)
     sequences = gold_sequences(train, vectors, vocabulary, layers)
-    mention_tagger.fit(net, sequences, epochs=epochs, seed=seed, device=device, progress=on_epoch)
+    mention_tagger.fit(
+        net,
+        sequences,
+        epochs=epochs,
+        seed=seed,
+        device=device,
+        precision=precision,
+        progress=on_epoch,
+    )
     return MentionTagger(net, vocabulary, encoder, config, device)
 
 
@@ -202,7 +213,10 @@ def evaluate(
 ) -> dict[str, Any]:
     """Held-out mention detection and, with a link model, end-to-end relation scores."""
     found = mention_tagger.predict(
-        tagger.net, tagger.sequences(documents_of(holdout), vectors), tagger.device
+        tagger.net,
+        tagger.sequences(documents_of(holdout), vectors),
+        tagger.device,
+        precision=tagger.precision,
     )
     systems = []
     exact: list[Counts] = []
@@ -260,6 +274,7 @@ def train_chemu_mentions(
     layers: int = 2,
     hidden: int = 192,
     context: str = "conv",
+    precision: str = "auto",
     encoder_path: str | None = None,
     device: str = "auto",
     link_model: ChemuModel | None = None,
@@ -309,6 +324,7 @@ def train_chemu_mentions(
         encoder_path=encoder_path,
         on_epoch=on_epoch,
         context=context,
+        precision=precision,
     )
     train_seconds = time.monotonic() - started
     scores = None

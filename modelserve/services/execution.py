@@ -162,7 +162,7 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
                 finished_at=timezone.now(),
                 timings=timings,
                 device=device,
-                message=f"{count} suggestions",
+                message=_finished_message(count, suggestions),
             )
     except UnknownBackend as exc:
         return _fail(run, str(exc), timings)
@@ -172,6 +172,14 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
     run.refresh_from_db()
     run_broadcast.run_changed(run)
     return f"succeeded: {count} suggestions"
+
+
+def _finished_message(count: int, suggestions: Suggestions) -> str:
+    """ "12 suggestions", and what the backend could not propose yet and why."""
+    from modelserve.training_state import pending_note
+
+    note = pending_note(suggestions.pending)
+    return (f"{count} suggestions; {note}" if note else f"{count} suggestions")[:300]
 
 
 def _owned(run: SuggestionRun) -> QuerySet:

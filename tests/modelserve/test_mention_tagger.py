@@ -140,3 +140,8 @@ def test_without_a_tagger_the_backend_links_the_given_mentions_only(models, snip
     suggestions = backend.suggest(topic)
     assert suggestions.mentions == []
     assert suggestions.links
+    assert suggestions.pending == ["mentions"]  # the run's message says they are not ready
+    asked_not_to = ChemuBackend(
+        {"model_dir": str(links_dir), "mentions_dir": str(tmp_path), "propose_mentions": False}
+    )
+    assert asked_not_to.suggest(topic).pending == []
