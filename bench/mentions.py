@@ -38,6 +38,7 @@ def training_time(folder, train_file) -> bool:
 
     from annotation.domain.formats.chemu import read_chemu_jsonlines
     from modelserve.backends import vector_cache
+    from modelserve.train import MENTION_EPOCHS
     from modelserve.training.chemu_pipeline import train_chemu_pipeline
 
     topics = read_chemu_jsonlines(train_file, skip_invalid=True).topics
@@ -50,7 +51,7 @@ def training_time(folder, train_file) -> bool:
             topics,
             links_out=Path(scratch) / "links",
             mentions_out=Path(scratch) / "mentions",
-            **size({}, {"mention_epochs": 1}),  # the defaults, or one epoch in a smoke run
+            mention_epochs=size(MENTION_EPOCHS, 1),
             device="cpu",
             vector_folder=cache,
             log=lambda line: None,
