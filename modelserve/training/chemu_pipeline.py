@@ -200,10 +200,15 @@ def _seed(
 
 
 def _aggregate(scores: list[Any], combine: Callable[[list[float]], float]) -> Any:
-    """The same nested dict, each number combined over the runs."""
+    """The same nested dict, each number combined over the runs. What is not a number or a
+    dict (the scorer's bootstrap intervals, `f1_ci`: lists) stays in each run only."""
     first = scores[0]
     if isinstance(first, dict):
-        return {key: _aggregate([s[key] for s in scores], combine) for key in first}
+        return {
+            key: _aggregate([s[key] for s in scores], combine)
+            for key in first
+            if isinstance(first[key], dict | int | float)
+        }
     return combine([float(s) for s in scores])
 
 
