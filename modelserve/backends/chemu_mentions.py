@@ -174,7 +174,7 @@ def train_tagger(
     encoder_path: str | None,
     on_epoch: Callable[[int, float], None],
     context: str = "conv",
-    precision: str = "auto",
+    precision: str = "float32",
 ) -> MentionTagger:
     """Fit a tagger on gold topics whose documents' encoder vectors are given (in order)."""
     vocabulary = WordVocabulary.build(documents_of(train))
@@ -274,7 +274,7 @@ def train_chemu_mentions(
     layers: int = 2,
     hidden: int = 192,
     context: str = "conv",
-    precision: str = "auto",
+    precision: str = "float32",
     encoder_path: str | None = None,
     device: str = "auto",
     link_model: ChemuModel | None = None,
