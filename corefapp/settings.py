@@ -18,6 +18,7 @@ from corefapp.runtime.defaults import (
     read_secret_key_file,
     var_dir,
 )
+from corefapp.storage import default_storage_setting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = var_dir()
@@ -244,8 +245,17 @@ STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
 FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
+# Import uploads, release bundles and trained models: var/ by default, an S3-compatible
+# bucket with STORAGE_URL=s3://bucket/prefix (corefapp/storage.py, docs/object-storage.md).
+STORAGE_URL = env.str("STORAGE_URL", default="")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": default_storage_setting(
+        STORAGE_URL,
+        var_dir=VAR_DIR,
+        endpoint_url=env.str("STORAGE_ENDPOINT_URL", default=""),
+        region=env.str("STORAGE_REGION", default=""),
+        addressing_style=env.str("STORAGE_ADDRESSING_STYLE", default=""),
+    ),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
@@ -261,7 +271,8 @@ IMPORT_MAX_TOPICS = env.int("IMPORT_MAX_TOPICS", default=5000)
 # Uploads above this size are imported by the general worker, not in the request: the API
 # answers 202 with a job to poll (annotation/services/imports/jobs.py).
 IMPORT_ASYNC_BYTES = env.int("IMPORT_ASYNC_BYTES", default=1024 * 1024)
-IMPORT_UPLOADS_DIR = VAR_DIR / "imports"
+# The folder of the default storage where uploads wait for the worker (var/imports locally).
+IMPORT_UPLOADS_DIR = "imports"
 # Every other request body (JSON, form fields; uploaded files do not count): a larger one is
 # answered 413 before it is parsed. The largest legitimate one, a bulk action on 100,000
 # assignments, is under 1 MB.
@@ -333,7 +344,14 @@ CACHES = {
 }
 
 # Model serving: packaged encoder by default, a local Hugging Face folder otherwise.
-MODELS_DIR = models_dir()
+# With STORAGE_URL, trained models live in the bucket (models/<name>/) and MODELS_DIR is only
+# each worker's local copy of them (MODEL_CACHE_DIR, default var/model-cache): a worker
+# downloads a model there before it loads it (modelserve/model_store.py).
+MODELS_DIR = (
+    Path(env.str("MODEL_CACHE_DIR", default=str(VAR_DIR / "model-cache"))).resolve()
+    if STORAGE_URL
+    else models_dir()
+)
 # The shared real data (../shared/data beside the checkout; COREFAPP_SHARED_DATA elsewhere) and
 # the ChEMU-Ref training file the default anaphora models train from (`make up`, the model
 # worker's tagger training, `python -m modelserve.train --backend chemu` without a file).
