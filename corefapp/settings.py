@@ -262,6 +262,39 @@ WHITENOISE_USE_FINDERS = True
 
 LOGIN_URL = "/login/"
 
+# Single sign-on with OpenID Connect (accounts/oidc.py, docs/single-sign-on.md): on when
+# OIDC_CLIENT_ID is set. The provider's endpoints come from OIDC_ISSUER's discovery document
+# unless set one by one. Local accounts keep signing in with their passwords.
+OIDC_RP_CLIENT_ID = env.str("OIDC_CLIENT_ID", default="")
+OIDC_RP_CLIENT_SECRET = env.str("OIDC_CLIENT_SECRET", default="")
+OIDC_ISSUER = env.str("OIDC_ISSUER", default="")
+OIDC_OP_AUTHORIZATION_ENDPOINT = env.str("OIDC_AUTHORIZATION_ENDPOINT", default="")
+OIDC_OP_TOKEN_ENDPOINT = env.str("OIDC_TOKEN_ENDPOINT", default="")
+OIDC_OP_USER_ENDPOINT = env.str("OIDC_USERINFO_ENDPOINT", default="")
+OIDC_OP_JWKS_ENDPOINT = env.str("OIDC_JWKS_ENDPOINT", default="")
+OIDC_RP_SIGN_ALGO = env.str("OIDC_SIGN_ALGO", default="RS256")
+OIDC_RP_SCOPES = env.str("OIDC_SCOPES", default="openid email profile")
+OIDC_TIMEOUT = env.float("OIDC_TIMEOUT", default=5.0)
+OIDC_USE_PKCE = True
+# The button's words: "Sign in with <OIDC_PROVIDER_NAME>".
+OIDC_PROVIDER_NAME = env.str("OIDC_PROVIDER_NAME", default="single sign-on")
+# The claim that lists the user's groups, and group=role pairs (roles: admin, annotator).
+OIDC_GROUPS_CLAIM = env.str("OIDC_GROUPS_CLAIM", default="groups")
+OIDC_ROLE_MAPPING = env.dict("OIDC_ROLE_MAPPING", default={})
+OIDC_USERNAME_CLAIM = env.str("OIDC_USERNAME_CLAIM", default="preferred_username")
+OIDC_AUTHENTICATE_CLASS = "accounts.oidc.SignInView"
+LOGIN_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL_FAILURE = "/login/?sso=failed"
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"] + (
+    ["accounts.oidc.RoleMappingBackend"] if OIDC_RP_CLIENT_ID else []
+)
+_unknown_roles = sorted(set(OIDC_ROLE_MAPPING.values()) - {"admin", "annotator"})
+if _unknown_roles:
+    raise ImproperlyConfigured(
+        f"OIDC_ROLE_MAPPING gives the role(s) {', '.join(_unknown_roles)}: the roles are admin "
+        "and annotator (write group=admin,other-group=annotator)"
+    )
+
 # Uploads: an import larger than this is refused before it is read into memory.
 MAX_UPLOAD_BYTES = env.int("MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES

@@ -2134,6 +2134,8 @@ export interface components {
             authenticated: boolean;
             /** @description null when nobody is signed in */
             user: components["schemas"]["Me"] | null;
+            /** @description the OpenID Connect provider, null when none is configured */
+            single_sign_on: components["schemas"]["SingleSignOn"] | null;
         };
         SetNoteOperation: {
             /**
@@ -2159,6 +2161,12 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             };
+        };
+        SingleSignOn: {
+            /** @description the provider, for "Sign in with <name>" */
+            name: string;
+            /** @description where the button goes (add ?next=/path) */
+            url: string;
         };
         SkippedSuggestion: {
             suggestion: number;
