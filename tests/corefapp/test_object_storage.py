@@ -28,7 +28,7 @@ from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.preflight import free_port
 from corefapp.storage import default_storage_setting
 from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
-from modelserve.model_store import model_local, stored_version
+from modelserve.model_store import model_local, models_local_for, stored_version
 from modelserve.services.trainings import model_training_execute, model_training_request
 from tests.factories import AdminFactory, ProjectFactory
 from tests.paths import CHEMU_TRAIN
@@ -223,9 +223,12 @@ def test_a_trained_model_is_uploaded_and_a_worker_with_an_empty_cache_downloads_
     settings.MODELS_DIR = other
     assert not mentions_trained(other / DIRECTORY)
 
-    folder = model_local(DIRECTORY)
+    # What a model worker does before a chemu run (modelserve/services/execution.py): the
+    # backend's model folders from the bucket (the link model was never stored: left alone).
+    models_local_for("chemu", {})
 
-    assert folder == other / DIRECTORY
+    folder = other / DIRECTORY
+    assert not (other / "chemu").exists()
     assert mentions_trained(folder)
     assert (folder / ".stored").read_text() == stored_version(DIRECTORY)
     first = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
