@@ -1535,6 +1535,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -1563,6 +1568,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -2214,6 +2224,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
