@@ -37,15 +37,14 @@ def binary_uncertainty(score: float, threshold: float = EVEN) -> float:
     return max(0.0, 1.0 - abs(score - threshold) / side)
 
 
-def normalised_entropy(probabilities: Iterable[float]) -> float:
-    """Shannon entropy of the distribution over its support size's maximum: 0 when one option
-    has it all, 1 when every option is as likely (the scores are normalised first)."""
+def entropy_bits(probabilities: Iterable[float]) -> float:
+    """Shannon entropy in bits of the distribution (the scores are normalised first): 0 when
+    one option has it all, 1 for an even split between two, more for more options."""
     values = [max(0.0, float(p)) for p in probabilities]
     total = sum(values)
-    if len(values) < 2 or total <= 0.0:
+    if total <= 0.0:
         return 0.0
-    entropy = -sum((p / total) * math.log(p / total) for p in values if p > 0.0)
-    return entropy / math.log(len(values))
+    return -sum((p / total) * math.log2(p / total) for p in values if p > 0.0)
 
 
 def uncertainty(kind: str, score: float, type_scores: Mapping[str, float] | None = None) -> float:
@@ -53,12 +52,13 @@ def uncertainty(kind: str, score: float, type_scores: Mapping[str, float] | None
 
     A membership's score is the mention's mean pair probability (similarity) against the other
     members of its suggested cluster, so the cluster-level question is scored by that mean.
-    A link with the type distribution the model gave (no link included) is scored by its
-    normalised entropy, the larger of that and the yes/no closeness of the chosen type: a link
-    the model is sure exists but not of which type is worth asking too."""
+    A link with the type distribution the model gave (no link included) is scored by the
+    larger of that distribution's entropy in bits (capped at 1: an even split between two
+    options is as unsure as a score of 0.5) and the yes/no closeness of the chosen type: a
+    link the model is sure exists but not of which type is worth asking too."""
     binary = binary_uncertainty(score)
     if kind == "link" and type_scores:
-        return round(max(binary, normalised_entropy(type_scores.values())), 6)
+        return round(max(binary, min(1.0, entropy_bits(type_scores.values()))), 6)
     return round(binary, 6)
 
 
