@@ -12,8 +12,9 @@ gives them), the links to draw. Four ways to reach gold, counted with bench/lear
   (d) the question mode on (c)'s model: the suggestions at least ASK_FROM uncertain asked one
       at a time (modelserve/questions.py), the rest taken in bulk and corrected.
 Generated SciCo-sized topics (bench/scoring/generate.py, with a head word planted per gold
-cluster so that a lexical model has something to find): (a) and (b) with the same-head-lemma
-baseline (no model trains in the loop for SciCo here: docs/questions.md says why).
+cluster so that a lexical model has something to find): (a); (b) with the same-head-lemma
+baseline; (e) with the edit-distance baseline, whose scores are graded, and (q) the question
+mode on it (no model trains in the loop for SciCo here: docs/questions.md says why).
 
 Prints the decisions per topic along the stream (a window of WINDOW topics every WINDOW), then
 the totals, and the goal: over the WINDOW topics up to the 100th ChEMU topic, (c) or (d)
@@ -35,6 +36,7 @@ from bench.learning_costs import (
     Suggested,
     clusters_bulk_then_fix,
     clusters_by_hand,
+    clusters_with_questions,
     links_by_hand,
     links_with_questions,
     links_with_suggestions,
@@ -168,23 +170,34 @@ def planted_scico_topic(rng: random.Random, number: int):
     return topic, clusters, {(p, c) for p, c in line["relations"]}
 
 
+def _partition(suggestions, mentions: int) -> tuple[list[int], list[float]]:
+    """Each mention's suggested cluster and how unsure the model is of it."""
+    from modelserve.questions import uncertainty
+
+    cluster, unsure = [0] * mentions, [0.0] * mentions
+    for k, suggested in enumerate(suggestions.clusters):
+        scores = suggested.mention_scores or [suggested.score] * len(suggested.mentions)
+        for mention, score in zip(suggested.mentions, scores, strict=True):
+            cluster[mention], unsure[mention] = k, uncertainty("membership", score)
+    return cluster, unsure
+
+
 def scico_stream() -> list[dict[str, Cost]]:
     from modelserve.backends import get_backend
 
-    backend = get_backend("same-head-lemma")
+    lemma, distance = get_backend("same-head-lemma"), get_backend("edit-distance")
     rng = random.Random(27)
     rows = []
     for number in range(SCICO_TOPICS):
         topic, gold, edges = planted_scico_topic(rng, number)
-        suggestion = backend.suggest(topic)
-        suggested = [0] * len(gold)
-        for k, cluster in enumerate(suggestion.clusters):
-            for mention in cluster.mentions:
-                suggested[mention] = k
+        by_lemma, _ = _partition(lemma.suggest(topic), len(gold))
+        by_distance, unsure = _partition(distance.suggest(topic), len(gold))
         rows.append(
             {
                 "a": clusters_by_hand(gold, edges),
-                "b": clusters_bulk_then_fix(gold, edges, suggested, []),
+                "b": clusters_bulk_then_fix(gold, edges, by_lemma, []),
+                "e": clusters_bulk_then_fix(gold, edges, by_distance, []),
+                "q": clusters_with_questions(gold, edges, by_distance, [], unsure, ASK_FROM),
             }
         )
     return rows
@@ -221,8 +234,11 @@ def main() -> int:
             f"{t.keystrokes} keystrokes"
         )
     print(", ".join(f"{name} {seconds:.0f} s" for name, seconds in timings.items()))
-    print(f"\nSciCo-sized generated topics ({SCICO_TOPICS}), same-head-lemma as the static model:")
-    for line in table(scico_stream(), ("a", "b")):
+    print(
+        f"\nSciCo-sized generated topics ({SCICO_TOPICS}): (b) same-head-lemma, (e) edit-distance"
+        f" (graded scores), (q) the question mode on edit-distance, asking from {ASK_FROM}:"
+    )
+    for line in table(scico_stream(), ("a", "b", "e", "q")):
         print(line)
 
     goal = chemu[max(0, GOAL_TOPIC - WINDOW) : GOAL_TOPIC]

@@ -169,19 +169,39 @@ def clusters_bulk_then_fix(
     gold_edges: set[tuple[int, int]],
     suggested: Sequence[int],
     suggested_edges: Iterable[tuple[int, int]],
-    *,
-    accept_all: bool = True,
 ) -> Cost:
     """Accept every membership and edge at once, check each mention (one J), move every
     mention whose cluster stands for another gold cluster (pick, Space), then remove the wrong
     edges and add the missing ones (between the matched clusters)."""
+    return clusters_with_questions(gold, gold_edges, suggested, suggested_edges, [], 2.0)
+
+
+def clusters_with_questions(
+    gold: Sequence[int],
+    gold_edges: set[tuple[int, int]],
+    suggested: Sequence[int],
+    suggested_edges: Iterable[tuple[int, int]],
+    uncertainty: Sequence[float],
+    ask_from: float,
+) -> Cost:
+    """(d) for clusters: Q asks every mention whose membership is at least `ask_from`
+    uncertain, "is it the same concept as its suggested cluster?": Y when that cluster stands
+    for the mention's gold cluster, else N and the mention is placed by hand (pick, Space).
+    The other memberships and the edges are taken in bulk and corrected as in
+    `clusters_bulk_then_fix`. Clusters stand for the gold cluster they overlap most, as if
+    every suggestion were taken (`matched_clusters`)."""
     edges = list(suggested_edges)
-    cost = Cost()
-    if accept_all and (suggested or edges):
-        cost = Cost(1, len(suggested) + len(edges), BULK_ACCEPT + REVIEW_STEP * len(gold))
     mapping = matched_clusters(gold, suggested)
-    for mine, theirs in zip(suggested, gold, strict=True):
-        if mapping.get(mine) != theirs:
+    asked = {i for i, u in enumerate(uncertainty) if u >= ask_from}
+    cost = Cost(0, 0, ENTER_QUESTIONS) if asked else Cost()
+    rest = [i for i in range(len(gold)) if i not in asked]
+    if rest or edges:
+        cost = cost + Cost(1, len(rest) + len(edges), BULK_ACCEPT + REVIEW_STEP * len(rest))
+    for i in range(len(gold)):
+        right = mapping.get(suggested[i]) == gold[i]
+        if i in asked:
+            cost = cost + Cost(1, 1, ANSWER)  # accept_suggestion, or reject_suggestion for N
+        if not right:
             cost = cost + Cost(1, 1, PICK_CLUSTER + ASSIGN)
     made = {(mapping[p], mapping[c]) for p, c in edges if p in mapping and c in mapping}
     wrong = len(edges) - len(made & gold_edges)

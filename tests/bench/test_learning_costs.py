@@ -4,13 +4,16 @@ cases: what reaching gold costs with each strategy."""
 from __future__ import annotations
 
 from bench.learning_costs import (
+    ASSIGN,
     BULK_ACCEPT,
     ENTER_QUESTIONS,
+    PICK_CLUSTER,
     Cost,
     Suggested,
     add_links,
     clusters_bulk_then_fix,
     clusters_by_hand,
+    clusters_with_questions,
     links_by_hand,
     links_with_questions,
     links_with_suggestions,
@@ -81,3 +84,17 @@ def test_matching_is_one_to_one_by_overlap_and_fixing_moves_the_mismatched_menti
 
 def test_total_adds_every_count():
     assert total([Cost(1, 2, 3), Cost(4, 5, 6)]) == Cost(5, 7, 9)
+
+
+def test_a_cluster_question_costs_one_key_and_a_no_also_the_placing_by_hand():
+    gold = [0, 0, 0, 1, 1]
+    suggested = [7, 7, 8, 8, 8]  # mention 2 is in the wrong cluster
+    unsure = [0.9, 0.1, 0.9, 0.1, 0.1]  # mentions 0 (right) and 2 (wrong) are asked
+    cost = clusters_with_questions(gold, set(), suggested, [], unsure, ask_from=0.5)
+    # Y for 0, N for 2 and its placing, one bulk acceptance of the other three.
+    assert cost.decisions == 1 + 2 + 1
+    assert cost.keystrokes == ENTER_QUESTIONS + 1 + 1 + (PICK_CLUSTER + ASSIGN) + BULK_ACCEPT + 3
+    # Asking nothing is the bulk rule.
+    assert clusters_with_questions(gold, set(), suggested, [], unsure, 2.0) == (
+        clusters_bulk_then_fix(gold, set(), suggested, [])
+    )
