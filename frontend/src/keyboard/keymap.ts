@@ -257,7 +257,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("selection", "spans", ["Escape"], "selectionCancel", "Selection: cancel"),
   // Question mode (Q): one question at a time, answered with one key (docs/questions.md).
   e("question", "any", ["Y"], "questionYes", "Question: yes (a link: of the type the model suggests)"),
-  e("question", "any", ["N"], "questionNo", "Question: no (the suggestion is rejected)"),
+  e("question", "any", ["N", "X"], "questionNo", "Question: no (the suggestion is rejected, as X does in the panel)"),
   e("question", "anaphora", ["1"], "questionLink1", "Link question: yes, as COREFERENCE"),
   e("question", "anaphora", ["2"], "questionLink2", "… TRANSFORMED"),
   e("question", "anaphora", ["3"], "questionLink3", "… REACTION_ASSOCIATED"),
