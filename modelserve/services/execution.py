@@ -296,6 +296,8 @@ def _link_payload(link: LinkSuggestion, mention_ids: list[int], proposed: list[i
     """An end below len(mention_ids) is one of the topic's mentions; past it, the mention
     suggestion it names (stored by id, the end itself null until that mention exists)."""
     payload: dict = {"type": link.type}
+    if link.type_scores:
+        payload["type_scores"] = link.type_scores
     for end in ("anaphor", "antecedent"):
         index = getattr(link, end)
         if index < len(mention_ids):

@@ -1559,6 +1559,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -1587,6 +1592,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -2263,6 +2273,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
