@@ -42,7 +42,7 @@ from bench.learning_costs import (
     links_with_suggestions,
     total,
 )
-from bench.smoke import size, verdict
+from bench.smoke import size
 
 STREAM = size(100, 6)  # ChEMU topics in the stream
 STATIC = size(300, 12)  # snippets the static model trains on (the file's last ones)
@@ -257,7 +257,9 @@ def main() -> int:
         f"goal: the better of (c) and (d) needs {ratio:.0%} of (a)'s decisions ({best} against "
         f"{by_hand}); the goal is at most 50%: {'met' if met else 'NOT met'}"
     )
-    return verdict(met)
+    # Issue 27 asks for this figure reported either way, so a missed goal is printed, not a
+    # failed benchmark: `make bench` fails only when a benchmark cannot run to its end.
+    return 0
 
 
 if __name__ == "__main__":
