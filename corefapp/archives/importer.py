@@ -114,11 +114,11 @@ def _rewritten(table: Table, row: dict[str, Any], remap) -> dict[str, Any]:
 def _copy(table: Table, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
-    columns = table.columns
-    json_columns = {
-        f.attname for f in table.model._meta.concrete_fields if f.get_internal_type() == "JSONField"
-    }
-    names = ", ".join(connection.ops.quote_name(column) for column in columns)
+    fields = table.model._meta.concrete_fields
+    columns = [f.attname for f in fields]
+    json_columns = {f.attname for f in fields if f.get_internal_type() == "JSONField"}
+    # Rows are keyed by attribute name; the table's column may differ (db_column).
+    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     quoted = connection.ops.quote_name(table.model._meta.db_table)
     with (
         connection.cursor() as cursor,
