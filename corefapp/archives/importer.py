@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from psycopg.types.json import Jsonb
@@ -41,7 +42,9 @@ def project_import(*, path: Path, name: str | None = None) -> Imported:
         raise ArchiveInvalid(f"{new_name!r} cannot name a project")
     try:
         return _write(archive, new_name)
-    except IntegrityError as error:  # a project of that name created meanwhile, say
+    # A project of that name created meanwhile, rows that break a constraint together (COPY
+    # runs on psycopg's own cursor, so its errors come unwrapped).
+    except (IntegrityError, psycopg.errors.IntegrityError) as error:
         raise ArchiveInvalid(f"the database refused the archive's rows ({error})") from None
 
 
@@ -118,7 +121,7 @@ def _copy(table: Table, rows: list[dict[str, Any]]) -> None:
     columns = [f.attname for f in fields]
     json_columns = {f.attname for f in fields if f.get_internal_type() == "JSONField"}
     # Rows are keyed by attribute name; the table's column may differ (db_column).
-    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    names = ", ".join(connection.ops.quote_name(f.column or f.attname) for f in fields)
     quoted = connection.ops.quote_name(table.model._meta.db_table)
     with (
         connection.cursor() as cursor,
