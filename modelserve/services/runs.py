@@ -26,6 +26,7 @@ from modelserve.errors import (
     RunSettingsAdminOnly,
 )
 from modelserve.models import SuggestionRun
+from modelserve.queues import backend_queue
 from modelserve.selectors import project_suggestion_settings, run_payload
 from modelserve.services import run_broadcast
 from modelserve.services.execution import heartbeat_stale_after
@@ -39,12 +40,16 @@ logger = logging.getLogger(__name__)
 RUN_TASK = "modelserve.tasks.run_suggestions"
 
 
-def run_task_send(run_id: int) -> None:
-    """Queue the run's task; a broker that fails now leaves the run queued for the sweeper,
-    because the run is committed and the request that made it has nothing better to do."""
+def run_task_send(run_id: int, backend: str) -> None:
+    """Queue the run's task in its backend's queue (modelserve/queues.py); a broker that fails
+    now leaves the run queued for the sweeper, because the run is committed and the request
+    that made it has nothing better to do."""
     try:
         current_app.send_task(
-            RUN_TASK, kwargs={"run_id": run_id}, queue="models", ignore_result=True
+            RUN_TASK,
+            kwargs={"run_id": run_id},
+            queue=backend_queue(backend),
+            ignore_result=True,
         )
     except Exception as error:  # noqa: BLE001 - any broker failure: the sweeper sends it later
         logger.warning(
@@ -113,7 +118,7 @@ def suggestion_run_request(
         requested_by=user,
         message="waiting for a model worker",
     )
-    after_commit(run_task_send, run.pk)
+    after_commit(run_task_send, run.pk, run.backend)
     after_commit(run_broadcast.run_changed, run)
     return run
 
@@ -200,6 +205,6 @@ def suggestion_runs_requeue() -> list[int]:
             run.status = SuggestionRun.Status.QUEUED
             run.heartbeat_at = now
             run.save(update_fields=["status", "heartbeat_at", "message"])
-            after_commit(run_task_send, run.pk)
+            after_commit(run_task_send, run.pk, run.backend)
             after_commit(run_broadcast.run_changed, run)
     return [run.pk for run in runs]

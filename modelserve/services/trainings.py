@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
 from modelserve.models import ModelTraining
+from modelserve.queues import TRAINING_BACKENDS, backend_queue
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
 
 logger = logging.getLogger(__name__)
@@ -50,10 +51,14 @@ def _mention_tagger_trained() -> bool:
     return mentions_trained(_models_dir() / DIRECTORY)
 
 
-def training_task_send(training_id: int) -> None:
+def training_task_send(training_id: int, name: str) -> None:
+    queue = backend_queue(TRAINING_BACKENDS[name])  # a training for no backend: a bug, loudly
     try:
         current_app.send_task(
-            TRAIN_TASK, kwargs={"training_id": training_id}, queue="models", ignore_result=True
+            TRAIN_TASK,
+            kwargs={"training_id": training_id},
+            queue=queue,
+            ignore_result=True,
         )
     except Exception as error:  # noqa: BLE001 - any broker failure: the next start sends it
         logger.warning(
@@ -72,7 +77,7 @@ def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | Non
         training = active.first() or ModelTraining.objects.create(
             name=name, message="waiting for a model worker"
         )
-        after_commit(lambda: training_task_send(training.pk))
+        after_commit(lambda: training_task_send(training.pk, training.name))
     return training
 
 
