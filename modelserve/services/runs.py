@@ -84,7 +84,7 @@ def suggestion_run_request(
     *, topic: Topic, user, backend: str | None = None, params: dict | None = None
 ) -> SuggestionRun:
     """Queue a run for `topic` with the project's backend (or `backend`); the task is sent to
-    the `models` queue after commit. With the broker down or hung nothing is created: the
+    the backend's queue after commit. With the broker down or hung nothing is created: the
     request is refused at once rather than leaving a run that no worker hears of. A user has
     at most one queued or running run per topic (RunAlreadyActive names it), and every path
     parameter must lie inside the allowed model folders (ModelPathRefused)."""

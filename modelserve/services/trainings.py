@@ -1,4 +1,4 @@
-"""Trainings that run after start-up in the model worker (queue `models`), so that `make up`
+"""Trainings that run after start-up in the model worker (the queue of the backend they train for), so that `make up`
 does not wait for them: today the ChEMU mention tagger, which lets the `chemu` backend propose
 mentions from raw text (it looks for the tagger at every run, so runs after the training
 propose mentions, runs before it link the existing mentions only).
