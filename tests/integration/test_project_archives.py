@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
+from adjudication.services.adjudications import create_adjudication, submitted_annotations
 from annotation.models import Annotation, Assignment, Document, Operation, Project
 from annotation.selectors.state import annotation_state_load
 from annotation.services.assignments import assignment_submit
@@ -30,9 +31,11 @@ from corefapp.archives.reader import Archive, archive_read
 from corefapp.archives.tables import TABLES
 from datasets.models import SplitRecord
 from fixtures.demo.load import demo_load
+from fixtures.demo.validation import NAME as VALIDATION_DEMO
 from modelserve.models import Suggestion, SuggestionRun
 from onboarding.models import PracticeAttempt, PracticeTopic
 from tests.e2e.data import apply_ops, mention_ids
+from tests.factories import UserFactory
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -88,9 +91,10 @@ def instance_b(services):
 
 def work_that_leaves_ids_in_the_logs_only() -> Annotation:
     """Edits on the SciCo demo: a merge deletes a cluster, an added mention is undone (both
-    ids then live in the log only), a suggestion is accepted, and a last assign to undo."""
+    ids then live in the log only), a suggestion is accepted, a span fixed, and a last
+    assign to undo."""
     project = Project.objects.get(name="SciCo demo")
-    Project.objects.filter(pk=project.pk).update(allow_add_mentions=True)
+    Project.objects.filter(pk=project.pk).update(allow_add_mentions=True, allow_fix_spans=True)
     annotation = (
         Annotation.objects.filter(topic__project=project, kind="annotator")
         .select_related("assignment__user", "topic")
@@ -139,6 +143,7 @@ def work_that_leaves_ids_in_the_logs_only() -> Annotation:
                 "suggestion": member.pk,
                 "operation": {"op": "assign", "mention": m[2], "cluster": a},
             },
+            {"op": "fix_span", "mention": m[5], "spans": [[0, 1]]},
             {"op": "assign", "mention": m[4], "cluster": a},
         ],
     )
@@ -167,6 +172,29 @@ def a_practice_attempt() -> None:
     apply_ops(assignment.annotation, assignment.user, ops[:-1])
     assignment_submit(assignment_id=assignment.pk, user=assignment.user)
     assert PracticeAttempt.objects.filter(practice=practice).exists()
+
+
+def an_adjudication_and_validation_decisions() -> None:
+    agreement = Project.objects.get(name="SciCo agreement demo")
+    topic = next(
+        t for t in agreement.topics.order_by("position") if len(submitted_annotations(t)) >= 2
+    )
+    create_adjudication(topic=topic, user=UserFactory(username="adjudicator"))
+    validation = (
+        Annotation.objects.filter(topic__project__name=VALIDATION_DEMO, kind="annotator")
+        .select_related("assignment__user", "topic")
+        .order_by("pk")
+        .first()
+    )
+    m = mention_ids(validation.topic)
+    apply_ops(
+        validation,
+        validation.assignment.user,
+        [
+            {"op": "validate", "mention": m[0], "decision": "accepted"},
+            {"op": "validate", "mention": m[1], "decision": "rejected", "reason": "trigger"},
+        ],
+    )
 
 
 def id_mapping(a: Archive, b: Archive) -> dict[str, dict[int, int]]:
@@ -264,6 +292,7 @@ def test_the_demo_projects_round_trip_between_two_instances(instance_b, tmp_path
     demo_load(password="demo-password")
     edited = work_that_leaves_ids_in_the_logs_only()
     a_practice_attempt()
+    an_adjudication_and_validation_decisions()
     names = list(Project.objects.order_by("pk").values_list("name", flat=True))
     assert len(names) >= 4
 
@@ -282,11 +311,28 @@ def test_the_demo_projects_round_trip_between_two_instances(instance_b, tmp_path
     assert "annotator1" in matched
 
     mappings = {}
+    carried: dict[str, int] = {}
     for i, name in enumerate(names):
         a, b = archive_read(tmp_path / f"a{i}.zip"), archive_read(tmp_path / f"b{i}.zip")
         assert a.project_name == b.project_name == name
-        assert sum(map(len, a.rows.values())) > 0
         mappings[name] = assert_same_after_mapping(a, b)
+        for label, rows in a.rows.items():
+            carried[label] = carried.get(label, 0) + len(rows)
+        seeds = [op for op in a.rows["annotation.operation"] if op["name"] == "adjudication_seed"]
+        carried["seed operations"] = carried.get("seed operations", 0) + len(seeds)
+    # Every kind of row the issue names went through the round trip at least once.
+    for label in (
+        "annotation.validationdecision",
+        "annotation.suggestiondecision",
+        "annotation.mentionedit",
+        "modelserve.suggestion",
+        "modelserve.suggestionsettings",
+        "onboarding.practiceattempt",
+        "onboarding.qualificationrule",
+        "datasets.splitrecord",
+        "seed operations",
+    ):
+        assert carried[label] > 0, label
     scico = mappings["SciCo demo"]
     # The deleted cluster and the undone mention were given ids here too.
     logged = Operation.objects.filter(annotation=edited)
