@@ -16,7 +16,8 @@ from tests.factories import UserFactory
 from tests.modelserve.test_runs_with_worker import demo_topic, wait_for
 from tests.workers import Worker
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# A real Celery worker (about 40 s loaded): the slow lane (tests/lanes.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 LIGHT, HEAVY = "singleton", "same-head-lemma"
 
