@@ -45,12 +45,26 @@ class Exported:
     users: int
 
 
-def _lines(rows: list[dict[str, Any]]) -> str:
-    return "".join(json.dumps(row, cls=DjangoJSONEncoder, sort_keys=True) + "\n" for row in rows)
+def _line(row: dict[str, Any]) -> bytes:
+    return (json.dumps(row, cls=DjangoJSONEncoder, sort_keys=True) + "\n").encode()
 
 
 def project_export(*, name: str, path: Path) -> Exported:
-    """Write project `name` to `path` (a zip); raises Project.DoesNotExist."""
+    """Write project `name` to `path` (a zip); raises Project.DoesNotExist. Rows stream from
+    the database into the zip, so a large project is never held in memory whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    try:
+        with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            exported = _write(archive, name)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    partial.replace(path)  # a reader never sees half an archive
+    return exported
+
+
+def _write(archive: zipfile.ZipFile, name: str) -> Exported:
     outer = connection.in_atomic_block  # inside a caller's transaction: its snapshot
     with transaction.atomic():
         if not outer:
@@ -59,25 +73,30 @@ def project_export(*, name: str, path: Path) -> Exported:
         project = Project.objects.get(name=name)
         tables: dict[str, dict[str, Any]] = {}
         user_ids: set[int] = set()
-        contents: dict[str, str] = {}
         for table in TABLES:
-            rows = list(
+            rows = (
                 table.model._default_manager.filter(**{table.project: project.pk})
                 .order_by("pk")
                 .values(*table.columns)
+                .iterator(chunk_size=2000)
             )
-            for column, space in table.keys.items():
-                if space == "user":
-                    user_ids.update(row[column] for row in rows if row[column] is not None)
+            count = 0
+            with archive.open(table_file(table.label), "w") as file:
+                for row in rows:
+                    file.write(_line(row))
+                    count += 1
+                    user_ids.update(
+                        row[c] for c, space in table.keys.items() if space == "user" and row[c]
+                    )
             tables[table.label] = {
                 "file": table_file(table.label),
                 "columns": table.columns,
-                "rows": len(rows),
+                "rows": count,
             }
-            contents[table_file(table.label)] = _lines(rows)
         users = list(
             get_user_model().objects.filter(pk__in=user_ids).order_by("pk").values(*USER_COLUMNS)
         )
+        archive.writestr(USERS_FILE, b"".join(map(_line, users)))
         manifest = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -87,14 +106,7 @@ def project_export(*, name: str, path: Path) -> Exported:
             "users": {"file": USERS_FILE, "columns": list(USER_COLUMNS), "rows": len(users)},
             "tables": tables,
         }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
-        archive.writestr(USERS_FILE, _lines(users))
-        for file, text in contents.items():
-            archive.writestr(file, text)
-    partial.replace(path)  # a reader never sees half an archive
     return Exported(
         project=project.name, rows={k: v["rows"] for k, v in tables.items()}, users=len(users)
     )

@@ -77,7 +77,7 @@ def _read(archive: zipfile.ZipFile) -> Archive:
 def _json(data: bytes, where: str) -> Any:
     try:
         return json.loads(data)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # nesting deep enough to exhaust the stack
         raise ArchiveInvalid(f"{where}: not JSON ({error})") from None
 
 

@@ -187,3 +187,15 @@ def test_a_file_that_is_not_a_zip_is_refused(tmp_path):
     assert "not a readable zip archive" in refused(junk)
     assert not Project.objects.exists()
     assert not Operation.objects.exists()
+
+
+def test_json_nested_deep_enough_to_exhaust_the_stack_is_refused(archive, tmp_path):
+    def deep(text: str) -> str:
+        first, *rest = text.splitlines()
+        nested = first.replace(
+            '"payload": {', '"payload": ' + "[" * 100_000 + "]" * 100_000 + ', "unused": {', 1
+        )
+        return "\n".join([nested, *rest]) + "\n"
+
+    broken = rewritten(archive, tmp_path / "b.zip", "annotation.operation.jsonl", deep)
+    assert "annotation.operation.jsonl line 1: not JSON" in refused(broken, name="other")
