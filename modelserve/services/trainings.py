@@ -1,7 +1,8 @@
-"""Trainings that run after start-up in the model worker (the queue of the backend they train for), so that `make up`
-does not wait for them: today the ChEMU mention tagger, which lets the `chemu` backend propose
-mentions from raw text (it looks for the tagger at every run, so runs after the training
-propose mentions, runs before it link the existing mentions only).
+"""Trainings that run after start-up in a model worker (in the queue of the backend they
+train for), so that `make up` does not wait for them: today the ChEMU mention tagger, which
+lets the `chemu` backend propose mentions from raw text (it looks for the tagger at every
+run, so runs after the training propose mentions, runs before it link the existing mentions
+only).
 
 `model_training_request` queues one when the model is missing (the prepare step of `make up`
 calls it); `model_training_execute` trains, in a thread the model worker's task starts (so
