@@ -197,7 +197,8 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_ROUTES = {"modelserve.tasks.*": {"queue": "models"}}
+# The model tasks are sent with their backend's queue (modelserve/queues.py); none is routed
+# by name, so a model task sent without one would wait in `default` and be seen there.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task not acknowledged within this time is redelivered (that is how a run survives a killed
 # worker). A redelivery while the first worker is still busy is harmless: the run's heartbeat
