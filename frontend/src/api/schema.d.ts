@@ -2480,6 +2480,11 @@ export interface components {
             per_hour: number | null;
             /**
              * Format: double
+             * @description mentions accepted (WEC's valid mentions) per hour
+             */
+            accepted_per_hour: number | null;
+            /**
+             * Format: double
              * @description against the consolidated
              */
             precision: number | null;
@@ -2489,6 +2494,11 @@ export interface components {
             f1: number | null;
             /** @description mentions compared with the consolidated */
             compared: number;
+            /**
+             * Format: double
+             * @description Cohen's kappa against the consolidated validation (WEC 3.3)
+             */
+            kappa_consolidated: number | null;
         };
         ValidatorPair: {
             validators: [
