@@ -2187,6 +2187,23 @@ export interface components {
             mean_max_depth: number;
             links: components["schemas"]["LinkCounts"];
             anaphors: number;
+            /** @description the documents' own sentence boundaries */
+            sentences: number;
+            /**
+             * Format: double
+             * @description ChEMU Table 1's Tokens/Sentences
+             */
+            tokens_per_sentence: number;
+            /**
+             * Format: double
+             * @description WEC Table 1: mean number of clusters a head lemma appears in
+             */
+            ambiguity: number;
+            /**
+             * Format: double
+             * @description WEC Table 1: mean distinct head lemmas per non-singleton cluster
+             */
+            diversity: number;
         };
         /**
          * @description * `queued` - Queued
