@@ -103,6 +103,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/annotations/{id}/suggestions-shown/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The workspace says which suggestions it showed, and how long ago (not an operation). */
+        post: operations["annotations_suggestions_shown_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/annotations/{id}/suggestions/accept-above/": {
         parameters: {
             query?: never;
@@ -718,6 +735,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/time/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_time_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/topics/": {
         parameters: {
             query?: never;
@@ -909,6 +942,16 @@ export interface components {
             suggestion: number;
             operation: components["schemas"]["Operation"];
         };
+        AcceptanceLatency: {
+            /** @description acceptances of a suggestion seen shown */
+            accepted: number;
+            /** @description acceptances without a recorded display */
+            unseen: number;
+            /** Format: double */
+            median_seconds: number | null;
+            /** @description median under 500 ms (Potato) */
+            rubber_stamping: boolean;
+        };
         /** @description Decisions on one backend's suggestions of one kind (modelserve/services/acceptance.py). */
         AcceptanceRow: {
             backend: string;
@@ -1045,6 +1088,15 @@ export interface components {
             updated_at: string | null;
             attempts: components["schemas"]["PracticeAttemptRow"][];
             log: components["schemas"]["QualificationLogEntry"][];
+        };
+        AnnotatorTime: {
+            annotator: string;
+            /** @description decision kind -> its times */
+            kinds: {
+                [key: string]: components["schemas"]["KindTime"];
+            };
+            acceptance: components["schemas"]["AcceptanceLatency"];
+            gold: components["schemas"]["GoldOverTime"];
         };
         /** @description One annotator's submitted annotation of the topic, read-only. */
         AnnotatorVersion: {
@@ -1380,6 +1432,31 @@ export interface components {
          * @enum {string}
          */
         FormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
+        GoldOverTime: {
+            topics: components["schemas"]["GoldTopic"][];
+            weeks: components["schemas"]["GoldWeek"][];
+        };
+        GoldTopic: {
+            /** @description 1 = the annotator's first submitted topic */
+            order: number;
+            topic: number;
+            external_id: string;
+            /** Format: date-time */
+            submitted_at: string | null;
+            /** @description ISO week, e.g. 2026-W07 */
+            week: string;
+            /** Format: double */
+            score: number | null;
+        };
+        GoldWeek: {
+            week: string;
+            topics: number;
+            /**
+             * Format: double
+             * @description micro over the week's topics
+             */
+            score: number | null;
+        };
         GuidedStarted: {
             /** @description mentions the file does not ask about, placed */
             placed: number;
@@ -1450,6 +1527,18 @@ export interface components {
             gold: number;
             warnings: string[];
             skipped: string[];
+        };
+        KindTime: {
+            /** @description decisions with a time */
+            count: number;
+            /** Format: double */
+            total_seconds: number;
+            /** Format: double */
+            median_seconds: number | null;
+            /** Format: double */
+            mean_seconds: number | null;
+            /** @description decisions without a time: first in their topic, or after an idle gap */
+            excluded: number;
         };
         LabelSetEffect: {
             /**
@@ -2127,6 +2216,11 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        ShownSuggestionRequest: {
+            suggestion: number;
+            /** @description how long ago the workspace showed it */
+            age_ms: number;
+        };
         SkippedSuggestion: {
             suggestion: number;
             reason: string;
@@ -2261,6 +2355,19 @@ export interface components {
             version: number;
             /** @description the topic's newest run in any state */
             newest_run: components["schemas"]["RunPayload"] | null;
+        };
+        SuggestionsShownRequestRequest: {
+            shown: components["schemas"]["ShownSuggestionRequest"][];
+        };
+        TimeReport: {
+            idle_cap_seconds: number;
+            /** Format: double */
+            rubber_stamp_seconds: number;
+            /** @description in report order */
+            kinds: string[];
+            /** @description conll_f1, relation_exact_f1, or null (validation projects) */
+            gold_metric: string | null;
+            annotators: components["schemas"]["AnnotatorTime"][];
         };
         Token: {
             token: string;
@@ -3038,6 +3145,77 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_suggestions_shown_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestionsShownRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SuggestionsShownRequestRequest"];
+                "multipart/form-data": components["schemas"]["SuggestionsShownRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5342,6 +5520,57 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_time_retrieve: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeReport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
