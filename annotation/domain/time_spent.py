@@ -7,7 +7,7 @@ the same topic (one annotation: the session of work on that topic). The first op
 topic has no previous one and no time. A gap over the idle cap is a break (lunch, the next
 day), not the decision's time, and is left out: unlike the progress matrix's time spent,
 which caps such a gap (some work happened in it), a time per decision averaged over capped
-breaks would mostly measure the cap. docs/throughput-of-people.md says more.
+breaks would mostly measure the cap. docs/time-spent.md says more.
 
 **Acceptance latency** is from the moment the suggestion was first shown to the annotator
 (recorded by the workspace, `SuggestionShown`) to the logged acceptance. Potato flags a median
