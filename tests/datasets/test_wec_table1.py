@@ -1,13 +1,18 @@
 """WEC Table 1's Ambiguity and Diversity and ChEMU Table 1's sentences, counted by hand on
-small topics (pure: no database), and the head rule both the statistics and the
-same-head-lemma baseline use."""
+small topics (pure), the same through the database, and the head rule both the statistics
+and the same-head-lemma baseline use."""
 
 import pytest
 
 from annotation.domain.corpus import ClusterData, DocumentData, MentionData, TopicData
+from annotation.domain.formats.scico import read_scico_jsonl
 from annotation.domain.heads import head_lemma
+from annotation.models import Project
+from annotation.services.imports.topics import topics_import
+from datasets.selectors import project_statistics
 from datasets.statistics import stats_rows, summarize, topic_statistics
 from modelserve.backends import same_head_lemma
+from tests.paths import SCICO_DEMO
 
 
 @pytest.mark.parametrize(
@@ -92,3 +97,18 @@ def test_the_csv_ends_with_the_new_columns():
     header, total = stats_rows({"total": stats, "splits": {}})
     assert header[-4:] == ["sentences", "tokens_per_sentence", "ambiguity", "diversity"]
     assert total[-4:] == ["1", "2.0", "1.0", "2.0"]
+
+
+@pytest.mark.django_db
+def test_the_database_count_equals_the_count_of_the_file():
+    """The statistics page reads topics with their tokens for the head lemmas and counts
+    sentences in the database: the same figures as the pure count over the file."""
+    project = Project.objects.create(name="WEC table", hierarchy=True)
+    topics_import(project=project, path=SCICO_DEMO, format="scico")
+    expected = summarize(topic_statistics(t) for t in read_scico_jsonl(SCICO_DEMO).topics)
+
+    total = project_statistics(project)["total"]
+
+    keys = ("sentences", "tokens_per_sentence", "ambiguity", "diversity")
+    assert {k: total[k] for k in keys} == {k: expected[k] for k in keys}
+    assert total["ambiguity"] > 1  # the demo has a head lemma in several clusters

@@ -61,7 +61,7 @@ class TimeReport(serializers.Serializer):
 
 
 class ShownSuggestion(serializers.Serializer):
-    suggestion = serializers.IntegerField(min_value=1)
+    suggestion = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     age_ms = serializers.IntegerField(
         min_value=0, max_value=3_600_000, help_text="how long ago the workspace showed it"
     )

@@ -2217,6 +2217,7 @@ export interface components {
             };
         };
         ShownSuggestionRequest: {
+            /** Format: int64 */
             suggestion: number;
             /** @description how long ago the workspace showed it */
             age_ms: number;
