@@ -36,18 +36,29 @@ def project_time_report(project: Project) -> dict[str, Any]:
             "id", "assignment__user__username"
         )
     )
+    # Only the two payload keys the kinds need, not whole payloads and effects.
     rows = (
         Operation.objects.filter(annotation_id__in=list(owners))
         .exclude(name="import")
-        .values_list("annotation_id", "user__username", "created_at", "name", "payload", "kind")
+        .values_list(
+            "annotation_id",
+            "user__username",
+            "created_at",
+            "name",
+            "kind",
+            "payload__cluster",
+            "payload__suggestion",
+        )
     )
     events = []
     accepted: dict[str, list[tuple[int, int, Any]]] = defaultdict(list)
-    for annotation, user, at, name, payload, kind in rows:
+    for annotation, user, at, name, kind, cluster, suggestion in rows:
         who = user or owners[annotation]
-        events.append(LoggedEvent(who, annotation, at, decision_kind(name, payload, kind)))
+        events.append(
+            LoggedEvent(who, annotation, at, decision_kind(name, {"cluster": cluster}, kind))
+        )
         if name == "accept_suggestion" and kind == Operation.Kind.DO:
-            accepted[who].append((annotation, payload.get("suggestion"), at))
+            accepted[who].append((annotation, suggestion, at))
     times = decision_times(events, IDLE_CAP_SECONDS)
     shown: dict[int, dict[int, Any]] = defaultdict(dict)
     for annotation, suggestion, at in SuggestionShown.objects.filter(

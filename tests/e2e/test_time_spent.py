@@ -10,8 +10,10 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from annotation.models import Operation, SuggestionShown
+from annotation.models import Assignment, Operation, SuggestionShown
 from annotation.selectors.time_report import project_time_report, time_report_csv
+from annotation.services.assignments import assignment_create
+from tests.annotation.test_time_report import annotate
 from tests.e2e.workspace import open_workspace, press, wait_saved
 from tests.factories import (
     AdminFactory,
@@ -66,6 +68,16 @@ def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new
             annotation=stored, suggestion=operation.payload["suggestion"]
         ).update(shown_at=operation.created_at - timedelta(milliseconds=200))
 
+    # Two more topics ann submitted and a judge adjudicated: agreement with gold over time.
+    judge = UserFactory(username="judge")
+    for n, (mine, theirs) in enumerate(((2, 2), (2, 3)), start=2):
+        done = make_topic(project, external_id=f"topic-{n}")
+        m = mention_ids(done)
+        annotate(assignment_create(topic=done, user=ann).annotation, ann,
+                 [m[:mine], *([x] for x in m[mine:])])  # fmt: skip
+        adjudication = assignment_create(topic=done, user=judge, role=Assignment.Role.ADJUDICATOR)
+        annotate(adjudication.annotation, judge, [m[:theirs], *([x] for x in m[theirs:])])
+
     admin = new_page(AdminFactory())
     admin.goto(f"/manage/projects/{project.pk}/progress")
     section = admin.get_by_test_id("time-spent")
@@ -75,6 +87,10 @@ def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new
     expect(section.locator("th[data-kind='suggestion_accept']")).to_have_text("Accept suggestion")
     # the second acceptance is timed (the first of a topic is not): "(1)" decisions timed
     expect(row.locator("td[data-kind='suggestion_accept'] .small")).to_have_text("(1)")
+    gold = section.locator("tr[data-gold='ann']")
+    expect(gold.locator("polyline")).to_have_count(1)  # two topics in submission order
+    expect(gold).to_contain_text("1. topic-2 100.0 %")
+    expect(section.locator("tr[data-gold='judge']")).to_have_count(0)
     section.scroll_into_view_if_needed()
     admin.screenshot(path=str(artifacts / "progress-time-spent.png"), full_page=True)
 

@@ -37,12 +37,13 @@ export function latency(value: number | null | undefined): string {
   return value < 1 ? `${Math.round(value * 1000)} ms` : seconds(value);
 }
 
-/** Points of a sparkline of per-topic scores (0..1) in submission order, in a w x h box. */
+/** Points of a sparkline of per-topic scores (0..1) in submission order, in a w x h box
+ * with a pixel of margin above and below (so a score of 1 or 0 is not cut by the edge). */
 export function sparkline(a: AnnotatorTime, w = 120, h = 24): string {
   const scores = a.gold.topics.map((t) => t.score).filter((s): s is number => s !== null);
   if (scores.length < 2) return "";
   const step = w / (scores.length - 1);
-  return scores.map((s, i) => `${(i * step).toFixed(1)},${(h - s * h).toFixed(1)}`).join(" ");
+  return scores.map((s, i) => `${(i * step).toFixed(1)},${(1 + (1 - s) * (h - 2)).toFixed(1)}`).join(" ");
 }
 
 export const GOLD_METRIC_LABELS: Record<string, string> = {

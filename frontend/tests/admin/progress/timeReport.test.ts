@@ -35,7 +35,7 @@ describe("the time report's helpers", () => {
   });
 
   it("draws scores in submission order, higher up, and nothing for fewer than two", () => {
-    expect(sparkline(annotator({}, [1, 0.5, null, 0]), 100, 20)).toBe("0.0,0.0 50.0,10.0 100.0,20.0");
+    expect(sparkline(annotator({}, [1, 0.5, null, 0]), 100, 20)).toBe("0.0,1.0 50.0,10.0 100.0,19.0");
     expect(sparkline(annotator({}, [0.7]))).toBe("");
   });
 });
