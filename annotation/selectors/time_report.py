@@ -117,7 +117,8 @@ def gold_over_time(project: Project) -> dict[str, Any]:
     "submitted_at", "week", "score"}], "weeks": [{"week", "topics", "score"}]}}}`: each
     annotator's submitted topics that have an adjudication, in submission order, scored
     against the latest submitted adjudication (CoNLL F1 for hierarchy projects, exact relation
-    F1 for anaphora ones); a week's score is micro over its topics."""
+    F1 for anaphora ones); a week's score is the mean of its topics' scores (one scoring per
+    topic: a micro score per week would score every topic twice)."""
     metric = _metric(project)
     if metric is None:
         return {"metric": None, "annotators": {}}
@@ -144,11 +145,9 @@ def gold_over_time(project: Project) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for user, done in by_user.items():
         topics = []
-        weeks: dict[str, list[Annotation]] = defaultdict(list)
         for order, annotation in enumerate(done, start=1):
             at = annotation.assignment_of_work.submitted_at
             week = iso_week(at) if at else ""
-            weeks[week].append(annotation)
             score = _score(project, [plain(gold[annotation.topic_id])], [plain(annotation)])
             topics.append(
                 {
@@ -160,22 +159,20 @@ def gold_over_time(project: Project) -> dict[str, Any]:
                     "score": score,
                 }
             )
-        out[user] = {
-            "topics": topics,
-            "weeks": [
-                {
-                    "week": week,
-                    "topics": len(group),
-                    "score": _score(
-                        project,
-                        [plain(gold[a.topic_id]) for a in group],
-                        [plain(a) for a in group],
-                    ),
-                }
-                for week, group in sorted(weeks.items())
-            ],
-        }
+        out[user] = {"topics": topics, "weeks": _weeks(topics)}
     return {"metric": metric, "annotators": out}
+
+
+def _weeks(topics: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    grouped: dict[str, list[float | None]] = defaultdict(list)
+    for topic in topics:
+        grouped[topic["week"]].append(topic["score"])
+    rows = []
+    for week, scores in sorted(grouped.items()):
+        defined = [s for s in scores if s is not None]
+        mean = sum(defined) / len(defined) if defined else None
+        rows.append({"week": week, "topics": len(scores), "score": mean})
+    return rows
 
 
 def time_report_csv(report: dict[str, Any]) -> str:

@@ -35,7 +35,7 @@ class GoldTopic(serializers.Serializer):
 class GoldWeek(serializers.Serializer):
     week = serializers.CharField()
     topics = serializers.IntegerField()
-    score = serializers.FloatField(allow_null=True, help_text="micro over the week's topics")
+    score = serializers.FloatField(allow_null=True, help_text="mean of the week's topic scores")
 
 
 class GoldOverTime(serializers.Serializer):

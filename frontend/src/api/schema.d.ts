@@ -1453,7 +1453,7 @@ export interface components {
             topics: number;
             /**
              * Format: double
-             * @description micro over the week's topics
+             * @description mean of the week's topic scores
              */
             score: number | null;
         };
