@@ -35,6 +35,7 @@ from annotation.models import Document, Topic
 from annotation.selectors.topic_data import topic_data_with_ids
 from modelserve.backends import UnknownBackend, get_backend
 from modelserve.backends.base import LinkSuggestion, Suggestions, check_links
+from modelserve.model_store import models_local_for
 from modelserve.models import Suggestion, SuggestionRun
 from modelserve.services import run_broadcast
 
@@ -132,6 +133,7 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
             data, mention_ids = topic_data_with_ids(topic)
             timings["load_topic_s"] = time.perf_counter() - started
             started = time.perf_counter()
+            models_local_for(run.backend, run.params)  # with STORAGE_URL: from the bucket
             backend = get_backend(run.backend, run.params, models_dir=settings.MODELS_DIR)
             timings["load_model_s"] = time.perf_counter() - started
             started = time.perf_counter()

@@ -29,6 +29,7 @@ from django.db import (
 from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
+from modelserve.model_store import in_storage, model_stored, model_upload
 from modelserve.models import ModelTraining
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
 
@@ -47,6 +48,8 @@ def _models_dir() -> Path:
 def _mention_tagger_trained() -> bool:
     from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
 
+    if in_storage():  # each worker's copy is only a cache: the bucket says
+        return model_stored(DIRECTORY)
     return mentions_trained(_models_dir() / DIRECTORY)
 
 
@@ -149,6 +152,7 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
         log=logger.info,
         **options,
     )
+    model_upload(DIRECTORY)  # with STORAGE_URL: into the bucket, for every model worker
     return f"trained in {summary['train_seconds']:.0f} s"
 
 
