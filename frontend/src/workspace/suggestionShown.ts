@@ -5,6 +5,7 @@
 // (age_ms), not a time of its own clock, so the server places the display on its own clock,
 // the one the acceptance is logged on.
 
+import { NetworkError } from "../api/http";
 import type { Id } from "../api/types";
 import type { Focus } from "./suggestionFocus";
 
@@ -37,9 +38,10 @@ export function createShownRecorder(
     const items = batch.map((p) => ({ suggestion: p.suggestion, age_ms: Math.max(0, Math.round(t - p.at)) }));
     Promise.resolve()
       .then(() => send(items))
-      .catch(() => {
-        // Offline or refused: keep them for the next batch, with their first display time.
-        pending = [...batch, ...pending];
+      .catch((error) => {
+        // Offline: keep them for the next batch, with their first display time. Refused (a
+        // submitted, read-only topic): nothing to time there, drop them.
+        if (error instanceof NetworkError) pending = [...batch, ...pending];
       });
   }
 

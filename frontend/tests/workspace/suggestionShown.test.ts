@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { ApiError, NetworkError } from "../../src/api/http";
 import { createShownRecorder, type ShownItem } from "../../src/workspace/suggestionShown";
 
 describe("the record of shown suggestions", () => {
@@ -34,7 +35,7 @@ describe("the record of shown suggestions", () => {
     const sent: ShownItem[][] = [];
     const recorder = createShownRecorder(
       async (items) => {
-        if (fail) throw new Error("offline");
+        if (fail) throw new NetworkError();
         sent.push(items);
       },
       { now: () => clock },
@@ -53,6 +54,21 @@ describe("the record of shown suggestions", () => {
         { suggestion: 2, age_ms: 0 },
       ],
     ]);
+    vi.useRealTimers();
+  });
+
+  it("drops a batch the server refused (a read-only topic)", async () => {
+    vi.useFakeTimers();
+    const calls: ShownItem[][] = [];
+    const recorder = createShownRecorder(async (items) => {
+      calls.push(items);
+      throw new ApiError(409, { detail: "submitted" } as never);
+    });
+    recorder.shown(1);
+    await vi.advanceTimersByTimeAsync(250);
+    recorder.shown(2);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(calls.map((batch) => batch.map((i) => i.suggestion))).toEqual([[1], [2]]);
     vi.useRealTimers();
   });
 });
