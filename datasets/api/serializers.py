@@ -30,6 +30,14 @@ class Stats(serializers.Serializer):
     mean_max_depth = serializers.FloatField()
     links = LinkCounts()
     anaphors = serializers.IntegerField()
+    sentences = serializers.IntegerField(help_text="the documents' own sentence boundaries")
+    tokens_per_sentence = serializers.FloatField(help_text="ChEMU Table 1's Tokens/Sentences")
+    ambiguity = serializers.FloatField(
+        help_text="WEC Table 1: mean number of clusters a head lemma appears in"
+    )
+    diversity = serializers.FloatField(
+        help_text="WEC Table 1: mean distinct head lemmas per non-singleton cluster"
+    )
 
 
 class ClusterSize(serializers.Serializer):

@@ -3,7 +3,7 @@
 // clusters (../openSuggestions.ts), which one the keys act on (../suggestionFocus.ts) and
 // deciding on them (../suggestionDecisions.ts). The pure model is ../suggestionModel.ts.
 
-import type { ComputedRef, Ref, ShallowRef } from "vue";
+import { type ComputedRef, type Ref, type ShallowRef, watch } from "vue";
 import type { Api } from "../../api/endpoints";
 import type { Id, LinkItem, LinkType, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
 import type { Commands } from "../commands";
@@ -13,6 +13,7 @@ import { createSuggestionDecisions } from "../suggestionDecisions";
 import { createSuggestionFocus, type Focus } from "../suggestionFocus";
 import type { BulkCount, MappingSource, OpenMembership, SuggestionIndex } from "../suggestionModel";
 import { createSuggestionRuns } from "../suggestionRuns";
+import { createShownRecorder, focusedSuggestion } from "../suggestionShown";
 import type { TopicModel } from "../topicModel";
 import type { AnnotationStore } from "./annotation";
 import type { NavigationStore } from "./navigation";
@@ -85,6 +86,13 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
   const open = createOpenSuggestions({ payload: runs.payload, topic, store, nav });
   const { noSuggestionsText, refresh } = runs;
   const focus = createSuggestionFocus({ open, topic, store, nav, notices, noSuggestionsText });
+  // The first display of each suggestion, for its acceptance latency (../suggestionShown.ts).
+  const shown = createShownRecorder((items) => api.suggestionsShown(annotationId, items));
+  const stopShown = watch(
+    () => focusedSuggestion(focus.focus.value),
+    (suggestion) => suggestion !== null && shown.shown(suggestion),
+    { immediate: true },
+  );
   const decisions = createSuggestionDecisions({
     topic,
     store,
@@ -130,6 +138,8 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
     acceptAbove: decisions.acceptAbove,
     isPeer: focus.isPeer,
     dispose() {
+      stopShown();
+      shown.dispose();
       runs.dispose();
       open.dispose();
     },
