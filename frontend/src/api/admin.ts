@@ -28,6 +28,8 @@ export const exportUrl = (project: Id, format: string, source: string): string =
 
 export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
 
+export const timeCsvUrl = (project: Id): string => `/api/projects/${project}/time/?format=csv`;
+
 /** A project as the core sends it: its suggestion settings belong to the suggestions app
  * (modelserve), which has its own endpoint; the admin pages show both together. */
 const withSettings = (row: Project, settings: SuggestionSettings | undefined): ProjectRow => ({
@@ -103,6 +105,7 @@ export const adminApi = {
   suggestionBackends: () => answer(client.GET("/api/suggestion-backends/")),
   topics: (project: Id) => answer(client.GET("/api/projects/{id}/topics/", id(project))),
   progress: (project: Id) => answer(client.GET("/api/projects/{id}/progress/", id(project))),
+  timeReport: (project: Id) => answer(client.GET("/api/projects/{id}/time/", id(project))),
   importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean) =>
     answer(
       client.POST("/api/projects/{id}/imports/", {
