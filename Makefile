@@ -63,6 +63,12 @@ chromium:
 # Hypothesis profile (tests/hypothesis_profiles.py): ci, or deep for a longer search.
 HYPOTHESIS_PROFILE ?= ci
 export HYPOTHESIS_PROFILE
+# Two pytest processes (pytest-xdist), each taking one test file at a time, so a file's browser,
+# stack or worker fixtures start once. Most tests spend their time waiting on a server, a
+# browser or a worker, so two processes keep 2 cores busy. Each process starts its own
+# PostgreSQL and Redis (tests/services.py). PYTEST_WORKERS=0 runs everything in one process.
+PYTEST_WORKERS ?= 2
+PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 # The fast lane (tests/lanes.py): no browser, no whole stack, no training, nothing marked slow.
 FAST_TESTS := not e2e and not integration and not training and not slow and not bench
 
@@ -73,14 +79,14 @@ test: install frontend chromium $(OIDC_PROVIDER)
 	@$(VENV)/bin/ruff check .
 	@$(VENV)/bin/ruff format --check .
 	@$(VENV)/bin/mypy
-	@$(VENV)/bin/pytest $(PYTEST_ARGS)
+	@$(VENV)/bin/pytest $(PARALLEL) $(PYTEST_ARGS)
 
 # The domain, unit and API tests (real PostgreSQL and Redis, no browser, no worker process, no
 # training) and the frontend's unit tests: the loop to run while working, under 3 minutes.
 test-fast: install
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
-	@$(VENV)/bin/pytest -m "$(FAST_TESTS)" $(PYTEST_ARGS)
+	@$(VENV)/bin/pytest $(PARALLEL) -m "$(FAST_TESTS)" $(PYTEST_ARGS)
 
 bench: install frontend
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
