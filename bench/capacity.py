@@ -18,7 +18,6 @@ import sys
 from typing import Any
 
 from bench.environment import django_with_services
-from bench.smoke import size
 from bench.operations import (
     Client,
     Row,
@@ -30,6 +29,7 @@ from bench.operations import (
     _start_web,
     _stop_web,
 )
+from bench.smoke import size
 
 # A smoke run (BENCH_SMOKE=1, make test) only checks that the benchmark runs to its end: it
 # is the full run's 3 x 25 s of paced operations for 120 annotators that cost minutes there.
