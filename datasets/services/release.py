@@ -67,8 +67,15 @@ def default_formats(project: Project) -> list[str]:
 
 
 def dataset_release(
-    *, project: Project, out: str | Path, formats: list[str] | None = None, with_names: bool = False
+    *,
+    project: Project,
+    out: str | Path,
+    formats: list[str] | None = None,
+    with_names: bool = False,
+    source: str | None = None,
 ) -> ReleaseResult:
+    """`source`: whose annotations the bundle holds, "gold" (imported) or "adjudicated";
+    by default each topic's adjudication, else its imported gold."""
     formats = list(dict.fromkeys(formats or default_formats(project)))
     unknown = [name for name in formats if name not in WRITERS]
     if unknown:
@@ -91,7 +98,7 @@ def dataset_release(
             target = path_inside(out / format, name.rstrip("/"))
             try:
                 exported = annotations_export(
-                    project=project, format=format, out=target, split=split
+                    project=project, format=format, out=target, split=split, source=source
                 )
             except ExportRefused as refused:
                 result.warnings.append(f"{format} {split or WHOLE}: {refused.message}")

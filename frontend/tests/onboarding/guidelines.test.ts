@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../src/workspace/guidelines/markdown";
-import { guidelinesSeen, markGuidelinesSeen } from "../../src/workspace/guidelines/seen";
+import { guidelinesSeen, markGuidelinesSeen, markTourSeen, tourSeen } from "../../src/workspace/guidelines/seen";
 
 describe("guidelines Markdown", () => {
   it("renders headings, emphasis and lists", () => {
@@ -37,5 +37,8 @@ describe("guidelines seen", () => {
     expect(guidelinesSeen(1, 7, storage)).toBe(true);
     expect(guidelinesSeen(1, 8, storage)).toBe(false);
     expect(guidelinesSeen(2, 7, storage)).toBe(false);
+    expect(tourSeen(1, 7, storage)).toBe(false); // the tour is remembered apart
+    markTourSeen(1, 7, storage);
+    expect(tourSeen(1, 7, storage)).toBe(true);
   });
 });
