@@ -33,3 +33,17 @@ describe("the split dialog's form", () => {
     expect(signedPercent(null)).toBe("–");
   });
 });
+
+describe("a refusal in the server's words", () => {
+  it("gives the fields' reasons rather than 'Invalid input.'", async () => {
+    const { ApiError } = await import("../../src/api/http");
+    const { refusalText } = await import("../../src/admin/datasets/refusal");
+    const refused = new ApiError(400, {
+      error: "invalid",
+      message: "Invalid input.",
+      fields: { split: ["Ensure this field has no more than 40 characters."] },
+    } as never);
+    expect(refusalText(refused)).toBe("Ensure this field has no more than 40 characters.");
+    expect(refusalText(new ApiError(400, { error: "refused", message: "No." } as never))).toBe("No.");
+  });
+});

@@ -4,6 +4,7 @@
 import { ref, type Ref } from "vue";
 import { errorText } from "../format";
 import { datasetsApi } from "./datasetsApi";
+import { refusalText } from "./refusal";
 
 export interface TopicSplits {
   splits: Ref<Map<number, string>>;
@@ -46,7 +47,7 @@ export function useTopicSplits(project: () => number): TopicSplits {
       saved.value = splitSaved(label, answer.split);
     } catch (e) {
       splits.value = new Map(splits.value).set(topic, previous);
-      error.value = `Topic ${label} was not moved: ${errorText(e)}`;
+      error.value = `Topic ${label} was not moved: ${refusalText(e)}`;
     }
   }
 
