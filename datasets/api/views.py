@@ -16,6 +16,8 @@ from annotation.models import Project, Topic
 from datasets.api.serializers import (
     ProjectSplits,
     ReleaseRequest,
+    SplitOutcomePayload,
+    SplitRequest,
     StatisticsPage,
     StatisticsQuery,
     StoredReleasePayload,
@@ -23,7 +25,7 @@ from datasets.api.serializers import (
 )
 from datasets.selectors import project_splits, statistics_csv, statistics_page, stored_release
 from datasets.services.release_storage import dataset_release_store
-from datasets.services.splits import topic_split_set
+from datasets.services.splits import dataset_split, topic_split_set
 
 
 class StatisticsView(AdminView):
@@ -62,6 +64,7 @@ class ReleaseView(AdminView):
             project=get_object_or_404(Project, pk=pk),
             formats=data.validated_data.get("formats") or None,
             with_names=data.validated_data["with_names"],
+            source=data.validated_data["source"] or None,
         )
         return Response(StoredReleasePayload(stored).data, status=201)
 
@@ -78,6 +81,26 @@ class ProjectSplitsView(AdminView):
     @extend_schema(responses=ProjectSplits)
     def get(self, request, pk: int):
         return Response(ProjectSplits(project_splits(get_object_or_404(Project, pk=pk))).data)
+
+    @extend_schema(
+        request=SplitRequest, responses={200: SplitOutcomePayload, 201: SplitOutcomePayload}
+    )
+    def post(self, request, pk: int):
+        """Split the project's topics (seeded, balanced). A project already split keeps its
+        split (200, kept) unless `replace`; a new split answers 201."""
+        data = SplitRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        outcome = dataset_split(
+            project=get_object_or_404(Project, pk=pk),
+            ratios=data.validated_data["ratios"],
+            names=data.validated_data.get("names") or None,
+            seed=data.validated_data["seed"],
+            balance=data.validated_data.get("balance"),
+            force=data.validated_data["replace"],
+        )
+        return Response(
+            SplitOutcomePayload(outcome.as_dict()).data, status=200 if outcome.kept else 201
+        )
 
 
 class TopicSplitView(AdminView):

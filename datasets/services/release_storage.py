@@ -31,22 +31,26 @@ class StoredRelease:
 
 
 def dataset_release_store(
-    *, project: Project, formats: list[str] | None = None, with_names: bool = False
+    *,
+    project: Project,
+    formats: list[str] | None = None,
+    with_names: bool = False,
+    source: str | None = None,
 ) -> StoredRelease:
     name = release_name(project)
     with tempfile.TemporaryDirectory(prefix="release-") as work:
         folder = Path(work) / "bundle"
         result: ReleaseResult = dataset_release(
-            project=project, out=folder, formats=formats, with_names=with_names
+            project=project, out=folder, formats=formats, with_names=with_names, source=source
         )
         archive = Path(work) / "bundle.zip"
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
             for path in sorted(folder.rglob("*")):
                 if path.is_file():
                     bundle.write(path, path.relative_to(folder).as_posix())
-        with open(archive, "rb") as source:
+        with open(archive, "rb") as zipped:
             # Overwrite on S3 (file_overwrite); the file system storage would add a suffix.
             default_storage.delete(name)
-            stored = default_storage.save(name, File(source))
+            stored = default_storage.save(name, File(zipped))
         size = archive.stat().st_size
     return StoredRelease(stored, size, result.files, result.warnings)

@@ -686,7 +686,11 @@ export interface paths {
         };
         get: operations["projects_splits_retrieve"];
         put?: never;
-        post?: never;
+        /**
+         * @description Split the project's topics (seeded, balanced). A project already split keeps its
+         *     split (200, kept) unless `replace`; a new split answers 201.
+         */
+        post: operations["projects_splits_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1274,6 +1278,15 @@ export interface components {
          * @enum {string}
          */
         BackendEnum: "chemu" | "cross-encoder" | "edit-distance" | "entailment" | "minilm" | "same-head-lemma" | "singleton" | "trained";
+        /**
+         * @description * `links` - links
+         *     * `clusters` - clusters
+         *     * `mentions` - mentions
+         * @enum {string}
+         */
+        BalanceEnum: "links" | "clusters" | "mentions";
+        /** @enum {unknown} */
+        BlankEnum: "";
         /** @enum {string} */
         BulkAction: "delete" | "reopen";
         BulkDone: {
@@ -2141,6 +2154,15 @@ export interface components {
              * @default false
              */
             with_names?: boolean;
+            /**
+             * @description '' (default): each topic's adjudication, else its imported gold
+             *
+             *     * `` -
+             *     * `gold` - gold
+             *     * `adjudicated` - adjudicated
+             * @default
+             */
+            source?: components["schemas"]["SourceEnum"] | components["schemas"]["BlankEnum"];
         };
         RenameOperation: {
             /**
@@ -2277,6 +2299,13 @@ export interface components {
             suggestion: number;
             reason: string;
         };
+        /**
+         * @description * `` -
+         *     * `gold` - gold
+         *     * `adjudicated` - adjudicated
+         * @enum {string}
+         */
+        SourceEnum: "gold" | "adjudicated";
         SpansSetEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2293,6 +2322,16 @@ export interface components {
                 number
             ][];
         };
+        SplitDeviation: {
+            split: string;
+            /** @description what was balanced: a link type, clusters, ... */
+            dimension: string;
+            /**
+             * Format: double
+             * @description the split's share of it minus its share of topics
+             */
+            deviation: number | null;
+        };
         SplitOperation: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2300,6 +2339,44 @@ export interface components {
              */
             op: "split";
             mentions: number[];
+        };
+        SplitOutcomePayload: {
+            /** @description true: the project had a split and kept it */
+            kept: boolean;
+            sizes: components["schemas"]["SplitSize"][];
+            seed: number | null;
+            balance: string | null;
+            /**
+             * Format: double
+             * @description the largest deviation of a split's share from its topic share
+             */
+            deviation: number | null;
+            deviations: components["schemas"]["SplitDeviation"][];
+        };
+        SplitRequestRequest: {
+            /** @description one share per split, adding up to 1 */
+            ratios: number[];
+            /** @description default: train,test (2) or train,dev,test (3) */
+            names?: string[];
+            /** @default 0 */
+            seed?: number;
+            /**
+             * @description default: links (anaphora), else clusters
+             *
+             *     * `links` - links
+             *     * `clusters` - clusters
+             *     * `mentions` - mentions
+             */
+            balance?: components["schemas"]["BalanceEnum"];
+            /**
+             * @description replace the project's split if it has one (else it is kept)
+             * @default false
+             */
+            replace?: boolean;
+        };
+        SplitSize: {
+            name: string;
+            topics: number;
         };
         StatisticsPage: {
             source: string;
@@ -5403,6 +5480,86 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_splits_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SplitRequestRequest"];
+                "multipart/form-data": components["schemas"]["SplitRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitOutcomePayload"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitOutcomePayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

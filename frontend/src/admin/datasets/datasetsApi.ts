@@ -1,5 +1,5 @@
 // The dataset release's endpoints (datasets/api/urls.py): a project's statistics (JSON, or the
-// CSV download), its splits, and one topic's split.
+// CSV download), its splits (read, or made by the seeded balanced split), and one topic's split.
 
 import type { components } from "../../api/schema";
 import { answer, client } from "../../api/http";
@@ -31,8 +31,10 @@ export const datasetsApi = {
       }),
     ),
   splits: (project: Id) => answer(client.GET("/api/projects/{id}/splits/", { params: { path: { id: project } } })),
-  release: (project: Id) =>
-    answer(client.POST("/api/projects/{id}/release/", { params: { path: { id: project } }, body: {} })),
+  release: (project: Id, body: Schemas["ReleaseRequestRequest"] = {}) =>
+    answer(client.POST("/api/projects/{id}/release/", { params: { path: { id: project } }, body })),
+  split: (project: Id, body: Schemas["SplitRequestRequest"]) =>
+    answer(client.POST("/api/projects/{id}/splits/", { params: { path: { id: project } }, body })),
   setSplit: (topic: Id, split: TopicSplit["split"]) =>
     answer(client.PATCH("/api/topics/{id}/split/", { params: { path: { id: topic } }, body: { split } })),
 };
