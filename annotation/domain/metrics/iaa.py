@@ -24,7 +24,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from annotation.domain.metrics.bootstrap import Interval, aggregate_intervals, resample_weights
+from annotation.domain.metrics.bootstrap import (
+    Interval,
+    interval_columns,
+    intervals_of_sums,
+    resample_weights,
+)
 
 Score = float | None
 
@@ -95,6 +100,8 @@ def aggregate(
         weights = resample_weights(len(results))
     elif weights is False:  # (no intervals asked for: the bench's baseline)
         weights = None
+    metrics = list(metrics)
+    blocks: dict[str, tuple[Any, int]] = {}  # metric -> (its interval columns, its pairs)
     for metric in metrics:
         by_pair: dict[str, list[Any]] = {}
         by_pair_topic: dict[str, dict[int, Any]] = {}
@@ -118,43 +125,64 @@ def aggregate(
                 topic_maxima.append(max(defined))
         micro = [metric.score(metric.pool(counts)) for counts in by_pair.values()]
         defined = [score for score in micro if score is not None]
-        intervals = _intervals(metric, weights, by_pair_topic, maxima_by_topic)
         overall[metric.name] = {
             "avg": mean(defined),
             "std": population_std(defined),
             "max_micro": best(defined),
             "max_macro": mean(topic_maxima),
-            "avg_ci": intervals["avg_ci"],
-            "max_micro_ci": intervals["max_micro_ci"],
-            "max_macro_ci": intervals["max_macro_ci"],
+            "avg_ci": None,
+            "max_micro_ci": None,
+            "max_macro_ci": None,
         }
+        if weights is not None and metric.vector is not None and metric.score_sums is not None:
+            blocks[metric.name] = _interval_block(metric, by_pair_topic, maxima_by_topic)
+    if blocks:
+        _intervals(weights, blocks, {metric.name: metric for metric in metrics}, overall)
     return topics, overall
 
 
-def _intervals(
+def _interval_block(
     metric: MetricSpec,
-    weights: Any,
     by_pair_topic: Mapping[str, Mapping[int, Any]],
     maxima: Sequence[float | None],
-) -> dict[str, Interval]:
-    """The bootstrap intervals of one metric's overall figures (None without a vector form)."""
-    if metric.vector is None or metric.score_sums is None or weights is None:
-        return {"avg_ci": None, "max_micro_ci": None, "max_macro_ci": None}
+) -> tuple[Any, int]:
+    """One metric's columns for the bootstrap's product (``interval_columns``)."""
     import numpy
 
     vector = metric.vector
+    assert vector is not None
     rows, present = [], []
     for counts_by_topic in by_pair_topic.values():
-        first = vector(next(iter(counts_by_topic.values())))
-        array = numpy.zeros((len(maxima), len(first)))
+        indices = list(counts_by_topic)
+        vectors = numpy.asarray([vector(counts) for counts in counts_by_topic.values()], float)
+        array = numpy.zeros((len(maxima), vectors.shape[1]))
+        array[indices] = vectors
         mask = numpy.zeros(len(maxima))
-        for index, counts in counts_by_topic.items():
-            array[index] = vector(counts)
-            mask[index] = 1
+        mask[indices] = 1
         rows.append(array)
         present.append(mask)
     topic_maxima = numpy.array([numpy.nan if m is None else m for m in maxima], dtype=float)
-    return aggregate_intervals(weights, rows, present, topic_maxima, metric.score_sums)
+    return interval_columns(rows, present, topic_maxima), len(rows)
+
+
+def _intervals(
+    weights: Any,
+    blocks: Mapping[str, tuple[Any, int]],
+    specs: Mapping[str, MetricSpec],
+    overall: dict[str, OverallScores],
+) -> None:
+    """Every metric's bootstrap intervals from one product of the resample weights with all
+    metrics' columns side by side."""
+    import numpy
+
+    sums = weights @ numpy.hstack([columns for columns, _ in blocks.values()])
+    start = 0
+    for name, (columns, pairs) in blocks.items():
+        part = sums[:, start : start + columns.shape[1]]
+        start += columns.shape[1]
+        score_sums = specs[name].score_sums
+        assert score_sums is not None
+        overall[name].update(intervals_of_sums(part, pairs, score_sums))  # type: ignore[typeddict-item]
 
 
 def pair_label(first: int, second: int, names: Sequence[str] | None) -> str:
