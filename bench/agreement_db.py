@@ -78,6 +78,11 @@ def _build(folder: Path, topics: int):
     from bench.scoring.generate import generate
 
     generate(folder, topics=topics)
+    from django.conf import settings
+
+    # 1,000 SciCo-sized topics are ~120 MB: above an upload's limit, not the bench's
+    settings.MAX_UPLOAD_BYTES = max(settings.MAX_UPLOAD_BYTES, 1 << 30)
+    settings.IMPORT_MAX_TOPICS = max(settings.IMPORT_MAX_TOPICS, topics)
     project = Project.objects.create(name="bench agreement", hierarchy=True)
     started = time.perf_counter()
     result = topics_import(project=project, path=folder / "gold.jsonl", format="scico")
