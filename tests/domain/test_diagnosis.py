@@ -133,4 +133,5 @@ def test_a_side_against_itself_has_nothing_to_diagnose(groups):
             side("b", groups, edges=[(0, len(groups) - 1)]),
         ]
     )
-    assert result.mentions == () and result.edges == ()
+    assert result.mentions == ()
+    assert result.edges == ()
