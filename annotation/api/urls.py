@@ -1,6 +1,13 @@
 from django.urls import path
 
-from annotation.api.views import assignment_bulk, assignments, files, projects, workspace
+from annotation.api.views import (
+    assignment_bulk,
+    assignments,
+    diagnosis,
+    files,
+    projects,
+    workspace,
+)
 
 urlpatterns = [
     path("assignments/mine/", workspace.MyAssignmentsView.as_view(), name="api-my-assignments"),
@@ -35,6 +42,11 @@ urlpatterns = [
     path("projects/<int:pk>/export/", files.ExportView.as_view(), name="api-project-export"),
     path(
         "projects/<int:pk>/agreement/", files.AgreementView.as_view(), name="api-project-agreement"
+    ),
+    path(
+        "projects/<int:pk>/agreement/diagnosis/",
+        diagnosis.DiagnosisView.as_view(),
+        name="api-project-agreement-diagnosis",
     ),
     path("assignments/", assignments.AssignmentsView.as_view(), name="api-assignments"),
     path(
