@@ -103,16 +103,18 @@ def aggregate(
     metrics = list(metrics)
     blocks: dict[str, tuple[Any, int]] = {}  # metric -> (its interval columns, its pairs)
     for metric in metrics:
+        # with intervals numpy is loaded anyway: score with arrays (without, the command
+        # line keeps numpy out of its start-up and takes the scalar path: the same floats)
+        if weights is not None and metric.vector is not None and metric.score_sums is not None:
+            blocks[metric.name] = _vector_metric(metric, results, topics, overall)
+            continue
         by_pair: dict[str, list[Any]] = {}
-        by_pair_topic: dict[str, dict[int, Any]] = {}
         topic_maxima: list[float] = []
-        maxima_by_topic: list[float | None] = []
-        for index, (topic, pairs) in enumerate(results.items()):
+        for topic, pairs in results.items():
             scores: dict[str, Score] = {}
             for pair, result in pairs.items():
                 counts = metric.extract(result)
                 by_pair.setdefault(pair, []).append(counts)
-                by_pair_topic.setdefault(pair, {})[index] = counts
                 scores[pair] = metric.score(counts)
             defined = [score for score in scores.values() if score is not None]
             topics[topic][metric.name] = {
@@ -120,7 +122,6 @@ def aggregate(
                 "max": best(defined),
                 "pairs": scores,
             }
-            maxima_by_topic.append(max(defined) if defined else None)
             if defined:
                 topic_maxima.append(max(defined))
         micro = [metric.score(metric.pool(counts)) for counts in by_pair.values()]
@@ -134,35 +135,68 @@ def aggregate(
             "max_micro_ci": None,
             "max_macro_ci": None,
         }
-        if weights is not None and metric.vector is not None and metric.score_sums is not None:
-            blocks[metric.name] = _interval_block(metric, by_pair_topic, maxima_by_topic)
     if blocks:
         _intervals(weights, blocks, {metric.name: metric for metric in metrics}, overall)
     return topics, overall
 
 
-def _interval_block(
+def _vector_metric(
     metric: MetricSpec,
-    by_pair_topic: Mapping[str, Mapping[int, Any]],
-    maxima: Sequence[float | None],
+    results: Mapping[str, Mapping[str, Any]],
+    topics: dict[str, dict[str, TopicScores]],
+    overall: dict[str, OverallScores],
 ) -> tuple[Any, int]:
-    """One metric's columns for the bootstrap's product (``interval_columns``)."""
+    """One metric whose counts add up as vectors, scored with numpy: each pair's per-topic
+    vectors in one array, every pair-topic score and every pair's micro score from arrays.
+
+    The same floats as ``metric.score`` / ``metric.pool`` (tested against them): the score
+    of sums divides and multiplies in the scalar code's order, and a pair's counts are added
+    topic after topic (``add.accumulate`` is a left-to-right running sum), as ``add_counts``
+    adds them. Returns the metric's bootstrap columns."""
     import numpy
 
-    vector = metric.vector
+    vector, score_sums = metric.vector, metric.score_sums
     assert vector is not None
+    assert score_sums is not None
+    indices: dict[str, list[int]] = {}
+    vectors: dict[str, list[Sequence[float]]] = {}
+    for index, pairs in enumerate(results.values()):
+        for pair, result in pairs.items():
+            indices.setdefault(pair, []).append(index)
+            vectors.setdefault(pair, []).append(vector(metric.extract(result)))
+    arrays = {pair: numpy.asarray(rows, dtype=numpy.float64) for pair, rows in vectors.items()}
+    scores = {pair: iter(score_sums(array).tolist()) for pair, array in arrays.items()}
+    topic_maxima: list[float] = []
+    maxima_by_topic: list[float | None] = []
+    for topic, pairs in results.items():
+        by_pair: dict[str, Score] = {pair: next(scores[pair]) for pair in pairs}
+        defined = [score for score in by_pair.values() if score is not None]
+        topics[topic][metric.name] = {"avg": mean(defined), "max": best(defined), "pairs": by_pair}
+        maxima_by_topic.append(max(defined) if defined else None)
+        if defined:
+            topic_maxima.append(max(defined))
+    micro = [
+        float(score_sums(numpy.add.accumulate(array, axis=0)[-1:])[0]) for array in arrays.values()
+    ]
+    overall[metric.name] = {
+        "avg": mean(micro),
+        "std": population_std(micro),
+        "max_micro": best(micro),
+        "max_macro": mean(topic_maxima),
+        "avg_ci": None,
+        "max_micro_ci": None,
+        "max_macro_ci": None,
+    }
     rows, present = [], []
-    for counts_by_topic in by_pair_topic.values():
-        indices = list(counts_by_topic)
-        vectors = numpy.asarray([vector(counts) for counts in counts_by_topic.values()], float)
-        array = numpy.zeros((len(maxima), vectors.shape[1]))
-        array[indices] = vectors
-        mask = numpy.zeros(len(maxima))
-        mask[indices] = 1
-        rows.append(array)
+    for pair, array in arrays.items():
+        full = numpy.zeros((len(results), array.shape[1]))
+        full[indices[pair]] = array
+        mask = numpy.zeros(len(results))
+        mask[indices[pair]] = 1
+        rows.append(full)
         present.append(mask)
-    topic_maxima = numpy.array([numpy.nan if m is None else m for m in maxima], dtype=float)
-    return interval_columns(rows, present, topic_maxima), len(rows)
+    maxima = numpy.array([numpy.nan if m is None else m for m in maxima_by_topic], dtype=float)
+    return interval_columns(rows, present, maxima), len(rows)
 
 
 def _intervals(
