@@ -51,3 +51,14 @@ def test_a_topic_row_opens_its_diagnosis_and_each_item_opens_the_review_at_the_m
     expect(table.locator("thead th")).to_have_text(["Mention", "gold", "bob"])
     expect(table.locator("tbody tr")).to_have_count(len(against["mentions"]))
     page.screenshot(path=str(artifacts / "admin-diagnosis-gold.png"), full_page=True)
+
+    # against gold the same way: the gold side's cell opens the gold at that mention
+    gold = against["sides"][0]
+    item = next(m for m in against["mentions"] if m["ids"]["gold"] is not None)
+    page.get_by_role("link", name=f"Open gold's annotation at {item['text']}").first.click()
+    expect(page).to_have_url(
+        f"/review/annotations/{gold['annotation']}?mention={item['ids']['gold']}"
+    )
+    expect(page.locator(".m.is-current").first).to_have_attribute(
+        "data-mention", str(item["ids"]["gold"])
+    )
