@@ -377,6 +377,26 @@ class SuggestionDecision(models.Model):
         return f"{self.decision} suggestion {self.suggestion}"
 
 
+class SuggestionShown(models.Model):
+    """When the workspace first showed a suggestion to the annotator of an annotation: the
+    start of its acceptance latency (annotation/domain/time_spent.py). By the suggestion's id
+    alone, as SuggestionDecision; the first display only (later ones are not written)."""
+
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="+")
+    suggestion = models.BigIntegerField()
+    shown_at = models.DateTimeField()
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["annotation", "suggestion"], name="suggestion_shown_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"suggestion {self.suggestion} shown at {self.shown_at}"
+
+
 class ValidationDecision(models.Model):
     """A validator's (or the consolidating adjudicator's) decision on one mention of a
     validation topic; written only through `validation_set` effects, so it is logged."""

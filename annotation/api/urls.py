@@ -6,6 +6,7 @@ from annotation.api.views import (
     diagnosis,
     files,
     projects,
+    time_report,
     workspace,
 )
 
@@ -24,6 +25,11 @@ urlpatterns = [
     path("annotations/<int:pk>/undo/", workspace.UndoView.as_view(), name="api-undo"),
     path("annotations/<int:pk>/redo/", workspace.RedoView.as_view(), name="api-redo"),
     path("annotations/<int:pk>/cursor/", workspace.CursorView.as_view(), name="api-cursor"),
+    path(
+        "annotations/<int:pk>/suggestions-shown/",
+        time_report.SuggestionsShownView.as_view(),
+        name="api-suggestions-shown",
+    ),
     # admins
     path("projects/", projects.ProjectsView.as_view(), name="api-projects"),
     path("projects/<int:pk>/", projects.ProjectView.as_view(), name="api-project"),
@@ -37,6 +43,7 @@ urlpatterns = [
         projects.ProjectProgressView.as_view(),
         name="api-project-progress",
     ),
+    path("projects/<int:pk>/time/", time_report.ProjectTimeView.as_view(), name="api-project-time"),
     path("projects/<int:pk>/imports/", files.ImportView.as_view(), name="api-project-import"),
     path("import-jobs/<int:pk>/", files.ImportJobView.as_view(), name="api-import-job"),
     path("projects/<int:pk>/export/", files.ExportView.as_view(), name="api-project-export"),

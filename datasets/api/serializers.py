@@ -30,6 +30,14 @@ class Stats(serializers.Serializer):
     mean_max_depth = serializers.FloatField()
     links = LinkCounts()
     anaphors = serializers.IntegerField()
+    sentences = serializers.IntegerField(help_text="the documents' own sentence boundaries")
+    tokens_per_sentence = serializers.FloatField(help_text="ChEMU Table 1's Tokens/Sentences")
+    ambiguity = serializers.FloatField(
+        help_text="WEC Table 1: mean number of clusters a head lemma appears in"
+    )
+    diversity = serializers.FloatField(
+        help_text="WEC Table 1: mean distinct head lemmas per non-singleton cluster"
+    )
 
 
 class ClusterSize(serializers.Serializer):
@@ -75,3 +83,21 @@ class TopicSplit(serializers.Serializer):
 class ProjectSplits(serializers.Serializer):
     names = serializers.ListField(child=serializers.CharField(), help_text="in split order")
     topics = TopicSplit(many=True)
+
+
+class ReleaseRequest(serializers.Serializer):
+    formats = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="default: scico (hierarchy), chemu (anaphora), brat (both), and conll",
+    )
+    with_names = serializers.BooleanField(
+        default=False, help_text="name the annotators in the datasheet (by default only counted)"
+    )
+
+
+class StoredReleasePayload(serializers.Serializer):
+    name = serializers.CharField(help_text="where it is stored (releases/<project id>/...)")
+    size = serializers.IntegerField(help_text="bytes of the zip")
+    files = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.ListField(child=serializers.CharField())

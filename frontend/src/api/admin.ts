@@ -43,6 +43,8 @@ export const diagnosisCsvUrl = (project: Id, scope: DiagnosisScope): string =>
     format: "csv",
   })}`;
 
+export const timeCsvUrl = (project: Id): string => `/api/projects/${project}/time/?format=csv`;
+
 /** A project as the core sends it: its suggestion settings belong to the suggestions app
  * (modelserve), which has its own endpoint; the admin pages show both together. */
 const withSettings = (row: Project, settings: SuggestionSettings | undefined): ProjectRow => ({
@@ -118,6 +120,7 @@ export const adminApi = {
   suggestionBackends: () => answer(client.GET("/api/suggestion-backends/")),
   topics: (project: Id) => answer(client.GET("/api/projects/{id}/topics/", id(project))),
   progress: (project: Id) => answer(client.GET("/api/projects/{id}/progress/", id(project))),
+  timeReport: (project: Id) => answer(client.GET("/api/projects/{id}/time/", id(project))),
   importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean) =>
     answer(
       client.POST("/api/projects/{id}/imports/", {

@@ -30,6 +30,8 @@ export type UserRow = Schemas["UserRow"];
 export type AssignmentStatus = Schemas["AssignmentStatus"];
 export type ProgressCell = Schemas["ProgressCell"];
 export type ProgressPayload = Schemas["ProgressPayload"];
+export type TimeReport = Schemas["TimeReport"];
+export type AnnotatorTime = Schemas["AnnotatorTime"];
 
 /** ws/projects/<id>/: after every committed operation or status change in the project (the
  * schema describes HTTP only). */

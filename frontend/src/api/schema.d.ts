@@ -103,6 +103,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/annotations/{id}/suggestions-shown/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The workspace says which suggestions it showed, and how long ago (not an operation). */
+        post: operations["annotations_suggestions_shown_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/annotations/{id}/suggestions/accept-above/": {
         parameters: {
             query?: never;
@@ -652,6 +669,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/release/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
+         *     bucket): POST builds and stores it (replacing the stored one), GET downloads it.
+         */
+        get: operations["projects_release_retrieve"];
+        put?: never;
+        /**
+         * @description The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
+         *     bucket): POST builds and stores it (replacing the stored one), GET downloads it.
+         */
+        post: operations["projects_release_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/splits/": {
         parameters: {
             query?: never;
@@ -727,6 +768,22 @@ export interface paths {
         get: operations["projects_suggestion_settings_retrieve"];
         /** @description Which backend suggests for the project's topics, with which parameters. */
         put: operations["projects_suggestion_settings_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/time/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_time_retrieve"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -925,6 +982,16 @@ export interface components {
             suggestion: number;
             operation: components["schemas"]["Operation"];
         };
+        AcceptanceLatency: {
+            /** @description acceptances of a suggestion seen shown */
+            accepted: number;
+            /** @description acceptances without a recorded display */
+            unseen: number;
+            /** Format: double */
+            median_seconds: number | null;
+            /** @description median under 500 ms (Potato) */
+            rubber_stamping: boolean;
+        };
         /** @description Decisions on one backend's suggestions of one kind (modelserve/services/acceptance.py). */
         AcceptanceRow: {
             backend: string;
@@ -1061,6 +1128,15 @@ export interface components {
             updated_at: string | null;
             attempts: components["schemas"]["PracticeAttemptRow"][];
             log: components["schemas"]["QualificationLogEntry"][];
+        };
+        AnnotatorTime: {
+            annotator: string;
+            /** @description decision kind -> its times */
+            kinds: {
+                [key: string]: components["schemas"]["KindTime"];
+            };
+            acceptance: components["schemas"]["AcceptanceLatency"];
+            gold: components["schemas"]["GoldOverTime"];
         };
         /** @description One annotator's submitted annotation of the topic, read-only. */
         AnnotatorVersion: {
@@ -1449,6 +1525,31 @@ export interface components {
          * @enum {string}
          */
         FormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
+        GoldOverTime: {
+            topics: components["schemas"]["GoldTopic"][];
+            weeks: components["schemas"]["GoldWeek"][];
+        };
+        GoldTopic: {
+            /** @description 1 = the annotator's first submitted topic */
+            order: number;
+            topic: number;
+            external_id: string;
+            /** Format: date-time */
+            submitted_at: string | null;
+            /** @description ISO week, e.g. 2026-W07 */
+            week: string;
+            /** Format: double */
+            score: number | null;
+        };
+        GoldWeek: {
+            week: string;
+            topics: number;
+            /**
+             * Format: double
+             * @description mean of the week's topic scores
+             */
+            score: number | null;
+        };
         GuidedStarted: {
             /** @description mentions the file does not ask about, placed */
             placed: number;
@@ -1527,6 +1628,18 @@ export interface components {
          * @enum {string}
          */
         KindEnum: "annotator" | "adjudication" | "gold";
+        KindTime: {
+            /** @description decisions with a time */
+            count: number;
+            /** Format: double */
+            total_seconds: number;
+            /** Format: double */
+            median_seconds: number | null;
+            /** Format: double */
+            mean_seconds: number | null;
+            /** @description decisions without a time: first in their topic, or after an idle gap */
+            excluded: number;
+        };
         LabelSetEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1611,6 +1724,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -1639,6 +1757,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -2086,6 +2209,15 @@ export interface components {
             old: boolean;
             new: boolean;
         };
+        ReleaseRequestRequest: {
+            /** @description default: scico (hierarchy), chemu (anaphora), brat (both), and conll */
+            formats?: string[];
+            /**
+             * @description name the annotators in the datasheet (by default only counted)
+             * @default false
+             */
+            with_names?: boolean;
+        };
         RenameOperation: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2177,6 +2309,8 @@ export interface components {
             authenticated: boolean;
             /** @description null when nobody is signed in */
             user: components["schemas"]["Me"] | null;
+            /** @description the OpenID Connect provider, null when none is configured */
+            single_sign_on: components["schemas"]["SingleSignOn"] | null;
         };
         SetNoteOperation: {
             /**
@@ -2202,6 +2336,18 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             };
+        };
+        ShownSuggestionRequest: {
+            /** Format: int64 */
+            suggestion: number;
+            /** @description how long ago the workspace showed it */
+            age_ms: number;
+        };
+        SingleSignOn: {
+            /** @description the provider, for "Sign in with <name>" */
+            name: string;
+            /** @description where the button goes (add ?next=/path) */
+            url: string;
         };
         SkippedSuggestion: {
             suggestion: number;
@@ -2263,6 +2409,23 @@ export interface components {
             mean_max_depth: number;
             links: components["schemas"]["LinkCounts"];
             anaphors: number;
+            /** @description the documents' own sentence boundaries */
+            sentences: number;
+            /**
+             * Format: double
+             * @description ChEMU Table 1's Tokens/Sentences
+             */
+            tokens_per_sentence: number;
+            /**
+             * Format: double
+             * @description WEC Table 1: mean number of clusters a head lemma appears in
+             */
+            ambiguity: number;
+            /**
+             * Format: double
+             * @description WEC Table 1: mean distinct head lemmas per non-singleton cluster
+             */
+            diversity: number;
         };
         /**
          * @description * `queued` - Queued
@@ -2272,6 +2435,14 @@ export interface components {
          * @enum {string}
          */
         StatusEnum: "queued" | "running" | "succeeded" | "failed";
+        StoredReleasePayload: {
+            /** @description where it is stored (releases/<project id>/...) */
+            name: string;
+            /** @description bytes of the zip */
+            size: number;
+            files: string[];
+            warnings: string[];
+        };
         SuggestionBackends: {
             backends: string[];
             default: string;
@@ -2290,6 +2461,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -2320,6 +2496,19 @@ export interface components {
             version: number;
             /** @description the topic's newest run in any state */
             newest_run: components["schemas"]["RunPayload"] | null;
+        };
+        SuggestionsShownRequestRequest: {
+            shown: components["schemas"]["ShownSuggestionRequest"][];
+        };
+        TimeReport: {
+            idle_cap_seconds: number;
+            /** Format: double */
+            rubber_stamp_seconds: number;
+            /** @description in report order */
+            kinds: string[];
+            /** @description conll_f1, relation_exact_f1, or null (validation projects) */
+            gold_metric: string | null;
+            annotators: components["schemas"]["AnnotatorTime"][];
         };
         Token: {
             token: string;
@@ -2556,6 +2745,11 @@ export interface components {
             per_hour: number | null;
             /**
              * Format: double
+             * @description mentions accepted (WEC's valid mentions) per hour
+             */
+            accepted_per_hour: number | null;
+            /**
+             * Format: double
              * @description against the consolidated
              */
             precision: number | null;
@@ -2565,6 +2759,11 @@ export interface components {
             f1: number | null;
             /** @description mentions compared with the consolidated */
             compared: number;
+            /**
+             * Format: double
+             * @description Cohen's kappa against the consolidated validation (WEC 3.3)
+             */
+            kappa_consolidated: number | null;
         };
         ValidatorPair: {
             validators: [
@@ -3087,6 +3286,77 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_suggestions_shown_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestionsShownRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SuggestionsShownRequestRequest"];
+                "multipart/form-data": components["schemas"]["SuggestionsShownRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5129,6 +5399,117 @@ export interface operations {
             };
         };
     };
+    projects_release_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_release_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReleaseRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReleaseRequestRequest"];
+                "multipart/form-data": components["schemas"]["ReleaseRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredReleasePayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     projects_splits_retrieve: {
         parameters: {
             query?: never;
@@ -5452,6 +5833,57 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_time_retrieve: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeReport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("annotation", "0011_project_suggestions"),
+        ("annotation", "0012_suggestion_shown"),
     ]
 
     operations = [
