@@ -3,6 +3,7 @@ from django.urls import path
 from annotation.api.views import (
     assignment_bulk,
     assignments,
+    diagnosis,
     files,
     projects,
     time_report,
@@ -48,6 +49,11 @@ urlpatterns = [
     path("projects/<int:pk>/export/", files.ExportView.as_view(), name="api-project-export"),
     path(
         "projects/<int:pk>/agreement/", files.AgreementView.as_view(), name="api-project-agreement"
+    ),
+    path(
+        "projects/<int:pk>/agreement/diagnosis/",
+        diagnosis.DiagnosisView.as_view(),
+        name="api-project-agreement-diagnosis",
     ),
     path("assignments/", assignments.AssignmentsView.as_view(), name="api-assignments"),
     path(

@@ -28,6 +28,21 @@ export const exportUrl = (project: Id, format: string, source: string): string =
 
 export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
 
+/** What the diagnosis compares: all annotators of the topic, or gold beside them (or one). */
+export interface DiagnosisScope {
+  topic: string;
+  gold?: boolean;
+  annotator?: string;
+}
+
+export const diagnosisCsvUrl = (project: Id, scope: DiagnosisScope): string =>
+  `/api/projects/${project}/agreement/diagnosis/${query({
+    topic: scope.topic,
+    gold: scope.gold ? "true" : undefined,
+    annotator: scope.annotator,
+    format: "csv",
+  })}`;
+
 export const timeCsvUrl = (project: Id): string => `/api/projects/${project}/time/?format=csv`;
 
 /** A project as the core sends it: its suggestion settings belong to the suggestions app
@@ -116,6 +131,15 @@ export const adminApi = {
   importJob: (job: Id) => answer(client.GET("/api/import-jobs/{id}/", id(job))),
   exportFile: (project: Id, format: string, source: string) => download(exportUrl(project, format, source)),
   agreement: (project: Id) => answer(client.GET("/api/projects/{id}/agreement/", id(project))),
+  diagnosis: (project: Id, scope: DiagnosisScope) =>
+    answer(
+      client.GET("/api/projects/{id}/agreement/diagnosis/", {
+        params: {
+          path: { id: project },
+          query: { topic: scope.topic, gold: scope.gold ?? false, annotator: scope.annotator ?? "" },
+        },
+      }),
+    ),
   users: () => answer(client.GET("/api/users/")),
   createUser: (username: string, password: string, isAdmin: boolean) =>
     answer(client.POST("/api/users/", { body: { username, password, is_admin: isAdmin } })),

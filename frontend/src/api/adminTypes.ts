@@ -66,6 +66,9 @@ export type OverallMetricScores = Schemas["OverallMetricScores"];
 export type Score = TopicMetricScores["avg"];
 /** GET /api/projects/<id>/agreement/ */
 export type AgreementReport = Schemas["AgreementReport"];
+/** GET /api/projects/<id>/agreement/diagnosis/?topic= */
+export type Diagnosis = Schemas["DiagnosisPayload"];
+export type DiagnosisCluster = Schemas["DiagnosisCluster"];
 
 export type AcceptanceRow = Schemas["AcceptanceRow"];
 /** GET /api/model-trainings/: a model trained in the model worker after start-up. */

@@ -605,6 +605,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/agreement/diagnosis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_agreement_diagnosis_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/export/": {
         parameters: {
             query?: never;
@@ -1374,6 +1390,59 @@ export interface components {
             depth: number;
             topics: number;
         };
+        DiagnosisCluster: {
+            label: string;
+            /** @description member texts */
+            members: string[];
+        };
+        DiagnosisEdge: {
+            parent: components["schemas"]["DiagnosisCluster"];
+            child: components["schemas"]["DiagnosisCluster"];
+            present: string[];
+            absent: string[];
+        };
+        DiagnosisLink: {
+            type: string;
+            anaphor: string;
+            antecedent: string;
+            anaphor_ids: {
+                [key: string]: number | null;
+            };
+            present: string[];
+            absent: string[];
+        };
+        DiagnosisMention: {
+            text: string;
+            document: number;
+            spans: number[][];
+            /** @description side -> the mention's id in that side's annotation (null: it lacks it) */
+            ids: {
+                [key: string]: number | null;
+            };
+            /** @description side -> the mention's cluster there (null: it lacks the mention) */
+            clusters: {
+                [key: string]: components["schemas"]["DiagnosisCluster"] | null;
+            };
+        };
+        DiagnosisPayload: {
+            topic: components["schemas"]["DiagnosisTopic"];
+            gold: boolean;
+            sides: components["schemas"]["DiagnosisSide"][];
+            mentions: components["schemas"]["DiagnosisMention"][];
+            edges: components["schemas"]["DiagnosisEdge"][];
+            links: components["schemas"]["DiagnosisLink"][];
+        };
+        DiagnosisSide: {
+            /** @description a username, or "gold" */
+            name: string;
+            /** @description its annotation (the review view opens it) */
+            annotation: number;
+            kind: components["schemas"]["KindEnum"];
+        };
+        DiagnosisTopic: {
+            id: number;
+            external_id: string;
+        };
         DocumentPayload: {
             id: number;
             position: number;
@@ -1565,6 +1634,13 @@ export interface components {
             warnings: string[];
             skipped: string[];
         };
+        /**
+         * @description * `annotator` - annotator
+         *     * `adjudication` - adjudication
+         *     * `gold` - gold
+         * @enum {string}
+         */
+        KindEnum: "annotator" | "adjudication" | "gold";
         KindTime: {
             /** @description decisions with a time */
             count: number;
@@ -5161,6 +5237,76 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_agreement_diagnosis_retrieve: {
+        parameters: {
+            query: {
+                /** @description only this annotator (default: all who submitted) */
+                annotator?: string;
+                /**
+                 * @description * `json` - json
+                 *     * `csv` - csv
+                 */
+                format?: "json" | "csv";
+                /** @description compare with the topic's gold (adjudicated, else imported) */
+                gold?: boolean;
+                /** @description the topic's external id (as the report names it) */
+                topic: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosisPayload"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
