@@ -13,8 +13,13 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from modelserve.services.execution import suggestion_run_execute
+from modelserve.services.learning import learning_due_request
 from modelserve.services.runs import RUN_TASK, suggestion_runs_requeue
-from modelserve.services.trainings import TRAIN_TASK, model_training_execute
+from modelserve.services.trainings import (
+    TRAIN_TASK,
+    model_training_execute,
+    model_trainings_requeue,
+)
 from modelserve.workers import MODELS_QUEUE
 
 logger = logging.getLogger(__name__)
@@ -103,6 +108,12 @@ def _sweep_forever() -> None:
             requeued = suggestion_runs_requeue()
             if requeued:
                 logger.warning("re-queued suggestion runs %s (nobody was executing them)", requeued)
+            requeued = model_trainings_requeue()
+            if requeued:
+                logger.warning("re-queued trainings %s (nobody was executing them)", requeued)
+            learning = learning_due_request()
+            if learning:
+                logger.info("retraining queued for projects %s (new work)", learning)
             failing = False
         except Exception as error:  # noqa: BLE001 - the broker or database is away: try later
             if not failing:

@@ -26,6 +26,7 @@ from django.db import (
     connection,
     transaction,
 )
+from django.db.models import Q
 from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
@@ -74,6 +75,38 @@ def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | Non
         )
         after_commit(lambda: training_task_send(training.pk))
     return training
+
+
+def model_trainings_requeue() -> list[int]:
+    """Send again the task of every training that nobody would otherwise execute (as
+    `suggestion_runs_requeue` does for runs): `running` with a stale heartbeat (its worker
+    died), or `queued` for longer than the staleness window with no message waiting. Rows
+    are locked (other sweepers skip them) and a re-queued one's heartbeat is set to now."""
+    from modelserve.workers import waiting_run_ids
+
+    now = timezone.now()
+    stale_before = now - heartbeat_stale_after()
+    waiting = waiting_run_ids(TRAIN_TASK, key="training_id")
+    silent = Q(heartbeat_at__lt=stale_before) | Q(
+        heartbeat_at__isnull=True, created_at__lt=stale_before
+    )
+    with transaction.atomic():
+        trainings = list(
+            ModelTraining.objects.select_for_update(skip_locked=True)
+            .filter(silent, status__in=ACTIVE)
+            .exclude(status=ModelTraining.Status.QUEUED, pk__in=waiting)
+        )
+        for training in trainings:
+            training.message = (
+                f"re-queued: worker {training.worker or '?'} stopped answering"
+                if training.status == ModelTraining.Status.RUNNING
+                else "re-queued: waiting for a model worker"
+            )
+            training.status = ModelTraining.Status.QUEUED
+            training.heartbeat_at = now
+            training.save(update_fields=["status", "heartbeat_at", "message"])
+            after_commit(training_task_send, training.pk)
+    return [training.pk for training in trainings]
 
 
 def _retried(write, *, attempts: int = 5):
@@ -166,7 +199,13 @@ def model_training_execute(
             ModelTraining.objects.filter(pk=training.pk, status=ModelTraining.Status.RUNNING),
             name=f"training-{training.pk}",
         ):
-            message = _train_mention_tagger(_progress_writer(training.pk), train_file, options)
+            progress = _progress_writer(training.pk)
+            if training.project_id is not None:  # a project's retraining (services/learning.py)
+                from modelserve.services.learning import learning_train
+
+                message = learning_train(training, progress)
+            else:
+                message = _train_mention_tagger(progress, train_file, options)
     except Exception as exc:  # the row records any failure for the admin page
         logger.exception("training %s failed", training.pk)
         detail, failure = traceback.format_exc(), f"{type(exc).__name__}: {exc}"[:300]
