@@ -31,6 +31,7 @@ from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.services.learning_data import project_work
+from modelserve.services.training_tasks import training_task_send
 from modelserve.training.learning import (
     CHEMU,
     is_not_worse,
@@ -78,8 +79,6 @@ def learning_request(*, project_id: int, now=None) -> ModelTraining | None:
     """Queue the project's retraining if learning is on and one is due; the task is sent after
     commit. None: off, not due, or one queued or running already (it will be looked at again
     by the sweeper once that one ends)."""
-    from modelserve.services.trainings import training_task_send
-
     now = now or timezone.now()
     with transaction.atomic():
         row = SuggestionSettings.objects.select_for_update().filter(project_id=project_id).first()
@@ -173,6 +172,7 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
     from modelserve.selectors import project_suggestion_settings
     from modelserve.training.learning_scores import held_out_scores
 
+    assert training.project_id is not None  # trainings.py sends only a project's here
     project = Project.objects.get(pk=training.project_id)
     backend = learner_for(
         anaphora=project.anaphora,
@@ -221,6 +221,8 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
 def _version_save(training: ModelTraining, **fields: Any) -> ModelVersion | None:
     """The version, numbered in order, if the training is still this execution's (a worker
     whose training was taken over must not add a second version)."""
+    project_id = training.project_id
+    assert project_id is not None
     with transaction.atomic():
         still_ours = (
             ModelTraining.objects.select_for_update()
@@ -234,17 +236,16 @@ def _version_save(training: ModelTraining, **fields: Any) -> ModelVersion | None
         )
         if not still_ours:
             return None
-        SuggestionSettings.objects.select_for_update().filter(
-            project_id=training.project_id
-        ).first()  # numbers are given one at a time per project
+        # numbers are given one at a time per project
+        SuggestionSettings.objects.select_for_update().filter(project_id=project_id).first()
         number = (
-            ModelVersion.objects.filter(project_id=training.project_id).aggregate(Max("number"))[
+            ModelVersion.objects.filter(project_id=project_id).aggregate(Max("number"))[
                 "number__max"
             ]
             or 0
         ) + 1
         return ModelVersion.objects.create(
-            project_id=training.project_id,
+            project_id=project_id,
             backend=fields["backend"],
             number=number,
             path=str(fields["folder"]),

@@ -23,7 +23,7 @@ class ProjectWork:
 
 
 def submitted_annotations(project: Project) -> list[dict[str, Any]]:
-    return list(
+    rows = (
         Annotation.objects.filter(
             topic__project=project,
             kind__in=[Annotation.Kind.ANNOTATOR, Annotation.Kind.ADJUDICATION],
@@ -32,6 +32,7 @@ def submitted_annotations(project: Project) -> list[dict[str, Any]]:
         .order_by("topic_id", "assignment__submitted_at", "pk")
         .values("pk", "topic_id", "topic__external_id", "kind", "assignment__user_id")
     )
+    return [dict(row) for row in rows]
 
 
 def project_work(project: Project) -> ProjectWork:

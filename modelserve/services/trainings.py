@@ -17,7 +17,6 @@ import time
 import traceback
 from pathlib import Path
 
-from celery import current_app
 from django.conf import settings
 from django.db import (
     InterfaceError,
@@ -32,12 +31,11 @@ from django.utils import timezone
 from annotation.infra.side_effects import after_commit
 from modelserve.models import ModelTraining
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
+from modelserve.services.training_tasks import TRAIN_TASK, training_task_send
 
 logger = logging.getLogger(__name__)
 
 MENTION_TAGGER = "chemu-mentions"
-# The model worker's task (modelserve.tasks), sent by name like the run task.
-TRAIN_TASK = "modelserve.tasks.train_model"
 ACTIVE = (ModelTraining.Status.QUEUED, ModelTraining.Status.RUNNING)
 
 
@@ -49,17 +47,6 @@ def _mention_tagger_trained() -> bool:
     from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
 
     return mentions_trained(_models_dir() / DIRECTORY)
-
-
-def training_task_send(training_id: int) -> None:
-    try:
-        current_app.send_task(
-            TRAIN_TASK, kwargs={"training_id": training_id}, queue="models", ignore_result=True
-        )
-    except Exception as error:  # noqa: BLE001 - any broker failure: the next start sends it
-        logger.warning(
-            "training %s stays queued: its task could not be sent (%r)", training_id, error
-        )
 
 
 def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | None:

@@ -85,8 +85,10 @@ def test_submissions_retrain_the_suggester_in_the_worker_that_takes_over_a_dead_
         version = ModelVersion.objects.get(project=learning_project)  # one, not two
         assert (version.backend, version.number) == ("trained", 1)
         assert (version.topics_used, version.holdout_topics) == (2, 1)
-        assert version.scores is not None and 0 <= version.scores["conll_f1"] <= 1
-        assert version.score == version.scores["conll_f1"] and version.not_worse
+        assert version.scores is not None
+        assert 0 <= version.scores["conll_f1"] <= 1
+        assert version.score == version.scores["conll_f1"]
+        assert version.not_worse
         assert version.path.startswith(str(tmp_path))
 
         # the next run suggests with the new version
