@@ -49,7 +49,7 @@ class ModelVersions(serializers.Serializer):
     training = ProjectTrainingPayload(allow_null=True, help_text="the newest retraining")
 
 
-class PinRequest(serializers.Serializer):
+class VersionPin(serializers.Serializer):
     version = serializers.IntegerField(
         allow_null=True, help_text="a version's id; null: the newest that is not worse"
     )
@@ -63,9 +63,9 @@ class ProjectModelVersionsView(AdminView):
 
 
 class ProjectModelVersionPinView(AdminView):
-    @extend_schema(request=PinRequest, responses=ModelVersions)
+    @extend_schema(request=VersionPin, responses=ModelVersions)
     def put(self, request, pk: int):
-        data = PinRequest(data=request.data)
+        data = VersionPin(data=request.data)
         data.is_valid(raise_exception=True)
         project = get_object_or_404(Project, pk=pk)
         model_version_pin(project=project, version_id=data.validated_data["version"])

@@ -68,4 +68,6 @@ export type AgreementReport = Schemas["AgreementReport"];
 export type AcceptanceRow = Schemas["AcceptanceRow"];
 /** GET /api/model-trainings/: a model trained in the model worker after start-up. */
 export type TrainingPayload = Schemas["TrainingPayload"];
+export type ModelVersions = Schemas["ModelVersions"];
+export type ModelVersionPayload = Schemas["ModelVersionPayload"];
 export type ProjectRunsAnswer = Schemas["ProjectRunsAnswer"];
