@@ -45,10 +45,10 @@ def run_suggestions(self, *, run_id: int) -> str:
 @shared_task(bind=True, name=TRAIN_TASK)
 def train_model(self, *, training_id: int) -> str:
     """A training after start-up (modelserve/services/trainings.py), in a thread of this model
-    worker, so that its one process goes on serving suggestion runs while the model trains
-    (minutes on a CPU). Idempotent: a training already running with a fresh heartbeat is left
-    alone; one whose worker died is taken over once the sweeper below finds its heartbeat stale
-(a project's retraining, docs/learning.md, and the trainings after start-up alike)."""
+        worker, so that its one process goes on serving suggestion runs while the model trains
+        (minutes on a CPU). Idempotent: a training already running with a fresh heartbeat is left
+        alone; one whose worker died is taken over once the sweeper below finds its heartbeat stale
+    (a project's retraining, docs/learning.md, and the trainings after start-up alike)."""
     threading.Thread(
         target=_train_in_background,
         kwargs={"training_id": training_id, "worker": self.request.hostname or ""},

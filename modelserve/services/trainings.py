@@ -172,6 +172,17 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
     return f"trained in {summary['train_seconds']:.0f} s"
 
 
+def _owned(training: ModelTraining):
+    """The row while this execution owns it: a late worker whose training was taken over
+    must not mark the new owner's training failed or done."""
+    return ModelTraining.objects.filter(
+        pk=training.pk,
+        status=ModelTraining.Status.RUNNING,
+        worker=training.worker,
+        started_at=training.started_at,
+    )
+
+
 def model_training_execute(
     *, training_id: int, worker: str = "", train_file: Path | None = None, **options
 ) -> str:
@@ -197,7 +208,7 @@ def model_training_execute(
         logger.exception("training %s failed", training.pk)
         detail, failure = traceback.format_exc(), f"{type(exc).__name__}: {exc}"[:300]
         _retried(
-            lambda: ModelTraining.objects.filter(pk=training.pk).update(
+            lambda: _owned(training).update(
                 status=ModelTraining.Status.FAILED,
                 finished_at=timezone.now(),
                 message=failure,
@@ -206,7 +217,7 @@ def model_training_execute(
         )
         return f"failed: {exc}"
     _retried(
-        lambda: ModelTraining.objects.filter(pk=training.pk).update(
+        lambda: _owned(training).update(
             status=ModelTraining.Status.SUCCEEDED,
             progress=1.0,
             finished_at=timezone.now(),
