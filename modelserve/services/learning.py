@@ -138,15 +138,18 @@ def _train(backend: str, train, folder: Path, progress: Progress) -> dict[str, A
     device = settings.SUGGEST_DEVICE
     model_folder = folder / ("links" if backend == CHEMU else "model")
     end = 0.45 if backend == CHEMU and settings.LEARN_MENTION_EPOCHS else 0.7
-    train_topics(
-        backend,
-        train,
-        model_folder,
-        epochs=epochs,
-        device=device,
-        holdout=0.0 if backend == CHEMU else None,
-        log=_stage(progress, 0.1, end),
-    )
+    if backend == "cross-encoder":
+        _fine_tune(train, model_folder, epochs, progress)
+    else:
+        train_topics(
+            backend,
+            train,
+            model_folder,
+            epochs=epochs,
+            device=device,
+            holdout=0.0 if backend == CHEMU else None,
+            log=_stage(progress, 0.1, end),
+        )
     mentions_folder = None
     if backend == CHEMU and settings.LEARN_MENTION_EPOCHS:
         from modelserve.backends import vector_cache
@@ -165,6 +168,28 @@ def _train(backend: str, train, folder: Path, progress: Progress) -> dict[str, A
         )
     mentions = str(mentions_folder) if mentions_folder else None
     return run_params(backend, str(model_folder), mentions_folder=mentions)
+
+
+def _fine_tune(train, out: Path, epochs: int | None, progress: Progress) -> None:
+    """SciCo's unified cross-encoder fine-tuned (B.2's hyperparameters, the packaged MiniLM),
+    its thresholds tuned on a dev share of the training topics as the registry does; called
+    directly rather than through the registry so that its per-batch progress reaches the
+    Suggestions page."""
+    from modelserve.encoders import default_encoder_path
+    from modelserve.training.cross_encoder import Hyperparameters, held_out, train_cross_encoder
+    from modelserve.training.registry import TRAINABLE
+
+    fit, dev = held_out(train, TRAINABLE["cross-encoder"].holdout, 0)
+    train_cross_encoder(
+        fit,
+        dev,
+        encoder=default_encoder_path(),
+        out=out,
+        hyperparameters=Hyperparameters(epochs=epochs or 1),
+        device=settings.SUGGEST_DEVICE,
+        log=_stage(progress, 0.6, 0.7),
+        progress=lambda fraction, message: progress(0.1 + 0.5 * fraction, message),
+    )
 
 
 def learning_train(training: ModelTraining, progress: Progress) -> str:
@@ -186,8 +211,12 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
         )
     sizes = f"{len(work.train)} topics to train on, {len(work.held_out)} held out"
     progress(0.05, f"{backend}: {sizes}")
-    folder = Path(settings.MODELS_DIR) / "learned" / f"project-{project.pk}" / f"t{training.pk}"
-    shutil.rmtree(folder, ignore_errors=True)  # a dead worker's half-written attempt
+    # one folder per claim: a late worker still writing its own cannot mix files into ours
+    claim = int(training.started_at.timestamp() * 1000) if training.started_at else 0
+    folder = (
+        Path(settings.MODELS_DIR) / "learned" / f"project-{project.pk}" / f"t{training.pk}-{claim}"
+    )
+    shutil.rmtree(folder, ignore_errors=True)
     params = _train(backend, work.train, folder, progress)
     score_options = {"models_dir": Path(settings.MODELS_DIR), "device": settings.SUGGEST_DEVICE}
     progress(0.75, f"scoring on {len(work.held_out)} held-out topics")
