@@ -1,8 +1,8 @@
 """Learning in the loop through Redis and a real Celery model worker (docs/learning.md): an
 annotator's submissions retrain the project's `trained` suggester into a new version with
 held-out scores, and the next run suggests with it; a worker killed mid-training leaves the
-training to the next worker, which finishes it once. One test for both, on three topics and
-one epoch, so that the suite pays for one training only."""
+training to the next worker, which finishes it once and serves a run meanwhile. One test for
+all of it, on three topics and one epoch, so that the suite pays for one training only."""
 
 from __future__ import annotations
 
@@ -52,11 +52,15 @@ def submit_three_topics(project: Project, folder: Path) -> None:
     )
 
 
-def wait_for_training(project: Project, statuses: set[str], timeout: float = 240):
+def wait_for_training(project: Project, statuses: set[str], timeout: float = 240, worker: str = ""):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         training = ModelTraining.objects.filter(project=project).order_by("-pk").first()
-        if training is not None and training.status in statuses:
+        if (
+            training is not None
+            and training.status in statuses
+            and training.worker.startswith(worker)
+        ):
             return training
         time.sleep(0.3)
     raise AssertionError(f"no training of {project} reached {statuses}: {training}")
@@ -77,8 +81,17 @@ def test_submissions_retrain_the_suggester_in_the_worker_that_takes_over_a_dead_
     assert not ModelVersion.objects.filter(project=learning_project).exists()
 
     second = start_worker(services, **env)
+    topic = learning_project.topics.order_by("position").first()
     try:
+        # a run asked for while the new worker trains is served meanwhile (the project's
+        # backend as set: no version yet), not after the training
+        wait_for_training(learning_project, {"running"}, timeout=120, worker=second.name)
+        during = suggestion_run_request(topic=topic, user=UserFactory())
+        during = wait_for(during, {"succeeded", "failed"})
         training = wait_for_training(learning_project, {"succeeded", "failed"})
+        assert during.status == "succeeded", during.error
+        assert during.backend == "minilm"
+        assert during.finished_at < training.finished_at
         assert training.status == "succeeded", training.error
         assert training.worker.startswith(second.name)  # taken over, as runs are
         assert ModelTraining.objects.filter(project=learning_project).count() == 1
@@ -92,7 +105,6 @@ def test_submissions_retrain_the_suggester_in_the_worker_that_takes_over_a_dead_
         assert version.path.startswith(str(tmp_path))
 
         # the next run suggests with the new version
-        topic = learning_project.topics.order_by("position").first()
         run = wait_for(
             suggestion_run_request(topic=topic, user=UserFactory()), {"succeeded", "failed"}
         )
