@@ -6,6 +6,8 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
+# The OpenID Connect provider of the single sign-on browser test (npm's oidc-provider)
+OIDC_PROVIDER := tools/oidc-provider/node_modules/.installed
 FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/vite.config.ts frontend/tsconfig.json
 
 .PHONY: up test test-fast test-python test-frontend test-browser bench install frontend chromium check-tools clean-var
@@ -35,6 +37,12 @@ $(VENV)/.installed: pyproject.toml | check-tools
 
 frontend: frontend/dist/.vite/manifest.json
 
+# The provider the single sign-on browser test starts (tools/oidc-provider), installed from
+# the npm registry here by `make test`, never fetched while tests run; `make up` needs none.
+$(OIDC_PROVIDER): tools/oidc-provider/package.json tools/oidc-provider/package-lock.json | check-tools
+	@cd tools/oidc-provider && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json | check-tools
 	@cd frontend && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -58,7 +66,7 @@ export HYPOTHESIS_PROFILE
 # The fast lane (tests/lanes.py): no browser, no whole stack, no training, nothing marked slow.
 FAST_TESTS := not e2e and not integration and not training and not slow and not bench
 
-test: install frontend chromium
+test: install frontend chromium $(OIDC_PROVIDER)
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
 	@$(VENV)/bin/lint-imports --no-cache

@@ -39,6 +39,11 @@ BENCHMARKS = [
     ("adjudication", "bench.adjudication", "consensus seeding and the adjudication workspace"),
     ("validation", "bench.validation", "validation workspace: load, next mention, tool ceiling"),
     ("mentions", "bench.mentions", "ChEMU mention detection and links from raw text"),
+    (
+        "learning",
+        "bench.learning",
+        "decisions to reach gold: no suggestions, static model, learning in the loop, questions",
+    ),
 ]
 
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 import csv
 import io
 
+from django.core.files.storage import default_storage
+
 from annotation.models import Project, Topic
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
+from annotation.services.exports import safe_file_name
 from datasets.models import SplitRecord
 from datasets.sources import source_annotations
 from datasets.statistics import (
@@ -126,3 +129,19 @@ def project_splits(project: Project) -> dict:
     """The split names and each topic's split, in topic order (the admin topics page)."""
     topics = Topic.objects.filter(project=project).order_by("position", "id")
     return {"names": split_names(project), "topics": list(topics.values("id", "split"))}
+
+
+RELEASES = "releases"  # the folder of the default storage
+
+
+def release_name(project: Project) -> str:
+    """Where the project's release bundle is stored (datasets/services/release_storage.py)."""
+    return f"{RELEASES}/{project.pk}/{safe_file_name(project.name)}-release.zip"
+
+
+def stored_release(project: Project):
+    """The project's stored release bundle, opened for reading, or None when none was stored."""
+    name = release_name(project)
+    if not default_storage.exists(name):
+        return None
+    return default_storage.open(name, "rb")

@@ -75,3 +75,21 @@ class TopicSplit(serializers.Serializer):
 class ProjectSplits(serializers.Serializer):
     names = serializers.ListField(child=serializers.CharField(), help_text="in split order")
     topics = TopicSplit(many=True)
+
+
+class ReleaseRequest(serializers.Serializer):
+    formats = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="default: scico (hierarchy), chemu (anaphora), brat (both), and conll",
+    )
+    with_names = serializers.BooleanField(
+        default=False, help_text="name the annotators in the datasheet (by default only counted)"
+    )
+
+
+class StoredReleasePayload(serializers.Serializer):
+    name = serializers.CharField(help_text="where it is stored (releases/<project id>/...)")
+    size = serializers.IntegerField(help_text="bytes of the zip")
+    files = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.ListField(child=serializers.CharField())

@@ -3,22 +3,26 @@ and one topic's split."""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
 from annotation.models import Project, Topic
 from datasets.api.serializers import (
     ProjectSplits,
+    ReleaseRequest,
     StatisticsPage,
     StatisticsQuery,
+    StoredReleasePayload,
     TopicSplit,
 )
-from datasets.selectors import project_splits, statistics_csv, statistics_page
+from datasets.selectors import project_splits, statistics_csv, statistics_page, stored_release
+from datasets.services.release_storage import dataset_release_store
 from datasets.services.splits import topic_split_set
 
 
@@ -44,6 +48,30 @@ class StatisticsView(AdminView):
             as_attachment=True, filename=f"{project.name}-statistics.csv"
         )
         return response
+
+
+class ReleaseView(AdminView):
+    """The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
+    bucket): POST builds and stores it (replacing the stored one), GET downloads it."""
+
+    @extend_schema(request=ReleaseRequest, responses={201: StoredReleasePayload})
+    def post(self, request, pk: int):
+        data = ReleaseRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        stored = dataset_release_store(
+            project=get_object_or_404(Project, pk=pk),
+            formats=data.validated_data.get("formats") or None,
+            with_names=data.validated_data["with_names"],
+        )
+        return Response(StoredReleasePayload(stored).data, status=201)
+
+    @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
+    def get(self, request, pk: int):
+        project = get_object_or_404(Project, pk=pk)
+        stored = stored_release(project)
+        if stored is None:
+            raise NotFound("No release of this project is stored yet: make one first.")
+        return FileResponse(stored, as_attachment=True, filename=stored.name.rsplit("/", 1)[-1])
 
 
 class ProjectSplitsView(AdminView):

@@ -56,6 +56,9 @@ class LinkSuggestion:
     anaphor: int
     antecedent: int
     score: float
+    # The model's probability of each type for the pair, "NONE" (no link) included, where it
+    # gives one: the question mode ranks links by its entropy (modelserve/questions.py).
+    type_scores: dict[str, float] | None = None
 
 
 @dataclass

@@ -99,8 +99,19 @@ def learning_request(*, project_id: int, now=None) -> ModelTraining | None:
             project_id=project_id,
             message=f"waiting for a model worker ({len(new)} new submission(s))",
         )
-        after_commit(training_task_send, training.pk)
+        after_commit(training_task_send, training.pk, learning_backend(project_id))
     return training
+
+
+def learning_backend(project_id: int) -> str:
+    """The backend a project's retraining trains (and whose queue it waits in)."""
+    from modelserve.selectors import project_suggestion_settings
+
+    project = Project.objects.get(pk=project_id)
+    return learner_for(
+        anaphora=project.anaphora,
+        configured_backend=project_suggestion_settings(project_id).backend,
+    )
 
 
 def learning_due_request() -> list[int]:
@@ -194,15 +205,11 @@ def _fine_tune(train, out: Path, epochs: int | None, progress: Progress) -> None
 
 def learning_train(training: ModelTraining, progress: Progress) -> str:
     """Train a new version of the training's project from its work; returns the summary."""
-    from modelserve.selectors import project_suggestion_settings
     from modelserve.training.learning_scores import held_out_scores
 
     assert training.project_id is not None  # trainings.py sends only a project's here
     project = Project.objects.get(pk=training.project_id)
-    backend = learner_for(
-        anaphora=project.anaphora,
-        configured_backend=project_suggestion_settings(project.pk).backend,
-    )
+    backend = learning_backend(project.pk)
     work = project_work(project)
     if len(work.train) < settings.LEARN_MIN_TOPICS:
         raise ValueError(

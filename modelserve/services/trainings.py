@@ -1,7 +1,8 @@
-"""Trainings that run after start-up in the model worker (queue `models`), so that `make up`
-does not wait for them: today the ChEMU mention tagger, which lets the `chemu` backend propose
-mentions from raw text (it looks for the tagger at every run, so runs after the training
-propose mentions, runs before it link the existing mentions only).
+"""Trainings that run after start-up in a model worker (in the queue of the backend they
+train for), so that `make up` does not wait for them: today the ChEMU mention tagger, which
+lets the `chemu` backend propose mentions from raw text (it looks for the tagger at every
+run, so runs after the training propose mentions, runs before it link the existing mentions
+only).
 
 `model_training_request` queues one when the model is missing (the prepare step of `make up`
 calls it); `model_training_execute` trains, in a thread the model worker's task starts (so
@@ -29,7 +30,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
+from modelserve.model_store import in_storage, model_stored, model_upload
 from modelserve.models import ModelTraining
+from modelserve.queues import TRAINING_BACKENDS
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
 from modelserve.services.training_tasks import TRAIN_TASK, training_task_send
 
@@ -46,6 +49,8 @@ def _models_dir() -> Path:
 def _mention_tagger_trained() -> bool:
     from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
 
+    if in_storage():  # each worker's copy is only a cache: the bucket says
+        return model_stored(DIRECTORY)
     return mentions_trained(_models_dir() / DIRECTORY)
 
 
@@ -60,8 +65,17 @@ def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | Non
         training = active.first() or ModelTraining.objects.create(
             name=name, message="waiting for a model worker"
         )
-        after_commit(lambda: training_task_send(training.pk))
+        after_commit(lambda: training_task_send(training.pk, TRAINING_BACKENDS[training.name]))
     return training
+
+
+def _training_backend(training: ModelTraining) -> str:
+    """The backend a training trains for: its queue's (modelserve/queues.py)."""
+    if training.project_id is None:
+        return TRAINING_BACKENDS[training.name]  # a training for no backend: a bug, loudly
+    from modelserve.services.learning import learning_backend
+
+    return learning_backend(training.project_id)
 
 
 def model_trainings_requeue() -> list[int]:
@@ -92,7 +106,7 @@ def model_trainings_requeue() -> list[int]:
             training.status = ModelTraining.Status.QUEUED
             training.heartbeat_at = now
             training.save(update_fields=["status", "heartbeat_at", "message"])
-            after_commit(training_task_send, training.pk)
+            after_commit(training_task_send, training.pk, _training_backend(training))
     return [training.pk for training in trainings]
 
 
@@ -169,6 +183,7 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
         log=logger.info,
         **options,
     )
+    model_upload(DIRECTORY)  # with STORAGE_URL: into the bucket, for every model worker
     return f"trained in {summary['train_seconds']:.0f} s"
 
 

@@ -668,6 +668,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/release/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
+         *     bucket): POST builds and stores it (replacing the stored one), GET downloads it.
+         */
+        get: operations["projects_release_retrieve"];
+        put?: never;
+        /**
+         * @description The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
+         *     bucket): POST builds and stores it (replacing the stored one), GET downloads it.
+         */
+        post: operations["projects_release_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/splits/": {
         parameters: {
             query?: never;
@@ -1567,6 +1591,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -1595,6 +1624,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -2101,6 +2135,15 @@ export interface components {
             old: boolean;
             new: boolean;
         };
+        ReleaseRequestRequest: {
+            /** @description default: scico (hierarchy), chemu (anaphora), brat (both), and conll */
+            formats?: string[];
+            /**
+             * @description name the annotators in the datasheet (by default only counted)
+             * @default false
+             */
+            with_names?: boolean;
+        };
         RenameOperation: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2192,6 +2235,8 @@ export interface components {
             authenticated: boolean;
             /** @description null when nobody is signed in */
             user: components["schemas"]["Me"] | null;
+            /** @description the OpenID Connect provider, null when none is configured */
+            single_sign_on: components["schemas"]["SingleSignOn"] | null;
         };
         SetNoteOperation: {
             /**
@@ -2219,6 +2264,12 @@ export interface components {
             };
             /** @description learn from this project's work (docs/learning.md) */
             learn?: boolean;
+        };
+        SingleSignOn: {
+            /** @description the provider, for "Sign in with <name>" */
+            name: string;
+            /** @description where the button goes (add ?next=/path) */
+            url: string;
         };
         SkippedSuggestion: {
             suggestion: number;
@@ -2289,6 +2340,14 @@ export interface components {
          * @enum {string}
          */
         StatusEnum: "queued" | "running" | "succeeded" | "failed";
+        StoredReleasePayload: {
+            /** @description where it is stored (releases/<project id>/...) */
+            name: string;
+            /** @description bytes of the zip */
+            size: number;
+            files: string[];
+            warnings: string[];
+        };
         SuggestionBackends: {
             backends: string[];
             default: string;
@@ -2307,6 +2366,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -5193,6 +5257,117 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_release_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_release_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReleaseRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReleaseRequestRequest"];
+                "multipart/form-data": components["schemas"]["ReleaseRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredReleasePayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

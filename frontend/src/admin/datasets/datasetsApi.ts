@@ -10,6 +10,11 @@ export type StatisticsPage = Schemas["StatisticsPage"];
 export type Stats = Schemas["Stats"];
 export type ProjectSplits = Schemas["ProjectSplits"];
 export type TopicSplit = Schemas["TopicSplit"];
+export type StoredRelease = Schemas["StoredReleasePayload"];
+
+// The project's stored release bundle (a zip), downloaded through the app from var/ or the
+// STORAGE_URL bucket.
+export const releaseUrl = (project: Id): string => `/api/projects/${project}/release/`;
 
 const sourceQuery = (source: string): string => (source && source !== "gold" ? `source=${encodeURIComponent(source)}` : "");
 
@@ -26,6 +31,8 @@ export const datasetsApi = {
       }),
     ),
   splits: (project: Id) => answer(client.GET("/api/projects/{id}/splits/", { params: { path: { id: project } } })),
+  release: (project: Id) =>
+    answer(client.POST("/api/projects/{id}/release/", { params: { path: { id: project } }, body: {} })),
   setSplit: (topic: Id, split: TopicSplit["split"]) =>
     answer(client.PATCH("/api/topics/{id}/split/", { params: { path: { id: topic } }, body: { split } })),
 };

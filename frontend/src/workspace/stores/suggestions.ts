@@ -5,7 +5,7 @@
 
 import type { ComputedRef, Ref, ShallowRef } from "vue";
 import type { Api } from "../../api/endpoints";
-import type { Id, LinkItem, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
+import type { Id, LinkItem, LinkType, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
 import type { Commands } from "../commands";
 import type { Editing } from "../editing";
 import { createOpenSuggestions, type SuggestedEdge } from "../openSuggestions";
@@ -64,6 +64,8 @@ export interface SuggestionsStore {
   /** Ask the model for a run on this topic (Shift+S). */
   requestRun(): Promise<void>;
   accept(focus: Focus): void;
+  /** Accept a link suggestion as the type chosen (question mode's 1-5). */
+  acceptLinkAs(item: LinkItem, type: LinkType): void;
   reject(focus: Focus): void;
   acceptFocused(): void;
   rejectFocused(): void;
@@ -118,6 +120,7 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
     refresh,
     requestRun: runs.requestRun,
     accept: decisions.accept,
+    acceptLinkAs: decisions.acceptLinkAs,
     reject: decisions.reject,
     acceptFocused: decisions.acceptFocused,
     rejectFocused: decisions.rejectFocused,
