@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
+from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.services.learning_data import project_work
 from modelserve.services.training_tasks import training_task_send
@@ -203,6 +204,14 @@ def _fine_tune(train, out: Path, epochs: int | None, progress: Progress) -> None
     )
 
 
+def _share(params: dict[str, Any]) -> None:
+    """With STORAGE_URL, the version's folders go to the bucket, so that every model worker's
+    runs find them (modelserve/model_store.py); without it, nothing to do."""
+    root = Path(settings.MODELS_DIR)
+    for value in params.values():
+        model_upload(Path(value).relative_to(root).as_posix())
+
+
 def learning_train(training: ModelTraining, progress: Progress) -> str:
     """Train a new version of the training's project from its work; returns the summary."""
     from modelserve.training.learning_scores import held_out_scores
@@ -225,6 +234,7 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
     )
     shutil.rmtree(folder, ignore_errors=True)
     params = _train(backend, work.train, folder, progress)
+    _share(params)
     score_options = {"models_dir": Path(settings.MODELS_DIR), "device": settings.SUGGEST_DEVICE}
     progress(0.75, f"scoring on {len(work.held_out)} held-out topics")
     scores = held_out_scores(backend, params, work.held_out, **score_options)
@@ -233,6 +243,7 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
     previous_score = None
     if previous is not None and previous.backend == backend and work.held_out:
         progress(0.9, f"scoring version {previous.number} on the same held-out topics")
+        models_local_for(backend, previous.params)  # with STORAGE_URL: from the bucket
         previous_score = primary_score(
             backend, held_out_scores(backend, previous.params, work.held_out, **score_options)
         )
