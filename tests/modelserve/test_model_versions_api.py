@@ -155,3 +155,27 @@ def test_a_submission_in_a_project_that_does_not_learn_trains_nothing(services, 
     assignment_submit(assignment_id=assignment.pk, user=user)
 
     assert not ModelTraining.objects.filter(project=project).exists()
+
+
+def test_a_lone_submission_is_learnt_from_once_it_has_waited_the_window(services, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from modelserve.services.learning import learning_due_request, learning_request
+
+    settings.LEARN_EVERY_SUBMISSIONS = 5
+    settings.LEARN_WAIT_SECONDS = 600
+    project = ProjectFactory(hierarchy=False, anaphora=True)
+    suggestion_settings_set(project=project, learn=True)
+    user = UserFactory()
+    assignment, _ = assign(make_topic(project), user)
+    assignment_submit(assignment_id=assignment.pk, user=user)
+
+    assert learning_due_request() == []  # what the sweeper finds now: not due yet
+    later = timezone.now() + timedelta(seconds=601)
+    training = learning_request(project_id=project.pk, now=later)
+
+    assert training is not None
+    assert training.status == "queued"
+    assert learning_request(project_id=project.pk, now=later) is None  # one at a time
