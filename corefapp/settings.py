@@ -410,6 +410,16 @@ SUGGEST_DEVICE = env.str("SUGGEST_DEVICE", default="auto")
 # A run whose worker has not refreshed its heartbeat for this long is taken over by the next
 # worker that receives the (redelivered) task.
 SUGGEST_HEARTBEAT_STALE_SECONDS = env.int("SUGGEST_HEARTBEAT_STALE_SECONDS", default=30)
+# Learning in the loop (docs/learning.md): a project that learns retrains after this many new
+# submissions, or once the oldest new one has waited this long; the share of topics held out
+# (by a stable hash of the topic id); the fewest training topics; epochs (0: the backend's
+# default) and the ChEMU mention tagger's epochs (0: the project keeps the shared tagger).
+LEARN_EVERY_SUBMISSIONS = env.int("LEARN_EVERY_SUBMISSIONS", default=5)
+LEARN_WAIT_SECONDS = env.int("LEARN_WAIT_SECONDS", default=600)
+LEARN_HOLDOUT_PERCENT = env.int("LEARN_HOLDOUT_PERCENT", default=20)
+LEARN_MIN_TOPICS = env.int("LEARN_MIN_TOPICS", default=2)
+LEARN_EPOCHS = env.int("LEARN_EPOCHS", default=0)
+LEARN_MENTION_EPOCHS = env.int("LEARN_MENTION_EPOCHS", default=20)
 
 DEMO_PASSWORD = env.str("DEMO_PASSWORD", default="demo")
 

@@ -23,6 +23,14 @@ class SuggestionSettings(models.Model):
     )
     backend = models.CharField(max_length=50, default=_default_backend)
     params = models.JSONField(default=dict, blank=True)
+    # Learning in the loop (docs/learning.md): submitted and adjudicated topics retrain the
+    # project's suggester, and runs use the version it serves.
+    learn = models.BooleanField(default=False)
+    # An admin's rollback (or roll forward): runs use this version whatever is newer. Null:
+    # the newest version that is not worse on held-out than the one before.
+    pinned_version = models.ForeignKey(
+        "ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     def __str__(self) -> str:
         return f"{self.project_id}: {self.backend}"
@@ -123,6 +131,14 @@ class ModelTraining(models.Model):
         FAILED = "failed"
 
     name = models.CharField(max_length=50)
+    # A retraining from a project's own work (services/learning.py); null: a default model.
+    project = models.ForeignKey(
+        "annotation.Project",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="model_trainings",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     progress = models.FloatField(default=0.0)
     message = models.CharField(max_length=300, blank=True)
@@ -150,3 +166,37 @@ class ModelTraining(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.status}"
+
+
+class ModelVersion(models.Model):
+    """One model trained from a project's own work (docs/learning.md), with its held-out
+    scores. `score` is the backend's primary held-out figure (modelserve/training/learning.py)
+    and `previous_score` the serving version's on the same held-out topics, at training time:
+    `not_worse` compares these two, so both are measured on one set."""
+
+    project = models.ForeignKey(
+        "annotation.Project", on_delete=models.CASCADE, related_name="model_versions"
+    )
+    backend = models.CharField(max_length=50)
+    number = models.PositiveIntegerField()
+    path = models.CharField(max_length=500, help_text="the model's folder")
+    params = models.JSONField(default=dict, help_text="what runs pass the backend")
+    topics_used = models.PositiveIntegerField(help_text="topics trained on")
+    holdout_topics = models.PositiveIntegerField(default=0)
+    scores = models.JSONField(null=True, blank=True, help_text="held-out scores; null: none")
+    score = models.FloatField(null=True, blank=True)
+    previous_score = models.FloatField(null=True, blank=True)
+    not_worse = models.BooleanField(default=True)
+    training = models.ForeignKey(
+        ModelTraining, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["project", "number"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["project", "number"], name="model_version_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.backend} v{self.number} of project {self.project_id}"

@@ -286,4 +286,5 @@ def annotation_suggestions_for(user, annotation_id: int, *, run_id: int | None) 
 
 def latest_trainings() -> list[ModelTraining]:
     """The newest training of each model trained after start-up (the admin page's progress)."""
-    return list(ModelTraining.objects.order_by("name", "-created_at", "-pk").distinct("name"))
+    rows = ModelTraining.objects.filter(project__isnull=True)  # a project's: its versions list
+    return list(rows.order_by("name", "-created_at", "-pk").distinct("name"))

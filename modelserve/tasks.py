@@ -14,8 +14,13 @@ from django.db import close_old_connections, connection
 
 from modelserve.queues import is_model_queue
 from modelserve.services.execution import suggestion_run_execute
+from modelserve.services.learning import learning_due_request
 from modelserve.services.runs import RUN_TASK, suggestion_runs_requeue
-from modelserve.services.trainings import TRAIN_TASK, model_training_execute
+from modelserve.services.trainings import (
+    TRAIN_TASK,
+    model_training_execute,
+    model_trainings_requeue,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -40,9 +45,10 @@ def run_suggestions(self, *, run_id: int) -> str:
 @shared_task(bind=True, name=TRAIN_TASK)
 def train_model(self, *, training_id: int) -> str:
     """A training after start-up (modelserve/services/trainings.py), in a thread of this model
-    worker, so that its one process goes on serving suggestion runs while the model trains
-    (minutes on a CPU). Idempotent: a training already running with a fresh heartbeat is left
-    alone; one whose worker died is taken over when the next start queues it again."""
+        worker, so that its one process goes on serving suggestion runs while the model trains
+        (minutes on a CPU). Idempotent: a training already running with a fresh heartbeat is left
+        alone; one whose worker died is taken over once the sweeper below finds its heartbeat stale
+    (a project's retraining, docs/learning.md, and the trainings after start-up alike)."""
     threading.Thread(
         target=_train_in_background,
         kwargs={"training_id": training_id, "worker": self.request.hostname or ""},
@@ -104,6 +110,12 @@ def _sweep_forever() -> None:
             requeued = suggestion_runs_requeue()
             if requeued:
                 logger.warning("re-queued suggestion runs %s (nobody was executing them)", requeued)
+            requeued = model_trainings_requeue()
+            if requeued:
+                logger.warning("re-queued trainings %s (nobody was executing them)", requeued)
+            learning = learning_due_request()
+            if learning:
+                logger.info("retraining queued for projects %s (new work)", learning)
             failing = False
         except Exception as error:  # noqa: BLE001 - the broker or database is away: try later
             if not failing:

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from modelserve.api import versions
 from modelserve.api import views as api
 
 urlpatterns = [
@@ -15,6 +16,16 @@ urlpatterns = [
         "projects/<int:pk>/suggestion-settings/",
         api.ProjectSuggestionSettingsView.as_view(),
         name="api-suggestion-settings",
+    ),
+    path(
+        "projects/<int:pk>/model-versions/",
+        versions.ProjectModelVersionsView.as_view(),
+        name="api-model-versions",
+    ),
+    path(
+        "projects/<int:pk>/model-versions/pinned/",
+        versions.ProjectModelVersionPinView.as_view(),
+        name="api-model-version-pin",
     ),
     path("model-trainings/", api.ModelTrainingsView.as_view(), name="api-model-trainings"),
     path("topics/<int:pk>/suggestion-runs/", api.TopicRunsView.as_view(), name="api-topic-runs"),

@@ -68,19 +68,19 @@ def _serves(queue: str, backend: str | None) -> bool:
     return queue == backend_queue(backend) if backend else is_model_queue(queue)
 
 
-def waiting_run_ids(task_name: str) -> set[int]:
-    """Ids of the runs whose task message waits in a model queue (not yet taken by a worker).
-    Raises redis.RedisError when the broker does not answer."""
+def waiting_run_ids(task_name: str, *, key: str = "run_id") -> set[int]:
+    """Ids of the runs (or, by `key`, trainings) whose task message waits in a model queue
+    (not yet taken by a worker). Raises redis.RedisError when the broker does not answer."""
     ids: set[int] = set()
-    for key in (name for queue in model_queues() for name in _priority_lists(queue)):
-        for raw in _broker().lrange(key, 0, -1):
-            run_id = _run_id(raw, task_name)
+    for listed in (name for queue in model_queues() for name in _priority_lists(queue)):
+        for raw in _broker().lrange(listed, 0, -1):
+            run_id = _run_id(raw, task_name, key)
             if run_id is not None:
                 ids.add(run_id)
     return ids
 
 
-def _run_id(raw: bytes | str, task_name: str) -> int | None:
+def _run_id(raw: bytes | str, task_name: str, key: str = "run_id") -> int | None:
     try:
         message = json.loads(raw)
         if message["headers"]["task"] != task_name:
@@ -89,7 +89,7 @@ def _run_id(raw: bytes | str, task_name: str) -> int | None:
         if message["properties"].get("body_encoding") == "base64":
             body = base64.b64decode(body)
         _, kwargs, _ = json.loads(body)
-        return int(kwargs["run_id"])
+        return int(kwargs[key])
     except (ValueError, KeyError, TypeError):
         logger.warning("a message in a model queue could not be read")
         return None

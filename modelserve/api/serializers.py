@@ -28,6 +28,7 @@ class SuggestionSettings(serializers.Serializer):
     project = serializers.IntegerField(source="project_id")
     backend = serializers.CharField()
     params = serializers.DictField()
+    learn = serializers.BooleanField(help_text="submitted work retrains the suggester")
 
 
 class RunPayload(serializers.Serializer):

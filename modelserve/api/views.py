@@ -48,6 +48,9 @@ class RunRequest(serializers.Serializer):
 class SettingsRequest(serializers.Serializer):
     backend = serializers.ChoiceField(choices=available_backends(), required=False)
     params = serializers.DictField(required=False)
+    learn = serializers.BooleanField(
+        required=False, help_text="learn from this project's work (docs/learning.md)"
+    )
 
 
 class AcceptAboveRequest(serializers.Serializer):

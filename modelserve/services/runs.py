@@ -31,6 +31,7 @@ from modelserve.selectors import project_suggestion_settings, run_payload
 from modelserve.services import run_broadcast
 from modelserve.services.execution import heartbeat_stale_after
 from modelserve.services.settings import model_paths_checked
+from modelserve.version_selectors import learned_run_settings
 from modelserve.workers import broker_reachable, waiting_run_ids
 
 logger = logging.getLogger(__name__)
@@ -102,13 +103,17 @@ def suggestion_run_request(
                 run=run_payload(active[0]),
             )
     configured = project_suggestion_settings(topic.project_id)
+    configured_params = configured.params
+    learned = learned_run_settings(topic.project_id)  # a learnt version serves (learning.md)
+    if learned is not None and backend in (None, learned[0]):
+        backend, configured_params = learned[0], {**configured.params, **learned[1]}
     backend = backend or configured.backend
     if backend not in available_backends():
         raise RunRefused(
             f"Unknown suggestion backend {backend!r}; "
             f"choose one of {', '.join(available_backends())}."
         )
-    merged = model_paths_checked({**configured.params, **(params or {})})
+    merged = model_paths_checked({**configured_params, **(params or {})})
     if topic.project.hierarchy and "single_parent" not in merged and backend != "chemu":
         merged["single_parent"] = topic.project.single_parent
     run = SuggestionRun.objects.create(

@@ -23,7 +23,11 @@ PATH_PARAMETERS = ("model_path", "model_dir", "encoder_path")
 
 @transaction.atomic
 def suggestion_settings_set(
-    *, project: Project, backend: str | None = None, params: dict[str, Any] | None = None
+    *,
+    project: Project,
+    backend: str | None = None,
+    params: dict[str, Any] | None = None,
+    learn: bool | None = None,
 ) -> SuggestionSettings:
     """Set what is given, keep the rest (a project without settings starts from the default)."""
     if backend is not None and backend not in available_backends():
@@ -38,6 +42,8 @@ def suggestion_settings_set(
         row.backend = backend
     if params is not None:
         row.params = params
+    if learn is not None:
+        row.learn = learn  # on: the next submission (or the sweeper) starts learning
     row.save()
     return row
 

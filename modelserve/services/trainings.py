@@ -18,7 +18,6 @@ import time
 import traceback
 from pathlib import Path
 
-from celery import current_app
 from django.conf import settings
 from django.db import (
     InterfaceError,
@@ -27,19 +26,19 @@ from django.db import (
     connection,
     transaction,
 )
+from django.db.models import Q
 from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
 from modelserve.model_store import in_storage, model_stored, model_upload
 from modelserve.models import ModelTraining
-from modelserve.queues import TRAINING_BACKENDS, backend_queue
+from modelserve.queues import TRAINING_BACKENDS
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
+from modelserve.services.training_tasks import TRAIN_TASK, training_task_send
 
 logger = logging.getLogger(__name__)
 
 MENTION_TAGGER = "chemu-mentions"
-# The model worker's task (modelserve.tasks), sent by name like the run task.
-TRAIN_TASK = "modelserve.tasks.train_model"
 ACTIVE = (ModelTraining.Status.QUEUED, ModelTraining.Status.RUNNING)
 
 
@@ -55,21 +54,6 @@ def _mention_tagger_trained() -> bool:
     return mentions_trained(_models_dir() / DIRECTORY)
 
 
-def training_task_send(training_id: int, name: str) -> None:
-    queue = backend_queue(TRAINING_BACKENDS[name])  # a training for no backend: a bug, loudly
-    try:
-        current_app.send_task(
-            TRAIN_TASK,
-            kwargs={"training_id": training_id},
-            queue=queue,
-            ignore_result=True,
-        )
-    except Exception as error:  # noqa: BLE001 - any broker failure: the next start sends it
-        logger.warning(
-            "training %s stays queued: its task could not be sent (%r)", training_id, error
-        )
-
-
 def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | None:
     """Queue the training of `name` unless it is trained already or one is queued or running
     (that one is returned; its task is sent again, since a restart of everything may have lost
@@ -81,8 +65,49 @@ def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | Non
         training = active.first() or ModelTraining.objects.create(
             name=name, message="waiting for a model worker"
         )
-        after_commit(lambda: training_task_send(training.pk, training.name))
+        after_commit(lambda: training_task_send(training.pk, TRAINING_BACKENDS[training.name]))
     return training
+
+
+def _training_backend(training: ModelTraining) -> str:
+    """The backend a training trains for: its queue's (modelserve/queues.py)."""
+    if training.project_id is None:
+        return TRAINING_BACKENDS[training.name]  # a training for no backend: a bug, loudly
+    from modelserve.services.learning import learning_backend
+
+    return learning_backend(training.project_id)
+
+
+def model_trainings_requeue() -> list[int]:
+    """Send again the task of every training that nobody would otherwise execute (as
+    `suggestion_runs_requeue` does for runs): `running` with a stale heartbeat (its worker
+    died), or `queued` for longer than the staleness window with no message waiting. Rows
+    are locked (other sweepers skip them) and a re-queued one's heartbeat is set to now."""
+    from modelserve.workers import waiting_run_ids
+
+    now = timezone.now()
+    stale_before = now - heartbeat_stale_after()
+    waiting = waiting_run_ids(TRAIN_TASK, key="training_id")
+    silent = Q(heartbeat_at__lt=stale_before) | Q(
+        heartbeat_at__isnull=True, created_at__lt=stale_before
+    )
+    with transaction.atomic():
+        trainings = list(
+            ModelTraining.objects.select_for_update(skip_locked=True)
+            .filter(silent, status__in=ACTIVE)
+            .exclude(status=ModelTraining.Status.QUEUED, pk__in=waiting)
+        )
+        for training in trainings:
+            training.message = (
+                f"re-queued: worker {training.worker or '?'} stopped answering"
+                if training.status == ModelTraining.Status.RUNNING
+                else "re-queued: waiting for a model worker"
+            )
+            training.status = ModelTraining.Status.QUEUED
+            training.heartbeat_at = now
+            training.save(update_fields=["status", "heartbeat_at", "message"])
+            after_commit(training_task_send, training.pk, _training_backend(training))
+    return [training.pk for training in trainings]
 
 
 def _retried(write, *, attempts: int = 5):
@@ -162,6 +187,17 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
     return f"trained in {summary['train_seconds']:.0f} s"
 
 
+def _owned(training: ModelTraining):
+    """The row while this execution owns it: a late worker whose training was taken over
+    must not mark the new owner's training failed or done."""
+    return ModelTraining.objects.filter(
+        pk=training.pk,
+        status=ModelTraining.Status.RUNNING,
+        worker=training.worker,
+        started_at=training.started_at,
+    )
+
+
 def model_training_execute(
     *, training_id: int, worker: str = "", train_file: Path | None = None, **options
 ) -> str:
@@ -176,12 +212,18 @@ def model_training_execute(
             ModelTraining.objects.filter(pk=training.pk, status=ModelTraining.Status.RUNNING),
             name=f"training-{training.pk}",
         ):
-            message = _train_mention_tagger(_progress_writer(training.pk), train_file, options)
+            progress = _progress_writer(training.pk)
+            if training.project_id is not None:  # a project's retraining (services/learning.py)
+                from modelserve.services.learning import learning_train
+
+                message = learning_train(training, progress)
+            else:
+                message = _train_mention_tagger(progress, train_file, options)
     except Exception as exc:  # the row records any failure for the admin page
         logger.exception("training %s failed", training.pk)
         detail, failure = traceback.format_exc(), f"{type(exc).__name__}: {exc}"[:300]
         _retried(
-            lambda: ModelTraining.objects.filter(pk=training.pk).update(
+            lambda: _owned(training).update(
                 status=ModelTraining.Status.FAILED,
                 finished_at=timezone.now(),
                 message=failure,
@@ -190,7 +232,7 @@ def model_training_execute(
         )
         return f"failed: {exc}"
     _retried(
-        lambda: ModelTraining.objects.filter(pk=training.pk).update(
+        lambda: _owned(training).update(
             status=ModelTraining.Status.SUCCEEDED,
             progress=1.0,
             finished_at=timezone.now(),

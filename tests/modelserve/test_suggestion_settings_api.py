@@ -31,7 +31,12 @@ def test_a_new_project_suggests_with_the_default_backend(admin_client):
 
     body = admin_client.get(f"/api/projects/{project.pk}/suggestion-settings/").json()
 
-    assert body == {"project": project.pk, "backend": DEFAULT_BACKEND, "params": {}}
+    assert body == {
+        "project": project.pk,
+        "backend": DEFAULT_BACKEND,
+        "params": {},
+        "learn": False,  # learning from the project's work is off until an admin turns it on
+    }
 
 
 def test_an_admin_sets_the_backend_and_its_parameters(admin_client):
@@ -45,6 +50,7 @@ def test_an_admin_sets_the_backend_and_its_parameters(admin_client):
         "project": project.pk,
         "backend": "chemu",
         "params": {"threshold": 0.6},
+        "learn": False,
     }
 
 
@@ -88,6 +94,6 @@ def test_the_list_gives_every_project_its_settings_or_the_defaults(admin_client)
     rows = admin_client.get("/api/suggestion-settings/").json()
 
     assert rows == [
-        {"project": configured.pk, "backend": "chemu", "params": {}},
-        {"project": plain.pk, "backend": DEFAULT_BACKEND, "params": {}},
+        {"project": configured.pk, "backend": "chemu", "params": {}, "learn": False},
+        {"project": plain.pk, "backend": DEFAULT_BACKEND, "params": {}, "learn": False},
     ]

@@ -164,6 +164,13 @@ export const adminApi = {
     answer(client.POST("/api/assignments/bulk/", { body: { action, assignments, discard_work: discardWork } })),
   acceptance: (project: Id) => answer(client.GET("/api/projects/{id}/suggestion-acceptance/", id(project))),
   modelTrainings: () => answer(client.GET("/api/model-trainings/")),
+  /** Learning in the loop (docs/learning.md): the project's learnt versions and its training. */
+  modelVersions: (project: Id) => answer(client.GET("/api/projects/{id}/model-versions/", id(project))),
+  /** Runs use `version` from now on (a rollback or roll forward); null: the automatic choice. */
+  pinModelVersion: (project: Id, version: Id | null) =>
+    answer(client.PUT("/api/projects/{id}/model-versions/pinned/", { ...id(project), body: { version } })),
+  setLearning: (project: Id, learn: boolean) =>
+    answer(client.PUT("/api/projects/{id}/suggestion-settings/", { ...id(project), body: { learn } })),
   suggestEveryTopic: (project: Id, backend?: string) =>
     answer(client.POST("/api/projects/{id}/suggestion-runs/", { ...id(project), body: backendOf(backend) })),
 };

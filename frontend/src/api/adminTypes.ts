@@ -73,4 +73,6 @@ export type DiagnosisCluster = Schemas["DiagnosisCluster"];
 export type AcceptanceRow = Schemas["AcceptanceRow"];
 /** GET /api/model-trainings/: a model trained in the model worker after start-up. */
 export type TrainingPayload = Schemas["TrainingPayload"];
+export type ModelVersions = Schemas["ModelVersions"];
+export type ModelVersionPayload = Schemas["ModelVersionPayload"];
 export type ProjectRunsAnswer = Schemas["ProjectRunsAnswer"];

@@ -653,6 +653,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/model-versions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_model_versions_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/model-versions/pinned/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["projects_model_versions_pinned_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/progress/": {
         parameters: {
             query?: never;
@@ -1825,6 +1857,46 @@ export interface components {
          * @enum {string}
          */
         ModeEnum: "guided" | "scored";
+        ModelVersionPayload: {
+            id: number;
+            number: number;
+            backend: string;
+            path: string;
+            /** @description topics trained on */
+            topics_used: number;
+            holdout_topics: number;
+            /** @description held-out figures; null: none held out */
+            scores: {
+                [key: string]: number;
+            } | null;
+            /**
+             * Format: double
+             * @description the backend's primary held-out figure
+             */
+            score: number | null;
+            /**
+             * Format: double
+             * @description the version serving before it, on the same held-out topics
+             */
+            previous_score: number | null;
+            not_worse: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ModelVersions: {
+            learn: boolean;
+            /** @description an admin's choice; null: auto */
+            pinned: number | null;
+            /** @description the version runs use */
+            serving: number | null;
+            /** @description backend -> its primary held-out figure */
+            metrics: {
+                [key: string]: string;
+            };
+            versions: components["schemas"]["ModelVersionPayload"][];
+            /** @description the newest retraining */
+            training: components["schemas"]["ProjectTrainingPayload"] | null;
+        };
         MyPractice: {
             assignment: number;
             topic: string;
@@ -2163,6 +2235,25 @@ export interface components {
             names: string[];
             topics: components["schemas"]["TopicSplit"][];
         };
+        /** @description A model trained in the model worker after start-up (modelserve/services/trainings.py). */
+        ProjectTrainingPayload: {
+            name: string;
+            status: components["schemas"]["TrainingStatus"];
+            /**
+             * Format: double
+             * @description 0..1
+             */
+            progress: number;
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description a failed training's traceback */
+            error: string;
+        };
         QualificationLogEntry: {
             qualified: boolean;
             source: string;
@@ -2358,6 +2449,8 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             };
+            /** @description learn from this project's work (docs/learning.md) */
+            learn?: boolean;
         };
         ShownSuggestionRequest: {
             /** Format: int64 */
@@ -2559,6 +2652,8 @@ export interface components {
             params: {
                 [key: string]: unknown;
             };
+            /** @description submitted work retrains the suggester */
+            learn: boolean;
         };
         /** @description Suggestions mapped onto my annotation (modelserve/selectors.py). */
         SuggestionsPayload: {
@@ -2890,6 +2985,10 @@ export interface components {
             errors?: string[];
         } & {
             [key: string]: unknown;
+        };
+        VersionPinRequest: {
+            /** @description a version's id; null: the newest that is not worse */
+            version: number | null;
         };
         VersionRequestRequest: {
             expected_version: number;
@@ -5397,6 +5496,117 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportJobPayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_model_versions_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelVersions"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_model_versions_pinned_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionPinRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["VersionPinRequest"];
+                "multipart/form-data": components["schemas"]["VersionPinRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelVersions"];
                 };
             };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */

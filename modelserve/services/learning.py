@@ -1,0 +1,307 @@
+"""Learning in the loop (docs/learning.md): a project's submitted and adjudicated topics
+retrain its suggester in the model worker, each training a new ModelVersion with held-out
+scores.
+
+- `learning_request` queues a retraining when one is due (debounced: LEARN_EVERY_SUBMISSIONS
+  new submissions, or the oldest new one waiting LEARN_WAIT_SECONDS; one per project at a
+  time). A submission calls it after commit (the `submitted` gate, registered in apps.py);
+  every model worker's sweeper calls `learning_due_request` too, so a submission that arrived
+  while a training ran, or inside the wait, is learnt from later without another submission.
+- `learning_train` is what the training's thread runs (modelserve/services/trainings.py
+  claims the ModelTraining row, beats its heartbeat and takes over a dead worker's training,
+  as for runs).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from annotation.infra.side_effects import after_commit
+from annotation.models import Annotation, Assignment, Project
+from modelserve.model_store import model_upload, models_local_for
+from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
+from modelserve.services.learning_data import project_work
+from modelserve.services.training_tasks import training_task_send
+from modelserve.training.learning import (
+    CHEMU,
+    is_not_worse,
+    learner_for,
+    primary_score,
+    run_params,
+)
+from modelserve.version_selectors import serving_model_version
+
+logger = logging.getLogger(__name__)
+ACTIVE = (ModelTraining.Status.QUEUED, ModelTraining.Status.RUNNING)
+Progress = Callable[[float, str], None]
+
+
+def training_name(project_id: int) -> str:
+    # one queued or running training per name (constraint training_one_active_per_name)
+    return f"learn-{project_id}"
+
+
+def learning_on_submit(assignment: Assignment) -> None:
+    """The `submitted` gate (annotation/gates.py): in the submit transaction, so the request
+    waits for the commit; it never refuses a submission."""
+    after_commit(learning_request_quietly, project_id=assignment.topic.project_id)
+
+
+def learning_request_quietly(*, project_id: int) -> None:
+    try:
+        learning_request(project_id=project_id)
+    except Exception:  # a submission stands whatever happens here; the sweeper tries again
+        logger.exception("learning request for project %s failed", project_id)
+
+
+def _new_submissions(project_id: int, since) -> list:
+    rows = Assignment.objects.filter(
+        topic__project_id=project_id,
+        status=Assignment.Status.SUBMITTED,
+        annotation__kind__in=[Annotation.Kind.ANNOTATOR, Annotation.Kind.ADJUDICATION],
+    )
+    if since is not None:
+        rows = rows.filter(submitted_at__gt=since)
+    return list(rows.order_by("submitted_at").values_list("submitted_at", flat=True))
+
+
+def learning_request(*, project_id: int, now=None) -> ModelTraining | None:
+    """Queue the project's retraining if learning is on and one is due; the task is sent after
+    commit. None: off, not due, or one queued or running already (it will be looked at again
+    by the sweeper once that one ends)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = SuggestionSettings.objects.select_for_update().filter(project_id=project_id).first()
+        if row is None or not row.learn:
+            return None
+        trainings = ModelTraining.objects.filter(project_id=project_id)
+        if trainings.filter(status__in=ACTIVE).exists():
+            return None
+        last = trainings.order_by("-created_at").first()
+        new = _new_submissions(project_id, last.created_at if last else None)
+        if not new:
+            return None
+        waited = now - new[0] >= timedelta(seconds=settings.LEARN_WAIT_SECONDS)
+        if len(new) < settings.LEARN_EVERY_SUBMISSIONS and not waited:
+            return None
+        training = ModelTraining.objects.create(
+            name=training_name(project_id),
+            project_id=project_id,
+            message=f"waiting for a model worker ({len(new)} new submission(s))",
+        )
+        after_commit(training_task_send, training.pk, learning_backend(project_id))
+    return training
+
+
+def learning_backend(project_id: int) -> str:
+    """The backend a project's retraining trains (and whose queue it waits in)."""
+    from modelserve.selectors import project_suggestion_settings
+
+    project = Project.objects.get(pk=project_id)
+    return learner_for(
+        anaphora=project.anaphora,
+        configured_backend=project_suggestion_settings(project_id).backend,
+    )
+
+
+def learning_due_request() -> list[int]:
+    """The sweeper's call: a retraining for every learning project where one is due."""
+    queued = []
+    for project_id in SuggestionSettings.objects.filter(learn=True).values_list(
+        "project_id", flat=True
+    ):
+        if learning_request(project_id=project_id) is not None:
+            queued.append(project_id)
+    return queued
+
+
+def _stage(progress: Progress, start: float, end: float) -> Callable[[str], None]:
+    """A log function that reports its line as the message, the fraction moving within
+    [start, end] by the last `i/n` a line names (epochs, topics embedded)."""
+
+    def log(line: str) -> None:
+        fraction = start
+        found = re.findall(r"(\d+)\s*/\s*(\d+)", line)
+        if found:
+            done, total = map(int, found[-1])
+            if total:
+                fraction = start + (end - start) * min(1.0, done / total)
+        progress(fraction, line.strip()[:300])
+
+    return log
+
+
+def _train(backend: str, train, folder: Path, progress: Progress) -> dict[str, Any]:
+    """Train `backend` into `folder`; the run parameters of the result."""
+    from modelserve.training.registry import train_topics
+
+    epochs = settings.LEARN_EPOCHS or None
+    device = settings.SUGGEST_DEVICE
+    model_folder = folder / ("links" if backend == CHEMU else "model")
+    end = 0.45 if backend == CHEMU and settings.LEARN_MENTION_EPOCHS else 0.7
+    if backend == "cross-encoder":
+        _fine_tune(train, model_folder, epochs, progress)
+    else:
+        train_topics(
+            backend,
+            train,
+            model_folder,
+            epochs=epochs,
+            device=device,
+            holdout=0.0 if backend == CHEMU else None,
+            log=_stage(progress, 0.1, end),
+        )
+    mentions_folder = None
+    if backend == CHEMU and settings.LEARN_MENTION_EPOCHS:
+        from modelserve.backends import vector_cache
+        from modelserve.backends.chemu_mentions import train_chemu_mentions
+
+        mentions_folder = folder / "mentions"
+        train_chemu_mentions(
+            train,
+            mentions_folder,
+            holdout_fraction=0.0,
+            epochs=settings.LEARN_MENTION_EPOCHS,
+            device=device,
+            link_model_dir=model_folder,
+            vector_folder=Path(settings.MODELS_DIR) / vector_cache.FOLDER,
+            log=_stage(progress, end, 0.7),
+        )
+    mentions = str(mentions_folder) if mentions_folder else None
+    return run_params(backend, str(model_folder), mentions_folder=mentions)
+
+
+def _fine_tune(train, out: Path, epochs: int | None, progress: Progress) -> None:
+    """SciCo's unified cross-encoder fine-tuned (B.2's hyperparameters, the packaged MiniLM),
+    its thresholds tuned on a dev share of the training topics as the registry does; called
+    directly rather than through the registry so that its per-batch progress reaches the
+    Suggestions page."""
+    from modelserve.encoders import default_encoder_path
+    from modelserve.training.cross_encoder import Hyperparameters, held_out, train_cross_encoder
+    from modelserve.training.registry import TRAINABLE
+
+    fit, dev = held_out(train, TRAINABLE["cross-encoder"].holdout, 0)
+    train_cross_encoder(
+        fit,
+        dev,
+        encoder=default_encoder_path(),
+        out=out,
+        hyperparameters=Hyperparameters(epochs=epochs or 1),
+        device=settings.SUGGEST_DEVICE,
+        log=_stage(progress, 0.6, 0.7),
+        progress=lambda fraction, message: progress(0.1 + 0.5 * fraction, message),
+    )
+
+
+def _share(params: dict[str, Any]) -> None:
+    """With STORAGE_URL, the version's folders go to the bucket, so that every model worker's
+    runs find them (modelserve/model_store.py); without it, nothing to do."""
+    root = Path(settings.MODELS_DIR)
+    for value in params.values():
+        model_upload(Path(value).relative_to(root).as_posix())
+
+
+def learning_train(training: ModelTraining, progress: Progress) -> str:
+    """Train a new version of the training's project from its work; returns the summary."""
+    from modelserve.training.learning_scores import held_out_scores
+
+    assert training.project_id is not None  # trainings.py sends only a project's here
+    project = Project.objects.get(pk=training.project_id)
+    backend = learning_backend(project.pk)
+    work = project_work(project)
+    if len(work.train) < settings.LEARN_MIN_TOPICS:
+        raise ValueError(
+            f"{len(work.train)} submitted topic(s) to train on (held-out ones aside); "
+            f"learning starts at {settings.LEARN_MIN_TOPICS}"
+        )
+    sizes = f"{len(work.train)} topics to train on, {len(work.held_out)} held out"
+    progress(0.05, f"{backend}: {sizes}")
+    # one folder per claim: a late worker still writing its own cannot mix files into ours
+    claim = int(training.started_at.timestamp() * 1000) if training.started_at else 0
+    folder = (
+        Path(settings.MODELS_DIR) / "learned" / f"project-{project.pk}" / f"t{training.pk}-{claim}"
+    )
+    shutil.rmtree(folder, ignore_errors=True)
+    params = _train(backend, work.train, folder, progress)
+    _share(params)
+    score_options = {"models_dir": Path(settings.MODELS_DIR), "device": settings.SUGGEST_DEVICE}
+    progress(0.75, f"scoring on {len(work.held_out)} held-out topics")
+    scores = held_out_scores(backend, params, work.held_out, **score_options)
+    score = primary_score(backend, scores)
+    previous = serving_model_version(project.pk)
+    previous_score = None
+    if previous is not None and previous.backend == backend and work.held_out:
+        progress(0.9, f"scoring version {previous.number} on the same held-out topics")
+        models_local_for(backend, previous.params)  # with STORAGE_URL: from the bucket
+        previous_score = primary_score(
+            backend, held_out_scores(backend, previous.params, work.held_out, **score_options)
+        )
+    version = _version_save(
+        training,
+        backend=backend,
+        folder=folder,
+        params=params,
+        topics_used=len(work.train),
+        holdout=len(work.held_out),
+        scores=scores,
+        score=score,
+        previous_score=previous_score,
+    )
+    if version is None:
+        return "another worker took the training over; its result is dropped"
+    shown = "no held-out score" if score is None else f"held-out {score:.3f}"
+    kept = "" if version.not_worse else f" (worse than {previous_score:.3f}: not served)"
+    return f"version {version.number} on {len(work.train)} topics, {shown}{kept}"
+
+
+def _version_save(training: ModelTraining, **fields: Any) -> ModelVersion | None:
+    """The version, numbered in order, if the training is still this execution's (a worker
+    whose training was taken over must not add a second version)."""
+    project_id = training.project_id
+    assert project_id is not None
+    with transaction.atomic():
+        still_ours = (
+            ModelTraining.objects.select_for_update()
+            .filter(
+                pk=training.pk,
+                status=ModelTraining.Status.RUNNING,
+                worker=training.worker,
+                started_at=training.started_at,
+            )
+            .exists()
+        )
+        if not still_ours:
+            return None
+        # numbers are given one at a time per project
+        SuggestionSettings.objects.select_for_update().filter(project_id=project_id).first()
+        number = (
+            ModelVersion.objects.filter(project_id=project_id).aggregate(Max("number"))[
+                "number__max"
+            ]
+            or 0
+        ) + 1
+        return ModelVersion.objects.create(
+            project_id=project_id,
+            backend=fields["backend"],
+            number=number,
+            path=str(fields["folder"]),
+            params=fields["params"],
+            topics_used=fields["topics_used"],
+            holdout_topics=fields["holdout"],
+            scores=fields["scores"],
+            score=fields["score"],
+            previous_score=fields["previous_score"],
+            not_worse=is_not_worse(fields["score"], fields["previous_score"]),
+            training=training,
+        )

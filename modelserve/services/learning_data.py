@@ -1,0 +1,67 @@
+"""A project's own work as training and held-out topics (docs/learning.md): one teaching
+annotation per topic (modelserve/training/learning.py `teaching_annotation`), split by a
+stable hash of the topic's external id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+
+from annotation.domain.corpus import TopicData
+from annotation.models import Annotation, Assignment, Project
+from annotation.selectors.topic_data import annotations_topic_data
+from modelserve.training.learning import Submitted, held_out, teaching_annotation
+
+
+@dataclass(frozen=True)
+class ProjectWork:
+    train: list[TopicData]
+    held_out: list[TopicData]
+    submissions: int  # submitted annotations in the project (what the debounce counts)
+
+
+def submitted_annotations(project: Project) -> list[dict[str, Any]]:
+    rows = (
+        Annotation.objects.filter(
+            topic__project=project,
+            kind__in=[Annotation.Kind.ANNOTATOR, Annotation.Kind.ADJUDICATION],
+            assignment__status=Assignment.Status.SUBMITTED,
+        )
+        .order_by("topic_id", "assignment__submitted_at", "pk")
+        .values("pk", "topic_id", "topic__external_id", "kind", "assignment__user_id")
+    )
+    return [dict(row) for row in rows]
+
+
+def project_work(project: Project) -> ProjectWork:
+    rows = submitted_annotations(project)
+    by_topic: dict[int, list[Submitted]] = {}
+    # the topic's external id (unique in its project) keys the hashes: stable as topics come
+    # in, and across a re-import of the same topics
+    keys = {row["topic_id"]: str(row["topic__external_id"]) for row in rows}
+    for order, row in enumerate(rows):
+        by_topic.setdefault(row["topic_id"], []).append(
+            Submitted(
+                annotation_id=row["pk"],
+                user_id=row["assignment__user_id"],
+                adjudication=row["kind"] == Annotation.Kind.ADJUDICATION,
+                submitted_order=order,
+            )
+        )
+    chosen = {
+        topic_id: teaching_annotation(versions, topic_key=keys[topic_id])
+        for topic_id, versions in by_topic.items()
+    }
+    annotations = Annotation.objects.filter(pk__in=[a for a in chosen.values() if a is not None])
+    data = annotations_topic_data(annotations)
+    train: list[TopicData] = []
+    held: list[TopicData] = []
+    for topic_id in sorted(chosen):
+        annotation_id = chosen[topic_id]
+        if annotation_id is None:
+            continue
+        percent = settings.LEARN_HOLDOUT_PERCENT
+        (held if held_out(keys[topic_id], percent=percent) else train).append(data[annotation_id])
+    return ProjectWork(train=train, held_out=held, submissions=len(rows))

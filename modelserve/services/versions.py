@@ -1,0 +1,27 @@
+"""An admin rolls a project's suggester back (or forward) to a learnt version, or lets it
+follow the newest version that is not worse again (docs/learning.md)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from annotation.models import Project
+from modelserve.errors import SettingsRefused
+from modelserve.models import ModelVersion, SuggestionSettings
+
+
+@transaction.atomic
+def model_version_pin(*, project: Project, version_id: int | None) -> SuggestionSettings:
+    """Runs of the project use version `version_id` from now on; None: the automatic choice."""
+    version = None
+    if version_id is not None:
+        version = ModelVersion.objects.filter(project=project, pk=version_id).first()
+        if version is None:
+            raise SettingsRefused(
+                f"Project {project.name!r} has no model version {version_id}; "
+                "choose one from its list of versions."
+            )
+    row, _ = SuggestionSettings.objects.select_for_update().get_or_create(project=project)
+    row.pinned_version = version
+    row.save(update_fields=["pinned_version"])
+    return row

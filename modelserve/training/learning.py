@@ -1,0 +1,112 @@
+"""Learning in the loop, the pure part (docs/learning.md): which topics are held out, which
+annotation of a topic teaches, the one figure a version is judged by, and which version serves.
+
+No Django, no clock, no settings: the services pass everything in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# The backend learning trains, by what the project annotates (and, for clusters, by the
+# backend the admin chose: a cross-encoder project fine-tunes its cross-encoder).
+CHEMU = "chemu"
+SCICO_LEARNERS = ("trained", "cross-encoder")
+
+
+def learner_for(*, anaphora: bool, configured_backend: str) -> str:
+    if anaphora:
+        return CHEMU
+    return configured_backend if configured_backend in SCICO_LEARNERS else "trained"
+
+
+def held_out(topic_key: str, *, percent: int, seed: int = 0) -> bool:
+    """Whether a topic is held out: a seeded hash of its stable key, so a topic never moves
+    between training and held-out as more topics come in (a shuffle would move them)."""
+    digest = hashlib.sha256(f"{seed}:{topic_key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % 100 < percent
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """One submitted annotation of a topic."""
+
+    annotation_id: int
+    user_id: int | None
+    adjudication: bool
+    submitted_order: int  # smaller: submitted earlier
+
+
+def teaching_annotation(versions: Sequence[Submitted], *, topic_key: str) -> int | None:
+    """The annotation that stands for a topic in training and on held-out, or None.
+
+    An adjudication replaces the annotators' versions (the newest adjudication wins). Without
+    one, the topic still counts once, whatever the number of annotators: one of their versions
+    is drawn by a seeded hash of the topic, so over many topics each annotator's version of a
+    topic with n versions counts with weight 1/n, and a topic keeps its draw as others come in
+    (a retraining is not moved by a reshuffle)."""
+    adjudications = [v for v in versions if v.adjudication]
+    if adjudications:
+        return max(adjudications, key=lambda v: v.submitted_order).annotation_id
+    if not versions:
+        return None
+    ordered = sorted(versions, key=lambda v: (v.user_id or 0, v.annotation_id))
+    digest = hashlib.sha256(f"teach:{topic_key}".encode()).digest()
+    return ordered[int.from_bytes(digest[:8], "big") % len(ordered)].annotation_id
+
+
+# The figure a version is judged by, per backend (held-out, micro over topics).
+METRICS = {
+    "trained": ("conll_f1", "CoNLL F1"),
+    "cross-encoder": ("conll_f1", "CoNLL F1"),
+    "chemu": ("relation_f1", "exact relation F1"),
+}
+
+
+def primary_score(backend: str, scores: dict[str, Any] | None) -> float | None:
+    if not scores:
+        return None
+    key, _ = METRICS[backend]
+    value = scores.get(key)
+    return None if value is None else float(value)
+
+
+def is_not_worse(score: float | None, previous: float | None) -> bool:
+    """A version with no figure to compare (too few topics held out, or no version before)
+    is not worse: there is nothing to say it is."""
+    if score is None or previous is None:
+        return True
+    return score >= previous
+
+
+@dataclass(frozen=True)
+class VersionView:
+    id: int
+    number: int
+    not_worse: bool
+
+
+def serving_version(versions: Sequence[VersionView], *, pinned: int | None = None) -> int | None:
+    """The id of the version runs use: the pinned one (an admin's rollback or roll forward),
+    else the newest that is not worse on held-out than the one before it."""
+    if pinned is not None and any(v.id == pinned for v in versions):
+        return pinned
+    for version in sorted(versions, key=lambda v: v.number, reverse=True):
+        if version.not_worse:
+            return version.id
+    return None
+
+
+def run_params(backend: str, folder: str, *, mentions_folder: str | None) -> dict[str, Any]:
+    """What a run passes the backend to use a version saved in `folder`."""
+    if backend == CHEMU:
+        params: dict[str, Any] = {"model_dir": folder}
+        if mentions_folder:
+            params["mentions_dir"] = mentions_folder
+        return params
+    if backend == "cross-encoder":
+        return {"model_path": folder}
+    return {"model_dir": folder}

@@ -1,0 +1,55 @@
+"""Held-out scores of a learnt version (docs/learning.md): the version predicts the held-out
+topics from their mentions, as a run would (modelserve/prediction.py `PREDICTORS`), and the
+project's scorer compares the prediction with the topics' teaching annotations.
+
+Pure: no Django, no settings; the models folder and the device come from the caller.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from annotation.domain.corpus import TopicData
+from annotation.domain.scoring.api import score_chemu, score_scico
+from modelserve.prediction import PREDICTORS, PredictOptions
+from modelserve.training.learning import CHEMU
+
+
+def held_out_scores(
+    backend: str,
+    params: dict[str, Any],
+    gold: list[TopicData],
+    *,
+    models_dir: Path,
+    device: str = "auto",
+) -> dict[str, Any] | None:
+    """The version's held-out figures (flat, named as in `learning.METRICS`); None without
+    held-out topics."""
+    if not gold:
+        return None
+    model = params.get("model_dir") or params.get("model_path")
+    options = PredictOptions(
+        models_dir=models_dir,
+        model=Path(model) if model else None,
+        mentions_model=Path(params["mentions_dir"]) if params.get("mentions_dir") else None,
+        device=device,
+    )
+    predictor = PREDICTORS[backend]
+    if backend == CHEMU:
+        scores = score_chemu(gold, predictor.given(gold, options), intervals=False)
+        out = {
+            "relation_f1": float(scores["exact"]["overall"]["f1"]),
+            "relation_f1_relaxed": float(scores["relaxed"]["overall"]["f1"]),
+        }
+        if options.mentions_model is not None and predictor.raw is not None:
+            raw = score_chemu(gold, predictor.raw(gold, options), intervals=False)
+            out["raw_relation_f1"] = float(raw["exact"]["overall"]["f1"])
+            out["mention_f1"] = float(raw["mention_detection"]["exact"]["f1"])
+        return out
+    scores = score_scico(gold, predictor.given(gold, options), intervals=False)
+    return {
+        "conll_f1": float(scores["conll_f1"]),
+        "hierarchy_f1": float(scores["hierarchy"]["f1"]),
+        "path_ratio": float(scores["path_ratio"]["micro"]),
+    }

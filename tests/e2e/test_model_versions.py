@@ -1,0 +1,94 @@
+"""The admin Suggestions page's learning panel (docs/learning.md): the learn setting, the
+running retraining's progress, the learnt versions with their learning curve, and rollback
+and roll forward with a button. The versions are stored directly, so the page has known
+figures; tests/modelserve/test_retraining_worker.py trains them for real."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from playwright.sync_api import expect
+
+from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
+from modelserve.services.settings import suggestion_settings_set
+from modelserve.version_selectors import serving_model_version
+from tests.factories import AdminFactory, ProjectFactory
+
+
+def stored_versions(project) -> list[ModelVersion]:
+    """v1 and v2 improve; v3 is worse than v2 on the same held-out topics, so v2 serves."""
+    rows = []
+    for number, topics, score, previous in [
+        (1, 8, 0.42, None),
+        (2, 16, 0.55, 0.44),
+        (3, 24, 0.5, 0.56),
+    ]:
+        folder = str(settings.MODELS_DIR / "learned" / f"project-{project.pk}" / f"t{number}")
+        rows.append(
+            ModelVersion.objects.create(
+                project=project,
+                backend="trained",
+                number=number,
+                path=folder,
+                params={"model_dir": folder},
+                topics_used=topics,
+                holdout_topics=4,
+                scores={"conll_f1": score, "hierarchy_f1": score / 2, "path_ratio": score / 3},
+                score=score,
+                previous_score=previous,
+                not_worse=previous is None or score >= previous,
+            )
+        )
+    return rows
+
+
+def test_the_admin_sees_versions_on_a_learning_curve_and_rolls_back_and_forward(
+    new_page, artifacts
+):
+    project = ProjectFactory(name="learning loop")
+    suggestion_settings_set(project=project, learn=False)
+    first, second, _ = stored_versions(project)
+    training = ModelTraining.objects.create(
+        name=f"learn-{project.pk}",
+        project=project,
+        status="running",
+        progress=0.4,
+        message="epoch 8/20: loss 0.7",
+    )
+    page = new_page(AdminFactory())
+    page.goto(f"/manage/projects/{project.pk}/suggestions")
+
+    panel = page.get_by_test_id("model-versions")
+    rows = panel.locator(".versions-table tbody tr")
+    expect(rows).to_have_count(3)
+    expect(panel.locator("tr[data-version='2']")).to_contain_text("serving")
+    expect(panel.locator("tr[data-version='3']")).to_contain_text("worse than the one before")
+    expect(panel.locator("tr[data-version='3']")).to_contain_text("0.500")
+    curve = page.get_by_test_id("learning-curve")
+    expect(curve.locator("circle")).to_have_count(3)
+    expect(curve).to_contain_text("topics trained on")
+    progress = page.get_by_test_id("learning-training")
+    expect(progress).to_contain_text("40 %")
+    expect(progress).to_contain_text("epoch 8/20")
+    expect(page.get_by_role("progressbar", name="retraining progress")).to_be_visible()
+    panel.screenshot(path=str(artifacts / "admin-model-versions.png"))
+
+    # Roll back to v1: the server pins it, the page says so.
+    panel.locator("tr[data-version='1']").get_by_role("button", name="Use this version").click()
+    expect(panel.locator("tr[data-version='1']")).to_contain_text("serving (chosen)")
+    assert SuggestionSettings.objects.get(project=project).pinned_version_id == first.pk
+
+    # Roll forward to the worse v3 on purpose, then back to the automatic choice (v2).
+    panel.locator("tr[data-version='3']").get_by_role("button", name="Use this version").click()
+    expect(panel.locator("tr[data-version='3']")).to_contain_text("serving (chosen)")
+    panel.get_by_role("button", name="Follow the newest again").click()
+    expect(panel.locator("tr[data-version='2']")).to_contain_text("serving")
+    assert SuggestionSettings.objects.get(project=project).pinned_version_id is None
+    assert serving_model_version(project.pk) == second
+
+    # The learn setting, and the page following the training until it ends.
+    panel.get_by_role("checkbox", name="Learn from this project's work").check()
+    expect(panel).to_contain_text("Learning is on")
+    assert SuggestionSettings.objects.get(project=project).learn
+    ModelTraining.objects.filter(pk=training.pk).update(status="succeeded", progress=1.0)
+    expect(progress).to_have_attribute("data-status", "succeeded")
+    assert page.errors == []

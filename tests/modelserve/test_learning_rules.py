@@ -1,0 +1,73 @@
+"""The pure rules of learning in the loop (modelserve/training/learning.py)."""
+
+from __future__ import annotations
+
+from modelserve.training.learning import (
+    Submitted,
+    VersionView,
+    held_out,
+    is_not_worse,
+    learner_for,
+    serving_version,
+    teaching_annotation,
+)
+
+
+def test_a_topic_stays_on_its_side_of_the_split_whatever_other_topics_come_in():
+    first = {key: held_out(key, percent=20) for key in map(str, range(100))}
+    again = {key: held_out(key, percent=20) for key in map(str, range(1000))}
+    assert all(again[key] == side for key, side in first.items())
+    assert 120 <= sum(again.values()) <= 280  # about a fifth of a thousand
+
+
+def test_the_split_moves_with_the_seed():
+    keys = list(map(str, range(200)))
+    assert [held_out(k, percent=20) for k in keys] != [
+        held_out(k, percent=20, seed=1) for k in keys
+    ]
+
+
+def test_an_adjudication_replaces_the_annotators_versions_and_the_newest_one_wins():
+    versions = [
+        Submitted(1, 10, adjudication=False, submitted_order=0),
+        Submitted(2, 11, adjudication=True, submitted_order=1),
+        Submitted(3, 12, adjudication=False, submitted_order=2),
+        Submitted(4, 13, adjudication=True, submitted_order=3),
+    ]
+    assert teaching_annotation(versions, topic_key="t") == 4
+
+
+def test_without_an_adjudication_each_annotators_version_teaches_about_one_topic_in_n():
+    versions = [Submitted(id, id, adjudication=False, submitted_order=id) for id in (1, 2, 3)]
+    drawn = [teaching_annotation(versions, topic_key=str(k)) for k in range(3000)]
+    for id in (1, 2, 3):
+        assert 850 <= drawn.count(id) <= 1150
+    # the draw of a topic does not depend on the order its versions came in
+    assert teaching_annotation(versions[::-1], topic_key="7") == drawn[7]
+
+
+def test_the_newest_version_not_worse_than_the_one_before_serves():
+    versions = [VersionView(1, 1, True), VersionView(2, 2, True), VersionView(3, 3, False)]
+    assert serving_version(versions) == 2
+    assert serving_version([*versions, VersionView(4, 4, True)]) == 4
+    assert serving_version([]) is None
+
+
+def test_a_pinned_version_serves_whatever_is_newer_and_a_gone_one_is_ignored():
+    versions = [VersionView(1, 1, True), VersionView(2, 2, True), VersionView(3, 3, False)]
+    assert serving_version(versions, pinned=1) == 1
+    assert serving_version(versions, pinned=3) == 3  # an admin may choose a worse one
+    assert serving_version(versions, pinned=99) == 2
+
+
+def test_not_worse_needs_both_figures_to_say_worse():
+    assert is_not_worse(0.5, 0.5)
+    assert not is_not_worse(0.49, 0.5)
+    assert is_not_worse(None, 0.5)
+    assert is_not_worse(0.1, None)
+
+
+def test_the_learner_follows_the_project():
+    assert learner_for(anaphora=True, configured_backend="minilm") == "chemu"
+    assert learner_for(anaphora=False, configured_backend="cross-encoder") == "cross-encoder"
+    assert learner_for(anaphora=False, configured_backend="minilm") == "trained"
