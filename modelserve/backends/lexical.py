@@ -13,29 +13,13 @@ from __future__ import annotations
 
 import re
 
+from annotation.domain.heads import PREPOSITIONS as _PREPOSITIONS
+from annotation.domain.heads import singular as _singular
+
+# The same words as annotation/domain/heads.py's head lemma (prepositions, plural folding), so
+# the minilm cue, the same-head-lemma baseline and WEC's statistics read a head alike.
 _PUNCTUATION = re.compile(r"^\W+$")
 _STEM_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ions", "ion", "es", "s")
-# A post-modifier starts here: the head of "CRFs for sequence labeling" is "CRFs".
-_PREPOSITIONS = frozenset(
-    [
-        "for",
-        "of",
-        "in",
-        "on",
-        "with",
-        "from",
-        "to",
-        "by",
-        "using",
-        "via",
-        "over",
-        "under",
-        "at",
-        "as",
-        "into",
-        "through",
-    ]
-)
 
 
 def phrase_words(tokens: list[str]) -> tuple[str, ...]:
@@ -93,12 +77,6 @@ def acronym_pairs(texts: list[list[str]]) -> set[tuple[int, int]]:
                 ):
                     pairs.add((min(i, j), max(i, j)))
     return pairs
-
-
-def _singular(word: str) -> str:
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def head_stem(word: str) -> str:
