@@ -69,3 +69,9 @@ export type AcceptanceRow = Schemas["AcceptanceRow"];
 /** GET /api/model-trainings/: a model trained in the model worker after start-up. */
 export type TrainingPayload = Schemas["TrainingPayload"];
 export type ProjectRunsAnswer = Schemas["ProjectRunsAnswer"];
+/** The admin Models page: a backend scored on the project's gold (modelserve/evaluation_*). */
+export type EvaluationChoices = Schemas["EvaluationChoices"];
+export type EvaluationRow = Schemas["EvaluationRow"];
+export type EvaluationDetail = Schemas["EvaluationDetail"];
+export type EvaluationResult = Schemas["EvaluationResult"];
+export type EvaluationGold = Schemas["EvaluationGold"];
