@@ -58,7 +58,8 @@ def gold_for(project: Project, source: str) -> dict[int, Annotation]:
 def model_versions(backend: str) -> list[str]:
     """The trained versions of a backend's model found in the models folder: a folder named
     after the backend (`MODELS_DIR/cross-encoder`), one whose name starts with it and a dash
-    (`cross-encoder-2026-11-26`), and the folders inside `MODELS_DIR/<backend>/versions/`;
+    (`cross-encoder-2026-11-26`), the folders inside `MODELS_DIR/<backend>/` (where
+    `train_suggester` saves a project's `trained` model) and `MODELS_DIR/<backend>/versions/`;
     entailment's NLI models are folders whose name holds "nli". Paths relative to MODELS_DIR."""
     if backend not in model_scores.MODEL_PARAMETER:
         return []
@@ -75,9 +76,15 @@ def model_versions(backend: str) -> list[str]:
             named = named or "nli" in name.lower()
         if named:
             found.append(name)
-        versions = folder / "versions"
-        if name == backend and versions.is_dir():
-            found += [f"{name}/versions/{v.name}" for v in sorted(versions.iterdir()) if v.is_dir()]
+        if name == backend:  # `train_suggester` saves into MODELS_DIR/trained/<project>
+            found += [
+                str(inner.relative_to(root))
+                for inner in sorted(folder.iterdir())
+                if inner.is_dir() and inner.name != "versions"
+            ]
+            versions = folder / "versions"
+            if versions.is_dir():
+                found += [f"{name}/versions/{v.name}" for v in sorted(versions.iterdir())]
     return found
 
 

@@ -128,6 +128,7 @@ def test_the_api_lists_choices_starts_reads_and_refuses(project, admin, settings
     (tmp_path / "cross-encoder").mkdir()
     (tmp_path / "cross-encoder-b2").mkdir()
     (tmp_path / "scico-nli").mkdir()
+    (tmp_path / "trained" / "SciCo").mkdir(parents=True)  # where train_suggester saves
 
     choices = admin.get(f"/api/projects/{project.pk}/model-evaluation-choices/").json()
 
@@ -136,6 +137,7 @@ def test_the_api_lists_choices_starts_reads_and_refuses(project, admin, settings
     assert {"edit-distance", "singleton", "cross-encoder", "entailment"} <= set(backends)
     assert backends["cross-encoder"]["model_versions"] == ["cross-encoder", "cross-encoder-b2"]
     assert backends["entailment"]["model_versions"] == ["scico-nli"]
+    assert backends["trained"]["model_versions"] == ["trained", "trained/SciCo"]
     assert backends["singleton"] == {
         "name": "singleton",
         "takes_model": False,
