@@ -39,6 +39,11 @@ BENCHMARKS = [
     ("adjudication", "bench.adjudication", "consensus seeding and the adjudication workspace"),
     ("validation", "bench.validation", "validation workspace: load, next mention, tool ceiling"),
     ("mentions", "bench.mentions", "ChEMU mention detection and links from raw text"),
+    (
+        "scico-backends",
+        "bench.scico_backends",
+        "every SciCo backend on generated and demo topics: scores, seconds per topic, CPU/GPU",
+    ),
 ]
 
 
