@@ -35,6 +35,7 @@ TRAINING = {
     "tests/modelserve/test_mention_tagger.py",  # 68 s: a tiny training run in set-up
     "tests/modelserve/test_chemu_backend.py",  # 12 s: trains on sixty snippets
     "tests/modelserve/test_trained.py",  # 5 s: trains on small gold topics
+    "tests/modelserve/test_model_evaluation_anaphora.py",  # trains on forty snippets
 }
 SLOW = {
     "tests/modelserve/test_runs_with_worker.py",  # 46 + 42 + 22 s: real Celery workers
