@@ -56,6 +56,11 @@ def test_a_model_is_scored_compared_with_another_and_downloaded(new_page, artifa
     topics = page.get_by_test_id("evaluation-topics").locator("tbody tr")
     expect(topics).to_have_count(6)
     page.screenshot(path=str(artifacts / "admin-models.png"), full_page=True)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    tabs = page.get_by_role("navigation", name="Project pages").get_by_role("link")
+    tops = {round(tab.bounding_box()["y"]) for tab in tabs.all()}
+    assert len(tops) == 1, "the project tabs wrap at 1024 px"
+    page.screenshot(path=str(artifacts / "admin-models-1024.png"), full_page=True)
 
     with page.expect_download() as download:
         page.get_by_test_id("evaluation-csv").click()
