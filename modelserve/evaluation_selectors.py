@@ -100,7 +100,11 @@ def evaluation_choices(project: Project) -> dict[str, Any]:
             for name in backends
         ],
         "gold_sources": [
-            {"source": source, "label": label, "topics": len(gold_for(project, source))}
+            {
+                "gold_source": source,
+                "description": label,
+                "topics": len(gold_for(project, source)),
+            }
             for source, label in GOLD_LABELS.items()
         ],
     }

@@ -37,8 +37,8 @@ class BackendChoice(serializers.Serializer):
 
 
 class GoldChoice(serializers.Serializer):
-    source = EnumField("EvaluationGold", ModelEvaluation.Gold.values)
-    label = serializers.CharField()
+    gold_source = EnumField("EvaluationGold", ModelEvaluation.Gold.values)
+    description = serializers.CharField()
     topics = serializers.IntegerField(help_text="topics that have this gold")
 
 

@@ -143,7 +143,7 @@ def test_the_api_lists_choices_starts_reads_and_refuses(project, admin, settings
         "takes_model": False,
         "model_versions": [],
     }
-    topics = {g["source"]: g["topics"] for g in choices["gold_sources"]}
+    topics = {g["gold_source"]: g["topics"] for g in choices["gold_sources"]}
     assert topics == {"gold": 6, "adjudicated": 0, "imported": 6}
 
     url = f"/api/projects/{project.pk}/model-evaluations/"

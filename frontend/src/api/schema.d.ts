@@ -1560,8 +1560,8 @@ export interface components {
          */
         FormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
         GoldChoice: {
-            source: components["schemas"]["EvaluationGold"];
-            label: string;
+            gold_source: components["schemas"]["EvaluationGold"];
+            description: string;
             /** @description topics that have this gold */
             topics: number;
         };
