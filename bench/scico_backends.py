@@ -71,11 +71,17 @@ def demo_topics() -> list[Any]:
 
 
 def shrink(topic: Any, mentions: int) -> Any:
-    """The topic's first `mentions` mentions, and the relations between clusters they keep."""
+    """The topic's first `mentions` mentions, the documents they are in, and the relations
+    between the clusters they keep (the smoke run's topics)."""
     kept = copy.deepcopy(topic.mentions[:mentions])
+    documents = sorted({m.document for m in kept})
+    place = {old: new for new, old in enumerate(documents)}
+    for mention in kept:
+        mention.document = place[mention.document]
     clusters = {m.cluster for m in kept}
     return dataclasses.replace(
         topic,
+        documents=[topic.documents[d] for d in documents],
         mentions=kept,
         clusters=[c for c in topic.clusters if c.key in clusters],
         relations=[(p, c) for p, c in topic.relations if p in clusters and c in clusters],
