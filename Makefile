@@ -6,6 +6,8 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
+# The OpenID Connect provider of the single sign-on browser test (npm's oidc-provider)
+OIDC_PROVIDER := tools/oidc-provider/node_modules/.installed
 FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/vite.config.ts frontend/tsconfig.json
 
 .PHONY: up test test-fast test-python test-frontend test-browser bench install frontend chromium check-tools clean-var
@@ -35,6 +37,12 @@ $(VENV)/.installed: pyproject.toml | check-tools
 
 frontend: frontend/dist/.vite/manifest.json
 
+# The provider the single sign-on browser test starts (tools/oidc-provider), installed from
+# the npm registry here by `make test`, never fetched while tests run; `make up` needs none.
+$(OIDC_PROVIDER): tools/oidc-provider/package.json tools/oidc-provider/package-lock.json | check-tools
+	@cd tools/oidc-provider && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json | check-tools
 	@cd frontend && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -55,24 +63,30 @@ chromium:
 # Hypothesis profile (tests/hypothesis_profiles.py): ci, or deep for a longer search.
 HYPOTHESIS_PROFILE ?= ci
 export HYPOTHESIS_PROFILE
+# Two pytest processes (pytest-xdist), each taking one test file at a time, so a file's browser,
+# stack or worker fixtures start once. Most tests spend their time waiting on a server, a
+# browser or a worker, so two processes keep 2 cores busy. Each process starts its own
+# PostgreSQL and Redis (tests/services.py). PYTEST_WORKERS=0 runs everything in one process.
+PYTEST_WORKERS ?= 2
+PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 # The fast lane (tests/lanes.py): no browser, no whole stack, no training, nothing marked slow.
 FAST_TESTS := not e2e and not integration and not training and not slow and not bench
 
-test: install frontend chromium
+test: install frontend chromium $(OIDC_PROVIDER)
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
 	@$(VENV)/bin/lint-imports --no-cache
 	@$(VENV)/bin/ruff check .
 	@$(VENV)/bin/ruff format --check .
 	@$(VENV)/bin/mypy
-	@$(VENV)/bin/pytest $(PYTEST_ARGS)
+	@$(VENV)/bin/pytest $(PARALLEL) $(PYTEST_ARGS)
 
 # The domain, unit and API tests (real PostgreSQL and Redis, no browser, no worker process, no
 # training) and the frontend's unit tests: the loop to run while working, under 3 minutes.
 test-fast: install
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
-	@$(VENV)/bin/pytest -m "$(FAST_TESTS)" $(PYTEST_ARGS)
+	@$(VENV)/bin/pytest $(PARALLEL) -m "$(FAST_TESTS)" $(PYTEST_ARGS)
 
 bench: install frontend
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"

@@ -105,3 +105,7 @@ class Conflict(DomainError):
     queued); nothing was changed, and the details name what is in the way."""
 
     code = "conflict"
+
+
+class DiagnosisRefused(DomainError):
+    """A topic cannot be diagnosed as asked: no gold, no such annotator, too few sides."""

@@ -40,6 +40,11 @@ BENCHMARKS = [
     ("validation", "bench.validation", "validation workspace: load, next mention, tool ceiling"),
     ("mentions", "bench.mentions", "ChEMU mention detection and links from raw text"),
     (
+        "learning",
+        "bench.learning",
+        "decisions to reach gold: no suggestions, static model, learning in the loop, questions",
+    ),
+    (
         "scico-backends",
         "bench.scico_backends",
         "every SciCo backend on generated and demo topics: scores, seconds per topic, CPU/GPU",

@@ -29,9 +29,13 @@ from bench.operations import (
     _start_web,
     _stop_web,
 )
+from bench.smoke import size
 
-ANNOTATORS = (20, 40, 60)
-ASSIGNS, MERGES = 20, 5  # per annotator and load: 25 operations, about 25 s at 1 op/s
+# A smoke run (BENCH_SMOKE=1, make test) only checks that the benchmark runs to its end: it
+# is the full run's 3 x 25 s of paced operations for 120 annotators that cost minutes there.
+ANNOTATORS = size((20, 40, 60), (2, 3))
+# per annotator and load: 25 operations, about 25 s at 1 op/s
+ASSIGNS, MERGES = size((20, 5), (3, 1))
 
 
 def main() -> int:

@@ -18,6 +18,7 @@ from corefapp.runtime.defaults import (
     read_secret_key_file,
     var_dir,
 )
+from corefapp.storage import default_storage_setting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = var_dir()
@@ -196,7 +197,8 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_ROUTES = {"modelserve.tasks.*": {"queue": "models"}}
+# The model tasks are sent with their backend's queue (modelserve/queues.py); none is routed
+# by name, so a model task sent without one would wait in `default` and be seen there.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task not acknowledged within this time is redelivered (that is how a run survives a killed
 # worker). A redelivery while the first worker is still busy is harmless: the run's heartbeat
@@ -244,13 +246,55 @@ STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
 FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
+# Import uploads, release bundles and trained models: var/ by default, an S3-compatible
+# bucket with STORAGE_URL=s3://bucket/prefix (corefapp/storage.py, docs/object-storage.md).
+STORAGE_URL = env.str("STORAGE_URL", default="")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": default_storage_setting(
+        STORAGE_URL,
+        var_dir=VAR_DIR,
+        endpoint_url=env.str("STORAGE_ENDPOINT_URL", default=""),
+        region=env.str("STORAGE_REGION", default=""),
+        addressing_style=env.str("STORAGE_ADDRESSING_STYLE", default=""),
+    ),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
 
 LOGIN_URL = "/login/"
+
+# Single sign-on with OpenID Connect (accounts/oidc.py, docs/single-sign-on.md): on when
+# OIDC_CLIENT_ID is set. The provider's endpoints come from OIDC_ISSUER's discovery document
+# unless set one by one. Local accounts keep signing in with their passwords.
+OIDC_RP_CLIENT_ID = env.str("OIDC_CLIENT_ID", default="")
+OIDC_RP_CLIENT_SECRET = env.str("OIDC_CLIENT_SECRET", default="")
+OIDC_ISSUER = env.str("OIDC_ISSUER", default="")
+OIDC_OP_AUTHORIZATION_ENDPOINT = env.str("OIDC_AUTHORIZATION_ENDPOINT", default="")
+OIDC_OP_TOKEN_ENDPOINT = env.str("OIDC_TOKEN_ENDPOINT", default="")
+OIDC_OP_USER_ENDPOINT = env.str("OIDC_USERINFO_ENDPOINT", default="")
+OIDC_OP_JWKS_ENDPOINT = env.str("OIDC_JWKS_ENDPOINT", default="")
+OIDC_RP_SIGN_ALGO = env.str("OIDC_SIGN_ALGO", default="RS256")
+OIDC_RP_SCOPES = env.str("OIDC_SCOPES", default="openid email profile")
+OIDC_TIMEOUT = env.float("OIDC_TIMEOUT", default=5.0)
+OIDC_USE_PKCE = True
+# The button's words: "Sign in with <OIDC_PROVIDER_NAME>".
+OIDC_PROVIDER_NAME = env.str("OIDC_PROVIDER_NAME", default="single sign-on")
+# The claim that lists the user's groups, and group=role pairs (roles: admin, annotator).
+OIDC_GROUPS_CLAIM = env.str("OIDC_GROUPS_CLAIM", default="groups")
+OIDC_ROLE_MAPPING = env.dict("OIDC_ROLE_MAPPING", default={})
+OIDC_USERNAME_CLAIM = env.str("OIDC_USERNAME_CLAIM", default="preferred_username")
+OIDC_AUTHENTICATE_CLASS = "accounts.oidc.SignInView"
+LOGIN_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL_FAILURE = "/login/?sso=failed"
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"] + (
+    ["accounts.oidc.RoleMappingBackend"] if OIDC_RP_CLIENT_ID else []
+)
+_unknown_roles = sorted(set(OIDC_ROLE_MAPPING.values()) - {"admin", "annotator"})
+if _unknown_roles:
+    raise ImproperlyConfigured(
+        f"OIDC_ROLE_MAPPING gives the role(s) {', '.join(_unknown_roles)}: the roles are admin "
+        "and annotator (write group=admin,other-group=annotator)"
+    )
 
 # Uploads: an import larger than this is refused before it is read into memory.
 MAX_UPLOAD_BYTES = env.int("MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
@@ -261,7 +305,8 @@ IMPORT_MAX_TOPICS = env.int("IMPORT_MAX_TOPICS", default=5000)
 # Uploads above this size are imported by the general worker, not in the request: the API
 # answers 202 with a job to poll (annotation/services/imports/jobs.py).
 IMPORT_ASYNC_BYTES = env.int("IMPORT_ASYNC_BYTES", default=1024 * 1024)
-IMPORT_UPLOADS_DIR = VAR_DIR / "imports"
+# The folder of the default storage where uploads wait for the worker (var/imports locally).
+IMPORT_UPLOADS_DIR = "imports"
 # Every other request body (JSON, form fields; uploaded files do not count): a larger one is
 # answered 413 before it is parsed. The largest legitimate one, a bulk action on 100,000
 # assignments, is under 1 MB.
@@ -333,7 +378,14 @@ CACHES = {
 }
 
 # Model serving: packaged encoder by default, a local Hugging Face folder otherwise.
-MODELS_DIR = models_dir()
+# With STORAGE_URL, trained models live in the bucket (models/<name>/) and MODELS_DIR is only
+# each worker's local copy of them (MODEL_CACHE_DIR, default var/model-cache): a worker
+# downloads a model there before it loads it (modelserve/model_store.py).
+MODELS_DIR = (
+    Path(env.str("MODEL_CACHE_DIR", default=str(VAR_DIR / "model-cache"))).resolve()
+    if STORAGE_URL
+    else models_dir()
+)
 # The shared real data (../shared/data beside the checkout; COREFAPP_SHARED_DATA elsewhere) and
 # the ChEMU-Ref training file the default anaphora models train from (`make up`, the model
 # worker's tagger training, `python -m modelserve.train --backend chemu` without a file).

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -26,8 +27,13 @@ urlpatterns = [
     # The split view loads its set-up script as a file: no inline script for the CSP to allow.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     re_path(r"^api/(?P<path>.*)$", errors.api_not_found),
+]
+# Single sign-on (accounts/oidc.py): /oidc/authenticate/ and /oidc/callback/, when configured.
+if settings.OIDC_RP_CLIENT_ID:
+    urlpatterns.append(path("oidc/", include("mozilla_django_oidc.urls")))
+urlpatterns += [
     # Everything else is a page of the browser application, which routes on the client.
-    re_path(r"^(?!api/|admin/|static/|ws/|healthz)(?P<path>.*)$", spa, name="spa"),
+    re_path(r"^(?!api/|admin/|static/|ws/|healthz|oidc/)(?P<path>.*)$", spa, name="spa"),
 ]
 
 handler400 = errors.bad_request

@@ -35,6 +35,8 @@ COMMON_ROWS = (
     ("topics", "Topics"),
     ("documents", "Documents"),
     ("tokens", "Tokens"),
+    ("sentences", "Sentences"),
+    ("tokens_per_sentence", "Tokens per sentence"),
     ("mentions", "Mentions"),
     ("discontinuous_mentions", "Discontinuous mentions"),
 )
@@ -44,6 +46,8 @@ HIERARCHY_ROWS = (
     ("relations", "Hierarchy relations (as drawn)"),
     ("mean_components", "Components per topic (mean)"),
     ("mean_max_depth", "Depth of the largest component (mean)"),
+    ("ambiguity", "Ambiguity (clusters per head lemma, WEC)"),
+    ("diversity", "Diversity (head lemmas per non-singleton cluster, WEC)"),
 )
 ANAPHORA_ROWS = (
     *((f"links.{t}", f"{t} links") for t in LINK_TYPES),

@@ -2,16 +2,24 @@
 the statistics page, and the project's splits.
 
 Annotations are read in bulk for scoring (`annotations_topic_data(scoring=True)`: no tokens,
-only their counts), so a 900-topic project is counted in a few queries.
+only their counts), so a 900-topic project is counted in a few queries. A project with
+clusters is read with its tokens: WEC's Ambiguity and Diversity need each mention's head word.
+Sentences are counted in the database (the length of each document's stored boundaries).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections import defaultdict
+from collections.abc import Iterable
 
-from annotation.models import Project, Topic
+from django.core.files.storage import default_storage
+from django.db.models import F, Func, IntegerField
+
+from annotation.models import Document, Project, Topic
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
+from annotation.services.exports import safe_file_name
 from datasets.models import SplitRecord
 from datasets.sources import source_annotations
 from datasets.statistics import (
@@ -50,12 +58,37 @@ def per_topic_statistics(
     if getattr(project, "validation", False) and source in (None, "gold"):
         return _validated_statistics(project, split)
     annotations = source_annotations(project, source, split=split)
-    data = annotations_topic_data(annotations, scoring=True)
-    tokens = document_token_counts({a.topic_id for a in annotations})
+    data = annotations_topic_data(annotations, scoring=not project.hierarchy)
+    topic_ids = {a.topic_id for a in annotations}
+    tokens = document_token_counts(topic_ids)
+    sentences = document_sentence_counts(topic_ids)
     return [
-        (a.topic, topic_statistics(data[a.pk], tokens=sum(tokens.get(a.topic_id, ()))))
+        (
+            a.topic,
+            topic_statistics(
+                data[a.pk],
+                tokens=sum(tokens.get(a.topic_id, ())),
+                sentences=sentences.get(a.topic_id, 0),
+            ),
+        )
         for a in annotations
     ]
+
+
+def document_sentence_counts(topic_ids: Iterable[int]) -> dict[int, int]:
+    """topic id -> sentences of its documents, the rule of `document_sentences` (a document
+    imported without boundaries is one sentence if it has tokens), counted without loading
+    the boundaries."""
+    counts: dict[int, int] = defaultdict(int)
+    length = Func(F("sentences"), function="jsonb_array_length", output_field=IntegerField())
+    rows = (
+        Document.objects.filter(topic_id__in=list(topic_ids))
+        .annotate(n=length)
+        .values_list("topic_id", "n", "token_count")
+    )
+    for topic, n, token_count in rows:
+        counts[topic] += n or (1 if token_count else 0)
+    return dict(counts)
 
 
 def _validated_statistics(
@@ -126,3 +159,19 @@ def project_splits(project: Project) -> dict:
     """The split names and each topic's split, in topic order (the admin topics page)."""
     topics = Topic.objects.filter(project=project).order_by("position", "id")
     return {"names": split_names(project), "topics": list(topics.values("id", "split"))}
+
+
+RELEASES = "releases"  # the folder of the default storage
+
+
+def release_name(project: Project) -> str:
+    """Where the project's release bundle is stored (datasets/services/release_storage.py)."""
+    return f"{RELEASES}/{project.pk}/{safe_file_name(project.name)}-release.zip"
+
+
+def stored_release(project: Project):
+    """The project's stored release bundle, opened for reading, or None when none was stored."""
+    name = release_name(project)
+    if not default_storage.exists(name):
+        return None
+    return default_storage.open(name, "rb")

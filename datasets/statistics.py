@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from annotation.domain.corpus import LINK_TYPES, TopicData
+from annotation.domain.heads import head_lemma
 
 COUNT_KEYS = (
     "topics",
@@ -26,7 +27,10 @@ COUNT_KEYS = (
     "singletons",
     "relations",
 )
-STATS_KEYS = (*COUNT_KEYS, "mean_components", "mean_max_depth", "links", "anaphors")
+# Added after the first release of the STATS object, so they come last in the CSV: ChEMU Table
+# 1's sentences and tokens per sentence, WEC Table 1's Ambiguity and Diversity.
+LATER_KEYS = ("sentences", "tokens_per_sentence", "ambiguity", "diversity")
+STATS_KEYS = (*COUNT_KEYS, "mean_components", "mean_max_depth", "links", "anaphors", *LATER_KEYS)
 # Means are rounded so that a statistics file reads the same on every machine.
 MEAN_DIGITS = 4
 
@@ -44,6 +48,11 @@ class TopicStatistics:
     max_depth: int
     links: dict[str, int] = field(default_factory=dict)
     anaphors: int = 0
+    sentences: int = 0
+    # head lemma -> clusters of this topic holding a mention with it (WEC's Ambiguity)
+    lemma_clusters: dict[str, int] = field(default_factory=dict)
+    # distinct head lemmas of each cluster of two or more mentions (WEC's Diversity)
+    cluster_lemmas: tuple[int, ...] = ()
 
     @property
     def clusters(self) -> int:
@@ -54,10 +63,14 @@ class TopicStatistics:
         return sum(1 for size in self.cluster_sizes if size == 1)
 
 
-def topic_statistics(topic: TopicData, *, tokens: int | None = None) -> TopicStatistics:
-    """One topic's figures. `tokens` overrides the count from the documents' tokens (the
-    selectors read token counts without loading the tokens themselves)."""
+def topic_statistics(
+    topic: TopicData, *, tokens: int | None = None, sentences: int | None = None
+) -> TopicStatistics:
+    """One topic's figures. `tokens` and `sentences` override the counts from the documents
+    (the selectors read them without loading the tokens themselves). Head lemmas need the
+    tokens: without them a topic has none (Ambiguity and Diversity count nothing)."""
     members = topic.cluster_members()
+    lemma_clusters, cluster_lemmas = head_lemma_figures(topic, members)
     clusters = list(members)
     edges = list(dict.fromkeys(topic.relations))
     links = {(link.type, link.anaphor, link.antecedent) for link in topic.links}
@@ -75,7 +88,43 @@ def topic_statistics(topic: TopicData, *, tokens: int | None = None) -> TopicSta
         max_depth=largest_component_depth(components, edges),
         links={type: per_type.get(type, 0) for type in LINK_TYPES},
         anaphors=len({anaphor for _, anaphor, _ in links}),
+        sentences=document_sentences(topic) if sentences is None else sentences,
+        lemma_clusters=lemma_clusters,
+        cluster_lemmas=cluster_lemmas,
     )
+
+
+def document_sentences(topic: TopicData) -> int:
+    """Sentences of the topic's documents: the boundaries each document was imported with
+    (ChEMU: the jsonlines' `sentences`); a document imported without any counts as one
+    sentence if it has tokens (docs/datasets.md)."""
+    return sum(len(d.sentences) or (1 if d.tokens else 0) for d in topic.documents)
+
+
+def head_lemma_figures(
+    topic: TopicData, members: dict[str, list[int]]
+) -> tuple[dict[str, int], tuple[int, ...]]:
+    """(head lemma -> clusters holding it, distinct head lemmas per non-singleton cluster),
+    the head rule of annotation/domain/heads.py. A mention without a head word is left out."""
+    per_cluster: list[set[str]] = []
+    for indices in members.values():
+        lemmas = set()
+        for index in indices:
+            mention = topic.mentions[index]
+            words = topic.documents[mention.document].tokens
+            if not words:  # read without its tokens (the scoring read)
+                continue
+            lemma = head_lemma([words[w] for a, b in mention.spans for w in range(a, b + 1)])
+            if lemma is not None:
+                lemmas.add(lemma)
+        per_cluster.append(lemmas)
+    lemma_clusters = Counter(lemma for lemmas in per_cluster for lemma in lemmas)
+    diversity = tuple(
+        len(lemmas)
+        for lemmas, indices in zip(per_cluster, members.values(), strict=True)
+        if len(indices) > 1 and lemmas
+    )
+    return dict(lemma_clusters), diversity
 
 
 def hierarchy_components(
@@ -146,7 +195,8 @@ def largest_component_depth(
 
 
 def summarize(topics: Iterable[TopicStatistics]) -> dict:
-    """The STATS object: sums, the two means over topics, links per type, anaphors."""
+    """The STATS object: sums, the two means over topics, links per type, anaphors, then
+    sentences, tokens per sentence, Ambiguity and Diversity."""
     topics = list(topics)
     n = len(topics)
     stats: dict = {
@@ -162,8 +212,38 @@ def summarize(topics: Iterable[TopicStatistics]) -> dict:
         "mean_max_depth": _mean([t.max_depth for t in topics]),
         "links": {type: sum(t.links.get(type, 0) for t in topics) for type in LINK_TYPES},
         "anaphors": sum(t.anaphors for t in topics),
+        **sentence_figures(topics),
+        **lemma_figures(topics),
     }
     return stats
+
+
+def sentence_figures(topics: Iterable[TopicStatistics]) -> dict:
+    """ChEMU Table 1's Sentences and Tokens/Sentences (tokens over sentences of the scope)."""
+    topics = list(topics)
+    sentences = sum(t.sentences for t in topics)
+    tokens = sum(t.tokens for t in topics)
+    return {
+        "sentences": sentences,
+        "tokens_per_sentence": round(tokens / sentences, MEAN_DIGITS) if sentences else 0.0,
+    }
+
+
+def lemma_figures(topics: Iterable[TopicStatistics]) -> dict:
+    """WEC Table 1: Ambiguity, "the average number of different clusters in which a head
+    lemma appears", over the head lemmas of the scope (clusters of different topics are
+    different clusters, so a lemma's count adds up over topics; singletons included, as WEC
+    excludes them only from Diversity); Diversity, "the average number of unique head lemmas
+    within a cluster (excluding singletons)"."""
+    topics = list(topics)
+    per_lemma: Counter[str] = Counter()
+    for t in topics:
+        per_lemma.update(t.lemma_clusters)
+    diversity = [n for t in topics for n in t.cluster_lemmas]
+    return {
+        "ambiguity": _mean(list(per_lemma.values())),
+        "diversity": _mean(diversity),
+    }
 
 
 def cluster_size_distribution(topics: Iterable[TopicStatistics]) -> dict[int, int]:
@@ -185,12 +265,14 @@ def stats_rows(result: dict) -> list[list[str]]:
     """`{"total", "splits"}` as CSV rows, header first: one row per scope (total, then each
     split), links flattened to one column per type."""
     header = ["scope", *COUNT_KEYS, "mean_components", "mean_max_depth"]
-    header += [f"links_{type}" for type in LINK_TYPES] + ["anaphors"]
+    header += [f"links_{type}" for type in LINK_TYPES] + ["anaphors", *LATER_KEYS]
     rows = [header]
     scopes = [("total", result["total"]), *result["splits"].items()]
     for scope, stats in scopes:
         row = [scope, *(str(stats[key]) for key in COUNT_KEYS)]
         row += [repr(float(stats["mean_components"])), repr(float(stats["mean_max_depth"]))]
         row += [str(stats["links"][type]) for type in LINK_TYPES] + [str(stats["anaphors"])]
+        row += [str(stats["sentences"])]
+        row += [repr(float(stats[key])) for key in LATER_KEYS[1:]]
         rows.append(row)
     return rows

@@ -19,6 +19,7 @@ from annotation.models import Annotation
 from annotation.selectors.access import visible_annotations
 from annotation.selectors.state import annotation_state_read
 from modelserve.models import ModelTraining, Suggestion, SuggestionRun, SuggestionSettings
+from modelserve.questions import uncertainty
 
 
 def run_payload(run: SuggestionRun) -> dict:
@@ -217,6 +218,9 @@ def _suggestion_items(state: AnnotationState, run: SuggestionRun) -> dict[str, l
         item = {
             "suggestion": suggestion.pk,
             "score": suggestion.score,
+            "uncertainty": uncertainty(
+                suggestion.kind, suggestion.score, suggestion.payload.get("type_scores")
+            ),
             "operation": operation,
             "decision": decision,
             "valid": valid,

@@ -1,5 +1,5 @@
-"""Celery tasks of the model worker (queue `models`): thin wrappers around services, and the
-sweeper that re-queues runs nobody would otherwise execute."""
+"""Celery tasks of the model workers (one queue per backend: modelserve/queues.py): thin
+wrappers around services, and the sweeper that re-queues runs nobody would otherwise execute."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from celery.signals import celeryd_init, worker_process_init
 from django.conf import settings
 from django.db import close_old_connections, connection
 
+from modelserve.queues import is_model_queue
 from modelserve.services.evaluations import EVALUATE_TASK, model_evaluation_execute
 from modelserve.services.execution import suggestion_run_execute
 from modelserve.services.runs import RUN_TASK, suggestion_runs_requeue
 from modelserve.services.trainings import TRAIN_TASK, model_training_execute
-from modelserve.workers import MODELS_QUEUE
 
 logger = logging.getLogger(__name__)
 
@@ -85,12 +85,13 @@ _sweeps = False
 
 @celeryd_init.connect
 def _note_model_worker(sender=None, instance=None, conf=None, options=None, **kwargs) -> None:
-    """In the worker's main process, before its pool forks: does it consume `models`?"""
+    """In the worker's main process, before its pool forks: does it consume a model queue?
+    Every model worker sweeps every backend's runs (re-sending each to its own queue)."""
     global _sweeps
     queues = (options or {}).get("queues") or []
     if isinstance(queues, str):
         queues = queues.split(",")
-    _sweeps = MODELS_QUEUE in [name.strip() for name in queues]
+    _sweeps = any(is_model_queue(name) for name in queues)
 
 
 @worker_process_init.connect

@@ -1,5 +1,6 @@
-"""The model queue seen from outside the workers: is the broker reachable, is a model worker
-alive (so the interface can say why a run stays queued), which runs wait in the queue."""
+"""The model queues seen from outside the workers: is the broker reachable, is a model worker
+alive for a backend (so the interface can say why a run stays queued), which runs wait in the
+queues (one per backend: modelserve/queues.py)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ from celery import current_app as app
 from django.conf import settings
 from django.core.cache import cache
 
+from modelserve.queues import backend_queue, is_model_queue, model_queues
+
 logger = logging.getLogger(__name__)
 
 CACHE_KEY = "modelserve:model-workers"
-MODELS_QUEUE = "models"
-# kombu's Redis transport keeps a queue's messages in one list per priority step.
-_PRIORITY_LISTS = [MODELS_QUEUE, *(f"{MODELS_QUEUE}\x06\x16{step}" for step in (3, 6, 9))]
+
+
+def _priority_lists(queue: str) -> list[str]:
+    """kombu's Redis transport keeps a queue's messages in one list per priority step."""
+    return [queue, *(f"{queue}\x06\x16{step}" for step in (3, 6, 9))]
 
 
 @functools.cache
@@ -38,9 +43,11 @@ def broker_reachable() -> bool:
         return False
 
 
-def model_workers() -> list[str]:
-    """Names of live workers consuming the `models` queue (a real ping), cached for 10 s."""
-    names = cache.get(CACHE_KEY)
+def model_workers(backend: str | None = None) -> list[str]:
+    """Names of live workers consuming `backend`'s queue, or any model queue (a real ping),
+    cached for 10 s."""
+    key = CACHE_KEY if backend is None else f"{CACHE_KEY}:{backend}"
+    names = cache.get(key)
     if names is None:
         if not broker_reachable():
             return []  # asking the workers would wait for the broker's longer timeouts
@@ -51,17 +58,21 @@ def model_workers() -> list[str]:
         names = sorted(
             worker
             for worker, queues in replies.items()
-            if any(queue.get("name") == MODELS_QUEUE for queue in queues or [])
+            if any(_serves(queue.get("name") or "", backend) for queue in queues or [])
         )
-        cache.set(CACHE_KEY, names, 10)
+        cache.set(key, names, 10)
     return names
 
 
+def _serves(queue: str, backend: str | None) -> bool:
+    return queue == backend_queue(backend) if backend else is_model_queue(queue)
+
+
 def waiting_run_ids(task_name: str) -> set[int]:
-    """Ids of the runs whose task message waits in the `models` queue (not yet taken by a
-    worker). Raises redis.RedisError when the broker does not answer."""
+    """Ids of the runs whose task message waits in a model queue (not yet taken by a worker).
+    Raises redis.RedisError when the broker does not answer."""
     ids: set[int] = set()
-    for key in _PRIORITY_LISTS:
+    for key in (name for queue in model_queues() for name in _priority_lists(queue)):
         for raw in _broker().lrange(key, 0, -1):
             run_id = _run_id(raw, task_name)
             if run_id is not None:
@@ -80,5 +91,5 @@ def _run_id(raw: bytes | str, task_name: str) -> int | None:
         _, kwargs, _ = json.loads(body)
         return int(kwargs["run_id"])
     except (ValueError, KeyError, TypeError):
-        logger.warning("a message in the %s queue could not be read", MODELS_QUEUE)
+        logger.warning("a message in a model queue could not be read")
         return None

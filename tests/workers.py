@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from modelserve.queues import model_queues
+
 REPO = Path(__file__).resolve().parents[1]
 LOGS = REPO / "test-artifacts" / "logs"
 
@@ -20,7 +22,7 @@ class Worker:
         database_url: str,
         redis_url: str,
         secret_key: str,
-        queues: str = "models",
+        queues: str = ",".join(model_queues()),
         name: str = "models-test",
         extra_env: dict | None = None,
     ) -> None:

@@ -14,11 +14,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.auth import MeSerializer, me_payload
+from accounts.selectors.single_sign_on import single_sign_on
+
+
+class SingleSignOn(serializers.Serializer):
+    name = serializers.CharField(help_text='the provider, for "Sign in with <name>"')
+    url = serializers.CharField(help_text="where the button goes (add ?next=/path)")
 
 
 class SessionPayload(serializers.Serializer):
     authenticated = serializers.BooleanField()
     user = MeSerializer(allow_null=True, help_text="null when nobody is signed in")
+    single_sign_on = SingleSignOn(
+        allow_null=True, help_text="the OpenID Connect provider, null when none is configured"
+    )
 
 
 class SessionView(APIView):
@@ -28,5 +37,9 @@ class SessionView(APIView):
     def get(self, request):
         user = request.user
         signed_in = bool(user and user.is_authenticated)
-        payload = {"authenticated": signed_in, "user": me_payload(user) if signed_in else None}
+        payload = {
+            "authenticated": signed_in,
+            "user": me_payload(user) if signed_in else None,
+            "single_sign_on": single_sign_on(),
+        }
         return Response(SessionPayload(payload).data)

@@ -56,6 +56,8 @@ RAISES: dict[str, tuple[type[domain.DomainError], ...]] = {
     "POST /api/annotations/{id}/suggestions/accept-above/": _EDIT,
     "PUT /api/annotations/{id}/cursor/": (service.AnnotationLocked,),
     "POST /api/assignments/{id}/submit/": (service.AnnotationLocked, RuleBroken),
+    # no gold yet, an annotator who has not submitted the topic, fewer than two sides
+    "GET /api/projects/{id}/agreement/diagnosis/": (service.DiagnosisRefused,),
     # 503: too many sign-ins wait for the sign-in threads (corefapp/sign_in_pool.py).
     "POST /api/auth/login/": (Throttled, service.ServiceUnavailable),
     "POST /api/auth/token/": (Throttled, service.ServiceUnavailable),

@@ -14,39 +14,38 @@ nobody submitted yet), in project order.
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 
 from annotation.domain.scoring import api
-from annotation.models import Annotation, Assignment, Project, Topic
+from annotation.domain.scoring.stored import Record, iaa_from_records
+from annotation.models import Project
 from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
-from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
+from annotation.selectors.agreement_pairs import (
+    agreement_records,
+    project_schemes,
+    report_pairs,
+    submitted_work,
+    unscored_topics,
+)
+from annotation.selectors.gold import gold_annotations
 from annotation.validation_hooks import validation_csv_write, validation_measures
 
 
 def project_agreement(project: Project) -> dict:
     """`{"project", "scheme", "annotators", "topics", "overall", "unscored_topics"}`; `topics`
-    and `overall` are as `api.iaa` returns them (metrics of both schemes merged)."""
-    annotations = list(
-        Annotation.objects.filter(
-            topic__project=project,
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
-        .order_by("topic__position", "topic_id")
-        .only("id", "topic_id", "assignment__user__username")
-        .select_related("assignment__user")
-    )
-    # Scores need token counts, not tokens: a 200-topic project has over a million tokens.
-    data = annotations_topic_data(annotations, scoring=True)
-    counts = document_token_counts({a.topic_id for a in annotations})
-    by_annotator: dict[str, list] = {}
-    for annotation in annotations:
-        plain = replace(
-            api.from_topic(data[annotation.pk]), token_counts=counts.get(annotation.topic_id, ())
-        )
-        by_annotator.setdefault(annotation.assignment_of_work.user.get_username(), []).append(plain)
-    names = sorted(by_annotator)
-    lists = [by_annotator[name] for name in names]
+    and `overall` are as `api.iaa` returns them (metrics of both schemes merged).
+
+    Aggregated from the stored per-pair counts (selectors/agreement_pairs.py: any row
+    missing or stale is computed first), in `api.iaa`'s order of topics and pairs, so the
+    numbers, intervals included, are those of the from-scratch computation
+    (selectors/agreement_scratch.py) to the last digit."""
+    work = submitted_work(project)
+    gold = gold_annotations(project)
+    records = agreement_records(project, report_pairs(work, gold))
+    by_name: dict[str, list[tuple]] = {}
+    for row in work:
+        by_name.setdefault(row[4], []).append(row)
+    names = sorted(by_name)
+    results = _pair_results(names, by_name, records)
     result: dict = {
         "project": project.name,
         "scheme": project.scheme,
@@ -56,27 +55,38 @@ def project_agreement(project: Project) -> dict:
         "topics": {},
         "overall": {},
     }
-    for scheme, on in (("scico", project.hierarchy), ("chemu", project.anaphora)):
-        if not on:
-            continue
-        part = api.iaa(lists, scheme=scheme, names=names)
+    for scheme in project_schemes(project):
+        part = iaa_from_records(results, scheme)
         for topic, metrics in part["topics"].items():
             result["topics"].setdefault(topic, {}).update(metrics)
         result["overall"].update(part["overall"])
-    submitted: dict[int, int] = {}
-    for annotation in annotations:
-        submitted[annotation.topic_id] = submitted.get(annotation.topic_id, 0) + 1
-    result["unscored_topics"] = [
-        external_id
-        for id, external_id in Topic.objects.filter(project=project)
-        .order_by("position", "id")
-        .values_list("id", "external_id")
-        if submitted.get(id, 0) < 2
-    ]
-    result["vs_gold"] = annotators_vs_gold(project)
+    result["unscored_topics"] = unscored_topics(project, [row[2] for row in work])
+    result["vs_gold"] = annotators_vs_gold(project, work=work, gold=gold, records=records)
     if project.validation:
         result["validation"] = validation_measures(project)
     return result
+
+
+def _pair_results(
+    names: list[str], by_name: dict[str, list[tuple]], records: dict[tuple[int, int], Record]
+) -> dict[str, dict[str, Record]]:
+    """`results[topic][pair]` in `api.iaa`'s order: topics as the annotators (by name) first
+    have them, pairs by the annotators' positions; topics with fewer than two left out."""
+    ids: dict[str, dict[str, int]] = {}
+    for name in names:
+        for id, _, _, external_id, _ in by_name[name]:
+            ids.setdefault(external_id, {})[name] = id
+    results: dict[str, dict[str, Record]] = {}
+    for external_id, present in ids.items():
+        if len(present) < 2:
+            continue
+        order = [name for name in names if name in present]
+        results[external_id] = {
+            f"{first}-{second}": records[present[first], present[second]]
+            for index, first in enumerate(order)
+            for second in order[index + 1 :]
+        }
+    return results
 
 
 def agreement_csv(result: dict) -> str:

@@ -9,13 +9,18 @@ Layout of the JSON and of the CSV section: docs/agreement-csv.md, "Annotator vs 
 from __future__ import annotations
 
 import csv
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from annotation.domain.scoring import api
-from annotation.models import Annotation, Assignment, Project
+from annotation.domain.scoring.stored import Record, score_from_records
+from annotation.models import Annotation, Project
+from annotation.selectors.agreement_pairs import (
+    agreement_records,
+    project_schemes,
+    report_pairs,
+    submitted_work,
+)
 from annotation.selectors.gold import gold_annotations
-from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 
 # Metric -> where its {"precision", "recall", "f1"} is in the scorer's answer. CoNLL F1 is an
 # average of F1 scores, with no precision or recall of its own: those cells stay empty.
@@ -42,11 +47,20 @@ CHEMU_METRICS = {
 CSV_HEADER = ["section", "annotator", "metric", "precision", "recall", "f1", "topics"]
 
 
-def annotators_vs_gold(project: Project) -> dict[str, Any]:
+def annotators_vs_gold(
+    project: Project,
+    *,
+    work: Sequence[tuple] | None = None,
+    gold: dict[int, Annotation] | None = None,
+    records: Mapping[tuple[int, int], Record] | None = None,
+) -> dict[str, Any]:
     """`{"gold_topics", "adjudicated_topics", "metrics", "annotators": [{"annotator",
     "topics", "scores": {metric: {"precision", "recall", "f1"}}}]}`, annotators by name;
-    `metrics` lists the metrics in report order (the project's schemes)."""
-    gold = gold_annotations(project)
+    `metrics` lists the metrics in report order (the project's schemes).
+
+    From the stored per-pair counts (selectors/agreement_pairs.py); the report passes the
+    `work`, `gold` and `records` it has read already."""
+    gold = gold_annotations(project) if gold is None else gold
     metrics = {
         **(SCICO_METRICS if project.hierarchy else {}),
         **(CHEMU_METRICS if project.anaphora else {}),
@@ -61,44 +75,33 @@ def annotators_vs_gold(project: Project) -> dict[str, Any]:
     }
     if not gold:
         return section
-    work = list(
-        Annotation.objects.filter(
-            topic_id__in=list(gold),
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
-        .select_related("assignment__user", "topic")
-        .order_by("topic__position", "topic_id")
-    )
-    data = annotations_topic_data([*gold.values(), *work], scoring=True)
-    counts = document_token_counts(set(gold))
-
-    def plain(annotation: Annotation) -> api.TopicAnnotation:
-        topic = api.from_topic(data[annotation.pk])
-        return replace(topic, token_counts=counts.get(annotation.topic_id, ()))
-
-    by_user: dict[str, list[Annotation]] = {}
-    for annotation in work:
-        by_user.setdefault(annotation.assignment_of_work.user.get_username(), []).append(annotation)
+    work = submitted_work(project, list(gold)) if work is None else work
+    if records is None:
+        records = agreement_records(project, report_pairs(work, gold, annotators=False))
+    by_user: dict[str, list[Record]] = {}
+    for id, _, topic_id, _, username in work:
+        if topic_id in gold:
+            by_user.setdefault(username, []).append(records[gold[topic_id].pk, id])
     for name in sorted(by_user):
         done = by_user[name]
-        keys = [plain(gold[a.topic_id]) for a in done]
-        responses = [plain(a) for a in done]
-        answers = {}
-        if project.hierarchy:
-            answers["scico"] = api.score_scico(keys, responses, intervals=False)
-        if project.anaphora:
-            answers["chemu"] = api.score_chemu(keys, responses, intervals=False)
-        scores = {}
-        for metric, path in metrics.items():
-            # (mention detection is in both answers, with the same numbers: either will do)
-            answer = answers["scico" if metric in SCICO_METRICS and project.hierarchy else "chemu"]
-            scores[metric] = _prf(answer, path)
+        answers = {scheme: score_from_records(scheme, done) for scheme in project_schemes(project)}
+        scores = {
+            metric: prf_at(answers, metric, project.hierarchy, path)
+            for metric, path in metrics.items()
+        }
         section["annotators"].append({"annotator": name, "topics": len(done), "scores": scores})
     return section
 
 
-def _prf(answer: dict[str, Any], path: tuple[str, ...]) -> dict[str, float | None]:
+def prf_at(
+    answers: Mapping[str, Any], metric: str, hierarchy: bool, path: tuple[str, ...]
+) -> dict[str, float | None]:
+    """One metric's precision, recall and F1 from the scorers' answers (per scheme)."""
+    # (mention detection is in both answers, with the same numbers: either will do)
+    return _prf(answers["scico" if metric in SCICO_METRICS and hierarchy else "chemu"], path)
+
+
+def _prf(answer: Mapping[str, Any], path: tuple[str, ...]) -> dict[str, float | None]:
     value: Any = answer
     for key in path:
         value = value[key]

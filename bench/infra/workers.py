@@ -37,11 +37,14 @@ def main() -> None:
 def measure() -> None:
     from celery import current_app as app
 
+    from modelserve.queues import backend_queue
     from modelserve.services.runs import RUN_TASK
-    from modelserve.workers import MODELS_QUEUE, waiting_run_ids
+    from modelserve.workers import waiting_run_ids
+
+    queue = backend_queue("minilm")
 
     for run_id in range(1, QUEUED + 1):
-        app.send_task(RUN_TASK, kwargs={"run_id": run_id}, queue=MODELS_QUEUE)
+        app.send_task(RUN_TASK, kwargs={"run_id": run_id}, queue=queue)
 
     def inspect_api():
         inspect = app.control.inspect(timeout=1.0)
@@ -49,7 +52,7 @@ def measure() -> None:
 
     def queue_count():
         with app.connection_for_read() as connection:
-            return connection.default_channel.queue_declare(MODELS_QUEUE, passive=True)
+            return connection.default_channel.queue_declare(queue, passive=True)
 
     timings: dict[str, list[float]] = {"hand": [], "inspect": [], "count": []}
     for round_ in range(ROUNDS):

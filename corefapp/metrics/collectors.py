@@ -21,9 +21,10 @@ from prometheus_client.registry import Collector
 
 from corefapp.backups.schedule import archives, backup_dir
 from corefapp.runtime.defaults import var_dir
+from modelserve.queues import model_queues
 
 log = logging.getLogger(__name__)
-QUEUES = ("default", "models")
+QUEUES = ("default", *model_queues())
 DURATION_BUCKETS = (1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600)
 
 

@@ -4,6 +4,8 @@
 same ones as services; a test checks that the two agree.
 """
 
+from modelserve.queues import backend_queue, model_queues
+
 WEB_PORT_DEFAULT = 8000
 
 
@@ -56,17 +58,19 @@ def worker_command() -> list[str]:
     ]
 
 
-def model_worker_command() -> list[str]:
-    """The model worker: one process per device, so each loads its model once."""
+def model_worker_command(backends: list[str] | None = None, name: str = "models") -> list[str]:
+    """A model worker: one process per device, so each loads its model once. It consumes the
+    queues of `backends`, by default every model's (`make up`'s one model worker)."""
+    queues = model_queues() if backends is None else [backend_queue(b) for b in backends]
     return [
         "celery",
         "-A",
         "corefapp",
         "worker",
         "-Q",
-        "models",
+        ",".join(queues),
         "-n",
-        "models@%h",
+        f"{name}@%h",
         "--concurrency",
         "1",
         "--loglevel",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from datasets.services.splits import NAME_LENGTH
+from datasets.services.splits import BALANCES, NAME_LENGTH
 
 
 class LinkCounts(serializers.Serializer):
@@ -30,6 +30,14 @@ class Stats(serializers.Serializer):
     mean_max_depth = serializers.FloatField()
     links = LinkCounts()
     anaphors = serializers.IntegerField()
+    sentences = serializers.IntegerField(help_text="the documents' own sentence boundaries")
+    tokens_per_sentence = serializers.FloatField(help_text="ChEMU Table 1's Tokens/Sentences")
+    ambiguity = serializers.FloatField(
+        help_text="WEC Table 1: mean number of clusters a head lemma appears in"
+    )
+    diversity = serializers.FloatField(
+        help_text="WEC Table 1: mean distinct head lemmas per non-singleton cluster"
+    )
 
 
 class ClusterSize(serializers.Serializer):
@@ -75,3 +83,71 @@ class TopicSplit(serializers.Serializer):
 class ProjectSplits(serializers.Serializer):
     names = serializers.ListField(child=serializers.CharField(), help_text="in split order")
     topics = TopicSplit(many=True)
+
+
+class ReleaseRequest(serializers.Serializer):
+    formats = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="default: scico (hierarchy), chemu (anaphora), brat (both), and conll",
+    )
+    with_names = serializers.BooleanField(
+        default=False, help_text="name the annotators in the datasheet (by default only counted)"
+    )
+    source = serializers.ChoiceField(
+        choices=["", "gold", "adjudicated"],
+        required=False,
+        default="",
+        help_text="'' (default): each topic's adjudication, else its imported gold",
+    )
+
+
+class StoredReleasePayload(serializers.Serializer):
+    name = serializers.CharField(help_text="where it is stored (releases/<project id>/...)")
+    size = serializers.IntegerField(help_text="bytes of the zip")
+    files = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.ListField(child=serializers.CharField())
+
+
+class SplitRequest(serializers.Serializer):
+    ratios = serializers.ListField(
+        child=serializers.FloatField(), help_text="one share per split, adding up to 1"
+    )
+    names = serializers.ListField(
+        child=serializers.CharField(allow_blank=True),
+        required=False,
+        help_text="default: train,test (2) or train,dev,test (3)",
+    )
+    seed = serializers.IntegerField(default=0, min_value=0)
+    balance = serializers.ChoiceField(
+        choices=list(BALANCES),
+        required=False,
+        help_text="default: links (anaphora), else clusters",
+    )
+    replace = serializers.BooleanField(
+        default=False, help_text="replace the project's split if it has one (else it is kept)"
+    )
+
+
+class SplitSize(serializers.Serializer):
+    name = serializers.CharField()
+    topics = serializers.IntegerField()
+
+
+class SplitDeviation(serializers.Serializer):
+    split = serializers.CharField()
+    dimension = serializers.CharField(help_text="what was balanced: a link type, clusters, ...")
+    deviation = serializers.FloatField(
+        allow_null=True, help_text="the split's share of it minus its share of topics"
+    )
+
+
+class SplitOutcomePayload(serializers.Serializer):
+    kept = serializers.BooleanField(help_text="true: the project had a split and kept it")
+    sizes = SplitSize(many=True)
+    seed = serializers.IntegerField(allow_null=True)
+    balance = serializers.CharField(allow_null=True)
+    deviation = serializers.FloatField(
+        allow_null=True, help_text="the largest deviation of a split's share from its topic share"
+    )
+    deviations = SplitDeviation(many=True)

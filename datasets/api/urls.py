@@ -4,6 +4,7 @@ from datasets.api import views
 
 urlpatterns = [
     path("projects/<int:pk>/statistics/", views.StatisticsView.as_view(), name="api-statistics"),
+    path("projects/<int:pk>/release/", views.ReleaseView.as_view(), name="api-release"),
     path("projects/<int:pk>/splits/", views.ProjectSplitsView.as_view(), name="api-splits"),
     path("topics/<int:pk>/split/", views.TopicSplitView.as_view(), name="api-topic-split"),
 ]

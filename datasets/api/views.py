@@ -3,23 +3,29 @@ and one topic's split."""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
 from annotation.models import Project, Topic
 from datasets.api.serializers import (
     ProjectSplits,
+    ReleaseRequest,
+    SplitOutcomePayload,
+    SplitRequest,
     StatisticsPage,
     StatisticsQuery,
+    StoredReleasePayload,
     TopicSplit,
 )
-from datasets.selectors import project_splits, statistics_csv, statistics_page
-from datasets.services.splits import topic_split_set
+from datasets.selectors import project_splits, statistics_csv, statistics_page, stored_release
+from datasets.services.release_storage import dataset_release_store
+from datasets.services.splits import dataset_split, topic_split_set
 
 
 class StatisticsView(AdminView):
@@ -46,10 +52,55 @@ class StatisticsView(AdminView):
         return response
 
 
+class ReleaseView(AdminView):
+    """The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
+    bucket): POST builds and stores it (replacing the stored one), GET downloads it."""
+
+    @extend_schema(request=ReleaseRequest, responses={201: StoredReleasePayload})
+    def post(self, request, pk: int):
+        data = ReleaseRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        stored = dataset_release_store(
+            project=get_object_or_404(Project, pk=pk),
+            formats=data.validated_data.get("formats") or None,
+            with_names=data.validated_data["with_names"],
+            source=data.validated_data["source"] or None,
+        )
+        return Response(StoredReleasePayload(stored).data, status=201)
+
+    @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
+    def get(self, request, pk: int):
+        project = get_object_or_404(Project, pk=pk)
+        stored = stored_release(project)
+        if stored is None:
+            raise NotFound("No release of this project is stored yet: make one first.")
+        return FileResponse(stored, as_attachment=True, filename=stored.name.rsplit("/", 1)[-1])
+
+
 class ProjectSplitsView(AdminView):
     @extend_schema(responses=ProjectSplits)
     def get(self, request, pk: int):
         return Response(ProjectSplits(project_splits(get_object_or_404(Project, pk=pk))).data)
+
+    @extend_schema(
+        request=SplitRequest, responses={200: SplitOutcomePayload, 201: SplitOutcomePayload}
+    )
+    def post(self, request, pk: int):
+        """Split the project's topics (seeded, balanced). A project already split keeps its
+        split (200, kept) unless `replace`; a new split answers 201."""
+        data = SplitRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        outcome = dataset_split(
+            project=get_object_or_404(Project, pk=pk),
+            ratios=data.validated_data["ratios"],
+            names=data.validated_data.get("names") or None,
+            seed=data.validated_data["seed"],
+            balance=data.validated_data.get("balance"),
+            force=data.validated_data["replace"],
+        )
+        return Response(
+            SplitOutcomePayload(outcome.as_dict()).data, status=200 if outcome.kept else 201
+        )
 
 
 class TopicSplitView(AdminView):

@@ -35,6 +35,7 @@ from annotation.services.exports import (
 from datasets import facts
 from datasets.datasheet import datasheet
 from datasets.errors import DatasetRefused
+from datasets.format_fields import FORMAT_FIELDS
 from datasets.selectors import project_statistics, statistics_csv
 
 DATASHEET = "DATASHEET.md"
@@ -67,13 +68,23 @@ def default_formats(project: Project) -> list[str]:
 
 
 def dataset_release(
-    *, project: Project, out: str | Path, formats: list[str] | None = None, with_names: bool = False
+    *,
+    project: Project,
+    out: str | Path,
+    formats: list[str] | None = None,
+    with_names: bool = False,
+    source: str | None = None,
 ) -> ReleaseResult:
+    """`source`: whose annotations the bundle holds, "gold" (imported) or "adjudicated";
+    by default each topic's adjudication, else its imported gold."""
     formats = list(dict.fromkeys(formats or default_formats(project)))
-    unknown = [name for name in formats if name not in WRITERS]
+    # Only the formats the datasheet can describe (datasets/format_fields.py) go in a release.
+    releasable = [name for name in WRITERS if name in FORMAT_FIELDS]
+    unknown = [name for name in formats if name not in releasable]
     if unknown:
         raise DatasetRefused(
-            "formats", f"unknown format {unknown[0]!r}; use one of {', '.join(WRITERS)}"
+            "formats",
+            f"format {unknown[0]!r} cannot go in a release; use one of {', '.join(releasable)}",
         )
     out = Path(out)
     statistics = project_statistics(project)
@@ -91,7 +102,7 @@ def dataset_release(
             target = path_inside(out / format, name.rstrip("/"))
             try:
                 exported = annotations_export(
-                    project=project, format=format, out=target, split=split
+                    project=project, format=format, out=target, split=split, source=source
                 )
             except ExportRefused as refused:
                 result.warnings.append(f"{format} {split or WHOLE}: {refused.message}")

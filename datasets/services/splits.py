@@ -29,6 +29,22 @@ class SplitOutcome:
     # Per split and balanced dimension: share of the quantity minus share of topics.
     deviations: dict[str, dict[str, float | None]] | None = None
 
+    def as_dict(self) -> dict:
+        """What the split endpoint answers (SplitOutcomePayload)."""
+        record = self.record
+        return {
+            "kept": self.kept,
+            "sizes": [{"name": name, "topics": n} for name, n in self.sizes.items()],
+            "seed": record.seed if record else None,
+            "balance": record.balance if record else None,
+            "deviation": record.deviation if record else None,
+            "deviations": [
+                {"split": name, "dimension": dim, "deviation": value}
+                for name, row in (self.deviations or {}).items()
+                for dim, value in row.items()
+            ],
+        }
+
     def lines(self) -> list[str]:
         counts = ", ".join(f"{name} {n}" for name, n in self.sizes.items())
         if self.kept:

@@ -81,6 +81,10 @@ class AcceptanceRow(serializers.Serializer):
 class SuggestionItem(serializers.Serializer):
     suggestion = serializers.IntegerField()
     score = Number()
+    uncertainty = Number(
+        help_text="how unsure the model is, 0-1: the question mode asks the highest first "
+        "(docs/questions.md)"
+    )
     operation = Shaped(EDIT_OPERATION)  # what accepting applies now, on my clusters
     decision = decision(allow_null=True)
     valid = serializers.BooleanField(help_text="false: the rules refuse `operation` now")

@@ -101,14 +101,16 @@ class TopicRunsView(APIView):
     @extend_schema(responses=RunsAnswer)
     def get(self, request, pk: int):
         topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
-        return Response(RunsAnswer(topic_runs(topic) | {"model_workers": model_workers()}).data)
+        runs = topic_runs(topic)
+        # Workers of the project's backend: another model's workers would never take its runs.
+        return Response(RunsAnswer(runs | {"model_workers": model_workers(runs["backend"])}).data)
 
     @extend_schema(request=RunRequest, responses={201: RunRequested})
     def post(self, request, pk: int):
         data = RunRequest(data=request.data)
         data.is_valid(raise_exception=True)
         run = topic_run_request(topic_id=pk, user=request.user, **data.validated_data)
-        answer = run_payload(run) | {"model_workers": model_workers()}
+        answer = run_payload(run) | {"model_workers": model_workers(run.backend)}
         return Response(RunRequested(answer).data, status=status.HTTP_201_CREATED)
 
 
@@ -120,7 +122,8 @@ class ProjectRunsView(AdminView):
         runs = project_runs_request(
             project=get_object_or_404(Project, pk=pk), user=request.user, **data.validated_data
         )
-        answer = {"runs": [r.pk for r in runs], "model_workers": model_workers()}
+        backend = runs[0].backend if runs else None
+        answer = {"runs": [r.pk for r in runs], "model_workers": model_workers(backend)}
         return Response(ProjectRunsAnswer(answer).data, status=status.HTTP_201_CREATED)
 
 

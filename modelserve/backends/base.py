@@ -56,6 +56,9 @@ class LinkSuggestion:
     anaphor: int
     antecedent: int
     score: float
+    # The model's probability of each type for the pair, "NONE" (no link) included, where it
+    # gives one: the question mode ranks links by its entropy (modelserve/questions.py).
+    type_scores: dict[str, float] | None = None
 
 
 @dataclass
@@ -64,6 +67,9 @@ class Suggestions:
     edges: list[EdgeSuggestion] = field(default_factory=list)
     links: list[LinkSuggestion] = field(default_factory=list)
     mentions: list[MentionSuggestion] = field(default_factory=list)
+    # what the backend would propose but cannot yet, by name ("mentions": its mention tagger
+    # is not trained yet); the run's message says so (modelserve.training_state)
+    pending: list[str] = field(default_factory=list)
 
 
 def check_links(links: list[LinkSuggestion], mentions: int) -> str:

@@ -12,8 +12,9 @@ one. Scores are the classifier's probabilities. Train a model with
 From raw text: when a mention tagger is trained in `mentions_dir` (`chemu_mentions`; the app
 passes <MODELS_DIR>/chemu-mentions), the backend also proposes the mentions the topic does not
 have, and its links join existing and proposed mentions; without one, it links the existing
-mentions only. The tagger is looked for at every run, so one trained after the worker started
-is used.
+mentions only and names "mentions" in `Suggestions.pending`, so that the run says mention
+proposals are not ready yet. The tagger is looked for at every run, so one trained after the
+worker started is used.
 """
 
 from __future__ import annotations
@@ -94,4 +95,7 @@ class ChemuBackend:
         progress(0.0, "scoring mention pairs")
         links = suggest_links(self.model, topic, self.params["threshold"])
         progress(1.0, f"{len(links)} links")
-        return Suggestions(links=links)
+        # mentions would be proposed, but no tagger is trained yet: the run says so, rather
+        # than offering links alone without a word (the first `make up` trains it meanwhile)
+        waiting = self.params["propose_mentions"] and bool(mentions_dir)
+        return Suggestions(links=links, pending=["mentions"] if waiting else [])

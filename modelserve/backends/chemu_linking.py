@@ -53,7 +53,11 @@ def decode(
                 continue
             anaphors.add(anaphor)
             antecedents.add(antecedent)
-        links.append(LinkSuggestion(link_type, anaphor, antecedent, round(float(scores[k]), 6)))
+        row = probabilities[k]
+        distribution = {name: round(float(p), 6) for name, p in zip(CLASSES, row, strict=True)}
+        links.append(
+            LinkSuggestion(link_type, anaphor, antecedent, round(float(scores[k]), 6), distribution)
+        )
     implied = _implied_by_chains(
         [(link.anaphor, link.antecedent) for link in links if link.type == "COREFERENCE"]
     )

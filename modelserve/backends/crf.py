@@ -4,6 +4,13 @@ Batched over padded sequences (`mask` marks real positions; every sequence has a
 The forbidden transitions (an ``I`` after ``O``, say) get a large negative score in training
 and in Viterbi decoding, so decoded layers are always well formed. Marginals (how sure the
 model is of each tag) come as the gradient of the log partition function.
+
+Speed: the forward algorithm is a product of per-step (tags x tags) matrices in the log
+semiring, and that product is associative, so the log partition is a parallel prefix scan:
+about log2(time) batched steps instead of one Python step per word (a ChEMU snippet has up
+to ~500 words; the loop was most of a training epoch's time). The gold path's score is one
+gather. Both give the same numbers as the step-by-step recursion (`log_partition_loop`),
+up to float rounding; the scan runs on a GPU, the loop on a CPU (see `log_partition`).
 """
 
 from __future__ import annotations
@@ -14,6 +21,12 @@ import torch
 from torch import nn
 
 FORBIDDEN = -10_000.0
+
+
+def log_sum_last(alphas: torch.Tensor, mask: torch.Tensor, end: torch.Tensor) -> torch.Tensor:
+    """log Z from every position's forward scores: each sequence's last real one, plus `end`."""
+    batch = torch.arange(alphas.shape[0], device=alphas.device)
+    return torch.logsumexp(alphas[batch, mask.sum(1) - 1] + end, dim=1)
 
 
 class CRF(nn.Module):
@@ -34,7 +47,36 @@ class CRF(nn.Module):
         return self.transitions + transition_mask, self.start + start_mask
 
     def log_partition(self, emissions: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """(batch,) log Z; emissions (batch, time, tags), mask (batch, time) bool."""
+        """(batch,) log Z; emissions (batch, time, tags), mask (batch, time) bool (right-padded).
+
+        On a GPU the scan (each Python step is a few kernel launches, so ~500 of them per
+        batch were the cost); on a CPU the loop, which does ~tags times less arithmetic
+        and whose steps are cheap there (measured: 3x faster than the scan for 5 tags)."""
+        if emissions.is_cuda:
+            return log_sum_last(self.prefix_alphas(emissions), mask, self.end)
+        return self.log_partition_loop(emissions, mask)
+
+    def prefix_alphas(self, emissions: torch.Tensor) -> torch.Tensor:
+        """(batch, time, tags) forward scores alpha_t for every t (padding ignored: a right-
+        padded sequence reads its own at its last real position)."""
+        transitions, start = self._scores()
+        batch, time, tags = emissions.shape
+        # step t's matrix: [i, j] = transition i -> j + emission of j at t; step 0's rows are
+        # all the start scores, so every row of a prefix product is alpha_t
+        steps = transitions.view(1, 1, tags, tags) + emissions.unsqueeze(2)
+        first = (start + emissions[:, 0]).unsqueeze(1).expand(batch, tags, tags)
+        steps = torch.cat([first.unsqueeze(1), steps[:, 1:]], dim=1)
+        offset = 1
+        while offset < time:  # Hillis-Steele inclusive scan
+            earlier = steps[:, :-offset]
+            later = steps[:, offset:]
+            joined = torch.logsumexp(earlier.unsqueeze(-1) + later.unsqueeze(-3), dim=-2)
+            steps = torch.cat([steps[:, :offset], joined], dim=1)
+            offset *= 2
+        return steps[:, :, 0, :]
+
+    def log_partition_loop(self, emissions: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The same as `log_partition`, one step per position (the reference)."""
         transitions, start = self._scores()
         alpha = start + emissions[:, 0]
         for t in range(1, emissions.shape[1]):
@@ -47,10 +89,11 @@ class CRF(nn.Module):
     ) -> torch.Tensor:
         transitions, start = self._scores()
         batch = torch.arange(emissions.shape[0], device=emissions.device)
-        score = start[tags[:, 0]] + emissions[batch, 0, tags[:, 0]]
-        for t in range(1, emissions.shape[1]):
-            step = transitions[tags[:, t - 1], tags[:, t]] + emissions[batch, t, tags[:, t]]
-            score = score + step * mask[:, t]
+        emitted = emissions.gather(2, tags.unsqueeze(2)).squeeze(2)  # (batch, time)
+        moved = transitions[tags[:, :-1], tags[:, 1:]]  # (batch, time - 1)
+        real = mask.to(emissions.dtype)
+        score = start[tags[:, 0]] + emitted[:, 0]
+        score = score + ((moved + emitted[:, 1:]) * real[:, 1:]).sum(dim=1)
         last = tags[batch, mask.sum(1) - 1]
         return score + self.end[last]
 

@@ -1,12 +1,9 @@
 """The `same-head-lemma` backend: WEC's lemma baseline (Eirew et al. 2021): two mentions
 corefer when their heads have the same lemma; no hierarchy.
 
-How the head is found (WEC used a parser; none is installed here): English noun phrases are
-head-final, so the head is the last word of the mention before its first preposition ("CRFs for
-sequence labeling" -> "CRFs"), punctuation dropped and hyphenated words split, as the lexical
-cues of the `minilm` backend find it (modelserve/backends/lexical.py: phrase_words). The lemma
-is the lower-cased head with a regular plural folded ("models" -> "model", not "analysis").
-A mention with no word left is alone.
+How the head is found (WEC used a parser; none is installed here): annotation/domain/heads.py,
+the last word before the first preposition, lower-cased, a regular plural folded. A mention
+with no word left is alone.
 """
 
 from __future__ import annotations
@@ -14,14 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from annotation.domain.corpus import TopicData
+from annotation.domain.heads import head_lemma  # in the domain: the statistics use it too
 from modelserve.backends.base import ClusterSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.edit_distance import mention_words
-from modelserve.backends.lexical import phrase_words
-
-
-def head_lemma(words: list[str]) -> str | None:
-    phrase = phrase_words(words)
-    return phrase[-1] if phrase else None
 
 
 class SameHeadLemmaBackend:

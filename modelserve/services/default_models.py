@@ -3,6 +3,8 @@
 The ChEMU anaphora model trains from the ChEMU-Ref training set (the CHEMU_TRAIN_FILE setting:
 ../shared/data beside the checkout by default) in about a minute on a laptop CPU into
 MODELS_DIR/chemu; `make up` runs this once, later starts find the model there and do nothing.
+With STORAGE_URL the model is uploaded to the bucket once trained, and a later start that finds
+it there does nothing (modelserve/model_store.py).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from modelserve.model_store import model_stored, model_upload
+
 
 def default_models_ensure() -> list[str]:
     lines = _link_model_ensure()
@@ -19,7 +23,8 @@ def default_models_ensure() -> list[str]:
     from modelserve.services.trainings import model_training_request
 
     train_file = Path(settings.CHEMU_TRAIN_FILE)
-    if not train_file.is_file() and not mentions_trained(Path(settings.MODELS_DIR) / DIRECTORY):
+    trained = model_stored(DIRECTORY) or mentions_trained(Path(settings.MODELS_DIR) / DIRECTORY)
+    if not train_file.is_file() and not trained:
         lines.append(
             f"ChEMU mention tagger not trained: {train_file} is missing; runs link the "
             "existing mentions only"
@@ -38,8 +43,8 @@ def _link_model_ensure() -> list[str]:
     from modelserve.training.registry import train_file
 
     model_dir = Path(settings.MODELS_DIR) / "chemu"
-    if is_trained(model_dir):
-        return []
+    if model_stored("chemu") or is_trained(model_dir):
+        return []  # with STORAGE_URL the bucket has it: each model worker downloads it
     chemu_train = Path(settings.CHEMU_TRAIN_FILE)
     if not chemu_train.is_file():
         return [
@@ -53,6 +58,7 @@ def _link_model_ensure() -> list[str]:
     print("training the ChEMU anaphora model (first start only, about a minute)...", flush=True)
     lines: list[str] = []
     train_file("chemu", chemu_train, model_dir, log=lines.append)
+    model_upload("chemu")  # with STORAGE_URL: into the bucket, for every model worker
     summary = next((line for line in lines if "overall" in line), "")
     return [
         f"ChEMU anaphora model trained in {time.monotonic() - started:.0f} s into {model_dir}"

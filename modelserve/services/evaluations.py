@@ -1,5 +1,5 @@
 """Models scored on a project's gold (the admin Models page): request an evaluation (the web
-server), execute it (the model worker, queue `models`, through modelserve.tasks).
+server), execute it (the model worker, in the backend's queue: modelserve/queues.py, through modelserve.tasks).
 
 An evaluation predicts every topic of the chosen gold with the chosen backend and model
 version, given the gold's mentions, and scores it with the agreement report's functions next
@@ -31,6 +31,7 @@ from modelserve.errors import EvaluationRefused
 from modelserve.evaluation_selectors import backends_for, gold_for
 from modelserve.model_scores import MODEL_PARAMETER, ON_A_DEVICE
 from modelserve.models import ModelEvaluation
+from modelserve.queues import backend_queue
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
 from modelserve.services.settings import model_paths_checked
 
@@ -40,12 +41,14 @@ EVALUATE_TASK = "modelserve.tasks.evaluate_model"
 ACTIVE = (ModelEvaluation.Status.QUEUED, ModelEvaluation.Status.RUNNING)
 
 
-def evaluation_task_send(evaluation_id: int) -> None:
+def evaluation_task_send(evaluation_id: int, backend: str) -> None:
+    """Queue the evaluation in its backend's queue (modelserve/queues.py), where the workers
+    that serve that model are."""
     try:
         current_app.send_task(
             EVALUATE_TASK,
             kwargs={"evaluation_id": evaluation_id},
-            queue="models",
+            queue=backend_queue(backend),
             ignore_result=True,
         )
     except Exception as error:  # noqa: BLE001 - any broker failure: the row says so
@@ -104,7 +107,7 @@ def model_evaluation_request(
             requested_by=user,
             message="waiting for a model worker",
         )
-        after_commit(evaluation_task_send, evaluation.pk)
+        after_commit(evaluation_task_send, evaluation.pk, evaluation.backend)
     return evaluation
 
 

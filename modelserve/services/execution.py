@@ -35,6 +35,7 @@ from annotation.models import Document, Topic
 from annotation.selectors.topic_data import topic_data_with_ids
 from modelserve.backends import UnknownBackend, get_backend
 from modelserve.backends.base import LinkSuggestion, Suggestions, check_links
+from modelserve.model_store import models_local_for
 from modelserve.models import Suggestion, SuggestionRun
 from modelserve.services import run_broadcast
 
@@ -132,6 +133,7 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
             data, mention_ids = topic_data_with_ids(topic)
             timings["load_topic_s"] = time.perf_counter() - started
             started = time.perf_counter()
+            models_local_for(run.backend, run.params)  # with STORAGE_URL: from the bucket
             backend = get_backend(run.backend, run.params, models_dir=settings.MODELS_DIR)
             timings["load_model_s"] = time.perf_counter() - started
             started = time.perf_counter()
@@ -162,7 +164,7 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
                 finished_at=timezone.now(),
                 timings=timings,
                 device=device,
-                message=f"{count} suggestions",
+                message=_finished_message(count, suggestions),
             )
     except UnknownBackend as exc:
         return _fail(run, str(exc), timings)
@@ -172,6 +174,14 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
     run.refresh_from_db()
     run_broadcast.run_changed(run)
     return f"succeeded: {count} suggestions"
+
+
+def _finished_message(count: int, suggestions: Suggestions) -> str:
+    """ "12 suggestions", and what the backend could not propose yet and why."""
+    from modelserve.training_state import pending_note
+
+    note = pending_note(suggestions.pending)
+    return (f"{count} suggestions; {note}" if note else f"{count} suggestions")[:300]
 
 
 def _owned(run: SuggestionRun) -> QuerySet:
@@ -294,6 +304,8 @@ def _link_payload(link: LinkSuggestion, mention_ids: list[int], proposed: list[i
     """An end below len(mention_ids) is one of the topic's mentions; past it, the mention
     suggestion it names (stored by id, the end itself null until that mention exists)."""
     payload: dict = {"type": link.type}
+    if link.type_scores:
+        payload["type_scores"] = link.type_scores
     for end in ("anaphor", "antecedent"):
         index = getattr(link, end)
         if index < len(mention_ids):

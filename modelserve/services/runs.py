@@ -26,6 +26,7 @@ from modelserve.errors import (
     RunSettingsAdminOnly,
 )
 from modelserve.models import SuggestionRun
+from modelserve.queues import backend_queue
 from modelserve.selectors import project_suggestion_settings, run_payload
 from modelserve.services import run_broadcast
 from modelserve.services.execution import heartbeat_stale_after
@@ -39,12 +40,16 @@ logger = logging.getLogger(__name__)
 RUN_TASK = "modelserve.tasks.run_suggestions"
 
 
-def run_task_send(run_id: int) -> None:
-    """Queue the run's task; a broker that fails now leaves the run queued for the sweeper,
-    because the run is committed and the request that made it has nothing better to do."""
+def run_task_send(run_id: int, backend: str) -> None:
+    """Queue the run's task in its backend's queue (modelserve/queues.py); a broker that fails
+    now leaves the run queued for the sweeper, because the run is committed and the request
+    that made it has nothing better to do."""
     try:
         current_app.send_task(
-            RUN_TASK, kwargs={"run_id": run_id}, queue="models", ignore_result=True
+            RUN_TASK,
+            kwargs={"run_id": run_id},
+            queue=backend_queue(backend),
+            ignore_result=True,
         )
     except Exception as error:  # noqa: BLE001 - any broker failure: the sweeper sends it later
         logger.warning(
@@ -79,7 +84,7 @@ def suggestion_run_request(
     *, topic: Topic, user, backend: str | None = None, params: dict | None = None
 ) -> SuggestionRun:
     """Queue a run for `topic` with the project's backend (or `backend`); the task is sent to
-    the `models` queue after commit. With the broker down or hung nothing is created: the
+    the backend's queue after commit. With the broker down or hung nothing is created: the
     request is refused at once rather than leaving a run that no worker hears of. A user has
     at most one queued or running run per topic (RunAlreadyActive names it), and every path
     parameter must lie inside the allowed model folders (ModelPathRefused)."""
@@ -113,7 +118,7 @@ def suggestion_run_request(
         requested_by=user,
         message="waiting for a model worker",
     )
-    after_commit(run_task_send, run.pk)
+    after_commit(run_task_send, run.pk, run.backend)
     after_commit(run_broadcast.run_changed, run)
     return run
 
@@ -200,6 +205,6 @@ def suggestion_runs_requeue() -> list[int]:
             run.status = SuggestionRun.Status.QUEUED
             run.heartbeat_at = now
             run.save(update_fields=["status", "heartbeat_at", "message"])
-            after_commit(run_task_send, run.pk)
+            after_commit(run_task_send, run.pk, run.backend)
             after_commit(run_broadcast.run_changed, run)
     return [run.pk for run in runs]

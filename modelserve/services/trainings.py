@@ -1,7 +1,8 @@
-"""Trainings that run after start-up in the model worker (queue `models`), so that `make up`
-does not wait for them: today the ChEMU mention tagger, which lets the `chemu` backend propose
-mentions from raw text (it looks for the tagger at every run, so runs after the training
-propose mentions, runs before it link the existing mentions only).
+"""Trainings that run after start-up in a model worker (in the queue of the backend they
+train for), so that `make up` does not wait for them: today the ChEMU mention tagger, which
+lets the `chemu` backend propose mentions from raw text (it looks for the tagger at every
+run, so runs after the training propose mentions, runs before it link the existing mentions
+only).
 
 `model_training_request` queues one when the model is missing (the prepare step of `make up`
 calls it); `model_training_execute` trains, in a thread the model worker's task starts (so
@@ -29,7 +30,9 @@ from django.db import (
 from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
+from modelserve.model_store import in_storage, model_stored, model_upload
 from modelserve.models import ModelTraining
+from modelserve.queues import TRAINING_BACKENDS, backend_queue
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
 
 logger = logging.getLogger(__name__)
@@ -47,13 +50,19 @@ def _models_dir() -> Path:
 def _mention_tagger_trained() -> bool:
     from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
 
+    if in_storage():  # each worker's copy is only a cache: the bucket says
+        return model_stored(DIRECTORY)
     return mentions_trained(_models_dir() / DIRECTORY)
 
 
-def training_task_send(training_id: int) -> None:
+def training_task_send(training_id: int, name: str) -> None:
+    queue = backend_queue(TRAINING_BACKENDS[name])  # a training for no backend: a bug, loudly
     try:
         current_app.send_task(
-            TRAIN_TASK, kwargs={"training_id": training_id}, queue="models", ignore_result=True
+            TRAIN_TASK,
+            kwargs={"training_id": training_id},
+            queue=queue,
+            ignore_result=True,
         )
     except Exception as error:  # noqa: BLE001 - any broker failure: the next start sends it
         logger.warning(
@@ -72,7 +81,7 @@ def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | Non
         training = active.first() or ModelTraining.objects.create(
             name=name, message="waiting for a model worker"
         )
-        after_commit(lambda: training_task_send(training.pk))
+        after_commit(lambda: training_task_send(training.pk, training.name))
     return training
 
 
@@ -149,6 +158,7 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
         log=logger.info,
         **options,
     )
+    model_upload(DIRECTORY)  # with STORAGE_URL: into the bucket, for every model worker
     return f"trained in {summary['train_seconds']:.0f} s"
 
 

@@ -51,8 +51,12 @@ def train_chemu_pipeline(
     vector_cache: Path | None = None,
     vector_folder: Path | None = None,
     log: Callable[[str], None] = print,
+    mention_options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Train and score both steps for each seed; returns (and writes) the results.
+
+    `mention_options`: more keyword arguments of `train_chemu_mentions` (hidden, context,
+    precision, ...), for experiments.
 
     With `jobs` > 1 the seeds train in that many processes at once (each on one CPU thread),
     after the documents are encoded once here. `vector_cache`: a file that keeps the encoder
@@ -74,6 +78,7 @@ def train_chemu_pipeline(
         "encoder_path": encoder_path,
         "device": device,
         "vector_folder": vector_folder,
+        "mention_options": dict(mention_options or {}),
     }
     with tempfile.TemporaryDirectory(prefix="chemu-seeds-") as scratch:
         places = [
@@ -183,20 +188,27 @@ def _seed(
         vector_cache=cache,
         vector_folder=options["vector_folder"],
         log=log,
+        **options["mention_options"],
     )
     return {
         "seed": seed,
         "scores": summary["scores"],
         "link_train_seconds": round(link_seconds, 1),
         "mention_train_seconds": round(summary["train_seconds"], 1),
+        "encode_seconds": round(summary.get("encode_seconds", 0.0), 1),
     }
 
 
 def _aggregate(scores: list[Any], combine: Callable[[list[float]], float]) -> Any:
-    """The same nested dict, each number combined over the runs."""
+    """The same nested dict, each number combined over the runs. What is not a number or a
+    dict (the scorer's bootstrap intervals, `f1_ci`: lists) stays in each run only."""
     first = scores[0]
     if isinstance(first, dict):
-        return {key: _aggregate([s[key] for s in scores], combine) for key in first}
+        return {
+            key: _aggregate([s[key] for s in scores], combine)
+            for key in first
+            if isinstance(first[key], dict | int | float)
+        }
     return combine([float(s) for s in scores])
 
 

@@ -12,7 +12,7 @@ def test_a_signed_out_browser_gets_200_and_not_authenticated():
     response = APIClient().get("/api/session/")
 
     assert response.status_code == 200
-    assert response.json() == {"authenticated": False, "user": None}
+    assert response.json() == {"authenticated": False, "user": None, "single_sign_on": None}
 
 
 def test_a_signed_in_annotator_gets_who_they_are():
@@ -25,6 +25,7 @@ def test_a_signed_in_annotator_gets_who_they_are():
     assert body == {
         "authenticated": True,
         "user": {"id": user.pk, "username": "ann", "is_admin": False},
+        "single_sign_on": None,
     }
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -40,9 +38,12 @@ def worker(services):
 
 @pytest.fixture
 def uploads(settings):
-    folder = Path(tempfile.mkdtemp(prefix="imports-", dir=var_dir() / "test"))
-    settings.IMPORT_UPLOADS_DIR = folder
+    """The uploads folder of the default storage (var/ here, which the worker shares), one
+    per test: var/imports-test-N."""
+    folder_name = f"imports-test-{time.monotonic_ns()}"
+    settings.IMPORT_UPLOADS_DIR = folder_name
     settings.IMPORT_ASYNC_BYTES = 200_000
+    folder = var_dir() / folder_name
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 

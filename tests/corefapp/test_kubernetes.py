@@ -12,6 +12,8 @@ import pytest
 import yaml
 
 from corefapp.runtime import commands
+from modelserve import queues as queues_module
+from modelserve.backends import available_backends
 from tests.paths import REPO
 
 KUBE = REPO / "deploy" / "kubernetes"
@@ -109,13 +111,50 @@ def test_web_replicas_probe_healthz_and_wait_for_the_migrations():
     )
 
 
-def test_workers_run_make_ups_commands_and_models_get_a_gpu():
+# The SciCo baselines compute on the CPU; every other model wants a GPU.
+CPU_MODELS = {"edit-distance", "same-head-lemma", "singleton"}
+
+
+def model_pools() -> dict[str, list[str]]:
+    """Each models Deployment's name -> the backends whose queues it consumes."""
+    pools = {}
+    for obj in OBJECTS:
+        if (
+            obj["kind"] == "Deployment"
+            and obj["metadata"]["labels"].get("app.kubernetes.io/component") == "models"
+        ):
+            command = containers(obj)[0]["command"]
+            queues = command[command.index("-Q") + 1].split(",")
+            pools[obj["metadata"]["name"]] = [q.removeprefix(queues_module.PREFIX) for q in queues]
+    return pools
+
+
+def test_the_default_worker_runs_make_ups_command():
     worker = find(OBJECTS, "Deployment", "corefapp-worker")
     assert containers(worker)[0]["command"] == commands.worker_command()
-    models = find(OBJECTS, "Deployment", "corefapp-models")
-    container = containers(models)[0]
-    assert container["command"] == commands.model_worker_command()
-    assert container["resources"]["limits"]["nvidia.com/gpu"] == 1
+
+
+def test_every_models_queue_is_consumed_by_exactly_one_models_deployment():
+    consumed = [backend for backends in model_pools().values() for backend in backends]
+    assert sorted(consumed) == sorted(available_backends())
+    assert len(model_pools()) > 1
+
+
+@pytest.mark.parametrize("name", sorted(model_pools()))
+def test_a_models_deployment_runs_the_worker_command_for_its_models_with_a_gpu_if_they_need_one(
+    name,
+):
+    backends = model_pools()[name]
+    deployment = find(OBJECTS, "Deployment", name)
+    container = containers(deployment)[0]
+    pool = deployment["metadata"]["labels"]["corefapp/model-pool"]
+    assert container["command"] == commands.model_worker_command(backends, name=f"models-{pool}")
+    limits = container["resources"]["limits"]
+    if set(backends) <= CPU_MODELS:
+        assert "nvidia.com/gpu" not in limits
+    else:
+        assert limits["nvidia.com/gpu"] == 1
+        assert len(backends) == 1  # a GPU process loads one model: a queue of its own
 
 
 def test_a_daily_backup_keeps_seven():

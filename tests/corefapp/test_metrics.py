@@ -23,6 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.authtoken.models import Token
 
 from modelserve.models import SuggestionRun
+from modelserve.queues import backend_queue
 from tests.e2e.data import apply_ops
 from tests.e2e.server import start_daphne
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
@@ -100,7 +101,7 @@ def test_latency_per_route_operations_runs_and_queue_depth_move(client, services
         )
     from corefapp.celery import app
 
-    app.send_task("corefapp.ping", args=["metrics"], queue="models")
+    app.send_task("corefapp.ping", args=["metrics"], queue=backend_queue("minilm"))
     after = scrape(client)
 
     assert after[key] - before.get(key, 0) == 2
@@ -111,7 +112,7 @@ def test_latency_per_route_operations_runs_and_queue_depth_move(client, services
         after[(f"{runs}_bucket", (("le", "5.0"),))] - before[(f"{runs}_bucket", (("le", "5.0"),))]
         == 1
     )
-    assert after[("corefapp_celery_queue_depth", (("queue", "models"),))] >= 1
+    assert after[("corefapp_celery_queue_depth", (("queue", backend_queue("minilm")),))] >= 1
     assert ("corefapp_training_duration_seconds_count", ()) in after
 
 

@@ -30,7 +30,14 @@ def independent_count(dropped: set[tuple[int, str, int]]) -> dict:
     discontinuous mentions, distinct links per type and anaphors, read from the file; the
     links the import left out (`dropped`: line, relation, index, as it listed them) are not
     counted."""
-    totals = {"topics": 0, "mentions": 0, "discontinuous_mentions": 0, "anaphors": 0}
+    totals = {
+        "topics": 0,
+        "mentions": 0,
+        "discontinuous_mentions": 0,
+        "anaphors": 0,
+        "sentences": 0,
+        "tokens": 0,
+    }
     links = dict.fromkeys(LINK_TYPES, 0)
     with open(CHEMU_TRAIN, encoding="utf-8") as stream:
         for line_number, line in enumerate(stream, start=1):
@@ -47,6 +54,8 @@ def independent_count(dropped: set[tuple[int, str, int]]) -> dict:
                 continue
             mentions = {m for _, anaphor, antecedent in kept for m in (anaphor, antecedent)}
             totals["topics"] += 1
+            totals["sentences"] += len(snippet["sentences"])
+            totals["tokens"] += sum(len(sentence) for sentence in snippet["sentences"])
             totals["mentions"] += len(mentions)
             totals["discontinuous_mentions"] += sum(1 for m in mentions if len(m) > 1)
             totals["anaphors"] += len({anaphor for _, anaphor, _ in kept})
@@ -96,6 +105,8 @@ def test_the_chemu_train_statistics_equal_an_independent_count_of_the_file(chemu
     # A ChEMU file has no clusters or hierarchy: those keys are there, as 0.
     assert total["clusters"] == total["singletons"] == total["relations"] == 0
     assert total["mean_components"] == total["mean_max_depth"] == 0
+    # ChEMU Table 1's Tokens/Sentences over the file's own sentences (docs/datasets.md)
+    assert total["tokens_per_sentence"] == round(expected["tokens"] / expected["sentences"], 4)
     print(json.dumps(total))
 
 

@@ -18,6 +18,7 @@ from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
 from modelserve.models import Suggestion, SuggestionRun
+from modelserve.queues import model_queues
 from tests.factories import AdminFactory, UserFactory
 from tests.paths import DEMO
 
@@ -133,7 +134,8 @@ def purge_model_queue():
     from corefapp.celery import app
 
     with app.connection_for_write() as connection:
-        connection.default_channel.queue_purge("models")
+        for queue in model_queues():
+            connection.default_channel.queue_purge(queue)
 
 
 def test_the_suggestions_page_shows_acceptance_per_backend_and_queues_a_run_per_topic(

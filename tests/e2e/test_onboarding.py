@@ -52,13 +52,13 @@ def test_an_annotator_goes_through_the_corefi_tutorial_in_guided_mode(new_page, 
     press(page, "I")
     expect(panel).to_be_hidden()
 
-    # Then CoRefi's tour, step by step, each anchored to the part it names.
+    # Then the tour of this screen, step by step, each anchored to the part it names
+    # (tests/e2e/test_walk_tour.py walks it with the keyboard).
     tour = page.get_by_test_id("tour")
     expect(tour).to_have_attribute("data-step", "1")
-    expect(tour).to_contain_text("CoRefi Onboarding!")
-    for _ in range(5):
-        tour.locator(".tour-next").click()
-    expect(tour).to_have_attribute("data-target", ".current")
+    expect(tour).to_contain_text("Welcome")
+    tour.locator(".tour-next").click()
+    expect(tour).to_have_attribute("data-target", ".m.is-current")
     expect(tour).to_contain_text("The current mention is underlined in purple.")
     expect(page.locator(".m.is-current.tour-target").first).to_be_visible()
     page.screenshot(path=str(artifacts / "onboarding-03-tour-current-mention.png"))

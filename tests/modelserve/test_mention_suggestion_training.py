@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from modelserve.backends.chemu_mentions import mentions_trained
 from modelserve.models import ModelTraining
+from modelserve.queues import model_queues
 from modelserve.services.trainings import model_training_execute, model_training_request
 from tests.factories import AdminFactory, UserFactory
 from tests.paths import CHEMU_TRAIN
@@ -28,7 +29,8 @@ def models_dir(tmp_path, services, settings):
     from corefapp.celery import app
 
     with app.connection_for_write() as connection:
-        connection.default_channel.queue_purge("models")
+        for queue in model_queues():
+            connection.default_channel.queue_purge(queue)
 
 
 def test_start_up_queues_one_training_of_a_missing_tagger_however_often_it_runs(models_dir):

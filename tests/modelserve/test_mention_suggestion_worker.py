@@ -81,6 +81,7 @@ def test_a_run_on_an_anaphora_topic_stores_proposed_mentions_and_links_that_name
         worker.stop()
 
     assert run.status == "succeeded", run.error
+    assert "not ready" not in run.message  # the tagger is trained: nothing to excuse
     proposed = {s.pk: s.payload for s in Suggestion.objects.filter(run=run, kind="mention")}
     assert proposed, run.message
     document = topic.documents.get()
@@ -160,6 +161,13 @@ def test_the_model_worker_trains_the_tagger_in_the_background_and_serves_runs_me
     assert run.status == "succeeded", run.error
     assert training.status == "running"
     assert training.message
+    # ... and the workspace is told why no mentions come with the links (issue 27.1): the
+    # run's message, as the topic's runs answer gives it to the interface
+    client = APIClient()
+    client.force_authenticate(UserFactory(is_staff=True))
+    shown = client.get(f"/api/topics/{topic.pk}/suggestion-runs/").json()["runs"][0]["message"]
+    assert shown == run.message
+    assert "mention proposals are not ready yet: the mention tagger is training (" in shown
     assert training.heartbeat_at is not None
     # Until the tagger is saved, the run links the existing mentions only.
     assert not Suggestion.objects.filter(run=run, kind="mention").exists()

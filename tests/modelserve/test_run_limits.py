@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from modelserve.errors import RunAlreadyActive
 from modelserve.models import SuggestionRun
+from modelserve.queues import model_queues
 from modelserve.services.runs import project_runs_request, suggestion_run_request
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
 
@@ -156,7 +157,7 @@ def test_two_requests_at_the_same_moment_create_one_run(services):
         for thread in threads:
             thread.join(30)
     finally:
-        redis.Redis.from_url(services.redis_url).delete("models")
+        redis.Redis.from_url(services.redis_url).delete(*model_queues())
 
     assert sorted(outcomes) == ["409", "created"]
     assert SuggestionRun.objects.count() == 1

@@ -11,6 +11,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from modelserve.models import SuggestionRun
+from modelserve.queues import model_queues
 from modelserve.services.runs import RUN_TASK, suggestion_run_request, suggestion_runs_requeue
 from modelserve.workers import waiting_run_ids
 from tests.factories import UserFactory, assign, make_topic
@@ -24,7 +25,7 @@ def empty_models_queue(services):
     import redis
 
     yield
-    redis.Redis.from_url(services.redis_url).delete("models")
+    redis.Redis.from_url(services.redis_url).delete(*model_queues())
 
 
 def silent_run(status: str, seconds_ago: float, **fields) -> SuggestionRun:

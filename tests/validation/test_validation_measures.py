@@ -88,6 +88,8 @@ def test_mentions_per_hour_count_active_time_with_the_idle_cap(project):
     ann = next(v for v in report["validators"] if v["validator"] == "ann")
     assert ann["active_seconds"] == 5 * 10 + 300
     assert ann["per_hour"] == pytest.approx(7 * 3600 / 350)  # 72 mentions an hour
+    # WEC's rate counts valid mentions only: ann accepted 5 of the 7.
+    assert ann["accepted_per_hour"] == pytest.approx(5 * 3600 / 350)
 
 
 def test_precision_and_recall_against_the_consolidated_validation(project):
@@ -108,6 +110,18 @@ def test_precision_and_recall_against_the_consolidated_validation(project):
     assert (ann["precision"], ann["recall"], ann["compared"]) == (0.8, 0.8, 7)
     # bob accepted m0 m2 m3 m5 m6: all right.
     assert (bob["precision"], bob["recall"]) == (1.0, 1.0)
+    # Kappa against the consolidated (WEC's 0.75 figure): ann A A A A R A R against
+    # A R A A R A A: p_o = 5/7, both 5 A / 2 R, p_e = 29/49, kappa = 0.3; bob agrees throughout.
+    assert ann["kappa_consolidated"] == pytest.approx(0.3)
+    assert bob["kappa_consolidated"] == pytest.approx(1.0)
+    lines = agreement_csv(project_agreement(project[0])).splitlines()
+    assert "validator,ann,,kappa_consolidated,0.3" in lines
+    assert "validator,bob,,kappa_consolidated,1.0" in lines
+
+
+def test_kappa_against_the_consolidated_is_empty_without_a_consolidation(project):
+    report = project_agreement(project[0])["validation"]
+    assert all(v["kappa_consolidated"] is None for v in report["validators"])
 
 
 def test_the_report_json_and_csv_carry_the_validation_section(project, client):

@@ -1,8 +1,9 @@
 """Measures of a validation project, for the agreement report (docs/validation.md):
 
 - per validator: mentions decided, the acceptance rate overall and per reason, mentions
-  decided per hour of active time (the progress matrix's idle cap), and, where topics have a
-  consolidated validation, precision and recall against it;
+  decided and mentions accepted (WEC's "valid mentions") per hour of active time (the
+  progress matrix's idle cap), and, where topics have a consolidated validation, precision,
+  recall and Cohen's kappa against it (WEC 3.3 reports all three);
 - per pair of validators sharing topics: Cohen's kappa on accept/reject, pooled over the
   mentions both decided in the topics both submitted.
 
@@ -122,13 +123,14 @@ def validation_measures(project: Project) -> dict[str, Any]:
         n = len(decisions)
         accepted = sum(decision == "accepted" for decision, _ in decisions)
         spent = sum(seconds.get(id, 0.0) for id, *_ in rows)
-        compared = precision_recall(
+        against = [
             (decided[id][m][0], consolidated[topic][m])
             for id, topic, status in rows
             if status == Assignment.Status.SUBMITTED and topic in consolidated
             for m in decided[id]
             if m in consolidated[topic]
-        )
+        ]
+        compared = precision_recall(against)
         validators.append(
             {
                 "validator": user,
@@ -146,10 +148,12 @@ def validation_measures(project: Project) -> dict[str, Any]:
                 },
                 "active_seconds": round(spent, 1),
                 "per_hour": per_hour(n, spent),
+                "accepted_per_hour": per_hour(accepted, spent),
                 "precision": compared.precision,
                 "recall": compared.recall,
                 "f1": compared.f1,
                 "compared": compared.mentions,
+                "kappa_consolidated": cohen_kappa(against),
             }
         )
     pairs, pooled = _pairs(annotations, decided)
@@ -202,10 +206,12 @@ def validation_measures_csv_rows(measures: dict[str, Any]) -> list[list[Any]]:
             "acceptance_rate",
             "active_seconds",
             "per_hour",
+            "accepted_per_hour",
             "precision",
             "recall",
             "f1",
             "compared",
+            "kappa_consolidated",
         ):
             rows.append(["validator", v["validator"], "", measure, _cell(v[measure])])
         for key, counts in v["by_reason"].items():

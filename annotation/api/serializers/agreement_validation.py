@@ -30,10 +30,16 @@ class ValidatorMeasures(serializers.Serializer):
     by_reason = serializers.DictField(child=ReasonCount(), help_text="reason key -> rejections")
     active_seconds = serializers.FloatField(help_text="with the progress matrix's idle cap")
     per_hour = serializers.FloatField(allow_null=True, help_text="mentions decided per hour")
+    accepted_per_hour = serializers.FloatField(
+        allow_null=True, help_text="mentions accepted (WEC's valid mentions) per hour"
+    )
     precision = serializers.FloatField(allow_null=True, help_text="against the consolidated")
     recall = serializers.FloatField(allow_null=True)
     f1 = serializers.FloatField(allow_null=True)
     compared = serializers.IntegerField(help_text="mentions compared with the consolidated")
+    kappa_consolidated = serializers.FloatField(
+        allow_null=True, help_text="Cohen's kappa against the consolidated validation (WEC 3.3)"
+    )
 
 
 class ValidatorPair(serializers.Serializer):

@@ -24,7 +24,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from annotation.domain.metrics.bootstrap import Interval, aggregate_intervals, resample_weights
+from annotation.domain.metrics.bootstrap import (
+    Interval,
+    interval_columns,
+    intervals_of_sums,
+    resample_weights,
+)
 
 Score = float | None
 
@@ -95,17 +100,21 @@ def aggregate(
         weights = resample_weights(len(results))
     elif weights is False:  # (no intervals asked for: the bench's baseline)
         weights = None
+    metrics = list(metrics)
+    blocks: dict[str, tuple[Any, int]] = {}  # metric -> (its interval columns, its pairs)
     for metric in metrics:
+        # with intervals numpy is loaded anyway: score with arrays (without, the command
+        # line keeps numpy out of its start-up and takes the scalar path: the same floats)
+        if weights is not None and metric.vector is not None and metric.score_sums is not None:
+            blocks[metric.name] = _vector_metric(metric, results, topics, overall)
+            continue
         by_pair: dict[str, list[Any]] = {}
-        by_pair_topic: dict[str, dict[int, Any]] = {}
         topic_maxima: list[float] = []
-        maxima_by_topic: list[float | None] = []
-        for index, (topic, pairs) in enumerate(results.items()):
+        for topic, pairs in results.items():
             scores: dict[str, Score] = {}
             for pair, result in pairs.items():
                 counts = metric.extract(result)
                 by_pair.setdefault(pair, []).append(counts)
-                by_pair_topic.setdefault(pair, {})[index] = counts
                 scores[pair] = metric.score(counts)
             defined = [score for score in scores.values() if score is not None]
             topics[topic][metric.name] = {
@@ -113,48 +122,101 @@ def aggregate(
                 "max": best(defined),
                 "pairs": scores,
             }
-            maxima_by_topic.append(max(defined) if defined else None)
             if defined:
                 topic_maxima.append(max(defined))
         micro = [metric.score(metric.pool(counts)) for counts in by_pair.values()]
         defined = [score for score in micro if score is not None]
-        intervals = _intervals(metric, weights, by_pair_topic, maxima_by_topic)
         overall[metric.name] = {
             "avg": mean(defined),
             "std": population_std(defined),
             "max_micro": best(defined),
             "max_macro": mean(topic_maxima),
-            "avg_ci": intervals["avg_ci"],
-            "max_micro_ci": intervals["max_micro_ci"],
-            "max_macro_ci": intervals["max_macro_ci"],
+            "avg_ci": None,
+            "max_micro_ci": None,
+            "max_macro_ci": None,
         }
+    if blocks:
+        _intervals(weights, blocks, {metric.name: metric for metric in metrics}, overall)
     return topics, overall
 
 
-def _intervals(
+def _vector_metric(
     metric: MetricSpec,
-    weights: Any,
-    by_pair_topic: Mapping[str, Mapping[int, Any]],
-    maxima: Sequence[float | None],
-) -> dict[str, Interval]:
-    """The bootstrap intervals of one metric's overall figures (None without a vector form)."""
-    if metric.vector is None or metric.score_sums is None or weights is None:
-        return {"avg_ci": None, "max_micro_ci": None, "max_macro_ci": None}
+    results: Mapping[str, Mapping[str, Any]],
+    topics: dict[str, dict[str, TopicScores]],
+    overall: dict[str, OverallScores],
+) -> tuple[Any, int]:
+    """One metric whose counts add up as vectors, scored with numpy: each pair's per-topic
+    vectors in one array, every pair-topic score and every pair's micro score from arrays.
+
+    The same floats as ``metric.score`` / ``metric.pool`` (tested against them): the score
+    of sums divides and multiplies in the scalar code's order, and a pair's counts are added
+    topic after topic (``add.accumulate`` is a left-to-right running sum), as ``add_counts``
+    adds them. Returns the metric's bootstrap columns."""
     import numpy
 
-    vector = metric.vector
+    vector, score_sums = metric.vector, metric.score_sums
+    assert vector is not None
+    assert score_sums is not None
+    indices: dict[str, list[int]] = {}
+    vectors: dict[str, list[Sequence[float]]] = {}
+    for index, pairs in enumerate(results.values()):
+        for pair, result in pairs.items():
+            indices.setdefault(pair, []).append(index)
+            vectors.setdefault(pair, []).append(vector(metric.extract(result)))
+    arrays = {pair: numpy.asarray(rows, dtype=numpy.float64) for pair, rows in vectors.items()}
+    scores = {pair: iter(score_sums(array).tolist()) for pair, array in arrays.items()}
+    topic_maxima: list[float] = []
+    maxima_by_topic: list[float | None] = []
+    for topic, pairs in results.items():
+        by_pair: dict[str, Score] = {pair: next(scores[pair]) for pair in pairs}
+        defined = [score for score in by_pair.values() if score is not None]
+        topics[topic][metric.name] = {"avg": mean(defined), "max": best(defined), "pairs": by_pair}
+        maxima_by_topic.append(max(defined) if defined else None)
+        if defined:
+            topic_maxima.append(max(defined))
+    micro = [
+        float(score_sums(numpy.add.accumulate(array, axis=0)[-1:])[0]) for array in arrays.values()
+    ]
+    overall[metric.name] = {
+        "avg": mean(micro),
+        "std": population_std(micro),
+        "max_micro": best(micro),
+        "max_macro": mean(topic_maxima),
+        "avg_ci": None,
+        "max_micro_ci": None,
+        "max_macro_ci": None,
+    }
     rows, present = [], []
-    for counts_by_topic in by_pair_topic.values():
-        first = vector(next(iter(counts_by_topic.values())))
-        array = numpy.zeros((len(maxima), len(first)))
-        mask = numpy.zeros(len(maxima))
-        for index, counts in counts_by_topic.items():
-            array[index] = vector(counts)
-            mask[index] = 1
-        rows.append(array)
+    for pair, array in arrays.items():
+        full = numpy.zeros((len(results), array.shape[1]))
+        full[indices[pair]] = array
+        mask = numpy.zeros(len(results))
+        mask[indices[pair]] = 1
+        rows.append(full)
         present.append(mask)
-    topic_maxima = numpy.array([numpy.nan if m is None else m for m in maxima], dtype=float)
-    return aggregate_intervals(weights, rows, present, topic_maxima, metric.score_sums)
+    maxima = numpy.array([numpy.nan if m is None else m for m in maxima_by_topic], dtype=float)
+    return interval_columns(rows, present, maxima), len(rows)
+
+
+def _intervals(
+    weights: Any,
+    blocks: Mapping[str, tuple[Any, int]],
+    specs: Mapping[str, MetricSpec],
+    overall: dict[str, OverallScores],
+) -> None:
+    """Every metric's bootstrap intervals from one product of the resample weights with all
+    metrics' columns side by side."""
+    import numpy
+
+    sums = weights @ numpy.hstack([columns for columns, _ in blocks.values()])
+    start = 0
+    for name, (columns, pairs) in blocks.items():
+        part = sums[:, start : start + columns.shape[1]]
+        start += columns.shape[1]
+        score_sums = specs[name].score_sums
+        assert score_sums is not None
+        overall[name].update(intervals_of_sums(part, pairs, score_sums))  # type: ignore[typeddict-item]
 
 
 def pair_label(first: int, second: int, names: Sequence[str] | None) -> str:

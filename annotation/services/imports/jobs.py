@@ -2,12 +2,14 @@
 
 A 6 MB topic of 100,000 mentions took 37 s inside a request, holding one of the web
 process's threads (and the admin's browser) all along. An upload above IMPORT_ASYNC_BYTES is
-therefore stored under var/imports, an `ImportJob` row is created, and the task is sent after
-commit; the API answers 202 with the job, which the import page polls for its progress
-(reading, checking, writing) and its result: the same summary, or the same refusal with every
+therefore stored in the default storage (imports/: var/imports locally, the bucket with
+STORAGE_URL), an `ImportJob` row is created, and the task is sent after commit; the API
+answers 202 with the job, which the import page polls for its progress (reading, checking,
+writing) and its result: the same summary, or the same refusal with every
 error, as a small upload gets at once. The task is idempotent: a job that is not queued any
-more is left alone, and the stored file is removed once the job has run. The worker must see
-the web server's var/ (one machine, or a shared volume with docker-compose).
+more is left alone, and the stored file is removed once the job has run. The worker reads the
+upload through the storage API into a temporary file of its own, so with STORAGE_URL the web
+server and the worker share no disk.
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ from __future__ import annotations
 import logging
 import secrets
 import shutil
+import tempfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from celery import current_app
 from django.conf import settings
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 
@@ -53,11 +59,8 @@ def import_job_create(
             [upload.name],
         )
     upload.seek(0)
-    folder = Path(settings.IMPORT_UPLOADS_DIR)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{secrets.token_hex(8)}-{safe_file_name(upload.name)}"
-    with open(path, "wb") as stored:
-        shutil.copyfileobj(upload, stored)
+    name = f"{settings.IMPORT_UPLOADS_DIR}/{secrets.token_hex(8)}-{safe_file_name(upload.name)}"
+    path = default_storage.save(name, upload)
     with transaction.atomic():
         job = ImportJob.objects.create(
             project=project,
@@ -91,21 +94,44 @@ def import_job_run(*, job_id: int) -> str:
         ImportJob.objects.filter(pk=job_id).update(progress=fraction, message=message[:300])
 
     try:
-        result = topics_import(
-            project=job.project,
-            path=job.path,
-            format=job.format,
-            skip_invalid=job.skip_invalid,
-            user=job.user,
-            name=job.file_name,
-            progress=progress,
-        )
+        with _local_copy(job.path) as path:
+            result = topics_import(
+                project=job.project,
+                path=path,
+                format=job.format,
+                skip_invalid=job.skip_invalid,
+                user=job.user,
+                name=job.file_name,
+                progress=progress,
+            )
     except ImportRefused as refused:
         return _finish(job, ImportJob.Status.FAILED, refused.message, errors=refused.errors)
     except Exception as error:  # the job records any failure for the page that polls it
         logger.exception("import job %s failed", job_id)
         return _finish(job, ImportJob.Status.FAILED, f"{type(error).__name__}: {error}")
     return _finish(job, ImportJob.Status.SUCCEEDED, str(result), result=summary(result))
+
+
+@contextmanager
+def _local_copy(stored: str) -> Iterator[Path]:
+    """The stored upload as a local file the readers can open (a zip needs seeking): the file
+    itself for a job queued before uploads went through the storage API (an absolute path),
+    else a copy in this process's temporary folder, removed afterwards."""
+    if Path(stored).is_absolute():
+        yield Path(stored)
+        return
+    with tempfile.TemporaryDirectory(prefix="import-job-") as folder:
+        local = Path(folder) / Path(stored).name
+        with default_storage.open(stored, "rb") as source, open(local, "wb") as target:
+            shutil.copyfileobj(source, target)
+        yield local
+
+
+def _remove_stored(stored: str) -> None:
+    if Path(stored).is_absolute():
+        Path(stored).unlink(missing_ok=True)
+    else:
+        default_storage.delete(stored)
 
 
 def summary(result: ImportResult) -> dict:
@@ -129,5 +155,5 @@ def _finish(job: ImportJob, status: str, message: str, *, errors=None, result=No
         result=result,
         finished_at=timezone.now(),
     )
-    Path(job.path).unlink(missing_ok=True)
+    _remove_stored(job.path)
     return f"{status}: {message}"

@@ -1,5 +1,6 @@
 """python manage.py dataset_release --project NAME OUT [--formats scico,conll,...]
-[--with-names]"""
+[--with-names]; or --store instead of OUT: a zip of the bundle in the default storage (var/ or
+the STORAGE_URL bucket), which admins download through the app (GET /api/projects/{id}/release/)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.models import Project
 from datasets.errors import DatasetRefused
 from datasets.services.release import dataset_release
+from datasets.services.release_storage import dataset_release_store
 
 
 class Command(BaseCommand):
@@ -18,7 +20,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("out", help="a new or empty folder, or an earlier release's")
+        parser.add_argument("out", nargs="?", help="a new or empty folder, or an earlier release's")
+        parser.add_argument(
+            "--store",
+            action="store_true",
+            help="store a zip of the bundle in the default storage instead of writing OUT",
+        )
         parser.add_argument("--project", required=True)
         parser.add_argument("--formats", help="comma-separated, e.g. scico,conll")
         parser.add_argument(
@@ -27,17 +34,23 @@ class Command(BaseCommand):
             help="name the annotators in the datasheet (by default only counted)",
         )
 
-    def handle(self, *args, out, project, formats, with_names, **options):
+    def handle(self, *args, out, store, project, formats, with_names, **options):
+        if bool(out) == bool(store):
+            raise CommandError("give either OUT (a folder) or --store")
         target = Project.objects.filter(name=project).first()
         if target is None:
             raise CommandError(f"project '{project}' does not exist")
+        chosen = [f.strip() for f in formats.split(",")] if formats else None
         try:
-            result = dataset_release(
-                project=target,
-                out=out,
-                formats=[f.strip() for f in formats.split(",")] if formats else None,
-                with_names=with_names,
-            )
+            if store:
+                stored = dataset_release_store(
+                    project=target, formats=chosen, with_names=with_names
+                )
+                self.stdout.write(f"stored {stored.name} ({stored.size:,} bytes)")
+                for warning in stored.warnings:
+                    self.stdout.write(f"warning: {warning}")
+                return
+            result = dataset_release(project=target, out=out, formats=chosen, with_names=with_names)
         except DatasetRefused as refused:
             raise CommandError(refused.message) from None
         for line in result.lines():

@@ -31,6 +31,23 @@ export const evaluationsCsvUrl = (runs: Id[]): string => `/api/model-evaluations
 
 export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
 
+/** What the diagnosis compares: all annotators of the topic, or gold beside them (or one). */
+export interface DiagnosisScope {
+  topic: string;
+  gold?: boolean;
+  annotator?: string;
+}
+
+export const diagnosisCsvUrl = (project: Id, scope: DiagnosisScope): string =>
+  `/api/projects/${project}/agreement/diagnosis/${query({
+    topic: scope.topic,
+    gold: scope.gold ? "true" : undefined,
+    annotator: scope.annotator,
+    format: "csv",
+  })}`;
+
+export const timeCsvUrl = (project: Id): string => `/api/projects/${project}/time/?format=csv`;
+
 /** A project as the core sends it: its suggestion settings belong to the suggestions app
  * (modelserve), which has its own endpoint; the admin pages show both together. */
 const withSettings = (row: Project, settings: SuggestionSettings | undefined): ProjectRow => ({
@@ -106,6 +123,7 @@ export const adminApi = {
   suggestionBackends: () => answer(client.GET("/api/suggestion-backends/")),
   topics: (project: Id) => answer(client.GET("/api/projects/{id}/topics/", id(project))),
   progress: (project: Id) => answer(client.GET("/api/projects/{id}/progress/", id(project))),
+  timeReport: (project: Id) => answer(client.GET("/api/projects/{id}/time/", id(project))),
   importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean) =>
     answer(
       client.POST("/api/projects/{id}/imports/", {
@@ -116,6 +134,15 @@ export const adminApi = {
   importJob: (job: Id) => answer(client.GET("/api/import-jobs/{id}/", id(job))),
   exportFile: (project: Id, format: string, source: string) => download(exportUrl(project, format, source)),
   agreement: (project: Id) => answer(client.GET("/api/projects/{id}/agreement/", id(project))),
+  diagnosis: (project: Id, scope: DiagnosisScope) =>
+    answer(
+      client.GET("/api/projects/{id}/agreement/diagnosis/", {
+        params: {
+          path: { id: project },
+          query: { topic: scope.topic, gold: scope.gold ?? false, annotator: scope.annotator ?? "" },
+        },
+      }),
+    ),
   users: () => answer(client.GET("/api/users/")),
   createUser: (username: string, password: string, isAdmin: boolean) =>
     answer(client.POST("/api/users/", { body: { username, password, is_admin: isAdmin } })),

@@ -30,6 +30,8 @@ export type UserRow = Schemas["UserRow"];
 export type AssignmentStatus = Schemas["AssignmentStatus"];
 export type ProgressCell = Schemas["ProgressCell"];
 export type ProgressPayload = Schemas["ProgressPayload"];
+export type TimeReport = Schemas["TimeReport"];
+export type AnnotatorTime = Schemas["AnnotatorTime"];
 
 /** ws/projects/<id>/: after every committed operation or status change in the project (the
  * schema describes HTTP only). */
@@ -64,6 +66,9 @@ export type OverallMetricScores = Schemas["OverallMetricScores"];
 export type Score = TopicMetricScores["avg"];
 /** GET /api/projects/<id>/agreement/ */
 export type AgreementReport = Schemas["AgreementReport"];
+/** GET /api/projects/<id>/agreement/diagnosis/?topic= */
+export type Diagnosis = Schemas["DiagnosisPayload"];
+export type DiagnosisCluster = Schemas["DiagnosisCluster"];
 
 export type AcceptanceRow = Schemas["AcceptanceRow"];
 /** GET /api/model-trainings/: a model trained in the model worker after start-up. */

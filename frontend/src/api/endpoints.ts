@@ -43,6 +43,8 @@ export const api = {
   requestSuggestionRun: (topic: Id, backend?: string) =>
     answer(client.POST("/api/topics/{id}/suggestion-runs/", { ...id(topic), body: backendOf(backend) })),
   suggestions: (annotation: Id) => answer(client.GET("/api/annotations/{id}/suggestions/", id(annotation))),
+  suggestionsShown: (annotation: Id, shown: { suggestion: Id; age_ms: number }[]) =>
+    answer(client.POST("/api/annotations/{id}/suggestions-shown/", { ...id(annotation), body: { shown } })),
   acceptAbove: (annotation: Id, expectedVersion: number, threshold: number, kinds: SuggestionKind[], clientId: string) =>
     answer(
       client.POST("/api/annotations/{id}/suggestions/accept-above/", {

@@ -103,6 +103,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/annotations/{id}/suggestions-shown/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The workspace says which suggestions it showed, and how long ago (not an operation). */
+        post: operations["annotations_suggestions_shown_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/annotations/{id}/suggestions/accept-above/": {
         parameters: {
             query?: never;
@@ -621,6 +638,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/agreement/diagnosis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_agreement_diagnosis_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/export/": {
         parameters: {
             query?: never;
@@ -702,6 +735,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/release/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
+         *     bucket): POST builds and stores it (replacing the stored one), GET downloads it.
+         */
+        get: operations["projects_release_retrieve"];
+        put?: never;
+        /**
+         * @description The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
+         *     bucket): POST builds and stores it (replacing the stored one), GET downloads it.
+         */
+        post: operations["projects_release_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/splits/": {
         parameters: {
             query?: never;
@@ -711,7 +768,11 @@ export interface paths {
         };
         get: operations["projects_splits_retrieve"];
         put?: never;
-        post?: never;
+        /**
+         * @description Split the project's topics (seeded, balanced). A project already split keeps its
+         *     split (200, kept) unless `replace`; a new split answers 201.
+         */
+        post: operations["projects_splits_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -777,6 +838,22 @@ export interface paths {
         get: operations["projects_suggestion_settings_retrieve"];
         /** @description Which backend suggests for the project's topics, with which parameters. */
         put: operations["projects_suggestion_settings_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/time/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_time_retrieve"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -975,6 +1052,16 @@ export interface components {
             suggestion: number;
             operation: components["schemas"]["Operation"];
         };
+        AcceptanceLatency: {
+            /** @description acceptances of a suggestion seen shown */
+            accepted: number;
+            /** @description acceptances without a recorded display */
+            unseen: number;
+            /** Format: double */
+            median_seconds: number | null;
+            /** @description median under 500 ms (Potato) */
+            rubber_stamping: boolean;
+        };
         /** @description Decisions on one backend's suggestions of one kind (modelserve/services/acceptance.py). */
         AcceptanceRow: {
             backend: string;
@@ -1111,6 +1198,15 @@ export interface components {
             updated_at: string | null;
             attempts: components["schemas"]["PracticeAttemptRow"][];
             log: components["schemas"]["QualificationLogEntry"][];
+        };
+        AnnotatorTime: {
+            annotator: string;
+            /** @description decision kind -> its times */
+            kinds: {
+                [key: string]: components["schemas"]["KindTime"];
+            };
+            acceptance: components["schemas"]["AcceptanceLatency"];
+            gold: components["schemas"]["GoldOverTime"];
         };
         /** @description One annotator's submitted annotation of the topic, read-only. */
         AnnotatorVersion: {
@@ -1270,6 +1366,15 @@ export interface components {
          * @enum {string}
          */
         BackendEnum: "chemu" | "cross-encoder" | "edit-distance" | "entailment" | "minilm" | "same-head-lemma" | "singleton" | "trained";
+        /**
+         * @description * `links` - links
+         *     * `clusters` - clusters
+         *     * `mentions` - mentions
+         * @enum {string}
+         */
+        BalanceEnum: "links" | "clusters" | "mentions";
+        /** @enum {unknown} */
+        BlankEnum: "";
         /** @enum {string} */
         BulkAction: "delete" | "reopen";
         BulkDone: {
@@ -1356,6 +1461,59 @@ export interface components {
         Depth: {
             depth: number;
             topics: number;
+        };
+        DiagnosisCluster: {
+            label: string;
+            /** @description member texts */
+            members: string[];
+        };
+        DiagnosisEdge: {
+            parent: components["schemas"]["DiagnosisCluster"];
+            child: components["schemas"]["DiagnosisCluster"];
+            present: string[];
+            absent: string[];
+        };
+        DiagnosisLink: {
+            type: string;
+            anaphor: string;
+            antecedent: string;
+            anaphor_ids: {
+                [key: string]: number | null;
+            };
+            present: string[];
+            absent: string[];
+        };
+        DiagnosisMention: {
+            text: string;
+            document: number;
+            spans: number[][];
+            /** @description side -> the mention's id in that side's annotation (null: it lacks it) */
+            ids: {
+                [key: string]: number | null;
+            };
+            /** @description side -> the mention's cluster there (null: it lacks the mention) */
+            clusters: {
+                [key: string]: components["schemas"]["DiagnosisCluster"] | null;
+            };
+        };
+        DiagnosisPayload: {
+            topic: components["schemas"]["DiagnosisTopic"];
+            gold: boolean;
+            sides: components["schemas"]["DiagnosisSide"][];
+            mentions: components["schemas"]["DiagnosisMention"][];
+            edges: components["schemas"]["DiagnosisEdge"][];
+            links: components["schemas"]["DiagnosisLink"][];
+        };
+        DiagnosisSide: {
+            /** @description a username, or "gold" */
+            name: string;
+            /** @description its annotation (the review view opens it) */
+            annotation: number;
+            kind: components["schemas"]["KindEnum"];
+        };
+        DiagnosisTopic: {
+            id: number;
+            external_id: string;
         };
         DocumentPayload: {
             id: number;
@@ -1565,6 +1723,31 @@ export interface components {
             /** @description topics that have this gold */
             topics: number;
         };
+        GoldOverTime: {
+            topics: components["schemas"]["GoldTopic"][];
+            weeks: components["schemas"]["GoldWeek"][];
+        };
+        GoldTopic: {
+            /** @description 1 = the annotator's first submitted topic */
+            order: number;
+            topic: number;
+            external_id: string;
+            /** Format: date-time */
+            submitted_at: string | null;
+            /** @description ISO week, e.g. 2026-W07 */
+            week: string;
+            /** Format: double */
+            score: number | null;
+        };
+        GoldWeek: {
+            week: string;
+            topics: number;
+            /**
+             * Format: double
+             * @description mean of the week's topic scores
+             */
+            score: number | null;
+        };
         GuidedStarted: {
             /** @description mentions the file does not ask about, placed */
             placed: number;
@@ -1635,6 +1818,25 @@ export interface components {
             gold: number;
             warnings: string[];
             skipped: string[];
+        };
+        /**
+         * @description * `annotator` - annotator
+         *     * `adjudication` - adjudication
+         *     * `gold` - gold
+         * @enum {string}
+         */
+        KindEnum: "annotator" | "adjudication" | "gold";
+        KindTime: {
+            /** @description decisions with a time */
+            count: number;
+            /** Format: double */
+            total_seconds: number;
+            /** Format: double */
+            median_seconds: number | null;
+            /** Format: double */
+            mean_seconds: number | null;
+            /** @description decisions without a time: first in their topic, or after an idle gap */
+            excluded: number;
         };
         LabelSetEffect: {
             /**
@@ -1720,6 +1922,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -1748,6 +1955,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -2195,6 +2407,24 @@ export interface components {
             old: boolean;
             new: boolean;
         };
+        ReleaseRequestRequest: {
+            /** @description default: scico (hierarchy), chemu (anaphora), brat (both), and conll */
+            formats?: string[];
+            /**
+             * @description name the annotators in the datasheet (by default only counted)
+             * @default false
+             */
+            with_names?: boolean;
+            /**
+             * @description '' (default): each topic's adjudication, else its imported gold
+             *
+             *     * `` -
+             *     * `gold` - gold
+             *     * `adjudicated` - adjudicated
+             * @default
+             */
+            source?: components["schemas"]["SourceEnum"] | components["schemas"]["BlankEnum"];
+        };
         RenameOperation: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2292,6 +2522,8 @@ export interface components {
             authenticated: boolean;
             /** @description null when nobody is signed in */
             user: components["schemas"]["Me"] | null;
+            /** @description the OpenID Connect provider, null when none is configured */
+            single_sign_on: components["schemas"]["SingleSignOn"] | null;
         };
         SetNoteOperation: {
             /**
@@ -2318,10 +2550,29 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        ShownSuggestionRequest: {
+            /** Format: int64 */
+            suggestion: number;
+            /** @description how long ago the workspace showed it */
+            age_ms: number;
+        };
+        SingleSignOn: {
+            /** @description the provider, for "Sign in with <name>" */
+            name: string;
+            /** @description where the button goes (add ?next=/path) */
+            url: string;
+        };
         SkippedSuggestion: {
             suggestion: number;
             reason: string;
         };
+        /**
+         * @description * `` -
+         *     * `gold` - gold
+         *     * `adjudicated` - adjudicated
+         * @enum {string}
+         */
+        SourceEnum: "gold" | "adjudicated";
         SpansSetEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2338,6 +2589,16 @@ export interface components {
                 number
             ][];
         };
+        SplitDeviation: {
+            split: string;
+            /** @description what was balanced: a link type, clusters, ... */
+            dimension: string;
+            /**
+             * Format: double
+             * @description the split's share of it minus its share of topics
+             */
+            deviation: number | null;
+        };
         SplitOperation: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2345,6 +2606,44 @@ export interface components {
              */
             op: "split";
             mentions: number[];
+        };
+        SplitOutcomePayload: {
+            /** @description true: the project had a split and kept it */
+            kept: boolean;
+            sizes: components["schemas"]["SplitSize"][];
+            seed: number | null;
+            balance: string | null;
+            /**
+             * Format: double
+             * @description the largest deviation of a split's share from its topic share
+             */
+            deviation: number | null;
+            deviations: components["schemas"]["SplitDeviation"][];
+        };
+        SplitRequestRequest: {
+            /** @description one share per split, adding up to 1 */
+            ratios: number[];
+            /** @description default: train,test (2) or train,dev,test (3) */
+            names?: string[];
+            /** @default 0 */
+            seed?: number;
+            /**
+             * @description default: links (anaphora), else clusters
+             *
+             *     * `links` - links
+             *     * `clusters` - clusters
+             *     * `mentions` - mentions
+             */
+            balance?: components["schemas"]["BalanceEnum"];
+            /**
+             * @description replace the project's split if it has one (else it is kept)
+             * @default false
+             */
+            replace?: boolean;
+        };
+        SplitSize: {
+            name: string;
+            topics: number;
         };
         StatisticsPage: {
             source: string;
@@ -2378,6 +2677,23 @@ export interface components {
             mean_max_depth: number;
             links: components["schemas"]["LinkCounts"];
             anaphors: number;
+            /** @description the documents' own sentence boundaries */
+            sentences: number;
+            /**
+             * Format: double
+             * @description ChEMU Table 1's Tokens/Sentences
+             */
+            tokens_per_sentence: number;
+            /**
+             * Format: double
+             * @description WEC Table 1: mean number of clusters a head lemma appears in
+             */
+            ambiguity: number;
+            /**
+             * Format: double
+             * @description WEC Table 1: mean distinct head lemmas per non-singleton cluster
+             */
+            diversity: number;
         };
         /**
          * @description * `queued` - Queued
@@ -2387,6 +2703,14 @@ export interface components {
          * @enum {string}
          */
         StatusEnum: "queued" | "running" | "succeeded" | "failed";
+        StoredReleasePayload: {
+            /** @description where it is stored (releases/<project id>/...) */
+            name: string;
+            /** @description bytes of the zip */
+            size: number;
+            files: string[];
+            warnings: string[];
+        };
         SuggestionBackends: {
             backends: string[];
             default: string;
@@ -2405,6 +2729,11 @@ export interface components {
             suggestion: number;
             /** Format: double */
             score: number;
+            /**
+             * Format: double
+             * @description how unsure the model is, 0-1: the question mode asks the highest first (docs/questions.md)
+             */
+            uncertainty: number;
             operation: components["schemas"]["EditOperation"];
             decision: components["schemas"]["Decision"] | null;
             /** @description false: the rules refuse `operation` now */
@@ -2435,6 +2764,19 @@ export interface components {
             version: number;
             /** @description the topic's newest run in any state */
             newest_run: components["schemas"]["RunPayload"] | null;
+        };
+        SuggestionsShownRequestRequest: {
+            shown: components["schemas"]["ShownSuggestionRequest"][];
+        };
+        TimeReport: {
+            idle_cap_seconds: number;
+            /** Format: double */
+            rubber_stamp_seconds: number;
+            /** @description in report order */
+            kinds: string[];
+            /** @description conll_f1, relation_exact_f1, or null (validation projects) */
+            gold_metric: string | null;
+            annotators: components["schemas"]["AnnotatorTime"][];
         };
         Token: {
             token: string;
@@ -2671,6 +3013,11 @@ export interface components {
             per_hour: number | null;
             /**
              * Format: double
+             * @description mentions accepted (WEC's valid mentions) per hour
+             */
+            accepted_per_hour: number | null;
+            /**
+             * Format: double
              * @description against the consolidated
              */
             precision: number | null;
@@ -2680,6 +3027,11 @@ export interface components {
             f1: number | null;
             /** @description mentions compared with the consolidated */
             compared: number;
+            /**
+             * Format: double
+             * @description Cohen's kappa against the consolidated validation (WEC 3.3)
+             */
+            kappa_consolidated: number | null;
         };
         ValidatorPair: {
             validators: [
@@ -3202,6 +3554,77 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_suggestions_shown_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestionsShownRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SuggestionsShownRequestRequest"];
+                "multipart/form-data": components["schemas"]["SuggestionsShownRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5102,6 +5525,76 @@ export interface operations {
             };
         };
     };
+    projects_agreement_diagnosis_retrieve: {
+        parameters: {
+            query: {
+                /** @description only this annotator (default: all who submitted) */
+                annotator?: string;
+                /**
+                 * @description * `json` - json
+                 *     * `csv` - csv
+                 */
+                format?: "json" | "csv";
+                /** @description compare with the topic's gold (adjudicated, else imported) */
+                gold?: boolean;
+                /** @description the topic's external id (as the report names it) */
+                topic: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosisPayload"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     projects_export_retrieve: {
         parameters: {
             query?: {
@@ -5421,6 +5914,117 @@ export interface operations {
             };
         };
     };
+    projects_release_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_release_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReleaseRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReleaseRequestRequest"];
+                "multipart/form-data": components["schemas"]["ReleaseRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredReleasePayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     projects_splits_retrieve: {
         parameters: {
             query?: never;
@@ -5451,6 +6055,86 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_splits_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SplitRequestRequest"];
+                "multipart/form-data": components["schemas"]["SplitRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitOutcomePayload"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitOutcomePayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5744,6 +6428,57 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_time_retrieve: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeReport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,7 +11,8 @@ export type KeyContext =
   | "picker"
   | "dialog"
   | "selection"
-  | "validation";
+  | "validation"
+  | "question";
 
 /**
  * Which project setting a binding belongs to ("any": always). "mentions": the project lets
@@ -116,7 +117,16 @@ export type CommandId =
   | "validateNextUndecided"
   | "validateOrder"
   | "validateDiffering"
-  | "validateCancel";
+  | "validateCancel"
+  | "questions"
+  | "questionYes"
+  | "questionNo"
+  | "questionLink1"
+  | "questionLink2"
+  | "questionLink3"
+  | "questionLink4"
+  | "questionLink5"
+  | "questionLeave";
 
 export interface KeyBinding {
   /** Normalised key strings, see `keyString`. */
@@ -198,6 +208,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   e("workspace", "any", ["Y"], "acceptSuggestion", "Accept the suggestion shown: the current mention's cluster, the chosen link, or a chosen suggested mention (dashed in the text)"),
   e("workspace", "any", ["X"], "rejectSuggestion", "Reject the suggestion shown (a suggested mention: dashed in the text)"),
   b("workspace", "any", ["G"], "nextSuggestion", "Go to the next open suggestion (suggested mentions included)"),
+  e("workspace", "any", ["Q"], "questions", "Questions: the model asks its most uncertain decisions one at a time (Q or Escape: leave)"),
   e("workspace", "any", ["Shift+Y"], "acceptAbove", "Accept every suggestion above a score… (choose it, Enter)"),
   e("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
   e("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),
@@ -244,6 +255,15 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("selection", "spans", ["Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),
   b("selection", "spans", ["Shift+ArrowRight"], "selectionExtendRight", "Selection: move its end one word right"),
   b("selection", "spans", ["Escape"], "selectionCancel", "Selection: cancel"),
+  // Question mode (Q): one question at a time, answered with one key (docs/questions.md).
+  e("question", "any", ["Y"], "questionYes", "Question: yes (a link: of the type the model suggests)"),
+  e("question", "any", ["N", "X"], "questionNo", "Question: no (the suggestion is rejected, as X does in the panel)"),
+  e("question", "anaphora", ["1"], "questionLink1", "Link question: yes, as COREFERENCE"),
+  e("question", "anaphora", ["2"], "questionLink2", "… TRANSFORMED"),
+  e("question", "anaphora", ["3"], "questionLink3", "… REACTION_ASSOCIATED"),
+  e("question", "anaphora", ["4"], "questionLink4", "… WORK_UP"),
+  e("question", "anaphora", ["5"], "questionLink5", "… CONTAINED"),
+  b("question", "any", ["Escape"], "questionLeave", "Leave the question mode (Ctrl+Z still undoes the last answer)"),
   // The validation workspace (src/validation/): one mention at a time, accept or reject.
   e("validation", "validation", ["Y"], "validateAccept", "Accept the mention: it belongs to the cluster"),
   e("validation", "validation", ["X"], "validateReject", "Reject the mention, then give the reason (1-3)"),

@@ -1,22 +1,8 @@
-// CoRefi's tour steps name parts of CoRefi's screen (Vuetify classes); these are the same
-// parts of this workspace. A step whose part is not on the screen (no hierarchy in an
-// anaphora project) is anchored to the workspace itself.
-
-const TARGETS: Record<string, string[]> = {
-  "#dashboard": [".ws-main"],
-  ".cluster": [".bank"],
-  ".v-chip--active": [".bank-row.is-selected", ".bank"],
-  ".current": [".m.is-current"],
-  ".hypernym": [".tree-panel"],
-  ".reset": [".tree-panel .drop-root", ".tree-panel"],
-};
+// Where the tour's card goes: beside the part of the workspace its step names
+// (./workspaceTour.ts); a step whose part is not on the screen is anchored to the workspace.
 
 export function tourTarget(target: string, root: ParentNode = document): Element | null {
-  for (const selector of TARGETS[target] ?? []) {
-    const found = root.querySelector(selector);
-    if (found) return found;
-  }
-  return root.querySelector(".ws");
+  return root.querySelector(target) ?? root.querySelector(".ws");
 }
 
 export interface Placement {

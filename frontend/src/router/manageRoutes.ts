@@ -74,6 +74,12 @@ export const manageRoutes: RouteRecordRaw[] = [
             meta: { ...admin, title: "Agreement" },
           },
           {
+            path: "agreement/diagnosis",
+            name: "project-diagnosis",
+            component: () => import("../admin/agreement/DiagnosisPage.vue"),
+            meta: { ...admin, title: "Diagnosis of disagreement" },
+          },
+          {
             path: "statistics",
             name: "project-statistics",
             component: () => import("../admin/datasets/StatisticsPage.vue"),

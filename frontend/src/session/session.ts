@@ -11,6 +11,7 @@ import type { components } from "../api/schema";
 import type { Me } from "../api/types";
 
 export type SessionPayload = components["schemas"]["SessionPayload"];
+export type SingleSignOn = components["schemas"]["SingleSignOn"];
 
 /** What the session needs of the server. */
 export interface SessionApi {
@@ -30,11 +31,14 @@ export const sessionApi: SessionApi = {
 export function createSession(api: SessionApi = sessionApi) {
   const user = ref<Me | null>(null);
   const checked = ref(false);
+  // The OpenID Connect provider the sign-in page offers, if the server has one.
+  const singleSignOn = ref<SingleSignOn | null>(null);
 
   async function refresh(): Promise<Me | null> {
     try {
       const answer = await api.session();
       user.value = answer.authenticated ? answer.user : null;
+      singleSignOn.value = answer.single_sign_on ?? null;
     } finally {
       checked.value = true;
     }
@@ -56,7 +60,7 @@ export function createSession(api: SessionApi = sessionApi) {
     }
   }
 
-  return { user, checked, refresh, login, logout };
+  return { user, checked, singleSignOn, refresh, login, logout };
 }
 
 export type Session = ReturnType<typeof createSession>;

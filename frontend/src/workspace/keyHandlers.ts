@@ -83,6 +83,9 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     acceptSuggestion: () => suggestions.acceptFocused(),
     rejectSuggestion: () => suggestions.rejectFocused(),
     nextSuggestion: () => suggestions.next(),
+    questions: () => {
+      ui.questions = !ui.questions;
+    },
     acceptAbove: () => {
       if (store.locked.value) notices.status(readOnlyText(store));
       else ui.bulkAccept = true;

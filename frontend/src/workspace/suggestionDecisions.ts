@@ -3,7 +3,7 @@
 // or one accept-above batch), so undo, versions and the log work as for any edit.
 
 import type { ComputedRef, ShallowRef } from "vue";
-import type { Id, Operation, SuggestionKind } from "../api/types";
+import type { Id, LinkItem, LinkType, Operation, SuggestionKind } from "../api/types";
 import type { Commands } from "./commands";
 import type { Editing } from "./editing";
 import type { AnnotationStore } from "./stores/annotation";
@@ -112,6 +112,20 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
     if (f.kind === "link") chooseNextLink(item.suggestion);
   }
 
+  /** Accept a link suggestion as another type than the model's (question mode, keys 1-5): the
+   * decision is recorded on the suggestion and the link added is of the type chosen. */
+  function acceptLinkAs(item: LinkItem, type: LinkType): void {
+    const e = linkEnds(item);
+    if (!e) return;
+    if (!item.valid) {
+      notices.status(`Not accepted: ${item.reason}`);
+      return;
+    }
+    const operation: Operation = { op: "add_link", type, anaphor: e.anaphor, antecedent: e.antecedent };
+    const what = `the suggested link ${commands.mentionLabel(e.anaphor)} → ${commands.mentionLabel(e.antecedent)} as ${type}`;
+    editing.op({ op: "accept_suggestion", suggestion: item.suggestion, operation }, `accept ${what}`);
+  }
+
   function reject(f: Focus): void {
     const id = f.kind === "membership" ? f.open.item.suggestion : f.item.suggestion;
     if (state().decisions.get(id) === "rejected") {
@@ -156,5 +170,5 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
     });
   }
 
-  return { accept, reject, acceptFocused, rejectFocused, acceptAbove };
+  return { accept, acceptLinkAs, reject, acceptFocused, rejectFocused, acceptAbove };
 }

@@ -5,6 +5,7 @@ import { anchorMention, hasMentionAt, proposalIsOpen, walkPosition } from "../..
 const proposal = (spans: Span[], suggestion = 7): MentionSuggestionItem => ({
   suggestion,
   score: 0.9,
+  uncertainty: 0.2,
   operation: { op: "add_mention", document: 1, spans },
   decision: null,
   valid: true,

@@ -43,6 +43,7 @@ function source(options: {
 const membership = (suggestion: Id, mention: Id, members: Id[], score = 0.8): MembershipItem => ({
   suggestion,
   score,
+  uncertainty: 1 - 2 * Math.abs(score - 0.5),
   mention,
   suggested_members: members,
   operation: { op: "assign", mention, cluster: null },
@@ -53,6 +54,7 @@ const membership = (suggestion: Id, mention: Id, members: Id[], score = 0.8): Me
 const edge = (suggestion: Id, parent: Id, child: Id, score = 0.7, valid = true): EdgeItem => ({
   suggestion,
   score,
+  uncertainty: 1 - 2 * Math.abs(score - 0.5),
   operation: { op: "set_parent", parent, child },
   decision: null,
   valid,
@@ -61,6 +63,7 @@ const edge = (suggestion: Id, parent: Id, child: Id, score = 0.7, valid = true):
 const link = (suggestion: Id, anaphor: Id, antecedent: Id, score = 0.9, type: LinkType = "COREFERENCE"): LinkItem => ({
   suggestion,
   score,
+  uncertainty: 1 - 2 * Math.abs(score - 0.5),
   operation: { op: "add_link", type, anaphor, antecedent },
   decision: null,
   valid: true,

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.models import Annotation, Project
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data
+from modelserve.model_store import model_upload
 from modelserve.services.settings import suggestion_settings_set
 
 
@@ -71,6 +72,7 @@ class Command(BaseCommand):
             epochs=epochs,
             log=self.stdout.write,
         )
+        model_upload(f"trained/{_slug(project_row.name)}")  # with STORAGE_URL: the bucket
         if result is None or result["holdout_scores"] is None:
             self.stdout.write("no topic held out (too few gold topics): no held-out scores")
         if activate:

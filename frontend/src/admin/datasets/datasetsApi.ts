@@ -1,5 +1,5 @@
 // The dataset release's endpoints (datasets/api/urls.py): a project's statistics (JSON, or the
-// CSV download), its splits, and one topic's split.
+// CSV download), its splits (read, or made by the seeded balanced split), and one topic's split.
 
 import type { components } from "../../api/schema";
 import { answer, client } from "../../api/http";
@@ -10,6 +10,11 @@ export type StatisticsPage = Schemas["StatisticsPage"];
 export type Stats = Schemas["Stats"];
 export type ProjectSplits = Schemas["ProjectSplits"];
 export type TopicSplit = Schemas["TopicSplit"];
+export type StoredRelease = Schemas["StoredReleasePayload"];
+
+// The project's stored release bundle (a zip), downloaded through the app from var/ or the
+// STORAGE_URL bucket.
+export const releaseUrl = (project: Id): string => `/api/projects/${project}/release/`;
 
 const sourceQuery = (source: string): string => (source && source !== "gold" ? `source=${encodeURIComponent(source)}` : "");
 
@@ -26,6 +31,10 @@ export const datasetsApi = {
       }),
     ),
   splits: (project: Id) => answer(client.GET("/api/projects/{id}/splits/", { params: { path: { id: project } } })),
+  release: (project: Id, body: Schemas["ReleaseRequestRequest"] = {}) =>
+    answer(client.POST("/api/projects/{id}/release/", { params: { path: { id: project } }, body })),
+  split: (project: Id, body: Schemas["SplitRequestRequest"]) =>
+    answer(client.POST("/api/projects/{id}/splits/", { params: { path: { id: project } }, body })),
   setSplit: (topic: Id, split: TopicSplit["split"]) =>
     answer(client.PATCH("/api/topics/{id}/split/", { params: { path: { id: topic } }, body: { split } })),
 };

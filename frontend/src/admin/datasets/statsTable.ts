@@ -21,6 +21,14 @@ const COMMON: StatRow[] = [
   { key: "topics", label: "Topics", help: "topics with an annotation of the source", value: count("topics") },
   { key: "documents", label: "Documents", help: "each topic's documents, counted in that topic", value: count("documents") },
   { key: "tokens", label: "Tokens", help: "tokens of those documents", value: count("tokens") },
+  { key: "sentences", label: "Sentences", help: "the documents' own sentence boundaries, as imported", value: count("sentences") },
+  {
+    key: "tokens_per_sentence",
+    label: "Tokens per sentence",
+    help: "tokens over sentences (ChEMU Table 1's Tokens/Sentences)",
+    value: count("tokens_per_sentence"),
+    mean: true,
+  },
   { key: "mentions", label: "Mentions", help: "mentions of the annotation, rejected ones excluded", value: count("mentions") },
   { key: "discontinuous_mentions", label: "Discontinuous mentions", help: "mentions with more than one span", value: count("discontinuous_mentions") },
 ];
@@ -40,6 +48,20 @@ const HIERARCHY: StatRow[] = [
     label: "Depth of the largest component",
     help: "levels (a lone cluster is 1), mean over topics (SciCo's 3.5)",
     value: count("mean_max_depth"),
+    mean: true,
+  },
+  {
+    key: "ambiguity",
+    label: "Ambiguity",
+    help: "clusters a head lemma appears in, mean over head lemmas (WEC Table 1)",
+    value: count("ambiguity"),
+    mean: true,
+  },
+  {
+    key: "diversity",
+    label: "Diversity",
+    help: "distinct head lemmas per cluster of two or more mentions, mean (WEC Table 1)",
+    value: count("diversity"),
     mean: true,
   },
 ];

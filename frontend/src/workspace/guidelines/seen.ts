@@ -1,21 +1,33 @@
-// Whether an annotator has seen a project's guidelines already: remembered in the browser
-// (localStorage, per user and project), so the panel opens by itself only the first time.
-// A new browser shows them once more, which does no harm; nothing is sent to the server.
+// Whether an annotator has seen a project's guidelines (or the workspace tour) already:
+// remembered in the browser (localStorage, per user and project), so the panel or the tour
+// opens by itself only the first time. A new browser shows them once more, which does no
+// harm; nothing is sent to the server.
 
-const key = (user: number | string, project: number) => `corefapp.guidelines-seen.${user}.${project}`;
+type Seen = "guidelines" | "tour";
 
-export function guidelinesSeen(user: number | string, project: number, storage: Storage = localStorage): boolean {
+const key = (what: Seen, user: number | string, project: number) => `corefapp.${what}-seen.${user}.${project}`;
+
+function seen(what: Seen, user: number | string, project: number, storage: Storage): boolean {
   try {
-    return storage.getItem(key(user, project)) === "1";
+    return storage.getItem(key(what, user, project)) === "1";
   } catch {
     return true; // storage refused (private mode): never open by itself rather than every time
   }
 }
 
-export function markGuidelinesSeen(user: number | string, project: number, storage: Storage = localStorage): void {
+function markSeen(what: Seen, user: number | string, project: number, storage: Storage): void {
   try {
-    storage.setItem(key(user, project), "1");
+    storage.setItem(key(what, user, project), "1");
   } catch {
     /* nothing to remember it in */
   }
 }
+
+export const guidelinesSeen = (user: number | string, project: number, storage: Storage = localStorage): boolean =>
+  seen("guidelines", user, project, storage);
+export const markGuidelinesSeen = (user: number | string, project: number, storage: Storage = localStorage): void =>
+  markSeen("guidelines", user, project, storage);
+export const tourSeen = (user: number | string, project: number, storage: Storage = localStorage): boolean =>
+  seen("tour", user, project, storage);
+export const markTourSeen = (user: number | string, project: number, storage: Storage = localStorage): void =>
+  markSeen("tour", user, project, storage);

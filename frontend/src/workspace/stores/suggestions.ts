@@ -3,9 +3,9 @@
 // clusters (../openSuggestions.ts), which one the keys act on (../suggestionFocus.ts) and
 // deciding on them (../suggestionDecisions.ts). The pure model is ../suggestionModel.ts.
 
-import type { ComputedRef, Ref, ShallowRef } from "vue";
+import { type ComputedRef, type Ref, type ShallowRef, watch } from "vue";
 import type { Api } from "../../api/endpoints";
-import type { Id, LinkItem, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
+import type { Id, LinkItem, LinkType, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
 import type { Commands } from "../commands";
 import type { Editing } from "../editing";
 import { createOpenSuggestions, type SuggestedEdge } from "../openSuggestions";
@@ -13,6 +13,7 @@ import { createSuggestionDecisions } from "../suggestionDecisions";
 import { createSuggestionFocus, type Focus } from "../suggestionFocus";
 import type { BulkCount, MappingSource, OpenMembership, SuggestionIndex } from "../suggestionModel";
 import { createSuggestionRuns } from "../suggestionRuns";
+import { createShownRecorder, focusedSuggestion } from "../suggestionShown";
 import type { TopicModel } from "../topicModel";
 import type { AnnotationStore } from "./annotation";
 import type { NavigationStore } from "./navigation";
@@ -64,6 +65,8 @@ export interface SuggestionsStore {
   /** Ask the model for a run on this topic (Shift+S). */
   requestRun(): Promise<void>;
   accept(focus: Focus): void;
+  /** Accept a link suggestion as the type chosen (question mode's 1-5). */
+  acceptLinkAs(item: LinkItem, type: LinkType): void;
   reject(focus: Focus): void;
   acceptFocused(): void;
   rejectFocused(): void;
@@ -83,6 +86,13 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
   const open = createOpenSuggestions({ payload: runs.payload, topic, store, nav });
   const { noSuggestionsText, refresh } = runs;
   const focus = createSuggestionFocus({ open, topic, store, nav, notices, noSuggestionsText });
+  // The first display of each suggestion, for its acceptance latency (../suggestionShown.ts).
+  const shown = createShownRecorder((items) => api.suggestionsShown(annotationId, items));
+  const stopShown = watch(
+    () => focusedSuggestion(focus.focus.value),
+    (suggestion) => suggestion !== null && shown.shown(suggestion),
+    { immediate: true },
+  );
   const decisions = createSuggestionDecisions({
     topic,
     store,
@@ -118,6 +128,7 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
     refresh,
     requestRun: runs.requestRun,
     accept: decisions.accept,
+    acceptLinkAs: decisions.acceptLinkAs,
     reject: decisions.reject,
     acceptFocused: decisions.acceptFocused,
     rejectFocused: decisions.rejectFocused,
@@ -127,6 +138,8 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
     acceptAbove: decisions.acceptAbove,
     isPeer: focus.isPeer,
     dispose() {
+      stopShown();
+      shown.dispose();
       runs.dispose();
       open.dispose();
     },

@@ -17,6 +17,8 @@ export interface UiStore {
   confirmSubmit: boolean;
   /** The bulk-accept dialog (Shift+Y). */
   bulkAccept: boolean;
+  /** Question mode (Q): the model's most uncertain suggestions asked one at a time. */
+  questions: boolean;
   /** The last threshold chosen in it. */
   bulkThreshold: number;
 
@@ -55,6 +57,7 @@ export function createUiStore(): UiStore {
     help: false,
     confirmSubmit: false,
     bulkAccept: false,
+    questions: false,
     bulkThreshold: 0.8,
     allArcs: false,
     collapsed: new Set<Id>(),

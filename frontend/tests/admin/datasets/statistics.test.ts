@@ -19,6 +19,10 @@ const stats = (over: Partial<Stats> = {}): Stats => ({
   mean_max_depth: 0,
   links: { COREFERENCE: 4, TRANSFORMED: 1, REACTION_ASSOCIATED: 2, WORK_UP: 3, CONTAINED: 0 },
   anaphors: 7,
+  sentences: 80,
+  tokens_per_sentence: 15,
+  ambiguity: 0,
+  diversity: 0,
   ...over,
 });
 
@@ -31,6 +35,10 @@ describe("the statistics table", () => {
     expect(anaphora.map((r) => r.key)).not.toContain("clusters");
     expect(hierarchy.map((r) => r.key)).toContain("mean_max_depth");
     expect(hierarchy.map((r) => r.key)).not.toContain("anaphors");
+    // ChEMU Table 1's sentences for every scheme; WEC's Ambiguity and Diversity with clusters
+    expect(anaphora.map((r) => r.key)).toContain("tokens_per_sentence");
+    expect(anaphora.map((r) => r.key)).not.toContain("ambiguity");
+    expect(hierarchy.map((r) => r.key)).toEqual(expect.arrayContaining(["ambiguity", "diversity"]));
   });
 
   it("writes counts with thousands separators and means with two decimals", () => {

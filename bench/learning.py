@@ -1,0 +1,266 @@
+"""`python -m bench learning`: how much work suggestions save an annotator who follows gold,
+over a stream of topics (docs/questions.md, "Counting the saving").
+
+ChEMU-Ref: the training file's snippets in file order, the gold mentions given (as an import
+gives them), the links to draw. Four ways to reach gold, counted with bench/learning_costs.py:
+  (a) by hand, no suggestions;
+  (b) the static model: the chemu link model trained once on snippets outside the stream (the
+      file's last STATIC snippets), its suggestions taken in bulk and corrected;
+  (c) learning in the loop: the same, but from topic k on with a model retrained every k
+      topics on the stream's topics done so far, with the app's training function
+      (modelserve/training/registry.py: train_topics), the static model before the first;
+  (d) the question mode on (c)'s model: the suggestions at least ASK_FROM uncertain asked one
+      at a time (modelserve/questions.py), the rest taken in bulk and corrected.
+Generated SciCo-sized topics (bench/scoring/generate.py, with a head word planted per gold
+cluster so that a lexical model has something to find): (a); (b) with the same-head-lemma
+baseline; (e) with the edit-distance baseline, whose scores are graded, and (q) the question
+mode on it (no model trains in the loop for SciCo here: docs/questions.md says why).
+
+Prints the decisions per topic along the stream (a window of WINDOW topics every WINDOW), then
+the totals, and the goal: over the WINDOW topics up to the 100th ChEMU topic, (c) or (d)
+needs at most half the decisions of (a).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bench.learning_costs import (
+    Cost,
+    Link,
+    Suggested,
+    clusters_bulk_then_fix,
+    clusters_by_hand,
+    clusters_with_questions,
+    links_by_hand,
+    links_with_questions,
+    links_with_suggestions,
+    total,
+)
+from bench.smoke import size
+
+STREAM = size(100, 6)  # ChEMU topics in the stream
+STATIC = size(300, 12)  # snippets the static model trains on (the file's last ones)
+RETRAIN_EVERY = size(10, 3)  # k
+WINDOW = size(10, 3)
+SCICO_TOPICS = size(20, 2)
+ASK_FROM = 0.5  # question mode: ask what is at least this uncertain
+ASK_SWEEP = (0.3, 0.7, 0.9)  # (d) with other thresholds, in the totals only
+GOAL_TOPIC = size(100, 6)
+EPOCHS = size(None, 1)  # None: the app's default for chemu
+STRATEGIES = ("a", "b", "c", "d")
+
+
+def reading_positions(topic) -> list[int]:
+    """Each mention's position in reading order (what J / K step through)."""
+    order = sorted(
+        range(len(topic.mentions)),
+        key=lambda i: (
+            topic.mentions[i].document,
+            topic.mentions[i].spans[0][0],
+            topic.mentions[i].spans[-1][1],
+            i,
+        ),
+    )
+    position = [0] * len(order)
+    for rank, index in enumerate(order):
+        position[index] = rank
+    return position
+
+
+def gold_links(topic, position: list[int]) -> set[Link]:
+    return {(link.type, position[link.anaphor], position[link.antecedent]) for link in topic.links}
+
+
+def suggested_links(model, topic, position: list[int]) -> list[Suggested]:
+    import copy
+
+    from modelserve.backends.chemu_linking import suggest_links
+    from modelserve.questions import uncertainty
+
+    bare = copy.copy(topic)
+    bare.links = []
+    return [
+        Suggested(
+            (link.type, position[link.anaphor], position[link.antecedent]),
+            uncertainty("link", link.score, link.type_scores),
+        )
+        for link in suggest_links(model, bare)
+    ]
+
+
+def train(topics, out: Path, log: Callable[[str], None]):
+    from modelserve.backends import chemu_model
+    from modelserve.training.registry import train_topics
+
+    train_topics(
+        "chemu", topics, out, holdout=0.0, epochs=EPOCHS, device="cpu", log=lambda line: None
+    )
+    model = chemu_model.load(out, "cpu")
+    log(f"  trained on {len(topics)} topics")
+    return model
+
+
+def chemu_stream(folder: Path) -> tuple[list[dict[str, Cost]], dict[str, float]]:
+    from annotation.domain.formats.chemu import read_chemu_jsonlines
+    from modelserve.backends.chemu_model import limit_cpu_threads
+    from modelserve.command_settings import path_setting
+
+    limit_cpu_threads()
+    path = path_setting("CHEMU_TRAIN_FILE")
+    topics = [t for t in read_chemu_jsonlines(path, skip_invalid=True).topics if t.links]
+    stream, outside = topics[:STREAM], topics[-STATIC:]
+    assert len(topics) >= STREAM + STATIC, "the stream and the static model's snippets overlap"
+    print(
+        f"ChEMU-Ref: {len(stream)} snippets in the stream (file order), the static model "
+        f"trained on the file's last {len(outside)}; retrained every {RETRAIN_EVERY}"
+    )
+    timings: dict[str, float] = {}
+    started = time.monotonic()
+    static = train(outside, folder / "static", print)
+    timings["static training"] = time.monotonic() - started
+    learned, retraining = static, 0.0
+    rows: list[dict[str, Cost]] = []
+    for number, topic in enumerate(stream, start=1):
+        if number > 1 and (number - 1) % RETRAIN_EVERY == 0:
+            started = time.monotonic()
+            learned = train(stream[: number - 1], folder / f"loop-{number - 1}", print)
+            retraining += time.monotonic() - started
+        position = reading_positions(topic)
+        gold = gold_links(topic, position)
+        from_static = suggested_links(static, topic, position)
+        from_learned = suggested_links(learned, topic, position)
+        rows.append(
+            {
+                "a": links_by_hand(gold),
+                "b": links_with_suggestions(gold, from_static),
+                "c": links_with_suggestions(gold, from_learned),
+                "d": links_with_questions(gold, from_learned, ASK_FROM),
+                **{f"d@{ask}": links_with_questions(gold, from_learned, ask) for ask in ASK_SWEEP},
+            }
+        )
+    timings["retraining in the loop"] = retraining
+    return rows, timings
+
+
+def planted_scico_topic(rng: random.Random, number: int):
+    """A SciCo-sized topic (bench/scoring/generate.py) whose mentions end, mostly, in their
+    gold cluster's head word (15% in another cluster's: the lexical model's errors)."""
+    from annotation.domain.corpus import DocumentData, MentionData, TopicData
+    from bench.scoring.generate import topic as generated
+
+    line = generated(rng, number)
+    heads = {c: f"term{c:02d}x" for c in {m[3] for m in line["mentions"]}}
+    tokens = [list(paragraph) for paragraph in line["tokens"]]
+    clusters: list[int] = []
+    for paragraph, _, end, cluster in line["mentions"]:
+        wrong = rng.random() < 0.15
+        tokens[paragraph][end] = heads[rng.choice(list(heads)) if wrong else cluster]
+        clusters.append(cluster)
+    topic = TopicData(
+        external_id=str(number),
+        documents=[DocumentData(str(i), t) for i, t in enumerate(tokens)],
+        mentions=[MentionData(p, ((s, e),)) for p, s, e, _ in line["mentions"]],
+    )
+    return topic, clusters, {(p, c) for p, c in line["relations"]}
+
+
+def _partition(suggestions, mentions: int) -> tuple[list[int], list[float]]:
+    """Each mention's suggested cluster and how unsure the model is of it."""
+    from modelserve.questions import uncertainty
+
+    cluster, unsure = [0] * mentions, [0.0] * mentions
+    for k, suggested in enumerate(suggestions.clusters):
+        scores = suggested.mention_scores or [suggested.score] * len(suggested.mentions)
+        for mention, score in zip(suggested.mentions, scores, strict=True):
+            cluster[mention], unsure[mention] = k, uncertainty("membership", score)
+    return cluster, unsure
+
+
+def scico_stream() -> list[dict[str, Cost]]:
+    from modelserve.backends import get_backend
+
+    lemma, distance = get_backend("same-head-lemma"), get_backend("edit-distance")
+    rng = random.Random(27)
+    rows = []
+    for number in range(SCICO_TOPICS):
+        topic, gold, edges = planted_scico_topic(rng, number)
+        by_lemma, _ = _partition(lemma.suggest(topic), len(gold))
+        by_distance, unsure = _partition(distance.suggest(topic), len(gold))
+        rows.append(
+            {
+                "a": clusters_by_hand(gold, edges),
+                "b": clusters_bulk_then_fix(gold, edges, by_lemma, []),
+                "e": clusters_bulk_then_fix(gold, edges, by_distance, []),
+                "q": clusters_with_questions(gold, edges, by_distance, [], unsure, ASK_FROM),
+            }
+        )
+    return rows
+
+
+def table(rows: list[dict[str, Cost]], strategies: tuple[str, ...]) -> list[str]:
+    head = "topics     " + "".join(f"{'(' + s + ') dec/topic':>16}" for s in strategies)
+    lines = [head]
+    for start in range(0, len(rows), WINDOW):
+        window = rows[start : start + WINDOW]
+        cells = "".join(
+            f"{total(r[s] for r in window).decisions / len(window):>16.1f}" for s in strategies
+        )
+        lines.append(f"{start + 1:>4}-{start + len(window):<6}" + cells)
+    lines.append("totals:")
+    for s in strategies:
+        t = total(r[s] for r in rows)
+        lines.append(
+            f"  ({s}) {t.decisions:>6} decisions {t.operations:>6} operations "
+            f"{t.keystrokes:>7} keystrokes"
+        )
+    return lines
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="bench-learning-") as folder:
+        chemu, timings = chemu_stream(Path(folder))
+    for line in table(chemu, STRATEGIES):
+        print(line)
+    for ask in ASK_SWEEP:
+        t = total(r[f"d@{ask}"] for r in chemu)
+        print(
+            f"  (d) asking from uncertainty {ask}: {t.decisions} decisions, "
+            f"{t.keystrokes} keystrokes"
+        )
+    print(", ".join(f"{name} {seconds:.0f} s" for name, seconds in timings.items()))
+    print(
+        f"\nSciCo-sized generated topics ({SCICO_TOPICS}): (b) same-head-lemma, (e) edit-distance"
+        f" (graded scores), (q) the question mode on edit-distance, asking from {ASK_FROM}:"
+    )
+    for line in table(scico_stream(), ("a", "b", "e", "q")):
+        print(line)
+
+    goal = chemu[max(0, GOAL_TOPIC - WINDOW) : GOAL_TOPIC]
+    window = {s: total(r[s] for r in goal) for s in STRATEGIES}
+    by_hand = window["a"].decisions
+    best = min(window[s].decisions for s in ("c", "d"))
+    ratio = best / by_hand if by_hand else 1.0
+    met = ratio <= 0.5
+    print(f"\nChEMU topics {GOAL_TOPIC - len(goal) + 1}-{GOAL_TOPIC}, against (a):")
+    for s in STRATEGIES[1:]:
+        print(
+            f"  ({s}) {window[s].decisions / max(1, by_hand):.0%} of the decisions, "
+            f"{window[s].keystrokes / max(1, window['a'].keystrokes):.0%} of the keystrokes"
+        )
+    print(
+        f"goal: the better of (c) and (d) needs {ratio:.0%} of (a)'s decisions ({best} against "
+        f"{by_hand}); the goal is at most 50%: {'met' if met else 'NOT met'}"
+    )
+    # Issue 27 asks for this figure reported either way, so a missed goal is printed, not a
+    # failed benchmark: `make bench` fails only when a benchmark cannot run to its end.
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

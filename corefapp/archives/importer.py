@@ -1,0 +1,136 @@
+"""`manage.py import_project`: an archive read and checked whole (reader.py), then written in
+one transaction with every id drawn afresh from this instance's sequences.
+
+Ids of each space are allocated in the order of the old ones, so the mapping keeps order: a
+log replays in the same order, and an export of the imported project equals the original
+after renumbering (tests/integration/test_project_archives.py checks that)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from psycopg.types.json import Jsonb
+
+from annotation.infra.bulk_sql import ids_reserve
+from annotation.models import Project
+from corefapp.archives.json_ids import ArchiveInvalid
+from corefapp.archives.reader import Archive, archive_read
+from corefapp.archives.tables import TABLES, Table
+
+
+@dataclass
+class Imported:
+    project: str
+    project_id: int
+    rows: dict[str, int]
+    users_created: list[str] = field(default_factory=list)
+    users_matched: list[str] = field(default_factory=list)
+    # Staff in the instance that exported: created here without staff rights (an archive
+    # never grants them); the report names them so an admin can decide.
+    staff_in_source: list[str] = field(default_factory=list)
+
+
+def project_import(*, path: Path, name: str | None = None) -> Imported:
+    archive = archive_read(path)
+    new_name = name or archive.project_name
+    if not new_name.strip() or len(new_name) > (Project._meta.get_field("name").max_length or 0):
+        raise ArchiveInvalid(f"{new_name!r} cannot name a project")
+    try:
+        return _write(archive, new_name)
+    # A project of that name created meanwhile, rows that break a constraint together (COPY
+    # runs on psycopg's own cursor, so its errors come unwrapped).
+    except (IntegrityError, psycopg.errors.IntegrityError) as error:
+        raise ArchiveInvalid(f"the database refused the archive's rows ({error})") from None
+
+
+def name_clash_message(name: str) -> str:
+    return (
+        f"A project named {name!r} exists here already. Import under another name "
+        "with --name NEW, or rename or delete the existing project first."
+    )
+
+
+@transaction.atomic
+def _write(archive: Archive, name: str) -> Imported:
+    if Project.objects.filter(name=name).exists():
+        raise ArchiveInvalid(name_clash_message(name))
+    report = Imported(project=name, project_id=0, rows={})
+    mapping: dict[str, dict[int, int]] = {"user": _users(archive, report)}
+    for table in TABLES:
+        old = sorted(archive.ids[table.space])
+        new = sorted(ids_reserve(table.model, len(old)))
+        mapping[table.space] = dict(zip(old, new, strict=True))
+
+    def remap(space: str, old: int) -> int:
+        return mapping[space][old]
+
+    for table in TABLES:
+        rows = [_rewritten(table, row, remap) for row in archive.rows[table.label]]
+        if table.label == "annotation.project":
+            rows[0]["name"] = name
+            report.project_id = rows[0]["id"]
+        _copy(table, rows)
+        report.rows[table.label] = len(rows)
+    return report
+
+
+def _users(archive: Archive, report: Imported) -> dict[int, int]:
+    User = get_user_model()
+    ids = {}
+    for row in archive.users:
+        user = User.objects.filter(username=row["username"]).first()
+        if user is None:
+            user = User(
+                username=row["username"],
+                email=row["email"],
+                first_name=row["first_name"],
+                last_name=row["last_name"],
+                is_active=bool(row["is_active"]),
+            )
+            user.set_unusable_password()
+            user.save()
+            report.users_created.append(user.username)
+            if row["is_staff"]:
+                report.staff_in_source.append(user.username)
+        else:
+            report.users_matched.append(user.username)
+        ids[row["id"]] = user.pk
+    return ids
+
+
+def _rewritten(table: Table, row: dict[str, Any], remap) -> dict[str, Any]:
+    out = dict(row)
+    out["id"] = remap(table.space, row["id"])
+    for column, space in {**table.keys, **table.refs}.items():
+        if row[column] is not None:
+            out[column] = remap(space, row[column])
+    for column, rewrite in table.json.items():
+        out[column] = rewrite(row, remap)
+    return out
+
+
+def _copy(table: Table, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    fields = table.model._meta.concrete_fields
+    columns = [f.attname for f in fields]
+    json_columns = {f.attname for f in fields if f.get_internal_type() == "JSONField"}
+    # Rows are keyed by attribute name; the table's column may differ (db_column).
+    names = ", ".join(connection.ops.quote_name(f.column or f.attname) for f in fields)
+    quoted = connection.ops.quote_name(table.model._meta.db_table)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {quoted} ({names}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row([_sql_value(row[c], c in json_columns) for c in columns])
+
+
+def _sql_value(value: Any, is_json: bool) -> Any:
+    # A JSON column's null is SQL NULL (MentionEdit.spans), not the JSON value null.
+    return Jsonb(value) if is_json and value is not None else value

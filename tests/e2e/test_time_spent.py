@@ -1,0 +1,100 @@
+"""Where time goes, in a real browser: the workspace records when it showed a suggestion, the
+acceptance is timed from there, and the progress page shows time per kind of decision with
+the rubber-stamping flag and agreement with adjudicated gold; its CSV downloads."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from annotation.models import Assignment, Operation, SuggestionShown
+from annotation.selectors.time_report import project_time_report, time_report_csv
+from annotation.services.assignments import assignment_create
+from tests.annotation.test_time_report import annotate
+from tests.e2e.workspace import open_workspace, press, wait_saved
+from tests.factories import (
+    AdminFactory,
+    ProjectFactory,
+    UserFactory,
+    assign,
+    make_topic,
+    mention_ids,
+)
+from tests.modelserve.test_suggestions_payload import finished_run
+
+
+def wait_for(condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new_page, artifacts):
+    project = ProjectFactory(name="Time e2e")
+    topic = make_topic(project)
+    ids = mention_ids(topic)
+    finished_run(topic, [ids])  # every mention has a suggestion: the current one too
+    ann = UserFactory(username="ann")
+    assignment, stored = assign(topic, ann)
+
+    page = new_page(ann)
+    open_workspace(page, assignment.pk)
+    expect(page.locator(".suggest-current")).to_have_attribute("data-target", "new")
+    # the display reaches the server (in a batch a quarter of a second later)
+    wait_for(lambda: SuggestionShown.objects.filter(annotation=stored).exists())
+    press(page, "y")
+    wait_saved(page)
+    press(page, "j")  # the next mention: suggested into the cluster just made
+    expect(page.locator(".suggest-current")).not_to_have_attribute("data-target", "new")
+    press(page, "y")
+    wait_saved(page)
+    assert not page.errors
+    wait_for(lambda: SuggestionShown.objects.filter(annotation=stored).count() >= 2)
+
+    accepted = Operation.objects.filter(annotation=stored, name="accept_suggestion")
+    assert accepted.count() == 2
+    shown = {s.suggestion: s.shown_at for s in SuggestionShown.objects.filter(annotation=stored)}
+    for operation in accepted:
+        seen = shown[operation.payload["suggestion"]]  # each accepted one was seen shown
+        assert seen <= operation.created_at + timedelta(seconds=0.05)
+    # How fast a browser under test presses Y depends on the machine: put the displays
+    # 200 ms before the acceptances, so the flag is a fact of the data, not of the load.
+    for operation in accepted:
+        SuggestionShown.objects.filter(
+            annotation=stored, suggestion=operation.payload["suggestion"]
+        ).update(shown_at=operation.created_at - timedelta(milliseconds=200))
+
+    # Two more topics ann submitted and a judge adjudicated: agreement with gold over time.
+    judge = UserFactory(username="judge")
+    for n, (mine, theirs) in enumerate(((2, 2), (2, 3)), start=2):
+        done = make_topic(project, external_id=f"topic-{n}")
+        m = mention_ids(done)
+        annotate(assignment_create(topic=done, user=ann).annotation, ann,
+                 [m[:mine], *([x] for x in m[mine:])])  # fmt: skip
+        adjudication = assignment_create(topic=done, user=judge, role=Assignment.Role.ADJUDICATOR)
+        annotate(adjudication.annotation, judge, [m[:theirs], *([x] for x in m[theirs:])])
+
+    admin = new_page(AdminFactory())
+    admin.goto(f"/manage/projects/{project.pk}/progress")
+    section = admin.get_by_test_id("time-spent")
+    row = section.locator("tr[data-annotator='ann']")
+    expect(row.get_by_test_id("acceptance-latency")).to_contain_text("200 ms")
+    expect(row.get_by_test_id("rubber-stamp")).to_have_text("⚠ under 500 ms")
+    expect(section.locator("th[data-kind='suggestion_accept']")).to_have_text("Accept suggestion")
+    # the second acceptance is timed (the first of a topic is not): "(1)" decisions timed
+    expect(row.locator("td[data-kind='suggestion_accept'] .small")).to_have_text("(1)")
+    gold = section.locator("tr[data-gold='ann']")
+    expect(gold.locator("polyline")).to_have_count(1)  # two topics in submission order
+    expect(gold).to_contain_text("1. topic-2 100.0 %")
+    expect(section.locator("tr[data-gold='judge']")).to_have_count(0)
+    section.scroll_into_view_if_needed()
+    admin.screenshot(path=str(artifacts / "progress-time-spent.png"), full_page=True)
+
+    with admin.expect_download() as download:
+        section.get_by_test_id("time-csv").click()
+    assert Path(download.value.path()).read_text() == time_report_csv(project_time_report(project))
+    assert not admin.errors

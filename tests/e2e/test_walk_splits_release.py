@@ -1,0 +1,139 @@
+"""Issue 24, item 4: splits and releases from the Datasets page, with no manage.py: the split
+dialog (shares, balance, seed, the balance figures; replacing a split asks first and a
+cancelled confirmation changes nothing), the release dialog (formats, source, names or
+pseudonyms), and the per-topic split box that says what it saved."""
+
+from __future__ import annotations
+
+import zipfile
+
+from django.core.files.storage import default_storage
+from playwright.sync_api import expect
+
+from annotation.models import Project, Topic
+from annotation.services.imports.topics import topics_import
+from datasets.models import SplitRecord
+from datasets.selectors import release_name
+from tests.factories import AdminFactory
+from tests.paths import SCICO_DEMO
+
+
+def splits(project) -> dict[str, str]:
+    return dict(Topic.objects.filter(project=project).values_list("external_id", "split"))
+
+
+def scico_project(name: str) -> Project:
+    project = Project.objects.create(name=name, hierarchy=True)
+    topics_import(project=project, path=SCICO_DEMO, format="scico")
+    return project
+
+
+def test_a_manager_splits_a_project_and_is_asked_before_a_split_is_replaced(new_page, artifacts):
+    project = scico_project("Split e2e")
+    page = new_page(AdminFactory())
+    page.goto("/manage/datasets")
+    row = page.locator(f"tr[data-project='{project.pk}']")
+    expect(row.locator("[data-splits]")).to_contain_text("not split")
+    assert "manage.py" not in page.locator("main").inner_text()
+
+    row.get_by_role("button", name="Split…").click()
+    dialog = page.get_by_test_id("split-dialog")
+    dialog.get_by_label("Balance by").select_option("mentions")
+    dialog.get_by_label("Seed").fill("5")
+    dialog.get_by_label("Share of part 1").fill("0.7")
+    dialog.get_by_role("button", name="Split", exact=True).click()
+    expect(dialog.get_by_role("alert")).to_have_text("The shares add up to 1.1, not 1.")
+    assert set(splits(project).values()) == {""}
+    dialog.get_by_label("Share of part 1").fill("0.6")
+    dialog.get_by_role("button", name="Split", exact=True).click()
+
+    figures = dialog.get_by_role("table", name="Balance of the split")
+    expect(figures).to_contain_text("mentions")
+    record = SplitRecord.objects.get(project=project)
+    assert (record.seed, record.balance, record.names) == (5, "mentions", ["train", "dev", "test"])
+    for name in ("train", "dev", "test"):
+        n = sum(1 for split in splits(project).values() if split == name)
+        expect(figures.locator("tr", has_text=name)).to_contain_text(str(n))
+    page.screenshot(path=str(artifacts / "walk-split-figures.png"))
+    dialog.get_by_role("button", name="Done").click()
+    expect(row.locator("[data-splits] .chip")).to_have_count(3)
+    made = splits(project)
+
+    # Again, in two parts: the dialog asks first, and Cancel changes nothing.
+    row.get_by_role("button", name="Split…").click()
+    dialog.locator("tbody tr").nth(1).get_by_role("button", name="Remove").click()
+    dialog.get_by_label("Share of part 1").fill("0.75")
+    dialog.get_by_role("button", name="Split", exact=True).click()
+    expect(dialog.get_by_role("alert")).to_contain_text("already split")
+    page.screenshot(path=str(artifacts / "walk-split-confirm.png"))
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    assert splits(project) == made
+    assert SplitRecord.objects.filter(project=project).count() == 1
+
+    # Confirmed: replaced.
+    row.get_by_role("button", name="Split…").click()
+    dialog.locator("tbody tr").nth(1).get_by_role("button", name="Remove").click()
+    dialog.get_by_label("Share of part 1").fill("0.75")
+    dialog.get_by_role("button", name="Split", exact=True).click()
+    dialog.get_by_role("button", name="Replace the split").click()
+    expect(dialog.get_by_role("table", name="Balance of the split")).to_be_visible()
+    assert set(splits(project).values()) == {"train", "test"}
+    dialog.get_by_role("button", name="Done").click()
+    expect(row.locator("[data-splits] .chip")).to_have_count(2)
+    assert page.errors == []
+
+
+def test_the_per_topic_split_box_says_what_it_saved(new_page, artifacts):
+    project = scico_project("Topic split e2e")
+    topic = Topic.objects.filter(project=project).order_by("position", "id").first()
+    page = new_page(AdminFactory())
+    page.goto(f"/manage/projects/{project.pk}/topics")
+    box = page.get_by_label(f"Split of topic {topic.external_id}")
+    box.fill("dev")
+    box.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="Saved")).to_have_text(
+        f"Saved: topic {topic.external_id} is now in dev."
+    )
+    page.screenshot(path=str(artifacts / "walk-topic-split-saved.png"))
+    topic.refresh_from_db()
+    assert topic.split == "dev"
+
+    # A refused save says why: a name longer than the server takes (the box's own limit
+    # lifted, as an older page or another client would send it).
+    box.evaluate("input => input.removeAttribute('maxlength')")
+    box.fill("x" * 41)
+    box.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text(f"Topic {topic.external_id} was not moved")
+    expect(page.get_by_role("alert")).to_contain_text("40 characters")
+    expect(box).to_have_value("dev")
+    page.screenshot(path=str(artifacts / "walk-topic-split-refused.png"))
+
+
+def test_a_release_is_made_with_chosen_formats_source_and_names(new_page, tmp_path, artifacts):
+    project = scico_project("Release options e2e")
+    page = new_page(AdminFactory())
+    page.goto("/manage/datasets")
+    row = page.locator(f"tr[data-project='{project.pk}']")
+    try:
+        row.get_by_role("button", name="Options…").click()
+        dialog = page.get_by_test_id("release-dialog")
+        dialog.get_by_label("conll").uncheck()
+        dialog.get_by_label("corefi").check()
+        dialog.get_by_label("imported gold only").check()
+        dialog.get_by_label("Name the annotators").check()
+        page.screenshot(path=str(artifacts / "walk-release-options.png"))
+        dialog.get_by_role("button", name="Make the bundle").click()
+        link = row.get_by_role("link", name="Download")
+        expect(link).to_be_visible(timeout=30_000)
+        with page.expect_download() as download:
+            link.click()
+        saved = tmp_path / download.value.suggested_filename
+        download.value.save_as(saved)
+        names = zipfile.ZipFile(saved).namelist()
+        assert any(n.startswith("scico/") for n in names)
+        assert any(n.startswith("corefi/") for n in names)
+        assert not any(n.startswith("conll/") for n in names)
+        assert page.errors == []
+    finally:
+        default_storage.delete(release_name(project))
