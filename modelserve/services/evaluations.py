@@ -1,5 +1,6 @@
 """Models scored on a project's gold (the admin Models page): request an evaluation (the web
-server), execute it (the model worker, in the backend's queue: modelserve/queues.py, through modelserve.tasks).
+server), execute it (the model worker, from the backend's queue: modelserve/queues.py,
+through modelserve.tasks).
 
 An evaluation predicts every topic of the chosen gold with the chosen backend and model
 version, given the gold's mentions, and scores it with the agreement report's functions next
