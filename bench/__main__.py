@@ -44,6 +44,11 @@ BENCHMARKS = [
         "bench.learning",
         "decisions to reach gold: no suggestions, static model, learning in the loop, questions",
     ),
+    (
+        "scico-backends",
+        "bench.scico_backends",
+        "every SciCo backend on generated and demo topics: scores, seconds per topic, CPU/GPU",
+    ),
 ]
 
 

@@ -46,3 +46,9 @@ class ModelQueueUnavailable(ServiceUnavailable):
     """The model queue (Redis) did not answer, so no run was created."""
 
     code = "model_queue_unavailable"
+
+
+class EvaluationRefused(DomainError):
+    """A model evaluation that cannot run as asked (backend, gold source, model folder)."""
+
+    code = "evaluation_refused"

@@ -200,3 +200,62 @@ class ModelVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.backend} v{self.number} of project {self.project_id}"
+
+
+class ModelEvaluation(models.Model):
+    """A backend (and model version) scored on a project's gold: the admin Models page starts
+    one, the model worker predicts every gold topic and scores it (services/evaluations.py);
+    rows are kept, so runs can be compared."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    class Gold(models.TextChoices):
+        # as the agreement report: the latest submitted adjudication, else the imported gold
+        GOLD = "gold"
+        ADJUDICATED = "adjudicated"
+        IMPORTED = "imported"
+
+    project = models.ForeignKey(
+        "annotation.Project", on_delete=models.CASCADE, related_name="model_evaluations"
+    )
+    backend = models.CharField(max_length=50)
+    # the model folder scored (a trained version), "" for the backend's default
+    model_version = models.CharField(max_length=500, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    gold_source = models.CharField(max_length=20, choices=Gold.choices, default=Gold.GOLD)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    progress = models.FloatField(default=0.0)
+    message = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    worker = models.CharField(max_length=200, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    device = models.CharField(max_length=50, blank=True)
+    # modelserve/model_scores.py's answer: metrics, per-topic rows, overall with intervals
+    result = models.JSONField(default=dict, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created_at", "-id"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=Q(progress__gte=0) & Q(progress__lte=1),
+                name="evaluation_progress_fraction",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.backend} evaluation {self.pk} ({self.status})"
+
+    @property
+    def result_or_none(self) -> dict | None:
+        return self.result or None

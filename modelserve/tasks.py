@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from modelserve.queues import is_model_queue
+from modelserve.services.evaluations import EVALUATE_TASK, model_evaluation_execute
 from modelserve.services.execution import suggestion_run_execute
 from modelserve.services.learning import learning_due_request
 from modelserve.services.runs import RUN_TASK, suggestion_runs_requeue
@@ -56,6 +57,14 @@ def train_model(self, *, training_id: int) -> str:
         daemon=True,
     ).start()
     return "started in the background"
+
+
+@shared_task(bind=True, name=EVALUATE_TASK, acks_late=True, reject_on_worker_lost=True)
+def evaluate_model(self, *, evaluation_id: int) -> str:
+    """A model scored on a project's gold (the admin Models page). Idempotent like a run: a
+    redelivered message finds the evaluation finished, or alive on another worker, or stale
+    and takes it over."""
+    return model_evaluation_execute(evaluation_id=evaluation_id, worker=self.request.hostname or "")
 
 
 def _train_in_background(*, training_id: int, worker: str) -> None:

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from modelserve.api import evaluation_views as evaluations
 from modelserve.api import versions
 from modelserve.api import views as api
 
@@ -46,5 +47,25 @@ urlpatterns = [
         "annotations/<int:pk>/suggestions/accept-above/",
         api.AcceptAboveView.as_view(),
         name="api-accept-above",
+    ),
+    path(
+        "projects/<int:pk>/model-evaluation-choices/",
+        evaluations.EvaluationChoicesView.as_view(),
+        name="api-model-evaluation-choices",
+    ),
+    path(
+        "projects/<int:pk>/model-evaluations/",
+        evaluations.ProjectEvaluationsView.as_view(),
+        name="api-model-evaluations",
+    ),
+    path(
+        "model-evaluations/csv/",
+        evaluations.EvaluationsCsvView.as_view(),
+        name="api-model-evaluations-csv",
+    ),
+    path(
+        "model-evaluations/<int:pk>/",
+        evaluations.EvaluationView.as_view(),
+        name="api-model-evaluation",
     ),
 ]

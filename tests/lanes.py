@@ -35,11 +35,13 @@ TRAINING = {
     "tests/modelserve/test_mention_tagger.py",  # 68 s: a tiny training run in set-up
     "tests/modelserve/test_chemu_backend.py",  # 12 s: trains on sixty snippets
     "tests/modelserve/test_trained.py",  # 5 s: trains on small gold topics
+    "tests/modelserve/test_model_evaluation_anaphora.py",  # trains on forty snippets
 }
 SLOW = {
     "tests/modelserve/test_runs_with_worker.py",  # 46 + 42 + 22 s: real Celery workers
     "tests/modelserve/test_mention_suggestion_worker.py",  # a real worker that trains
     "tests/modelserve/test_baseline_runs.py",  # 126 s: a real worker runs four backends
+    "tests/modelserve/test_model_evaluation_worker.py",  # a real worker scores a baseline
     # 60 s: 2,000 random topics decoded twice, once by the port of SciCo's released code
     "tests/modelserve/test_scico_decoding.py",
     "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes

@@ -71,6 +71,8 @@ RAISES: dict[str, tuple[type[domain.DomainError], ...]] = {
         service.AnnotationLocked,  # a locked (unqualified) annotator's topic
     ),
     "POST /api/projects/{id}/suggestion-runs/": (service.Conflict, service.ServiceUnavailable),
+    # an evaluation the query names (`runs`) that does not exist
+    "GET /api/model-evaluations/csv/": (domain.NotFound,),
 }
 
 # DRF's own refusals (annotation.api.errors.exception_handler keeps their codes).

@@ -1,9 +1,12 @@
 """The `trained` backend: SciCo's unified model (section 4.2) trained on a project's own gold.
 
 Inference: the frozen encoder embeds the mentions, the pair MLP gives every ordered mention
-pair the four class probabilities, then the shared decoding: average-linkage clustering on the
-coreference probability, hierarchy edges greedily from the cluster-averaged child/parent
-probability, skipping cycles, down to the tuned threshold. Train one with `train_suggester`.
+pair the four class probabilities (SciCo's classes, in SciCo's order), then SciCo's decoding
+(scico_decoding.py), as the cross-encoder decodes: `decoding` scico-released (the default) or
+paper, with `agg_threshold` / `hypernym_threshold` tuned at training (else SciCo's 0.6 / 0.4).
+`decoding: legacy` keeps this backend's earlier decoding (average linkage on the mean of the
+two directions' coreference probability, the child score averaged with the reverse parent
+score, `cluster_threshold` / `hierarchy_threshold`). Train one with `train_suggester`.
 """
 
 from __future__ import annotations
@@ -16,6 +19,12 @@ from annotation.domain.corpus import TopicData
 from modelserve.backends import pair_classifier
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import decode_four_class
+from modelserve.backends.scico_decoding import (
+    AGG_THRESHOLD,
+    DECODINGS,
+    DEFAULT_DECODING,
+    HYPERNYM_THRESHOLD,
+)
 from modelserve.devices import pick_device
 from modelserve.encoders import MentionEncoder
 
@@ -23,10 +32,14 @@ DEFAULTS: dict[str, Any] = {
     "model_dir": None,  # required: a directory written by train_suggester
     "device": "auto",
     "batch_size": 32,
-    "cluster_threshold": None,  # None: the tuned value saved with the model
+    "decoding": DEFAULT_DECODING,  # scico-released | paper | legacy (docs/models.md)
+    "agg_threshold": None,  # SciCo's decoding; None: the model's tuned value, else 0.6
+    "hypernym_threshold": None,  # None: the model's tuned value, else 0.4
+    "cluster_threshold": None,  # legacy decoding; None: the tuned value saved with the model
     "hierarchy_threshold": None,
-    "single_parent": True,
+    "single_parent": True,  # legacy decoding (SciCo's gives a child one parent at most)
 }
+LEGACY = "legacy"
 
 
 class TrainedBackend:
@@ -40,6 +53,11 @@ class TrainedBackend:
         if not self.params["model_dir"]:
             raise ValueError(
                 "the trained backend needs model_dir (train one with `manage.py train_suggester`)"
+            )
+        if self.params["decoding"] not in (*DECODINGS, LEGACY):
+            raise ValueError(
+                f"unknown decoding {self.params['decoding']!r}; known: "
+                f"{', '.join((*DECODINGS, LEGACY))}"
             )
         device = pick_device(self.params["device"])
         self.model, self.config = pair_classifier.load(self.params["model_dir"], device)
@@ -56,6 +74,11 @@ class TrainedBackend:
         for name in ("cluster_threshold", "hierarchy_threshold"):
             if self.params[name] is None:
                 self.params[name] = float(self.config[name])
+        # a model trained before SciCo's decoding came here has no tuned values for it
+        scico_defaults = {"agg_threshold": AGG_THRESHOLD, "hypernym_threshold": HYPERNYM_THRESHOLD}
+        for name, default in scico_defaults.items():
+            if self.params[name] is None:
+                self.params[name] = float(self.config.get(name, default))
 
     def pair_probabilities(self, topic: TopicData) -> np.ndarray:
         """n x n x 4, SciCo's class order."""
@@ -66,6 +89,17 @@ class TrainedBackend:
         progress(0.0, "scoring mention pairs")
         probabilities = self.pair_probabilities(topic)
         progress(0.8, "clustering and building the hierarchy")
+        if self.params["decoding"] != LEGACY:
+            from modelserve.backends.cross_encoder import decoded_suggestions
+
+            suggestions = decoded_suggestions(
+                probabilities,
+                decoding=str(self.params["decoding"]),
+                agg_threshold=float(self.params["agg_threshold"]),
+                hypernym_threshold=float(self.params["hypernym_threshold"]),
+            )
+            progress(1.0, "done")
+            return suggestions
         suggestions = decode_four_class(
             probabilities,
             cluster_threshold=float(self.params["cluster_threshold"]),

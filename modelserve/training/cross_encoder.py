@@ -191,12 +191,17 @@ def train_cross_encoder(
 def tune_thresholds(backend: CrossEncoderBackend, dev: list[TopicData], log: Log) -> dict[str, Any]:
     """The (agg, hypernym) thresholds with the best dev path ratio, then CoNLL F1 (SciCo's
     defaults when there is no dev topic)."""
+    return tune_decoding(dev, [backend.pair_probabilities(topic) for topic in dev], log)
+
+
+def tune_decoding(dev: list[TopicData], probabilities: list[Any], log: Log) -> dict[str, Any]:
+    """SciCo's decoding thresholds for any model's n x n x 4 pair probabilities of the dev
+    topics (the cross-encoder's and the `trained` backend's): best path ratio, then CoNLL F1."""
     from modelserve.decode import with_prediction  # the command line module; no cycle
 
     if not dev:
         log("no dev topics: SciCo's thresholds kept")
         return {"agg_threshold": 0.6, "hypernym_threshold": 0.4, "dev": None}
-    probabilities = [backend.pair_probabilities(topic) for topic in dev]
     best: tuple[tuple[float, float], float, float, dict[str, Any]] | None = None
     for agg in AGG_GRID:
         for hypernym in HYPERNYM_GRID:

@@ -25,6 +25,7 @@ from modelserve.backends.pair_classifier import (
 )
 from modelserve.devices import pick_device
 from modelserve.encoders import MentionEncoder
+from modelserve.training.cross_encoder import tune_decoding
 from modelserve.training.thresholds import GRID, tune_thresholds
 
 # SciCo appendix B.2: agglomerative distance threshold 0.6 (similarity 0.4), hierarchy 0.4.
@@ -99,6 +100,8 @@ def train_suggester(
         cluster_threshold, hierarchy_threshold, scores = tune_thresholds(
             holdout, probabilities, grid=threshold_grid, log=log
         )
+        # SciCo's decoding (the backend's default) gets its own thresholds, as the cross-encoder
+        scico = tune_decoding(holdout, probabilities, log)
         log(
             f"held-out: CoNLL F1 {scores['conll_f1']:.4f}, "
             f"hierarchy F1 {scores['hierarchy_f1']:.4f}, "
@@ -108,6 +111,7 @@ def train_suggester(
     else:
         cluster_threshold, hierarchy_threshold = SCICO_THRESHOLDS
         scores = None
+        scico = tune_decoding([], [], log)
         log("one topic only: nothing held out, SciCo's thresholds kept (0.4, 0.4)")
 
     config = {
@@ -116,6 +120,9 @@ def train_suggester(
         "max_length": encoder.max_length,
         "cluster_threshold": cluster_threshold,
         "hierarchy_threshold": hierarchy_threshold,
+        "agg_threshold": scico["agg_threshold"],
+        "hypernym_threshold": scico["hypernym_threshold"],
+        "scico_holdout_scores": scico["dev"],
         "seed": seed,
         "epochs": epochs,
         "train_topics": [t.external_id for t in train],

@@ -121,3 +121,42 @@ def test_the_trained_backend_without_a_model_directory_says_how_to_get_one(tmp_p
         TrainedBackend({})
     with pytest.raises(FileNotFoundError, match="train_suggester"):
         TrainedBackend({"model_dir": str(tmp_path)})
+
+
+def test_the_trained_backend_decodes_as_scico_with_thresholds_tuned_for_that(trained):
+    """Its pair model predicts SciCo's four classes, so it decodes as the cross-encoder does
+    (SciCo's released decoding, issue 25), with thresholds tuned on the held-out topics for
+    that decoding; `decoding: legacy` keeps the earlier one."""
+    from modelserve.backends.decoding import decode_four_class
+    from modelserve.backends.scico_decoding import decode
+
+    out, result, _ = trained
+    config = json.loads((out / "config.json").read_text())
+    assert config["agg_threshold"] in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # the cross-encoder's grid
+    assert config["hypernym_threshold"] in (0.3, 0.4, 0.5, 0.6, 0.7)
+    topic = build_topic(SENTIMENT_DOCUMENTS, SENTIMENT_RELATIONS, "unseen")
+    backend = TrainedBackend({"model_dir": str(out), "device": "cpu"})
+    probabilities = backend.pair_probabilities(topic)
+    for decoding in ("scico-released", "paper"):
+        expected = decode(
+            probabilities,
+            decoding=decoding,
+            agg_threshold=config["agg_threshold"],
+            hypernym_threshold=config["hypernym_threshold"],
+        )
+        got = TrainedBackend({"model_dir": str(out), "device": "cpu", "decoding": decoding})
+        suggestions = got.suggest(topic)
+        assert [c.mentions for c in suggestions.clusters] == expected.clusters
+        assert [(e.parent, e.child) for e in suggestions.edges] == [
+            (parent, child) for parent, child, _ in expected.relations
+        ]
+    legacy = TrainedBackend({"model_dir": str(out), "device": "cpu", "decoding": "legacy"})
+    old = decode_four_class(
+        probabilities,
+        cluster_threshold=result["cluster_threshold"],
+        hierarchy_threshold=result["hierarchy_threshold"],
+    )
+    clusters = [c.mentions for c in legacy.suggest(topic).clusters]
+    assert clusters == [c.mentions for c in old.clusters]
+    with pytest.raises(ValueError, match="unknown decoding"):
+        TrainedBackend({"model_dir": str(out), "device": "cpu", "decoding": "mean"})

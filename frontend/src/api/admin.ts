@@ -4,6 +4,7 @@
 import type {
   AssignRequest,
   BulkAction,
+  EvaluationGold,
   ImportFormat,
   ImportRequest,
   Project,
@@ -25,6 +26,8 @@ const query = (params: Record<string, string | undefined>): string => {
 
 export const exportUrl = (project: Id, format: string, source: string): string =>
   `/api/projects/${project}/export/${query({ format, source })}`;
+
+export const evaluationsCsvUrl = (runs: Id[]): string => `/api/model-evaluations/csv/${query({ runs: runs.join(",") })}`;
 
 export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
 
@@ -171,6 +174,17 @@ export const adminApi = {
     answer(client.PUT("/api/projects/{id}/model-versions/pinned/", { ...id(project), body: { version } })),
   setLearning: (project: Id, learn: boolean) =>
     answer(client.PUT("/api/projects/{id}/suggestion-settings/", { ...id(project), body: { learn } })),
+  evaluationChoices: (project: Id) =>
+    answer(client.GET("/api/projects/{id}/model-evaluation-choices/", id(project))),
+  evaluations: (project: Id) => answer(client.GET("/api/projects/{id}/model-evaluations/", id(project))),
+  evaluation: (evaluation: Id) => answer(client.GET("/api/model-evaluations/{id}/", id(evaluation))),
+  startEvaluation: (project: Id, backend: string, goldSource: EvaluationGold, modelVersion: string) =>
+    answer(
+      client.POST("/api/projects/{id}/model-evaluations/", {
+        ...id(project),
+        body: { backend, gold_source: goldSource, model_version: modelVersion },
+      }),
+    ),
   suggestEveryTopic: (project: Id, backend?: string) =>
     answer(client.POST("/api/projects/{id}/suggestion-runs/", { ...id(project), body: backendOf(backend) })),
 };

@@ -76,3 +76,9 @@ export type TrainingPayload = Schemas["TrainingPayload"];
 export type ModelVersions = Schemas["ModelVersions"];
 export type ModelVersionPayload = Schemas["ModelVersionPayload"];
 export type ProjectRunsAnswer = Schemas["ProjectRunsAnswer"];
+/** The admin Models page: a backend scored on the project's gold (modelserve/evaluation_*). */
+export type EvaluationChoices = Schemas["EvaluationChoices"];
+export type EvaluationRow = Schemas["EvaluationRow"];
+export type EvaluationDetail = Schemas["EvaluationDetail"];
+export type EvaluationResult = Schemas["EvaluationResult"];
+export type EvaluationGold = Schemas["EvaluationGold"];

@@ -379,6 +379,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/model-evaluations/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["model_evaluations_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/model-evaluations/csv/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One evaluation's scores, or two side by side, as CSV (layout: docs/models.md). */
+        get: operations["model_evaluations_csv_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/model-trainings/": {
         parameters: {
             query?: never;
@@ -647,6 +680,39 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["projects_imports_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/model-evaluation-choices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The backends, model versions and gold sources a project's evaluation can use. */
+        get: operations["projects_model_evaluation_choices_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/model-evaluations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["projects_model_evaluations_list"];
+        put?: never;
+        post: operations["projects_model_evaluations_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1314,6 +1380,12 @@ export interface components {
             /** @description new assignments (existing ones are kept) */
             created: number;
         };
+        BackendChoice: {
+            name: string;
+            /** @description has a model folder to choose */
+            takes_model: boolean;
+            model_versions: string[];
+        };
         /**
          * @description * `chemu` - chemu
          *     * `cross-encoder` - cross-encoder
@@ -1543,6 +1615,113 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        EvaluationChoices: {
+            backends: components["schemas"]["BackendChoice"][];
+            gold_sources: components["schemas"]["GoldChoice"][];
+        };
+        EvaluationDetail: {
+            id: number;
+            project: number;
+            backend: string;
+            model_version: string;
+            gold_source: components["schemas"]["EvaluationGold"];
+            status: components["schemas"]["EvaluationStatus"];
+            /**
+             * Format: double
+             * @description 0..1
+             */
+            progress: number;
+            message: string;
+            device: string;
+            requested_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            params: {
+                [key: string]: unknown;
+            };
+            error: string;
+            result: components["schemas"]["EvaluationResult"] | null;
+        };
+        /** @enum {string} */
+        EvaluationGold: "gold" | "adjudicated" | "imported";
+        EvaluationOverall: {
+            topics: number;
+            model: {
+                [key: string]: components["schemas"]["ScoreWithInterval"];
+            };
+        };
+        EvaluationRequestRequest: {
+            backend: string;
+            /** @default gold */
+            gold_source?: components["schemas"]["EvaluationGold"];
+            /**
+             * @description a model folder (relative to the models folder); empty: the backend's own
+             * @default
+             */
+            model_version?: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        };
+        EvaluationResult: {
+            scheme: string;
+            metrics: string[];
+            topics: components["schemas"]["EvaluationTopic"][];
+            overall: components["schemas"]["EvaluationOverall"];
+            shared: components["schemas"]["EvaluationShared"];
+            /** Format: double */
+            seconds_per_topic: number;
+        };
+        EvaluationRow: {
+            id: number;
+            project: number;
+            backend: string;
+            model_version: string;
+            gold_source: components["schemas"]["EvaluationGold"];
+            status: components["schemas"]["EvaluationStatus"];
+            /**
+             * Format: double
+             * @description 0..1
+             */
+            progress: number;
+            message: string;
+            device: string;
+            requested_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        /** @description The model and the annotators' AVG on the topics some annotator submitted. */
+        EvaluationShared: {
+            topics: number;
+            model: {
+                [key: string]: components["schemas"]["ScoreWithInterval"];
+            };
+            annotators: string[];
+            annotators_avg: {
+                [key: string]: components["schemas"]["ScoreWithInterval"];
+            };
+        };
+        /** @enum {string} */
+        EvaluationStatus: "queued" | "running" | "succeeded" | "failed";
+        EvaluationTopic: {
+            topic: string;
+            model: {
+                [key: string]: number | null;
+            };
+            /** @description AVG; null: nobody submitted */
+            annotators: {
+                [key: string]: number | null;
+            } | null;
+            annotator_count: number;
+        };
         FixSpanOperation: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1570,6 +1749,12 @@ export interface components {
          * @enum {string}
          */
         FormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
+        GoldChoice: {
+            gold_source: components["schemas"]["EvaluationGold"];
+            description: string;
+            /** @description topics that have this gold */
+            topics: number;
+        };
         GoldOverTime: {
             topics: components["schemas"]["GoldTopic"][];
             weeks: components["schemas"]["GoldWeek"][];
@@ -2417,6 +2602,12 @@ export interface components {
             backend: string;
             /** @description none: a queued run waits */
             model_workers: string[];
+        };
+        ScoreWithInterval: {
+            /** Format: double */
+            score: number | null;
+            /** @description 95% bootstrap interval over topics */
+            ci: number[] | null;
         };
         SessionPayload: {
             authenticated: boolean;
@@ -4441,6 +4632,94 @@ export interface operations {
             };
         };
     };
+    model_evaluations_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationDetail"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    model_evaluations_csv_retrieve: {
+        parameters: {
+            query: {
+                /** @description one evaluation id, or two separated by a comma */
+                runs: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     model_trainings_list: {
         parameters: {
             query?: never;
@@ -5496,6 +5775,156 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportJobPayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_model_evaluation_choices_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationChoices"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_model_evaluations_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationRow"][];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_model_evaluations_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["EvaluationRequestRequest"];
+                "multipart/form-data": components["schemas"]["EvaluationRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationDetail"];
                 };
             };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */

@@ -92,6 +92,12 @@ export const manageRoutes: RouteRecordRaw[] = [
             meta: { ...admin, title: "Suggestions" },
           },
           {
+            path: "models",
+            name: "project-models",
+            component: () => import("../admin/models/ModelsPage.vue"),
+            meta: { ...admin, title: "Models" },
+          },
+          {
             path: "onboarding",
             name: "project-onboarding",
             component: () => import("../admin/projects/OnboardingPage.vue"),

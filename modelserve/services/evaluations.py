@@ -1,0 +1,240 @@
+"""Models scored on a project's gold (the admin Models page): request an evaluation (the web
+server), execute it (the model worker, from the backend's queue: modelserve/queues.py,
+through modelserve.tasks).
+
+An evaluation predicts every topic of the chosen gold with the chosen backend and model
+version, given the gold's mentions, and scores it with the agreement report's functions next
+to the annotators' submitted work on the same topics (modelserve/model_scores.py). Like a
+suggestion run it is idempotent (a finished one is left alone; one with a fresh heartbeat
+belongs to a live worker; a stale one is taken over) and writes its result once, at the end.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from dataclasses import replace
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from annotation.domain.scoring import api
+from annotation.infra.side_effects import after_commit
+from annotation.models import Annotation, Assignment, Project
+from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
+from modelserve import model_scores
+from modelserve.backends import get_backend
+from modelserve.errors import EvaluationRefused
+from modelserve.evaluation_selectors import backends_for, gold_for
+from modelserve.model_scores import MODEL_PARAMETER, ON_A_DEVICE
+from modelserve.models import ModelEvaluation
+from modelserve.queues import backend_queue
+from modelserve.services.execution import Heartbeat, heartbeat_stale_after
+from modelserve.services.settings import model_paths_checked
+
+logger = logging.getLogger(__name__)
+
+EVALUATE_TASK = "modelserve.tasks.evaluate_model"
+ACTIVE = (ModelEvaluation.Status.QUEUED, ModelEvaluation.Status.RUNNING)
+
+
+def evaluation_task_send(evaluation_id: int, backend: str) -> None:
+    """Queue the evaluation in its backend's queue (modelserve/queues.py), where the workers
+    that serve that model are."""
+    try:
+        current_app.send_task(
+            EVALUATE_TASK,
+            kwargs={"evaluation_id": evaluation_id},
+            queue=backend_queue(backend),
+            ignore_result=True,
+        )
+    except Exception as error:  # noqa: BLE001 - any broker failure: the row says so
+        logger.warning("evaluation %s: its task could not be sent (%r)", evaluation_id, error)
+        queued = ModelEvaluation.objects.filter(
+            pk=evaluation_id, status=ModelEvaluation.Status.QUEUED
+        )
+        queued.update(
+            status=ModelEvaluation.Status.FAILED,
+            message="the model queue did not answer: start the evaluation again",
+            finished_at=timezone.now(),
+        )
+
+
+def model_evaluation_request(
+    *,
+    project: Project,
+    user,
+    backend: str,
+    gold_source: str = ModelEvaluation.Gold.GOLD,
+    model_version: str = "",
+    params: dict[str, Any] | None = None,
+) -> ModelEvaluation:
+    """Queue an evaluation; refused (nothing written) for a backend that does not predict
+    the project's scheme, a gold source with no topic, or a model folder outside the allowed
+    ones."""
+    if backend not in backends_for(project):
+        raise EvaluationRefused(
+            f"The {backend!r} backend does not predict what this project annotates; choose "
+            f"one of {', '.join(backends_for(project)) or 'none'}."
+        )
+    if gold_source not in ModelEvaluation.Gold.values:
+        raise EvaluationRefused(
+            f"Unknown gold source {gold_source!r}; choose one of "
+            f"{', '.join(ModelEvaluation.Gold.values)}."
+        )
+    if not gold_for(project, gold_source):
+        raise EvaluationRefused(
+            "No topic of this project has that gold yet: submit an adjudication, or import "
+            "topics with their gold."
+        )
+    params = model_paths_checked(dict(params or {}))
+    if model_version:
+        if backend not in MODEL_PARAMETER:
+            raise EvaluationRefused(f"The {backend} backend has no trained model to choose.")
+        # checked as any model path (inside the allowed folders), whatever the parameter's name
+        model_version = model_paths_checked({"model_path": model_version})["model_path"]
+        params[MODEL_PARAMETER[backend]] = model_version
+    with transaction.atomic():
+        evaluation = ModelEvaluation.objects.create(
+            project=project,
+            backend=backend,
+            model_version=model_version,
+            params=params,
+            gold_source=gold_source,
+            requested_by=user,
+            message="waiting for a model worker",
+        )
+        after_commit(evaluation_task_send, evaluation.pk, evaluation.backend)
+    return evaluation
+
+
+def _claim(evaluation_id: int, worker: str) -> ModelEvaluation | None:
+    with transaction.atomic():
+        row = ModelEvaluation.objects.select_for_update().filter(pk=evaluation_id).first()
+        if row is None or row.status not in ACTIVE:
+            return None
+        beat = row.heartbeat_at
+        fresh = beat is not None and timezone.now() - beat < heartbeat_stale_after()
+        if row.status == ModelEvaluation.Status.RUNNING and fresh:
+            return None
+        row.status = ModelEvaluation.Status.RUNNING
+        row.worker = worker
+        row.attempts += 1
+        row.started_at = row.heartbeat_at = timezone.now()
+        row.progress, row.message, row.error = 0.0, "loading the gold", ""
+        row.save()
+    return row
+
+
+def _progress_writer(evaluation_id: int):
+    last = [0.0]
+
+    def report(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.5 and fraction < 1.0:
+            return
+        last[0] = now
+        ModelEvaluation.objects.filter(
+            pk=evaluation_id, status=ModelEvaluation.Status.RUNNING
+        ).update(
+            progress=max(0.0, min(0.99, float(fraction))),
+            message=message[:300],
+            heartbeat_at=timezone.now(),
+        )
+
+    return report
+
+
+def model_evaluation_execute(*, evaluation_id: int, worker: str = "") -> str:
+    """Predict and score (the Celery task's body). Returns what happened."""
+    close_old_connections()
+    evaluation = _claim(evaluation_id, worker)
+    if evaluation is None:
+        return "skipped: finished, gone or running elsewhere"
+    running = ModelEvaluation.objects.filter(
+        pk=evaluation.pk, status=ModelEvaluation.Status.RUNNING, attempts=evaluation.attempts
+    )
+    try:
+        with Heartbeat(running, name=f"evaluation-{evaluation.pk}"):
+            result = _evaluate(evaluation, _progress_writer(evaluation.pk))
+    except Exception as exc:  # the row records any failure for the Models page
+        logger.exception("model evaluation %s failed", evaluation.pk)
+        failure = f"{type(exc).__name__}: {exc}"
+        running.update(
+            status=ModelEvaluation.Status.FAILED,
+            finished_at=timezone.now(),
+            message=failure[:300],
+            error=(failure + "\n\n" + traceback.format_exc()).strip(),
+        )
+        return f"failed: {failure}"
+    device = result.pop("device", "")
+    running.update(
+        status=ModelEvaluation.Status.SUCCEEDED,
+        progress=1.0,
+        finished_at=timezone.now(),
+        message=f"{result['overall']['topics']} topics scored",
+        result=result,
+        device=device,
+    )
+    return "succeeded"
+
+
+def _evaluate(evaluation: ModelEvaluation, progress) -> dict[str, Any]:
+    project = evaluation.project
+    scheme = model_scores.scheme_of(evaluation.backend)
+    gold_rows = sorted(
+        gold_for(project, evaluation.gold_source).values(),
+        key=lambda a: (a.topic.position, a.topic_id),
+    )
+    if not gold_rows:
+        raise ValueError("no topic has this gold any more")
+    work = list(
+        Annotation.objects.filter(
+            topic_id__in=[a.topic_id for a in gold_rows],
+            kind=Annotation.Kind.ANNOTATOR,
+            assignment__status=Assignment.Status.SUBMITTED,
+        ).select_related("assignment__user", "topic")
+    )
+    full = annotations_topic_data(gold_rows)  # tokens: the model reads the text
+    scored = annotations_topic_data(work, scoring=True)
+    counts = document_token_counts({a.topic_id for a in gold_rows})
+
+    def plain(annotation: Annotation, data) -> api.TopicAnnotation:
+        return replace(api.from_topic(data), token_counts=counts.get(annotation.topic_id, ()))
+
+    params = dict(evaluation.params)
+    if evaluation.backend in ON_A_DEVICE:
+        params.setdefault("device", getattr(settings, "SUGGEST_DEVICE", "auto"))
+    if evaluation.backend == "chemu":
+        params.setdefault("propose_mentions", False)  # links between the gold's mentions
+    backend = get_backend(evaluation.backend, params, models_dir=settings.MODELS_DIR)
+    started = time.perf_counter()
+    predicted = model_scores.predict(
+        backend, scheme, [full[a.pk] for a in gold_rows], progress=progress
+    )
+    seconds = time.perf_counter() - started
+    progress(0.99, "scoring")
+    gold = {}
+    model = {}
+    for annotation, prediction in zip(gold_rows, predicted, strict=True):
+        key = plain(annotation, full[annotation.pk])
+        gold[key.topic_id] = key
+        model[key.topic_id] = plain(annotation, prediction)
+    annotators: dict[str, dict[str, api.TopicAnnotation]] = {}
+    for annotation in work:
+        name = annotation.assignment_of_work.user.get_username()
+        response = plain(annotation, scored[annotation.pk])
+        annotators.setdefault(name, {})[response.topic_id] = response
+    result = model_scores.scores(
+        scheme, gold, model, annotators, hierarchy_count=project.hierarchy_count
+    )
+    result["seconds_per_topic"] = seconds / len(gold_rows)
+    if evaluation.backend in ON_A_DEVICE:
+        from modelserve.devices import pick_device  # torch: in the model worker only
+
+        result["device"] = str(pick_device(params.get("device", "auto")))
+    return result

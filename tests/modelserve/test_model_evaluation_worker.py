@@ -1,0 +1,42 @@
+"""A model evaluation (the admin Models page) goes through Redis to a real Celery model
+worker and comes back scored, its progress on the row."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from annotation.services.imports.topics import topics_import
+from modelserve.models import ModelEvaluation
+from modelserve.services.evaluations import model_evaluation_request
+from tests.factories import ProjectFactory, UserFactory
+from tests.modelserve.test_runs_with_worker import start_worker
+from tests.paths import SCICO_DEMO
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_an_edit_distance_evaluation_runs_on_the_model_worker(services):
+    project = ProjectFactory(name="evaluated")
+    topics_import(project=project, path=SCICO_DEMO, format="scico")  # with gold
+    evaluation = model_evaluation_request(
+        project=project, user=UserFactory(), backend="edit-distance"
+    )
+    assert evaluation.status == "queued"
+    worker = start_worker(services)
+    try:
+        deadline = time.monotonic() + 120
+        while evaluation.status in ("queued", "running") and time.monotonic() < deadline:
+            time.sleep(0.3)
+            evaluation.refresh_from_db()
+    finally:
+        worker.stop()
+    assert evaluation.status == ModelEvaluation.Status.SUCCEEDED, (evaluation.error, worker.log())
+    assert evaluation.progress == 1.0
+    assert evaluation.worker  # the worker's host name: it ran there, not here
+    assert evaluation.message == "6 topics scored"
+    conll = evaluation.result["overall"]["model"]["conll_f1"]
+    assert 0 < conll["score"] < 1
+    assert conll["ci"][0] <= conll["score"] <= conll["ci"][1]
+    assert evaluation.result["shared"]["topics"] == 0  # nobody annotated: no AVG to show
