@@ -18,6 +18,9 @@ each decision against gold), and when a submitted annotation is to be scored. As
   may raise a DomainError to refuse the submission.
 - ``suggestions_off(topic) -> why | None``: whether the model may be asked for suggestions
   on a topic (a practice topic measures the annotator, not the model).
+- ``practice_topic_ids(project_id) -> {topic id}``: the topics kept apart from real work (practice
+  topics): the agreement report, exports, dataset statistics, release bundles and training
+  leave them out. This one function is the gate all of them read.
 """
 
 from __future__ import annotations
@@ -43,12 +46,14 @@ OperationFeedback = Callable[[EditContext, Any, dict[str, Any]], list[str]]
 Submitted = Callable[[Any], None]
 EditCheck = Callable[[EditContext], None]
 SuggestionsOff = Callable[[Any], str | None]
+PracticeTopics = Callable[[int], Iterable[int]]
 
 _notes: list[AssignmentNotes] = []
 _edit_checks: list[EditCheck] = []
 _feedback: list[OperationFeedback] = []
 _submitted: list[Submitted] = []
 _suggestions_off: list[SuggestionsOff] = []
+_practice: list[PracticeTopics] = []
 
 
 def gates_register(
@@ -58,6 +63,7 @@ def gates_register(
     feedback: OperationFeedback | None = None,
     submitted: Submitted | None = None,
     suggestions_off: SuggestionsOff | None = None,
+    practice: PracticeTopics | None = None,
 ) -> None:
     hooks: list[tuple[Any, list[Any]]] = [
         (notes, _notes),
@@ -65,6 +71,7 @@ def gates_register(
         (feedback, _feedback),
         (submitted, _submitted),
         (suggestions_off, _suggestions_off),
+        (practice, _practice),
     ]
     for hook, registry in hooks:
         if hook is not None and hook not in registry:
@@ -110,3 +117,12 @@ def suggestions_off(topic: Any) -> str | None:
             "the annotators' own decisions."
         )
     return None
+
+
+def practice_topic_ids(project_id: int) -> set[int]:
+    """The project's topics kept apart from real work (practice): what no agreement report,
+    export, statistic or release counts."""
+    ids: set[int] = set()
+    for hook in _practice:
+        ids.update(hook(project_id))
+    return ids

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+from annotation import gates
 from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
@@ -25,13 +26,16 @@ from annotation.validation_hooks import validation_csv_write, validation_measure
 
 def project_agreement(project: Project) -> dict:
     """`{"project", "scheme", "annotators", "topics", "overall", "unscored_topics"}`; `topics`
-    and `overall` are as `api.iaa` returns them (metrics of both schemes merged)."""
+    and `overall` are as `api.iaa` returns them (metrics of both schemes merged). Practice
+    topics are left out (the practice gate): they measure annotators against gold."""
+    practice = gates.practice_topic_ids(project.pk)
     annotations = list(
         Annotation.objects.filter(
             topic__project=project,
             kind=Annotation.Kind.ANNOTATOR,
             assignment__status=Assignment.Status.SUBMITTED,
         )
+        .exclude(topic_id__in=practice)
         .order_by("topic__position", "topic_id")
         .only("id", "topic_id", "assignment__user__username")
         .select_related("assignment__user")
@@ -69,6 +73,7 @@ def project_agreement(project: Project) -> dict:
     result["unscored_topics"] = [
         external_id
         for id, external_id in Topic.objects.filter(project=project)
+        .exclude(pk__in=practice)
         .order_by("position", "id")
         .values_list("id", "external_id")
         if submitted.get(id, 0) < 2

@@ -83,3 +83,12 @@ def practice_suggestions_off(topic) -> str | None:
     if PracticeTopic.objects.filter(topic_id=topic.pk).exists():
         return "Suggestions are off on practice topics: the practice measures you, not the model."
     return None
+
+
+def practice_topic_ids(project_id: int) -> list[int]:
+    """The practice gate (annotation/gates.py): a project's practice topics."""
+    return list(
+        PracticeTopic.objects.filter(topic__project_id=project_id).values_list(
+            "topic_id", flat=True
+        )
+    )
