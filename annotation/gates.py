@@ -18,6 +18,9 @@ each decision against gold), and when a submitted annotation is to be scored. As
   may raise a DomainError to refuse the submission.
 - ``suggestions_off(topic) -> why | None``: whether the model may be asked for suggestions
   on a topic (a practice topic measures the annotator, not the model).
+- ``undo_check(context, target_version)``: called under the row lock before an undo of the
+  operation logged at `target_version`; raise a DomainError to refuse it (guided practice
+  keeps the tutorial's own starting clusters).
 - ``practice_topic_ids(project_id) -> {topic id}``: the topics kept apart from real work (practice
   topics): the agreement report, exports, dataset statistics, release bundles and training
   leave them out. This one function is the gate all of them read.
@@ -47,6 +50,7 @@ Submitted = Callable[[Any], None]
 EditCheck = Callable[[EditContext], None]
 SuggestionsOff = Callable[[Any], str | None]
 PracticeTopics = Callable[[int], Iterable[int]]
+UndoCheck = Callable[[EditContext, int], None]
 
 _notes: list[AssignmentNotes] = []
 _edit_checks: list[EditCheck] = []
@@ -54,6 +58,7 @@ _feedback: list[OperationFeedback] = []
 _submitted: list[Submitted] = []
 _suggestions_off: list[SuggestionsOff] = []
 _practice: list[PracticeTopics] = []
+_undo_checks: list[UndoCheck] = []
 
 
 def gates_register(
@@ -64,6 +69,7 @@ def gates_register(
     submitted: Submitted | None = None,
     suggestions_off: SuggestionsOff | None = None,
     practice: PracticeTopics | None = None,
+    undo_check: UndoCheck | None = None,
 ) -> None:
     hooks: list[tuple[Any, list[Any]]] = [
         (notes, _notes),
@@ -72,6 +78,7 @@ def gates_register(
         (submitted, _submitted),
         (suggestions_off, _suggestions_off),
         (practice, _practice),
+        (undo_check, _undo_checks),
     ]
     for hook, registry in hooks:
         if hook is not None and hook not in registry:
@@ -91,6 +98,11 @@ def assignment_notes(user, assignment_ids: Iterable[int]) -> dict[int, dict[str,
 def edit_check(context: EditContext) -> None:
     for hook in _edit_checks:
         hook(context)
+
+
+def undo_check(context: EditContext, target_version: int) -> None:
+    for hook in _undo_checks:
+        hook(context, target_version)
 
 
 def operation_feedback(context: EditContext, state: Any, payload: dict[str, Any]) -> list[str]:

@@ -69,6 +69,9 @@ RAISES: dict[str, tuple[type[domain.DomainError], ...]] = {
         service.AnnotationLocked,  # a locked (unqualified) annotator's topic
     ),
     "POST /api/projects/{id}/suggestion-runs/": (service.Conflict, service.ServiceUnavailable),
+    # A locked (unqualified) annotator reads a real topic no more than they open it.
+    "GET /api/topics/{id}/": (service.AnnotationLocked,),
+    "GET /api/annotations/{id}/": (service.AnnotationLocked,),
 }
 
 # DRF's own refusals (annotation.api.errors.exception_handler keeps their codes).

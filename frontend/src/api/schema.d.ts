@@ -1404,6 +1404,13 @@ export interface components {
          * @enum {string}
          */
         FormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
+        GoldCoverage: {
+            topic: number;
+            /** @description candidate mentions gold places in a cluster */
+            covered: number;
+            /** @description the topic's candidate mentions */
+            mentions: number;
+        };
         GuidedStarted: {
             /** @description mentions the file does not ask about, placed */
             placed: number;
@@ -1649,6 +1656,14 @@ export interface components {
                 [key: string]: number | null;
             };
             attempts: components["schemas"]["PracticeAttemptRow"][];
+            qualification: components["schemas"]["MyQualification"];
+        };
+        MyQualification: {
+            /** @description the project requires qualification */
+            required: boolean;
+            qualified: boolean;
+            /** @description once qualified: my real topics of the project still to do (topic ids) */
+            unlocked: string[];
         };
         NoteSetEffect: {
             /**
@@ -1926,6 +1941,8 @@ export interface components {
             required: boolean;
             rule: components["schemas"]["QualificationRuleRow"];
             practice_topics: components["schemas"]["PracticeRow"][];
+            /** @description topics with gold only */
+            gold_coverage: components["schemas"]["GoldCoverage"][];
             annotators: components["schemas"]["AnnotatorQualification"][];
         };
         ProjectRequest: {
@@ -2711,6 +2728,15 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5628,6 +5654,15 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
