@@ -1,0 +1,55 @@
+"""Issue 24.9's small fixes in the browser, one server for all: a 200-character project name
+without spaces keeps the project list inside the screen; F2 rename stops at the label's limit
+and says in words why an empty name is not saved. Screenshots in
+test-artifacts/walk-small-*.png."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from annotation.domain.operations.clusters import LABEL_MAX_CHARS
+from annotation.models import Project
+from tests.e2e.workspace import open_workspace, press, wait_saved
+from tests.factories import AdminFactory, UserFactory, assign, make_topic
+
+
+def test_a_long_project_name_without_spaces_keeps_the_list_on_screen(new_page, artifacts):
+    Project.objects.create(name="x" * 200, hierarchy=True)
+    Project.objects.create(name="Short one", hierarchy=True)
+    page = new_page(AdminFactory())
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto("/manage")
+    table = page.locator("table.projects-table")
+    expect(table.locator("tbody tr")).to_have_count(2)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 1024, width
+    box = table.bounding_box()
+    assert box["x"] + box["width"] <= 1024, box
+    page.screenshot(path=str(artifacts / "walk-small-long-project-name.png"), full_page=True)
+    assert not page.errors
+
+
+def test_rename_stops_at_the_limit_and_says_why_an_empty_name_is_not_saved(new_page, artifacts):
+    project = Project.objects.create(name="Rename limits", hierarchy=True)
+    user = UserFactory(username="namer")
+    assignment, _ = assign(make_topic(project, external_id="names"), user)
+    page = new_page(user)
+    open_workspace(page, assignment.pk)
+    press(page, "Control+Space")
+    wait_saved(page)
+    press(page, "F2")
+    field = page.get_by_label("Cluster label")
+    field.fill("y" * 5000)
+    assert len(field.input_value()) == LABEL_MAX_CHARS
+    field.fill("")
+    press(page, "Enter")
+    problem = page.get_by_test_id("rename-problem")
+    expect(problem).to_contain_text("A cluster needs a name: type one, or press Esc to keep")
+    expect(problem).not_to_contain_text("label:")
+    expect(field).to_be_visible()  # the dialog stays, with what was typed
+    page.screenshot(path=str(artifacts / "walk-small-rename-empty.png"))
+    field.fill("z" * 300)
+    press(page, "Enter")
+    wait_saved(page)
+    expect(page.locator(".bank-row").first).to_contain_text("z" * 20)
+    assert page.errors == []
