@@ -1,6 +1,7 @@
 """Issue 24.9's small fixes in the browser, one server for all: a 200-character project name
 without spaces keeps the project list inside the screen; F2 rename stops at the label's limit
-and says in words why an empty name is not saved. Screenshots in
+and says in words why an empty name is not saved; a project that needs no qualification
+shows nobody "not qualified" in red. Screenshots in
 test-artifacts/walk-small-*.png."""
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from playwright.sync_api import expect
 
 from annotation.domain.operations.clusters import LABEL_MAX_CHARS
 from annotation.models import Project
+from onboarding.services.practice import practice_import
 from tests.e2e.workspace import open_workspace, press, wait_saved
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
+from tests.onboarding.conftest import TUTORIAL
 
 
 def test_a_long_project_name_without_spaces_keeps_the_list_on_screen(new_page, artifacts):
@@ -53,3 +56,17 @@ def test_rename_stops_at_the_limit_and_says_why_an_empty_name_is_not_saved(new_p
     wait_saved(page)
     expect(page.locator(".bank-row").first).to_contain_text("z" * 20)
     assert page.errors == []
+
+
+def test_a_project_that_needs_no_qualification_shows_nobody_not_qualified(new_page, artifacts):
+    project = Project.objects.create(name="Practice only", hierarchy=True)
+    (practice,) = practice_import(project=project, path=TUTORIAL, mode="scored")
+    assign(practice.topic, UserFactory(username="free"))
+    page = new_page(AdminFactory())
+    page.goto(f"/manage/projects/{project.pk}/progress")
+    row = page.get_by_test_id("qualification-summary").locator("li[data-user=free]")
+    expect(row.get_by_test_id("qualification-state")).to_have_text("no qualification needed")
+    expect(row).not_to_contain_text("not qualified")
+    expect(row.get_by_role("button", name="Qualify")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "walk-small-no-qualification.png"), full_page=True)
+    assert not page.errors
