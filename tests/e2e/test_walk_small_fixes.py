@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from annotation.domain.operations.clusters import LABEL_MAX_CHARS
 from annotation.models import Project
+from modelserve.models import SuggestionSettings
 from onboarding.services.practice import practice_import
 from tests.e2e.workspace import open_workspace, press, wait_saved
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
@@ -69,4 +70,22 @@ def test_a_project_that_needs_no_qualification_shows_nobody_not_qualified(new_pa
     expect(row).not_to_contain_text("not qualified")
     expect(row.get_by_role("button", name="Qualify")).to_have_count(0)
     page.screenshot(path=str(artifacts / "walk-small-no-qualification.png"), full_page=True)
+    assert not page.errors
+
+
+def test_a_new_anaphora_project_gets_the_chemu_backend(new_page, artifacts):
+    page = new_page(AdminFactory())
+    page.goto("/manage/projects/new")
+    page.get_by_label("Name").fill("Anaphora 2024")
+    backend = page.locator("#project-backend")
+    expect(backend).not_to_have_value("")
+    page.get_by_label("Anaphora: typed links").check()
+    page.get_by_label("Hierarchy: clusters and parent").uncheck()
+    expect(backend).to_have_value("chemu")
+    page.screenshot(path=str(artifacts / "walk-small-anaphora-backend.png"), full_page=True)
+    page.get_by_role("button", name="Create project").click()
+    expect(page.get_by_role("heading", name="Anaphora 2024")).to_be_visible()
+    project = Project.objects.get(name="Anaphora 2024")
+    backend = SuggestionSettings.objects.get(project=project).backend
+    assert (project.hierarchy, project.anaphora, backend) == (False, True, "chemu")
     assert not page.errors
