@@ -89,3 +89,15 @@ def test_a_new_anaphora_project_gets_the_chemu_backend(new_page, artifacts):
     backend = SuggestionSettings.objects.get(project=project).backend
     assert (project.hierarchy, project.anaphora, backend) == (False, True, "chemu")
     assert not page.errors
+
+
+def test_a_validation_project_has_its_scheme_badge(new_page, artifacts):
+    project = Project.objects.create(name="Validation badge", hierarchy=False, validation=True)
+    page = new_page(AdminFactory())
+    page.goto("/manage")
+    row = page.locator(f"tr[data-project='{project.pk}']")
+    expect(row.locator(".chip")).to_have_text(["validation"])
+    page.goto(f"/manage/projects/{project.pk}/progress")
+    expect(page.locator(".chip-on", has_text="validation")).to_be_visible()
+    page.screenshot(path=str(artifacts / "walk-small-validation-badge.png"))
+    assert not page.errors
