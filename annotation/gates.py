@@ -28,7 +28,7 @@ each decision against gold), and when a submitted annotation is to be scored. As
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +49,7 @@ OperationFeedback = Callable[[EditContext, Any, dict[str, Any]], list[str]]
 Submitted = Callable[[Any], None]
 EditCheck = Callable[[EditContext], None]
 SuggestionsOff = Callable[[Any], str | None]
-PracticeTopics = Callable[[int], Iterable[int]]
+PracticeTopics = Callable[[int], Collection[int]]
 UndoCheck = Callable[[EditContext, int], None]
 
 _notes: list[AssignmentNotes] = []
@@ -131,9 +131,12 @@ def suggestions_off(topic: Any) -> str | None:
     return None
 
 
-def practice_topic_ids(project_id: int) -> set[int]:
+def practice_topic_ids(project_id: int) -> Collection[int]:
     """The project's topics kept apart from real work (practice): what no agreement report,
-    export, statistic or release counts."""
+    export, statistic or release counts. With one app answering, its answer as it is (a lazy
+    query: `exclude(topic_id__in=...)` makes it a subquery, no extra round trip)."""
+    if len(_practice) == 1:
+        return _practice[0](project_id)
     ids: set[int] = set()
     for hook in _practice:
         ids.update(hook(project_id))

@@ -49,7 +49,7 @@ def source_annotations(
                 "topic"
             )
         )
-    practice = gates.practice_topic_ids(project.pk)  # the onboarding's, not the dataset's
+    practice = set(gates.practice_topic_ids(project.pk))  # the onboarding's, not the dataset's
     rows = [row for row in rows if row.topic_id not in practice]
     if split is not None:
         rows = [row for row in rows if row.topic.split == split]

@@ -113,12 +113,11 @@ def practice_suggestions_off(topic) -> str | None:
     return None
 
 
-def practice_topic_ids(project_id: int) -> list[int]:
-    """The practice gate (annotation/gates.py): a project's practice topics."""
-    return list(
-        PracticeTopic.objects.filter(topic__project_id=project_id).values_list(
-            "topic_id", flat=True
-        )
+def practice_topic_ids(project_id: int):
+    """The practice gate (annotation/gates.py): a project's practice topics, as a lazy query
+    (the readers use it as a subquery)."""
+    return PracticeTopic.objects.filter(topic__project_id=project_id).values_list(
+        "topic_id", flat=True
     )
 
 
