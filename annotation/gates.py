@@ -18,11 +18,17 @@ each decision against gold), and when a submitted annotation is to be scored. As
   may raise a DomainError to refuse the submission.
 - ``suggestions_off(topic) -> why | None``: whether the model may be asked for suggestions
   on a topic (a practice topic measures the annotator, not the model).
+- ``undo_check(context, target_version)``: called under the row lock before an undo of the
+  operation logged at `target_version`; raise a DomainError to refuse it (guided practice
+  keeps the tutorial's own starting clusters).
+- ``practice_topic_ids(project_id) -> {topic id}``: the topics kept apart from real work (practice
+  topics): the agreement report, exports, dataset statistics, release bundles and training
+  leave them out. This one function is the gate all of them read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,12 +49,16 @@ OperationFeedback = Callable[[EditContext, Any, dict[str, Any]], list[str]]
 Submitted = Callable[[Any], None]
 EditCheck = Callable[[EditContext], None]
 SuggestionsOff = Callable[[Any], str | None]
+PracticeTopics = Callable[[int], Collection[int]]
+UndoCheck = Callable[[EditContext, int], None]
 
 _notes: list[AssignmentNotes] = []
 _edit_checks: list[EditCheck] = []
 _feedback: list[OperationFeedback] = []
 _submitted: list[Submitted] = []
 _suggestions_off: list[SuggestionsOff] = []
+_practice: list[PracticeTopics] = []
+_undo_checks: list[UndoCheck] = []
 
 
 def gates_register(
@@ -58,6 +68,8 @@ def gates_register(
     feedback: OperationFeedback | None = None,
     submitted: Submitted | None = None,
     suggestions_off: SuggestionsOff | None = None,
+    practice: PracticeTopics | None = None,
+    undo_check: UndoCheck | None = None,
 ) -> None:
     hooks: list[tuple[Any, list[Any]]] = [
         (notes, _notes),
@@ -65,6 +77,8 @@ def gates_register(
         (feedback, _feedback),
         (submitted, _submitted),
         (suggestions_off, _suggestions_off),
+        (practice, _practice),
+        (undo_check, _undo_checks),
     ]
     for hook, registry in hooks:
         if hook is not None and hook not in registry:
@@ -84,6 +98,11 @@ def assignment_notes(user, assignment_ids: Iterable[int]) -> dict[int, dict[str,
 def edit_check(context: EditContext) -> None:
     for hook in _edit_checks:
         hook(context)
+
+
+def undo_check(context: EditContext, target_version: int) -> None:
+    for hook in _undo_checks:
+        hook(context, target_version)
 
 
 def operation_feedback(context: EditContext, state: Any, payload: dict[str, Any]) -> list[str]:
@@ -110,3 +129,15 @@ def suggestions_off(topic: Any) -> str | None:
             "the annotators' own decisions."
         )
     return None
+
+
+def practice_topic_ids(project_id: int) -> Collection[int]:
+    """The project's topics kept apart from real work (practice): what no agreement report,
+    export, statistic or release counts. With one app answering, its answer as it is (a lazy
+    query: `exclude(topic_id__in=...)` makes it a subquery, no extra round trip)."""
+    if len(_practice) == 1:
+        return _practice[0](project_id)
+    ids: set[int] = set()
+    for hook in _practice:
+        ids.update(hook(project_id))
+    return ids

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
+from annotation import gates
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.gold import adjudicated_annotations, gold_annotations
 from datasets.errors import DatasetRefused
@@ -48,6 +49,8 @@ def source_annotations(
                 "topic"
             )
         )
+    practice = set(gates.practice_topic_ids(project.pk))  # the onboarding's, not the dataset's
+    rows = [row for row in rows if row.topic_id not in practice]
     if split is not None:
         rows = [row for row in rows if row.topic.split == split]
     rows.sort(key=lambda a: (a.topic.position, a.topic_id, a.pk))

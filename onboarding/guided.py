@@ -12,11 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from annotation.gates import EditContext
-from onboarding.errors import WrongDecision
+from annotation.models import Operation
+from onboarding.errors import PracticeRefused, WrongDecision
 from onboarding.memo import memo
 from onboarding.models import PracticeTopic
 
 RIGHT = "Correct!"
+# The client id of the operations guided_start logs: the tutorial's own placements, which
+# undo leaves alone (guided_undo_gate).
+GUIDED_START = "guided-start"
 
 
 def guided_feedback_gate(context: EditContext, state: Any, payload: dict[str, Any]) -> list[str]:
@@ -67,3 +71,16 @@ def _default_error(state: Any, mention: Any, joined: bool) -> str:
     if joined:
         return f"Not quite: {name} does not belong in that cluster."
     return f"Not quite: {name} belongs with a cluster that already exists."
+
+
+def guided_undo_gate(context: EditContext, target_version: int) -> None:
+    """Undo stops at the tutorial's own starting clusters (guided_start placed them, as in
+    CoRefi, before the first decision): without them the next messages make no sense."""
+    started = Operation.objects.filter(
+        annotation_id=context.annotation_id, version=target_version, client_id=GUIDED_START
+    ).exists()
+    if started:
+        raise PracticeRefused(
+            "The tutorial placed this mention itself, so it stays: there is nothing of yours "
+            "to undo yet."
+        )

@@ -73,6 +73,9 @@ RAISES: dict[str, tuple[type[domain.DomainError], ...]] = {
     "POST /api/projects/{id}/suggestion-runs/": (service.Conflict, service.ServiceUnavailable),
     # an evaluation the query names (`runs`) that does not exist
     "GET /api/model-evaluations/csv/": (domain.NotFound,),
+    # A locked (unqualified) annotator reads a real topic no more than they open it.
+    "GET /api/topics/{id}/": (service.AnnotationLocked,),
+    "GET /api/annotations/{id}/": (service.AnnotationLocked,),
 }
 
 # DRF's own refusals (annotation.api.errors.exception_handler keeps their codes).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from annotation import gates
 from annotation.domain.errors import NotFound
 from annotation.errors import AnnotationLocked, NotYours
 from annotation.models import Annotation, Assignment, Topic
@@ -91,3 +92,33 @@ def editable_annotation(user, annotation_id: int, *, content: bool = True) -> An
         content=content,
     )
     return annotation
+
+
+def readable_topic(user, pk: int) -> Topic:
+    """A topic `user` may read: visible, and not only through locked assignments (an
+    annotator who has not qualified yet reads a real topic no more than they open it)."""
+    topic = visible_topics(user).select_related("project").filter(pk=pk).first()
+    if topic is None:
+        raise NotFound("topic", pk)
+    _refuse_locked(user, Assignment.objects.filter(user=user, topic=topic))
+    return topic
+
+
+def readable_annotation(user, pk: int) -> Annotation:
+    """An annotation `user` may read (visible; their own work not locked by a gate)."""
+    annotation = (
+        visible_annotations(user).select_related("assignment", "topic__project").filter(pk=pk)
+    ).first()
+    if annotation is None:
+        raise NotFound("annotation", pk)
+    _refuse_locked(user, Assignment.objects.filter(user=user, annotation=annotation))
+    return annotation
+
+
+def _refuse_locked(user, assignments: QuerySet[Assignment]) -> None:
+    if is_admin(user):
+        return
+    notes = gates.assignment_notes(user, assignments.values_list("pk", flat=True))
+    reasons = [note["locked"] for note in notes.values()]
+    if reasons and all(reasons):
+        raise AnnotationLocked(reasons[0])

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from annotation import gates
 from annotation.domain.scoring import api
 from annotation.domain.scoring.stored import (
     Record,
@@ -126,6 +127,8 @@ def submitted_work(project: Project, topic_ids: Iterable[int] | None = None) -> 
     )
     if topic_ids is not None:
         rows = rows.filter(topic_id__in=list(topic_ids))
+    # Practice topics measure annotators against gold, not the project's agreement.
+    rows = rows.exclude(topic_id__in=gates.practice_topic_ids(project.pk))
     return list(
         rows.order_by("topic__position", "topic_id").values_list(
             "id", "version", "topic_id", "topic__external_id", "assignment__user__username"
@@ -186,6 +189,7 @@ def unscored_topics(project: Project, submitted_topic_ids: Iterable[int]) -> lis
     return [
         external_id
         for id, external_id in Topic.objects.filter(project=project)
+        .exclude(pk__in=gates.practice_topic_ids(project.pk))
         .order_by("position", "id")
         .values_list("id", "external_id")
         if submitted.get(id, 0) < 2

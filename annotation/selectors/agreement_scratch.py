@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from annotation import gates
 from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.agreement_gold import CHEMU_METRICS, SCICO_METRICS, prf_at
@@ -27,6 +28,7 @@ def project_agreement_scratch(project: Project) -> dict:
             kind=Annotation.Kind.ANNOTATOR,
             assignment__status=Assignment.Status.SUBMITTED,
         )
+        .exclude(topic_id__in=gates.practice_topic_ids(project.pk))
         .order_by("topic__position", "topic_id")
         .only("id", "topic_id", "assignment__user__username")
         .select_related("assignment__user")

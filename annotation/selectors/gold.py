@@ -3,34 +3,48 @@ dataset statistics and the annotator-vs-gold report.
 
 It is the latest submitted adjudication when there is one, and the imported gold otherwise:
 an adjudicator's decisions are newer than any file a team brought in.
+
+Practice topics (annotation/gates.py: practice_topic_ids) are left out unless asked for by id:
+their gold is the onboarding's answer key, not part of the dataset.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from annotation import gates
 from annotation.models import Annotation, Assignment, Project
 
 
-def adjudicated_annotations(project: Project) -> dict[int, Annotation]:
+def adjudicated_annotations(
+    project: Project, *, topic_ids: Iterable[int] | None = None
+) -> dict[int, Annotation]:
     """Per topic id, the most recently submitted adjudication."""
-    rows = (
+    rows = _topics(
         Annotation.objects.filter(
             topic__project=project,
             kind=Annotation.Kind.ADJUDICATION,
             assignment__status=Assignment.Status.SUBMITTED,
-        )
-        .select_related("topic", "assignment")
-        .order_by("topic_id", "-assignment__submitted_at", "-id")
+        ),
+        project,
+        topic_ids,
     )
     latest: dict[int, Annotation] = {}
-    for annotation in rows:
+    for annotation in rows.select_related("topic", "assignment").order_by(
+        "topic_id", "-assignment__submitted_at", "-id"
+    ):
         latest.setdefault(annotation.topic_id, annotation)
     return latest
 
 
-def imported_gold_annotations(project: Project) -> dict[int, Annotation]:
-    rows = Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.GOLD)
+def imported_gold_annotations(
+    project: Project, *, topic_ids: Iterable[int] | None = None
+) -> dict[int, Annotation]:
+    rows = _topics(
+        Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.GOLD),
+        project,
+        topic_ids,
+    )
     return {annotation.topic_id: annotation for annotation in rows.select_related("topic")}
 
 
@@ -38,9 +52,14 @@ def gold_annotations(
     project: Project, *, topic_ids: Iterable[int] | None = None
 ) -> dict[int, Annotation]:
     """Per topic id (topics without either have no entry): adjudicated, else imported gold."""
-    chosen = imported_gold_annotations(project)
-    chosen.update(adjudicated_annotations(project))
-    if topic_ids is not None:
-        wanted = set(topic_ids)
-        chosen = {topic_id: row for topic_id, row in chosen.items() if topic_id in wanted}
+    wanted = None if topic_ids is None else list(topic_ids)
+    chosen = imported_gold_annotations(project, topic_ids=wanted)
+    chosen.update(adjudicated_annotations(project, topic_ids=wanted))
     return chosen
+
+
+def _topics(rows, project: Project, topic_ids: Iterable[int] | None):
+    """The asked topics, or all but the practice topics (the practice gate)."""
+    if topic_ids is not None:
+        return rows.filter(topic_id__in=list(topic_ids))
+    return rows.exclude(topic_id__in=gates.practice_topic_ids(project.pk))

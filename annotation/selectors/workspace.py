@@ -207,7 +207,20 @@ def my_assignments_payload(user) -> list[dict]:
     mine = Assignment.objects.filter(user=user)
     rows = assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id"))
     # Locked rows (annotation/gates.py) come last: the topic to continue is one I may open.
-    return sorted(rows, key=lambda row: (row["locked"] is not None, *_my_topics_key(row)))
+    # Practice still to do comes first, in the onboarding's order (guided, then scored).
+    return sorted(
+        rows, key=lambda row: (row["locked"] is not None, _practice_rank(row), *_my_topics_key(row))
+    )
+
+
+# The onboarding's order: the guided tutorial, then the scored test, then real work.
+PRACTICE_ORDER = {"guided": 0, "scored": 1}
+
+
+def _practice_rank(row: dict) -> int:
+    if row["status"] == Assignment.Status.SUBMITTED:
+        return len(PRACTICE_ORDER)
+    return PRACTICE_ORDER.get(row["practice"], len(PRACTICE_ORDER))
 
 
 def annotation_log_payload(annotation: Annotation, *, limit: int = 500) -> list[dict]:

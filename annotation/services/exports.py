@@ -22,6 +22,7 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
+from annotation import gates
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats import FORMATS, WRITERS, FormatWarning, write
 from annotation.errors import ExportRefused
@@ -179,10 +180,14 @@ def _in_split(annotations: list[Annotation], split: str | None) -> list[Annotati
 
 
 def _gold(project: Project):
-    return Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.GOLD)
+    return Annotation.objects.filter(topic__project=project, kind=Annotation.Kind.GOLD).exclude(
+        topic_id__in=gates.practice_topic_ids(project.pk)
+    )
 
 
-def _ordered(queryset) -> list[Annotation]:
+def _ordered(queryset, project: Project) -> list[Annotation]:
+    """In topic order, practice topics left out (the practice gate: annotation/gates.py)."""
+    queryset = queryset.exclude(topic_id__in=gates.practice_topic_ids(project.pk))
     return list(queryset.select_related("topic").order_by("topic__position", "topic_id"))
 
 
@@ -203,7 +208,7 @@ def _by_topic_order(chosen: dict[int, Annotation]) -> list[Annotation]:
 
 def _single_source(project: Project, source: str) -> list[Annotation]:
     if source == "gold":
-        return _ordered(_gold(project))
+        return _ordered(_gold(project), project)
     if source == "adjudicated":
         return _by_topic_order(gold.adjudicated_annotations(project))
     if source == DEFAULT_SOURCE:
@@ -213,7 +218,9 @@ def _single_source(project: Project, source: str) -> list[Annotation]:
         raise ExportRefused(
             f"no source or user named {source!r}; sources: {', '.join(SOURCES)} or a username"
         )
-    return _ordered(Annotation.objects.filter(topic__project=project, assignment__user=user))
+    return _ordered(
+        Annotation.objects.filter(topic__project=project, assignment__user=user), project
+    )
 
 
 def _per_user(project: Project, *, submitted_only: bool) -> dict[str, list[Annotation]]:
@@ -223,6 +230,6 @@ def _per_user(project: Project, *, submitted_only: bool) -> dict[str, list[Annot
             kind=Annotation.Kind.ANNOTATOR, assignment__status=Assignment.Status.SUBMITTED
         )
     by_user: dict[str, list[Annotation]] = defaultdict(list)
-    for annotation in _ordered(annotations.select_related("assignment__user")):
+    for annotation in _ordered(annotations.select_related("assignment__user"), project):
         by_user[annotation.assignment_of_work.user.get_username()].append(annotation)
     return dict(sorted(by_user.items()))

@@ -318,6 +318,8 @@ def _undo_or_redo(
     planner = history.plan_undo if kind == "undo" else history.plan_redo
     target_seq, effects = planner(log.values())
     target = log[target_seq]
+    if kind == "undo":
+        gates.undo_check(_edit_context(locked, user), target_seq)
     state = _state_for(locked)
     return _commit(
         locked,

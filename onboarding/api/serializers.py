@@ -59,6 +59,15 @@ class PracticeTourStep(serializers.Serializer):
     params = serializers.DictField(child=serializers.CharField(), required=False)
 
 
+class MyQualification(serializers.Serializer):
+    required = serializers.BooleanField(help_text="the project requires qualification")
+    qualified = serializers.BooleanField()
+    unlocked = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="once qualified: my real topics of the project still to do (topic ids)",
+    )
+
+
 class MyPractice(serializers.Serializer):
     assignment = serializers.IntegerField()
     topic = serializers.CharField()
@@ -67,6 +76,7 @@ class MyPractice(serializers.Serializer):
     settings = serializers.DictField(child=serializers.JSONField())
     thresholds = MetricScores()
     attempts = PracticeAttemptRow(many=True)
+    qualification = MyQualification()
 
 
 class PracticeReset(serializers.Serializer):
@@ -126,10 +136,17 @@ class AnnotatorQualification(serializers.Serializer):
     log = QualificationLogEntry(many=True)
 
 
+class GoldCoverage(serializers.Serializer):
+    topic = serializers.IntegerField()
+    covered = serializers.IntegerField(help_text="candidate mentions gold places in a cluster")
+    mentions = serializers.IntegerField(help_text="the topic's candidate mentions")
+
+
 class ProjectOnboarding(serializers.Serializer):
     required = serializers.BooleanField()
     rule = QualificationRuleRow()
     practice_topics = PracticeRow(many=True)
+    gold_coverage = GoldCoverage(many=True, help_text="topics with gold only")
     annotators = AnnotatorQualification(many=True)
 
 

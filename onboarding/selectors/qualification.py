@@ -14,7 +14,7 @@ from onboarding.models import (
     QualificationChange,
     QualificationRule,
 )
-from onboarding.selectors.practice import attempt_payload
+from onboarding.selectors.practice import attempt_payload, gold_coverage
 
 METRIC_NAMES = {
     "conll_f1": "CoNLL F1",
@@ -172,6 +172,7 @@ def project_qualifications(project: Project) -> dict[str, Any]:
             .select_related("topic")
             .order_by("topic__position", "topic_id")
         ],
+        "gold_coverage": gold_coverage(project),
         "annotators": [
             {
                 "user": user.pk,

@@ -21,6 +21,7 @@ from annotation.models import Assignment, Document, Mention, Project, Topic
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
+from onboarding.guided import GUIDED_START
 from onboarding.memo import memo_forget
 from onboarding.models import PracticeTopic
 from onboarding.selectors.practice import practice_gold
@@ -159,6 +160,7 @@ def guided_start(*, assignment_id: int, user) -> int:
             user=user,
             payload={"op": "assign", "mention": int(id), "cluster": placed.get(key)},
             expected_version=annotation.version + count,
+            client_id=GUIDED_START,
         )
         placed.setdefault(key, applied.created.get("cluster", placed.get(key)))
         count += 1

@@ -108,7 +108,7 @@ def test_the_check_of_every_test_refuses_an_undeclared_status_or_body():
     body = {"error": "annotation_locked", "message": "Submitted."}
 
     assert undeclared("PUT", "/api/annotations/7/cursor/", 423, body) is None
-    assert "does not list" in undeclared("GET", "/api/annotations/7/", 423, body)
+    assert "does not list" in undeclared("GET", "/api/annotations/7/operations/", 423, body)
     assert "without the error body" in undeclared("GET", "/api/annotations/7/", 404, "<html>")
     assert "current_version" in undeclared(
         "POST",

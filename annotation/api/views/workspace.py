@@ -23,9 +23,10 @@ from annotation.api.serializers.workspace import (
     TopicPayload,
 )
 from annotation.selectors.access import (
+    readable_annotation,
+    readable_topic,
     visible_annotations,
     visible_assignments,
-    visible_topics,
 )
 from annotation.selectors.workspace import (
     annotation_log_payload,
@@ -68,16 +69,14 @@ class MyAssignmentsView(APIView):
 class TopicView(APIView):
     @extend_schema(responses=TopicPayload)
     def get(self, request, pk: int):
-        topic = get_object_or_404(visible_topics(request.user).select_related("project"), pk=pk)
+        topic = readable_topic(request.user, pk)
         return Response(topic_payload(topic))  # as built: see _AS_BUILT
 
 
 class AnnotationView(APIView):
     @extend_schema(responses=AnnotationPayload)
     def get(self, request, pk: int):
-        annotation = get_object_or_404(
-            visible_annotations(request.user).select_related("assignment", "topic__project"), pk=pk
-        )
+        annotation = readable_annotation(request.user, pk)
         return Response(annotation_payload(annotation))  # as built: see _AS_BUILT
 
 

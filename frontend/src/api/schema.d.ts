@@ -1755,6 +1755,13 @@ export interface components {
             /** @description topics that have this gold */
             topics: number;
         };
+        GoldCoverage: {
+            topic: number;
+            /** @description candidate mentions gold places in a cluster */
+            covered: number;
+            /** @description the topic's candidate mentions */
+            mentions: number;
+        };
         GoldOverTime: {
             topics: components["schemas"]["GoldTopic"][];
             weeks: components["schemas"]["GoldWeek"][];
@@ -2094,6 +2101,14 @@ export interface components {
                 [key: string]: number | null;
             };
             attempts: components["schemas"]["PracticeAttemptRow"][];
+            qualification: components["schemas"]["MyQualification"];
+        };
+        MyQualification: {
+            /** @description the project requires qualification */
+            required: boolean;
+            qualified: boolean;
+            /** @description once qualified: my real topics of the project still to do (topic ids) */
+            unlocked: string[];
         };
         NoteSetEffect: {
             /**
@@ -2371,6 +2386,8 @@ export interface components {
             required: boolean;
             rule: components["schemas"]["QualificationRuleRow"];
             practice_topics: components["schemas"]["PracticeRow"][];
+            /** @description topics with gold only */
+            gold_coverage: components["schemas"]["GoldCoverage"][];
             annotators: components["schemas"]["AnnotatorQualification"][];
         };
         ProjectRequest: {
@@ -3304,6 +3321,15 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6842,6 +6868,15 @@ export interface operations {
             };
             /** @description Refused: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };

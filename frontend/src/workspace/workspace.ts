@@ -58,9 +58,13 @@ export interface AfterSubmit {
   next: AssignmentRow | null | undefined;
 }
 
-/** The first of my topics still to do other than this one, in the order the server sends them. */
+/** The first of my topics still to do other than this one, in the order the server sends them
+ * (practice first, guided then scored), this topic's project before any other: after the
+ * tutorial comes the project's test, after qualifying the project's real topics. */
 export function nextTopicToDo(rows: readonly AssignmentRow[], current: Id | null): AssignmentRow | null {
-  return rows.find((row) => row.id !== current && row.status !== "submitted" && !row.locked) ?? null;
+  const open = rows.filter((row) => row.id !== current && row.status !== "submitted" && !row.locked);
+  const project = rows.find((row) => row.id === current)?.project.id;
+  return open.find((row) => row.project.id === project) ?? open[0] ?? null;
 }
 
 export async function loadWorkspace(assignmentId: Id, api: Api = defaultApi): Promise<LoadedWorkspace> {

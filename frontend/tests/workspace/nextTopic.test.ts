@@ -23,6 +23,12 @@ describe("nextTopicToDo", () => {
     expect(nextTopicToDo(rows, 2)?.id).toBe(3);
   });
 
+  it("prefers this topic's project: after the tutorial its test, after qualifying its real topics", () => {
+    const other = { ...row(1, "assigned"), project: { id: 2, name: "Aardvark", hierarchy: true, anaphora: false } };
+    expect(nextTopicToDo([other, row(2, "submitted"), row(3, "assigned")], 2)?.id).toBe(3);
+    expect(nextTopicToDo([other, row(2, "submitted")], 2)?.id).toBe(1);
+  });
+
   it("is null when nothing is left", () => {
     expect(nextTopicToDo([row(1, "submitted"), row(2, "in_progress")], 2)).toBeNull();
   });
