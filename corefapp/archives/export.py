@@ -83,6 +83,7 @@ def _write(archive: zipfile.ZipFile, name: str) -> Exported:
             count = 0
             with archive.open(table_file(table.label), "w") as file:
                 for row in rows:
+                    row.update(dict.fromkeys(table.cleared))
                     file.write(_line(row))
                     count += 1
                     user_ids.update(

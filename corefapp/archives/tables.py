@@ -4,7 +4,8 @@ Each table names how its rows are found from the project, the id space of each f
 (`user` is matched by name, never by id) and the columns that hold ids without being foreign
 keys: plain id columns (`refs`) and JSON columns read by `json_ids`. Every id of every space
 is remapped on import. Not carried: import jobs (an upload in progress on the old machine),
-model trainings and trained model files (instance-wide, not a project's), sessions, tokens
+model trainings, learnt model versions and trained model files (files on the old machine; a
+pinned version is cleared), sessions, tokens
 and passwords (docs/operations.md says why).
 """
 
@@ -42,6 +43,9 @@ class Table:
     refs: dict[str, str] = field(default_factory=dict)
     # JSON column -> its rewrite, given the whole row (a suggestion's payload needs its kind).
     json: dict[str, JsonRemap] = field(default_factory=dict)
+    # Foreign keys to what no archive carries (a learnt model version): written as null, so the
+    # importing instance falls back to its own default.
+    cleared: frozenset[str] = frozenset()
 
     @property
     def label(self) -> str:
@@ -112,7 +116,12 @@ TABLES: tuple[Table, ...] = (
         _ANNOTATION,
         {"annotation_id": "annotation", "mention_id": "mention"},
     ),
-    Table(SuggestionSettings, "project_id", {"project_id": "project"}),
+    Table(
+        SuggestionSettings,
+        "project_id",
+        {"project_id": "project"},
+        cleared=frozenset({"pinned_version_id"}),
+    ),
     Table(SuggestionRun, "topic__project_id", {"topic_id": "topic", "requested_by_id": "user"}),
     Table(
         Suggestion,

@@ -91,7 +91,9 @@ def test_submissions_retrain_the_suggester_in_the_worker_that_takes_over_a_dead_
         training = wait_for_training(learning_project, {"succeeded", "failed"})
         assert during.status == "succeeded", during.error
         assert during.backend == "minilm"
-        assert during.finished_at < training.finished_at
+        # Taken up while the training still ran (a blocked run would start only after it);
+        # when it finishes depends on the machine's load, so that is not compared.
+        assert during.started_at < training.finished_at
         assert training.status == "succeeded", training.error
         assert training.worker.startswith(second.name)  # taken over, as runs are
         assert ModelTraining.objects.filter(project=learning_project).count() == 1
