@@ -79,7 +79,7 @@ test: install frontend chromium $(OIDC_PROVIDER)
 	@$(VENV)/bin/ruff check .
 	@$(VENV)/bin/ruff format --check .
 	@$(VENV)/bin/mypy
-	@$(VENV)/bin/pytest $(PARALLEL) $(PYTEST_ARGS)
+	@$(VENV)/bin/pytest $(PARALLEL) --durations=25 $(PYTEST_ARGS)
 
 # The domain, unit and API tests (real PostgreSQL and Redis, no browser, no worker process, no
 # training) and the frontend's unit tests: the loop to run while working, under 3 minutes.
