@@ -50,8 +50,19 @@ def test_a_killed_model_worker_is_restarted_and_its_run_is_taken_over_and_comple
     try:
         token = launcher.token("admin")
         _, mine = launcher.api("GET", "/api/assignments/mine/", token=launcher.token("annotator1"))
-        # A real topic: suggestions are off on practice topics (issue 24).
-        topic = next(row["topic"]["id"] for row in mine if not row.get("practice"))
+        # The run must still be running when the worker is killed, so it must do real work:
+        # the SciCo demo's backend (minilm) loads MiniLM and encodes every mention, seconds on
+        # a CPU. A ChEMU demo topic does not do: while its mention tagger trains (every first
+        # start) a chemu run only scores the existing pairs, about 0.2 s now that the worker
+        # loads torch at start-up (it used to load it during its first run, which hid this).
+        # A real topic, too: suggestions are off on practice topics (issue 24).
+        topic = next(
+            row["topic"]["id"]
+            for row in mine
+            if row["project"]["name"] == "SciCo demo" and not row.get("practice")
+        )
+        _, listing = launcher.api("GET", f"/api/topics/{topic}/suggestion-runs/", token=token)
+        assert listing["backend"] == "minilm", listing
         status, requested = launcher.api(
             "POST", f"/api/topics/{topic}/suggestion-runs/", {}, token=token
         )
