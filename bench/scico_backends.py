@@ -97,8 +97,8 @@ def checkpoints(folder: Path, train: list[Any]) -> dict[str, Path]:
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     from modelserve.encoders import default_encoder_path
-    from modelserve.training import train_suggester
     from modelserve.training.cross_encoder import load_for_training
+    from modelserve.training.suggester import train_suggester
 
     torch.manual_seed(0)
     tokenizer, model = load_for_training(default_encoder_path(), torch.device("cpu"))

@@ -8,7 +8,7 @@ import torch
 from modelserve.backends import get_backend
 from modelserve.backends.pair_classifier import CHILD, COREF, PARENT, UNRELATED, pair_labels
 from modelserve.backends.trained import TrainedBackend
-from modelserve.training import train_suggester
+from modelserve.training.suggester import train_suggester
 from tests.modelserve.scico_topics import (
     MT_DOCUMENTS,
     MT_RELATIONS,
