@@ -76,8 +76,14 @@ def world(in_process_wsgi, settings):
     job = ImportJob.objects.create(
         project_id=topic.project_id, user=admin, file_name="big.jsonl", format="scico", path=""
     )
+    from modelserve.models import ModelEvaluation
+
+    evaluation = ModelEvaluation.objects.create(
+        project_id=topic.project_id, requested_by=admin, backend="singleton"
+    )
     ids = {
         "annotations": annotation.pk,
+        "model-evaluations": evaluation.pk,
         "import-jobs": job.pk,
         "assignments": assignment.pk,
         "projects": topic.project_id,
