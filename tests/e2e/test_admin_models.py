@@ -22,7 +22,9 @@ def test_a_model_is_scored_compared_with_another_and_downloaded(new_page, artifa
     project = agreement_project("Models e2e")
     admin = AdminFactory()
     first = model_evaluation_request(project=project, user=admin, backend="singleton")
-    model_evaluation_execute(evaluation_id=first.pk)
+    assert model_evaluation_execute(evaluation_id=first.pk) == "succeeded", (
+        ModelEvaluation.objects.get(pk=first.pk).message
+    )
     page = new_page(admin)
     page.goto(f"/manage/projects/{project.pk}/models")
 
