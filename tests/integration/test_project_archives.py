@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -36,8 +33,8 @@ from modelserve.models import Suggestion, SuggestionRun
 from onboarding.models import PracticeAttempt, PracticeTopic
 from tests.e2e.data import apply_ops, mention_ids
 from tests.factories import UserFactory
+from tests.integration.databases import manage, second_database
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 # Every id of A is at least A_IDS and below B_IDS, every id of B at least B_IDS; the other
@@ -53,30 +50,16 @@ FROM pg_sequences WHERE schemaname = 'public'
 """
 
 
-def manage(env: dict, *args: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
-
-
 @pytest.fixture
 def instance_b(services):
-    name = f"archive_b_{os.getpid()}"
-    admin = services.postgres.url("postgres")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        connection.execute(f'CREATE DATABASE "{name}"')
+    with second_database(services, f"archive_b_{os.getpid()}") as url:
+        yield _instance_b_env(services, url)
+
+
+def _instance_b_env(services, url: str) -> dict:
     env = dict(
         os.environ,
-        DATABASE_URL=services.postgres.url(name),
+        DATABASE_URL=url,
         REDIS_URL=services.redis_url,
         SECRET_KEY=settings.SECRET_KEY,
         DJANGO_SETTINGS_MODULE="corefapp.settings",
@@ -84,9 +67,7 @@ def instance_b(services):
     manage(env, "migrate")
     with psycopg.connect(env["DATABASE_URL"], autocommit=True) as connection:
         connection.execute(SEQUENCES_FROM, [B_IDS])
-    yield env
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return env
 
 
 def work_that_leaves_ids_in_the_logs_only() -> Annotation:

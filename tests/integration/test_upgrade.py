@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-import psycopg
 import pytest
 from django.conf import settings
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.integration.databases import manage, second_database
+
 pytestmark = pytest.mark.integration
 
 OLDEST = {
@@ -96,30 +93,10 @@ print(json.dumps({
 """
 
 
-def manage(env: dict, *args: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
-
-
 @pytest.fixture
 def old_database(services):
-    name = f"upgrade_{os.getpid()}"
-    admin = services.postgres.url("postgres")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        connection.execute(f'CREATE DATABASE "{name}"')
-    yield services.postgres.url(name)
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with second_database(services, f"upgrade_{os.getpid()}") as url:
+        yield url
 
 
 def test_a_first_release_database_with_data_migrates_to_this_release(old_database, services):
