@@ -2202,6 +2202,8 @@ export interface components {
              * @default true
              */
             suggestions?: boolean;
+            /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
+            validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
         PatchedTopicSplitRequest: {
             /** @description '' takes the topic out of every split */
@@ -2356,6 +2358,8 @@ export interface components {
             suggestions?: boolean;
             /** @description how many topics it has */
             topics: number;
+            /** @description the reasons validators give for a rejection, in key order 1-3 */
+            validation_reasons: components["schemas"]["ValidationReason"][];
             /**
              * @description the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)
              *
@@ -2426,6 +2430,8 @@ export interface components {
              * @default true
              */
             suggestions?: boolean;
+            /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
+            validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
         ProjectRunsAnswer: {
             /** @description one per topic */
@@ -3078,6 +3084,11 @@ export interface components {
             key: string;
             label: string;
         };
+        /** @description One reason a validator may give for a rejection (picked with 1, 2, 3). */
+        ValidationReasonInputRequest: {
+            key: string;
+            label: string;
+        };
         ValidationSetEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3103,6 +3114,7 @@ export interface components {
         };
         ValidatorMeasures: {
             validator: string;
+            /** @description topics the validator has submitted */
             topics: number;
             decided: number;
             accepted: number;
