@@ -27,12 +27,12 @@ class Project(ProjectInfo):
     """A project row of the admin pages (its suggestion settings are the suggestions app's)."""
 
     topics = serializers.IntegerField(help_text="how many topics it has")
-    validation_reasons = ValidationReason(
-        many=True, help_text="the reasons validators give for a rejection, in key order 1-3"
-    )
     hierarchy_count = serializers.ChoiceField(
         choices=["closure", "raw"],
         help_text="the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)",
+    )
+    validation_reasons = ValidationReason(
+        many=True, help_text="the reasons validators give for a rejection, in key order 1-3"
     )
 
 

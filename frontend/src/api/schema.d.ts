@@ -2358,8 +2358,6 @@ export interface components {
             suggestions?: boolean;
             /** @description how many topics it has */
             topics: number;
-            /** @description the reasons validators give for a rejection, in key order 1-3 */
-            validation_reasons: components["schemas"]["ValidationReason"][];
             /**
              * @description the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)
              *
@@ -2367,6 +2365,8 @@ export interface components {
              *     * `raw` - raw
              */
             hierarchy_count: components["schemas"]["HierarchyCountEnum"];
+            /** @description the reasons validators give for a rejection, in key order 1-3 */
+            validation_reasons: components["schemas"]["ValidationReason"][];
         };
         /** @description A project's schemes and rules, as the workspace applies them. */
         ProjectInfo: {
