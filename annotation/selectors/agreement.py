@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 
 from annotation.domain.scoring import api
-from annotation.domain.scoring.stored import Record, iaa_from_records
+from annotation.domain.scoring.stored import StoredRecord, iaa_from_records
 from annotation.models import Project
 from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
 from annotation.selectors.agreement_pairs import (
@@ -68,15 +68,17 @@ def project_agreement(project: Project) -> dict:
 
 
 def _pair_results(
-    names: list[str], by_name: dict[str, list[tuple]], records: dict[tuple[int, int], Record]
-) -> dict[str, dict[str, Record]]:
+    names: list[str],
+    by_name: dict[str, list[tuple]],
+    records: dict[tuple[int, int], StoredRecord],
+) -> dict[str, dict[str, StoredRecord]]:
     """`results[topic][pair]` in `api.iaa`'s order: topics as the annotators (by name) first
     have them, pairs by the annotators' positions; topics with fewer than two left out."""
     ids: dict[str, dict[str, int]] = {}
     for name in names:
         for id, _, _, external_id, _ in by_name[name]:
             ids.setdefault(external_id, {})[name] = id
-    results: dict[str, dict[str, Record]] = {}
+    results: dict[str, dict[str, StoredRecord]] = {}
     for external_id, present in ids.items():
         if len(present) < 2:
             continue

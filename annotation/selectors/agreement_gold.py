@@ -12,7 +12,7 @@ import csv
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from annotation.domain.scoring.stored import Record, score_from_records
+from annotation.domain.scoring.stored import StoredRecord, score_from_records
 from annotation.models import Annotation, Project
 from annotation.selectors.agreement_pairs import (
     agreement_records,
@@ -52,7 +52,7 @@ def annotators_vs_gold(
     *,
     work: Sequence[tuple] | None = None,
     gold: dict[int, Annotation] | None = None,
-    records: Mapping[tuple[int, int], Record] | None = None,
+    records: Mapping[tuple[int, int], StoredRecord] | None = None,
 ) -> dict[str, Any]:
     """`{"gold_topics", "adjudicated_topics", "metrics", "annotators": [{"annotator",
     "topics", "scores": {metric: {"precision", "recall", "f1"}}}]}`, annotators by name;
@@ -61,24 +61,13 @@ def annotators_vs_gold(
     From the stored per-pair counts (selectors/agreement_pairs.py); the report passes the
     `work`, `gold` and `records` it has read already."""
     gold = gold_annotations(project) if gold is None else gold
-    metrics = {
-        **(SCICO_METRICS if project.hierarchy else {}),
-        **(CHEMU_METRICS if project.anaphora else {}),
-    }
-    section: dict[str, Any] = {
-        "gold_topics": len(gold),
-        "adjudicated_topics": sum(
-            1 for a in gold.values() if a.kind == Annotation.Kind.ADJUDICATION
-        ),
-        "metrics": list(metrics),
-        "annotators": [],
-    }
+    metrics, section = vs_gold_section(project, gold)
     if not gold:
         return section
     work = submitted_work(project, list(gold)) if work is None else work
     if records is None:
         records = agreement_records(project, report_pairs(work, gold, annotators=False))
-    by_user: dict[str, list[Record]] = {}
+    by_user: dict[str, list[StoredRecord]] = {}
     for id, _, topic_id, _, username in work:
         if topic_id in gold:
             by_user.setdefault(username, []).append(records[gold[topic_id].pk, id])
@@ -91,6 +80,26 @@ def annotators_vs_gold(
         }
         section["annotators"].append({"annotator": name, "topics": len(done), "scores": scores})
     return section
+
+
+def vs_gold_section(
+    project: Project, gold: Mapping[int, Annotation]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, Any]]:
+    """(metric -> where it is in the scorers' answer, the section with no annotator yet):
+    what the stored and the from-scratch (selectors/agreement_scratch.py) sections share."""
+    metrics = {
+        **(SCICO_METRICS if project.hierarchy else {}),
+        **(CHEMU_METRICS if project.anaphora else {}),
+    }
+    section: dict[str, Any] = {
+        "gold_topics": len(gold),
+        "adjudicated_topics": sum(
+            1 for a in gold.values() if a.kind == Annotation.Kind.ADJUDICATION
+        ),
+        "metrics": list(metrics),
+        "annotators": [],
+    }
+    return metrics, section
 
 
 def prf_at(

@@ -17,10 +17,9 @@ from dataclasses import dataclass, replace
 from annotation import gates
 from annotation.domain.scoring import api
 from annotation.domain.scoring.stored import (
-    Record,
+    StoredRecord,
     options_key,
     pair_record,
-    record_from_json,
     record_json,
 )
 from annotation.models import AgreementPair, Annotation, Assignment, Project, Topic
@@ -53,12 +52,13 @@ def project_options(project: Project) -> str:
 
 def agreement_records(
     project: Project, pairs: Sequence[tuple[Side, Side]]
-) -> dict[tuple[int, int], Record]:
-    """(key id, response id) -> record for every pair asked for: stored rows where they match,
-    the others computed and stored now."""
+) -> dict[tuple[int, int], StoredRecord]:
+    """(key id, response id) -> record, in its JSON form (as stored: `record_from_json`
+    decodes it), for every pair asked for: stored rows where they match, the others computed
+    and stored now."""
     options = project_options(project)
     wanted = {(key.id, response.id): (key, response) for key, response in pairs}
-    stored: dict[tuple[int, int], Record] = {}
+    stored: dict[tuple[int, int], StoredRecord] = {}
     rows = AgreementPair.objects.filter(topic__project=project, options=options).values_list(
         "key_id", "key_version", "response_id", "response_version", "counts"
     )
@@ -66,7 +66,7 @@ def agreement_records(
     for key_id, key_version, response_id, response_version, counts in rows:
         sides = wanted.get((key_id, response_id))
         if sides and sides[0].version == key_version and sides[1].version == response_version:
-            stored[key_id, response_id] = record_from_json(counts)
+            stored[key_id, response_id] = counts
     missing = [sides for ids, sides in wanted.items() if ids not in stored]
     if missing:
         stored.update(_compute_and_store(project, options, missing))
@@ -75,7 +75,7 @@ def agreement_records(
 
 def _compute_and_store(
     project: Project, options: str, pairs: Sequence[tuple[Side, Side]]
-) -> dict[tuple[int, int], Record]:
+) -> dict[tuple[int, int], StoredRecord]:
     sides = {side.id: side for pair in pairs for side in pair}
     stubs = [Annotation(pk=side.id, topic_id=side.topic_id) for side in sides.values()]
     data = annotations_topic_data(stubs, scoring=True)
@@ -85,15 +85,17 @@ def _compute_and_store(
         for id, side in sides.items()
     }
     schemes = project_schemes(project)
-    computed: dict[tuple[int, int], Record] = {}
+    computed: dict[tuple[int, int], StoredRecord] = {}
     rows = []
     for key, response in pairs:
-        record = pair_record(
-            schemes,
-            plain[key.id],
-            plain[response.id],
-            keep_singletons=KEEP_SINGLETONS,
-            counted=COUNTED,
+        record = record_json(
+            pair_record(
+                schemes,
+                plain[key.id],
+                plain[response.id],
+                keep_singletons=KEEP_SINGLETONS,
+                counted=COUNTED,
+            )
         )
         computed[key.id, response.id] = record
         rows.append(
@@ -104,7 +106,7 @@ def _compute_and_store(
                 response_id=response.id,
                 response_version=response.version,
                 options=options,
-                counts=record_json(record),
+                counts=record,
             )
         )
     AgreementPair.objects.bulk_create(

@@ -13,7 +13,7 @@ from typing import Any
 from annotation import gates
 from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project
-from annotation.selectors.agreement_gold import CHEMU_METRICS, SCICO_METRICS, prf_at
+from annotation.selectors.agreement_gold import prf_at, vs_gold_section
 from annotation.selectors.agreement_pairs import unscored_topics
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
@@ -67,18 +67,7 @@ def project_agreement_scratch(project: Project) -> dict:
 
 def annotators_vs_gold_scratch(project: Project) -> dict[str, Any]:
     gold = gold_annotations(project)
-    metrics = {
-        **(SCICO_METRICS if project.hierarchy else {}),
-        **(CHEMU_METRICS if project.anaphora else {}),
-    }
-    section: dict[str, Any] = {
-        "gold_topics": len(gold),
-        "adjudicated_topics": sum(
-            1 for a in gold.values() if a.kind == Annotation.Kind.ADJUDICATION
-        ),
-        "metrics": list(metrics),
-        "annotators": [],
-    }
+    metrics, section = vs_gold_section(project, gold)
     if not gold:
         return section
     work = list(

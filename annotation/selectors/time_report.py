@@ -10,10 +10,10 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from typing import Any
 
-from annotation.domain.scoring import api
+from annotation.domain.scoring.stored import StoredRecord, score_from_records
 from annotation.domain.time_spent import (
     KINDS,
     RUBBER_STAMP_SECONDS,
@@ -25,9 +25,9 @@ from annotation.domain.time_spent import (
     kind_summary,
 )
 from annotation.models import Annotation, Assignment, Operation, Project, SuggestionShown
+from annotation.selectors.agreement_pairs import agreement_records, report_pairs
 from annotation.selectors.gold import adjudicated_annotations
 from annotation.selectors.progress import IDLE_CAP_SECONDS
-from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 
 
 def project_time_report(project: Project) -> dict[str, Any]:
@@ -106,10 +106,12 @@ def _metric(project: Project) -> str | None:
     return "conll_f1" if project.hierarchy else "relation_exact_f1" if project.anaphora else None
 
 
-def _score(project: Project, keys: list, responses: list) -> float | None:
-    if project.hierarchy:
-        return api.score_scico(keys, responses, intervals=False)["conll_f1"]
-    return api.score_chemu(keys, responses, intervals=False)["exact"]["overall"]["f1"]
+def _score(metric: str, record: StoredRecord) -> float | None:
+    """One topic's score from its stored (gold, work) record: what `api.score_scico` /
+    `api.score_chemu` give for that topic alone."""
+    if metric == "conll_f1":
+        return score_from_records("scico", [record])["conll_f1"]
+    return score_from_records("chemu", [record])["exact"]["overall"]["f1"]
 
 
 def gold_over_time(project: Project) -> dict[str, Any]:
@@ -118,7 +120,11 @@ def gold_over_time(project: Project) -> dict[str, Any]:
     annotator's submitted topics that have an adjudication, in submission order, scored
     against the latest submitted adjudication (CoNLL F1 for hierarchy projects, exact relation
     F1 for anaphora ones); a week's score is the mean of its topics' scores (one scoring per
-    topic: a micro score per week would score every topic twice)."""
+    topic: a micro score per week would score every topic twice).
+
+    Read from the agreement report's stored per-pair counts (the adjudication is the topic's
+    gold there too; selectors/agreement_pairs.py computes and stores any row missing or
+    stale), so opening the progress page scores nothing that a submit has scored already."""
     metric = _metric(project)
     if metric is None:
         return {"metric": None, "annotators": {}}
@@ -129,38 +135,38 @@ def gold_over_time(project: Project) -> dict[str, Any]:
             kind=Annotation.Kind.ANNOTATOR,
             assignment__status=Assignment.Status.SUBMITTED,
         )
-        .select_related("assignment__user", "topic")
         .order_by("assignment__submitted_at", "id")
+        .values_list(
+            "id",
+            "version",
+            "topic_id",
+            "topic__external_id",
+            "assignment__user__username",
+            "assignment__submitted_at",
+        )
     )
-    data = annotations_topic_data([*gold.values(), *work], scoring=True)
-    counts = document_token_counts(set(gold))
-
-    def plain(annotation: Annotation) -> api.TopicAnnotation:
-        topic = api.from_topic(data[annotation.pk])
-        return replace(topic, token_counts=counts.get(annotation.topic_id, ()))
-
-    by_user: dict[str, list[Annotation]] = defaultdict(list)
-    for annotation in work:
-        by_user[annotation.assignment_of_work.user.get_username()].append(annotation)
-    out: dict[str, Any] = {}
-    for user, done in by_user.items():
-        topics = []
-        for order, annotation in enumerate(done, start=1):
-            at = annotation.assignment_of_work.submitted_at
-            week = iso_week(at) if at else ""
-            score = _score(project, [plain(gold[annotation.topic_id])], [plain(annotation)])
-            topics.append(
-                {
-                    "order": order,
-                    "topic": annotation.topic_id,
-                    "external_id": annotation.topic.external_id,
-                    "submitted_at": at,
-                    "week": week,
-                    "score": score,
-                }
-            )
-        out[user] = {"topics": topics, "weeks": _weeks(topics)}
-    return {"metric": metric, "annotators": out}
+    records = agreement_records(
+        project, report_pairs([row[:5] for row in work], gold, annotators=False)
+    )
+    by_user: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for id, _, topic_id, external_id, user, at in work:
+        topics = by_user[user]
+        topics.append(
+            {
+                "order": len(topics) + 1,
+                "topic": topic_id,
+                "external_id": external_id,
+                "submitted_at": at,
+                "week": iso_week(at) if at else "",
+                "score": _score(metric, records[gold[topic_id].pk, id]),
+            }
+        )
+    return {
+        "metric": metric,
+        "annotators": {
+            user: {"topics": topics, "weeks": _weeks(topics)} for user, topics in by_user.items()
+        },
+    }
 
 
 def _weeks(topics: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from rest_framework.test import APIClient
 
-from annotation.models import Assignment, Operation, SuggestionShown
+from annotation.models import AgreementPair, Annotation, Assignment, Operation, SuggestionShown
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
 from tests.factories import AdminFactory, ProjectFactory, UserFactory, make_topic, mention_ids
@@ -137,7 +137,9 @@ def annotate(annotation, user, groups):
     assignment_submit(assignment_id=annotation.assignment.pk, user=user)
 
 
-def test_agreement_with_adjudicated_gold_in_submission_order(setup):
+def adjudicated(setup):
+    """Ann's two topics, a week apart, and the judge's adjudications: the judge agrees on the
+    first topic; on the second, a third mention joins the pair. (project, first topic, second)"""
     project, topic, ann, annotation, ids, _, _, _ = setup
     second = make_topic(project)
     other = assignment_create(topic=second, user=ann).annotation
@@ -145,7 +147,6 @@ def test_agreement_with_adjudicated_gold_in_submission_order(setup):
     annotate(annotation, ann, [ids[:2], *([m] for m in ids[2:])])
     annotate(other, ann, [sid[:2], *([m] for m in sid[2:])])
     judge = UserFactory(username="judge")
-    # The judge agrees on the first topic; on the second, a third mention joins the pair.
     for t, groups in (
         (topic, [ids[:2], *([m] for m in ids[2:])]),
         (second, [sid[:3], *([m] for m in sid[3:])]),
@@ -154,7 +155,11 @@ def test_agreement_with_adjudicated_gold_in_submission_order(setup):
         annotate(adjudication.annotation, judge, groups)
     Assignment.objects.filter(annotation=annotation).update(submitted_at=T0)
     Assignment.objects.filter(annotation=other).update(submitted_at=T0 + timedelta(days=7))
+    return project, topic, second
 
+
+def test_agreement_with_adjudicated_gold_in_submission_order(setup):
+    project, topic, second = adjudicated(setup)
     admin = APIClient()
     admin.force_authenticate(AdminFactory())
     report = admin.get(f"/api/projects/{project.pk}/time/").json()
@@ -172,3 +177,31 @@ def test_agreement_with_adjudicated_gold_in_submission_order(setup):
     assert [w["score"] for w in gold["weeks"]] == [first, later]  # one topic a week
     # the judge's own work is no annotator's: no gold series
     assert all(a["gold"]["topics"] == [] for a in report["annotators"] if a["annotator"] == "judge")
+
+
+def test_the_gold_scores_are_read_from_the_stored_agreement_rows(setup):
+    """The gold series reads the agreement report's stored (gold, work) rows (issue 26.9:
+    scored once, not on every view): the first view stores what it did not find, and a stored
+    row is what the page shows (here one made wrong on purpose: the first topic's row given
+    the second's counts)."""
+    project, topic, second = adjudicated(setup)
+    admin = APIClient()
+    admin.force_authenticate(AdminFactory())
+
+    def scores():
+        report = admin.get(f"/api/projects/{project.pk}/time/").json()
+        gold = next(a for a in report["annotators"] if a["annotator"] == "ann")["gold"]
+        return [t["score"] for t in gold["topics"]]
+
+    first, later = scores()
+    rows = {
+        row.topic_id: row
+        for row in AgreementPair.objects.filter(
+            topic__project=project, key__kind=Annotation.Kind.ADJUDICATION
+        )
+    }
+    assert set(rows) == {topic.pk, second.pk}  # stored by the first view
+    rows[topic.pk].counts = rows[second.pk].counts
+    rows[topic.pk].save()
+    assert first != later
+    assert scores() == [later, later]

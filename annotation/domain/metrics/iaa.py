@@ -88,11 +88,16 @@ def aggregate(
     metrics: Iterable[MetricSpec],
     *,
     weights: Any = None,
+    vectors: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> tuple[dict[str, dict[str, TopicScores]], dict[str, OverallScores]]:
     """``results[topic][pair]`` -> (per-topic JSON, overall JSON) for every metric.
 
     Topics and pairs keep the order of ``results``; each metric's counts are extracted once.
     ``weights``: the bootstrap's resamples of the topics (default: :func:`resample_weights`).
+    ``vectors``: where the caller holds a metric's counts as arrays already (the stored
+    report, `scoring/stored.py`), ``vectors[metric][pair]`` is the pair's (topics x k) array
+    of ``metric.vector`` rows, topics in ``results``' order; such a metric is scored from it
+    (with or without intervals) and its ``extract`` is never called.
     """
     topics: dict[str, dict[str, TopicScores]] = {topic: {} for topic in results}
     overall: dict[str, OverallScores] = {}
@@ -101,12 +106,22 @@ def aggregate(
     elif weights is False:  # (no intervals asked for: the bench's baseline)
         weights = None
     metrics = list(metrics)
+    vectors = vectors or {}
     blocks: dict[str, tuple[Any, int]] = {}  # metric -> (its interval columns, its pairs)
+    layout: _Layout | None = None
     for metric in metrics:
         # with intervals numpy is loaded anyway: score with arrays (without, the command
         # line keeps numpy out of its start-up and takes the scalar path: the same floats)
-        if weights is not None and metric.vector is not None and metric.score_sums is not None:
-            blocks[metric.name] = _vector_metric(metric, results, topics, overall)
+        arrays = vectors.get(metric.name)
+        if metric.score_sums is not None and (
+            arrays is not None or (weights is not None and metric.vector is not None)
+        ):
+            layout = layout or _Layout(results)
+            if arrays is None:
+                arrays = _pair_arrays(metric, results)
+            maxima = _vector_metric(metric.name, metric.score_sums, arrays, layout, topics, overall)
+            if weights is not None:
+                blocks[metric.name] = _interval_block(arrays, layout, maxima)
             continue
         by_pair: dict[str, list[Any]] = {}
         topic_maxima: list[float] = []
@@ -140,45 +155,76 @@ def aggregate(
     return topics, overall
 
 
+class _Layout:
+    """Which topics each pair annotated, shared by every metric of one aggregation."""
+
+    def __init__(self, results: Mapping[str, Mapping[str, Any]]) -> None:
+        self.names = list(results)
+        self.indices: dict[str, list[int]] = {}  # pair -> the indices of its topics
+        # the topics with the same pairs (in the same order): one block of scores each
+        self.groups: dict[tuple[str, ...], list[int]] = {}
+        for index, pairs in enumerate(results.values()):
+            for pair in pairs:
+                self.indices.setdefault(pair, []).append(index)
+            self.groups.setdefault(tuple(pairs), []).append(index)
+        self.columns = {pair: column for column, pair in enumerate(self.indices)}
+
+    @property
+    def topics(self) -> int:
+        return len(self.names)
+
+
+def _pair_arrays(metric: MetricSpec, results: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Each pair's ``metric.vector`` rows as one (topics of the pair x k) array."""
+    import numpy
+
+    vector, extract = metric.vector, metric.extract
+    assert vector is not None
+    rows: dict[str, list[Sequence[float]]] = {}
+    for pairs in results.values():
+        for pair, result in pairs.items():
+            rows.setdefault(pair, []).append(vector(extract(result)))
+    return {pair: numpy.asarray(values, dtype=numpy.float64) for pair, values in rows.items()}
+
+
 def _vector_metric(
-    metric: MetricSpec,
-    results: Mapping[str, Mapping[str, Any]],
+    name: str,
+    score_sums: Callable[[Any], Any],
+    arrays: Mapping[str, Any],
+    layout: _Layout,
     topics: dict[str, dict[str, TopicScores]],
     overall: dict[str, OverallScores],
-) -> tuple[Any, int]:
-    """One metric whose counts add up as vectors, scored with numpy: each pair's per-topic
-    vectors in one array, every pair-topic score and every pair's micro score from arrays.
+) -> list[float | None]:
+    """One metric whose counts add up as vectors, scored with numpy from each pair's array:
+    every pair-topic score and every pair's micro score. Returns each topic's MAX.
 
     The same floats as ``metric.score`` / ``metric.pool`` (tested against them): the score
     of sums divides and multiplies in the scalar code's order, and a pair's counts are added
     topic after topic (``add.accumulate`` is a left-to-right running sum), as ``add_counts``
-    adds them. Returns the metric's bootstrap columns."""
+    adds them. A score of sums is always defined (0/0 is 0), so no pair-topic score is None."""
     import numpy
 
-    vector, score_sums = metric.vector, metric.score_sums
-    assert vector is not None
-    assert score_sums is not None
-    indices: dict[str, list[int]] = {}
-    vectors: dict[str, list[Sequence[float]]] = {}
-    for index, pairs in enumerate(results.values()):
-        for pair, result in pairs.items():
-            indices.setdefault(pair, []).append(index)
-            vectors.setdefault(pair, []).append(vector(metric.extract(result)))
-    arrays = {pair: numpy.asarray(rows, dtype=numpy.float64) for pair, rows in vectors.items()}
-    scores = {pair: iter(score_sums(array).tolist()) for pair, array in arrays.items()}
-    topic_maxima: list[float] = []
-    maxima_by_topic: list[float | None] = []
-    for topic, pairs in results.items():
-        by_pair: dict[str, Score] = {pair: next(scores[pair]) for pair in pairs}
-        defined = [score for score in by_pair.values() if score is not None]
-        topics[topic][metric.name] = {"avg": mean(defined), "max": best(defined), "pairs": by_pair}
-        maxima_by_topic.append(max(defined) if defined else None)
-        if defined:
-            topic_maxima.append(max(defined))
+    # every pair-topic score in one (topics x pairs) matrix, read back a block of topics
+    # with the same pairs at a time (not pair by pair and topic by topic)
+    matrix = numpy.zeros((layout.topics, len(layout.columns)))
+    for pair, array in arrays.items():
+        matrix[layout.indices[pair], layout.columns[pair]] = score_sums(array)
+    maxima_by_topic: list[float | None] = [None] * layout.topics
+    for pairs, members in layout.groups.items():
+        block = matrix[numpy.ix_(members, [layout.columns[pair] for pair in pairs])].tolist()
+        for index, values in zip(members, block, strict=True):
+            top = max(values) if values else None
+            topics[layout.names[index]][name] = {
+                "avg": mean(values),
+                "max": top,
+                "pairs": dict(zip(pairs, values, strict=True)),
+            }
+            maxima_by_topic[index] = top
+    topic_maxima = [top for top in maxima_by_topic if top is not None]
     micro = [
         float(score_sums(numpy.add.accumulate(array, axis=0)[-1:])[0]) for array in arrays.values()
     ]
-    overall[metric.name] = {
+    overall[name] = {
         "avg": mean(micro),
         "std": population_std(micro),
         "max_micro": best(micro),
@@ -187,12 +233,22 @@ def _vector_metric(
         "max_micro_ci": None,
         "max_macro_ci": None,
     }
+    return maxima_by_topic
+
+
+def _interval_block(
+    arrays: Mapping[str, Any], layout: _Layout, maxima_by_topic: Sequence[float | None]
+) -> tuple[Any, int]:
+    """One metric's bootstrap columns (``bootstrap.interval_columns``) and its pair count."""
+    import numpy
+
     rows, present = [], []
     for pair, array in arrays.items():
-        full = numpy.zeros((len(results), array.shape[1]))
-        full[indices[pair]] = array
-        mask = numpy.zeros(len(results))
-        mask[indices[pair]] = 1
+        indices = layout.indices[pair]
+        full = numpy.zeros((layout.topics, array.shape[1]))
+        full[indices] = array
+        mask = numpy.zeros(layout.topics)
+        mask[indices] = 1
         rows.append(full)
         present.append(mask)
     maxima = numpy.array([numpy.nan if m is None else m for m in maxima_by_topic], dtype=float)

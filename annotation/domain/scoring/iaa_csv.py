@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 # The interval columns come last, so readers of the older layout keep their columns.
@@ -39,47 +39,48 @@ NO_INTERVAL = [""] * len(CI_COLUMNS)
 
 def iaa_csv_rows(result: Mapping[str, Any]) -> list[list[str]]:
     """The rows of the CSV, header first, every cell a string."""
-    rows = [list(HEADER)]
+    return list(_rows(result))
+
+
+def _rows(result: Mapping[str, Any]) -> Iterator[list[str]]:
+    # (one row at a time: the writer keeps none of ~10,000 rows alive at 1,000 topics)
+    yield list(HEADER)
+    annotators: dict[int, str] = {}  # pairs -> annotators (a few values, ~10,000 rows)
+    rest = ["", "", "", *NO_INTERVAL]
     for topic, metrics in result["topics"].items():
         for metric, scores in metrics.items():
-            annotators = _annotators(len(scores["pairs"]))
-            rows.append(
-                [
-                    "topic",
-                    topic,
-                    metric,
-                    _cell(scores["avg"]),
-                    _cell(scores["max"]),
-                    str(annotators),
-                    "",
-                    "",
-                    "",
-                    *NO_INTERVAL,
-                ]
-            )
-    for metric, scores in result["overall"].items():
-        rows.append(
-            [
-                "overall",
-                "",
+            pairs = len(scores["pairs"])
+            if pairs not in annotators:
+                annotators[pairs] = str(_annotators(pairs))
+            yield [
+                "topic",
+                topic,
                 metric,
                 _cell(scores["avg"]),
-                "",
-                "",
-                _cell(scores["std"]),
-                _cell(scores["max_micro"]),
-                _cell(scores["max_macro"]),
-                *_intervals(scores),
+                _cell(scores["max"]),
+                annotators[pairs],
+                *rest,
             ]
-        )
+    for metric, scores in result["overall"].items():
+        yield [
+            "overall",
+            "",
+            metric,
+            _cell(scores["avg"]),
+            "",
+            "",
+            _cell(scores["std"]),
+            _cell(scores["max_micro"]),
+            _cell(scores["max_macro"]),
+            *_intervals(scores),
+        ]
     for topic in result.get("unscored_topics", []):
-        rows.append(["unscored", topic, "", "", "", "", "", "", "", *NO_INTERVAL])
-    return rows
+        yield ["unscored", topic, "", "", "", "", "", "", "", *NO_INTERVAL]
 
 
 def write_iaa_csv(result: Mapping[str, Any], stream: IO[str]) -> None:
     """Write :func:`iaa_csv_rows` to a text stream (open it with ``newline=""``)."""
-    csv.writer(stream, lineterminator="\n").writerows(iaa_csv_rows(result))
+    csv.writer(stream, lineterminator="\n").writerows(_rows(result))
 
 
 def _intervals(scores: Mapping[str, Any]) -> list[str]:
@@ -97,4 +98,6 @@ def _annotators(pairs: int) -> int:
 
 
 def _cell(value: float | None) -> str:
+    if type(value) is float:  # (most cells: no conversion)
+        return repr(value)
     return "" if value is None else repr(float(value))

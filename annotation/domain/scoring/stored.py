@@ -18,7 +18,8 @@ what a record holds or how it is computed changes, and every stored row becomes 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from annotation.domain.corpus import LINK_TYPES
@@ -31,6 +32,7 @@ OPTIONS_VERSION = 1
 SCHEMES = ("scico", "chemu")
 
 Record = dict[str, dict[str, Any]]  # scheme -> what evaluate.pair gives
+StoredRecord = dict[str, Any]  # a Record's JSON form (record_json), as a row holds it
 
 
 def options_key(schemes: Sequence[str], *, keep_singletons: bool, counted: str) -> str:
@@ -74,7 +76,7 @@ def _units_back(data: Mapping[str, Any]) -> list[list[Any]]:
     return [list(row) for row in data["values"]]
 
 
-def record_json(record: Record) -> dict[str, Any]:
+def record_json(record: Record) -> StoredRecord:
     """The JSON form of a record (lists of four numbers for counts)."""
     out: dict[str, Any] = {}
     for scheme, result in record.items():
@@ -122,36 +124,128 @@ def record_from_json(data: Mapping[str, Any]) -> Record:
     return record
 
 
+# The count vectors of a stored record's JSON, per scheme, in one fixed order: the report
+# reads each as a column block straight from the JSON lists (no Counts per pair and topic),
+# and a metric's ``vector`` is some of these columns (found by :func:`vector_columns`).
+VECTOR_FIELDS: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {
+    "scico": (
+        (("coref", "muc"), 4),
+        (("coref", "bcub"), 4),
+        (("coref", "ceafe"), 4),
+        (("coref", "lea"), 4),
+        (("hierarchy",), 4),
+        (("hierarchy_raw",), 4),
+        (("hierarchy_50",), 4),
+        (("path",), 2),
+        (("mention_exact",), 4),
+        (("mention_relaxed",), 4),
+    ),
+    "chemu": (
+        (("relation_exact",), 4),
+        (("relation_relaxed",), 4),
+        (("mention_exact",), 4),
+        (("mention_relaxed",), 4),
+        (("anaphor_exact",), 4),
+        (("anaphor_relaxed",), 4),
+    ),
+}
+
+
+@functools.cache
+def vector_columns(scheme: str) -> dict[str, list[int]]:
+    """Metric name -> which columns of a record's :data:`VECTOR_FIELDS` row its ``vector``
+    is, for the IAA metrics of ``scheme`` with a vector form. Found by running each metric's
+    own ``extract`` and ``vector`` on a probe record whose numbers are their column indices,
+    so the layout cannot drift from the metric table."""
+    probe: dict[str, Any] = {}
+    column = 0
+    for path, width in VECTOR_FIELDS[scheme]:
+        place = probe
+        for key in path[:-1]:
+            place = place.setdefault(key, {})
+        place[path[-1]] = list(range(column, column + width))
+        column += width
+    decoded = record_from_json({scheme: probe})[scheme]
+    columns: dict[str, list[int]] = {}
+    for metric in evaluate.IAA_METRICS[scheme]:
+        if metric.vector is None or metric.score_sums is None:
+            continue
+        try:
+            columns[metric.name] = [int(value) for value in metric.vector(metric.extract(decoded))]
+        except KeyError:  # reads a field not in VECTOR_FIELDS: scored from decoded records
+            continue
+    return columns
+
+
+def _vector_rows(records: Sequence[StoredRecord], scheme: str) -> Any:
+    """(records x columns) float array of the records' :data:`VECTOR_FIELDS`, one column
+    block per field (float64 holds every stored count exactly, as ``metric.vector`` rows
+    turned into arrays do)."""
+    import numpy
+
+    parts = [record[scheme] for record in records]
+    blocks = []
+    for path, width in VECTOR_FIELDS[scheme]:
+        values: list[Any] = parts
+        for key in path:
+            values = [value[key] for value in values]
+        blocks.append(numpy.asarray(values, dtype=numpy.float64).reshape(len(parts), width))
+    return numpy.hstack(blocks)
+
+
 def iaa_from_records(
-    results: Mapping[str, Mapping[str, Record]], scheme: str, *, intervals: bool = True
+    results: Mapping[str, Mapping[str, StoredRecord]], scheme: str, *, intervals: bool = True
 ) -> dict[str, Any]:
-    """``results[topic][pair]`` -> ``{"topics", "overall"}`` as ``api.iaa`` gives them, for
-    one scheme (topics and pairs in the order ``api.iaa`` would put them)."""
-    per_scheme = {
-        topic: {pair: record[scheme] for pair, record in pairs.items()}
-        for topic, pairs in results.items()
+    """``results[topic][pair]`` (records in their JSON form, :func:`record_json`) ->
+    ``{"topics", "overall"}`` as ``api.iaa`` gives them, for one scheme (topics and pairs in
+    the order ``api.iaa`` would put them).
+
+    The metrics with a vector form are scored from arrays built straight from the JSON
+    lists, one (topics x columns) array per pair (``aggregate``'s ``vectors``: the same
+    floats as from decoded records); only the others (Krippendorff's alpha) decode records."""
+    by_pair: dict[str, list[StoredRecord]] = {}
+    for pairs in results.values():
+        for pair, record in pairs.items():
+            by_pair.setdefault(pair, []).append(record)
+    rows = {pair: _vector_rows(records, scheme) for pair, records in by_pair.items()}
+    columns = vector_columns(scheme)
+    vectors = {
+        name: {pair: array[:, wanted] for pair, array in rows.items()}
+        for name, wanted in columns.items()
     }
+    metrics = evaluate.IAA_METRICS[scheme]
+    if all(metric.name in columns for metric in metrics):
+        per_scheme: Mapping[str, Mapping[str, Any]] = results  # (never read: all from arrays)
+    else:
+        per_scheme = {
+            topic: {
+                pair: record_from_json({scheme: record[scheme]})[scheme]
+                for pair, record in pairs.items()
+            }
+            for topic, pairs in results.items()
+        }
     topics, overall = aggregate(
-        per_scheme, evaluate.IAA_METRICS[scheme], weights=None if intervals else False
+        per_scheme, metrics, weights=None if intervals else False, vectors=vectors
     )
     return {"topics": topics, "overall": overall}
 
 
-def score_from_records(scheme: str, records: Sequence[Record]) -> dict[str, Any]:
+def score_from_records(scheme: str, records: Sequence[StoredRecord]) -> dict[str, Any]:
     """What ``api.score_scico`` (``keep_singletons`` and the count as the records were made)
     or ``api.score_chemu`` returns without intervals, from the (gold, system) records of the
-    topics in gold order."""
+    topics in gold order, in their JSON form: counts are added straight from the stored
+    lists (:func:`_add_stored`), with no ``Counts`` per topic."""
     parts = [record[scheme] for record in records]
     result: dict[str, Any] = {
         "mention_detection": {
-            kind: add_counts(part[f"mention_{kind}"] for part in parts).prf()
+            kind: _add_stored(part[f"mention_{kind}"] for part in parts).prf()
             for kind in ("exact", "relaxed")
         }
     }
     if scheme == "chemu":
         for kind in ("exact", "relaxed"):
             per_type = {
-                name: add_counts(part["relation_types"][kind][name] for part in parts)
+                name: _add_stored(part["relation_types"][kind][name] for part in parts)
                 for name in LINK_TYPES
             }
             result[kind] = {
@@ -159,18 +253,33 @@ def score_from_records(scheme: str, records: Sequence[Record]) -> dict[str, Any]
                 "per_type": {name: counts.prf() for name, counts in per_type.items()},
             }
         result["anaphors"] = {
-            kind: add_counts(part[f"anaphor_{kind}"] for part in parts).prf()
+            kind: _add_stored(part[f"anaphor_{kind}"] for part in parts).prf()
             for kind in ("exact", "relaxed")
         }
         return result
     coref = [part["coref"] for part in parts]
-    result["mentions"] = add_counts(c["mentions"] for c in coref).prf()
-    totals = {name: add_counts(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
+    result["mentions"] = _add_stored(c["mentions"] for c in coref).prf()
+    totals = {name: _add_stored(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
     result.update({name: counts.prf() for name, counts in totals.items()})
     result["conll_f1"] = evaluate.conll_from_totals(totals)
-    result["hierarchy"] = add_counts(part["hierarchy"] for part in parts).prf()
-    result["hierarchy_50"] = add_counts(part["hierarchy_50"] for part in parts).prf()
-    result["hierarchy_f1_raw"] = add_counts(part["hierarchy_raw"] for part in parts).prf()
+    result["hierarchy"] = _add_stored(part["hierarchy"] for part in parts).prf()
+    result["hierarchy_50"] = _add_stored(part["hierarchy_50"] for part in parts).prf()
+    result["hierarchy_f1_raw"] = _add_stored(part["hierarchy_raw"] for part in parts).prf()
     path = [part["path"] for part in parts]
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
     return result
+
+
+def _add_stored(rows: Iterable[Sequence[float]]) -> Counts:
+    """``add_counts`` of stored counts (lists of four): the same additions in the same order
+    (from 0, topic after topic), so the same numbers."""
+    p_num: float = 0
+    p_den: float = 0
+    r_num: float = 0
+    r_den: float = 0
+    for a, b, c, d in rows:
+        p_num += a
+        p_den += b
+        r_num += c
+        r_den += d
+    return Counts(p_num, p_den, r_num, r_den)
