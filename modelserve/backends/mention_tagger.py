@@ -200,6 +200,8 @@ def fit(
     shuffler = random.Random(seed)
     net.to(device).train()
     optimiser = torch.optim.Adam(net.parameters(), lr=learning_rate)
+    # a small training set (a project's own few topics) still gets 4 steps per epoch
+    batch_size = max(1, min(batch_size, len(sequences) // 4))
     by_length = sorted(range(len(sequences)), key=lambda k: len(sequences[k].words))
     batches = [by_length[k : k + batch_size] for k in range(0, len(by_length), batch_size)]
     # padded once: the same batches every epoch, only their order changes
