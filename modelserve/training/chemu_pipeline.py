@@ -43,7 +43,7 @@ def train_chemu_pipeline(
     seeds: Sequence[int] = (0,),
     holdout_fraction: float = 0.15,
     link_epochs: int = 3,
-    mention_epochs: int = 20,
+    mention_epochs: int = 12,
     encoder_path: str | None = None,
     device: str = "auto",
     results_path: Path | None = None,
