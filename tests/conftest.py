@@ -2,7 +2,8 @@
 
 Pure tests (tests/domain) never start a server. A test that uses the database (pytest-django's
 `db` / `transactional_db`) or asks for `services` gets both servers, and the Django settings
-that name them (database, cache, channel layer, Celery broker) are pointed at them.
+that name them (database, cache, channel layer, Celery broker) are pointed at them; the
+default storage too, at a folder of the session's (STORAGE_DIR for the subprocesses).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import pytest
 from django.test import override_settings
 
+from corefapp.storage import LOCAL as LOCAL_STORAGE
 from tests import hypothesis_profiles, lanes
 from tests.services import Services, start_services
 
@@ -31,6 +33,7 @@ def services() -> Services:
     from django.conf import settings
 
     running = start_services()
+    storage = running.root / "storage"
     settings.DATABASES["default"].update(
         NAME="corefapp",
         USER="postgres",
@@ -58,6 +61,7 @@ def services() -> Services:
         CACHES={"default": {**settings.CACHES["default"], "LOCATION": running.redis_url}},
         CELERY_BROKER_URL=running.redis_url,
         CELERY_RESULT_BACKEND=running.redis_url,
+        STORAGES=session_storages(settings.STORAGES, storage),
     )
     redis_settings.enable()
     from corefapp.celery import app as celery_app
@@ -65,9 +69,22 @@ def services() -> Services:
     celery_app.conf.update(broker_url=running.redis_url, result_backend=running.redis_url)
     # Subprocesses started by tests (daphne, celery workers) read these.
     os.environ["REDIS_URL"] = running.redis_url
+    os.environ["STORAGE_DIR"] = str(storage)
     yield running
+    os.environ.pop("STORAGE_DIR", None)
     redis_settings.disable()
     running.stop()
+
+
+def session_storages(storages: dict, folder) -> dict:
+    """The local default storage (uploads, releases) in the session's own folder under
+    var/test, removed with it: tests never write the checkout's var/imports or var/releases.
+    A bucket (STORAGE_URL) is left as it is."""
+    default = storages["default"]
+    if default["BACKEND"] != LOCAL_STORAGE:
+        return storages
+    options = {**default.get("OPTIONS", {}), "location": str(folder)}
+    return {**storages, "default": {**default, "OPTIONS": options}}
 
 
 @pytest.fixture(scope="session")
