@@ -15,7 +15,7 @@ from django.test import override_settings
 
 from corefapp.storage import LOCAL as LOCAL_STORAGE
 from tests import hypothesis_profiles, lanes
-from tests.services import Services, start_services
+from tests.services import Services, clone_migrated, start_services
 
 hypothesis_profiles.load_profile()
 
@@ -89,8 +89,19 @@ def session_storages(storages: dict, folder) -> dict:
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(services: Services) -> None:
-    """pytest-django calls this before creating the test database: use the session's server."""
-    return
+    """pytest-django calls this before creating the test database: use the session's server,
+    and make the test database a copy of the migrated template (tests/services.py), which
+    Django then keeps (`django_db_keepdb`): its migrate finds nothing left to do."""
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    clone_migrated(services, default.get("TEST", {}).get("NAME") or f"test_{default['NAME']}")
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb() -> bool:
+    """The test database is made above, and goes with the session's server at its end."""
+    return True
 
 
 @pytest.fixture(autouse=True)
