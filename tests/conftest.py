@@ -33,6 +33,7 @@ def services() -> Services:
     from django.conf import settings
 
     running = start_services()
+    commits_without_waiting_for_the_disk(running)
     storage = running.root / "storage"
     settings.DATABASES["default"].update(
         NAME="corefapp",
@@ -74,6 +75,19 @@ def services() -> Services:
     os.environ.pop("STORAGE_DIR", None)
     redis_settings.disable()
     running.stop()
+
+
+def commits_without_waiting_for_the_disk(running: Services) -> None:
+    """The session's throwaway server answers a commit before its WAL reaches the disk
+    (synchronous_commit off): tests commit at every operation, set-up and flush, and on a
+    disk shared by busy processes each wait for the disk can take milliseconds. Nothing is
+    lost unless PostgreSQL itself crashes, which no test does to this server (the outage tests
+    start servers of their own). Only here: `make up` and the benchmarks keep the default."""
+    import psycopg
+
+    with psycopg.connect(running.postgres.url("postgres"), autocommit=True) as connection:
+        connection.execute("ALTER SYSTEM SET synchronous_commit = 'off'")
+        connection.execute("SELECT pg_reload_conf()")
 
 
 def session_storages(storages: dict, folder) -> dict:
