@@ -7,7 +7,8 @@ directory that later sessions copy, which saves a few seconds per session.
 A second template holds the `corefapp` database migrated to this checkout's migrations, and
 an untouched copy of it (MIGRATED): built once per set of migrations (their files and the
 Django packages' versions name it), it spares every session, every benchmark smoke run and
-every second instance a migration from nothing (several seconds of CPU each). What is
+every second instance a migration from nothing (a process of its own for a second instance;
+about as long as copying the bigger cluster where Django is up anyway). What is
 migrated there is what `manage.py migrate` gives; a caller that migrates after finds nothing
 to do. `start_services(migrated=False)` gives a cluster that has never been migrated.
 """
