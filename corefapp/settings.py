@@ -252,7 +252,8 @@ STORAGE_URL = env.str("STORAGE_URL", default="")
 STORAGES = {
     "default": default_storage_setting(
         STORAGE_URL,
-        var_dir=VAR_DIR,
+        # STORAGE_DIR: the folder without STORAGE_URL (the test session's own, tests/conftest.py)
+        var_dir=Path(env.str("STORAGE_DIR", default=str(VAR_DIR))),
         endpoint_url=env.str("STORAGE_ENDPOINT_URL", default=""),
         region=env.str("STORAGE_REGION", default=""),
         addressing_style=env.str("STORAGE_ADDRESSING_STYLE", default=""),

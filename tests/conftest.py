@@ -2,7 +2,8 @@
 
 Pure tests (tests/domain) never start a server. A test that uses the database (pytest-django's
 `db` / `transactional_db`) or asks for `services` gets both servers, and the Django settings
-that name them (database, cache, channel layer, Celery broker) are pointed at them.
+that name them (database, cache, channel layer, Celery broker) are pointed at them; the
+default storage too, at a folder of the session's (STORAGE_DIR for the subprocesses).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import os
 import pytest
 from django.test import override_settings
 
+from corefapp.storage import LOCAL as LOCAL_STORAGE
 from tests import hypothesis_profiles, lanes
-from tests.services import Services, start_services
+from tests.services import Services, clone_migrated, start_services
 
 hypothesis_profiles.load_profile()
 
@@ -31,6 +33,8 @@ def services() -> Services:
     from django.conf import settings
 
     running = start_services()
+    commits_without_waiting_for_the_disk(running)
+    storage = running.root / "storage"
     settings.DATABASES["default"].update(
         NAME="corefapp",
         USER="postgres",
@@ -58,6 +62,7 @@ def services() -> Services:
         CACHES={"default": {**settings.CACHES["default"], "LOCATION": running.redis_url}},
         CELERY_BROKER_URL=running.redis_url,
         CELERY_RESULT_BACKEND=running.redis_url,
+        STORAGES=session_storages(settings.STORAGES, storage),
     )
     redis_settings.enable()
     from corefapp.celery import app as celery_app
@@ -65,15 +70,52 @@ def services() -> Services:
     celery_app.conf.update(broker_url=running.redis_url, result_backend=running.redis_url)
     # Subprocesses started by tests (daphne, celery workers) read these.
     os.environ["REDIS_URL"] = running.redis_url
+    os.environ["STORAGE_DIR"] = str(storage)
     yield running
+    os.environ.pop("STORAGE_DIR", None)
     redis_settings.disable()
     running.stop()
 
 
+def commits_without_waiting_for_the_disk(running: Services) -> None:
+    """The session's throwaway server answers a commit before its WAL reaches the disk
+    (synchronous_commit off): tests commit at every operation, set-up and flush, and on a
+    disk shared by busy processes each wait for the disk can take milliseconds. Nothing is
+    lost unless PostgreSQL itself crashes, which no test does to this server (the outage tests
+    start servers of their own). Only here: `make up` and the benchmarks keep the default."""
+    import psycopg
+
+    with psycopg.connect(running.postgres.url("postgres"), autocommit=True) as connection:
+        connection.execute("ALTER SYSTEM SET synchronous_commit = 'off'")
+        connection.execute("SELECT pg_reload_conf()")
+
+
+def session_storages(storages: dict, folder) -> dict:
+    """The local default storage (uploads, releases) in the session's own folder under
+    var/test, removed with it: tests never write the checkout's var/imports or var/releases.
+    A bucket (STORAGE_URL) is left as it is."""
+    default = storages["default"]
+    if default["BACKEND"] != LOCAL_STORAGE:
+        return storages
+    options = {**default.get("OPTIONS", {}), "location": str(folder)}
+    return {**storages, "default": {**default, "OPTIONS": options}}
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(services: Services) -> None:
-    """pytest-django calls this before creating the test database: use the session's server."""
-    return
+    """pytest-django calls this before creating the test database: use the session's server,
+    and make the test database a copy of the migrated template (tests/services.py), which
+    Django then keeps (`django_db_keepdb`): its migrate finds nothing left to do."""
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    clone_migrated(services, default.get("TEST", {}).get("NAME") or f"test_{default['NAME']}")
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb() -> bool:
+    """The test database is made above, and goes with the session's server at its end."""
+    return True
 
 
 @pytest.fixture(autouse=True)

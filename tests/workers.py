@@ -68,6 +68,9 @@ class Worker:
             )
 
     def wait_ready(self, timeout: float = 60) -> None:
+        """Returns once the worker consumes; else stops it and raises. A worker left behind by
+        a set-up that failed would go on answering pings and taking tasks from the session's
+        Redis for every later test (the health page's "no worker" tests saw it)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -75,7 +78,8 @@ class Worker:
             if "ready." in self.log():
                 return
             time.sleep(0.2)
-        raise RuntimeError(f"the worker did not start:\n{self.log()}")
+        self.stop()
+        raise RuntimeError(f"the worker did not start within {timeout} s:\n{self.log()}")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

@@ -7,15 +7,16 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from rest_framework.test import APIClient
 
 from annotation.models import Mention, Topic
-from corefapp.runtime.defaults import var_dir
 from tests.factories import AdminFactory, ProjectFactory
 from tests.workers import Worker
 
@@ -37,13 +38,13 @@ def worker(services):
 
 
 @pytest.fixture
-def uploads(settings):
-    """The uploads folder of the default storage (var/ here, which the worker shares), one
-    per test: var/imports-test-N."""
+def uploads(settings, services):
+    """The uploads folder of the default storage (the session's folder, STORAGE_DIR, which the
+    worker shares), one per test: imports-test-N."""
     folder_name = f"imports-test-{time.monotonic_ns()}"
     settings.IMPORT_UPLOADS_DIR = folder_name
     settings.IMPORT_ASYNC_BYTES = 200_000
-    folder = var_dir() / folder_name
+    folder = Path(default_storage.path(folder_name))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import psycopg
 
 from tests.paths import REPO
+from tests.services import MIGRATED
 
 
 def manage(env: dict, *args: str) -> str:
@@ -28,12 +29,15 @@ def manage(env: dict, *args: str) -> str:
 
 
 @contextmanager
-def second_database(services, name: str) -> Iterator[str]:
-    """An empty database `name` (dropped first if a crashed run left it), its URL, dropped after."""
+def second_database(services, name: str, *, migrated: bool = False) -> Iterator[str]:
+    """A database `name` (dropped first if a crashed run left it), its URL, dropped after:
+    empty, or `migrated`: a copy of the session's migrated template (tests/services.py), what
+    `manage.py migrate` gives an empty one, without a process that migrates from nothing."""
     admin = services.postgres.url("postgres")
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        connection.execute(f'CREATE DATABASE "{name}"')
+        template = f' TEMPLATE "{MIGRATED}"' if migrated else ""
+        connection.execute(f'CREATE DATABASE "{name}"{template}')
     try:
         yield services.postgres.url(name)
     finally:

@@ -27,7 +27,8 @@ class Launcher:
         env = {
             k: v
             for k, v in os.environ.items()
-            if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")
+            # The test session's servers and storage folder: `make up` uses its own var/.
+            if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "STORAGE_DIR")
         }
         # Models are shared with the checkout's var/models: the first start trains the ChEMU model
         # there once (as make up would); later test runs find it.

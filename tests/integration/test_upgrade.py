@@ -23,6 +23,20 @@ OLDEST = {
     "modelserve": "0004_run_one_active_per_topic_and_user",
 }
 
+# The first release's state, in one process: Django's own apps (unchanged since), ours at
+# their heads; then the plan, which the test reads. (A process per step cost a Django start-up
+# each; the upgrade itself is a `manage.py migrate` of its own below.)
+OLD_STATE = f"""
+from io import StringIO
+from django.core.management import call_command
+call_command("migrate", "auth", verbosity=0)
+call_command("migrate", "annotation", "{OLDEST["annotation"]}", verbosity=0)
+call_command("migrate", "modelserve", "{OLDEST["modelserve"]}", verbosity=0)
+plan = StringIO()
+call_command("showmigrations", "--plan", stdout=plan)
+print(plan.getvalue())
+"""
+
 # Runs at the old schema: historical models of the first release's state.
 SEED = """
 from django.db import connection
@@ -62,9 +76,14 @@ apps.get_model("modelserve", "SuggestionSettings").objects.create(project=projec
 print(annotation.pk)
 """
 
-# Runs at this release's schema, with its models and services.
+# Runs at this release's schema, with its models and services, after printing the plan.
 CHECK = """
 import json
+from io import StringIO
+from django.core.management import call_command
+plan = StringIO()
+call_command("showmigrations", "--plan", stdout=plan)
+print(plan.getvalue())
 from annotation.models import Annotation, Project, Topic
 from annotation.selectors.state import annotation_state_load
 from annotation.services.operations import annotation_undo
@@ -107,23 +126,23 @@ def test_a_first_release_database_with_data_migrates_to_this_release(old_databas
         SECRET_KEY=settings.SECRET_KEY,
         DJANGO_SETTINGS_MODULE="corefapp.settings",
     )
-    # The first release's state: Django's own apps (unchanged since), ours at their heads.
-    manage(env, "migrate", "auth")
-    manage(env, "migrate", "annotation", OLDEST["annotation"])
-    manage(env, "migrate", "modelserve", OLDEST["modelserve"])
-    plan = manage(env, "showmigrations", "--plan")
+    *lines, seeded = manage(env, "shell", "-c", OLD_STATE + SEED).strip().splitlines()
+    plan = "\n".join(lines)
     assert "[X]  annotation.0006_topic_split" not in plan
     assert "[ ]  annotation.0006_topic_split" in plan
-    annotation_id = int(manage(env, "shell", "-c", SEED).strip().splitlines()[-1])
+    annotation_id = int(seeded)
 
     manage(env, "migrate")
 
-    assert "[ ]" not in manage(env, "showmigrations", "--plan")
-    checked = json.loads(
+    *lines, last = (
         manage(env, "shell", "-c", CHECK.replace("ANNOTATION", str(annotation_id)))
         .strip()
-        .splitlines()[-1]
+        .splitlines()
     )
+    plan = "\n".join(lines)
+    assert "[ ]" not in plan
+    assert "[X]  annotation.0006_topic_split" in plan
+    checked = json.loads(last)
     m = checked["mentions"]
     assert checked["validation"] is False
     assert checked["scheme"] == "hierarchy"

@@ -27,7 +27,15 @@ def waiting_in(services, queue: str) -> set[int]:
     return {run for run in (_run_id(raw, RUN_TASK) for raw in messages) if run is not None}
 
 
+def no_other_model_worker() -> None:
+    """Another test's worker still consuming this session's model queues would take the heavy
+    model's message (seen once, beside other files under pytest-xdist): say so plainly."""
+    cache.delete(CACHE_KEY)
+    assert model_workers() == [], "a model worker of another test still runs"
+
+
 def test_a_worker_of_one_model_takes_its_runs_and_leaves_another_models_runs_queued(services):
+    no_other_model_worker()
     topic = demo_topic("queues")
     heavy = suggestion_run_request(topic=topic, user=UserFactory(), backend=HEAVY)
     light = suggestion_run_request(topic=topic, user=UserFactory(), backend=LIGHT)
