@@ -20,6 +20,8 @@ docs/adjudication.md.
 4. Links. A link (type, anaphor, antecedent) that a majority has, between kept mentions, is
    added, best supported first, skipping any that breaks a ChEMU-Ref rule (link_rules) or,
    when the project refuses them, a second link between the same two mentions.
+5. Labels and notes. Each annotator's cluster names the consensus cluster holding its first
+   member; a consensus cluster takes the label most of those naming it carry (`_texts`).
 
 Ties are broken by the mentions' keys (document, spans), never by input order or ids.
 """

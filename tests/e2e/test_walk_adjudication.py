@@ -26,6 +26,7 @@ from adjudication.services.adjudications import create_adjudication
 from annotation.models import Annotation, Project
 from annotation.selectors.state import annotation_state_load
 from annotation.services.assignments import assignment_submit
+from annotation.services.operations import annotation_operation_apply
 from fixtures.demo.load import DEMO_ANNOTATORS, _agreement
 from tests.e2e.workspace import current_mention, open_workspace, press, wait_saved
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
@@ -116,9 +117,13 @@ def test_an_admin_reads_the_history_of_the_adjudication_from_its_review(
 ):
     """Issue 24, item 9: an admin-visible timeline of an annotation, from the operation log."""
     assignment, annotation = judged
-    judge = open_adjudication(new_page, assignment)
-    press(judge, "N", "2")  # one adoption by the adjudicator
-    wait_saved(judge)
+    cluster = annotation.clusters.order_by("id").first()
+    annotation_operation_apply(
+        annotation_id=annotation.pk,
+        user=assignment.user,
+        payload={"op": "rename", "cluster": cluster.pk, "label": "GNN layers"},
+        expected_version=annotation.version,
+    )
 
     page = new_page(AdminFactory())
     page.goto(f"/review/annotations/{annotation.pk}")
@@ -129,6 +134,7 @@ def test_an_admin_reads_the_history_of_the_adjudication_from_its_review(
     rows = history.locator("tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(0)).to_contain_text("judge")  # newest first
+    expect(rows.nth(0)).to_contain_text("label changed")
     expect(rows.nth(1)).to_contain_text("adjudication seed")
     expect(rows.nth(1)).to_contain_text("system")
     page.screenshot(path=str(artifacts / "walk-adjudication-history.png"))
