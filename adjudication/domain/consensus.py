@@ -267,7 +267,14 @@ def _texts(
             first = min(placed)
             cluster = version.clusters[key]
             votes[group_of[first]][(cluster.label, cluster.note)] += 1
-    return [min(v, key=lambda text, v=v: (-v[text], text)) if v else ("", "") for v in votes]
+    return [_most_voted(v) for v in votes]
+
+
+def _most_voted(votes: Counter[tuple[str, str]]) -> tuple[str, str]:
+    """The text with the most votes (ties: the smallest); ("", "") without any."""
+    if not votes:
+        return ("", "")
+    return min(votes, key=lambda text: (-votes[text], text))
 
 
 def _describe(

@@ -12,11 +12,12 @@ from annotation.selectors.access import readable_annotation
 def own_flags(user, annotation_id: int) -> list[dict]:
     """The flags of an annotation `user` may read: `mention_id`, `comment`, `updated_at`."""
     annotation = readable_annotation(user, annotation_id)
-    return list(
-        MentionFlag.objects.filter(annotation=annotation)
+    return [
+        dict(row)
+        for row in MentionFlag.objects.filter(annotation=annotation)
         .order_by("mention_id")
         .values("mention_id", "comment", "updated_at")
-    )
+    ]
 
 
 def flags_by_annotation(annotation_ids: list[int]) -> dict[int, list[dict]]:
