@@ -14,6 +14,7 @@ def project_row(project: Project) -> dict:
     return project_payload(project) | {
         "topics": project.topics.count() if topics is None else topics,
         "hierarchy_count": project.hierarchy_count,
+        "validation_reasons": project.validation_reasons,
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from annotation.errors import ProjectRefused
-from annotation.models import Annotation, Project
+from annotation.models import Annotation, Project, ValidationDecision
 
 PROJECT_FIELDS = (
     "name",
@@ -20,6 +20,7 @@ PROJECT_FIELDS = (
     "validation",
     "hierarchy_count",
     "suggestions",
+    "validation_reasons",
 )
 
 
@@ -33,10 +34,39 @@ def _check_scheme(values: dict) -> None:
         raise ProjectRefused("A project needs at least one scheme: hierarchy, anaphora, or both.")
 
 
+def _check_reasons(project: Project | None, reasons: list[dict] | None) -> None:
+    """Each reason its own key; a key that rejections already give stays (its label may
+    change): removing it would leave those rejections without a reason the project knows."""
+    if reasons is None:
+        return
+    if not reasons:
+        raise ProjectRefused("A validation project needs at least one reason to reject for.")
+    if len(reasons) > 3:
+        raise ProjectRefused("At most three reasons: validators pick them with 1, 2 and 3.")
+    keys = [reason["key"] for reason in reasons]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise ProjectRefused(f"Two reasons have the key {key!r}: each needs its own.")
+    if project is None:
+        return
+    given = (
+        ValidationDecision.objects.filter(annotation__topic__project=project, reason__gt="")
+        .exclude(reason__in=keys)
+        .values_list("reason", flat=True)
+        .distinct()
+    )
+    in_use = sorted(given)
+    if in_use:
+        raise ProjectRefused(
+            f"Rejections already give the reason {in_use[0]!r}: keep it (its label may change)."
+        )
+
+
 @transaction.atomic
 def project_create(**values) -> Project:
     values = {k: v for k, v in values.items() if k in PROJECT_FIELDS}
     _check_scheme({"hierarchy": True, **values})
+    _check_reasons(None, values.get("validation_reasons"))
     if Project.objects.filter(name=values.get("name")).exists():
         raise ProjectRefused(f"A project named {values.get('name')!r} exists already.")
     return Project.objects.create(**values)
@@ -47,6 +77,7 @@ def project_update(*, project: Project, **values) -> Project:
     values = {k: v for k, v in values.items() if k in PROJECT_FIELDS}
     merged = {f: getattr(project, f) for f in PROJECT_FIELDS} | values
     _check_scheme(merged)
+    _check_reasons(project, values.get("validation_reasons"))
     if (
         values.get("single_parent")
         and not project.single_parent

@@ -74,6 +74,7 @@ def test_a_validator_decides_by_keys_undoes_reloads_and_finishes(new_page, artif
     decided(page, 7)
     expect(page.locator("[data-finished]")).to_contain_text("Every mention is decided")
     page.get_by_role("button", name="Submit the topic").click()
+    page.get_by_role("dialog").get_by_role("button", name="Submit").click()  # it asks first
     expect(page.locator("[data-finished]")).to_contain_text("Submitted")
     assert Assignment.objects.get(pk=assignment.pk).status == "submitted"
     decisions = ValidationDecision.objects.filter(annotation=annotation)
@@ -132,6 +133,7 @@ def test_an_adjudicator_settles_only_the_mentions_the_validators_decided_differe
     page.keyboard.press("y")
     expect(page.locator("[data-finished]")).to_contain_text("Every mention the validators differ")
     page.get_by_role("button", name="Submit the topic").click()
+    page.get_by_role("dialog").get_by_role("button", name="Submit").click()  # it asks first
     expect(page.locator("[data-finished]")).to_contain_text("Submitted")
     settled = dict(
         ValidationDecision.objects.filter(annotation=annotation).values_list(

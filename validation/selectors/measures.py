@@ -134,7 +134,9 @@ def validation_measures(project: Project) -> dict[str, Any]:
         validators.append(
             {
                 "validator": user,
-                "topics": len(rows),
+                # submitted topics, like every other count of the report (the assigned ones
+                # are the progress page's): the walk of issue 24 read assigned ones here
+                "topics": sum(status == Assignment.Status.SUBMITTED for *_, status in rows),
                 "decided": n,
                 "accepted": accepted,
                 "rejected": n - accepted,

@@ -22,7 +22,7 @@ class ReasonCount(serializers.Serializer):
 
 class ValidatorMeasures(serializers.Serializer):
     validator = serializers.CharField()
-    topics = serializers.IntegerField()
+    topics = serializers.IntegerField(help_text="topics the validator has submitted")
     decided = serializers.IntegerField()
     accepted = serializers.IntegerField()
     rejected = serializers.IntegerField()

@@ -4,8 +4,23 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from annotation.api.serializers.agreement_validation import ValidationReason
 from annotation.api.serializers.fields import Number
 from annotation.api.serializers.workspace import ProjectInfo, assignment_role, assignment_status
+
+
+class ValidationReasonInput(serializers.Serializer):
+    """One reason a validator may give for a rejection (picked with 1, 2, 3)."""
+
+    key = serializers.RegexField(
+        r"^[a-z][a-z0-9_-]*$",
+        max_length=40,
+        error_messages={
+            "invalid": "A reason's key is one word: lower-case letters, digits, - or _ "
+            "(exports and the report's CSV name the reason by it)."
+        },
+    )
+    label = serializers.CharField(max_length=200)
 
 
 class Project(ProjectInfo):
@@ -15,6 +30,9 @@ class Project(ProjectInfo):
     hierarchy_count = serializers.ChoiceField(
         choices=["closure", "raw"],
         help_text="the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)",
+    )
+    validation_reasons = ValidationReason(
+        many=True, help_text="the reasons validators give for a rejection, in key order 1-3"
     )
 
 

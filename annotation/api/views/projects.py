@@ -9,7 +9,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
-from annotation.api.serializers.projects import ProgressPayload, Project, TopicRow
+from annotation.api.serializers.projects import (
+    ProgressPayload,
+    Project,
+    TopicRow,
+    ValidationReasonInput,
+)
 from annotation.models import Project as ProjectModel
 from annotation.selectors.progress import project_progress
 from annotation.selectors.projects import project_row, project_rows, project_topics
@@ -36,6 +41,13 @@ class ProjectSerializer(serializers.Serializer):
     )
     suggestions = serializers.BooleanField(
         default=True, help_text="annotators may ask the model for suggestions on real topics"
+    )
+    validation_reasons = serializers.ListField(
+        child=ValidationReasonInput(),
+        required=False,
+        # 1-3 of them: checked by the service (a length here becomes a tuple type in the
+        # generated TypeScript, which a form's list cannot be)
+        help_text="a validation project's reasons for a rejection (1-3; default: WEC's three)",
     )
 
 

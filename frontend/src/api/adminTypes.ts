@@ -18,13 +18,16 @@ export type ProjectRow = Project & {
 };
 
 /** What the project form sends: the project (POST creates, PATCH changes) and its
- * suggestion settings (PUT), every field filled in by the form. */
-export type ProjectInput = Required<Schemas["ProjectRequest"]> & {
+ * suggestion settings (PUT), every field filled in by the form but a validation project's
+ * reasons (a new project gets WEC's three from the server; they are edited afterwards). */
+export type ProjectInput = Required<Omit<Schemas["ProjectRequest"], "validation_reasons">> &
+  Pick<Schemas["ProjectRequest"], "validation_reasons"> & {
   suggestion_backend: SuggestionSettings["backend"];
   suggestion_params: SuggestionSettings["params"];
 };
 
 export type SuggestionBackends = Schemas["SuggestionBackends"];
+export type ValidationReasonInput = Schemas["ValidationReasonInputRequest"];
 export type TopicRow = Schemas["TopicRow"];
 export type UserRow = Schemas["UserRow"];
 export type AssignmentStatus = Schemas["AssignmentStatus"];

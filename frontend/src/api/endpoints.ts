@@ -53,6 +53,8 @@ export const api = {
       }),
     ),
   submit: (assignment: Id) => answer(client.POST("/api/assignments/{id}/submit/", id(assignment))),
+  /** Admins: open a submitted topic again for its annotator (the review view's Reopen). */
+  reopen: (assignment: Id) => answer(client.POST("/api/assignments/{id}/reopen/", id(assignment))),
 };
 
 export type Api = typeof api;

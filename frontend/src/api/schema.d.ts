@@ -2266,6 +2266,8 @@ export interface components {
              * @default true
              */
             suggestions?: boolean;
+            /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
+            validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
         PatchedTopicSplitRequest: {
             /** @description '' takes the topic out of every split */
@@ -2427,6 +2429,8 @@ export interface components {
              *     * `raw` - raw
              */
             hierarchy_count: components["schemas"]["HierarchyCountEnum"];
+            /** @description the reasons validators give for a rejection, in key order 1-3 */
+            validation_reasons: components["schemas"]["ValidationReason"][];
         };
         /** @description A project's schemes and rules, as the workspace applies them. */
         ProjectInfo: {
@@ -2490,6 +2494,8 @@ export interface components {
              * @default true
              */
             suggestions?: boolean;
+            /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
+            validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
         ProjectRunsAnswer: {
             /** @description one per topic */
@@ -3187,6 +3193,11 @@ export interface components {
             key: string;
             label: string;
         };
+        /** @description One reason a validator may give for a rejection (picked with 1, 2, 3). */
+        ValidationReasonInputRequest: {
+            key: string;
+            label: string;
+        };
         ValidationSetEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3212,6 +3223,7 @@ export interface components {
         };
         ValidatorMeasures: {
             validator: string;
+            /** @description topics the validator has submitted */
             topics: number;
             decided: number;
             accepted: number;

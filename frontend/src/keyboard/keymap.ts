@@ -12,7 +12,8 @@ export type KeyContext =
   | "dialog"
   | "selection"
   | "validation"
-  | "question";
+  | "question"
+  | "find";
 
 /**
  * Which project setting a binding belongs to ("any": always). "mentions": the project lets
@@ -120,6 +121,12 @@ export type CommandId =
   | "validateOrder"
   | "validateDiffering"
   | "validateCancel"
+  | "validateSubmit"
+  | "validateNextTopic"
+  | "findText"
+  | "findNext"
+  | "findPrev"
+  | "findClose"
   | "questions"
   | "questionYes"
   | "questionNo"
@@ -219,6 +226,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "any", ["?"], "help", "Show or hide this help"),
   b("workspace", "any", ["I"], "guidelines", "Show or hide the project's guidelines"),
   b("workspace", "any", ["D"], "nextDifference", "Practice results: go to the next difference from gold"),
+  b("workspace", "any", ["Ctrl+F", "Meta+F"], "findText", "Find in the documents' text (every document, not only those on screen)", true),
   b("workspace", "any", ["Escape"], "escape", "Close the messages; else cancel (the pending anaphor, a selection)"),
   b("workspace", "any", ["Enter"], "nextTopic", "After submitting: open the next topic to do"),
   // The hierarchy tree, when it has the focus.
@@ -241,6 +249,10 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("search", "hierarchy", ["ArrowDown"], "searchDown", "Search: next match", true),
   b("search", "hierarchy", ["Enter"], "searchChoose", "Search: select the highlighted cluster", true),
   b("search", "hierarchy", ["Escape"], "searchCancel", "Search: clear and go back", true),
+  // Find in text (Ctrl+F), while its field is open.
+  b("find", "any", ["Enter"], "findNext", "Find: next match", true),
+  b("find", "any", ["Shift+Enter"], "findPrev", "Find: previous match", true),
+  b("find", "any", ["Escape"], "findClose", "Find: close", true),
   // Pickers (merge target, parent): hierarchy projects only.
   b("picker", "hierarchy", ["ArrowUp"], "pickerUp", "Picker: previous match", true),
   b("picker", "hierarchy", ["ArrowDown"], "pickerDown", "Picker: next match", true),
@@ -281,6 +293,8 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("validation", "validation", ["O"], "validateOrder", "Order: least confident first, document order, cluster by cluster"),
   b("validation", "validation", ["D"], "validateDiffering", "Adjudicating: only the mentions the validators decided differently"),
   b("validation", "validation", ["Escape"], "validateCancel", "Cancel the rejection"),
+  e("validation", "validation", ["Ctrl+Enter", "Meta+Enter"], "validateSubmit", "Submit the topic (asks first; Enter confirms)"),
+  b("validation", "validation", ["Enter"], "validateNextTopic", "After submitting: open the next topic to do"),
 ];
 
 export const MODAL_CONTEXTS: ReadonlySet<KeyContext> = new Set(["picker", "dialog"]);

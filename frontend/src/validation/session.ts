@@ -228,7 +228,7 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
       try {
         await api.submit(assignment);
         status.value = "submitted";
-        notice.value = "Submitted: the topic is read-only now.";
+        notice.value = null; // the page's submitted banner says it, with the next topic
       } catch (error) {
         notice.value = error instanceof Error ? error.message : String(error);
       }

@@ -1,6 +1,9 @@
 // A colour per cluster that its neighbours do not share: a categorical palette of well-separated
 // hues (Tableau 10: light tints to highlight text, the dark shades for borders), and once the
-// clusters outnumber it, a second cue, the border's pattern (solid, dashed, dotted, double).
+// clusters outnumber it, a second cue that shows in the text as well as in the bank: the fill
+// (plain, hatched one way, hatched the other way, dotted) with the underline's pattern (solid,
+// dashed, dotted, double). A 2 px underline's pattern alone is hard to tell at reading
+// distance (the walk of issue 24 saw the 11th cluster as the 1st); a hatched highlight is not.
 //
 // Each cluster takes the lowest slot free when it first shows, so the clusters on the screen
 // use the palette's first colours and never two the same colour with the same pattern while
@@ -32,14 +35,31 @@ export interface ClusterColor {
   border: string;
   /** The second cue: repeats of a colour differ by the pattern of their border. */
   pattern: BorderPattern;
+  /** The highlight as a CSS `background`: the tint, plain on the first round of the palette,
+   * hatched or dotted (white over the tint, so the text stays readable) on the later ones. */
+  fill: string;
   /** The slot: colour PALETTE[slot % n], pattern by how many times the palette went round. */
   slot: number;
 }
 
+/** The fill of each round of the palette over the tint `bg`. */
+const FILLS: readonly ((bg: string) => string)[] = [
+  (bg) => bg,
+  (bg) => `repeating-linear-gradient(135deg, ${bg} 0 4px, #fff 4px 6px)`,
+  (bg) => `repeating-linear-gradient(45deg, ${bg} 0 4px, #fff 4px 6px)`,
+  (bg) => `radial-gradient(circle, #fff 1.2px, transparent 1.8px) 0 0 / 5px 5px, ${bg}`,
+];
+
 /** The colour of a slot. */
 export function slotColor(slot: number): ClusterColor {
   const base = PALETTE[slot % PALETTE.length]!;
-  return { ...base, pattern: PATTERNS[Math.floor(slot / PALETTE.length) % PATTERNS.length]!, slot };
+  const round = Math.floor(slot / PALETTE.length) % PATTERNS.length;
+  return { ...base, pattern: PATTERNS[round]!, fill: FILLS[round]!(base.background), slot };
+}
+
+/** A swatch's style (bank, tree, pickers): the same fill and border as the text shows. */
+export function swatchStyle(color: ClusterColor): Record<string, string> {
+  return { background: color.fill, borderColor: color.border, borderStyle: color.pattern };
 }
 
 export interface ClusterColors {

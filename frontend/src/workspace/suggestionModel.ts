@@ -267,9 +267,12 @@ export function percent(fraction: number): number {
   return Math.round(Math.max(0, Math.min(1, fraction)) * 100);
 }
 
-/** The run's state in words. `workers`: live model workers (null: not asked). */
-export function runState(run: RunPayload | null, workers: readonly string[] | null): RunState {
-  if (run === null) return { tone: "idle", text: "No suggestions yet: ask the model with Suggest." };
+/** The run's state in words. `workers`: live model workers (null: not asked). `canAsk`: the
+ * screen offers Suggest (not a submitted topic, nor someone's annotation under review). */
+export function runState(run: RunPayload | null, workers: readonly string[] | null, canAsk = true): RunState {
+  if (run === null) {
+    return { tone: "idle", text: canAsk ? "No suggestions yet: ask the model with Suggest." : "No suggestions were asked for on this topic." };
+  }
   switch (run.status) {
     case "queued":
       if (workers !== null && workers.length === 0) {

@@ -105,6 +105,28 @@ describe("the keymap", () => {
     expect(lookup(KEYMAP, "picker", "Enter", ANAPHORA)).toBeUndefined();
   });
 
+  it("finds in text with Ctrl+F in every project; Enter, Shift+Enter and Escape move and close it (issue 24.9)", () => {
+    expect(keyString(key("f", { code: "KeyF", ctrlKey: true }))).toBe("Ctrl+F");
+    expect(keyString(key("Enter", { code: "Enter", shiftKey: true }))).toBe("Shift+Enter");
+    for (const schemes of [HIERARCHY, ANAPHORA]) {
+      const find = lookup(KEYMAP, "workspace", "Ctrl+F", schemes);
+      expect(find?.command).toBe("findText");
+      expect(find?.inTextFields).toBe(true);
+      expect(find?.edits).toBeFalsy();
+    }
+    expect(lookup(KEYMAP, "find", "Enter", HIERARCHY)?.command).toBe("findNext");
+    expect(lookup(KEYMAP, "find", "Shift+Enter", HIERARCHY)?.command).toBe("findPrev");
+    expect(lookup(KEYMAP, "find", "Escape", HIERARCHY)?.command).toBe("findClose");
+  });
+
+  it("submits a validation topic with Ctrl+Enter (an edit) and opens the next one with Enter", () => {
+    const VALIDATION: ReadonlySet<Scheme> = new Set(["any", "validation"]);
+    const submit = lookup(KEYMAP, "validation", "Ctrl+Enter", VALIDATION);
+    expect(submit?.command).toBe("validateSubmit");
+    expect(submit?.edits).toBe(true);
+    expect(lookup(KEYMAP, "validation", "Enter", VALIDATION)?.command).toBe("validateNextTopic");
+  });
+
   it("has a key to split and a key to open the next topic after submitting", () => {
     expect(lookup(KEYMAP, "workspace", "S", HIERARCHY)?.command).toBe("split");
     expect(lookup(KEYMAP, "workspace", "S", ANAPHORA)).toBeUndefined();

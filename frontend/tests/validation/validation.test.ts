@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { paragraphRange, pieces } from "../../src/validation/context";
 import { Decisions } from "../../src/validation/decisions";
+import { chanceAgreement, lowKappaPair } from "../../src/validation/kappaNote";
 import { defaultOrder, visitOrder } from "../../src/validation/order";
 import { differs } from "../../src/validation/session";
 import type { ValidationCluster, ValidationDocument, ValidationMention } from "../../src/validation/types";
@@ -83,5 +84,22 @@ describe("the paragraph", () => {
     const sentences = Array.from({ length: 40 }, (_, i) => [i * 10, i * 10 + 10]);
     const doc = { id: 1, position: 0, doc_id: "", tokens, sentences, metadata: {} } as ValidationDocument;
     expect(paragraphRange(doc, [[205, 206]])).toEqual([190, 220]);
+  });
+});
+
+describe("the kappa note", () => {
+  it("explains a kappa near zero beside high agreement with the chance agreement behind it", () => {
+    const pairs = [
+      { validators: ["ann", "bob"], agreement: 0.75, kappa: 0.1 },
+      { validators: ["ann", "cy"], agreement: 0.918, kappa: -0.03 },
+      { validators: ["bob", "cy"], agreement: 0.95, kappa: 0.8 },
+    ];
+    const pair = lowKappaPair(pairs)!;
+    expect(pair.validators).toEqual(["ann", "cy"]);
+    // kappa = (p_o - p_e) / (1 - p_e), so p_e = (p_o - kappa) / (1 - kappa)
+    const pe = chanceAgreement(pair);
+    expect((pair.agreement - pe) / (1 - pe)).toBeCloseTo(-0.03, 10);
+    expect(pe).toBeGreaterThan(0.9);
+    expect(lowKappaPair([pairs[2]!, { validators: ["x", "y"], agreement: 0.9, kappa: null }])).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 // Cluster colours stay apart: neighbours differ in colour, repeats differ in border pattern.
 import { describe, expect, it } from "vitest";
-import { createClusterColors, PALETTE, PATTERNS, slotColor } from "../../src/workspace/clusterColors";
+import { createClusterColors, PALETTE, PATTERNS, slotColor, swatchStyle } from "../../src/workspace/clusterColors";
 
 function clusters(ids: number[]) {
   return { clusters: new Map(ids.map((id) => [id, { id, label: "", note: "", members: new Set<number>() }])) };
@@ -35,5 +35,17 @@ describe("cluster colours", () => {
     expect(slotColor(0).pattern).toBe("solid");
     expect(slotColor(PALETTE.length - 1).pattern).toBe("solid");
     expect(slotColor(PALETTE.length).pattern).toBe("dashed");
+  });
+
+  it("fills the repeats of a colour differently, so the text tells them apart (not only the bank)", () => {
+    const fills = PATTERNS.map((_, round) => slotColor(round * PALETTE.length).fill);
+    expect(new Set(fills).size).toBe(PATTERNS.length);
+    expect(fills[0]).toBe(PALETTE[0]!.background);
+    for (const fill of fills) expect(fill).toContain(PALETTE[0]!.background);
+    expect(swatchStyle(slotColor(PALETTE.length))).toEqual({
+      background: fills[1],
+      borderColor: PALETTE[0]!.border,
+      borderStyle: "dashed",
+    });
   });
 });

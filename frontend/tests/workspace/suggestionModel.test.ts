@@ -184,6 +184,9 @@ describe("runs", () => {
 
   it("says why a queued run waits, how far a running one is, and why one failed", () => {
     expect(runState(null, null).tone).toBe("idle");
+    expect(runState(null, null).text).toMatch(/with Suggest/);
+    // no Suggest button on a submitted topic or under review: the line does not point to one
+    expect(runState(null, null, false).text).not.toMatch(/Suggest/);
     expect(runState(run(1, "queued"), []).text).toMatch(/no model worker is running/);
     expect(runState(run(1, "queued"), ["models@host"]).text).toMatch(/waiting for a model worker/);
     expect(runState(run(1, "queued"), null).text).not.toMatch(/no model worker/);

@@ -39,7 +39,25 @@ export function projectInput(project: ProjectRow): ProjectInput {
     suggestions: project.suggestions ?? true,
     suggestion_backend: project.suggestion_backend,
     suggestion_params: { ...project.suggestion_params },
+    // Sent only for a validation project (the others keep theirs unused).
+    ...(project.validation ? { validation_reasons: project.validation_reasons.map((r) => ({ ...r })) } : {}),
   };
+}
+
+const REASON_KEY = /^[a-z][a-z0-9_-]*$/;
+
+/** Why the reasons cannot be saved, or null (the server checks again, and that a key in use stays). */
+export function reasonsError(reasons: readonly { key: string; label: string }[]): string | null {
+  if (reasons.length < 1) return "A validation project needs at least one reason to reject for.";
+  if (reasons.length > 3) return "At most three reasons: validators pick them with 1, 2 and 3.";
+  for (const [i, reason] of reasons.entries()) {
+    if (!REASON_KEY.test(reason.key)) {
+      return `Reason ${i + 1}: the key is one word of lower-case letters, digits, - or _ (exports name the reason by it).`;
+    }
+    if (!reason.label.trim()) return `Reason ${i + 1}: write what validators read.`;
+    if (reasons.findIndex((r) => r.key === reason.key) !== i) return `Reasons ${reasons.findIndex((r) => r.key === reason.key) + 1} and ${i + 1} have the same key.`;
+  }
+  return null;
 }
 
 export interface ParsedParams {
@@ -66,5 +84,7 @@ export function projectErrors(input: ProjectInput): Record<string, string> {
   if (input.validation) {
     if (input.hierarchy || input.anaphora) errors.schemes = "A validation project uses the validation scheme alone.";
   } else if (!input.hierarchy && !input.anaphora) errors.schemes = "Choose at least one scheme: hierarchy, anaphora, or both.";
+  const reasons = input.validation && input.validation_reasons ? reasonsError(input.validation_reasons) : null;
+  if (reasons) errors.reasons = reasons;
   return errors;
 }
