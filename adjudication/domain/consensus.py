@@ -20,6 +20,8 @@ docs/adjudication.md.
 4. Links. A link (type, anaphor, antecedent) that a majority has, between kept mentions, is
    added, best supported first, skipping any that breaks a ChEMU-Ref rule (link_rules) or,
    when the project refuses them, a second link between the same two mentions.
+5. Labels and notes. Each annotator's cluster names the consensus cluster holding its first
+   member; a consensus cluster takes the label most of those naming it carry (`_texts`).
 
 Ties are broken by the mentions' keys (document, spans), never by input order or ids.
 """
@@ -99,7 +101,8 @@ def consensus(
     kept = _kept_mentions(versions)
     where = [_cluster_of(version) for version in versions]
     groups = _clusters(where, kept, Fraction(threshold))
-    clusters = [_describe(group, versions, where) for group in groups]
+    texts = _texts(groups, versions, where)
+    clusters = [_describe(g, texts[i], versions, where) for i, g in enumerate(groups)]
     edges, edge_support = _edges(versions, where, clusters, rules)
     links, link_support = _links(versions, kept, rules)
     return Consensus(
@@ -233,25 +236,64 @@ def _agglomerate(
     return [tuple(sorted(group)) for group in members.values()]
 
 
+def _texts(
+    groups: Sequence[tuple[MentionKey, ...]],
+    versions: Sequence[Version],
+    where: list[dict[MentionKey, ClusterKey]],
+) -> list[tuple[str, str]]:
+    """Each consensus cluster's label and note: those carried by most of the annotators'
+    clusters that give it their name (ties: the smallest text); ("", "") for a cluster that no
+    annotator's cluster names (the seed then labels it with its first mention's text).
+
+    An annotator's cluster names one consensus cluster only: the one holding its first member
+    (in (document, spans) order, as the workspace names a new cluster after its first
+    mention). Naming every consensus cluster it stands for gave one label to each piece of a
+    cluster the consensus split: the demo's "Graph attention networks" on a cluster holding
+    only "attention-based aggregation" (issue 24, item 5). By its first member rather than by
+    most members: a default label is its first member's text, so the label goes where that
+    text is ("exploration" stays on "exploration", not on the "exploration-exploitation
+    trade-off" an annotator had merged into it).
+    """
+    group_of = {member: index for index, group in enumerate(groups) for member in group}
+    votes: list[Counter[tuple[str, str]]] = [Counter() for _ in groups]
+    for version, clusters in zip(versions, where, strict=True):
+        members: dict[ClusterKey, list[MentionKey]] = defaultdict(list)
+        for mention, key in clusters.items():
+            members[key].append(mention)
+        for key, inside in members.items():
+            placed = [m for m in inside if m in group_of]
+            if not placed:
+                continue
+            first = min(placed)
+            cluster = version.clusters[key]
+            votes[group_of[first]][(cluster.label, cluster.note)] += 1
+    return [_most_voted(v) for v in votes]
+
+
+def _most_voted(votes: Counter[tuple[str, str]]) -> tuple[str, str]:
+    """The text with the most votes (ties: the smallest); ("", "") without any."""
+    if not votes:
+        return ("", "")
+    return min(votes, key=lambda text: (-votes[text], text))
+
+
 def _describe(
     group: tuple[MentionKey, ...],
+    text: tuple[str, str],
     versions: Sequence[Version],
     where: list[dict[MentionKey, ClusterKey]],
 ) -> ConsensusCluster:
-    """A consensus cluster's label and note: those most of its counterparts carry (ties: the
-    smallest text), and how many annotators have exactly this cluster."""
+    """A consensus cluster with its label and note (`_texts`) and how many annotators have
+    exactly this cluster."""
     members = frozenset(group)
-    texts: Counter[tuple[str, str]] = Counter()
     exact = 0
     for version, clusters in zip(versions, where, strict=True):
         counterpart = _counterpart(clusters, group)
         if counterpart is None:
             continue
         cluster = version.clusters[counterpart]
-        texts[(cluster.label, cluster.note)] += 1
         exact += cluster.members & version.mentions == members
-    label, note = min(texts, key=lambda text: (-texts[text], text)) if texts else ("", "")
-    return ConsensusCluster(group, label, note, exact)
+    return ConsensusCluster(group, text[0], text[1], exact)
 
 
 def _counterpart(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from adjudication.domain.consensus import Consensus, KeyLink, MentionKey, Version, VersionCluster
 from annotation.domain import effects as fx
 from annotation.domain.effects import Effect
+from annotation.domain.operations.clusters import LABEL_MAX_CHARS
 from annotation.domain.state import AnnotationState, Link, Mention, Spans
 
 
@@ -72,8 +73,10 @@ def seed_effects(
         effects.append(fx.mention_added(mention_at[key], key[0], key[1]))
     # Effects of one kind together: the database layer writes each run in one statement.
     cluster_ids = [new_id("cluster") for _ in seed.clusters]
-    for cluster_id, cluster in zip(cluster_ids, seed.clusters, strict=True):
-        label = cluster.label or _default_label(state, cluster.members[0], mention_at)
+    labels = _distinct(
+        [c.label or _default_label(state, c.members[0], mention_at) for c in seed.clusters]
+    )
+    for cluster_id, cluster, label in zip(cluster_ids, seed.clusters, labels, strict=True):
         effects.append(fx.cluster_created(cluster_id, label, cluster.note))
     for cluster_id, cluster in zip(cluster_ids, seed.clusters, strict=True):
         effects += [fx.member_set(mention_at[m], None, cluster_id) for m in cluster.members]
@@ -83,6 +86,30 @@ def seed_effects(
         for link in seed.links
     ]
     return effects
+
+
+def _distinct(labels: list[str]) -> list[str]:
+    """The labels with a later repeat numbered ("segmentation (2)"): two clusters of the seed
+    under one name read as one concept in the bank and in the queue ("GraphSAGE under
+    GraphSAGE", issue 24 item 5), though the consensus kept them apart."""
+    taken = set(labels)
+    seen: set[str] = set()
+    result = []
+    for label in labels:
+        if label in seen:
+            number = 2
+            while _numbered(label, number) in taken:
+                number += 1
+            label = _numbered(label, number)
+            taken.add(label)
+        seen.add(label)
+        result.append(label)
+    return result
+
+
+def _numbered(label: str, number: int) -> str:
+    suffix = f" ({number})"
+    return label[: LABEL_MAX_CHARS - len(suffix)] + suffix
 
 
 def _overlap(key: MentionKey, document: int, spans: Spans) -> bool:

@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
+from adjudication.selectors.flags import flags_by_annotation
 from annotation.domain.errors import NotFound
 from annotation.models import (
     Annotation,
@@ -37,6 +38,7 @@ class AnnotatorVersion:
     links: list[list]
     rejected: list[int]
     added: list[dict]
+    flags: list[dict]  # the annotator's flags for the adjudicator: mention, comment
 
 
 def adjudication_annotation_for(user, annotation_id: int) -> Annotation:
@@ -69,7 +71,7 @@ def submitted_annotator_annotations(topic_id: int) -> list[Annotation]:
 
 
 def annotator_versions(annotations: list[Annotation]) -> list[AnnotatorVersion]:
-    """The versions of `annotations`, in six queries whatever their number (the workspace
+    """The versions of `annotations`, in seven queries whatever their number (the workspace
     opens on this: loading each annotation's whole state would read every mention each time)."""
     ids = [annotation.pk for annotation in annotations]
     members: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -113,6 +115,7 @@ def annotator_versions(annotations: list[Annotation]) -> list[AnnotatorVersion]:
     ):
         spans = fixed.get((annotation, mention), spans)
         added[annotation].append({"id": mention, "document": document, "spans": spans})
+    flagged = flags_by_annotation(ids)
     return [
         AnnotatorVersion(
             annotation=annotation.pk,
@@ -123,6 +126,7 @@ def annotator_versions(annotations: list[Annotation]) -> list[AnnotatorVersion]:
             links=sorted(links[annotation.pk]),
             rejected=sorted(rejected[annotation.pk]),
             added=added[annotation.pk],
+            flags=flagged.get(annotation.pk, []),
         )
         for annotation in annotations
     ]

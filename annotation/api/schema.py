@@ -55,6 +55,9 @@ RAISES: dict[str, tuple[type[domain.DomainError], ...]] = {
     "POST /api/annotations/{id}/redo/": _EDIT,
     "POST /api/annotations/{id}/suggestions/accept-above/": _EDIT,
     "PUT /api/annotations/{id}/cursor/": (service.AnnotationLocked,),
+    # Flags for the adjudicator (adjudication/services/flags.py): the rule of every change.
+    "PUT /api/annotations/{id}/flags/{mention}/": (service.AnnotationLocked, service.NotYours),
+    "DELETE /api/annotations/{id}/flags/{mention}/": (service.AnnotationLocked, service.NotYours),
     "POST /api/assignments/{id}/submit/": (service.AnnotationLocked, RuleBroken),
     # no gold yet, an annotator who has not submitted the topic, fewer than two sides
     "GET /api/projects/{id}/agreement/diagnosis/": (service.DiagnosisRefused,),

@@ -7,6 +7,7 @@ from annotation.api.views import (
     files,
     projects,
     time_report,
+    timeline,
     workspace,
 )
 
@@ -17,6 +18,11 @@ urlpatterns = [
     ),
     path("topics/<int:pk>/", workspace.TopicView.as_view(), name="api-topic"),
     path("annotations/<int:pk>/", workspace.AnnotationView.as_view(), name="api-annotation"),
+    path(
+        "annotations/<int:pk>/timeline/",
+        timeline.AnnotationTimelineView.as_view(),
+        name="api-annotation-timeline",
+    ),
     path(
         "annotations/<int:pk>/operations/",
         workspace.OperationsView.as_view(),

@@ -6,7 +6,7 @@ keys: plain id columns (`refs`) and JSON columns read by `json_ids`. Every id of
 is remapped on import. Not carried: import jobs (an upload in progress on the old machine),
 model trainings, learnt model versions and trained model files (files on the old machine; a
 pinned version is cleared), sessions, tokens
-and passwords (docs/operations.md says why).
+and passwords (docs/operations.md says why). Mention flags travel with their annotation.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import models
 
+from adjudication.models import MentionFlag
 from annotation import models as core
 from corefapp.archives import json_ids
 from datasets.models import SplitRecord
@@ -96,6 +97,7 @@ TABLES: tuple[Table, ...] = (
         {"annotation_id": "annotation", "anaphor_id": "mention", "antecedent_id": "mention"},
     ),
     Table(core.MentionEdit, _ANNOTATION, {"annotation_id": "annotation", "mention_id": "mention"}),
+    Table(MentionFlag, _ANNOTATION, {"annotation_id": "annotation", "mention_id": "mention"}),
     Table(
         core.Operation,
         _ANNOTATION,

@@ -21,6 +21,11 @@ class AddedMention(serializers.Serializer):
     spans = span_list()
 
 
+class MentionFlag(serializers.Serializer):
+    mention = serializers.IntegerField()
+    comment = serializers.CharField(allow_blank=True)
+
+
 class AnnotatorVersion(serializers.Serializer):
     """One annotator's submitted annotation of the topic, read-only."""
 
@@ -40,3 +45,4 @@ class AnnotatorVersion(serializers.Serializer):
         child=serializers.IntegerField(), help_text="mentions this annotator rejected"
     )
     added = AddedMention(many=True, help_text="mentions this annotator added")
+    flags = MentionFlag(many=True, help_text="mentions this annotator flagged for you")

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from .. import effects as fx
 from ..errors import DuplicateError
 from ..state import AnnotationState, Spans
+from .labels import relabel_effects
 
 
 def move_effects(
@@ -27,6 +28,7 @@ def move_effects(
     """
     effects: list[fx.Effect] = []
     leaving: Counter[int] = Counter()
+    left: dict[int, list[int]] = {}
     gaining: set[int] = set()
     for mention, target in moves:
         old = state.mention_cluster.get(mention)
@@ -35,6 +37,7 @@ def move_effects(
         effects.append(fx.member_set(mention, old, target))
         if old is not None:
             leaving[old] += 1
+            left.setdefault(old, []).append(mention)
         if target is not None:
             gaining.add(target)
     emptied = {
@@ -43,7 +46,8 @@ def move_effects(
         if count == len(state.clusters[id].members) and id not in gaining
     }
     deletions, warnings = delete_effects(state, emptied)
-    return effects + deletions, warnings
+    kept = {id: gone for id, gone in left.items() if id not in emptied}
+    return effects + relabel_effects(state, kept) + deletions, warnings
 
 
 def delete_effects(state: AnnotationState, doomed: set[int]) -> tuple[list[fx.Effect], list[str]]:

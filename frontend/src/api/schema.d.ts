@@ -54,6 +54,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/annotations/{id}/flags/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["annotations_flags_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/annotations/{id}/flags/{mention}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["annotations_flags_update"];
+        post?: never;
+        delete: operations["annotations_flags_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/annotations/{id}/operations/": {
         parameters: {
             query?: never;
@@ -130,6 +162,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["annotations_suggestions_accept_above_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/annotations/{id}/timeline/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["annotations_timeline_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1263,6 +1311,8 @@ export interface components {
             rejected: number[];
             /** @description mentions this annotator added */
             added: components["schemas"]["AddedMention"][];
+            /** @description mentions this annotator flagged for you */
+            flags: components["schemas"]["MentionFlag"][];
         };
         AnnotatorVsGold: {
             annotator: string;
@@ -1541,8 +1591,15 @@ export interface components {
             name: string;
             /** @description its annotation (the review view opens it) */
             annotation: number;
-            kind: components["schemas"]["KindEnum"];
+            kind: components["schemas"]["DiagnosisSideKindEnum"];
         };
+        /**
+         * @description * `annotator` - annotator
+         *     * `adjudication` - adjudication
+         *     * `gold` - gold
+         * @enum {string}
+         */
+        DiagnosisSideKindEnum: "annotator" | "adjudication" | "gold";
         DiagnosisTopic: {
             id: number;
             external_id: string;
@@ -1734,6 +1791,16 @@ export interface components {
                 number
             ][];
         };
+        Flag: {
+            mention: number;
+            comment: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FlagRequestRequest: {
+            /** @default  */
+            comment?: string;
+        };
         /**
          * @description * `auto` - auto
          *     * `brat` - brat
@@ -1858,13 +1925,6 @@ export interface components {
             warnings: string[];
             skipped: string[];
         };
-        /**
-         * @description * `annotator` - annotator
-         *     * `adjudication` - adjudication
-         *     * `gold` - gold
-         * @enum {string}
-         */
-        KindEnum: "annotator" | "adjudication" | "gold";
         KindTime: {
             /** @description decisions with a time */
             count: number;
@@ -1988,6 +2048,10 @@ export interface components {
                 number,
                 number
             ][];
+        };
+        MentionFlag: {
+            mention: number;
+            comment: string;
         };
         /** @description A proposed new mention; accepting adds it (`add_mention`). */
         MentionItem: {
@@ -2896,6 +2960,51 @@ export interface components {
             gold_metric: string | null;
             annotators: components["schemas"]["AnnotatorTime"][];
         };
+        Timeline: {
+            annotation: number;
+            /** @description the topic's external id */
+            topic: string;
+            project: number;
+            project_name: string;
+            /** @description null: imported gold */
+            annotator: string | null;
+            /** @description annotator, adjudication or gold */
+            kind: string;
+            status: string | null;
+            version: number;
+            /** Format: date-time */
+            assigned_at: string | null;
+            /**
+             * Format: date-time
+             * @description the last submission (submitting is not an operation)
+             */
+            submitted_at: string | null;
+            entries: components["schemas"]["TimelineEntry"][];
+        };
+        TimelineEntry: {
+            /** @description the annotation's version after this operation */
+            version: number;
+            kind: components["schemas"]["TimelineEntryKindEnum"];
+            /** @description the operation: assign, merge, import, ... */
+            name: string;
+            /** @description null: the system (import, seed) */
+            user: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description what changed, in words, and how often */
+            changes: {
+                [key: string]: number;
+            };
+            /** @description undo/redo: the version of the operation taken back or redone */
+            target_version: number | null;
+        };
+        /**
+         * @description * `do` - do
+         *     * `undo` - undo
+         *     * `redo` - redo
+         * @enum {string}
+         */
+        TimelineEntryKindEnum: "do" | "undo" | "redo";
         Token: {
             token: string;
         };
@@ -3431,6 +3540,184 @@ export interface operations {
             };
         };
     };
+    annotations_flags_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flag"][];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_flags_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                mention: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FlagRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["FlagRequestRequest"];
+                "multipart/form-data": components["schemas"]["FlagRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flag"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_flags_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                mention: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     annotations_operations_list: {
         parameters: {
             query?: never;
@@ -3852,6 +4139,45 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_timeline_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,13 @@ export const manageRoutes: RouteRecordRaw[] = [
         meta: { ...admin, title: "Datasets" },
       },
       {
+        path: "annotations/:annotation(\\d+)/history",
+        name: "annotation-history",
+        component: () => import("../admin/history/AnnotationHistoryPage.vue"),
+        props: (route) => ({ annotationId: Number(route.params.annotation) }),
+        meta: { ...admin, title: "Annotation history" },
+      },
+      {
         path: "projects/new",
         name: "project-new",
         component: () => import("../admin/projects/ProjectCreatePage.vue"),

@@ -141,6 +141,8 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
       ? createAdjudicationStore({ annotationId, topic, store, nav, editing, notices, commands, prefetched: loaded.versions })
       : null;
   if (adjudication) schemes.add("adjudication");
+  // Flags for the adjudicator: in an annotator's own work (not a review, an adjudication or gold).
+  if (loaded.annotation.kind === "annotator" && !reviewing) schemes.add("flags");
   const keys = new KeyDispatcher(KEYMAP, () => schemes, {
     readOnly: () => store.locked.value,
     refuse: (binding) => notices.status(readOnlyText(store), [`${binding.description.replace(/^\w+: /, "")}: not available.`]),

@@ -6,13 +6,19 @@ import type { AnnotationState } from "../../domain/state";
 import { type AnnotatorView, decisionCode, type Item, type Place } from "./model";
 
 export type Adoption =
-  | { kind: "operation"; operation: Operation; what: string }
+  /** `action`: what the operation does; `what`: the same, saying whose decision it is. */
+  | { kind: "operation"; operation: Operation; what: string; action: string }
   | { kind: "nothing"; why: string };
 
 export interface AdoptNames {
   mention(key: number): string;
   cluster(id: number): string;
 }
+
+/** "child under parent", saying so when two clusters share a label (the adjudicator may rename
+ * one like another; the walk read "GraphSAGE under GraphSAGE" as a cluster under itself). */
+export const underText = (child: string, parent: string): string =>
+  child === parent ? `${child} under another cluster also labelled ${parent}` : `${child} under ${parent}`;
 
 type State = Pick<AnnotationState, "mentions" | "settings">;
 
@@ -25,6 +31,7 @@ export function adoption(
 ): Adoption {
   const k = annotator.index;
   const who = annotator.annotator;
+  const as = (action: string, tail = "has it") => ({ action, what: `${action}, as ${who} ${tail}` });
   if (item.kind === "mention") {
     const mention = item.mention;
     const decision = item.decisions[k]!;
@@ -41,6 +48,7 @@ export function adoption(
       return {
         kind: "operation",
         operation: { op: "add_mention", document: place.document, spans: place.spans.map(([s, e]) => [s, e]) },
+        action: `add ${label}`,
         what: `add ${label}, as ${who} did (then adopt again to place it)`,
       };
     }
@@ -49,13 +57,13 @@ export function adoption(
         return {
           kind: "operation",
           operation: { op: "assign", mention, cluster: decision.cluster },
-          what: `move ${label} to ${names.cluster(decision.cluster)}, as ${who} has it`,
+          ...as(`move ${label} to ${names.cluster(decision.cluster)}`),
         };
       case "new":
         return {
           kind: "operation",
           operation: { op: "assign", mention, cluster: null },
-          what: `put ${label} in a new cluster, as ${who} has it`,
+          ...as(`put ${label} in a new cluster`),
         };
       case "rejected":
       case "absent":
@@ -65,7 +73,7 @@ export function adoption(
         return {
           kind: "operation",
           operation: { op: "reject_mention", mention },
-          what: `reject ${label}, as ${who} ${decision.kind === "rejected" ? "did" : "does not have it"}`,
+          ...as(`reject ${label}`, decision.kind === "rejected" ? "did" : "does not have it"),
         };
       case "unassigned":
         return { kind: "nothing", why: `${who} left ${label} in no cluster: move it by hand if you agree.` };
@@ -73,13 +81,13 @@ export function adoption(
   }
   if (item.kind === "edge") {
     const has = item.has[k]!;
-    const what = `${names.cluster(item.child)} under ${names.cluster(item.parent)}`;
+    const what = underText(names.cluster(item.child), names.cluster(item.parent));
     if (has === item.current) return { kind: "nothing", why: `${what}: already as ${who} has it.` };
     if (!has) {
       return {
         kind: "operation",
         operation: { op: "remove_edge", parent: item.parent, child: item.child },
-        what: `detach ${names.cluster(item.child)} from ${names.cluster(item.parent)}, as ${who} has it`,
+        ...as(`detach ${names.cluster(item.child)} from ${names.cluster(item.parent)}`),
       };
     }
     return {
@@ -87,7 +95,7 @@ export function adoption(
       operation: state.settings.single_parent
         ? { op: "set_parent", child: item.child, parent: item.parent }
         : { op: "add_edge", parent: item.parent, child: item.child },
-      what: `put ${what}, as ${who} has it`,
+      ...as(`put ${what}`),
     };
   }
   const has = item.has[k]!;
@@ -100,6 +108,6 @@ export function adoption(
   return {
     kind: "operation",
     operation: has ? { op: "add_link", type, anaphor, antecedent } : { op: "remove_link", type, anaphor, antecedent },
-    what: `${has ? "add" : "remove"} ${what}, as ${who} has it`,
+    ...as(`${has ? "add" : "remove"} ${what}`),
   };
 }

@@ -50,6 +50,8 @@ export interface AnnotatorView {
   linksOf: Map<Key, string[]>;
   rejected: Set<Key>;
   added: Set<Key>;
+  /** The mentions this annotator flagged for the adjudicator, with their comments. */
+  flags: Map<Key, string>;
   /** annotator cluster -> the adjudicated cluster it is aligned to, and back */
   aligned: Map<number, Id>;
   alignedFrom: Map<Id, number>;
@@ -173,6 +175,7 @@ function buildStaticView(index: number, version: AnnotatorVersion, key: (id: num
     linksOf,
     rejected: new Set(version.rejected.map(key)),
     added: new Set(version.added.map((a) => key(a.id))),
+    flags: new Map(version.flags.map((f) => [key(f.mention), f.comment])),
     clusterSets: version.clusters.map((c) => ({ id: c.id, members: members.get(c.id)! })),
   };
 }
@@ -290,7 +293,9 @@ export function buildAdjudication(
       const [p, c] = key.split(">").map(Number) as [number, number];
       const parent = a.aligned.get(p);
       const child = a.aligned.get(c);
-      if (parent !== undefined && child !== undefined) edgeCandidates.set(edgeKey(parent, child), [parent, child]);
+      // Never an edge from a cluster to itself: the hierarchy refuses one, so no adoption could
+      // settle it (with a many-to-one alignment, two of an annotator's clusters on one of ours).
+      if (parent !== undefined && child !== undefined && parent !== child) edgeCandidates.set(edgeKey(parent, child), [parent, child]);
     }
   }
   const edgeItems: Item[] = [];

@@ -13,7 +13,7 @@ import type { NavigationStore } from "../stores/navigation";
 import type { Notices } from "../stores/notices";
 import type { TopicModel } from "../topicModel";
 import { adoption } from "./adopt";
-import { type AnnotatorVersion, buildAdjudication, type Item } from "./model";
+import { type AnnotatorVersion, buildAdjudication, decisionCode, type Item } from "./model";
 import { remaining, settleChanged, stepItem } from "./queue";
 
 export interface AdjudicationDeps {
@@ -130,6 +130,15 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
     cluster: (id: Id) => commands.clusterLabel(id),
   };
 
+  /** Whether annotator `index` now decides the item `key` as the adjudicated annotation does
+   * (an item gone from the queue: everyone does). */
+  function agreesNow(key: string, index: number): boolean {
+    const item = items.value.find((i) => i.key === key);
+    if (!item) return true;
+    if (item.kind === "mention") return decisionCode(item.decisions[index]!) === decisionCode(item.current);
+    return item.has[index] === item.current;
+  }
+
   /** Keys 1-9: adopt annotator k's (1-based) decision for the current item. */
   function adopt(k: number): void {
     const m = model.value;
@@ -156,11 +165,21 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
     const key = item.key;
     editing.op(result.operation, result.what, {
       done(applied) {
-        notices.status(`Adopted ${annotator.annotator}'s decision: ${result.what}. N: next disagreement.`);
         const created = applied.created["mention"];
         if (created !== undefined) {
+          notices.status(`Adopted ${annotator.annotator}'s decision: ${result.what}. N: next disagreement.`);
           nav.current.set(created);
           currentKey.value = `m:${created}`;
+          return;
+        }
+        // Say "as they have it" only when it is so now: the alignment is rebuilt after the
+        // change, and an annotator's cluster may line up with another of ours (issue 24, item 5).
+        if (agreesNow(key, annotator.index)) {
+          notices.status(`Adopted ${annotator.annotator}'s decision: ${result.what}. N: next disagreement.`);
+        } else {
+          notices.status(
+            `Done: ${result.action}. ${annotator.annotator}'s clusters now line up with yours differently, so this still differs from ${annotator.annotator}: see the strip.`,
+          );
         }
       },
       failed() {

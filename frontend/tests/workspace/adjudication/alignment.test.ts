@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alignClusters, bestMatching, phi4 } from "../../../src/workspace/adjudication/alignment";
+import { alignClusters, phi4, stableMatching } from "../../../src/workspace/adjudication/alignment";
 
 /** The best total phi4 by trying every one-to-one alignment (small cases only). */
 function bruteForceBest(left: number[][], right: number[][]): number {
@@ -34,18 +34,23 @@ function total(left: number[][], right: number[][], aligned: Map<number, number>
   return sum;
 }
 
-describe("bestMatching", () => {
-  it("takes the pairs whose weights add up to the most", () => {
-    // row 0 prefers column 0, but 0.6 + 0.9 beats 0.8 + 0.1
-    expect(bestMatching([[[0, 0.8], [1, 0.6]], [[0, 0.9], [1, 0.1]]], 2)).toEqual([1, 0]);
+describe("stableMatching", () => {
+  it("takes the best pair first, then the best of what is left", () => {
+    // 0.9 (row 1, column 0) first; row 0 then takes column 1 (0.6)
+    expect(stableMatching([[[0, 0.8], [1, 0.6]], [[0, 0.9], [1, 0.1]]], 2)).toEqual([1, 0]);
   });
 
-  it("leaves a row unmatched when its only column serves another row better", () => {
-    expect(bestMatching([[[0, 0.3]], [[0, 0.7]]], 1)).toEqual([-1, 0]);
+  it("leaves a row unmatched when its only column went to a better pair", () => {
+    expect(stableMatching([[[0, 0.3]], [[0, 0.7]]], 1)).toEqual([-1, 0]);
+  });
+
+  it("keeps a strong pair rather than trading it for two weak ones", () => {
+    // The largest total would be 0.4 + 0.4 (rows 0-1 and 1-0); the stable one keeps 0.75.
+    expect(stableMatching([[[0, 0.75], [1, 0.4]], [[0, 0.4]]], 2)).toEqual([0, -1]);
   });
 
   it("leaves rows without edges unmatched", () => {
-    expect(bestMatching([[], [[1, 0.5]]], 2)).toEqual([-1, 1]);
+    expect(stableMatching([[], [[1, 0.5]]], 2)).toEqual([-1, 1]);
   });
 });
 
@@ -65,9 +70,19 @@ describe("alignClusters", () => {
     expect([...aligned.entries()]).toEqual([[0, 100]]);
   });
 
-  it("reaches the optimal total on tangled clusterings, as CEAF-e's alignment does", () => {
+  it("keeps annotator 2's message-passing cluster on the demo after annotator 1's move (issue 24, item 5)", () => {
+    // Topic 9002 of the agreement demo, after adopting annotator 1's "edge-conditioned MPN"
+    // into "message passing framework": mentions 1-3 framework, scheme, MPNN; 4 edge-conditioned
+    // MPN; 5 sampling-based aggregation. Annotator 2: {1,2,3,5} and {4}.
+    const aligned = alignClusters(sets([[1, 2, 3, 5], [4]]), sets([[1, 2, 3, 4], [5]], 100));
+    expect(aligned.get(0)).toBe(100);
+    expect(aligned.has(1)).toBe(false);
+  });
+
+  it("is one-to-one and stable on tangled clusterings, within half of CEAF-e's best total", () => {
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const score = (a: number[], b: number[]) => phi4(a.filter((m) => b.includes(m)).length, a.length, b.length);
     for (let round = 0; round < 200; round++) {
       const mentions = Array.from({ length: 9 }, (_, i) => i);
       const partition = (parts: number) => {
@@ -78,8 +93,17 @@ describe("alignClusters", () => {
       const left = partition(2 + Math.floor(random() * 4));
       const right = partition(2 + Math.floor(random() * 4));
       const aligned = alignClusters(sets(left), sets(right, 100));
-      expect(total(left, right, aligned)).toBeCloseTo(bruteForceBest(left, right), 10);
       expect(new Set(aligned.values()).size).toBe(aligned.size); // one-to-one
+      const back = new Map([...aligned].map(([i, j]) => [j, i]));
+      // Stable: no two clusters left apart match better than either does with its partner.
+      left.forEach((a, i) =>
+        right.forEach((b, j) => {
+          const mine = aligned.has(i) ? score(a, right[aligned.get(i)! - 100]!) : 0;
+          const theirs = back.has(j + 100) ? score(left[back.get(j + 100)!]!, b) : 0;
+          expect(Math.max(mine, theirs)).toBeGreaterThanOrEqual(score(a, b) - 1e-12);
+        }),
+      );
+      expect(total(left, right, aligned)).toBeGreaterThanOrEqual(bruteForceBest(left, right) / 2 - 1e-12);
     }
   });
 });

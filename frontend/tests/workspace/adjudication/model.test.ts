@@ -18,6 +18,7 @@ function version(annotator: string, clusters: number[][], extra: Partial<Annotat
     links: [],
     rejected: [],
     added: [],
+    flags: [],
     ...extra,
   };
 }

@@ -19,6 +19,7 @@ function version(annotator: string, clusters: number[][], links: AnnotatorVersio
     links,
     rejected: [],
     added: [],
+    flags: [],
   };
 }
 const VERSIONS = [version("alice", [[1, 2, 3], [4, 5], [6]]), version("carol", [[1, 2], [3, 4, 5], [6]], [["COREFERENCE", 6, 4]])];
@@ -37,7 +38,8 @@ function world() {
     }),
   ) as unknown as AnnotationState;
   const sent: Operation[] = [];
-  const outcome = { fail: false };
+  const outcome = { fail: false, apply: (_operation: Operation) => {} };
+  const said: string[] = [];
   const current = keyedChoice<number>();
   const store = { state: shallowRef(state), version: ref(1) };
   const deps = {
@@ -49,14 +51,18 @@ function world() {
       op(operation: Operation, _what: string, options?: { done?: (a: unknown) => void; failed?: () => void }) {
         sent.push(operation);
         if (outcome.fail) options?.failed?.();
-        else options?.done?.({ created: {} });
+        else {
+          outcome.apply(operation);
+          store.version.value++;
+          options?.done?.({ created: {} });
+        }
       },
     },
-    notices: { status: () => undefined, alert: () => undefined },
+    notices: { status: (text: string) => said.push(text), alert: () => undefined },
     commands: { mentionLabel: (id: number) => `m${id}`, clusterLabel: (id: number) => `C${id}` },
     fetchVersions: async () => VERSIONS,
   } as unknown as AdjudicationDeps;
-  return { adjudication: createAdjudicationStore(deps), sent, outcome, current, state, store };
+  return { adjudication: createAdjudicationStore(deps), sent, outcome, current, state, store, said };
 }
 
 describe("the adjudication store", () => {
@@ -124,5 +130,27 @@ describe("the adjudication store", () => {
     await nextTick();
 
     expect(adjudication.remainingCount.value).toBe(1);
+  });
+
+  it("says 'as carol has it' only when carol's decision and the adjudicated one agree after the change", async () => {
+    const { adjudication, outcome, state, said } = world();
+    await adjudication.load();
+    outcome.apply = (op) => {
+      if (op.op === "assign") state.setMember(op.mention, op.cluster);
+    };
+    adjudication.step(1);
+    adjudication.adopt(2); // mention 3 to carol's cluster, B
+
+    expect(said.at(-1)).toBe("Adopted carol's decision: move m3 to C51, as carol has it. N: next disagreement.");
+
+    // The server's answer moved it elsewhere (another tab, a realignment): the notice says so.
+    localStorage.clear();
+    const again = world();
+    await again.adjudication.load();
+    again.outcome.apply = () => again.state.setMember(3, 52);
+    again.adjudication.step(1);
+    again.adjudication.adopt(2);
+
+    expect(again.said.at(-1)).toMatch(/^Done: move m3 to C51\. carol's clusters now line up with yours differently, so this still differs from carol/);
   });
 });
