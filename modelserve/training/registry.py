@@ -62,7 +62,8 @@ TRAINABLE: dict[str, Trainable] = {
 
 def _function(name: str) -> Callable[..., Any]:
     module, function = name.split(":")
-    return getattr(import_module(module), function)
+    found: Callable[..., Any] = getattr(import_module(module), function)
+    return found
 
 
 def read_topics(
@@ -105,7 +106,8 @@ def train_topics(
     }
     if trainable.encoder_keyword:
         options[trainable.encoder_keyword] = encoder
-    return _function(trainable.trainer)(topics, Path(out), **options)
+    summary: dict[str, Any] | None = _function(trainable.trainer)(topics, Path(out), **options)
+    return summary
 
 
 def train_file(
