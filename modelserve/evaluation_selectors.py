@@ -1,5 +1,6 @@
-"""Reads for the admin Models page: what can be evaluated (backends, model versions, gold
-sources), the evaluations kept, and their CSV (one run, or two side by side).
+"""Reads for the admin Models page: what can be evaluated (backends, the models each can score:
+the project's learnt versions and the other trained folders, gold sources), the evaluations
+kept, and their CSV (one run, or two side by side).
 
 CSV layout (docs/models.md, "Models scored in the app"): one row per (scope, topic, metric);
 scope `overall` (all the gold's topics: the model alone), `shared` (the topics some annotator
@@ -27,7 +28,9 @@ from annotation.selectors.gold import (
 )
 from modelserve import model_scores
 from modelserve.backends import available_backends
-from modelserve.models import ModelEvaluation
+from modelserve.models import ModelEvaluation, ModelVersion
+from modelserve.training.learning import METRICS
+from modelserve.version_selectors import project_model_versions
 
 GOLD_LABELS = {
     ModelEvaluation.Gold.GOLD: "the agreement report's gold (adjudicated, else imported)",
@@ -55,14 +58,56 @@ def gold_for(project: Project, source: str) -> dict[int, Annotation]:
     return gold_annotations(project)
 
 
-def model_versions(backend: str) -> list[str]:
-    """The trained versions of a backend's model found in the models folder: a folder named
-    after the backend (`MODELS_DIR/cross-encoder`), one whose name starts with it and a dash
-    (`cross-encoder-2026-11-26`), the folders inside `MODELS_DIR/<backend>/` (where
-    `train_suggester` saves a project's `trained` model) and `MODELS_DIR/<backend>/versions/`;
-    entailment's NLI models are folders whose name holds "nli". Paths relative to MODELS_DIR."""
+def model_versions(project: Project, backend: str) -> list[dict[str, Any]]:
+    """The one list of models an evaluation of `backend` can score: the project's learnt
+    versions of that backend (docs/learning.md), newest first, each with its number, when it
+    was trained, the topics it learnt from, its held-out score and whether the project's runs
+    use it now; then the other trained folders (`trained_folders`). `model_version` is
+    the folder relative to MODELS_DIR (absolute when outside it); `version` the learnt
+    version's facts, None for a folder."""
     if backend not in model_scores.MODEL_PARAMETER:
         return []
+    state = project_model_versions(project.pk)  # as the Suggestions page shows them
+    learnt = [v for v in reversed(state["versions"]) if v.backend == backend]
+    metric = METRICS.get(backend, ("", "score"))[1]
+    choices: list[dict[str, Any]] = [
+        {
+            "model_version": models_relative(v.path),
+            "version": {
+                "id": v.pk,
+                "number": v.number,
+                "backend": v.backend,
+                "created_at": v.created_at,
+                "topics_used": v.topics_used,
+                "holdout_topics": v.holdout_topics,
+                "score": v.score,
+                "metric": metric,
+                "not_worse": v.not_worse,
+                # what runs use: only while the project learns (docs/learning.md)
+                "serving": state["learn"] and state["serving"] == v.pk,
+                "pinned": state["pinned"] == v.pk,
+            },
+        }
+        for v in learnt
+    ]
+    return choices + [{"model_version": f, "version": None} for f in trained_folders(backend)]
+
+
+def models_relative(path: str) -> str:
+    """A model folder as the Models page names it: relative to MODELS_DIR when inside."""
+    root = Path(settings.MODELS_DIR).resolve()
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return path
+
+
+def trained_folders(backend: str) -> list[str]:
+    """The trained models of a backend found in the models folder, outside learning: a folder
+    named after the backend (`MODELS_DIR/cross-encoder`), one whose name starts with it and a
+    dash (`cross-encoder-2026-11-26`), the folders inside `MODELS_DIR/<backend>/` (where
+    `train_suggester` saves a project's `trained` model) and `MODELS_DIR/<backend>/versions/`;
+    entailment's NLI models are folders whose name holds "nli". Paths relative to MODELS_DIR."""
     root = Path(settings.MODELS_DIR)
     if not root.is_dir():
         return []
@@ -88,13 +133,18 @@ def model_versions(backend: str) -> list[str]:
     return found
 
 
+def project_version(project: Project, version_id: int) -> ModelVersion | None:
+    """The project's learnt version `version_id`; None when it is not this project's."""
+    return ModelVersion.objects.filter(project=project, pk=version_id).first()
+
+
 def evaluation_choices(project: Project) -> dict[str, Any]:
     backends = backends_for(project)
     return {
         "backends": [
             {
                 "name": name,
-                "model_versions": model_versions(name),
+                "model_versions": model_versions(project, name),
                 "takes_model": name in model_scores.MODEL_PARAMETER,
             }
             for name in backends
@@ -111,12 +161,12 @@ def evaluation_choices(project: Project) -> dict[str, Any]:
 
 
 def project_evaluations(project: Project) -> QuerySet[ModelEvaluation]:
-    return ModelEvaluation.objects.filter(project=project).select_related("requested_by")
+    return ModelEvaluation.objects.filter(project=project).select_related("requested_by", "version")
 
 
 def evaluations_by_ids(ids: list[int]) -> list[ModelEvaluation]:
     """The evaluations in the order asked; NotFound names the first that does not exist."""
-    rows = {e.pk: e for e in ModelEvaluation.objects.filter(pk__in=ids)}
+    rows = {e.pk: e for e in ModelEvaluation.objects.filter(pk__in=ids).select_related("version")}
     missing = [i for i in ids if i not in rows]
     if missing:
         raise NotFound(
@@ -129,7 +179,7 @@ def evaluations_csv(evaluations: list[ModelEvaluation]) -> str:
     """The evaluations' scores, side by side (layout: this module's docstring)."""
     header = ["scope", "topic", "metric"]
     for e in evaluations:
-        tag = f"run {e.pk} {e.backend}"
+        tag = f"run {e.pk} {e.backend}" + (f" v{e.version.number}" if e.version else "")
         header += [
             f"{tag} model",
             f"{tag} model ci low",

@@ -225,6 +225,15 @@ class ModelEvaluation(models.Model):
     backend = models.CharField(max_length=50)
     # the model folder scored (a trained version), "" for the backend's default
     model_version = models.CharField(max_length=500, blank=True)
+    # the project's learnt version scored (docs/learning.md), when one was chosen; its folder
+    # stays in `model_version` should the version row go
+    version = models.ForeignKey(
+        ModelVersion,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="evaluations",
+    )
     params = models.JSONField(default=dict, blank=True)
     gold_source = models.CharField(max_length=20, choices=Gold.choices, default=Gold.GOLD)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)

@@ -21,6 +21,14 @@ class EvaluationRequest(serializers.Serializer):
         default="",
         help_text="a model folder (relative to the models folder); empty: the backend's own",
     )
+    version = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=2**63 - 1,  # an id: the database's bigint
+        help_text="one of the project's learnt model versions (its id), instead of a folder",
+    )
     params = serializers.DictField(required=False, default=dict)
 
 
@@ -30,10 +38,37 @@ class CompareQuery(serializers.Serializer):
     )
 
 
+class LearntVersionChoice(serializers.Serializer):
+    """A version learnt from the project's work (docs/learning.md)."""
+
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    backend = serializers.CharField()
+    created_at = serializers.DateTimeField(format=None)
+    topics_used = serializers.IntegerField(help_text="topics trained on")
+    holdout_topics = serializers.IntegerField()
+    score = Number(allow_null=True, help_text="its primary held-out figure; null: none")
+    metric = serializers.CharField(help_text="the name of that figure")
+    not_worse = serializers.BooleanField()
+    serving = serializers.BooleanField(help_text="the project's runs use it now")
+    pinned = serializers.BooleanField(help_text="an admin chose it")
+
+
+class ModelChoice(serializers.Serializer):
+    model_version = serializers.CharField(
+        help_text="the model folder (relative to the models folder where inside it)"
+    )
+    version = LearntVersionChoice(
+        allow_null=True, help_text="a learnt version (send its id); null: a trained folder"
+    )
+
+
 class BackendChoice(serializers.Serializer):
     name = serializers.CharField()
     takes_model = serializers.BooleanField(help_text="has a model folder to choose")
-    model_versions = serializers.ListField(child=serializers.CharField())
+    model_versions = ModelChoice(
+        many=True, help_text="the project's learnt versions, newest first, then other folders"
+    )
 
 
 class GoldChoice(serializers.Serializer):
@@ -84,11 +119,19 @@ class EvaluationResult(serializers.Serializer):
     seconds_per_topic = Number()
 
 
+class EvaluationVersion(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+
+
 class EvaluationRow(serializers.Serializer):
     id = serializers.IntegerField()
     project = serializers.IntegerField(source="project_id")
     backend = serializers.CharField()
     model_version = serializers.CharField()
+    version = EvaluationVersion(
+        allow_null=True, help_text="the learnt version scored; null: a folder or the default"
+    )
     gold_source = EnumField("EvaluationGold", ModelEvaluation.Gold.values)
     status = EnumField("EvaluationStatus", ModelEvaluation.Status.values)
     progress = Number(help_text="0..1")

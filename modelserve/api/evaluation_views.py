@@ -56,7 +56,7 @@ class ProjectEvaluationsView(AdminView):
 class EvaluationView(AdminView):
     @extend_schema(responses=EvaluationDetail)
     def get(self, request, pk: int):
-        rows = ModelEvaluation.objects.select_related("requested_by")
+        rows = ModelEvaluation.objects.select_related("requested_by", "version")
         evaluation = get_object_or_404(rows, pk=pk)
         return Response(EvaluationDetail(evaluation).data)
 

@@ -20,9 +20,9 @@ from scipy.spatial.distance import squareform
 
 from annotation.domain.corpus import ClusterData, MentionData, TopicData
 from modelserve.arrays import FloatArray
+from modelserve.backends.acyclic import Edge, greedy_acyclic_edges
 from modelserve.backends.base import ClusterSuggestion, EdgeSuggestion, Suggestions
 
-Edge = tuple[int, int, float]  # (parent cluster, child cluster, score)
 # SciCo's class order for a mention pair (m1, m2): the trained and cross-encoder backends map
 # their model's outputs to it.
 UNRELATED, COREF, PARENT, CHILD = range(4)
@@ -120,31 +120,10 @@ def greedy_hierarchy(
         if p != c and edge_scores[p, c] >= threshold
     ]
     candidates.sort(key=lambda item: (-item[0], item[1], item[2]))
-    children: dict[int, list[int]] = {}
-    has_parent: set[int] = set()
-    edges: list[Edge] = []
-    for score, parent, child in candidates:
-        if single_parent and child in has_parent:
-            continue
-        if _reaches(children, child, parent):  # parent below child already: the edge closes a cycle
-            continue
-        children.setdefault(parent, []).append(child)
-        has_parent.add(child)
-        edges.append((parent, child, score))
-    return edges
-
-
-def _reaches(children: dict[int, list[int]], start: int, goal: int) -> bool:
-    stack, seen = [start], {start}
-    while stack:
-        node = stack.pop()
-        if node == goal:
-            return True
-        for nxt in children.get(node, ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return False
+    return greedy_acyclic_edges(
+        ((parent, child, score) for score, parent, child in candidates),
+        single_parent=single_parent,
+    )
 
 
 def to_suggestions(

@@ -37,6 +37,7 @@ import torch
 from scipy.cluster.hierarchy import linkage
 
 from modelserve.arrays import FloatArray
+from modelserve.backends.acyclic import greedy_acyclic_edges
 
 UNRELATED, COREF, PARENT, CHILD = range(4)
 DECODINGS = ("scico-released", "paper")
@@ -150,30 +151,8 @@ def greedy_relations(
         # torch.sort itself: its order of equal scores (not stable past 16 values) is part of
         # what the released code does
         order = torch.sort(torch.from_numpy(scores)).indices.numpy()
-    children: dict[int, list[int]] = {}
-    has_parent: set[int] = set()
-    kept = []
-    for index in order:
-        child, parent, score = candidates[int(index)]
-        if child in has_parent or _reaches(children, child, parent):
-            continue
-        children.setdefault(parent, []).append(child)
-        has_parent.add(child)
-        kept.append((parent, child, float(score)))
-    return kept
-
-
-def _reaches(children: dict[int, list[int]], start: int, goal: int) -> bool:
-    stack, seen = [start], {start}
-    while stack:
-        node = stack.pop()
-        if node == goal:
-            return True
-        for nxt in children.get(node, ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return False
+    taken = (candidates[int(index)] for index in order)
+    return greedy_acyclic_edges((parent, child, float(score)) for child, parent, score in taken)
 
 
 def decode(

@@ -29,9 +29,10 @@ from annotation.selectors.topic_data import annotations_topic_data, document_tok
 from modelserve import model_scores
 from modelserve.backends import get_backend
 from modelserve.errors import EvaluationRefused
-from modelserve.evaluation_selectors import backends_for, gold_for
+from modelserve.evaluation_selectors import backends_for, gold_for, models_relative, project_version
 from modelserve.model_scores import MODEL_PARAMETER, ON_A_DEVICE
-from modelserve.models import ModelEvaluation
+from modelserve.model_store import models_local_for
+from modelserve.models import ModelEvaluation, ModelVersion
 from modelserve.queues import backend_queue
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
 from modelserve.services.settings import model_paths_checked
@@ -71,11 +72,14 @@ def model_evaluation_request(
     backend: str,
     gold_source: str = ModelEvaluation.Gold.GOLD,
     model_version: str = "",
+    version: int | None = None,
     params: dict[str, Any] | None = None,
 ) -> ModelEvaluation:
-    """Queue an evaluation; refused (nothing written) for a backend that does not predict
-    the project's scheme, a gold source with no topic, or a model folder outside the allowed
-    ones."""
+    """Queue an evaluation of the backend's own model, a trained folder (`model_version`) or
+    one of the project's learnt versions (`version`, its id: the evaluation records it);
+    refused (nothing written) for a backend that does not predict the project's scheme, a
+    gold source with no topic, a model folder outside the allowed ones, or a version that is
+    not this project's or not the backend's."""
     if backend not in backends_for(project):
         raise EvaluationRefused(
             f"The {backend!r} backend does not predict what this project annotates; choose "
@@ -92,7 +96,12 @@ def model_evaluation_request(
             "topics with their gold."
         )
     params = model_paths_checked(dict(params or {}))
-    if model_version:
+    learnt = None
+    if version is not None:
+        learnt = _learnt_version(project, backend, version, model_version)
+        params.update(model_paths_checked(dict(learnt.params)))  # its folders, as runs use them
+        model_version = models_relative(learnt.path)
+    elif model_version:
         if backend not in MODEL_PARAMETER:
             raise EvaluationRefused(f"The {backend} backend has no trained model to choose.")
         # checked as any model path (inside the allowed folders), whatever the parameter's name
@@ -103,6 +112,7 @@ def model_evaluation_request(
             project=project,
             backend=backend,
             model_version=model_version,
+            version=learnt,
             params=params,
             gold_source=gold_source,
             requested_by=user,
@@ -110,6 +120,20 @@ def model_evaluation_request(
         )
         after_commit(evaluation_task_send, evaluation.pk, evaluation.backend)
     return evaluation
+
+
+def _learnt_version(project: Project, backend: str, version: int, folder: str) -> ModelVersion:
+    if folder:
+        raise EvaluationRefused("Choose a learnt version or a model folder, not both.")
+    learnt = project_version(project, version)
+    if learnt is None:
+        raise EvaluationRefused(f"This project has no learnt model version with id {version}.")
+    if learnt.backend != backend:
+        raise EvaluationRefused(
+            f"Version {learnt.number} is a {learnt.backend} model: score it with the "
+            f"{learnt.backend} backend, not {backend}."
+        )
+    return learnt
 
 
 def _claim(evaluation_id: int, worker: str) -> ModelEvaluation | None:
@@ -211,6 +235,7 @@ def _evaluate(evaluation: ModelEvaluation, progress) -> dict[str, Any]:
         params.setdefault("device", getattr(settings, "SUGGEST_DEVICE", "auto"))
     if evaluation.backend == "chemu":
         params.setdefault("propose_mentions", False)  # links between the gold's mentions
+    models_local_for(evaluation.backend, params)  # with STORAGE_URL: from the bucket
     backend = get_backend(evaluation.backend, params, models_dir=settings.MODELS_DIR)
     started = time.perf_counter()
     predicted = model_scores.predict(

@@ -8,8 +8,6 @@ import logging
 
 from celery import current_app
 from django.db import connection, transaction
-from django.db.models import Q
-from django.utils import timezone
 
 from annotation import gates
 from annotation.domain.errors import NotFound
@@ -29,7 +27,7 @@ from modelserve.models import SuggestionRun
 from modelserve.queues import backend_queue
 from modelserve.selectors import project_suggestion_settings, run_payload
 from modelserve.services import run_broadcast
-from modelserve.services.execution import heartbeat_stale_after
+from modelserve.services.requeue import silent_rows_requeue
 from modelserve.services.settings import model_paths_checked
 from modelserve.version_selectors import learned_run_settings
 from modelserve.workers import broker_reachable, waiting_run_ids
@@ -189,27 +187,10 @@ def suggestion_runs_requeue() -> list[int]:
     (others skip them), and a re-queued run's heartbeat is set to now, so it is not sent again
     within the window. A duplicate message is harmless: the execution claims the run once.
     Raises redis.RedisError when the broker does not answer (nothing is changed then)."""
-    now = timezone.now()
-    stale_before = now - heartbeat_stale_after()
-    waiting = waiting_run_ids(RUN_TASK)
-    silent = Q(heartbeat_at__lt=stale_before) | Q(
-        heartbeat_at__isnull=True, created_at__lt=stale_before
-    )
-    with transaction.atomic():
-        runs = list(
-            SuggestionRun.objects.select_for_update(skip_locked=True)
-            .filter(silent, status__in=[SuggestionRun.Status.QUEUED, SuggestionRun.Status.RUNNING])
-            .exclude(status=SuggestionRun.Status.QUEUED, pk__in=waiting)
-        )
-        for run in runs:
-            run.message = (
-                f"re-queued: worker {run.worker or '?'} stopped answering"
-                if run.status == SuggestionRun.Status.RUNNING
-                else "re-queued: waiting for a model worker"
-            )
-            run.status = SuggestionRun.Status.QUEUED
-            run.heartbeat_at = now
-            run.save(update_fields=["status", "heartbeat_at", "message"])
-            after_commit(run_task_send, run.pk, run.backend)
-            after_commit(run_broadcast.run_changed, run)
+
+    def send(run: SuggestionRun) -> None:
+        after_commit(run_task_send, run.pk, run.backend)
+        after_commit(run_broadcast.run_changed, run)
+
+    runs = silent_rows_requeue(SuggestionRun, waiting=waiting_run_ids(RUN_TASK), send=send)
     return [run.pk for run in runs]

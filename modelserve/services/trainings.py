@@ -26,7 +26,6 @@ from django.db import (
     connection,
     transaction,
 )
-from django.db.models import Q
 from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
@@ -34,6 +33,7 @@ from modelserve.model_store import in_storage, model_stored, model_upload
 from modelserve.models import ModelTraining
 from modelserve.queues import TRAINING_BACKENDS
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after
+from modelserve.services.requeue import silent_rows_requeue
 from modelserve.services.training_tasks import TRAIN_TASK, training_task_send
 
 logger = logging.getLogger(__name__)
@@ -85,28 +85,13 @@ def model_trainings_requeue() -> list[int]:
     are locked (other sweepers skip them) and a re-queued one's heartbeat is set to now."""
     from modelserve.workers import waiting_run_ids
 
-    now = timezone.now()
-    stale_before = now - heartbeat_stale_after()
-    waiting = waiting_run_ids(TRAIN_TASK, key="training_id")
-    silent = Q(heartbeat_at__lt=stale_before) | Q(
-        heartbeat_at__isnull=True, created_at__lt=stale_before
+    trainings = silent_rows_requeue(
+        ModelTraining,
+        waiting=waiting_run_ids(TRAIN_TASK, key="training_id"),
+        send=lambda training: after_commit(
+            training_task_send, training.pk, _training_backend(training)
+        ),
     )
-    with transaction.atomic():
-        trainings = list(
-            ModelTraining.objects.select_for_update(skip_locked=True)
-            .filter(silent, status__in=ACTIVE)
-            .exclude(status=ModelTraining.Status.QUEUED, pk__in=waiting)
-        )
-        for training in trainings:
-            training.message = (
-                f"re-queued: worker {training.worker or '?'} stopped answering"
-                if training.status == ModelTraining.Status.RUNNING
-                else "re-queued: waiting for a model worker"
-            )
-            training.status = ModelTraining.Status.QUEUED
-            training.heartbeat_at = now
-            training.save(update_fields=["status", "heartbeat_at", "message"])
-            after_commit(training_task_send, training.pk, _training_backend(training))
     return [training.pk for training in trainings]
 
 

@@ -11,25 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from annotation.domain.corpus import TopicData
-
-
-class TrainFunction(Protocol):
-    def __call__(
-        self,
-        topics: list[TopicData],
-        out: Path,
-        *,
-        seed: int,
-        holdout_fraction: float,
-        epochs: int,
-        device: str,
-        encoder: str | None,
-        log: Callable[[str], None],
-    ) -> dict[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
@@ -37,94 +23,47 @@ class Trainable:
     format: str  # the training file's format (a name in annotation.domain.formats.FORMATS)
     holdout: float  # the share of topics held out for scoring, by default
     epochs: int
-    train: TrainFunction
-
-
-def _train_chemu_links(
-    topics: list[TopicData],
-    out: Path,
-    *,
-    seed: int,
-    holdout_fraction: float,
-    epochs: int,
-    device: str,
-    encoder: str | None,
-    log: Callable[[str], None],
-) -> dict[str, Any] | None:
-    """The ChEMU link model (pair features, no encoder: `encoder` plays no part)."""
-    from modelserve.backends.chemu_model import limit_cpu_threads
-    from modelserve.backends.chemu_training import train_chemu
-
-    limit_cpu_threads()
-    train_chemu(
-        topics,
-        out,
-        seed=seed,
-        holdout_fraction=holdout_fraction,
-        epochs=epochs,
-        device=device,
-        log=log,
-    )
-    return None
-
-
-def _train_pair_model(
-    topics: list[TopicData],
-    out: Path,
-    *,
-    seed: int,
-    holdout_fraction: float,
-    epochs: int,
-    device: str,
-    encoder: str | None,
-    log: Callable[[str], None],
-) -> dict[str, Any] | None:
-    """SciCo's 4-class mention-pair model on a MiniLM or local encoder."""
-    from modelserve.training.suggester import train_suggester
-
-    return train_suggester(
-        topics,
-        out,
-        encoder_path=encoder,
-        seed=seed,
-        holdout_fraction=holdout_fraction,
-        epochs=epochs,
-        device=device,
-        log=log,
-    )
-
-
-def _train_cross_encoder(
-    topics: list[TopicData],
-    out: Path,
-    *,
-    seed: int,
-    holdout_fraction: float,
-    epochs: int,
-    device: str,
-    encoder: str | None,
-    log: Callable[[str], None],
-) -> dict[str, Any] | None:
-    from modelserve.training.cross_encoder import train_registered
-
-    return train_registered(
-        topics,
-        out,
-        seed=seed,
-        holdout_fraction=holdout_fraction,
-        epochs=epochs,
-        device=device,
-        encoder=encoder,
-        log=log,
-    )
+    # "module:function", imported when training so that no Django process imports torch at
+    # start-up; it takes (topics, out, *, seed, holdout_fraction, epochs, device, log) and
+    # the encoder under `encoder_keyword`
+    trainer: str
+    encoder_keyword: str | None  # None: the trainer takes no encoder (`encoder` plays no part)
+    setup: str | None = None  # "module:function" called with no argument before training
 
 
 TRAINABLE: dict[str, Trainable] = {
-    "chemu": Trainable("chemu", 0.15, 3, _train_chemu_links),
-    "trained": Trainable("scico", 0.2, 20, _train_pair_model),
+    # the ChEMU link model (pair features, no encoder)
+    "chemu": Trainable(
+        "chemu",
+        0.15,
+        3,
+        "modelserve.backends.chemu_training:train_chemu",
+        encoder_keyword=None,
+        setup="modelserve.backends.chemu_model:limit_cpu_threads",
+    ),
+    # SciCo's 4-class mention-pair model on a MiniLM or local encoder
+    "trained": Trainable(
+        "scico",
+        0.2,
+        20,
+        "modelserve.training.suggester:train_suggester",
+        encoder_keyword="encoder_path",
+    ),
     # SciCo's unified model fine-tuned (B.2: 1 epoch); modelserve/training/cross_encoder.py
-    "cross-encoder": Trainable("scico", 0.2, 1, _train_cross_encoder),
+    "cross-encoder": Trainable(
+        "scico",
+        0.2,
+        1,
+        "modelserve.training.cross_encoder:train_registered",
+        encoder_keyword="encoder",
+    ),
 }
+
+
+def _function(name: str) -> Callable[..., Any]:
+    module, function = name.split(":")
+    found: Callable[..., Any] = getattr(import_module(module), function)
+    return found
 
 
 def read_topics(
@@ -156,16 +95,19 @@ def train_topics(
 ) -> dict[str, Any] | None:
     """Train `backend` on `topics` into the folder `out`; the summary if the backend gives one."""
     trainable = TRAINABLE[backend]
-    return trainable.train(
-        topics,
-        Path(out),
-        seed=seed,
-        holdout_fraction=trainable.holdout if holdout is None else holdout,
-        epochs=trainable.epochs if epochs is None else epochs,
-        device=device,
-        encoder=encoder,
-        log=log,
-    )
+    if trainable.setup:
+        _function(trainable.setup)()
+    options: dict[str, Any] = {
+        "seed": seed,
+        "holdout_fraction": trainable.holdout if holdout is None else holdout,
+        "epochs": trainable.epochs if epochs is None else epochs,
+        "device": device,
+        "log": log,
+    }
+    if trainable.encoder_keyword:
+        options[trainable.encoder_keyword] = encoder
+    summary: dict[str, Any] | None = _function(trainable.trainer)(topics, Path(out), **options)
+    return summary
 
 
 def train_file(

@@ -1,5 +1,6 @@
 """The admin Models page (issue 25.6): a backend scored on the project's gold, its progress,
-two runs side by side next to the annotators' AVG, and their CSV downloaded in the browser.
+two runs side by side next to the annotators' AVG, their CSV downloaded in the browser, and
+a version learnt from the project's work chosen and its run named.
 
 The run is started in the browser; the model worker's code (`model_evaluation_execute`, what
 the Celery task calls) then runs it in this process, since the browser tests' server has no
@@ -10,7 +11,9 @@ from playwright.sync_api import expect
 from modelserve.evaluation_selectors import evaluations_csv
 from modelserve.models import ModelEvaluation
 from modelserve.services.evaluations import model_evaluation_execute, model_evaluation_request
+from modelserve.services.settings import suggestion_settings_set
 from tests.e2e.test_admin_agreement import agreement_project
+from tests.e2e.test_model_versions import stored_versions
 from tests.factories import AdminFactory
 
 
@@ -70,4 +73,26 @@ def test_a_model_is_scored_compared_with_another_and_downloaded(new_page, artifa
     download.value.save_as(saved)
     # the second run was ticked first (it was started on this page), the singleton run after
     assert saved.read_text() == evaluations_csv([second, first])
+
+    # A version learnt from the project's work is chosen from the same list, and its run
+    # names it (the page starts on the version that serves; v1 is chosen instead).
+    learnt = stored_versions(project)
+    suggestion_settings_set(project=project, learn=True)
+    page.reload()
+    form.get_by_label("Backend").select_option("trained")
+    choice = form.get_by_label("Model version")
+    serving = choice.locator("option:checked")
+    expect(serving).to_contain_text("version 2 (trained)")
+    expect(serving).to_contain_text("16 topics")
+    expect(serving).to_contain_text("held-out CoNLL F1 0.550 · serving")
+    older = choice.locator("option", has_text="version 1 (trained)")
+    expect(older).to_contain_text("8 topics")
+    choice.select_option(label=older.inner_text().strip())
+    form.get_by_role("button", name="Score on the gold").click()
+    expect(form.get_by_role("status")).to_contain_text("Queued evaluation")
+    third = ModelEvaluation.objects.get(backend="trained")
+    assert third.version == learnt[0]
+    row = page.locator(f"tr[data-run='{third.pk}']")
+    expect(row.get_by_role("rowheader")).to_have_text(f"#{third.pk} trained · version 1")
+    page.screenshot(path=str(artifacts / "admin-models-learnt-version.png"), full_page=True)
     assert page.errors == []

@@ -17,9 +17,12 @@ from annotation.domain.scoring.api import score_scico
 from annotation.selectors.agreement_gold import annotators_vs_gold
 from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import
-from modelserve.models import ModelEvaluation
+from modelserve.models import ModelEvaluation, ModelVersion
 from modelserve.scico_prediction import predict_scico
 from modelserve.services.evaluations import model_evaluation_execute, model_evaluation_request
+from modelserve.services.settings import suggestion_settings_set
+from modelserve.training.learning import run_params
+from modelserve.training.registry import train_topics
 from tests.factories import AdminFactory, ProjectFactory, UserFactory
 from tests.paths import DEMO, SCICO_DEMO
 
@@ -135,9 +138,14 @@ def test_the_api_lists_choices_starts_reads_and_refuses(project, admin, settings
     backends = {b["name"]: b for b in choices["backends"]}
     assert "chemu" not in backends  # a SciCo project: SciCo's backends only
     assert {"edit-distance", "singleton", "cross-encoder", "entailment"} <= set(backends)
-    assert backends["cross-encoder"]["model_versions"] == ["cross-encoder", "cross-encoder-b2"]
-    assert backends["entailment"]["model_versions"] == ["scico-nli"]
-    assert backends["trained"]["model_versions"] == ["trained", "trained/SciCo"]
+    folders = {
+        name: [m["model_version"] for m in backends[name]["model_versions"]]
+        for name in ("cross-encoder", "entailment", "trained")
+    }
+    assert folders["cross-encoder"] == ["cross-encoder", "cross-encoder-b2"]
+    assert folders["entailment"] == ["scico-nli"]
+    assert folders["trained"] == ["trained", "trained/SciCo"]
+    assert all(m["version"] is None for m in backends["trained"]["model_versions"])
     assert backends["singleton"] == {
         "name": "singleton",
         "takes_model": False,
@@ -203,3 +211,80 @@ def test_two_runs_side_by_side_in_one_csv(project, admin):
 
     assert admin.get("/api/model-evaluations/csv/?runs=1,2,3").status_code == 400
     assert admin.get(f"/api/model-evaluations/csv/?runs={second.pk + 100}").status_code == 404
+
+
+def learnt_version(project, number: int, folder, **fields) -> ModelVersion:
+    defaults = {"topics_used": 4 * number, "holdout_topics": 2, "score": 0.5, "not_worse": True}
+    return ModelVersion.objects.create(
+        project=project,
+        backend=fields.pop("backend", "trained"),
+        number=number,
+        path=str(folder),
+        params=run_params("trained", str(folder), mentions_folder=None),
+        **{**defaults, **fields},
+    )
+
+
+def test_a_learnt_version_is_listed_scored_and_recorded(project, admin, settings, tmp_path):
+    """The model choice lists the project's learnt versions (newest first, with their facts)
+    before the trained folders; an evaluation of one scores its folder and records it."""
+    settings.MODELS_DIR = tmp_path
+    (tmp_path / "trained" / "SciCo").mkdir(parents=True)
+    folder = tmp_path / "learned" / f"project-{project.pk}" / "t1" / "model"
+    train_topics(
+        "trained", read("scico", SCICO_DEMO).topics, folder, epochs=1, device="cpu",
+        log=lambda line: None,
+    )  # fmt: skip
+    first = learnt_version(project, 1, folder, score=0.61)
+    worse = learnt_version(project, 2, tmp_path / "learned" / "t2", score=0.4, not_worse=False)
+    other = ProjectFactory(name="another")
+    elsewhere = learnt_version(other, 1, tmp_path / "learned" / "other")
+    suggestion_settings_set(project=project, learn=True)
+
+    choices = admin.get(f"/api/projects/{project.pk}/model-evaluation-choices/").json()
+
+    trained = next(b for b in choices["backends"] if b["name"] == "trained")["model_versions"]
+    assert [m["model_version"] for m in trained] == [
+        "learned/t2",
+        f"learned/project-{project.pk}/t1/model",
+        "trained",
+        "trained/SciCo",
+    ]
+    newest, served = trained[0]["version"], trained[1]["version"]
+    assert (newest["id"], newest["number"], newest["serving"], newest["not_worse"]) == (
+        worse.pk, 2, False, False,
+    )  # fmt: skip
+    assert served["serving"]  # v2 is worse: v1 still serves
+    assert not served["pinned"]
+    assert (served["topics_used"], served["score"], served["metric"]) == (4, 0.61, "CoNLL F1")
+    assert served["backend"] == "trained"
+    cross = next(b for b in choices["backends"] if b["name"] == "cross-encoder")
+    assert cross["model_versions"] == []  # the versions are the trained backend's
+
+    url = f"/api/projects/{project.pk}/model-evaluations/"
+    for body, words in (
+        ({"backend": "trained", "version": elsewhere.pk}, "no learnt model version"),
+        ({"backend": "cross-encoder", "version": first.pk}, "score it with the trained backend"),
+        ({"backend": "trained", "version": first.pk, "model_version": "trained"}, "not both"),
+    ):
+        refused = admin.post(url, body, format="json")
+        assert refused.status_code == 422, body
+        assert words in refused.json()["message"]
+    assert ModelEvaluation.objects.count() == 0
+
+    started = admin.post(url, {"backend": "trained", "version": first.pk}, format="json")
+    assert started.status_code == 201, started.json()
+    assert started.json()["version"] == {"id": first.pk, "number": 1}
+    assert started.json()["model_version"] == f"learned/project-{project.pk}/t1/model"
+    assert started.json()["params"]["model_dir"] == str(folder)
+    assert model_evaluation_execute(evaluation_id=started.json()["id"]) == "succeeded"
+
+    listed = admin.get(url).json()
+    assert [(r["status"], r["version"]) for r in listed] == [
+        ("succeeded", {"id": first.pk, "number": 1})
+    ]
+    evaluation = ModelEvaluation.objects.get()
+    assert evaluation.version == first
+    assert evaluation.result["overall"]["topics"] == 6
+    csv_text = admin.get(f"/api/model-evaluations/csv/?runs={evaluation.pk}").content.decode()
+    assert f"run {evaluation.pk} trained v1 model" in csv_text.splitlines()[0]

@@ -7,6 +7,7 @@ import type {
   EvaluationGold,
   ImportFormat,
   ImportRequest,
+  ModelChoice,
   Project,
   ProjectInput,
   ProjectRow,
@@ -178,11 +179,17 @@ export const adminApi = {
     answer(client.GET("/api/projects/{id}/model-evaluation-choices/", id(project))),
   evaluations: (project: Id) => answer(client.GET("/api/projects/{id}/model-evaluations/", id(project))),
   evaluation: (evaluation: Id) => answer(client.GET("/api/model-evaluations/{id}/", id(evaluation))),
-  startEvaluation: (project: Id, backend: string, goldSource: EvaluationGold, modelVersion: string) =>
+  /** `model`: a learnt version (its id goes as `version`), a trained folder, or null for the
+   * backend's own model. */
+  startEvaluation: (project: Id, backend: string, goldSource: EvaluationGold, model: ModelChoice | null) =>
     answer(
       client.POST("/api/projects/{id}/model-evaluations/", {
         ...id(project),
-        body: { backend, gold_source: goldSource, model_version: modelVersion },
+        body: {
+          backend,
+          gold_source: goldSource,
+          ...(model?.version ? { version: model.version.id } : { model_version: model?.model_version ?? "" }),
+        },
       }),
     ),
   suggestEveryTopic: (project: Id, backend?: string) =>

@@ -81,6 +81,8 @@ export type ModelVersionPayload = Schemas["ModelVersionPayload"];
 export type ProjectRunsAnswer = Schemas["ProjectRunsAnswer"];
 /** The admin Models page: a backend scored on the project's gold (modelserve/evaluation_*). */
 export type EvaluationChoices = Schemas["EvaluationChoices"];
+/** One model a backend's evaluation can score: a learnt version (`version`) or a trained folder. */
+export type ModelChoice = Schemas["ModelChoice"];
 export type EvaluationRow = Schemas["EvaluationRow"];
 export type EvaluationDetail = Schemas["EvaluationDetail"];
 export type EvaluationResult = Schemas["EvaluationResult"];

@@ -1434,7 +1434,8 @@ export interface components {
             name: string;
             /** @description has a model folder to choose */
             takes_model: boolean;
-            model_versions: string[];
+            /** @description the project's learnt versions, newest first, then other folders */
+            model_versions: components["schemas"]["ModelChoice"][];
         };
         /**
          * @description * `chemu` - chemu
@@ -1681,6 +1682,8 @@ export interface components {
             project: number;
             backend: string;
             model_version: string;
+            /** @description the learnt version scored; null: a folder or the default */
+            version: components["schemas"]["EvaluationVersion"] | null;
             gold_source: components["schemas"]["EvaluationGold"];
             status: components["schemas"]["EvaluationStatus"];
             /**
@@ -1720,6 +1723,11 @@ export interface components {
              * @default
              */
             model_version?: string;
+            /**
+             * Format: int64
+             * @description one of the project's learnt model versions (its id), instead of a folder
+             */
+            version?: number | null;
             params?: {
                 [key: string]: unknown;
             };
@@ -1738,6 +1746,8 @@ export interface components {
             project: number;
             backend: string;
             model_version: string;
+            /** @description the learnt version scored; null: a folder or the default */
+            version: components["schemas"]["EvaluationVersion"] | null;
             gold_source: components["schemas"]["EvaluationGold"];
             status: components["schemas"]["EvaluationStatus"];
             /**
@@ -1778,6 +1788,10 @@ export interface components {
                 [key: string]: number | null;
             } | null;
             annotator_count: number;
+        };
+        EvaluationVersion: {
+            id: number;
+            number: number;
         };
         FixSpanOperation: {
             /**
@@ -1947,6 +1961,29 @@ export interface components {
             old: string;
             new: string;
         };
+        /** @description A version learnt from the project's work (docs/learning.md). */
+        LearntVersionChoice: {
+            id: number;
+            number: number;
+            backend: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description topics trained on */
+            topics_used: number;
+            holdout_topics: number;
+            /**
+             * Format: double
+             * @description its primary held-out figure; null: none
+             */
+            score: number | null;
+            /** @description the name of that figure */
+            metric: string;
+            not_worse: boolean;
+            /** @description the project's runs use it now */
+            serving: boolean;
+            /** @description an admin chose it */
+            pinned: boolean;
+        };
         LinkAddedEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2113,6 +2150,12 @@ export interface components {
          * @enum {string}
          */
         ModeEnum: "guided" | "scored";
+        ModelChoice: {
+            /** @description the model folder (relative to the models folder where inside it) */
+            model_version: string;
+            /** @description a learnt version (send its id); null: a trained folder */
+            version: components["schemas"]["LearntVersionChoice"] | null;
+        };
         ModelVersionPayload: {
             id: number;
             number: number;

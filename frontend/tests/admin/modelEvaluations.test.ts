@@ -1,7 +1,13 @@
 // The Models page's per-topic table: each run's model score and the annotators' AVG per topic.
 import { describe, expect, it } from "vitest";
-import type { EvaluationDetail } from "../../src/api/adminTypes";
-import { runTitle, sharedMetrics, topicRows } from "../../src/admin/models/evaluations";
+import type { EvaluationDetail, ModelChoice } from "../../src/api/adminTypes";
+import {
+  defaultModelChoice,
+  modelChoiceLabel,
+  runTitle,
+  sharedMetrics,
+  topicRows,
+} from "../../src/admin/models/evaluations";
 
 function run(id: number, topics: [string, number, number | null][]): EvaluationDetail {
   return {
@@ -9,6 +15,7 @@ function run(id: number, topics: [string, number, number | null][]): EvaluationD
     project: 1,
     backend: "edit-distance",
     model_version: id === 2 ? "/models/cross-encoder/versions/b2" : "",
+    version: null,
     gold_source: "gold",
     status: "succeeded",
     progress: 1,
@@ -49,5 +56,48 @@ describe("the Models page's tables", () => {
   it("names a run by its backend and the end of its model folder", () => {
     expect(runTitle(run(2, []))).toBe("#2 edit-distance · versions/b2");
     expect(sharedMetrics([run(1, []), run(2, [])])).toEqual(["conll_f1", "path_ratio"]);
+  });
+
+  it("names a run of a learnt version by its number", () => {
+    const learnt = { ...run(3, []), backend: "trained", model_version: "learned/project-1/t4/model", version: { id: 9, number: 4 } };
+    expect(runTitle(learnt)).toBe("#3 trained · version 4");
+  });
+});
+
+function learnt(id: number, number: number, serving: boolean, score: number | null): ModelChoice {
+  return {
+    model_version: `learned/project-1/t${number}/model`,
+    version: {
+      id,
+      number,
+      backend: "trained",
+      created_at: "2026-11-26T10:00:00Z",
+      topics_used: 12,
+      holdout_topics: 3,
+      score,
+      metric: "CoNLL F1",
+      not_worse: score !== 0.1,
+      serving,
+      pinned: false,
+    },
+  };
+}
+
+describe("the Models page's model choice", () => {
+  const folder: ModelChoice = { model_version: "trained/SciCo", version: null };
+
+  it("says what a learnt version is, and a folder by its path", () => {
+    const label = modelChoiceLabel(learnt(9, 4, true, 0.61));
+    expect(label).toMatch(/^version 4 \(trained\) · .+ · 12 topics · held-out CoNLL F1 0\.610 · serving$/);
+    expect(modelChoiceLabel(learnt(8, 3, false, null))).toContain("no held-out score");
+    expect(modelChoiceLabel(learnt(7, 2, false, 0.1))).toContain("worse than the one before");
+    expect(modelChoiceLabel(folder)).toBe("trained/SciCo");
+  });
+
+  it("starts on the serving version, else the first listed, else the backend's own", () => {
+    const serving = learnt(8, 3, true, 0.5);
+    expect(defaultModelChoice([learnt(9, 4, false, 0.1), serving, folder])).toBe(serving);
+    expect(defaultModelChoice([folder])).toBe(folder);
+    expect(defaultModelChoice([])).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // The Models page's tables, built from one or two evaluations (GET /api/model-evaluations/<id>/).
 // Scores are the agreement report's metrics (names and formatting: ../agreement/metrics.ts).
-import type { EvaluationDetail, EvaluationGold } from "../../api/adminTypes";
+import type { EvaluationDetail, EvaluationGold, ModelChoice } from "../../api/adminTypes";
+import { dateTime, plural } from "../format";
 
 export const GOLD_NAMES: Record<EvaluationGold, string> = {
   gold: "gold (adjudicated, else imported)",
@@ -38,7 +39,40 @@ export function topicRows(runs: EvaluationDetail[], metric: string): TopicRow[] 
   }));
 }
 
-export function runTitle(run: { id: number; backend: string; model_version: string }): string {
-  const version = run.model_version ? ` · ${run.model_version.split("/").slice(-2).join("/")}` : "";
-  return `#${run.id} ${run.backend}${version}`;
+/** "#7 trained · version 3" for a learnt version, "#5 cross-encoder · versions/b2" for a
+ * trained folder (its last two parts), "#4 singleton" for the backend's own model. */
+export function runTitle(run: {
+  id: number;
+  backend: string;
+  model_version: string;
+  version?: { number: number } | null;
+}): string {
+  const model = run.version
+    ? ` · version ${run.version.number}`
+    : run.model_version
+      ? ` · ${run.model_version.split("/").slice(-2).join("/")}`
+      : "";
+  return `#${run.id} ${run.backend}${model}`;
+}
+
+/** A learnt version as the model choice lists it: its number and backend, when it was trained,
+ * the topics it learnt from, its held-out score and whether runs use it; a folder by its path. */
+export function modelChoiceLabel(choice: ModelChoice): string {
+  const v = choice.version;
+  if (!v) return choice.model_version;
+  const score = v.score === null ? "no held-out score" : `held-out ${v.metric} ${v.score.toFixed(3)}`;
+  const state = v.serving
+    ? v.pinned
+      ? " · serving (chosen)"
+      : " · serving"
+    : v.not_worse
+      ? ""
+      : " · worse than the one before";
+  return `version ${v.number} (${v.backend}) · ${dateTime(v.created_at)} · ${plural(v.topics_used, "topic")} · ${score}${state}`;
+}
+
+/** The choice a backend starts on: the version runs use, else the first listed, else the
+ * backend's own model (null). */
+export function defaultModelChoice(choices: ModelChoice[]): ModelChoice | null {
+  return choices.find((c) => c.version?.serving) ?? choices[0] ?? null;
 }
