@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
 from annotation.models import Project
-from datasets.errors import DatasetRefused
+from datasets.errors import DatasetRefused, ReleaseUnderWay
 from datasets.models import ReleaseJob
 from datasets.services.release import release_formats
 from datasets.services.release_storage import dataset_release_store
@@ -47,16 +47,17 @@ def release_job_create(
     user=None,
 ) -> ReleaseJob:
     """Queue the build of `project`'s release bundle; refused (nothing written) for a format
-    that cannot go in a release or while another build of the project is under way."""
+    that cannot go in a release (400) or while another build of the project is under way
+    (409)."""
     release_formats(project, formats)
     with transaction.atomic():
         Project.objects.select_for_update().filter(pk=project.pk).first()  # one at a time
         busy = ReleaseJob.objects.filter(project=project, status__in=ACTIVE).first()
         if busy is not None and not _abandoned(busy):
-            raise DatasetRefused(
-                "release",
+            raise ReleaseUnderWay(
                 f"A release of this project is already being made ({busy.message or busy.status},"
                 f" {round(busy.progress * 100)}%): wait for it to finish.",
+                job=busy.pk,
             )
         job = ReleaseJob.objects.create(
             project=project,

@@ -125,8 +125,12 @@ def test_a_second_build_of_the_project_waits_for_the_first(project, client):
     first = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
     second = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
 
-    assert second.status_code == 400
-    assert "already being made" in str(second.json())
+    assert second.status_code == 409
+    assert second.json()["message"] == (
+        "A release of this project is already being made (waiting for a worker, 0%): "
+        "wait for it to finish."
+    )
+    assert second.json()["job"] == first.json()["job"]
     assert ReleaseJob.objects.count() == 1
     release_job_run(job_id=first.json()["job"])
     assert client.post(f"/api/projects/{project.pk}/release/", {}, format="json").status_code == 202
