@@ -2,8 +2,8 @@
 once, the job records its progress and its end (the stored bundle, or why it failed), a second
 build of the same project waits for the first, and a job whose worker died is taken over.
 
-The task body runs in this process here (the API tests' transaction never commits, so no task
-is sent); a real Celery worker builds one in tests/e2e/test_walk_release_admin.py and in
+The task body runs in this process here (the task sent after commit waits in the session's
+Redis, which no worker reads during these tests); a real Celery worker builds one in tests/e2e/test_walk_release_admin.py and in
 tests/corefapp/test_object_storage.py."""
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from datasets.services.release_storage import dataset_release_store
 from tests.factories import AdminFactory, ProjectFactory
 from tests.paths import SCICO_DEMO
 
-pytestmark = pytest.mark.django_db
+# The task body closes stale connections and beats from a thread of its own, as in the worker:
+# committed rows, as the model runs' tests (tests/modelserve/test_run_takeover.py).
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ def project():
     default_storage.delete(release_name(project))
 
 
+@pytest.mark.django_db(transaction=True)  # the task body runs here as in the worker
 def test_the_chosen_formats_and_source_make_the_bundle(project):
     client = APIClient()
     client.force_authenticate(AdminFactory())
