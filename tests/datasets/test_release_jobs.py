@@ -3,8 +3,8 @@ once, the job records its progress and its end (the stored bundle, or why it fai
 build of the same project waits for the first, and a job whose worker died is taken over.
 
 The task body runs in this process here (the task sent after commit waits in the session's
-Redis, which no worker reads during these tests); a real Celery worker builds one in tests/e2e/test_walk_release_admin.py and in
-tests/corefapp/test_object_storage.py."""
+Redis, which no worker reads during these tests); a real Celery worker builds one in
+tests/e2e/test_walk_release_admin.py and in tests/corefapp/test_object_storage.py."""
 
 from __future__ import annotations
 
