@@ -168,7 +168,7 @@ def test_my_topics_shows_titles_marks_adjudication_and_spaces_the_next_topic(new
         "Representation Learning on Graphs: A Survey"
     )
     # Its words as copied or read aloud (the DOM's text), not only spaced by the layout.
-    next_line = page.locator(".next-topic").text_content() or ""
+    next_line = " ".join((page.locator(".next-topic").text_content() or "").split())
     assert f"Next to do: {first.external_id} {title} (Walk my topics)" in next_line, next_line
     page.screenshot(path=str(artifacts / "walk-admin-my-topics.png"))
     assert page.errors == []
