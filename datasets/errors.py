@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from annotation.domain.errors import InvalidOperation
+from annotation.errors import Conflict
 
 
 class DatasetRefused(InvalidOperation):
@@ -13,3 +14,9 @@ class DatasetRefused(InvalidOperation):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(field, message)
         self.message = message
+
+
+class ReleaseUnderWay(Conflict):
+    """A release of the project is already queued or running (409): `job` is that build."""
+
+    code = "release_under_way"

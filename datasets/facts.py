@@ -2,8 +2,10 @@
 annotated (as counts; names only when asked), the agreement report (with its annotator-vs-gold
 section, annotation/selectors/agreement_gold.py), adjudication, validation and the split.
 
-Without names, the agreement report that goes into a release is pseudonymised: every username
-becomes `annotator A`, `annotator B`, ... (in name order), in the CSV and the datasheet alike.
+Without names, the agreement report that goes into a release is pseudonymised: every
+annotator becomes `annotator A`, `annotator B`, ... (in name order), in the CSV and the
+datasheet alike; a user who only adjudicated becomes `adjudicator A`, ... so that the letters
+of the annotators, the ones the tables show, run without a gap (issue 24.9).
 """
 
 from __future__ import annotations
@@ -50,20 +52,29 @@ def annotation_process(project: Project, *, with_names: bool) -> dict:
 
 def agreement(project: Project, *, with_names: bool) -> dict:
     report = project_agreement(project)
-    return report if with_names else anonymized(report, pseudonyms(project_usernames(project)))
+    if with_names:
+        return report
+    return anonymized(report, pseudonyms(*project_usernames_by_role(project)))
 
 
-def pseudonyms(names: Iterable[str]) -> dict[str, str]:
-    """Username -> `annotator A`, `annotator B`, ... in name order (`annotator AA` after Z)."""
-    labels = {}
-    for number, name in enumerate(sorted(set(names))):
-        letters = ""
-        number += 1
-        while number:
-            number, rest = divmod(number - 1, 26)
-            letters = chr(ord("A") + rest) + letters
-        labels[name] = f"annotator {letters}"
+def pseudonyms(annotators: Iterable[str], others: Iterable[str] = ()) -> dict[str, str]:
+    """Username -> `annotator A`, `annotator B`, ... in name order (`annotator AA` after Z);
+    `others` (users who annotated nothing: adjudicators) -> `adjudicator A`, ..., so that no
+    annotator letter is taken by someone the annotators' tables never show."""
+    annotators = sorted(set(annotators))
+    labels = {name: f"annotator {_letters(n)}" for n, name in enumerate(annotators, 1)}
+    rest = sorted(set(others) - set(annotators))
+    labels |= {name: f"adjudicator {_letters(n)}" for n, name in enumerate(rest, 1)}
     return labels
+
+
+def _letters(number: int) -> str:
+    """1 -> A, 26 -> Z, 27 -> AA."""
+    letters = ""
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 def anonymized(value: Any, labels: dict[str, str]) -> Any:
@@ -86,14 +97,11 @@ def anonymized(value: Any, labels: dict[str, str]) -> Any:
     return value
 
 
-def project_usernames(project: Project) -> list[str]:
-    return sorted(
-        set(
-            Assignment.objects.filter(topic__project=project).values_list(
-                "user__username", flat=True
-            )
-        )
-    )
+def project_usernames_by_role(project: Project) -> tuple[list[str], list[str]]:
+    """The project's annotators, and its other users (adjudicators only), each by name."""
+    rows = Assignment.objects.filter(topic__project=project).values_list("role", "user__username")
+    annotators = {name for role, name in rows if role == Assignment.Role.ANNOTATOR}
+    return sorted(annotators), sorted({name for _, name in rows} - annotators)
 
 
 def adjudication(project: Project) -> dict:

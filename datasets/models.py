@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from django.conf import settings
 from django.db import models
 
 from annotation.models import Project
@@ -34,3 +35,39 @@ class SplitRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} split of project {self.project_id} (seed {self.seed})"
+
+
+class ReleaseJob(models.Model):
+    """A release bundle built by the general Celery worker (datasets/services/release_jobs.py):
+    the Datasets page polls it for its progress, then offers the stored bundle's download."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="release_jobs")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    formats = models.JSONField(default=list, blank=True, help_text="empty: the defaults")
+    source = models.CharField(max_length=20, blank=True)
+    with_names = models.BooleanField(default=False)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    progress = models.FloatField(default=0.0)
+    message = models.CharField(max_length=300, blank=True)
+    # The stored bundle once succeeded: name (in the default storage), size, files, warnings.
+    result = models.JSONField(null=True, blank=True)
+    # Taking over a dead worker's job, as model runs do (modelserve/services/execution.py).
+    worker = models.CharField(max_length=200, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["project", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"release of project {self.project_id} ({self.status})"

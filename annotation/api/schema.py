@@ -74,6 +74,8 @@ RAISES: dict[str, tuple[type[domain.DomainError], ...]] = {
         service.AnnotationLocked,  # a locked (unqualified) annotator's topic
     ),
     "POST /api/projects/{id}/suggestion-runs/": (service.Conflict, service.ServiceUnavailable),
+    # a second release build of a project while one is queued or running
+    "POST /api/projects/{id}/release/": (service.Conflict,),
     # an evaluation the query names (`runs`) that does not exist
     "GET /api/model-evaluations/csv/": (domain.NotFound,),
     # A locked (unqualified) annotator reads a real topic no more than they open it.

@@ -44,6 +44,7 @@ urlpatterns = [
         projects.ProjectTopicsView.as_view(),
         name="api-project-topics",
     ),
+    path("topics/<int:pk>/manage/", projects.TopicManageView.as_view(), name="api-topic-manage"),
     path(
         "projects/<int:pk>/progress/",
         projects.ProjectProgressView.as_view(),

@@ -20,6 +20,7 @@ from annotation.models import (
 from annotation.selectors.log import operation_log
 from annotation.selectors.shown_metadata import documents_shown, topic_metadata_shown
 from annotation.selectors.state import annotation_state_read
+from annotation.selectors.topic_titles import topic_titles
 from annotation.validation_hooks import validation_decided_counts
 
 
@@ -144,6 +145,7 @@ def assignments_payload(assignments) -> list[dict]:
         .annotate(at=Max("created_at"))
         .values_list("annotation_id", "at")
     )
+    titles = topic_titles(topic_ids)
     rows = []
     for a in assignments:
         annotation_id = a.annotation.pk
@@ -158,7 +160,11 @@ def assignments_payload(assignments) -> list[dict]:
                 "role": a.role,
                 "status": a.status,
                 "user": a.user_id,
-                "topic": {"id": a.topic_id, "external_id": a.topic.external_id},
+                "topic": {
+                    "id": a.topic_id,
+                    "external_id": a.topic.external_id,
+                    "title": titles.get(a.topic_id, ""),
+                },
                 "project": {
                     "id": a.topic.project_id,
                     "name": a.topic.project.name,

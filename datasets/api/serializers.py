@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from datasets.models import ReleaseJob
 from datasets.services.splits import BALANCES, NAME_LENGTH
 
 
@@ -107,6 +108,19 @@ class StoredReleasePayload(serializers.Serializer):
     size = serializers.IntegerField(help_text="bytes of the zip")
     files = serializers.ListField(child=serializers.CharField())
     warnings = serializers.ListField(child=serializers.CharField())
+
+
+class ReleaseJobPayload(serializers.Serializer):
+    """A release bundle being built by the worker, as the Datasets page polls it."""
+
+    job = serializers.IntegerField(source="pk")
+    project = serializers.IntegerField(source="project_id")
+    status = serializers.ChoiceField(choices=ReleaseJob.Status.choices)
+    progress = serializers.FloatField(help_text="0 to 1")
+    message = serializers.CharField(help_text="what it does now, or how it ended (why it failed)")
+    result = StoredReleasePayload(allow_null=True, help_text="the stored bundle, once succeeded")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 class SplitRequest(serializers.Serializer):

@@ -15,16 +15,18 @@ from annotation.api.permissions import AdminView
 from annotation.models import Project, Topic
 from datasets.api.serializers import (
     ProjectSplits,
+    ReleaseJobPayload,
     ReleaseRequest,
     SplitOutcomePayload,
     SplitRequest,
     StatisticsPage,
     StatisticsQuery,
-    StoredReleasePayload,
     TopicSplit,
 )
+from datasets.models import ReleaseJob
+from datasets.release_selectors import latest_release_jobs
 from datasets.selectors import project_splits, statistics_csv, statistics_page, stored_release
-from datasets.services.release_storage import dataset_release_store
+from datasets.services.release_jobs import release_job_create
 from datasets.services.splits import dataset_split, topic_split_set
 
 
@@ -54,19 +56,21 @@ class StatisticsView(AdminView):
 
 class ReleaseView(AdminView):
     """The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
-    bucket): POST builds and stores it (replacing the stored one), GET downloads it."""
+    bucket): POST queues its build on the worker (202, the job to poll; the stored bundle is
+    replaced once built), GET downloads the stored one."""
 
-    @extend_schema(request=ReleaseRequest, responses={201: StoredReleasePayload})
+    @extend_schema(request=ReleaseRequest, responses={202: ReleaseJobPayload})
     def post(self, request, pk: int):
         data = ReleaseRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        stored = dataset_release_store(
+        job = release_job_create(
             project=get_object_or_404(Project, pk=pk),
             formats=data.validated_data.get("formats") or None,
             with_names=data.validated_data["with_names"],
             source=data.validated_data["source"] or None,
+            user=request.user,
         )
-        return Response(StoredReleasePayload(stored).data, status=201)
+        return Response(ReleaseJobPayload(job).data, status=202)
 
     @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
     def get(self, request, pk: int):
@@ -75,6 +79,20 @@ class ReleaseView(AdminView):
         if stored is None:
             raise NotFound("No release of this project is stored yet: make one first.")
         return FileResponse(stored, as_attachment=True, filename=stored.name.rsplit("/", 1)[-1])
+
+
+class ProjectReleaseJobsView(AdminView):
+    @extend_schema(responses=ReleaseJobPayload(many=True))
+    def get(self, request, pk: int):
+        """The project's latest release jobs, newest first (the Datasets page's row)."""
+        jobs = latest_release_jobs(get_object_or_404(Project, pk=pk))
+        return Response(ReleaseJobPayload(jobs, many=True).data)
+
+
+class ReleaseJobView(AdminView):
+    @extend_schema(responses=ReleaseJobPayload)
+    def get(self, request, pk: int):
+        return Response(ReleaseJobPayload(get_object_or_404(ReleaseJob, pk=pk)).data)
 
 
 class ProjectSplitsView(AdminView):

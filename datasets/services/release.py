@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,8 @@ from datasets.format_fields import FORMAT_FIELDS
 from datasets.selectors import project_statistics, statistics_csv
 
 DATASHEET = "DATASHEET.md"
+# (fraction done, what it does now): the release job's progress (services/release_jobs.py).
+Progress = Callable[[float, str], None]
 WHOLE = "all"  # the split name of a project released without splits
 
 
@@ -74,19 +77,15 @@ def dataset_release(
     formats: list[str] | None = None,
     with_names: bool = False,
     source: str | None = None,
+    progress: Progress | None = None,
 ) -> ReleaseResult:
     """`source`: whose annotations the bundle holds, "gold" (imported) or "adjudicated";
-    by default each topic's adjudication, else its imported gold."""
-    formats = list(dict.fromkeys(formats or default_formats(project)))
-    # Only the formats the datasheet can describe (datasets/format_fields.py) go in a release.
-    releasable = [name for name in WRITERS if name in FORMAT_FIELDS]
-    unknown = [name for name in formats if name not in releasable]
-    if unknown:
-        raise DatasetRefused(
-            "formats",
-            f"format {unknown[0]!r} cannot go in a release; use one of {', '.join(releasable)}",
-        )
+    by default each topic's adjudication, else its imported gold. `progress` hears of each
+    step, as fractions up to 0.9 (the rest is the zip's, release_storage.py)."""
+    formats = release_formats(project, formats)
+    report_progress = progress or _silent
     out = Path(out)
+    report_progress(0.0, "counting the statistics")
     statistics = project_statistics(project)
     splits: list[str | None] = list(statistics["splits"]) or [None]
     # Checked before the folder is touched: two splits written to one file would lose one.
@@ -94,10 +93,14 @@ def dataset_release(
     _prepare(out)
     result = ReleaseResult(out)
     files: list[tuple[str, str]] = []
+    steps = len(formats) * len(splits) + 2  # every file, then the agreement, the datasheet
+    done = 0
     for format in formats:
         spec = FORMATS[format]
         (out / format).mkdir(exist_ok=True)
         for split in splits:
+            report_progress(0.9 * done / steps, f"writing {format} {split or WHOLE}")
+            done += 1
             name = safe_file_name(split or WHOLE) + ("/" if spec.folder else spec.extension)
             target = path_inside(out / format, name.rstrip("/"))
             try:
@@ -115,6 +118,7 @@ def dataset_release(
                 result.warnings += [f"{format} {split or WHOLE}: {w}" for w in warnings]
                 shown = path.relative_to(out).as_posix() + ("/" if path.is_dir() else "")
                 files.append((shown, _described(split, topics, warnings)))
+    report_progress(0.9 * done / steps, "scoring the agreement")
     report = facts.agreement(project, with_names=with_names)
     _write(out / "statistics.json", json.dumps(statistics, indent=2) + "\n")
     _write(out / "statistics.csv", statistics_csv(statistics))
@@ -124,6 +128,7 @@ def dataset_release(
         ("statistics.csv", "the same, one row per scope"),
         ("agreement.csv", "the inter-annotator agreement report, per topic and overall"),
     ]
+    report_progress(0.9 * (done + 1) / steps, "writing the datasheet")
     text = datasheet(
         project={
             "name": project.name,
@@ -149,6 +154,25 @@ def dataset_release(
     _write(out / DATASHEET, text)
     result.files = [DATASHEET, *(path for path, _ in files)]
     return result
+
+
+def release_formats(project: Project, formats: list[str] | None) -> list[str]:
+    """The formats asked for (or the project's defaults), each once; refused before anything
+    is built when one cannot go in a release: only the formats the datasheet can describe
+    (datasets/format_fields.py)."""
+    formats = list(dict.fromkeys(formats or default_formats(project)))
+    releasable = [name for name in WRITERS if name in FORMAT_FIELDS]
+    unknown = [name for name in formats if name not in releasable]
+    if unknown:
+        raise DatasetRefused(
+            "formats",
+            f"format {unknown[0]!r} cannot go in a release; use one of {', '.join(releasable)}",
+        )
+    return formats
+
+
+def _silent(fraction: float, message: str) -> None:
+    return None
 
 
 def _described(split: str | None, topics: int, warnings: list) -> str:

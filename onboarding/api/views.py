@@ -4,7 +4,10 @@ practice topics, qualification rule, per-annotator state and manual overrides.""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.http import content_disposition_header
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -14,6 +17,7 @@ from rest_framework.views import APIView
 from annotation.api.permissions import AdminView
 from annotation.models import Project, Topic
 from onboarding.api import serializers as s
+from onboarding.selectors.attempts_csv import attempts_csv
 from onboarding.selectors.practice import my_practice
 from onboarding.selectors.qualification import project_qualifications, user_qualifications
 from onboarding.services import attempts, practice, qualification
@@ -45,6 +49,19 @@ class ProjectOnboardingView(AdminView):
     def get(self, request, pk: int):
         project = get_object_or_404(Project, pk=pk)
         return Response(s.ProjectOnboarding(project_qualifications(project)).data)
+
+
+class AttemptsCsvView(AdminView):
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request, pk: int):
+        """Every practice attempt of the project, one row each (onboarding/selectors/
+        attempts_csv.py)."""
+        project = get_object_or_404(Project, pk=pk)
+        response = HttpResponse(attempts_csv(project), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = content_disposition_header(
+            as_attachment=True, filename=f"{project.name}-onboarding-attempts.csv"
+        )
+        return response
 
 
 class RuleView(AdminView):

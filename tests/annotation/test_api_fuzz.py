@@ -81,9 +81,13 @@ def world(in_process_wsgi, settings):
     evaluation = ModelEvaluation.objects.create(
         project_id=topic.project_id, requested_by=admin, backend="singleton"
     )
+    from datasets.models import ReleaseJob
+
+    release = ReleaseJob.objects.create(project_id=topic.project_id, user=admin)
     ids = {
         "annotations": annotation.pk,
         "model-evaluations": evaluation.pk,
+        "release-jobs": release.pk,
         "import-jobs": job.pk,
         "assignments": assignment.pk,
         "projects": topic.project_id,

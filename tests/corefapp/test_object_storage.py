@@ -151,16 +151,19 @@ def test_an_import_job_and_a_release_bundle_go_through_the_bucket(bucket, servic
     try:
         worker.wait_ready()
         body = _poll(client, answer.json()["job"])
+        assert body["status"] == "succeeded", (body, worker.log()[-3000:])
+        # The same worker builds the release bundle, storing it in the bucket.
+        made = client.post(f"/api/projects/{project.pk}/release/", {"formats": ["scico"]})
+        assert made.status_code == 202, made.content
+        built = _poll(client, made.json()["job"], jobs="release-jobs")
     finally:
         worker.stop()
-    assert body["status"] == "succeeded", (body, worker.log()[-3000:])
     assert Mention.objects.filter(topic__project=project).count() == 150
     assert Topic.objects.filter(project=project).count() == 3
     assert not [key for key in keys() if key.startswith("imports/")]  # removed once imported
 
-    made = client.post(f"/api/projects/{project.pk}/release/", {"formats": ["scico"]})
-    assert made.status_code == 201, made.content
-    name = made.json()["name"]
+    assert built["status"] == "succeeded", (built, worker.log()[-3000:])
+    name = built["result"]["name"]
     assert name == f"releases/{project.pk}/Bucket project-release.zip"
     assert name in keys()
     downloaded = client.get(f"/api/projects/{project.pk}/release/")
@@ -172,10 +175,10 @@ def test_an_import_job_and_a_release_bundle_go_through_the_bucket(bucket, servic
     assert [len(topic["mentions"]) for topic in released] == [50, 50, 50]
 
 
-def _poll(client, job: int, timeout: float = 120) -> dict:
+def _poll(client, job: int, timeout: float = 120, jobs: str = "import-jobs") -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        body = client.get(f"/api/import-jobs/{job}/").json()
+        body = client.get(f"/api/{jobs}/{job}/").json()
         if body["status"] in ("succeeded", "failed"):
             return body
         time.sleep(0.2)

@@ -1,6 +1,10 @@
 """Pseudonyms of a release without names: letters in name order, every occurrence replaced."""
 
-from datasets.facts import anonymized, pseudonyms
+import pytest
+
+from annotation.models import Assignment
+from datasets.facts import anonymized, project_usernames_by_role, pseudonyms
+from tests.factories import ProjectFactory, UserFactory, assign, make_topic
 
 
 def test_names_become_annotator_letters_in_name_order_past_z():
@@ -27,3 +31,33 @@ def test_every_username_and_pair_label_is_replaced_in_keys_and_values():
         "vs_gold": {"annotators": [{"annotator": "annotator B", "topics": 1}]},
         "validation": {"pairs": [{"validators": ["annotator A", "annotator B"]}]},
     }
+
+
+def test_an_adjudicator_takes_no_annotator_letter():
+    # Issue 24.9: "alice" adjudicated only; she sorts first but is in no annotator table.
+    labels = pseudonyms(["bob", "carol"], others=["alice"])
+
+    assert labels == {
+        "bob": "annotator A",
+        "carol": "annotator B",
+        "alice": "adjudicator A",
+    }
+
+
+@pytest.mark.django_db
+def test_the_release_report_letters_its_annotators_without_a_gap():
+    project = ProjectFactory(hierarchy=True)
+    topic = make_topic(project=project)
+    for name in ("bob", "carol"):
+        assign(topic, UserFactory(username=name))
+    Assignment.objects.create(
+        topic=topic, user=UserFactory(username="alice"), role=Assignment.Role.ADJUDICATOR
+    )
+
+    labels = pseudonyms(*project_usernames_by_role(project))
+
+    assert sorted(v for v in labels.values() if v.startswith("annotator")) == [
+        "annotator A",
+        "annotator B",
+    ]
+    assert labels["alice"] == "adjudicator A"

@@ -1,5 +1,5 @@
 """POST /api/projects/{id}/release/ with the release dialog's choices: formats, source and
-names (issue 24, item 4)."""
+names (issue 24, item 4); the job it queues is run here as the worker would run it."""
 
 import zipfile
 
@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from annotation.services.imports.topics import topics_import
 from datasets.selectors import release_name
+from datasets.services.release_jobs import release_job_run
 from tests.factories import AdminFactory, ProjectFactory
 from tests.paths import SCICO_DEMO
 
@@ -23,6 +24,7 @@ def project():
     default_storage.delete(release_name(project))
 
 
+@pytest.mark.django_db(transaction=True)  # the task body runs here as in the worker
 def test_the_chosen_formats_and_source_make_the_bundle(project):
     client = APIClient()
     client.force_authenticate(AdminFactory())
@@ -32,7 +34,8 @@ def test_the_chosen_formats_and_source_make_the_bundle(project):
         format="json",
     )
 
-    assert answer.status_code == 201, answer.content
+    assert answer.status_code == 202, answer.content
+    assert release_job_run(job_id=answer.json()["job"]).startswith("succeeded")
     with default_storage.open(release_name(project)) as stored:
         names = zipfile.ZipFile(stored).namelist()
     assert any(n.startswith("scico/") for n in names)

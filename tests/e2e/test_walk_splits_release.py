@@ -1,19 +1,15 @@
 """Issue 24, item 4: splits and releases from the Datasets page, with no manage.py: the split
 dialog (shares, balance, seed, the balance figures; replacing a split asks first and a
-cancelled confirmation changes nothing), the release dialog (formats, source, names or
-pseudonyms), and the per-topic split box that says what it saved."""
+cancelled confirmation changes nothing) and the per-topic split box that says what it saved.
+The release, built by the worker, is in test_walk_release_admin.py (one worker there)."""
 
 from __future__ import annotations
 
-import zipfile
-
-from django.core.files.storage import default_storage
 from playwright.sync_api import expect
 
 from annotation.models import Project, Topic
 from annotation.services.imports.topics import topics_import
 from datasets.models import SplitRecord
-from datasets.selectors import release_name
 from tests.factories import AdminFactory
 from tests.paths import SCICO_DEMO
 
@@ -108,32 +104,3 @@ def test_the_per_topic_split_box_says_what_it_saved(new_page, artifacts):
     expect(page.get_by_role("alert")).to_contain_text("40 characters")
     expect(box).to_have_value("dev")
     page.screenshot(path=str(artifacts / "walk-topic-split-refused.png"))
-
-
-def test_a_release_is_made_with_chosen_formats_source_and_names(new_page, tmp_path, artifacts):
-    project = scico_project("Release options e2e")
-    page = new_page(AdminFactory())
-    page.goto("/manage/datasets")
-    row = page.locator(f"tr[data-project='{project.pk}']")
-    try:
-        row.get_by_role("button", name="Options…").click()
-        dialog = page.get_by_test_id("release-dialog")
-        dialog.get_by_label("conll").uncheck()
-        dialog.get_by_label("corefi").check()
-        dialog.get_by_label("imported gold only").check()
-        dialog.get_by_label("Name the annotators").check()
-        page.screenshot(path=str(artifacts / "walk-release-options.png"))
-        dialog.get_by_role("button", name="Make the bundle").click()
-        link = row.get_by_role("link", name="Download")
-        expect(link).to_be_visible(timeout=30_000)
-        with page.expect_download() as download:
-            link.click()
-        saved = tmp_path / download.value.suggested_filename
-        download.value.save_as(saved)
-        names = zipfile.ZipFile(saved).namelist()
-        assert any(n.startswith("scico/") for n in names)
-        assert any(n.startswith("corefi/") for n in names)
-        assert not any(n.startswith("conll/") for n in names)
-        assert page.errors == []
-    finally:
-        default_storage.delete(release_name(project))

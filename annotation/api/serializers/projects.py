@@ -48,6 +48,15 @@ class TopicRow(serializers.Serializer):
     annotators = serializers.IntegerField(
         source="annotators_count", help_text="users assigned as annotators (not adjudicators)"
     )
+    gold = serializers.IntegerField(
+        source="gold_id",
+        allow_null=True,
+        help_text="the topic's gold annotation (its adjudication, else its imported gold)",
+    )
+    work = serializers.IntegerField(
+        source="work_count",
+        help_text="annotations someone changed (annotators', adjudicators'): delete is refused",
+    )
 
 
 class ProgressTopic(serializers.Serializer):

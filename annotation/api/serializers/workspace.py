@@ -136,6 +136,11 @@ class AnnotationPayload(serializers.Serializer):
 class AssignmentTopic(serializers.Serializer):
     id = serializers.IntegerField()
     external_id = serializers.CharField()
+    title = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="its paper's or first document's title, else its first words (My topics)",
+    )
 
 
 class AssignmentProject(serializers.Serializer):

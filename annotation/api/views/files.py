@@ -25,7 +25,13 @@ from annotation.services.imports.upload import topics_upload_import
 
 class ImportRequest(serializers.Serializer):
     file = serializers.FileField(
-        help_text="the file; for brat (or a folder of CoRefi files) a .zip of the folder"
+        help_text="the file; for brat (or a folder of CoRefi files) a .zip of the folder",
+        # In the admin's words: the page shows these, not "Invalid input." (issue 24.9).
+        error_messages={
+            "empty": "The file is empty: there is nothing to import.",
+            "required": "Choose a file to import.",
+            "invalid": "No file was received: choose a file to import.",
+        },
     )
     format = serializers.ChoiceField(
         choices=[AUTO, *sorted(READERS)],

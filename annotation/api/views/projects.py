@@ -16,9 +16,11 @@ from annotation.api.serializers.projects import (
     ValidationReasonInput,
 )
 from annotation.models import Project as ProjectModel
+from annotation.models import Topic
 from annotation.selectors.progress import project_progress
 from annotation.selectors.projects import project_row, project_rows, project_topics
 from annotation.services import projects as project_services
+from annotation.services.topic_changes import topic_delete, topic_rename
 
 
 class ProjectSerializer(serializers.Serializer):
@@ -91,6 +93,37 @@ class ProjectTopicsView(AdminView):
     def get(self, request, pk: int):
         topics = project_topics(get_object_or_404(ProjectModel, pk=pk))
         return Response(TopicRow(topics, many=True).data)
+
+
+class TopicName(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    external_id = serializers.CharField(
+        max_length=300,
+        help_text="the topic's id in its project",
+        error_messages={
+            "blank": "A topic id cannot be empty.",
+            "max_length": "A topic id has at most 300 characters.",
+        },
+    )
+
+
+class TopicManageView(AdminView):
+    """The Topics page's rename and delete (annotation/services/topic_changes.py)."""
+
+    @extend_schema(request=TopicName, responses=TopicName)
+    def patch(self, request, pk: int):
+        data = TopicName(data=request.data)
+        data.is_valid(raise_exception=True)
+        topic = topic_rename(
+            topic=get_object_or_404(Topic, pk=pk), external_id=data.validated_data["external_id"]
+        )
+        return Response(TopicName(topic).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, pk: int):
+        """Refused (422, naming the work) while the topic has work."""
+        topic_delete(topic=get_object_or_404(Topic, pk=pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class ProjectProgressView(AdminView):

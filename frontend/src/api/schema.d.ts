@@ -541,6 +541,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/onboarding/projects/{id}/attempts/csv/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Every practice attempt of the project, one row each (onboarding/selectors/
+         *     attempts_csv.py).
+         */
+        get: operations["onboarding_projects_attempts_csv_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/onboarding/projects/{id}/import/": {
         parameters: {
             query?: never;
@@ -824,15 +844,34 @@ export interface paths {
         };
         /**
          * @description The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
-         *     bucket): POST builds and stores it (replacing the stored one), GET downloads it.
+         *     bucket): POST queues its build on the worker (202, the job to poll; the stored bundle is
+         *     replaced once built), GET downloads the stored one.
          */
         get: operations["projects_release_retrieve"];
         put?: never;
         /**
          * @description The project's release bundle, kept in the default storage (var/ or the STORAGE_URL
-         *     bucket): POST builds and stores it (replacing the stored one), GET downloads it.
+         *     bucket): POST queues its build on the worker (202, the job to poll; the stored bundle is
+         *     replaced once built), GET downloads the stored one.
          */
         post: operations["projects_release_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/release-jobs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The project's latest release jobs, newest first (the Datasets page's row). */
+        get: operations["projects_release_jobs_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -957,6 +996,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/release-jobs/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["release_jobs_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session/": {
         parameters: {
             query?: never;
@@ -1021,6 +1076,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/topics/{id}/manage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Refused (422, naming the work) while the topic has work. */
+        delete: operations["topics_manage_destroy"];
+        options?: never;
+        head?: never;
+        /** @description The Topics page's rename and delete (annotation/services/topic_changes.py). */
+        patch: operations["topics_manage_partial_update"];
         trace?: never;
     };
     "/api/topics/{id}/split/": {
@@ -1425,6 +1498,8 @@ export interface components {
         AssignmentTopic: {
             id: number;
             external_id: string;
+            /** @description its paper's or first document's title, else its first words (My topics) */
+            title?: string;
         };
         AssignmentsCreated: {
             /** @description new assignments (existing ones are kept) */
@@ -2312,6 +2387,10 @@ export interface components {
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
+        PatchedTopicNameRequest: {
+            /** @description the topic's id in its project */
+            external_id?: string;
+        };
         PatchedTopicSplitRequest: {
             /** @description '' takes the topic out of every split */
             split?: string;
@@ -2627,6 +2706,25 @@ export interface components {
             mention: number;
             old: boolean;
             new: boolean;
+        };
+        /** @description A release bundle being built by the worker, as the Datasets page polls it. */
+        ReleaseJobPayload: {
+            job: number;
+            project: number;
+            status: components["schemas"]["StatusEnum"];
+            /**
+             * Format: double
+             * @description 0 to 1
+             */
+            progress: number;
+            /** @description what it does now, or how it ended (why it failed) */
+            message: string;
+            /** @description the stored bundle, once succeeded */
+            result: components["schemas"]["StoredReleasePayload"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
         };
         ReleaseRequestRequest: {
             /** @description default: scico (hierarchy), chemu (anaphora), brat (both), and conll */
@@ -3075,6 +3173,11 @@ export interface components {
                 [key: string]: number | null;
             };
         };
+        TopicName: {
+            readonly id: number;
+            /** @description the topic's id in its project */
+            external_id: string;
+        };
         TopicPayload: {
             id: number;
             external_id: string;
@@ -3098,6 +3201,10 @@ export interface components {
             mentions: number;
             /** @description users assigned as annotators (not adjudicators) */
             annotators: number;
+            /** @description the topic's gold annotation (its adjudication, else its imported gold) */
+            gold: number | null;
+            /** @description annotations someone changed (annotators', adjudicators'): delete is refused */
+            work: number;
         };
         TopicSplit: {
             readonly id: number;
@@ -5329,6 +5436,45 @@ export interface operations {
             };
         };
     };
+    onboarding_projects_attempts_csv_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     onboarding_projects_import_create: {
         parameters: {
             query?: never;
@@ -6587,12 +6733,12 @@ export interface operations {
             };
         };
         responses: {
-            201: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StoredReleasePayload"];
+                    "application/json": components["schemas"]["ReleaseJobPayload"];
                 };
             };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
@@ -6622,6 +6768,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `version_conflict`, `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Refused: `too_large`. */
             413: {
                 headers: {
@@ -6633,6 +6788,45 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    projects_release_jobs_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseJobPayload"][];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7144,6 +7338,45 @@ export interface operations {
             };
         };
     };
+    release_jobs_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseJobPayload"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     session_retrieve: {
         parameters: {
             query?: never;
@@ -7258,6 +7491,125 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    topics_manage_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    topics_manage_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedTopicNameRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedTopicNameRequest"];
+                "multipart/form-data": components["schemas"]["PatchedTopicNameRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicName"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,6 +20,14 @@ export function nextAssignment(rows: readonly AssignmentRow[]): AssignmentRow | 
   return rows.find((r) => r.status !== "submitted") ?? null;
 }
 
+/** What the work is when it is not annotating: "adjudication" (an adjudicator's topic),
+ * "validation" (a validation project's), or null. */
+export function workKind(row: Pick<AssignmentRow, "role" | "project">): string | null {
+  if (row.role === "adjudicator") return "adjudication";
+  if (row.project.validation) return "validation";
+  return null;
+}
+
 export type Status = AssignmentRow["status"];
 /** The statuses in the filter, in the order of the page. */
 export const STATUSES: readonly Status[] = ["in_progress", "reopened", "assigned", "submitted"];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AssignmentRow } from "../../src/api/types";
-import { filterMyTopics, nextAssignment, projectsOf, statusCounts } from "../../src/pages/topics";
+import { filterMyTopics, nextAssignment, projectsOf, statusCounts, workKind } from "../../src/pages/topics";
 
 let nextId = 1;
 function row(topic: string, status: AssignmentRow["status"], project: [number, string] = [1, "Alpha"]): AssignmentRow {
@@ -58,5 +58,12 @@ describe("My topics", () => {
       { id: 2, name: "Beta", count: 2 },
     ]);
     expect(statusCounts(rows)).toEqual({ in_progress: 1, reopened: 1, assigned: 2, submitted: 1 });
+  });
+
+  it("names the work that is not annotating: adjudication, validation", () => {
+    const plain = row("t", "assigned");
+    expect(workKind(plain)).toBeNull();
+    expect(workKind({ ...plain, role: "adjudicator" })).toBe("adjudication");
+    expect(workKind({ ...plain, project: { ...plain.project, validation: true } })).toBe("validation");
   });
 });

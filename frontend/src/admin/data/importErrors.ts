@@ -3,6 +3,8 @@
 // "FILE: RECORD, field F: message" (brat "T12", CoRefi "mentions[3]") or "FILE: message".
 // The page shows them as a table with the place in its own columns.
 
+import type { ImportFormat } from "../../api/adminTypes";
+
 export interface ImportProblem {
   file: string;
   /** "line 12", "T12", "mentions[3]"; empty when the problem is the whole file. */
@@ -25,4 +27,12 @@ export function parseImportProblem(text: string): ImportProblem {
 export function lineOf(problem: ImportProblem): number | null {
   const match = /^line (\d+)$/.exec(problem.record);
   return match ? Number(match[1]) : null;
+}
+
+/** The format a refused file looks like, from the refusal's message ("...; it looks like
+ * ChEMU-Ref jsonlines (--format chemu: its records carry ...)", annotation/services/imports/
+ * guessing.py::looks_like), or null when the message names none. */
+export function looksLike(message: string): { label: string; format: ImportFormat } | null {
+  const match = /it looks like (.+?) \(--format ([\w-]+)/.exec(message);
+  return match ? { label: match[1]!, format: match[2] as ImportFormat } : null;
 }

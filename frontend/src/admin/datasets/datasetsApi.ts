@@ -11,6 +11,7 @@ export type Stats = Schemas["Stats"];
 export type ProjectSplits = Schemas["ProjectSplits"];
 export type TopicSplit = Schemas["TopicSplit"];
 export type StoredRelease = Schemas["StoredReleasePayload"];
+export type ReleaseJob = Schemas["ReleaseJobPayload"];
 
 // The project's stored release bundle (a zip), downloaded through the app from var/ or the
 // STORAGE_URL bucket.
@@ -31,8 +32,12 @@ export const datasetsApi = {
       }),
     ),
   splits: (project: Id) => answer(client.GET("/api/projects/{id}/splits/", { params: { path: { id: project } } })),
+  /** Queue the bundle's build on the worker: the job to poll (releaseJob) until it ends. */
   release: (project: Id, body: Schemas["ReleaseRequestRequest"] = {}) =>
     answer(client.POST("/api/projects/{id}/release/", { params: { path: { id: project } }, body })),
+  releaseJob: (job: Id) => answer(client.GET("/api/release-jobs/{id}/", { params: { path: { id: job } } })),
+  /** The project's latest release jobs, newest first. */
+  releaseJobs: (project: Id) => answer(client.GET("/api/projects/{id}/release-jobs/", { params: { path: { id: project } } })),
   split: (project: Id, body: Schemas["SplitRequestRequest"]) =>
     answer(client.POST("/api/projects/{id}/splits/", { params: { path: { id: project } }, body })),
   setSplit: (topic: Id, split: TopicSplit["split"]) =>

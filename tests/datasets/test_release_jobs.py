@@ -1,0 +1,163 @@
+"""The release bundle is built by the worker (issue 24.4): POST answers 202 with a job at
+once, the job records its progress and its end (the stored bundle, or why it failed), a second
+build of the same project waits for the first, and a job whose worker died is taken over.
+
+The task body runs in this process here (the task sent after commit waits in the session's
+Redis, which no worker reads during these tests); a real Celery worker builds one in
+tests/e2e/test_walk_release_admin.py and in tests/corefapp/test_object_storage.py."""
+
+from __future__ import annotations
+
+import zipfile
+from datetime import timedelta
+
+import pytest
+from django.core.files.storage import default_storage
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from annotation.models import Topic
+from annotation.services.imports.topics import topics_import
+from datasets.models import ReleaseJob
+from datasets.selectors import release_name
+from datasets.services.release_jobs import release_job_run
+from datasets.services.release_storage import dataset_release_store
+from tests.factories import AdminFactory, ProjectFactory
+from tests.paths import SCICO_DEMO
+
+# The task body closes stale connections and beats from a thread of its own, as in the worker:
+# committed rows, as the model runs' tests (tests/modelserve/test_run_takeover.py).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def project():
+    project = ProjectFactory(name="release jobs", hierarchy=True)
+    topics_import(project=project, path=SCICO_DEMO, format="scico")
+    yield project
+    default_storage.delete(release_name(project))
+
+
+@pytest.fixture
+def client():
+    client = APIClient()
+    client.force_authenticate(AdminFactory())
+    return client
+
+
+def test_a_release_is_queued_then_built_with_its_progress_and_stored(project, client):
+    answer = client.post(
+        f"/api/projects/{project.pk}/release/",
+        {"formats": ["scico", "corefi"], "source": "gold", "with_names": True},
+        format="json",
+    )
+
+    assert answer.status_code == 202, answer.content
+    queued = answer.json()
+    assert (queued["status"], queued["message"], queued["result"]) == (
+        "queued",
+        "waiting for a worker",
+        None,
+    )
+    assert not default_storage.exists(release_name(project))  # nothing built in the request
+
+    outcome = release_job_run(job_id=queued["job"], worker="w1")
+
+    assert outcome.startswith("succeeded"), outcome
+    body = client.get(f"/api/release-jobs/{queued['job']}/").json()
+    assert (body["status"], body["progress"]) == ("succeeded", 1.0)
+    assert body["result"]["name"] == release_name(project)
+    with default_storage.open(release_name(project)) as stored:
+        names = zipfile.ZipFile(stored).namelist()
+        assert body["result"]["size"] == stored.size
+    assert any(n.startswith("scico/") for n in names)
+    assert any(n.startswith("corefi/") for n in names)
+    assert not any(n.startswith("conll/") for n in names)
+    assert client.get(f"/api/projects/{project.pk}/release-jobs/").json()[0]["job"] == body["job"]
+    assert client.get(f"/api/projects/{project.pk}/release/").status_code == 200
+
+
+def test_the_build_reports_each_step_in_order(project):
+    seen: list[tuple[float, str]] = []
+    dataset_release_store(
+        project=project,
+        formats=["scico", "conll"],
+        progress=lambda fraction, message: seen.append((fraction, message)),
+    )
+
+    assert [message for _, message in seen] == [
+        "counting the statistics",
+        "writing scico all",
+        "writing conll all",
+        "scoring the agreement",
+        "writing the datasheet",
+        "zipping and storing the bundle",
+    ]
+    fractions = [fraction for fraction, _ in seen]
+    assert fractions == sorted(fractions)
+    assert fractions[-1] == 0.9
+
+
+def test_a_failed_build_says_why(project, client):
+    # Two splits that would be written to one file: found only while building.
+    first, second = Topic.objects.filter(project=project)[:2]
+    Topic.objects.filter(pk=first.pk).update(split="a/b")
+    Topic.objects.filter(pk=second.pk).update(split="a_b")
+    job = client.post(f"/api/projects/{project.pk}/release/", {}, format="json").json()["job"]
+
+    release_job_run(job_id=job)
+
+    body = client.get(f"/api/release-jobs/{job}/").json()
+    assert body["status"] == "failed"
+    assert "'a/b' and 'a_b' would be written to the same file" in body["message"]
+    assert body["result"] is None
+    assert not default_storage.exists(release_name(project))
+
+
+def test_a_format_the_datasheet_cannot_describe_is_refused_and_no_job_is_queued(project, client):
+    answer = client.post(
+        f"/api/projects/{project.pk}/release/", {"formats": ["corefud"]}, format="json"
+    )
+    assert answer.status_code == 400
+    assert "'corefud' cannot go in a release" in str(answer.json())
+    assert not ReleaseJob.objects.exists()
+
+
+def test_a_second_build_of_the_project_waits_for_the_first(project, client):
+    first = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+    second = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+
+    assert second.status_code == 409
+    assert second.json()["message"] == (
+        "A release of this project is already being made (waiting for a worker, 0%): "
+        "wait for it to finish."
+    )
+    assert second.json()["job"] == first.json()["job"]
+    assert ReleaseJob.objects.count() == 1
+    release_job_run(job_id=first.json()["job"])
+    assert client.post(f"/api/projects/{project.pk}/release/", {}, format="json").status_code == 202
+
+
+def test_a_job_whose_worker_died_is_taken_over_and_a_live_one_is_left_alone(project, settings):
+    settings.SUGGEST_HEARTBEAT_STALE_SECONDS = 30
+    job = ReleaseJob.objects.create(
+        project=project,
+        status=ReleaseJob.Status.RUNNING,
+        worker="alive",
+        attempts=1,
+        heartbeat_at=timezone.now(),
+        message="writing scico all",
+    )
+    assert release_job_run(job_id=job.pk, worker="other").startswith("skipped")
+    job.refresh_from_db()
+    assert (job.status, job.worker) == ("running", "alive")
+
+    # The worker stopped beating (killed mid-build): the redelivered task takes it over.
+    ReleaseJob.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - timedelta(seconds=31))
+    assert release_job_run(job_id=job.pk, worker="other").startswith("succeeded")
+    job.refresh_from_db()
+    assert (job.status, job.worker, job.attempts) == ("succeeded", "other", 2)
+    assert default_storage.exists(release_name(project))
+
+    # A finished job is left alone when its message comes again.
+    assert release_job_run(job_id=job.pk, worker="third").startswith("skipped")
