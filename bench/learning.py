@@ -46,6 +46,7 @@ from bench.learning_costs import (
     total,
 )
 from bench.smoke import size
+from modelserve.training.learning import with_base
 
 STREAM = size(100, 6)  # ChEMU topics in the stream
 STATIC = size(300, 12)  # snippets the static model trains on (the file's last ones)
@@ -57,6 +58,7 @@ ASK_SWEEP = (0.3, 0.7, 0.9)  # (d) with other thresholds, in the totals only
 GOAL_TOPIC = size(100, 6)
 EPOCHS = size(None, 1)  # None: the app's default for chemu
 TEAM_WEIGHT = 2  # (c): each stream topic done so far counts this many times beside the base
+# (the app's default LEARN_TEAM_WEIGHT)
 STRATEGIES = ("a", "b", "c", "d")
 
 
@@ -133,8 +135,9 @@ def chemu_stream(folder: Path) -> tuple[list[dict[str, Cost]], dict[str, float]]
     for number, topic in enumerate(stream, start=1):
         if number > 1 and (number - 1) % RETRAIN_EVERY == 0:
             started = time.monotonic()
-            done = stream[: number - 1] * TEAM_WEIGHT
-            learned = train(outside + done, folder / f"loop-{number - 1}", print)
+            # the app's rule (modelserve/services/learning.py with LEARN_CHEMU_BASE)
+            done = with_base(stream[: number - 1], outside, weight=TEAM_WEIGHT)
+            learned = train(done, folder / f"loop-{number - 1}", print)
             retraining += time.monotonic() - started
         position = reading_positions(topic)
         gold = gold_links(topic, position)

@@ -31,7 +31,7 @@ from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
 from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
-from modelserve.services.learning_data import project_work
+from modelserve.services.learning_data import chemu_base_topics, project_work
 from modelserve.services.training_tasks import training_task_send
 from modelserve.training.learning import (
     CHEMU,
@@ -39,6 +39,7 @@ from modelserve.training.learning import (
     learner_for,
     primary_score,
     run_params,
+    with_base,
 )
 from modelserve.version_selectors import serving_model_version
 
@@ -226,6 +227,12 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
             f"learning starts at {settings.LEARN_MIN_TOPICS}"
         )
     sizes = f"{len(work.train)} topics to train on, {len(work.held_out)} held out"
+    train, base = work.train, []
+    if backend == CHEMU and settings.LEARN_CHEMU_BASE:
+        base = chemu_base_topics(work.train + work.held_out)
+        train = with_base(work.train, base, weight=settings.LEARN_TEAM_WEIGHT)
+    if base:
+        sizes += f", beside {len(base)} snippets of the ChEMU-Ref training file"
     progress(0.05, f"{backend}: {sizes}")
     # one folder per claim: a late worker still writing its own cannot mix files into ours
     claim = int(training.started_at.timestamp() * 1000) if training.started_at else 0
@@ -233,7 +240,7 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
         Path(settings.MODELS_DIR) / "learned" / f"project-{project.pk}" / f"t{training.pk}-{claim}"
     )
     shutil.rmtree(folder, ignore_errors=True)
-    params = _train(backend, work.train, folder, progress)
+    params = _train(backend, train, folder, progress)
     _share(params)
     score_options = {"models_dir": Path(settings.MODELS_DIR), "device": settings.SUGGEST_DEVICE}
     progress(0.75, f"scoring on {len(work.held_out)} held-out topics")
@@ -262,7 +269,8 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
         return "another worker took the training over; its result is dropped"
     shown = "no held-out score" if score is None else f"held-out {score:.3f}"
     kept = "" if version.not_worse else f" (worse than {previous_score:.3f}: not served)"
-    return f"version {version.number} on {len(work.train)} topics, {shown}{kept}"
+    beside = f" beside {len(base)} base snippets" if base else ""
+    return f"version {version.number} on {len(work.train)} topics{beside}, {shown}{kept}"
 
 
 def _version_save(training: ModelTraining, **fields: Any) -> ModelVersion | None:

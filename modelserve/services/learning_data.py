@@ -5,6 +5,7 @@ stable hash of the topic's external id."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -12,7 +13,7 @@ from django.conf import settings
 from annotation.domain.corpus import TopicData
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.topic_data import annotations_topic_data
-from modelserve.training.learning import Submitted, held_out, teaching_annotation
+from modelserve.training.learning import Submitted, held_out, teaching_annotation, text_key
 
 
 @dataclass(frozen=True)
@@ -65,3 +66,20 @@ def project_work(project: Project) -> ProjectWork:
         percent = settings.LEARN_HOLDOUT_PERCENT
         (held if held_out(keys[topic_id], percent=percent) else train).append(data[annotation_id])
     return ProjectWork(train=train, held_out=held, submissions=len(rows))
+
+
+def chemu_base_topics(project_topics: list[TopicData]) -> list[TopicData]:
+    """The snippets the default ChEMU model learns from (CHEMU_TRAIN_FILE, read leniently, those
+    with links), less any whose text the project holds: a ChEMU retraining starts from them
+    (docs/learning.md). None when the file is absent."""
+    from annotation.domain.formats.chemu import read_chemu_jsonlines
+
+    path = Path(settings.CHEMU_TRAIN_FILE)
+    if not path.is_file():
+        return []
+    taken = {text_key([d.tokens for d in topic.documents]) for topic in project_topics}
+    return [
+        topic
+        for topic in read_chemu_jsonlines(path, skip_invalid=True).topics
+        if topic.links and text_key([d.tokens for d in topic.documents]) not in taken
+    ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from modelserve.training.learning import (
     Submitted,
     VersionView,
@@ -10,6 +12,8 @@ from modelserve.training.learning import (
     learner_for,
     serving_version,
     teaching_annotation,
+    text_key,
+    with_base,
 )
 
 
@@ -71,3 +75,21 @@ def test_the_learner_follows_the_project():
     assert learner_for(anaphora=True, configured_backend="minilm") == "chemu"
     assert learner_for(anaphora=False, configured_backend="cross-encoder") == "cross-encoder"
     assert learner_for(anaphora=False, configured_backend="minilm") == "trained"
+
+
+def test_a_retraining_from_a_base_counts_the_teams_topics_weight_times():
+    assert with_base(["t1", "t2"], ["b1", "b2", "b3"], weight=2) == [
+        "b1", "b2", "b3", "t1", "t2", "t1", "t2",
+    ]  # fmt: skip
+    assert with_base(["t1"], [], weight=1) == ["t1"]
+
+
+def test_the_teams_weight_is_at_least_one():
+    with pytest.raises(ValueError, match="at least 1"):
+        with_base(["t1"], ["b1"], weight=0)
+
+
+def test_a_topics_text_key_is_its_tokens_document_by_document():
+    assert text_key([["a", "b"], ["c"]]) == text_key([["a", "b"], ["c"]])
+    assert text_key([["a", "b"], ["c"]]) != text_key([["a"], ["b", "c"]])
+    assert text_key([["a b"]]) != text_key([["a", "b"]])

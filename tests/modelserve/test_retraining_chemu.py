@@ -6,6 +6,7 @@ held-out snippets, which decides whether the new one serves (the "not worse" rul
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 
 from annotation.domain.formats import read, write
 from annotation.models import Project
@@ -30,7 +31,13 @@ def chemu_project(settings, tmp_path):
     # five snippets: 1210 falls on the held-out side of the stable hash, the others train
     # (read leniently and written back: one of them has relations the strict import refuses)
     path = tmp_path / "five.jsonlines"
-    write("chemu", read("chemu", CHEMU_TRAIN, skip_invalid=True).topics[:5], path)
+    snippets = read("chemu", CHEMU_TRAIN, skip_invalid=True).topics
+    write("chemu", snippets[:5], path)
+    # the base a retraining starts from: the project's five again (under the same ids; they
+    # must be left out, the held-out one above all) and three more
+    settings.CHEMU_TRAIN_FILE = tmp_path / "base.jsonlines"
+    write("chemu", snippets[:8], settings.CHEMU_TRAIN_FILE)
+    settings.LEARN_CHEMU_BASE = True
     project = Project.objects.create(
         name="chemistry", anaphora=True, hierarchy=False, allow_add_mentions=True
     )
@@ -53,6 +60,8 @@ def retrain(project: Project) -> ModelVersion:
     training.refresh_from_db()
     assert training.status == "succeeded", training.error
     assert outcome.startswith("succeeded: version")
+    base = [t for t in read("chemu", settings.CHEMU_TRAIN_FILE, skip_invalid=True).topics[5:]]
+    assert f"beside {sum(1 for t in base if t.links)} base snippets" in outcome
     return ModelVersion.objects.get(training=training)
 
 
