@@ -10,6 +10,7 @@ get them; they are never skipped.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -99,9 +100,21 @@ def new_page(browser, e2e_server, request):
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.in_flight = set()
+        page.on("request", lambda r: page.in_flight.add(r))
+        page.on("requestfinished", lambda r: page.in_flight.discard(r))
+        page.on("requestfailed", lambda r: page.in_flight.discard(r))
         return page
 
     yield make
+    # A request the page still has in flight (an autosave, a poll) holds row locks in the
+    # server while the test database is flushed next: the TRUNCATE and that transaction then
+    # deadlock (seen in a CI run). Let them end first (a few ms; at most 5 s).
+    for context in contexts:
+        for page in context.pages:
+            deadline = time.monotonic() + 5
+            while getattr(page, "in_flight", None) and time.monotonic() < deadline:
+                page.wait_for_timeout(20)
     failed = getattr(request.node, "rep_call", None)
     for index, context in enumerate(contexts):
         if failed is not None and failed.failed:
