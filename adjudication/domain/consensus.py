@@ -260,11 +260,19 @@ def _texts(
         members: dict[ClusterKey, list[MentionKey]] = defaultdict(list)
         for mention, key in clusters.items():
             members[key].append(mention)
-        for key, inside in members.items():
-            placed = [m for m in inside if m in group_of]
-            if not placed:
+        firsts = sorted(
+            (min(placed), key)
+            for key, inside in members.items()
+            if (placed := [m for m in inside if m in group_of])
+        )
+        # One vote per annotator and consensus cluster (the naming cluster with the earliest
+        # first member): an annotator who split what the majority keeps whole must not
+        # outvote the majority with each of its pieces.
+        voted: set[int] = set()
+        for first, key in firsts:
+            if group_of[first] in voted:
                 continue
-            first = min(placed)
+            voted.add(group_of[first])
             cluster = version.clusters[key]
             votes[group_of[first]][(cluster.label, cluster.note)] += 1
     return [_most_voted(v) for v in votes]

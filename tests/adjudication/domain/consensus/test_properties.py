@@ -152,3 +152,28 @@ def test_an_edge_between_clusters_that_most_annotators_drew_slightly_differently
 
     assert picture_of_consensus(result)["edges"] == {(top, low)}
     assert list(result.edge_support.values()) == [3]
+
+
+def test_an_annotator_who_split_the_majoritys_cluster_votes_once_for_its_label():
+    # Found by the property above (issue 24's first-member labels): the minority's two pieces
+    # {m0} and {m2} both named the majority's cluster {m0, m2, m4} and tied its label "a" 2-2.
+    m0, m2, m4 = (0, ((0, 0),)), (0, ((2, 2),)), (0, ((4, 4),))
+    majority = Version(
+        frozenset({m0, m2, m4}),
+        {0: VersionCluster(members=frozenset({m0, m2, m4}), label="a", note="")},
+        frozenset(),
+        frozenset(),
+    )
+    split = Version(
+        frozenset({m0, m2}),
+        {
+            0: VersionCluster(members=frozenset({m0}), label="", note=""),
+            1: VersionCluster(members=frozenset({m2}), label="", note=""),
+        },
+        frozenset(),
+        frozenset(),
+    )
+
+    result = consensus([majority, majority, split])
+
+    assert picture_of_consensus(result) == picture_of_version(majority)
