@@ -30,7 +30,7 @@ from datasets.errors import DatasetRefused, ReleaseUnderWay
 from datasets.models import ReleaseJob
 from datasets.services.release import release_formats
 from datasets.services.release_storage import dataset_release_store
-from modelserve.services.execution import Heartbeat, heartbeat_stale_after
+from modelserve.services.execution import Heartbeat, heartbeat_stale_after, job_claim
 
 logger = logging.getLogger(__name__)
 
@@ -95,22 +95,15 @@ def _send(job_id: int) -> None:
 
 
 def _claim(job_id: int, worker: str) -> ReleaseJob | None:
-    with transaction.atomic():
-        job = ReleaseJob.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or job.status not in ACTIVE:
-            return None
-        beat = job.heartbeat_at
-        fresh = beat is not None and timezone.now() - beat < heartbeat_stale_after()
-        if job.status == ReleaseJob.Status.RUNNING and fresh:
-            return None
-        job.status = ReleaseJob.Status.RUNNING
-        job.worker = worker
-        job.attempts += 1
-        job.heartbeat_at = timezone.now()
-        job.progress = 0.0
-        job.message = "starting" if job.attempts == 1 else "starting again (a worker stopped)"
-        job.save()
-    return job
+    return job_claim(
+        ReleaseJob,
+        job_id,
+        worker,
+        lambda job: {
+            "progress": 0.0,
+            "message": "starting" if job.attempts == 1 else "starting again (a worker stopped)",
+        },
+    )
 
 
 def release_job_run(*, job_id: int, worker: str = "") -> str:

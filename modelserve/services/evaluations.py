@@ -34,7 +34,7 @@ from modelserve.model_scores import MODEL_PARAMETER, ON_A_DEVICE
 from modelserve.model_store import models_local_for
 from modelserve.models import ModelEvaluation, ModelVersion
 from modelserve.queues import backend_queue
-from modelserve.services.execution import Heartbeat, heartbeat_stale_after
+from modelserve.services.execution import Heartbeat, job_claim
 from modelserve.services.settings import model_paths_checked
 
 logger = logging.getLogger(__name__)
@@ -137,21 +137,17 @@ def _learnt_version(project: Project, backend: str, version: int, folder: str) -
 
 
 def _claim(evaluation_id: int, worker: str) -> ModelEvaluation | None:
-    with transaction.atomic():
-        row = ModelEvaluation.objects.select_for_update().filter(pk=evaluation_id).first()
-        if row is None or row.status not in ACTIVE:
-            return None
-        beat = row.heartbeat_at
-        fresh = beat is not None and timezone.now() - beat < heartbeat_stale_after()
-        if row.status == ModelEvaluation.Status.RUNNING and fresh:
-            return None
-        row.status = ModelEvaluation.Status.RUNNING
-        row.worker = worker
-        row.attempts += 1
-        row.started_at = row.heartbeat_at = timezone.now()
-        row.progress, row.message, row.error = 0.0, "loading the gold", ""
-        row.save()
-    return row
+    return job_claim(
+        ModelEvaluation,
+        evaluation_id,
+        worker,
+        lambda row: {
+            "started_at": row.heartbeat_at,
+            "progress": 0.0,
+            "message": "loading the gold",
+            "error": "",
+        },
+    )
 
 
 def _progress_writer(evaluation_id: int):

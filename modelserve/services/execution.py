@@ -18,7 +18,9 @@ import logging
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import (
@@ -45,6 +47,29 @@ HEARTBEAT_SECONDS = 2.0
 
 def heartbeat_stale_after() -> timedelta:
     return timedelta(seconds=getattr(settings, "SUGGEST_HEARTBEAT_STALE_SECONDS", 30))
+
+
+def job_claim(model: Any, pk: int, worker: str, started: Callable[[Any], dict[str, Any]]) -> Any:
+    """Mark a queued job row (an evaluation, a release build) as this worker's, or None when it
+    is finished, gone or alive on another worker (a running row with a fresh heartbeat); a
+    running row whose heartbeat went stale is taken over. `started(row)` gives the fields the
+    job sets on a claim besides status, worker, attempts and heartbeat (message, progress)."""
+    with transaction.atomic():
+        row = model.objects.select_for_update().filter(pk=pk).first()
+        if row is None or row.status not in (model.Status.QUEUED, model.Status.RUNNING):
+            return None
+        beat = row.heartbeat_at
+        fresh = beat is not None and timezone.now() - beat < heartbeat_stale_after()
+        if row.status == model.Status.RUNNING and fresh:
+            return None
+        row.status = model.Status.RUNNING
+        row.worker = worker
+        row.attempts += 1
+        row.heartbeat_at = timezone.now()
+        for field, value in started(row).items():
+            setattr(row, field, value)
+        row.save()
+    return row
 
 
 def _claim(run_id: int, worker: str) -> SuggestionRun | None:
