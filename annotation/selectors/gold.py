@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.db.models import IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+
 from annotation import gates
 from annotation.models import Annotation, Assignment, Project
 
@@ -63,3 +66,20 @@ def _topics(rows, project: Project, topic_ids: Iterable[int] | None):
     if topic_ids is not None:
         return rows.filter(topic_id__in=list(topic_ids))
     return rows.exclude(topic_id__in=gates.practice_topic_ids(project.pk))
+
+
+def gold_id_of_outer_topic() -> Coalesce:
+    """The rule above as one subquery of a topic list (`OuterRef("pk")` is the topic): the
+    id of its latest submitted adjudication, else of its imported gold; null without either.
+    Practice topics are not left out: the caller lists topics, not the dataset."""
+    adjudicated = Annotation.objects.filter(
+        topic=OuterRef("pk"),
+        kind=Annotation.Kind.ADJUDICATION,
+        assignment__status=Assignment.Status.SUBMITTED,
+    ).order_by("-assignment__submitted_at", "-id")
+    imported = Annotation.objects.filter(topic=OuterRef("pk"), kind=Annotation.Kind.GOLD)
+    return Coalesce(
+        Subquery(adjudicated.values("pk")[:1]),
+        Subquery(imported.order_by("id").values("pk")[:1]),
+        output_field=IntegerField(),
+    )

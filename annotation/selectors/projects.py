@@ -6,6 +6,7 @@ from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from annotation.models import Annotation, Assignment, Document, Mention, Project, Topic
+from annotation.selectors.gold import gold_id_of_outer_topic
 from annotation.selectors.workspace import project_payload
 
 
@@ -43,7 +44,7 @@ def project_topics(project: Project) -> list[dict]:
             annotators_count=_per_topic_count(
                 Assignment.objects.filter(role=Assignment.Role.ANNOTATOR)
             ),
-            gold_id=_gold_of_topic(),
+            gold_id=gold_id_of_outer_topic(),
             work_count=_per_topic_count(_WORK),
         )
         .order_by("position", "id")
@@ -65,19 +66,3 @@ def project_topics(project: Project) -> list[dict]:
 # Annotations someone worked on: an annotator's or adjudicator's with at least one change
 # (the Topics page's delete is refused while a topic has any; services/topic_changes.py).
 _WORK = Annotation.objects.exclude(kind=Annotation.Kind.GOLD).filter(version__gt=0)
-
-
-def _gold_of_topic() -> Coalesce:
-    """The outer topic's gold (annotation/selectors/gold.py): its latest submitted
-    adjudication, else its imported gold; null without either."""
-    adjudicated = Annotation.objects.filter(
-        topic=OuterRef("pk"),
-        kind=Annotation.Kind.ADJUDICATION,
-        assignment__status=Assignment.Status.SUBMITTED,
-    ).order_by("-assignment__submitted_at", "-id")
-    imported = Annotation.objects.filter(topic=OuterRef("pk"), kind=Annotation.Kind.GOLD)
-    return Coalesce(
-        Subquery(adjudicated.values("pk")[:1]),
-        Subquery(imported.order_by("id").values("pk")[:1]),
-        output_field=IntegerField(),
-    )
