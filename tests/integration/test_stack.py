@@ -45,7 +45,9 @@ def celery_round_trip(launcher: Launcher, redis_port: int) -> str:
 
     password = (launcher.var_dir / "redis.password").read_text().strip()
     url = f"redis://:{password}@127.0.0.1:{redis_port}/0"
-    client = Celery("integration-client", broker=url, backend=url)
+    # Not the current app: later tests in this process send through `current_app`, which would
+    # otherwise stay this client, whose Redis is gone once the stack stops.
+    client = Celery("integration-client", broker=url, backend=url, set_as_current=False)
     try:
         # Generous: on a loaded 2-core machine the default worker may still be starting.
         return client.send_task("corefapp.ping", args=["integration"], queue="default").get(
