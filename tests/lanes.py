@@ -47,12 +47,20 @@ SLOW = {
     "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes
     "tests/corefapp/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
     "tests/corefapp/test_backup_schedule.py",  # 7 s: a real `manage.py backup` process
+    # 11 s each in three pytest processes: Daphne processes with websockets open (session 4)
+    "tests/corefapp/test_sockets_close_on_access_change.py",
+    "tests/corefapp/test_healthz_with_open_sockets.py",
     # 186 cases of generated requests against every operation and role: 72 s of CPU, 6.5 min
     # at load 10, more than half of what tests/annotation costs; the API's net for 500s,
     # which make test runs, while the API's own tests stay in the fast lane.
     "tests/annotation/test_api_fuzz.py",
 }
 FAST = "not e2e and not integration and not training and not slow and not bench"
+# `make test` runs two pytest processes (pytest-xdist, one module at a time each, in the order
+# collected: --no-loadscope-reorder). The long modules go first so that neither process is
+# left with a 70 s module while the other has finished, and the browser modules come together
+# so each process starts Daphne and Chromium (package scope) once rather than once per visit.
+RUN_ORDER = ("integration", "bench", "training", "slow", "e2e")
 SLOW_SECONDS = 5.0
 
 
@@ -67,6 +75,14 @@ def mark(items: list[pytest.Item]) -> None:
             item.add_marker("training")
         if module in SLOW:
             item.add_marker("slow")
+    items.sort(key=_run_rank)  # stable: the collected order within a rank
+
+
+def _run_rank(item: pytest.Item) -> int:
+    for rank, marker in enumerate(RUN_ORDER):
+        if item.get_closest_marker(marker) is not None:
+            return rank
+    return len(RUN_ORDER)
 
 
 class SlowInFastLane:

@@ -67,13 +67,20 @@ def _boto_credentials() -> dict:
 
 
 def _var_files() -> dict[str, tuple[int, int]]:
-    """Every file under var/ but the test servers' own folder (var/test), with size and mtime."""
+    """Every file under var/ with size and mtime, but the test servers' folder (var/test) and
+    the benchmark smoke runs' logs (var/bench): the other pytest processes of `make test`
+    write those while this test runs."""
     root = var_dir()
-    return {
-        str(path.relative_to(root)): (path.stat().st_size, path.stat().st_mtime_ns)
-        for path in root.rglob("*")
-        if path.is_file() and path.relative_to(root).parts[0] != "test"
-    }
+    files = {}
+    for path in root.rglob("*"):
+        if path.relative_to(root).parts[0] in ("test", "bench"):
+            continue
+        try:
+            if path.is_file():
+                files[str(path.relative_to(root))] = (path.stat().st_size, path.stat().st_mtime_ns)
+        except FileNotFoundError:  # removed by another process between listing and stat
+            continue
+    return files
 
 
 @pytest.fixture

@@ -225,6 +225,7 @@ def learnt_version(project, number: int, folder, **fields) -> ModelVersion:
     )
 
 
+@pytest.mark.training  # trains a version to score (10.6 s in the fast lane)
 def test_a_learnt_version_is_listed_scored_and_recorded(project, admin, settings, tmp_path):
     """The model choice lists the project's learnt versions (newest first, with their facts)
     before the trained folders; an evaluation of one scores its folder and records it."""
