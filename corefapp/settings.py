@@ -420,7 +420,7 @@ LEARN_WAIT_SECONDS = env.int("LEARN_WAIT_SECONDS", default=600)
 LEARN_HOLDOUT_PERCENT = env.int("LEARN_HOLDOUT_PERCENT", default=20)
 LEARN_MIN_TOPICS = env.int("LEARN_MIN_TOPICS", default=2)
 LEARN_EPOCHS = env.int("LEARN_EPOCHS", default=0)
-LEARN_MENTION_EPOCHS = env.int("LEARN_MENTION_EPOCHS", default=12)
+LEARN_MENTION_EPOCHS = env.int("LEARN_MENTION_EPOCHS", default=14)
 # A ChEMU retraining starts from the default model's snippets (CHEMU_TRAIN_FILE) beside the
 # project's own work counted LEARN_TEAM_WEIGHT times (docs/learning.md; bench/learning.py's (c)).
 LEARN_CHEMU_BASE = env.bool("LEARN_CHEMU_BASE", default=True)

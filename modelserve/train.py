@@ -30,7 +30,7 @@ from modelserve.training.registry import TRAINABLE
 
 # backend -> the setting that names its default training file
 DEFAULT_FILE_SETTINGS = {"chemu": "CHEMU_TRAIN_FILE"}
-MENTION_EPOCHS = 12  # = chemu_mentions.EPOCHS (not imported here: it loads torch)
+MENTION_EPOCHS = 14  # = chemu_mentions.EPOCHS (not imported here: it loads torch)
 
 
 def parser() -> argparse.ArgumentParser:

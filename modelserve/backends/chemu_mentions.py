@@ -50,7 +50,7 @@ DIRECTORY = "chemu-mentions"  # the tagger's folder in the models folder
 # learning rate falling to 0, 128 channels per direction, batches of 16 documents. 20 epochs
 # at a constant rate and 192 channels took 2.2x longer for the same held-out scores
 # (docs/mentions.md, "Training time").
-EPOCHS = 12
+EPOCHS = 14
 HIDDEN = 128
 
 
