@@ -3,12 +3,16 @@ stop it with Ctrl-C."""
 
 from __future__ import annotations
 
+import atexit
+import functools
 import http.cookiejar
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -18,6 +22,28 @@ import psutil
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO_PASSWORD = "integration-pw"
+# The stacks' default ChEMU models train from this many snippets of the ChEMU-Ref training file.
+STACK_CHEMU_SNIPPETS = 24
+
+
+@functools.cache
+def stack_models() -> tuple[Path, Path]:
+    """(MODELS_DIR, CHEMU_TRAIN_FILE) for the stacks this pytest process starts: one models
+    folder for all of them, and a small training file. With the whole file, every first start
+    of a stack on a fresh clone trained the real link model and began the real tagger's
+    training in the background (minutes of both cores, stopped with the stack), under the
+    other tests; what a first start does is the same on 24 snippets. The full-size training
+    is measured by `make bench` (mentions) and tested in tests/modelserve."""
+    from django.conf import settings
+
+    root = Path(tempfile.mkdtemp(prefix="stack-models-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    with Path(settings.CHEMU_TRAIN_FILE).open(encoding="utf-8") as full:
+        head = [line for _, line in zip(range(STACK_CHEMU_SNIPPETS), full, strict=False)]
+    small = root / "chemu-train-head.jsonlines"
+    small.write_text("".join(head), encoding="utf-8")
+    (root / "models").mkdir()
+    return root / "models", small
 
 
 class Launcher:
@@ -30,15 +56,15 @@ class Launcher:
             # The test session's servers and storage folder: `make up` uses its own var/.
             if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "STORAGE_DIR")
         }
-        # Models are shared with the checkout's var/models: the first start trains the ChEMU model
-        # there once (as make up would); later test runs find it.
+        models_dir, chemu_train_file = stack_models()
         env.update(
             PORT=str(port),
             EMBEDDED_PG_PORT=str(pg_port),
             EMBEDDED_REDIS_PORT=str(redis_port),
             COREFAPP_VAR_DIR=str(var_dir),
             DEMO_PASSWORD=DEMO_PASSWORD,
-            MODELS_DIR=str(REPO / "var" / "models"),
+            MODELS_DIR=str(models_dir),
+            CHEMU_TRAIN_FILE=str(chemu_train_file),
             **(extra_env or {}),
         )
         self.env = env
