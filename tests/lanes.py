@@ -56,9 +56,9 @@ SLOW = {
     "tests/annotation/test_api_fuzz.py",
 }
 FAST = "not e2e and not integration and not training and not slow and not bench"
-# `make test` runs two pytest processes (pytest-xdist, one module at a time each, in the order
-# collected: --no-loadscope-reorder). The long modules go first so that neither process is
-# left with a 70 s module while the other has finished, and the browser modules come together
+# `make test` runs three pytest processes (pytest-xdist, one module at a time each, in the
+# order collected: --no-loadscope-reorder). The long modules go first so that no process is
+# left with a 70 s module while the others have finished, and the browser modules come together
 # so each process starts Daphne and Chromium (package scope) once rather than once per visit.
 RUN_ORDER = ("integration", "bench", "training", "slow", "e2e")
 SLOW_SECONDS = 5.0
