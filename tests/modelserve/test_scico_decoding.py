@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 import torch
@@ -75,7 +77,10 @@ SETTINGS = [
 
 @pytest.mark.parametrize(("kind", "decoding", "agg", "hypernym"), SETTINGS)
 def test_decoding_matches_scicos_released_code(kind, decoding, agg, hypernym):
-    rng = np.random.default_rng(hash((kind, decoding, agg, hypernym)) % 2**32)
+    # A seed of the setting's own, the same in every process: hash() of strings changes with
+    # PYTHONHASHSEED, so each run (and each pytest-xdist process) drew other topics, and the
+    # coverage check below failed now and then (18 topics with relations against 20).
+    rng = np.random.default_rng(zlib.crc32(repr((kind, decoding, agg, hypernym)).encode()))
     with_relations = ties = 0
     for _ in range(TOPICS):
         n = int(rng.integers(2, 29))
