@@ -29,7 +29,10 @@ from tests.integration.stack import Launcher, postmaster_pid, wait_healthy
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(540)]
 
 ANSWER_SECONDS = 2.0  # the bound for every answer during an outage
-STALE_SECONDS = 6  # SUGGEST_HEARTBEAT_STALE_SECONDS for this stack: a dead run is noticed fast
+# SUGGEST_HEARTBEAT_STALE_SECONDS for this stack: a dead run is noticed fast (the default is
+# 30 s), but a live one beating every 2 s is not taken for dead while the other pytest processes
+# load both cores (at 6 s, a fresh-clone run of `make test` failed the taken-over run).
+STALE_SECONDS = 15
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +110,7 @@ def test_a_killed_model_worker_is_restarted_and_its_run_is_taken_over_and_comple
     )
     done_after = time.monotonic() - killed
 
-    assert done["status"] == "succeeded", done
+    assert done["status"] == "succeeded", (done.get("message"), done, launcher.read_output())
     assert done["attempts"] == 2, done
     assert taken_over["attempts"] == 2
     assert wait_healthy(launcher)["http_status"] == 200  # the rest of the stack never stopped
