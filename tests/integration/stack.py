@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import functools
 import http.cookiejar
+import itertools
 import json
 import os
 import shutil
@@ -39,7 +40,7 @@ def stack_models() -> tuple[Path, Path]:
     root = Path(tempfile.mkdtemp(prefix="stack-models-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     with Path(settings.CHEMU_TRAIN_FILE).open(encoding="utf-8") as full:
-        head = [line for _, line in zip(range(STACK_CHEMU_SNIPPETS), full, strict=False)]
+        head = list(itertools.islice(full, STACK_CHEMU_SNIPPETS))
     small = root / "chemu-train-head.jsonlines"
     small.write_text("".join(head), encoding="utf-8")
     (root / "models").mkdir()
