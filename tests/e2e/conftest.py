@@ -107,26 +107,67 @@ def new_page(browser, e2e_server, request):
         return page
 
     yield make
+    failed = getattr(request.node, "rep_call", None)
+    failed = failed is not None and failed.failed
     # A request the page still has in flight (an autosave, a poll) holds row locks in the
     # server while the test database is flushed next: the TRUNCATE and that transaction then
-    # deadlock (seen in a CI run). Let them end first (a few ms; at most 5 s).
-    for context in contexts:
-        for page in context.pages:
+    # deadlock (seen in CI twice). The page's list can miss one: Playwright's request event may
+    # reach this process after the test's last line, and the workspace sends requests later on
+    # its own (the cursor 400 ms after a move, and keepalive when the page is hidden). So each
+    # page leaves for about:blank first (a round trip that delivers the pending events, ends
+    # the timers and sends the pagehide request now), its requests are let end (a few ms; at
+    # most 5 s), and after the close the server's connections are waited on to be idle.
+    for index, context in enumerate(contexts):
+        for n, page in enumerate(context.pages):
+            if failed:
+                _screenshot(page, ARTIFACTS / f"failed-{request.node.name}-{index}-{n}.png")
+            # Unsaved edits make the workspace ask before it unloads: leave anyway.
+            page.on("dialog", _accept)
+            try:
+                page.goto("about:blank", timeout=3_000)
+            except Exception:  # noqa: BLE001, S112 - a closed or crashed page sends nothing more
+                continue
             deadline = time.monotonic() + 5
             while getattr(page, "in_flight", None) and time.monotonic() < deadline:
                 page.wait_for_timeout(20)
-    failed = getattr(request.node, "rep_call", None)
-    for index, context in enumerate(contexts):
-        if failed is not None and failed.failed:
-            ARTIFACTS.mkdir(exist_ok=True)
-            for n, page in enumerate(context.pages):
-                try:
-                    page.screenshot(
-                        path=str(ARTIFACTS / f"failed-{request.node.name}-{index}-{n}.png")
-                    )
-                except Exception:  # noqa: BLE001, S110 - a closed page has no screenshot to give
-                    pass
+    for context in contexts:
         context.close()
+    _wait_for_idle_server_connections()
+
+
+def _accept(dialog) -> None:
+    try:
+        dialog.accept()
+    except Exception:  # noqa: BLE001, S110 - the test's own handler answered it already
+        pass
+
+
+def _screenshot(page, path: Path) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        page.screenshot(path=str(path))
+    except Exception:  # noqa: BLE001, S110 - a closed page has no screenshot to give
+        pass
+
+
+def _wait_for_idle_server_connections(quiet_polls: int = 3, timeout: float = 5.0) -> None:
+    """Until no other connection to the test database runs a statement or holds a transaction,
+    seen on `quiet_polls` polls in a row 10 ms apart: what the browser sent last (a keepalive
+    request the page can no longer report) is through before the flush's TRUNCATE."""
+    from django.db import connection
+
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    with connection.cursor() as cursor:
+        while quiet < quiet_polls and time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+                " AND state IS DISTINCT FROM 'idle'"
+            )
+            busy = cursor.fetchone()[0]
+            quiet = quiet + 1 if busy == 0 else 0
+            time.sleep(0.01)
 
 
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)
