@@ -2,6 +2,8 @@
 agreement report to the list of mentions whose cluster differs, a click into the review view
 at that mention, and the same against gold."""
 
+import re
+
 from playwright.sync_api import expect
 
 from annotation.selectors.diagnosis import topic_diagnosis
@@ -61,4 +63,7 @@ def test_a_topic_row_opens_its_diagnosis_and_each_item_opens_the_review_at_the_m
     )
     expect(page.locator(".m.is-current").first).to_have_attribute(
         "data-mention", str(item["ids"]["gold"])
+    )
+    expect(page.get_by_test_id("review-banner")).to_have_text(
+        re.compile(f"Reviewing the gold annotation of {topic}, read-only")
     )
