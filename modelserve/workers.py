@@ -8,6 +8,7 @@ import base64
 import functools
 import json
 import logging
+from collections.abc import Iterable
 
 import redis
 from celery import current_app as app
@@ -68,11 +69,15 @@ def _serves(queue: str, backend: str | None) -> bool:
     return queue == backend_queue(backend) if backend else is_model_queue(queue)
 
 
-def waiting_run_ids(task_name: str, *, key: str = "run_id") -> set[int]:
-    """Ids of the runs (or, by `key`, trainings) whose task message waits in a model queue
-    (not yet taken by a worker). Raises redis.RedisError when the broker does not answer."""
+def waiting_run_ids(
+    task_name: str, *, key: str = "run_id", queues: Iterable[str] | None = None
+) -> set[int]:
+    """Ids of the runs (or, by `key`, trainings or jobs) whose task message waits in a model
+    queue, or in `queues` (not yet taken by a worker). Raises redis.RedisError when the broker
+    does not answer."""
     ids: set[int] = set()
-    for listed in (name for queue in model_queues() for name in _priority_lists(queue)):
+    queues = model_queues() if queues is None else queues
+    for listed in (name for queue in queues for name in _priority_lists(queue)):
         for raw in _broker().lrange(listed, 0, -1):
             run_id = _run_id(raw, task_name, key)
             if run_id is not None:

@@ -13,14 +13,18 @@ heartbeat: a worker that dies mid-build leaves a stale one, and the task, redeli
 late), is taken over by the next worker; a job with a fresh heartbeat belongs to a live worker
 and is left to it. The finishing write checks the attempt, so a late worker cannot overwrite
 the new owner's result. Only one job of a project may be queued or running at a time: two
-builds would store over the same file.
+builds would store over the same file. A request for a new build replaces an abandoned job (its
+worker stopped beating, or its task message was lost from the broker while it waited): that job
+is marked failed first, so its task, should it still come, skips it.
 """
 
 from __future__ import annotations
 
 import logging
 
+import redis
 from celery import current_app
+from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
@@ -31,6 +35,7 @@ from datasets.models import ReleaseJob
 from datasets.services.release import release_formats
 from datasets.services.release_storage import dataset_release_store
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after, job_claim
+from modelserve.workers import waiting_run_ids
 
 logger = logging.getLogger(__name__)
 
@@ -52,13 +57,22 @@ def release_job_create(
     release_formats(project, formats)
     with transaction.atomic():
         Project.objects.select_for_update().filter(pk=project.pk).first()  # one at a time
-        busy = ReleaseJob.objects.filter(project=project, status__in=ACTIVE).first()
-        if busy is not None and not _abandoned(busy):
-            raise ReleaseUnderWay(
-                f"A release of this project is already being made ({busy.message or busy.status},"
-                f" {round(busy.progress * 100)}%): wait for it to finish.",
-                job=busy.pk,
-            )
+        # Locked: a worker's claim of it waits until it is given up below, then skips it.
+        busy = (
+            ReleaseJob.objects.select_for_update()
+            .filter(project=project, status__in=ACTIVE)
+            .first()
+        )
+        if busy is not None:
+            reason = _abandoned(busy)
+            if reason is None:
+                raise ReleaseUnderWay(
+                    f"A release of this project is already being made"
+                    f" ({busy.message or busy.status}, {round(busy.progress * 100)}%):"
+                    " wait for it to finish.",
+                    job=busy.pk,
+                )
+            _give_up(busy, reason)
         job = ReleaseJob.objects.create(
             project=project,
             user=user,
@@ -71,13 +85,33 @@ def release_job_create(
     return job
 
 
-def _abandoned(job: ReleaseJob) -> bool:
-    """A running job whose worker stopped beating: a new request may start afresh."""
-    beat = job.heartbeat_at
-    return (
-        job.status == ReleaseJob.Status.RUNNING
-        and beat is not None
-        and timezone.now() - beat >= heartbeat_stale_after()
+def _abandoned(job: ReleaseJob) -> str | None:
+    """Why nobody will finish this active job, or None while somebody may: a running job whose
+    worker stopped beating, or a queued one that waited the staleness window with its task
+    message gone from the broker (lost with a flushed or replaced Redis: no worker will ever
+    take it, and it would block every new build)."""
+    stale_before = timezone.now() - heartbeat_stale_after()
+    if job.status == ReleaseJob.Status.RUNNING:
+        beat = job.heartbeat_at
+        return "its worker stopped" if beat is not None and beat <= stale_before else None
+    if job.created_at > stale_before:
+        return None
+    try:
+        waiting = waiting_run_ids(
+            RELEASE_TASK, key="job_id", queues=[settings.CELERY_TASK_DEFAULT_QUEUE]
+        )
+    except redis.RedisError:
+        return None  # cannot tell: the build the admin asks for could not be sent either
+    return None if job.pk in waiting else "no worker took it (its task was lost)"
+
+
+def _give_up(job: ReleaseJob, reason: str) -> None:
+    """Mark the abandoned job failed, unless a worker claimed it meanwhile: a task of it that
+    comes later finds it finished and skips it, so two builds never store over one file."""
+    ReleaseJob.objects.filter(pk=job.pk, status=job.status, attempts=job.attempts).update(
+        status=ReleaseJob.Status.FAILED,
+        message=f"replaced by a new build: {reason}",
+        finished_at=timezone.now(),
     )
 
 

@@ -12,6 +12,7 @@ import zipfile
 from datetime import timedelta
 
 import pytest
+import redis
 from django.core.files.storage import default_storage
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -161,3 +162,53 @@ def test_a_job_whose_worker_died_is_taken_over_and_a_live_one_is_left_alone(proj
 
     # A finished job is left alone when its message comes again.
     assert release_job_run(job_id=job.pk, worker="third").startswith("skipped")
+
+
+def test_a_queued_job_whose_task_was_lost_gives_way_to_a_new_build(project, client, settings):
+    settings.SUGGEST_HEARTBEAT_STALE_SECONDS = 30
+    first = client.post(f"/api/projects/{project.pk}/release/", {}, format="json").json()["job"]
+    long_ago = timezone.now() - timedelta(seconds=31)
+    ReleaseJob.objects.filter(pk=first).update(created_at=long_ago)
+
+    # Its message still waits in the broker: a busy worker will take it. The page waits.
+    waiting = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+    assert waiting.status_code == 409
+    assert waiting.json()["job"] == first
+
+    # The broker lost it (Redis flushed or replaced): nobody will ever build it.
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(settings.CELERY_TASK_DEFAULT_QUEUE)
+    again = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+
+    assert again.status_code == 202, again.content
+    lost = ReleaseJob.objects.get(pk=first)
+    assert (lost.status, lost.message) == (
+        "failed",
+        "replaced by a new build: no worker took it (its task was lost)",
+    )
+    assert again.json()["job"] != first
+    assert ReleaseJob.objects.filter(status="queued").count() == 1
+    # Should its task come after all, it is skipped: one build stores the file.
+    assert release_job_run(job_id=first, worker="late").startswith("skipped")
+
+
+def test_a_job_whose_worker_stopped_beating_gives_way_and_is_not_taken_over_later(
+    project, client, settings
+):
+    settings.SUGGEST_HEARTBEAT_STALE_SECONDS = 30
+    dead = ReleaseJob.objects.create(
+        project=project,
+        status=ReleaseJob.Status.RUNNING,
+        worker="killed",
+        attempts=1,
+        heartbeat_at=timezone.now() - timedelta(seconds=31),
+        message="writing scico all",
+    )
+
+    answer = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+
+    assert answer.status_code == 202, answer.content
+    dead.refresh_from_db()
+    assert (dead.status, dead.message) == ("failed", "replaced by a new build: its worker stopped")
+    # The dead worker's message, redelivered minutes later, no longer builds over the new job.
+    assert release_job_run(job_id=dead.pk, worker="redelivered").startswith("skipped")
+    assert release_job_run(job_id=answer.json()["job"]).startswith("succeeded")
