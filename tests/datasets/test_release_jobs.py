@@ -46,6 +46,18 @@ def client():
     return client
 
 
+def running_job(project, *, worker: str, beat_seconds_ago: float) -> ReleaseJob:
+    """A build a worker claimed, whose last heartbeat is that old."""
+    return ReleaseJob.objects.create(
+        project=project,
+        status=ReleaseJob.Status.RUNNING,
+        worker=worker,
+        attempts=1,
+        heartbeat_at=timezone.now() - timedelta(seconds=beat_seconds_ago),
+        message="writing scico all",
+    )
+
+
 def test_a_release_is_queued_then_built_with_its_progress_and_stored(project, client):
     answer = client.post(
         f"/api/projects/{project.pk}/release/",
@@ -141,14 +153,7 @@ def test_a_second_build_of_the_project_waits_for_the_first(project, client):
 
 def test_a_job_whose_worker_died_is_taken_over_and_a_live_one_is_left_alone(project, settings):
     settings.SUGGEST_HEARTBEAT_STALE_SECONDS = 30
-    job = ReleaseJob.objects.create(
-        project=project,
-        status=ReleaseJob.Status.RUNNING,
-        worker="alive",
-        attempts=1,
-        heartbeat_at=timezone.now(),
-        message="writing scico all",
-    )
+    job = running_job(project, worker="alive", beat_seconds_ago=0)
     assert release_job_run(job_id=job.pk, worker="other").startswith("skipped")
     job.refresh_from_db()
     assert (job.status, job.worker) == ("running", "alive")
@@ -195,14 +200,7 @@ def test_a_job_whose_worker_stopped_beating_gives_way_and_is_not_taken_over_late
     project, client, settings
 ):
     settings.SUGGEST_HEARTBEAT_STALE_SECONDS = 30
-    dead = ReleaseJob.objects.create(
-        project=project,
-        status=ReleaseJob.Status.RUNNING,
-        worker="killed",
-        attempts=1,
-        heartbeat_at=timezone.now() - timedelta(seconds=31),
-        message="writing scico all",
-    )
+    dead = running_job(project, worker="killed", beat_seconds_ago=31)
 
     answer = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
 
