@@ -53,10 +53,14 @@ def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new
     press(page, "y")
     wait_saved(page)
     assert not page.errors
-    wait_for(lambda: SuggestionShown.objects.filter(annotation=stored).count() >= 2)
 
     accepted = Operation.objects.filter(annotation=stored, name="accept_suggestion")
     assert accepted.count() == 2
+    # Displays reach the server in batches, after the acceptance that follows them; another
+    # suggestion's display can arrive first, so wait for the accepted ones by id.
+    wanted = {operation.payload["suggestion"] for operation in accepted}
+    displays = SuggestionShown.objects.filter(annotation=stored)
+    wait_for(lambda: wanted <= set(displays.values_list("suggestion", flat=True)))
     shown = {s.suggestion: s.shown_at for s in SuggestionShown.objects.filter(annotation=stored)}
     for operation in accepted:
         seen = shown[operation.payload["suggestion"]]  # each accepted one was seen shown
