@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 
 from bench.environment import django_with_services
 from bench.smoke import SMOKE, size
@@ -39,11 +40,24 @@ def _timed_run(topic, user, backend=None):
     return run, time.perf_counter() - started
 
 
-def _chemu_trained() -> bool:
-    from corefapp.runtime.defaults import models_dir
-    from modelserve.backends import chemu_model
+def chemu_model_ready(*, smoke: bool) -> bool:
+    """Whether the default ChEMU link model is there to time. A fresh clone has none until
+    `make up` trains it: the full benchmark trains it the same way first (printed apart, not
+    timed); the smoke run in `make test` does not spend that time and leaves the rows out."""
+    from django.conf import settings
 
-    return chemu_model.is_complete(models_dir() / "chemu")
+    from modelserve.backends import chemu_model
+    from modelserve.services.default_models import link_model_ensure
+
+    if chemu_model.is_complete(Path(settings.MODELS_DIR) / "chemu"):
+        return True
+    if smoke:
+        print("chemu: not timed, no trained model (make up trains the default one)")
+        return False
+    print("chemu: no default model yet (a fresh clone): training it as make up does, untimed")
+    for line in link_model_ensure():
+        print(line, flush=True)
+    return chemu_model.is_complete(Path(settings.MODELS_DIR) / "chemu")
 
 
 def main() -> int:
@@ -69,6 +83,7 @@ def main() -> int:
         chemu = Project.objects.create(name="bench chemu", hierarchy=False, anaphora=True)
         suggestion_settings_set(project=chemu, backend="chemu")
         topics_import(project=chemu, path=CHEMU_DEMO, format="chemu")
+        chemu_ready = chemu_model_ready(smoke=SMOKE)
         worker = Worker(
             database_url=services.database_url,
             redis_url=services.redis_url,
@@ -83,10 +98,7 @@ def main() -> int:
         for n in SIZES:
             run, seconds = _timed_run(topics[n], user)
             rows.append(("minilm", str(n), seconds, run))
-        snippets = list(chemu.topics.order_by("position"))
-        if SMOKE and not _chemu_trained():
-            print("chemu: not timed, no trained model (make up trains the default one)")
-            snippets = []
+        snippets = list(chemu.topics.order_by("position")) if chemu_ready else []
         for topic in snippets[:1]:
             first, cold = _timed_run(topic, user)
             rows.append(
@@ -113,7 +125,8 @@ def main() -> int:
                 f"{backend:<8}{label:<34}{seconds:>13.2f}{predict:>9.2f}"
                 f"{mentions / seconds:>12.1f}  {run.status}"
             )
-        return 0 if all(r[3].status == "succeeded" for r in rows) else 1
+        succeeded = all(r[3].status == "succeeded" for r in rows)
+        return 0 if succeeded and (chemu_ready or SMOKE) else 1
     finally:
         if worker is not None:
             worker.stop()

@@ -18,7 +18,7 @@ from modelserve.model_store import model_stored, model_upload
 
 
 def default_models_ensure() -> list[str]:
-    lines = _link_model_ensure()
+    lines = link_model_ensure()
     from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
     from modelserve.services.trainings import model_training_request
 
@@ -38,7 +38,8 @@ def default_models_ensure() -> list[str]:
     return lines
 
 
-def _link_model_ensure() -> list[str]:
+def link_model_ensure() -> list[str]:
+    """Train the ChEMU link model into MODELS_DIR/chemu unless it is there (or in the bucket)."""
     from modelserve.backends.chemu import is_trained
     from modelserve.training.registry import train_file
 
