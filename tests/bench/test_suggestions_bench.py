@@ -1,28 +1,25 @@
 """`python -m bench suggestions` on a fresh clone: before `make up` there is no default ChEMU
 link model, and the full benchmark failed its chemu rows (exit 1). It now trains the model first
 as `make up` does; the smoke run in `make test` leaves the rows out instead of spending the
-training time. Trained here on 24 snippets of the real file, so the test stays short."""
+training time. Trained here on the stacks' small training file (the real file's first
+snippets), so the test stays short."""
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
-from django.conf import settings as django_settings
 
 from bench.suggestions import chemu_model_ready
 from modelserve.backends import chemu_model
+from tests.integration.stack import chemu_train_head
 
 pytestmark = pytest.mark.bench
 
 
 @pytest.fixture
 def small_train_file(tmp_path) -> Path:
-    path = tmp_path / "train.jsonlines"
-    with Path(django_settings.CHEMU_TRAIN_FILE).open(encoding="utf-8") as full:
-        path.write_text("".join(itertools.islice(full, 24)), encoding="utf-8")
-    return path
+    return chemu_train_head(tmp_path / "train.jsonlines")
 
 
 def test_the_full_benchmark_trains_the_missing_link_model_before_timing_it(

@@ -61,7 +61,7 @@ def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new
     wanted = {operation.payload["suggestion"] for operation in accepted}
     displays = SuggestionShown.objects.filter(annotation=stored)
     wait_for(lambda: wanted <= set(displays.values_list("suggestion", flat=True)))
-    shown = {s.suggestion: s.shown_at for s in SuggestionShown.objects.filter(annotation=stored)}
+    shown = {s.suggestion: s.shown_at for s in displays}
     for operation in accepted:
         seen = shown[operation.payload["suggestion"]]  # each accepted one was seen shown
         assert seen <= operation.created_at + timedelta(seconds=0.05)

@@ -35,16 +35,22 @@ def stack_models() -> tuple[Path, Path]:
     training in the background (minutes of both cores, stopped with the stack), under the
     other tests; what a first start does is the same on 24 snippets. The full-size training
     is measured by `make bench` (mentions) and tested in tests/modelserve."""
-    from django.conf import settings
-
     root = Path(tempfile.mkdtemp(prefix="stack-models-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
-    with Path(settings.CHEMU_TRAIN_FILE).open(encoding="utf-8") as full:
-        head = list(itertools.islice(full, STACK_CHEMU_SNIPPETS))
-    small = root / "chemu-train-head.jsonlines"
-    small.write_text("".join(head), encoding="utf-8")
+    small = chemu_train_head(root / "chemu-train-head.jsonlines")
     (root / "models").mkdir()
     return root / "models", small
+
+
+def chemu_train_head(path: Path) -> Path:
+    """Write the first STACK_CHEMU_SNIPPETS snippets of the ChEMU-Ref training file to `path`:
+    what a first start trains on in tests, the same steps as on the whole file in seconds."""
+    from django.conf import settings
+
+    with Path(settings.CHEMU_TRAIN_FILE).open(encoding="utf-8") as full:
+        head = list(itertools.islice(full, STACK_CHEMU_SNIPPETS))
+    path.write_text("".join(head), encoding="utf-8")
+    return path
 
 
 class Launcher:
