@@ -4,8 +4,10 @@ annotation content, so it has no version and no log entry.
 
 The browser reports how long ago it showed each suggestion (`age_ms`), not a time of its own
 clock: the shown time is the server's now minus that age, on the same clock as the logged
-acceptance, whatever the annotator's computer thinks the time is. Only the first display is
-kept: a suggestion shown again after a reload keeps its first time.
+acceptance, whatever the annotator's computer thinks the time is. It is late by the batch's
+time on the way and in the server's queue before `now` is read (milliseconds when idle; over
+100 ms seen under load), never early. Only the first display is kept: a suggestion shown again
+after a reload keeps its first time.
 """
 
 from __future__ import annotations

@@ -42,6 +42,13 @@ def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new
     assignment, stored = assign(topic, ann)
 
     page = new_page(ann)
+    # How long each batch of displays took from the browser to the server's answer: the error
+    # bound of a recorded display time (below).
+    batch_ms: list[float] = []
+    page.on(
+        "requestfinished",
+        lambda r: "/suggestions-shown/" in r.url and batch_ms.append(r.timing["responseEnd"]),
+    )
     open_workspace(page, assignment.pk)
     expect(page.locator(".suggest-current")).to_have_attribute("data-target", "new")
     # the display reaches the server (in a batch a quarter of a second later)
@@ -62,9 +69,18 @@ def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new
     displays = SuggestionShown.objects.filter(annotation=stored)
     wait_for(lambda: wanted <= set(displays.values_list("suggestion", flat=True)))
     shown = {s.suggestion: s.shown_at for s in displays}
+    # A display's time is the server's clock when the batch is handled minus the age the
+    # browser gave it, so it is late by at most the batch's time on the way and in the
+    # server's queue: milliseconds when idle, a CI run once saw 127 ms under load.
+    for _ in range(100):  # Playwright hands events over only while the test calls it
+        if len(batch_ms) >= 2:  # the first display's batch and the second's
+            break
+        page.wait_for_timeout(100)
+    assert len(batch_ms) >= 2, batch_ms
+    late = timedelta(milliseconds=max(batch_ms) + 50)
     for operation in accepted:
         seen = shown[operation.payload["suggestion"]]  # each accepted one was seen shown
-        assert seen <= operation.created_at + timedelta(seconds=0.05)
+        assert seen <= operation.created_at + late, (seen, operation.created_at, batch_ms)
     # How fast a browser under test presses Y depends on the machine: put the displays
     # 200 ms before the acceptances, so the flag is a fact of the data, not of the load.
     for operation in accepted:
