@@ -1,28 +1,45 @@
-# Image for docker-compose.yml: the same code and commands as `make up`.
-FROM node:20-bookworm-slim AS frontend
+# The image docker-compose.yml and deploy/kubernetes run: the whole checkout (every app, the
+# demo data, manage.py) with the built frontend. Each service runs one command of
+# corefapp/runtime/commands.py; tests/integration/test_image.py builds this file and runs
+# those commands from the image.
+#
+# The base images are build arguments. The defaults are the public ones; the image test passes
+# bases it builds from Debian's packages (tests/integration/image_bases.py), since no registry
+# of images is reachable there.
+ARG NODE_IMAGE=node:20-bookworm-slim
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+
+FROM ${NODE_IMAGE} AS frontend
 WORKDIR /app/frontend
 COPY frontend/package.json frontend/package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --prefer-offline: what npm's cache holds is not fetched again (the test's base holds all).
+RUN npm ci --no-audit --no-fund --prefer-offline --loglevel=error
 COPY frontend/ ./
 RUN npm run build
 
-FROM python:3.11-slim-bookworm
+FROM ${PYTHON_IMAGE}
 ENV PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 WORKDIR /app
-# CPU build pinned; for the GPU model worker build with TORCH_SPEC="torch==2.13.0" from the
-# CUDA index (see README, "Services").
-ARG TORCH_SPEC="torch==2.13.0"
-ARG TORCH_INDEX="https://download.pytorch.org/whl/cpu"
-RUN pip install --no-cache-dir "$TORCH_SPEC" --index-url "$TORCH_INDEX"
-COPY pyproject.toml README.md ./
-COPY corefapp/ corefapp/
-COPY annotation/ annotation/
-COPY modelserve/ modelserve/
-RUN pip install --no-cache-dir -e .
-COPY manage.py ./
-COPY fixtures/ fixtures/
+# The only difference between the CPU and the GPU image: where torch comes from. The default
+# is the CPU build; for a GPU model worker build with
+#   --build-arg TORCH_INDEX=https://download.pytorch.org/whl/cu128
+# A bare "torch" from PyPI would also be a CUDA build, of several GB; the version is pinned.
+ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
+RUN pip install --no-cache-dir "torch==2.13.0" --index-url "$TORCH_INDEX"
+# The dependencies before the code, so that a change of code reuses this layer.
+COPY pyproject.toml ./
+RUN python -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb")); \
+print("\n".join(p["build-system"]["requires"] + ["wheel"] + p["project"]["dependencies"]))' \
+    > /tmp/requirements.txt \
+ && pip install --no-cache-dir -r /tmp/requirements.txt && rm /tmp/requirements.txt
+# Everything .dockerignore lets through: every app, whichever are added later.
+COPY . .
+# Editable, as make up installs it: the code runs from /app, where settings find manage.py,
+# fixtures/ and frontend/dist. The build backend is installed above, so no network is needed.
+RUN pip install --no-cache-dir --no-deps --no-build-isolation -e .
 COPY --from=frontend /app/frontend/dist frontend/dist
-RUN useradd --create-home corefapp && mkdir -p /data && chown corefapp /data
+RUN useradd --create-home --uid 1000 corefapp && mkdir -p /data && chown corefapp /data
 USER corefapp
+ENV COREFAPP_VAR_DIR=/data
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "corefapp.asgi:application"]
+CMD ["python", "-m", "corefapp.runtime.web", "-b", "0.0.0.0", "-p", "8000"]

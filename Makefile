@@ -10,7 +10,7 @@ PIP := $(VENV)/bin/pip
 OIDC_PROVIDER := tools/oidc-provider/node_modules/.installed
 FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/vite.config.ts frontend/tsconfig.json
 
-.PHONY: up test test-fast test-python test-frontend test-browser bench install frontend chromium check-tools clean-var
+.PHONY: up test test-fast test-python test-frontend test-browser bench install frontend chromium image-bases check-tools clean-var
 
 up: install frontend
 	@$(PY) -m corefapp.runtime.up
@@ -60,6 +60,17 @@ chromium:
 	    elif command -v sudo >/dev/null 2>&1; then (sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null); \
 	    else false; fi || echo "warning: could not install chromium; the browser tests will fail and say how to install it"; }
 
+# Debian's docker.io and debootstrap for the image test (tests/integration/test_image.py), and
+# the two base images it builds the Dockerfile on, from Debian's packages and the pip and npm
+# registries (no image registry is reachable here): written once into var/image-bases, by a
+# hash of what goes into them. Without root the image test fails and says how to get Docker.
+image-bases: install
+	@{ command -v dockerd >/dev/null 2>&1 && command -v debootstrap >/dev/null 2>&1; } || \
+	  { echo "installing Debian's docker.io and debootstrap for the image test..."; \
+	    if [ "$$(id -u)" = 0 ]; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io debootstrap >/dev/null) ; \
+	    else false; fi || echo "warning: could not install docker.io and debootstrap; the image test will fail and say how to install them"; }
+	@$(PY) -m tests.integration.image_bases
+
 # Hypothesis profile (tests/hypothesis_profiles.py): ci, or deep for a longer search.
 HYPOTHESIS_PROFILE ?= ci
 export HYPOTHESIS_PROFILE
@@ -73,7 +84,7 @@ PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist load
 # The fast lane (tests/lanes.py): no browser, no whole stack, no training, nothing marked slow.
 FAST_TESTS := not e2e and not integration and not training and not slow and not bench
 
-test: install frontend chromium $(OIDC_PROVIDER)
+test: install frontend chromium image-bases $(OIDC_PROVIDER)
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
 	@$(VENV)/bin/lint-imports --no-cache

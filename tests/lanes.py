@@ -47,6 +47,7 @@ SLOW = {
     "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes
     "tests/corefapp/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
     "tests/corefapp/test_backup_schedule.py",  # 7 s: a real `manage.py backup` process
+    "tests/corefapp/test_wheel.py",  # 80 s: builds the wheel, installs it in a fresh venv
     # 11 s each in three pytest processes: Daphne processes with websockets open (session 4)
     "tests/corefapp/test_sockets_close_on_access_change.py",
     "tests/corefapp/test_healthz_with_open_sockets.py",

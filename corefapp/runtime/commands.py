@@ -1,7 +1,9 @@
 """The command lines of the application's processes, defined once.
 
-`make up` (corefapp.runtime.up) runs them as child processes and docker-compose.yml runs the
-same ones as services; a test checks that the two agree.
+`make up` (corefapp.runtime.up) runs them as child processes; docker-compose.yml and
+deploy/kubernetes run the same ones in containers of the image (tests/corefapp/test_compose.py
+and test_kubernetes.py check the files name these lists, and tests/integration/test_image.py
+runs each of them from the built image).
 """
 
 from modelserve.queues import backend_queue, model_queues
@@ -81,3 +83,22 @@ def model_worker_command(backends: list[str] | None = None, name: str = "models"
 # What every application process needs to find its servers; make up sets these for its
 # children and docker-compose sets them for every application service.
 REQUIRED_ENV = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")
+
+
+def migrations_applied_command() -> list[str]:
+    """Waits until `migrate --check` finds nothing left to apply: what a Kubernetes web pod
+    runs before the web command, while the migrations Job (prepare_command) works."""
+    script = (
+        "until python manage.py migrate --check >/dev/null; "
+        "do echo waiting for the migrate Job; sleep 5; done"
+    )
+    return ["sh", "-c", script]
+
+
+def backup_command(folder: str = "/backups") -> list[str]:
+    """One backup into `folder`, keeping the newest BACKUP_KEEP (7): the backup CronJob's."""
+    backup = f'python manage.py backup "{folder}/corefapp-$(date -u +%Y%m%dT%H%M%SZ).tar.gz"'
+    prune = (
+        f'ls -1 {folder}/corefapp-*.tar.gz | sort | head -n -"${{BACKUP_KEEP:-7}}" | xargs -r rm --'
+    )
+    return ["sh", "-c", f"{backup} && {prune}"]

@@ -96,7 +96,7 @@ def test_web_replicas_probe_healthz_and_wait_for_the_migrations():
     for probe in ("readinessProbe", "livenessProbe"):
         assert container[probe]["httpGet"]["path"] == "/healthz"
     wait = web["spec"]["template"]["spec"]["initContainers"][0]
-    assert "migrate --check" in " ".join(wait["command"])
+    assert wait["command"] == commands.migrations_applied_command()
     job = find(OBJECTS, "Job", "corefapp-migrate")
     assert job["spec"]["template"]["spec"]["containers"][0]["command"] == (
         commands.prepare_command()
@@ -163,6 +163,5 @@ def test_a_daily_backup_keeps_seven():
     assert every == ["*", "*", "*"]
     assert minute.isdigit()
     assert hour.isdigit()
-    script = containers(cron)[0]["command"][-1]
-    assert "manage.py backup" in script
-    assert "BACKUP_KEEP:-7" in script
+    assert containers(cron)[0]["command"] == commands.backup_command("/backups")
+    assert "BACKUP_KEEP:-7" in commands.backup_command()[-1]

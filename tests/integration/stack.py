@@ -53,7 +53,56 @@ def chemu_train_head(path: Path) -> Path:
     return path
 
 
-class Launcher:
+class WebClient:
+    """Requests to a web server of the application on the loopback, as the demo accounts."""
+
+    port: int
+    password: str = DEMO_PASSWORD
+
+    def get_json(self, path: str) -> tuple[int, dict]:
+        return self.api("GET", path)
+
+    def api(self, method: str, path: str, body=None, token: str | None = None):
+        """(status, JSON answer) of one request to the stack's web server."""
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"}
+            | ({"Authorization": f"Token {token}"} if token else {}),
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def token(self, username: str) -> str:
+        status, answer = self.api(
+            "POST", "/api/auth/token/", {"username": username, "password": self.password}
+        )
+        assert status == 200, answer
+        return answer["token"]
+
+    def session_cookie(self, username: str) -> str:
+        """A browser's `Cookie` header after signing in with the session API."""
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        base = f"http://127.0.0.1:{self.port}"
+        opener.open(f"{base}/api/auth/csrf/", timeout=10).close()
+        csrf = next(c.value for c in jar if c.name == "csrftoken")
+        opener.open(
+            urllib.request.Request(
+                f"{base}/api/auth/login/",
+                data=json.dumps({"username": username, "password": self.password}).encode(),
+                headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
+            ),
+            timeout=10,
+        ).close()
+        return "; ".join(f"{c.name}={c.value}" for c in jar)
+
+
+class Launcher(WebClient):
     def __init__(self, var_dir: Path, port: int, pg_port: int, redis_port: int, extra_env=None):
         self.port = port
         self.var_dir = var_dir
@@ -139,48 +188,6 @@ class Launcher:
         self.output.append(self._read_rest())
         return code
 
-    def get_json(self, path: str) -> tuple[int, dict]:
-        return self.api("GET", path)
-
-    def api(self, method: str, path: str, body=None, token: str | None = None):
-        """(status, JSON answer) of one request to the stack's web server."""
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}{path}",
-            method=method,
-            data=None if body is None else json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"}
-            | ({"Authorization": f"Token {token}"} if token else {}),
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
-
-    def token(self, username: str) -> str:
-        status, answer = self.api(
-            "POST", "/api/auth/token/", {"username": username, "password": DEMO_PASSWORD}
-        )
-        assert status == 200, answer
-        return answer["token"]
-
-    def session_cookie(self, username: str) -> str:
-        """A browser's `Cookie` header after signing in with the session API."""
-        jar = http.cookiejar.CookieJar()
-        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-        base = f"http://127.0.0.1:{self.port}"
-        opener.open(f"{base}/api/auth/csrf/", timeout=10).close()
-        csrf = next(c.value for c in jar if c.name == "csrftoken")
-        opener.open(
-            urllib.request.Request(
-                f"{base}/api/auth/login/",
-                data=json.dumps({"username": username, "password": DEMO_PASSWORD}).encode(),
-                headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
-            ),
-            timeout=10,
-        ).close()
-        return "; ".join(f"{c.name}={c.value}" for c in jar)
-
     def redis_password(self) -> str:
         return (self.var_dir / "redis.password").read_text().strip()
 
@@ -198,10 +205,13 @@ def postmaster_pid(var_dir: Path) -> int | None:
     return int(pid_file.read_text().split()[0]) if pid_file.exists() else None
 
 
-def wait_healthy(launcher: Launcher, timeout: float = 60) -> dict:
+def wait_healthy(launcher: WebClient, timeout: float = 60) -> dict:
     deadline = time.monotonic() + timeout
     while True:
-        status, body = launcher.get_json("/healthz")
+        try:
+            status, body = launcher.get_json("/healthz")
+        except OSError as error:  # not listening yet, or too busy starting to answer
+            status, body = 0, {"error": str(error)}
         if status == 200 or time.monotonic() > deadline:
             return body | {"http_status": status}
         time.sleep(0.5)
