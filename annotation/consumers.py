@@ -14,6 +14,7 @@ from channels.auth import get_user
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from annotation.api.parsers import located_refusal, refusal_message
 from annotation.infra.broadcast import annotation_group, project_group, topic_group, user_group
 from annotation.selectors.access import is_admin, visible_annotations
 
@@ -83,6 +84,14 @@ class JsonConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(content, dict):
             await self.send_json(
                 {"type": "error", "error": "invalid_message", "message": "Send a JSON object."}
+            )
+            return
+        # As every HTTP body: a lone surrogate could not even pass the channel layer (msgpack
+        # encodes UTF-8), and the socket closed with a server error.
+        found = located_refusal(content)
+        if found:
+            await self.send_json(
+                {"type": "error", "error": "invalid_message", "message": refusal_message(found)}
             )
             return
         await self.receive_json(content, **kwargs)

@@ -340,10 +340,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
-        # JSON nested deeper than annotation.api.parsers.MAX_DEPTH is refused with a 400.
+        # A 400 for JSON nested deeper than annotation.api.parsers.MAX_DEPTH, and for text
+        # PostgreSQL cannot store (a NUL, a lone surrogate) in any body.
         "annotation.api.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "annotation.api.parsers.FormParser",
+        "annotation.api.parsers.MultiPartParser",
     ],
     # Every operation lists its refusals, from the status table (annotation/api/schema.py).
     "DEFAULT_SCHEMA_CLASS": "annotation.api.schema.ErrorsAutoSchema",

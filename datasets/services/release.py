@@ -188,16 +188,28 @@ def _described(split: str | None, topics: int, warnings: list) -> str:
 
 
 def _refuse_colliding_names(splits: list[str | None]) -> None:
+    """Refused when two splits would share a file: compared as the bundle names them
+    (`safe_file_name`) and case folded, as the export's own file naming compares them
+    (`unique_file_names`): `Train.jsonl` and `train.jsonl` are one file on a case-insensitive
+    file system (macOS, Windows), where unzipping the bundle would keep only one."""
     by_file: dict[str, str] = {}
     for split in splits:
         name = split or WHOLE
-        other = by_file.setdefault(safe_file_name(name), name)
-        if other != name:
-            raise DatasetRefused(
-                "split",
-                f"the splits {other!r} and {name!r} would be written to the same file "
-                f"({safe_file_name(name)!r}); rename one of them",
+        file = safe_file_name(name)
+        other = by_file.setdefault(file.casefold(), name)
+        if other == name:
+            continue
+        if safe_file_name(other) == file:
+            where = f"the same file ({file!r})"
+        else:
+            where = (
+                f"files whose names differ only in case ({safe_file_name(other)!r}, {file!r}), "
+                "one file where case is ignored (macOS, Windows)"
             )
+        raise DatasetRefused(
+            "split",
+            f"the splits {other!r} and {name!r} would be written to {where}; rename one of them",
+        )
 
 
 def _prepare(out: Path) -> None:

@@ -10,10 +10,10 @@ from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from annotation.api.parsers import FormParser, MultiPartParser
 from annotation.api.permissions import AdminView
 from annotation.models import Project, Topic
 from onboarding.api import serializers as s

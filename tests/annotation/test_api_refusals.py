@@ -268,22 +268,57 @@ def test_project_guidelines_over_the_limit_are_refused(admin_client):
     assert "guidelines" in assert_json_refusal(response, 400)["fields"]
 
 
-def test_text_holding_u0000_is_refused_before_postgresql_sees_it(workspace):
-    """PostgreSQL cannot store U+0000 in text or jsonb: the fuzz test found a 500 when a backend
-    parameter held one; every JSON body is checked once, in the parser."""
-    client, _, annotation = workspace
-    topic = annotation.topic
+UNSTORABLE = {"nul": ("\u0000", "U+0000"), "surrogate": ("\ud800", "lone surrogate")}
+
+
+@pytest.mark.parametrize("kind", sorted(UNSTORABLE))
+def test_text_postgresql_cannot_store_is_refused_where_it_gave_500s(workspace, kind):
+    """PostgreSQL cannot store U+0000 or a lone surrogate in text or jsonb, and a refusal that
+    echoed a surrogate could not be encoded: each of these was a 500 (issue 44.3). Every body is
+    checked once, in the parser; the message says where, not what (the sweep over the whole
+    schema is tests/annotation/test_api_unstorable_text.py)."""
+    client, topic, annotation = workspace
+    bad, words = UNSTORABLE[kind]
+    cluster = new_cluster(client, topic, annotation)
     admin = APIClient()
     admin.force_authenticate(AdminFactory())
-    settings_url = f"/api/projects/{topic.project_id}/suggestion-settings/"
+    project = topic.project_id
+    operations = f"/api/annotations/{annotation.pk}/operations/"
+    rename = {"op": "rename", "cluster": cluster, "label": "x"}
+    note = {"op": "set_note", "cluster": cluster, "note": bad}
+    sent = {
+        "operation.label": (client, operations, {"operation": {**rename, "label": f"x{bad}"}}),
+        "operation.note": (client, operations, {"operation": note}),
+        "a key of operation": (client, operations, {"operation": {**rename, f"extra{bad}": 1}}),
+        "params.k": (admin, "suggestion-settings/", {"params": {"k": f"a{bad}b"}}),
+        "a key of params": (admin, "suggestion-settings/", {"params": {f"a{bad}": 1}}),
+        "params.seed": (
+            admin,
+            "suggestion-runs/",
+            {"backend": "singleton", "params": {"seed": bad}},
+        ),
+        "params.note": (
+            admin,
+            "model-evaluations/",
+            {"backend": "singleton", "params": {"note": bad}},
+        ),
+        "role": (admin, "/api/assignments/", {"topics": [topic.pk], "users": [], "role": bad}),
+        "mode": (admin, "/api/assignments/", {"topics": [topic.pk], "users": [], "mode": bad}),
+        "action": (admin, "/api/assignments/bulk/", {"action": bad, "assignments": []}),
+    }
 
-    parameter = admin.put(settings_url, {"params": {"k": "a\u0000b"}}, format="json")
-    key = admin.put(settings_url, {"params": {"a\u0000": 1}}, format="json")
-    label = client.post(
-        f"/api/annotations/{annotation.pk}/operations/",
-        {"expected_version": 0, "operation": {"op": "rename", "cluster": 1, "label": "x\u0000"}},
-        format="json",
-    )
-
-    for response in (parameter, key, label):
-        assert "U+0000" in assert_json_refusal(response, 400)["message"]
+    for where, (sender, path, body) in sent.items():
+        if path == operations:
+            body = {"expected_version": 1, **body}
+        elif path.startswith("/api/"):
+            body = {"project": project, **body}
+        else:
+            path = f"/api/projects/{project}/{path}"
+        method = "PUT" if path.endswith("suggestion-settings/") else "POST"
+        # json.dumps escapes the surrogate (`\ud800`), as a browser sends it.
+        answer = sender.generic(method, path, json.dumps(body), content_type="application/json")
+        refusal = assert_json_refusal(answer, 400)
+        assert words in refusal["message"], (where, refusal)
+        assert f"(in {where})" in refusal["message"], (where, refusal)
+        assert bad not in json.dumps(refusal, ensure_ascii=False), (where, refusal)
+    assert annotation.operations.count() == 1  # the assign that made the cluster

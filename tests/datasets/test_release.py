@@ -234,3 +234,21 @@ def test_split_names_that_share_a_file_name_are_refused_before_anything_is_writt
         release(AGREEMENT, tmp_path / "out")
 
     assert not (tmp_path / "out").exists()
+
+
+def test_split_names_that_differ_only_in_case_are_refused_before_anything_is_written(
+    adjudicated, tmp_path
+):
+    """`Train.jsonl` and `train.jsonl` are one file on a case-insensitive file system: the
+    refusal folds case as the export's file naming does (issue 44.9)."""
+    topics = list(adjudicated.topics.order_by("position"))
+    Topic.objects.filter(pk=topics[0].pk).update(split="Train")
+    Topic.objects.filter(pk__in=[t.pk for t in topics[1:]]).update(split="train")
+
+    with pytest.raises(CommandError, match="names differ only in case") as refused:
+        release(AGREEMENT, tmp_path / "out")
+
+    assert "'Train'" in str(refused.value)
+    assert "'train'" in str(refused.value)
+
+    assert not (tmp_path / "out").exists()

@@ -8,9 +8,9 @@ from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from annotation.api.parsers import FormParser, MultiPartParser
 from annotation.api.permissions import AdminView
 from annotation.api.serializers.files import AgreementReport, ImportSummary
 from annotation.api.serializers.import_jobs import ImportJobPayload

@@ -34,6 +34,32 @@ export class NetworkError extends Error {
   }
 }
 
+/** Our server is up but asks to be asked again after `seconds`: a 503 with Retry-After (too
+ * many sign-ins at once, corefapp/sign_in_pool.py; a database outage). Still a NetworkError,
+ * so code that only knows "no answer now" (the operation queue) treats it as before. */
+export class RetryLater extends NetworkError {
+  constructor(
+    readonly seconds: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.message);
+    this.name = "RetryLater";
+  }
+
+  get code(): string {
+    return this.body.error;
+  }
+}
+
+/** Retry-After's seconds (a number, or an HTTP date), or null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now: number = Date.now()): number | null {
+  if (header === null || header.trim() === "") return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -91,6 +117,8 @@ export async function answer<D>(pending: Promise<Answer<D>>): Promise<D> {
     throw new NetworkError(error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined);
   }
   const { data, error, response } = result;
+  const retryAfter = response.status === 503 ? retryAfterSeconds(response.headers.get("Retry-After")) : null;
+  if (retryAfter !== null) throw new RetryLater(retryAfter, errorBody(response.status, error));
   if (GATEWAY_STATUSES.has(response.status)) throw new NetworkError(`The server answered ${response.status}.`);
   if (!response.ok) throw new ApiError(response.status, errorBody(response.status, error));
   return data as D;

@@ -4,7 +4,7 @@
 // stand-in for the network; everything above it is the real client.
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { api } from "../../src/api/endpoints";
-import { answer, ApiError, createApiClient, multipart, NetworkError } from "../../src/api/http";
+import { answer, ApiError, createApiClient, multipart, NetworkError, RetryLater, retryAfterSeconds } from "../../src/api/http";
 import type { components } from "../../src/api/schema";
 
 type Schemas = components["schemas"];
@@ -78,6 +78,32 @@ describe("the typed client", () => {
 
     reply = () => new Response("Bad gateway", { status: 502 });
     await expect(answer(client.GET("/api/me/"))).rejects.toThrow("The server answered 502.");
+  });
+
+  it("reads our 503 with Retry-After as RetryLater, still a NetworkError, with the wait and the body", async () => {
+    const body = { error: "sign_in_busy", message: "Too many sign-ins at once; try again in a few seconds." };
+    reply = () => new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json", "Retry-After": "5" } });
+
+    const failure = await answer(client.POST("/api/auth/login/", { body: { username: "a", password: "b" } })).catch(
+      (error: unknown) => error,
+    );
+
+    expect(failure).toBeInstanceOf(RetryLater);
+    expect(failure).toBeInstanceOf(NetworkError);
+    expect([(failure as RetryLater).seconds, (failure as RetryLater).code]).toEqual([5, "sign_in_busy"]);
+
+    reply = () => new Response("busy", { status: 503 }); // a proxy's, with no Retry-After
+    const plain = await answer(client.GET("/api/me/")).catch((error: unknown) => error);
+    expect(plain).toBeInstanceOf(NetworkError);
+    expect(plain).not.toBeInstanceOf(RetryLater);
+  });
+
+  it("reads Retry-After as seconds or as a date", () => {
+    const now = Date.parse("2026-12-01T10:00:00Z");
+    expect(retryAfterSeconds("5", now)).toBe(5);
+    expect(retryAfterSeconds("Tue, 01 Dec 2026 10:00:07 GMT", now)).toBe(7);
+    expect(retryAfterSeconds(null, now)).toBeNull();
+    expect(retryAfterSeconds("soon", now)).toBeNull();
   });
 
   it("answers undefined for a 204", async () => {

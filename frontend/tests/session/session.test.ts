@@ -1,6 +1,7 @@
 // The page asks who is signed in without a failing request.
-import { describe, expect, it, vi } from "vitest";
-import { createSession, type SessionApi } from "../../src/session/session";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RetryLater } from "../../src/api/http";
+import { createSession, retryText, SIGN_IN_ATTEMPTS, type SessionApi, type SignInRetry } from "../../src/session/session";
 
 function fakeApi(answer: Awaited<ReturnType<SessionApi["session"]>>): SessionApi {
   return {
@@ -40,5 +41,61 @@ describe("the session", () => {
     await session.login("ann", "pw");
     expect(api.csrf).toHaveBeenCalledBefore(api.login as ReturnType<typeof vi.fn>);
     expect(session.user.value?.username).toBe("ann");
+  });
+});
+
+describe("a sign-in the server asks to send again later (503 with Retry-After)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const busy = () => new RetryLater(5, { error: "sign_in_busy", message: "Too many sign-ins at once; try again in a few seconds." });
+
+  it("is sent again after the wait the server names, and says so before each wait", async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({ authenticated: false, user: null, single_sign_on: null });
+    const login = api.login as ReturnType<typeof vi.fn>;
+    login.mockImplementationOnce(() => Promise.reject(busy())).mockImplementationOnce(() => Promise.reject(busy()));
+    const heard: SignInRetry[] = [];
+    const session = createSession(api);
+
+    const signedIn = session.login("ann", "pw", (retry) => heard.push(retry));
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(login).toHaveBeenCalledTimes(1); // waits the whole Retry-After
+    await vi.advanceTimersByTimeAsync(1);
+    expect(login).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(5_000);
+
+    expect((await signedIn).username).toBe("ann");
+    expect(login).toHaveBeenCalledTimes(3);
+    expect(heard.map((retry) => [retry.attempt, retry.seconds])).toEqual([
+      [2, 5],
+      [3, 5],
+    ]);
+    expect(retryText(heard[0]!)).toBe("Many people are signing in at once. Trying again in 5 s (try 2 of 6)…");
+  });
+
+  it("gives up after SIGN_IN_ATTEMPTS tries with the server's refusal", async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({ authenticated: false, user: null, single_sign_on: null });
+    const login = api.login as ReturnType<typeof vi.fn>;
+    login.mockImplementation(() => Promise.reject(busy()));
+    const session = createSession(api);
+
+    const failed = session.login("ann", "pw").catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(5_000 * SIGN_IN_ATTEMPTS);
+
+    expect(await failed).toBeInstanceOf(RetryLater);
+    expect(login).toHaveBeenCalledTimes(SIGN_IN_ATTEMPTS);
+    expect(session.user.value).toBeNull();
+  });
+
+  it("is not sent again after a refusal of the password", async () => {
+    const api = fakeApi({ authenticated: false, user: null, single_sign_on: null });
+    const login = api.login as ReturnType<typeof vi.fn>;
+    login.mockImplementation(() => Promise.reject(new Error("Wrong username or password.")));
+
+    await expect(createSession(api).login("ann", "pw")).rejects.toThrow("Wrong username or password.");
+    expect(login).toHaveBeenCalledTimes(1);
   });
 });
