@@ -178,6 +178,9 @@ def _value(field: models.Field, value: Any, where: str) -> Any:
         field.run_validators(value)
     except ValidationError as error:
         raise ArchiveInvalid(f"{where}: {' '.join(error.messages)}") from None
+    except (TypeError, ValueError, OverflowError):  # a date given as a list, say
+        shown = repr(value)[:60]
+        raise ArchiveInvalid(f"{where}: {shown} is not a {field.description!s}") from None
     if field.choices and value not in {key for key, _ in field.flatchoices}:
         raise ArchiveInvalid(f"{where}: {value!r} is not one of the allowed values")
     return value

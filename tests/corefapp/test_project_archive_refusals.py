@@ -13,6 +13,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.models import ForeignKey
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from annotation.models import Annotation, Operation, Project
 from corefapp.archives.importer import project_import
@@ -333,3 +335,52 @@ def test_a_line_longer_than_any_row_is_refused_without_reading_it_whole(archive,
         tracemalloc.stop()
     assert f"annotation.topic.jsonl line 1 is longer than {MAX_LINE // 1024**2} MiB" in message
     assert peak < 3 * MAX_LINE
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 10**6) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(
+    max_examples=30,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_generated_values_are_imported_or_refused_with_a_message(archive, tmp_path, data):
+    """Any value of any row changed to any JSON value (or a JSON value's part): the import
+    succeeds, or refuses with ArchiveInvalid and writes nothing; never another exception."""
+    members = sorted(
+        name
+        for name in zipfile.ZipFile(archive).namelist()
+        if name.endswith(".jsonl") and zipfile.ZipFile(archive).read(name).strip()
+    )
+    member = data.draw(st.sampled_from(members))
+
+    def change(row):
+        column = data.draw(st.sampled_from(sorted(row)))
+        value = row[column]
+        if isinstance(value, (list, dict)) and value and data.draw(st.booleans()):
+            key = data.draw(
+                st.sampled_from(sorted(value) if isinstance(value, dict) else range(len(value)))
+            )
+            value[key] = data.draw(JSON_VALUES)
+        else:
+            row[column] = data.draw(JSON_VALUES)
+
+    changed = rewritten(archive, tmp_path / "generated.zip", member, first_row_changed(change))
+    before = rows_everywhere()
+    name = f"generated {data.draw(st.integers(0, 10**9))}"
+    try:
+        project_import(path=changed, name=name)
+    except ArchiveInvalid as refusal:
+        message = str(refusal)
+    else:
+        Project.objects.filter(name=name).delete()
+        return
+    assert message
+    assert rows_everywhere() == before
