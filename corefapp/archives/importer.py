@@ -16,8 +16,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from psycopg.types.json import Jsonb
 
+from annotation.domain.errors import DomainError
+from annotation.domain.history import replay
 from annotation.infra.bulk_sql import ids_reserve
-from annotation.models import Project
+from annotation.models import Annotation, Operation, Project
+from annotation.selectors.state import annotation_initial_state, annotation_state_load
 from corefapp.archives.json_ids import ArchiveInvalid
 from corefapp.archives.reader import Archive, archive_read
 from corefapp.archives.tables import TABLES, Table
@@ -76,7 +79,29 @@ def _write(archive: Archive, name: str) -> Imported:
             report.project_id = rows[0]["id"]
         _copy(table, rows)
         report.rows[table.label] = len(rows)
+    _replays_check(report.project_id)
     return report
+
+
+def _replays_check(project_id: int) -> None:
+    """Every imported log replays, by the domain's own effects, to its annotation's stored
+    state: a log naming a cluster that never existed, or tables the log does not explain,
+    would otherwise break the annotation's undo later. Refusing undoes the transaction."""
+    annotations = Annotation.objects.filter(topic__project_id=project_id).select_related(
+        "topic__project", "assignment__user"
+    )
+    for annotation in annotations.order_by("pk"):
+        log = Operation.objects.filter(annotation=annotation).order_by("version")
+        try:
+            replayed = replay(annotation_initial_state(annotation), log)
+            if replayed.snapshot() == annotation_state_load(annotation).snapshot():
+                continue
+            why = "it replays to another state than the archive's tables hold"
+        except (DomainError, ValueError, TypeError, KeyError) as error:
+            why = f"it does not replay ({error})"
+        user = annotation.assignment.user.username if annotation.assignment else None
+        whose = f"{user}'s annotation" if user else f"the {annotation.kind} annotation"
+        raise ArchiveInvalid(f"the log of {whose} of topic {annotation.topic.external_id!r}: {why}")
 
 
 def _users(archive: Archive, report: Imported) -> dict[int, int]:

@@ -21,13 +21,18 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.migrations.loader import MigrationLoader
 
+from annotation.domain.formats.storable import first_unstorable
 from corefapp.archives.export import FORMAT, FORMAT_VERSION, MANIFEST, USERS_FILE, table_file
 from corefapp.archives.json_ids import ArchiveInvalid
 from corefapp.archives.tables import APPS, TABLES, USER_COLUMNS, Table
+from corefapp.archives.values import values_check
 
 # Larger than any campaign we know of (a SciCo-sized project exports to about 200 MB of JSON).
 MAX_UNCOMPRESSED = 4 * 1024**3
 MAX_MANIFEST = 1024**2
+# The longest row we know of is a topic's document (its words) or an import's log entry: a
+# few MB for a 100,000-word topic.
+MAX_LINE = 64 * 1024**2
 
 
 @dataclass
@@ -54,6 +59,10 @@ def archive_read(path: Path) -> Archive:
 
 def _read(archive: zipfile.ZipFile) -> Archive:
     members = {info.filename: info for info in archive.infolist()}
+    if len(members) != len(archive.infolist()):
+        names = [info.filename for info in archive.infolist()]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        raise ArchiveInvalid(f"the archive holds {', '.join(twice)} more than once")
     if MANIFEST not in members or members[MANIFEST].file_size > MAX_MANIFEST:
         raise ArchiveInvalid("this is not a project archive: manifest.json is missing")
     manifest = _json(archive.read(MANIFEST), MANIFEST)
@@ -71,6 +80,7 @@ def _read(archive: zipfile.ZipFile) -> Archive:
         raw = _lines(archive, table_file(table.label), table.columns, declared)
         result.rows[table.label] = [_typed(table, row, n) for n, row in enumerate(raw, 1)]
     _check_keys(result)
+    values_check(result.rows)
     return result
 
 
@@ -123,10 +133,22 @@ def _check_manifest(manifest: Any) -> None:
 def _lines(archive: zipfile.ZipFile, name: str, columns: list[str], declared: Any) -> list[dict]:
     rows = []
     with archive.open(name) as file:
-        for number, line in enumerate(file, 1):
+        # Read a line at a time, at most MAX_LINE bytes: a 512 MiB line, read whole, took
+        # 1.15 GB of memory before it was refused.
+        for number, line in enumerate(iter(lambda: file.readline(MAX_LINE + 1), b""), 1):
+            if len(line) > MAX_LINE:
+                raise ArchiveInvalid(
+                    f"{name} line {number} is longer than {MAX_LINE // 1024**2} MiB; no row "
+                    "of a project is that long"
+                )
             row = _json(line, f"{name} line {number}")
             if not isinstance(row, dict) or sorted(row) != sorted(columns):
                 raise ArchiveInvalid(f"{name} line {number}: the row's columns are not {columns}")
+            for column, value in row.items():
+                unstorable = first_unstorable(column, value)
+                if unstorable:  # PostgreSQL refuses it: a traceback in the middle of COPY
+                    where, problem = unstorable
+                    raise ArchiveInvalid(f"{name} line {number}, {where}: {problem}")
             rows.append(row)
     if len(rows) != declared:
         raise ArchiveInvalid(f"{name}: {len(rows)} rows where the manifest says {declared!r}")
@@ -156,6 +178,9 @@ def _value(field: models.Field, value: Any, where: str) -> Any:
         field.run_validators(value)
     except ValidationError as error:
         raise ArchiveInvalid(f"{where}: {' '.join(error.messages)}") from None
+    except (TypeError, ValueError, OverflowError):  # a date given as a list, say
+        shown = repr(value)[:60]
+        raise ArchiveInvalid(f"{where}: {shown} is not a {field.description!s}") from None
     if field.choices and value not in {key for key, _ in field.flatchoices}:
         raise ArchiveInvalid(f"{where}: {value!r} is not one of the allowed values")
     return value

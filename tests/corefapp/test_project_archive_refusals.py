@@ -5,6 +5,7 @@ the rows it had). The round trip between two instances is tests/integration's.""
 from __future__ import annotations
 
 import json
+import tracemalloc
 import zipfile
 from pathlib import Path
 
@@ -12,10 +13,13 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.models import ForeignKey
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from annotation.models import Annotation, Operation, Project
 from corefapp.archives.importer import project_import
 from corefapp.archives.json_ids import ArchiveInvalid
+from corefapp.archives.reader import MAX_LINE
 from corefapp.archives.tables import TABLES
 from tests.e2e.data import apply_ops
 from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids
@@ -33,6 +37,7 @@ def test_every_foreign_key_of_every_carried_table_is_remapped():
 def archive(tmp_path) -> Path:
     project = ProjectFactory(name="pilot")
     topic = make_topic(project)
+    make_topic(project)  # a second topic, so a mention can be moved to another topic's document
     user = UserFactory(username="ann", is_staff=True)
     _, annotation = assign(topic, user)
     m = mention_ids(topic)
@@ -65,7 +70,10 @@ def rows_everywhere() -> dict[str, int]:
 
 def rewritten(path: Path, target: Path, member: str, change) -> Path:
     """A copy of the archive whose `member` is `change(text)`."""
-    with zipfile.ZipFile(path) as source, zipfile.ZipFile(target, "w") as copy:
+    with (
+        zipfile.ZipFile(path) as source,
+        zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as copy,
+    ):
         for info in source.infolist():
             data = source.read(info.filename).decode()
             copy.writestr(info.filename, change(data) if info.filename == member else data)
@@ -199,3 +207,180 @@ def test_json_nested_deep_enough_to_exhaust_the_stack_is_refused(archive, tmp_pa
 
     broken = rewritten(archive, tmp_path / "b.zip", "annotation.operation.jsonl", deep)
     assert "annotation.operation.jsonl line 1: not JSON" in refused(broken, name="other")
+
+
+def first_row_changed(change):
+    """A `rewritten` change: `change(row)` on the member's first row, the others as they were."""
+
+    def rewrite(text: str) -> str:
+        first, *rest = text.splitlines()
+        row = json.loads(first)
+        change(row)
+        return "".join(line + "\n" for line in [json.dumps(row), *rest])
+
+    return rewrite
+
+
+def set_column(column: str, value):
+    return first_row_changed(lambda row: row.update({column: value}))
+
+
+@pytest.mark.parametrize(
+    ("member", "change", "message"),
+    [
+        # Accepted, it made the annotation, its undo and the export answer 500.
+        (
+            "annotation.mention.jsonl",
+            set_column("spans", "x"),
+            (
+                "annotation.mention.jsonl line 1, spans: spans: must be a non-empty list of "
+                "[start, end] pairs, not 'x'"
+            ),
+        ),
+        (
+            "annotation.mention.jsonl",
+            set_column("spans", [[0, 999]]),
+            "annotation.mention.jsonl line 1, spans: The span [0, 999] lies outside document 1",
+        ),
+        (
+            "annotation.mention.jsonl",
+            set_column("spans", [[2, 1]]),
+            "The span [2, 1] ends before it starts",
+        ),
+        (
+            "annotation.annotation.jsonl",
+            first_row_changed(lambda row: row.update(version=row["version"] + 1000)),
+            (
+                "annotation.annotation.jsonl line 1, version: the annotation is at version 1003, "
+                "its log holds 3 operation(s) numbered 1, 2, 3"
+            ),
+        ),
+        (
+            "annotation.document.jsonl",
+            first_row_changed(lambda row: row["tokens"].__setitem__(0, "a\x00b")),
+            "annotation.document.jsonl line 1, tokens[0]: holds a NUL character",
+        ),
+        (
+            "annotation.document.jsonl",
+            first_row_changed(lambda row: row["metadata"].update(title="\ud800")),
+            "annotation.document.jsonl line 1, metadata['title']: holds a lone surrogate",
+        ),
+    ],
+)
+def test_values_the_live_tables_would_refuse_are_refused_naming_line_and_column(
+    archive, tmp_path, member, change, message
+):
+    broken = rewritten(archive, tmp_path / "b.zip", member, change)
+    assert message in refused(broken, name="other")
+
+
+def test_a_mention_on_another_topics_document_is_refused(archive, tmp_path):
+    documents = [
+        json.loads(line)
+        for line in zipfile.ZipFile(archive).read("annotation.document.jsonl").decode().splitlines()
+    ]
+    elsewhere = next(d for d in documents if d["topic_id"] != documents[0]["topic_id"])
+
+    def moved(row):
+        assert row["topic_id"] == documents[0]["topic_id"]
+        row["document_id"] = elsewhere["id"]
+
+    broken = rewritten(
+        archive, tmp_path / "b.zip", "annotation.mention.jsonl", first_row_changed(moved)
+    )
+    assert "annotation.mention.jsonl line 1, document_id: the document is on another topic" in (
+        refused(broken, name="other")
+    )
+
+
+def test_a_log_naming_a_cluster_that_never_existed_is_refused(archive, tmp_path):
+    """The effect's ids are whole numbers (so they were remapped): the log does not replay."""
+
+    def elsewhere(row):
+        for effect in row["effects"]:
+            if effect["e"] == "member_set":
+                effect["new"] = 10**9
+
+    broken = rewritten(
+        archive, tmp_path / "b.zip", "annotation.operation.jsonl", first_row_changed(elsewhere)
+    )
+    message = refused(broken, name="other")
+    assert "the log of ann's annotation of topic" in message
+    assert "does not replay" in message
+
+
+def test_a_member_present_twice_is_refused(archive, tmp_path):
+    twice = tmp_path / "twice.zip"
+    twice.write_bytes(archive.read_bytes())
+    with pytest.warns(UserWarning, match="Duplicate name"), zipfile.ZipFile(twice, "a") as copy:
+        copy.writestr("users.jsonl", "")
+    assert "the archive holds users.jsonl more than once" in refused(twice, name="other")
+
+
+def test_a_line_longer_than_any_row_is_refused_without_reading_it_whole(archive, tmp_path):
+    """White space is JSON: a 160 MiB line was read whole (a 512 MiB one took 1.15 GB) and
+    imported. Now at most MAX_LINE bytes of it are read."""
+    padded = first_row_changed(lambda row: None)
+    long = rewritten(
+        archive,
+        tmp_path / "long.zip",
+        "annotation.topic.jsonl",
+        lambda text: padded(text).replace("\n", " " * (160 * 1024**2) + "\n", 1),
+    )
+    tracemalloc.start()
+    try:
+        message = refused(long, name="other")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert f"annotation.topic.jsonl line 1 is longer than {MAX_LINE // 1024**2} MiB" in message
+    assert peak < 3 * MAX_LINE
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 10**6) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(
+    max_examples=30,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_generated_values_are_imported_or_refused_with_a_message(archive, tmp_path, data):
+    """Any value of any row changed to any JSON value (or a JSON value's part): the import
+    succeeds, or refuses with ArchiveInvalid and writes nothing; never another exception."""
+    members = sorted(
+        name
+        for name in zipfile.ZipFile(archive).namelist()
+        if name.endswith(".jsonl") and zipfile.ZipFile(archive).read(name).strip()
+    )
+    member = data.draw(st.sampled_from(members))
+
+    def change(row):
+        column = data.draw(st.sampled_from(sorted(row)))
+        value = row[column]
+        if isinstance(value, (list, dict)) and value and data.draw(st.booleans()):
+            key = data.draw(
+                st.sampled_from(sorted(value) if isinstance(value, dict) else range(len(value)))
+            )
+            value[key] = data.draw(JSON_VALUES)
+        else:
+            row[column] = data.draw(JSON_VALUES)
+
+    changed = rewritten(archive, tmp_path / "generated.zip", member, first_row_changed(change))
+    before = rows_everywhere()
+    name = f"generated {data.draw(st.integers(0, 10**9))}"
+    try:
+        project_import(path=changed, name=name)
+    except ArchiveInvalid as refusal:
+        message = str(refusal)
+    else:
+        Project.objects.filter(name=name).delete()
+        return
+    assert message
+    assert rows_everywhere() == before

@@ -48,6 +48,8 @@ BRIDGE = "BRIDGE"
 _BRACKET = re.compile(r"\(([^()]+)\)|\(([^()]+)|([^()]+)\)")
 _PART = re.compile(r"^(.*)\[(\d+)/(\d+)\]$")
 _WORD_ID = re.compile(r"^\d+$")
+# The other rows CoNLL-U allows: a multiword token (2-3) and an empty node (5.1).
+_OTHER_ID = re.compile(r"^\d+-\d+$|^\d+\.\d+$")
 
 
 @dataclass
@@ -176,6 +178,15 @@ class _Document:
             next((a.split("=", 1)[1] for a in misc if a.startswith(f"{name}=")), None)
             for name in ("Entity", "Bridge", "SplitAnte")
         )
+        if _WORD_ID.match(cells[0]) is None and _OTHER_ID.match(cells[0]) is None:
+            # Kept as a non-word row it would drop the word from the text, unsaid.
+            self.problems.error(
+                number,
+                "ID",
+                f"{cells[0]!r} ({cells[1]!r}) is not a word id: a number, a range such as "
+                "2-3 or an empty node such as 5.1",
+            )
+            return
         if _WORD_ID.match(cells[0]) is None:
             if entity or bridge:
                 what = "an empty node" if "." in cells[0] else "a multiword token"

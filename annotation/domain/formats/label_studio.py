@@ -72,7 +72,13 @@ def read_label_studio(
         report.errors += problems.errors
         report.skipped.append(Skipped(file, None, tuple(problems.errors)))
     else:
-        tasks = [tasks] if isinstance(tasks, dict) else tasks
+        if isinstance(tasks, dict):
+            # Label Studio exports a list; one task alone (hand-written or cut from an export)
+            # is read as that task, and the user told so in case the list was lost.
+            warned = Problems(file)
+            warned.warn(None, None, "one task object, not a list of tasks: read as one task")
+            report.warnings += warned.warnings
+            tasks = [tasks]
         if not isinstance(tasks, list):
             problems = Problems(file)
             problems.error(None, None, "a Label Studio export is a list of tasks")
@@ -100,6 +106,10 @@ def _task(task: Any, record: str, problems: Problems, coref_labels: list[str]) -
     if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
         problems.error(record, "data", "a task is an object with a data object")
         return None
+    task_id = task.get("id", record)
+    if not (is_int(task_id) or (isinstance(task_id, str) and task_id.strip())):
+        problems.error(record, "id", f"a task id is a number or a text, not {task_id!r}")
+        return None
     found = _results(task, record, problems)
     if found is None:
         return None
@@ -116,7 +126,7 @@ def _task(task: Any, record: str, problems: Problems, coref_labels: list[str]) -
     if problems.errors:
         return None
     ranges = tokenize(text, [o for r in regions.values() for o in (r["start"], r["end"])])
-    topic = TopicData(external_id=str(task.get("id", record)))
+    topic = TopicData(external_id=str(task_id))
     topic.documents.append(
         DocumentData(
             doc_id=topic.external_id,
@@ -133,11 +143,11 @@ def _results(
     task: dict[str, Any], record: str, problems: Problems
 ) -> tuple[dict[str, Region], list[dict[str, Any]]] | None:
     """The first annotation not cancelled: its regions by id and its relations."""
-    annotations = [
-        a
-        for a in task.get("annotations") or []
-        if isinstance(a, dict) and not a.get("was_cancelled")
-    ]
+    listed = task.get("annotations", [])
+    if not isinstance(listed, list) or not all(isinstance(a, dict) for a in listed):
+        problems.error(record, "annotations", "not a list of annotation objects")
+        return None
+    annotations = [a for a in listed if not a.get("was_cancelled")]
     if len(annotations) > 1:
         problems.warn(
             record,
@@ -158,10 +168,16 @@ def _results(
         if kind == "relation":
             relations.append({**result, "_where": where})
         elif kind == "labels":
-            value = result.get("value") or {}
+            value = result.get("value")
+            if not isinstance(value, dict):
+                problems.error(record, f"{where}.value", "not an object")
+                continue
             start, end = value.get("start"), value.get("end")
-            if not (is_int(start) and is_int(end)) or start >= end:
+            if not (is_int(start) and is_int(end)) or not 0 <= start < end:
                 problems.error(record, where, f"offsets {start!r}-{end!r} are not a span")
+                continue
+            if not _labels_ok(value.get("labels") or []):
+                problems.error(record, f"{where}.value.labels", "not a list of texts")
                 continue
             regions[str(result.get("id"))] = {**value, "_where": where}
         else:
@@ -169,6 +185,11 @@ def _results(
     for kind, count in skipped.items():
         problems.warn(record, "result", f"{count} result(s) of type {kind} left out")
     return regions, relations
+
+
+def _labels_ok(labels: Any) -> bool:
+    # A string is iterable: read as a list it would become one label per character.
+    return isinstance(labels, list) and all(isinstance(label, str) for label in labels)
 
 
 def _mentions(
@@ -222,7 +243,14 @@ def _relations(
         if source is None or target is None:
             problems.error(record, relation["_where"], "names a region that is not in the task")
             continue
-        labels = [str(label) for label in relation.get("labels") or []]
+        if source == target:
+            where = relation["_where"]
+            problems.error(record, where, "relates a region to itself (or one on its words)")
+            continue
+        labels = relation.get("labels") or []
+        if not _labels_ok(labels):
+            problems.error(record, f"{relation['_where']}.labels", "not a list of texts")
+            continue
         if is_coreference(labels, coref_labels):
             parent[root(source)] = root(target)
             continue

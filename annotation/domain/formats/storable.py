@@ -44,6 +44,16 @@ def unstorable(topic: TopicData, file: str) -> list[FormatError]:
     return errors
 
 
+def first_unstorable(field: str, value: Any) -> tuple[str, str] | None:
+    """(where, what) for the first string in `value` (keys included) that PostgreSQL cannot
+    store, or None; `where` is `field` with the path inside the value."""
+    for where, text in _nested(field, value):
+        problem = _text_problem(text)
+        if problem:
+            return where, problem
+    return None
+
+
 def _text_problem(text: str) -> str | None:
     if "\x00" in text:
         return "holds a NUL character (U+0000), which cannot be stored"

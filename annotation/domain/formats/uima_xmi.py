@@ -41,6 +41,7 @@ from annotation.domain.formats.cas_model import (
     CasRelation,
     CasSpan,
     chain_type,
+    short,
 )
 from annotation.domain.formats.cas_topics import documents_to_topic, topic_to_documents
 from annotation.domain.formats.errors import (
@@ -199,26 +200,12 @@ def cas_document(cas: cassis.Cas, name: str, problems: Problems) -> CasDocument:
     document = CasDocument(name=name, text=text)
     everything = list(cas.select_all_fs())
     typesystem = cas.typesystem
-    link_types: set[str] = set()
-    for fs in everything:
-        names = {f.name for f in fs.type.all_features}
-        if "first" in names and "begin" not in names:
-            chain: CasChain | None = None
-            link = fs.get("first")
-            seen: set[int] = set()
-            while link is not None and id(link) not in seen:
-                seen.add(id(link))
-                if chain is None:
-                    chain = CasChain(link.type.name)
-                    link_types.add(link.type.name)
-                    document.layers[link.type.name] = [REFERENCE_TYPE, REFERENCE_RELATION]
-                chain.links.append(CasLink(link.begin, link.end, _features(link, ("next",))))
-                link = link.get("next")
-            if chain is not None:
-                document.chains.append(chain)
+    link_types = _chains(everything, document, typesystem, name, problems)
     for fs in everything:
         type_name = fs.type.name
         if not typesystem.subsumes(ANNOTATION, type_name):
+            continue
+        if not _inside(fs, text, name, problems):
             continue
         if type_name == TOKEN:
             document.tokens.append((fs.begin, fs.end))
@@ -232,6 +219,13 @@ def cas_document(cas: cassis.Cas, name: str, problems: Problems) -> CasDocument:
             if "Governor" in names and "Dependent" in names:
                 governor, dependent = fs.get("Governor"), fs.get("Dependent")
                 if governor is None or dependent is None:
+                    continue
+                if not (
+                    _is_annotation(governor, typesystem) and _is_annotation(dependent, typesystem)
+                ):
+                    problems.error(
+                        name, f"{short(type_name)} {fs.xmiID}", "its ends are not annotations"
+                    )
                     continue
                 document.relations.append(
                     CasRelation(
@@ -256,6 +250,63 @@ def cas_document(cas: cassis.Cas, name: str, problems: Problems) -> CasDocument:
     document.sentences.sort()
     document.spans.sort(key=lambda s: (s.begin, -s.end))
     return document
+
+
+def _chains(
+    everything: list[Any],
+    document: CasDocument,
+    typesystem: cassis.TypeSystem,
+    name: str,
+    problems: Problems,
+) -> set[str]:
+    """Each chain (first, next, ...) into `document.chains`; returns the link types."""
+    link_types: set[str] = set()
+    for fs in everything:
+        names = {f.name for f in fs.type.all_features}
+        if "first" in names and "begin" not in names:
+            chain: CasChain | None = None
+            link = fs.get("first")
+            seen: set[int] = set()
+            while link is not None and id(link) not in seen:
+                seen.add(id(link))
+                if not _is_annotation(link, typesystem):
+                    problems.error(
+                        name,
+                        f"{short(fs.type.name)} {fs.xmiID}",
+                        f"its chain names {str(link)[:40]!r}, not a link of the text",
+                    )
+                    break
+                if chain is None:
+                    chain = CasChain(link.type.name)
+                    link_types.add(link.type.name)
+                    document.layers[link.type.name] = [REFERENCE_TYPE, REFERENCE_RELATION]
+                chain.links.append(CasLink(link.begin, link.end, _features(link, ("next",))))
+                link = link.get("next")
+            if chain is not None:
+                document.chains.append(chain)
+    return link_types
+
+
+def _is_annotation(value: Any, typesystem: cassis.TypeSystem) -> bool:
+    # cassis, lenient, keeps a reference it cannot resolve as its text, and id 0 as NULL.
+    type_ = getattr(value, "type", None)
+    return type_ is not None and typesystem.subsumes(ANNOTATION, type_.name)
+
+
+def _inside(fs: Any, text: str, name: str, problems: Problems) -> bool:
+    """Whether an annotation lies within the text; else an error that names it. Sliced as
+    it is, one ending beyond the text became a shorter token or mention, unsaid."""
+    if fs.type.name in NOT_SPANS - {TOKEN, SENTENCE}:
+        return True  # describes the document, read for nothing here
+    begin, end = fs.begin, fs.end
+    if isinstance(begin, int) and isinstance(end, int) and 0 <= begin <= end <= len(text):
+        return True
+    problems.error(
+        name,
+        f"{short(fs.type.name)} {fs.xmiID}",
+        f"begin {begin}, end {end} is not inside the text ({len(text)} characters)",
+    )
+    return False
 
 
 def _read_cas(data: bytes, typesystem: cassis.TypeSystem) -> cassis.Cas:

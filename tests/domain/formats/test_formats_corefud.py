@@ -169,3 +169,14 @@ def test_cluster_keys_corefud_cannot_carry_are_renamed_and_the_clusters_kept():
     for index, document in enumerate(back):
         clustered = {m.spans for m in topic.mentions if m.document == index and m.cluster}
         assert groups(document.mentions, 0, clustered) == groups(topic.mentions, index, clustered)
+
+
+@pytest.mark.parametrize("word_id", ["x", "4a", "-1", "2-"])
+def test_a_row_whose_id_is_no_word_id_is_refused_naming_line_and_column(word_id):
+    """Read as a non-word row, the word `met` disappeared from the text, unsaid."""
+    text = DISCONTINUOUS.replace("4\tmet", f"{word_id}\tmet")
+    with pytest.raises(FormatErrors) as refusal:
+        read("corefud", io.StringIO(text))
+    (error,) = refusal.value.errors
+    assert (error.record, error.field) == (8, "ID")
+    assert f"{word_id!r} ('met') is not a word id" in error.message

@@ -118,3 +118,46 @@ def test_only_the_first_annotation_is_read_with_a_warning():
 def test_bad_tasks_are_refused_naming_the_result(results, message):
     with pytest.raises(FormatErrors, match=message):
         read("label-studio", export(results))
+
+
+def task_export(task) -> io.StringIO:
+    return io.StringIO(json.dumps(task))
+
+
+def labelled(start: int, end: int, labels) -> dict:
+    return {**region("m", 0, 4), "value": {"start": start, "end": end, "labels": labels}}
+
+
+@pytest.mark.parametrize(
+    ("export_text", "where", "message"),
+    [
+        # Read as a list, "PER" was three labels: P, E, R.
+        (export([labelled(0, 4, "PER")]), "result[0].value.labels", "not a list of texts"),
+        (
+            export([region("m", 0, 4), region("j", 9, 13), relation("m", "j", "coref")]),
+            "result[2].labels",
+            "not a list of texts",
+        ),
+        # Read as no annotation: the task's text imported alone.
+        (export([], annotations=None), "field annotations", "not a list of annotation objects"),
+        (export([region("m", 0, 4)], id={"a": 1}), "field id", "a number or a text"),
+        (export([region("m", 0, 4), relation("m", "m", ["coref"])]), "result[1]", "itself"),
+        (export([labelled(-3, 4, ["PER"])]), "result[0]", "offsets -3-4 are not a span"),
+    ],
+)
+def test_malformed_label_studio_values_are_refused_naming_task_and_field(
+    export_text, where, message
+):
+    with pytest.raises(FormatErrors) as refusal:
+        read("label-studio", export_text)
+    (error,) = refusal.value.errors
+    assert error.record == "task[0]"
+    assert where in str(error)
+    assert message in error.message
+
+
+def test_one_task_object_instead_of_a_list_is_read_with_a_warning():
+    task = {"id": 7, "data": {"text": TEXT}, "annotations": [{"result": [region("m", 0, 4)]}]}
+    report = read("label-studio", task_export(task))
+    assert [t.external_id for t in report.topics] == ["7"]
+    assert any("not a list of tasks" in w.message for w in report.warnings)

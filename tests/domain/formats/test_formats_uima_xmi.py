@@ -118,3 +118,27 @@ def test_a_given_type_system_is_the_one_read(tmp_path):
     broken.write_text("<typeSystemDescription>")
     with pytest.raises(FormatErrors, match="not a UIMA CAS XMI file"):
         read("uima-xmi", case_file("testSimpleChain", "reference.xmi"), typesystem=broken)
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        # The last token "." (15-16) ending beyond the text: sliced, it was "." still.
+        (('begin="15" end="16"', 'begin="15" end="99"'), "Token 55"),
+        (
+            ('"68" sofa="12" begin="8" end="9"', '"68" sofa="12" begin="8" end="40"'),
+            "SimpleLink 68",
+        ),
+        (('xmi:id="64" sofa="12" begin="0"', 'xmi:id="64" sofa="12" begin="-2"'), "Sentence 64"),
+    ],
+)
+def test_an_annotation_beyond_the_text_is_refused_naming_it(tmp_path, change, where):
+    source = case_file("testSimpleChain", "reference.xmi").read_text()
+    assert change[0] in source
+    broken = tmp_path / "broken.xmi"
+    broken.write_text(source.replace(*change))
+    with pytest.raises(FormatErrors) as refusal:
+        read("uima-xmi", broken)
+    (error,) = refusal.value.errors
+    assert error.field == where
+    assert "is not inside the text (16 characters)" in error.message
