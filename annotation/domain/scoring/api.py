@@ -115,13 +115,16 @@ def score_scoped(
     per_topic: bool = False,
     topic_ids: Sequence[str] | None = None,
     intervals: bool = True,
+    cluster_ids: str = "per-topic",
     **options: Any,
 ) -> dict[str, Any]:
     """`score_scico` / `score_chemu` over a subset of the topics (`topic_ids`, gold order
-    kept), at corpus level (`level="corpus"`: one meta-document, cluster ids read across
-    topics), and with a row per topic (`per_topic`). The result is the plain scorer's, plus
-    "scope" ({"level", "topics"[, "subset"]}) and, with `per_topic`, "per_topic" (a list of
-    {"topic": id, **that topic's scores}; at corpus level, one row, "corpus")."""
+    kept), at corpus level (`level="corpus"`: one meta-document; `cluster_ids` says whether
+    an id names a cluster of its topic, SciCo's numbering, or of the corpus:
+    `granularity`), and with a row per topic (`per_topic`). The result is the plain
+    scorer's, plus "scope" ({"level", "topics"[, "cluster_ids" at corpus level][,
+    "subset"]}) and, with `per_topic`, "per_topic" (a list of {"topic": id, **that topic's
+    scores}; at corpus level, one row, "corpus")."""
     if level not in ("topic", "corpus"):
         raise ValueError(f"level must be topic or corpus, not {level!r}")
 
@@ -140,9 +143,11 @@ def score_scoped(
         gold_plain, system_plain = granularity.subset(gold_plain, system_plain, topic_ids)
     pairs = _matched(gold_plain, system_plain)
     if level == "corpus":
-        pairs = [granularity.corpus_documents(pairs)]
+        pairs = [granularity.corpus_documents(pairs, cluster_ids)]
     result = score([key for key, _ in pairs], [response for _, response in pairs])
     scope: dict[str, Any] = {"level": level, "topics": len(gold_plain)}
+    if level == "corpus":
+        scope["cluster_ids"] = cluster_ids
     if topic_ids is not None:
         scope["subset"] = [topic.topic_id for topic in gold_plain]
     result["scope"] = scope

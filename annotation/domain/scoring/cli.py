@@ -3,6 +3,7 @@
     score GOLD SYSTEM --format scico|chemu [--keep-singletons]
           [--hierarchy-count closure|raw] [--json]
           [--per-topic] [--topics FILE | --subset FIELD] [--level topic|corpus]
+          [--cluster-ids per-topic|global]
     iaa FILE1 FILE2 [FILE...] --format scico|chemu [--json] [--csv OUT] [--names a,b,...]
 
 Files are read with the project's readers (``annotation.domain.formats``); an invalid file
@@ -61,7 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--level",
         choices=("topic", "corpus"),
         default="topic",
-        help="corpus: all topics as one document, cluster ids read across topics (WEC 4.2)",
+        help="corpus: all topics as one document (WEC 4.2), cluster ids read as --cluster-ids says",
+    )
+    score.add_argument(
+        "--cluster-ids",
+        choices=granularity.CLUSTER_IDS,
+        default="per-topic",
+        help="at --level corpus: per-topic (default; SciCo's files number clusters anew in "
+        "every topic, so an id never joins two topics) or global (an id names one cluster "
+        "across the corpus, as WEC's)",
     )
     iaa = commands.add_parser("iaa", help="agreement between annotators (one file each)")
     iaa.add_argument("files", nargs="+", metavar="FILE")
@@ -136,6 +145,7 @@ def _score(args: argparse.Namespace) -> dict[str, Any]:
                 per_topic=args.per_topic,
                 topic_ids=topic_ids,
                 intervals=args.intervals,
+                cluster_ids=args.cluster_ids,
                 **options,
             )
         if args.format == "scico":

@@ -13,7 +13,11 @@ def render(command: str, format: str, result: Mapping[str, Any]) -> str:
     scope = result.get("scope")
     if scope:
         subset = " (a subset)" if "subset" in scope else ""
-        level = ", as one corpus-level document" if scope["level"] == "corpus" else ""
+        level = (
+            f", as one corpus-level document (cluster ids read {scope['cluster_ids']})"
+            if scope["level"] == "corpus"
+            else ""
+        )
         text += f"\n{scope['topics']} topic(s) scored{subset}{level}\n"
     if "per_topic" in result:
         text += "\n" + _per_topic(format, result["per_topic"])
