@@ -66,8 +66,9 @@ def score_scico(
     ``intervals``: add ``f1_ci``, the 95% bootstrap intervals over topics (off where a caller
     scores many systems at once and shows no interval: the annotator-vs-gold table).
 
-    ``hierarchy_count="raw"`` counts hierarchy F1 over the raw relations as SciCo's
-    ``eval/hypernym.py`` does; the default counts the transitive closure (metrics.md).
+    The default counts hierarchy F1 over the transitive closure, as SciCo's released
+    ``eval/hypernym.py`` does (metrics.md); ``hierarchy_count="raw"`` counts the raw edges
+    only (not SciCo's: its April 2021 pre-release code).
     """
     per_topic = [
         _scico_topic(key, response, keep_singletons, hierarchy_count)
@@ -87,8 +88,9 @@ def score_scico(
     result["conll_f1"] = evaluate.conll_from_totals(totals)
     result["hierarchy"] = add_counts(topic.hierarchy[0] for topic in per_topic).prf()
     result["hierarchy_50"] = add_counts(topic.hierarchy[1] for topic in per_topic).prf()
-    # SciCo's evaluate.py count (raw relations matched against the closure), always beside
-    # ``hierarchy`` so that a report can print both (docs/scoring.md, "Two hierarchy counts")
+    # the raw edges count (not SciCo's: raw relations matched against the closure), always
+    # beside ``hierarchy`` so that a report can print both (docs/scoring.md, "Two hierarchy
+    # counts")
     result["hierarchy_f1_raw"] = add_counts(topic.hierarchy_raw for topic in per_topic).prf()
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
     vectors = {name: [_vector(c[name]) for c in coref] for name in totals}
@@ -163,7 +165,7 @@ class _ScicoTopicCounts(NamedTuple):
     exact_mentions: Counts
     relaxed_mentions: Counts
     hierarchy: tuple[Counts, Counts]  # (hierarchy F1, hierarchy F1-50%)
-    hierarchy_raw: Counts  # hierarchy F1 over the raw relations (SciCo's evaluate.py)
+    hierarchy_raw: Counts  # hierarchy F1 over the raw edges (not SciCo's)
     path_ratio: tuple[float, int]
 
 

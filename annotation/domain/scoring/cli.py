@@ -90,8 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
             "--hierarchy-count",
             choices=("closure", "raw"),
             default="closure",
-            help="hierarchy F1 counted over the transitive closure (metrics.md, default) or over "
-            "the raw relations as SciCo's eval/hypernym.py counts them",
+            help="hierarchy F1 counted over the transitive closure (default: SciCo's released "
+            "eval/hypernym.py, as in the paper) or over the raw edges only (not SciCo's: its "
+            "pre-release code, for comparison)",
         )
         # Off by default: the bootstrap needs numpy, and the command line starts without it
         # (tests/domain/metrics/test_without_numpy.py); the app's reports always have them.

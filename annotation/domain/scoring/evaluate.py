@@ -69,8 +69,9 @@ def pair(
     """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic.
 
     Mention detection (exact and relaxed, singletons included) is in both schemes; the
-    hierarchy is counted both ways (``hierarchy``: as ``counted`` says, ``hierarchy_raw``:
-    the raw relations as SciCo's evaluate.py counts them), so both can be shown side by side.
+    hierarchy is counted both ways (``hierarchy``: as ``counted`` says, by default SciCo's
+    closure count; ``hierarchy_raw``: the raw edges, not SciCo's), so both can be shown side
+    by side.
     """
     mentions = {
         "mention_exact": mention_detection(key, response, "exact"),
