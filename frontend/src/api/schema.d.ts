@@ -1283,12 +1283,14 @@ export interface components {
             scheme: string;
             annotators: string[];
             /**
-             * @description the project's primary hierarchy F1: hierarchy_f1 (closure) or hierarchy_f1_raw (raw relations, SciCo's evaluate.py)
+             * @description the project's primary hierarchy F1: hierarchy_f1 (closure, SciCo's) or hierarchy_f1_raw (raw edges, not SciCo's)
              *
              *     * `closure` - closure
              *     * `raw` - raw
              */
             hierarchy_count: components["schemas"]["HierarchyCountEnum"];
+            /** @description what the page tells the project's admins above the figures (e.g. that the primary hierarchy F1 was moved to SciCo's count) */
+            notices: string[];
             /** @description topic external id -> metric -> scores */
             topics: {
                 [key: string]: {
@@ -2372,7 +2374,7 @@ export interface components {
              */
             validation?: boolean;
             /**
-             * @description the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)
+             * @description the primary hierarchy F1: closure (SciCo's, the default) or raw (raw edges, not SciCo's)
              *
              *     * `closure` - closure
              *     * `raw` - raw
@@ -2545,7 +2547,7 @@ export interface components {
             /** @description how many topics it has */
             topics: number;
             /**
-             * @description the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)
+             * @description the primary hierarchy F1 of its reports: closure (SciCo's) or raw (raw edges, not SciCo's)
              *
              *     * `closure` - closure
              *     * `raw` - raw
@@ -2604,7 +2606,7 @@ export interface components {
              */
             validation?: boolean;
             /**
-             * @description the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)
+             * @description the primary hierarchy F1: closure (SciCo's, the default) or raw (raw edges, not SciCo's)
              *
              *     * `closure` - closure
              *     * `raw` - raw
