@@ -3393,14 +3393,29 @@ export interface components {
             active_seconds: number;
             /**
              * Format: double
-             * @description mentions decided per hour
+             * @description mentions decided per hour of active time (gaps capped)
              */
             per_hour: number | null;
             /**
              * Format: double
-             * @description mentions accepted (WEC's valid mentions) per hour
+             * @description mentions accepted per hour of active time (gaps capped): reads higher than WEC's rate, which is per elapsed hour
              */
             accepted_per_hour: number | null;
+            /**
+             * Format: double
+             * @description first to last operation of each annotation, pauses included
+             */
+            elapsed_seconds: number;
+            /**
+             * Format: double
+             * @description mentions decided per elapsed hour
+             */
+            per_elapsed_hour: number | null;
+            /**
+             * Format: double
+             * @description mentions accepted per elapsed hour: WEC's 'valid mentions per hour' (3.3)
+             */
+            accepted_per_elapsed_hour: number | null;
             /**
              * Format: double
              * @description against the consolidated
