@@ -38,6 +38,11 @@ export const METRIC_LABELS: Record<string, string> = {
   relation_relaxed_f1: "Link F1 (relaxed)",
   alpha_relations: "α relations",
   alpha_mentions: "α mentions",
+  alpha_mentions_coreference: "α coreference mentions",
+  alpha_mentions_transformed: "α transformed mentions",
+  alpha_mentions_reaction_associated: "α reaction-associated mentions",
+  alpha_mentions_work_up: "α work-up mentions",
+  alpha_mentions_contained: "α contained mentions",
 };
 
 export function formatMetric(metric: string, value: number | null | undefined): string {
