@@ -52,15 +52,24 @@ class Project(models.Model):
         help_text="validation: accept or reject each mention of imported clusters (WEC)",
     )
     # Which hierarchy F1 the reports put first; both are always computed and shown
-    # (docs/scoring.md, "Two hierarchy counts").
+    # (docs/scoring.md, "Two hierarchy counts"). The closure count is SciCo's published one;
+    # the raw edges count is not SciCo's and is never a default.
     hierarchy_count = models.CharField(
         max_length=10,
         choices=[
-            ("closure", "closure (every relation of the transitive closure)"),
-            ("raw", "raw (the drawn relations, as SciCo's evaluate.py counts)"),
+            ("closure", "closure (SciCo's: every relation of the transitive closure)"),
+            ("raw", "raw edges (not SciCo's: the drawn relations only)"),
         ],
         default="closure",
         help_text="the primary hierarchy F1 of the agreement reports and the datasheet",
+    )
+    # Set by migration 0014 on the projects it moved from the raw count (once labelled
+    # SciCo's) to the closure count; the agreement page says so until an admin saves the
+    # hierarchy count setting again.
+    hierarchy_count_migrated = models.BooleanField(
+        default=False,
+        help_text="the primary hierarchy F1 was moved from the raw edges count to SciCo's "
+        "closure count (issue 38); cleared when an admin sets it",
     )
     # [{"key": ..., "label": ...}, ...]: the reasons a validator picks with 1, 2, 3, ...
     validation_reasons = models.JSONField(default=wec_reasons, blank=True)

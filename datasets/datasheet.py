@@ -18,14 +18,19 @@ METRIC_NAMES = {
     "bcub_f1": "B3 F1",
     "ceafe_f1": "CEAF-e F1",
     "lea_f1": "LEA F1",
-    "hierarchy_f1": "Hierarchy F1 (closure)",
+    "hierarchy_f1": "Hierarchy F1 (SciCo, closure)",
     "hierarchy_50_f1": "Hierarchy F1-50%",
     "path_ratio": "Path ratio",
     "relation_exact_f1": "Relations F1 (exact)",
     "relation_relaxed_f1": "Relations F1 (relaxed)",
     "alpha_relations": "Krippendorff's alpha, relations",
     "alpha_mentions": "Krippendorff's alpha, mentions",
-    "hierarchy_f1_raw": "Hierarchy F1 (raw, as SciCo's evaluate.py)",
+    "alpha_mentions_coreference": "Krippendorff's alpha, coreference mentions",
+    "alpha_mentions_transformed": "Krippendorff's alpha, transformed mentions",
+    "alpha_mentions_reaction_associated": "Krippendorff's alpha, reaction-associated mentions",
+    "alpha_mentions_work_up": "Krippendorff's alpha, work-up mentions",
+    "alpha_mentions_contained": "Krippendorff's alpha, contained mentions",
+    "hierarchy_f1_raw": "Hierarchy F1, raw edges (not SciCo's)",
     "mention_f1": "Mention F1 (exact, singletons included)",
     "mention_relaxed_f1": "Mention F1 (overlap)",
     "anaphor_f1": "Anaphor F1 (exact)",
@@ -214,8 +219,8 @@ def _agreement(report: dict) -> str:
 # The annotator-vs-gold columns a datasheet shows (F1 of each; the CSV has P, R and F1 of all).
 GOLD_COLUMNS = (
     ("conll", "CoNLL F1"),
-    ("hierarchy", "Hierarchy F1 (closure)"),
-    ("hierarchy_raw", "Hierarchy F1 (raw, SciCo)"),
+    ("hierarchy", "Hierarchy F1 (SciCo, closure)"),
+    ("hierarchy_raw", "Hierarchy F1, raw edges (not SciCo's)"),
     ("mentions", "Mentions F1"),
     ("relation_exact", "Relations F1 exact"),
     ("relation_relaxed", "Relations F1 relaxed"),
@@ -225,15 +230,16 @@ GOLD_COLUMNS = (
 
 def _hierarchy_counts(primary: str) -> str:
     """Which of the two hierarchy F1 counts the project reports first (a project setting)."""
-    closure = "Hierarchy F1 (closure)"
-    raw = "Hierarchy F1 (raw, as SciCo's evaluate.py)"
+    closure = METRIC_NAMES["hierarchy_f1"]
+    raw = METRIC_NAMES["hierarchy_f1_raw"]
     first, second = (raw, closure) if primary == "raw" else (closure, raw)
     return (
         f"Hierarchy agreement is counted two ways; this project reports {first} as its "
         f"primary figure, with {second} beside it. The closure count scores every relation of "
-        "each side's transitive closure; the raw count scores the drawn relations only, each "
-        "matched against the other side's closure, and is the one to set beside SciCo's "
-        "published numbers."
+        "each side's transitive closure, as SciCo's released scorer (eval/hypernym.py) does: "
+        "it is the one to set beside SciCo's published numbers. The raw edges count scores "
+        "the drawn relations only, each matched against the other side's closure (SciCo's "
+        "pre-release code); it is not SciCo's figure."
     )
 
 

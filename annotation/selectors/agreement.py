@@ -19,6 +19,7 @@ from annotation.domain.scoring import api
 from annotation.domain.scoring.stored import StoredRecord, iaa_from_records
 from annotation.models import Project
 from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
+from annotation.selectors.agreement_notices import report_notices
 from annotation.selectors.agreement_pairs import (
     agreement_records,
     project_schemes,
@@ -50,8 +51,10 @@ def project_agreement(project: Project) -> dict:
         "project": project.name,
         "scheme": project.scheme,
         "annotators": names,
-        # which hierarchy F1 (hierarchy_f1: closure, hierarchy_f1_raw: SciCo's) comes first
+        # which hierarchy F1 (hierarchy_f1: closure, SciCo's; hierarchy_f1_raw: raw edges,
+        # not SciCo's) comes first
         "hierarchy_count": project.hierarchy_count,
+        "notices": report_notices(project),
         "topics": {},
         "overall": {},
     }

@@ -14,6 +14,7 @@ from annotation import gates
 from annotation.domain.scoring import api
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.agreement_gold import prf_at, vs_gold_section
+from annotation.selectors.agreement_notices import report_notices
 from annotation.selectors.agreement_pairs import unscored_topics
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
@@ -48,6 +49,7 @@ def project_agreement_scratch(project: Project) -> dict:
         "scheme": project.scheme,
         "annotators": names,
         "hierarchy_count": project.hierarchy_count,
+        "notices": report_notices(project),
         "topics": {},
         "overall": {},
     }

@@ -88,6 +88,10 @@ def project_update(*, project: Project, **values) -> Project:
         )
     for field, value in values.items():
         setattr(project, field, value)
+    if "hierarchy_count" in values:
+        # the admin has chosen the primary count with the new labels: the agreement page's
+        # notice that migration 0014 moved it has been read (selectors/agreement_notices.py)
+        project.hierarchy_count_migrated = False
     try:
         project.save()
     except IntegrityError:

@@ -53,7 +53,7 @@ def test_the_agreement_report_sorts_filters_flags_charts_and_downloads_the_comma
 
     cards = page.get_by_role("list", name="Overall agreement").get_by_role("listitem")
     expect(cards).to_have_count(len(report["overall"]))
-    for metric in ("mention_f1", "hierarchy_f1_raw"):  # mention agreement, SciCo's count
+    for metric in ("mention_f1", "hierarchy_f1_raw"):  # mention agreement, the raw edges count
         expect(page.locator(f".overall-card[data-metric='{metric}']")).to_be_visible()
     overall = report["overall"]["conll_f1"]
     card = page.locator(".overall-card[data-metric='conll_f1']")

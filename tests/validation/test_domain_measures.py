@@ -1,12 +1,13 @@
 """Validation measures, pure: kappa against a hand-computed case, P/R, the idle cap."""
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from validation.domain.measures import (
     active_seconds,
     cohen_kappa,
+    elapsed_seconds,
     per_hour,
     precision_recall,
 )
@@ -55,3 +56,11 @@ def test_active_time_caps_each_pause_at_the_idle_cap():
     assert per_hour(3, 0) is None
     assert per_hour(7, 2) is None  # under a minute of active time: no rate
     assert per_hour(60, 60) == 3600
+
+
+def test_elapsed_time_counts_every_pause_in_full_from_first_to_last_operation():
+    start = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    first = [start + timedelta(seconds=s) for s in (0, 10, 3610)]
+    second = [start + timedelta(seconds=s) for s in (7200, 7260)]
+    assert elapsed_seconds([first, second, [start]]) == 3610 + 60
+    assert active_seconds([first, second], cap=300) == 10 + 300 + 60

@@ -12,6 +12,7 @@ from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
 from tests.factories import PASSWORD, AdminFactory, UserFactory, mention_ids
 from tests.validation.validation_setup import validation_project, validation_topic
+from validation.selectors.measures import validation_measures_csv_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +91,14 @@ def test_mentions_per_hour_count_active_time_with_the_idle_cap(project):
     assert ann["per_hour"] == pytest.approx(7 * 3600 / 350)  # 72 mentions an hour
     # WEC's rate counts valid mentions only: ann accepted 5 of the 7.
     assert ann["accepted_per_hour"] == pytest.approx(5 * 3600 / 350)
+    # WEC's 350 an hour is per elapsed hour: the lunch counts in full beside the active rate
+    assert ann["elapsed_seconds"] == 3650
+    assert ann["per_elapsed_hour"] == pytest.approx(7 * 3600 / 3650)
+    assert ann["accepted_per_elapsed_hour"] == pytest.approx(5 * 3600 / 3650)
+    rows = validation_measures_csv_rows(report)
+    measures = {row[3]: row[4] for row in rows if row[1] == "ann"}
+    assert measures["accepted_per_hour"] == round(5 * 3600 / 350, 4)
+    assert measures["accepted_per_elapsed_hour"] == round(5 * 3600 / 3650, 4)
 
 
 def test_precision_and_recall_against_the_consolidated_validation(project):

@@ -74,6 +74,18 @@ def active_seconds(times: Iterable[Iterable[datetime]], cap: float) -> float:
     return total
 
 
+def elapsed_seconds(times: Iterable[Iterable[datetime]]) -> float:
+    """Elapsed time: within each sequence, from its first operation to its last, pauses
+    included (no cap). WEC's "valid mentions per hour" (section 3.3) divides by such wall-clock
+    time, so only a rate over it compares with their 350; the capped active time reads higher."""
+    total = 0.0
+    for sequence in times:
+        moments = list(sequence)
+        if len(moments) > 1:
+            total += (moments[-1] - moments[0]).total_seconds()
+    return total
+
+
 # Below a minute of active time an hourly rate says nothing (seven scripted decisions in two
 # seconds read as 12,600 an hour): the report shows no rate instead.
 MIN_RATE_SECONDS = 60.0

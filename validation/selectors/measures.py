@@ -2,7 +2,8 @@
 
 - per validator: mentions decided, the acceptance rate overall and per reason, mentions
   decided and mentions accepted (WEC's "valid mentions") per hour of active time (the
-  progress matrix's idle cap), and, where topics have a consolidated validation, precision,
+  progress matrix's idle cap) and per elapsed hour (pauses included: the time WEC's 350 an
+  hour divides by), and, where topics have a consolidated validation, precision,
   recall and Cohen's kappa against it (WEC 3.3 reports all three);
 - per pair of validators sharing topics: Cohen's kappa on accept/reject, pooled over the
   mentions both decided in the topics both submitted.
@@ -27,6 +28,7 @@ from annotation.selectors.progress import IDLE_CAP_SECONDS
 from validation.domain.measures import (
     active_seconds,
     cohen_kappa,
+    elapsed_seconds,
     per_hour,
     precision_recall,
 )
@@ -81,7 +83,8 @@ def consolidated_decisions(topic_ids: list[int]) -> dict[int, Decisions]:
     return result
 
 
-def _active_seconds(annotation_ids: list[int]) -> dict[int, float]:
+def _work_seconds(annotation_ids: list[int]) -> dict[int, tuple[float, float]]:
+    """annotation id -> (active seconds, elapsed seconds) over its logged operations."""
     times: dict[int, list] = defaultdict(list)
     rows = (
         Operation.objects.filter(annotation_id__in=annotation_ids)
@@ -91,7 +94,10 @@ def _active_seconds(annotation_ids: list[int]) -> dict[int, float]:
     )
     for annotation, at in rows:
         times[annotation].append(at)
-    return {id: active_seconds([seq], IDLE_CAP_SECONDS) for id, seq in times.items()}
+    return {
+        id: (active_seconds([seq], IDLE_CAP_SECONDS), elapsed_seconds([seq]))
+        for id, seq in times.items()
+    }
 
 
 def _ratio(part: int, whole: int) -> float | None:
@@ -108,7 +114,7 @@ def validation_measures(project: Project) -> dict[str, Any]:
     )
     ids = [id for id, *_ in annotations]
     decided = _decisions(ids)
-    seconds = _active_seconds(ids)
+    seconds = _work_seconds(ids)
     topic_ids = sorted({topic for _, topic, *_ in annotations})
     consolidated = consolidated_decisions(topic_ids)
     reasons = [reason["key"] for reason in project.validation_reasons]
@@ -122,7 +128,8 @@ def validation_measures(project: Project) -> dict[str, Any]:
         decisions = [d for id, *_ in rows for d in decided[id].values()]
         n = len(decisions)
         accepted = sum(decision == "accepted" for decision, _ in decisions)
-        spent = sum(seconds.get(id, 0.0) for id, *_ in rows)
+        spent = sum(seconds.get(id, (0.0, 0.0))[0] for id, *_ in rows)
+        elapsed = sum(seconds.get(id, (0.0, 0.0))[1] for id, *_ in rows)
         against = [
             (decided[id][m][0], consolidated[topic][m])
             for id, topic, status in rows
@@ -149,8 +156,13 @@ def validation_measures(project: Project) -> dict[str, Any]:
                     for key in reasons
                 },
                 "active_seconds": round(spent, 1),
+                # per hour of *active* time (gaps capped): ours, not comparable with WEC's
                 "per_hour": per_hour(n, spent),
                 "accepted_per_hour": per_hour(accepted, spent),
+                # per *elapsed* hour (pauses included): WEC's "valid mentions per hour"
+                "elapsed_seconds": round(elapsed, 1),
+                "per_elapsed_hour": per_hour(n, elapsed),
+                "accepted_per_elapsed_hour": per_hour(accepted, elapsed),
                 "precision": compared.precision,
                 "recall": compared.recall,
                 "f1": compared.f1,
@@ -214,6 +226,9 @@ def validation_measures_csv_rows(measures: dict[str, Any]) -> list[list[Any]]:
             "f1",
             "compared",
             "kappa_consolidated",
+            "elapsed_seconds",
+            "per_elapsed_hour",
+            "accepted_per_elapsed_hour",
         ):
             rows.append(["validator", v["validator"], "", measure, _cell(v[measure])])
         for key, counts in v["by_reason"].items():

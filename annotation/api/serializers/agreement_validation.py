@@ -29,9 +29,23 @@ class ValidatorMeasures(serializers.Serializer):
     acceptance_rate = serializers.FloatField(allow_null=True)
     by_reason = serializers.DictField(child=ReasonCount(), help_text="reason key -> rejections")
     active_seconds = serializers.FloatField(help_text="with the progress matrix's idle cap")
-    per_hour = serializers.FloatField(allow_null=True, help_text="mentions decided per hour")
+    per_hour = serializers.FloatField(
+        allow_null=True, help_text="mentions decided per hour of active time (gaps capped)"
+    )
     accepted_per_hour = serializers.FloatField(
-        allow_null=True, help_text="mentions accepted (WEC's valid mentions) per hour"
+        allow_null=True,
+        help_text="mentions accepted per hour of active time (gaps capped): reads higher than "
+        "WEC's rate, which is per elapsed hour",
+    )
+    elapsed_seconds = serializers.FloatField(
+        help_text="first to last operation of each annotation, pauses included"
+    )
+    per_elapsed_hour = serializers.FloatField(
+        allow_null=True, help_text="mentions decided per elapsed hour"
+    )
+    accepted_per_elapsed_hour = serializers.FloatField(
+        allow_null=True,
+        help_text="mentions accepted per elapsed hour: WEC's 'valid mentions per hour' (3.3)",
     )
     precision = serializers.FloatField(allow_null=True, help_text="against the consolidated")
     recall = serializers.FloatField(allow_null=True)

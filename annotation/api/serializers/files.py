@@ -70,8 +70,13 @@ class AgreementReport(serializers.Serializer):
     annotators = serializers.ListField(child=serializers.CharField())
     hierarchy_count = serializers.ChoiceField(
         choices=["closure", "raw"],
-        help_text="the project's primary hierarchy F1: hierarchy_f1 (closure) or "
-        "hierarchy_f1_raw (raw relations, SciCo's evaluate.py)",
+        help_text="the project's primary hierarchy F1: hierarchy_f1 (closure, SciCo's) or "
+        "hierarchy_f1_raw (raw edges, not SciCo's)",
+    )
+    notices = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="what the page tells the project's admins above the figures (e.g. that the "
+        "primary hierarchy F1 was moved to SciCo's count)",
     )
     topics = serializers.DictField(
         child=serializers.DictField(child=TopicMetricScores()),

@@ -29,7 +29,8 @@ class Project(ProjectInfo):
     topics = serializers.IntegerField(help_text="how many topics it has")
     hierarchy_count = serializers.ChoiceField(
         choices=["closure", "raw"],
-        help_text="the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)",
+        help_text="the primary hierarchy F1 of its reports: closure (SciCo's) or raw (raw "
+        "edges, not SciCo's)",
     )
     validation_reasons = ValidationReason(
         many=True, help_text="the reasons validators give for a rejection, in key order 1-3"

@@ -39,7 +39,8 @@ class ProjectSerializer(serializers.Serializer):
     hierarchy_count = serializers.ChoiceField(
         choices=["closure", "raw"],
         default="closure",
-        help_text="the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)",
+        help_text="the primary hierarchy F1: closure (SciCo's, the default) or raw (raw "
+        "edges, not SciCo's)",
     )
     suggestions = serializers.BooleanField(
         default=True, help_text="annotators may ask the model for suggestions on real topics"

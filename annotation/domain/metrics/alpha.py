@@ -14,6 +14,11 @@ has no value (``None``) for its units, which Krippendorff's alpha allows.
   gets the combined value ("CONTAINED+WORK_UP"), a category of its own.
 - Mentions: units are the tokens of the topic's documents; the value is whether a mention
   of the annotator covers the token.
+- Mentions of one type (the ChEMU 2021 overview's per-type figures: "the lowest agreement
+  being alpha = 0.89 for coreference mentions", section 3.4): ChEMU-Ref mentions carry no
+  label, so a mention's type is the type of a link it takes part in, as anaphor or
+  antecedent (:func:`typed_mentions`); the units are as for mentions, over the mentions of
+  that type only. A mention in links of two types counts for both.
 - Several topics (an annotator pair's overall score): units are pooled, i.e. the columns of
   the topics are concatenated before one alpha is computed.
 
@@ -81,6 +86,23 @@ def relation_units(annotations: Sequence[Iterable[Relation]]) -> Units:
         ["+".join(sorted(by_pair[pair])) if pair in by_pair else NONE for pair in pairs]
         for by_pair in types_by_pair
     ]
+
+
+def typed_mentions(links: Iterable[Relation], kind: str) -> list[MentionKey]:
+    """The mentions that are the anaphor or the antecedent of a link of type ``kind``."""
+    return list(
+        dict.fromkeys(
+            mention
+            for link_type, anaphor, antecedent in links
+            if link_type == kind
+            for mention in (anaphor, antecedent)
+        )
+    )
+
+
+def mention_type_metric(kind: str) -> str:
+    """The IAA metric of the mentions of link type ``kind``: ``alpha_mentions_coreference``."""
+    return f"alpha_mentions_{kind.lower()}"
 
 
 def mention_units(

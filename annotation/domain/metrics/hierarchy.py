@@ -7,9 +7,12 @@ the parent -> child relations between clusters. Conventions:
   plus every ``(x, y)`` with ``x != y`` and a directed path from x to y.
 - Hierarchy F1: a key relation (P, C) is recalled when some ``p in P``, ``c in C`` are in
   response clusters (P', C') with (P', C') in the response's closure; precision swaps sides.
-  metrics.md counts the relations of the *closure* on both sides (``counted="closure"``).
-  SciCo's ``eval/hypernym.py`` matches against the closure too but counts only the *raw*
-  relations, repeats included; ``counted="raw"`` reproduces it exactly.
+  ``counted="closure"`` (the default) is SciCo's figure: its released ``eval/hypernym.py``
+  (commit ee169b6 of 25 May 2021, the code of the paper) counts the drawn relations as drawn
+  and adds every higher-order relation of the closure, on both sides (``counted_relations``).
+  ``counted="raw"`` counts the drawn relations only, each matched against the other side's
+  closure, as SciCo's April 2021 *pre-release* code did: "raw edges (not SciCo's)", kept for
+  comparison, never a default (metrics.md).
 - F1-50%: as SciCo ``eval/hypernym_50.py``: (P, C) is recalled when a response relation of
   the closure (P', C') has ``|P and P'| >= 0.5 |P|`` and ``|C and C'| >= 0.5 |C|``, counted
   over the closures (as sets). A cluster without mentions is "held" by every cluster
@@ -87,6 +90,17 @@ class ClusterGraph:
             for node in reached:
                 closed.add((start, node))
         return closed
+
+    @cached_property
+    def counted_relations(self) -> list[Edge]:
+        """What SciCo's released ``hypernym.py`` counts: ``binary_relations +
+        get_higher_order_relations(binary_relations)``, the drawn relations as drawn (a
+        repeat twice: a list, not a set) and each further relation of the closure once. The
+        readers refuse a repeated relation (formats/scico_relations.py), so on what a file
+        or a project holds this is the closure; the API counts as SciCo does whatever it
+        is given."""
+        drawn = set(self.relations)
+        return [*self.relations, *(edge for edge in self.closure if edge not in drawn)]
 
     @cached_property
     def successors(self) -> dict[Node, set[Node]]:
@@ -230,10 +244,10 @@ def hierarchy_scores(
     if counted == "closure":
         return (
             Counts(
-                _matched(response.closure, any_response, key),
-                len(response.closure),
-                _matched(key.closure, any_key, response),
-                len(key.closure),
+                _matched(response.counted_relations, any_response, key),
+                len(response.counted_relations),
+                _matched(key.counted_relations, any_key, response),
+                len(key.counted_relations),
             ),
             Counts(
                 _matched(response.closure, half_response, key),
@@ -260,7 +274,8 @@ def hierarchy_scores(
 def hierarchy_counts(
     key: ClusterGraph, response: ClusterGraph, *, counted: str = "closure"
 ) -> Counts:
-    """Hierarchy F1 (any mention pair) counts for one topic; ``counted`` is "closure" or "raw"."""
+    """Hierarchy F1 (any mention pair) counts for one topic; ``counted`` is "closure" (SciCo's)
+    or "raw" (raw edges, not SciCo's)."""
     return hierarchy_scores(key, response, counted=counted)[0]
 
 

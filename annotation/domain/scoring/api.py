@@ -66,8 +66,9 @@ def score_scico(
     ``intervals``: add ``f1_ci``, the 95% bootstrap intervals over topics (off where a caller
     scores many systems at once and shows no interval: the annotator-vs-gold table).
 
-    ``hierarchy_count="raw"`` counts hierarchy F1 over the raw relations as SciCo's
-    ``eval/hypernym.py`` does; the default counts the transitive closure (metrics.md).
+    The default counts hierarchy F1 over the transitive closure, as SciCo's released
+    ``eval/hypernym.py`` does (metrics.md); ``hierarchy_count="raw"`` counts the raw edges
+    only (not SciCo's: its April 2021 pre-release code).
     """
     per_topic = [
         _scico_topic(key, response, keep_singletons, hierarchy_count)
@@ -87,8 +88,9 @@ def score_scico(
     result["conll_f1"] = evaluate.conll_from_totals(totals)
     result["hierarchy"] = add_counts(topic.hierarchy[0] for topic in per_topic).prf()
     result["hierarchy_50"] = add_counts(topic.hierarchy[1] for topic in per_topic).prf()
-    # SciCo's evaluate.py count (raw relations matched against the closure), always beside
-    # ``hierarchy`` so that a report can print both (docs/scoring.md, "Two hierarchy counts")
+    # the raw edges count (not SciCo's: raw relations matched against the closure), always
+    # beside ``hierarchy`` so that a report can print both (docs/scoring.md, "Two hierarchy
+    # counts")
     result["hierarchy_f1_raw"] = add_counts(topic.hierarchy_raw for topic in per_topic).prf()
     result["path_ratio"] = {"micro": evaluate.path_micro(path), "macro": evaluate.path_macro(path)}
     vectors = {name: [_vector(c[name]) for c in coref] for name in totals}
@@ -115,13 +117,16 @@ def score_scoped(
     per_topic: bool = False,
     topic_ids: Sequence[str] | None = None,
     intervals: bool = True,
+    cluster_ids: str = "per-topic",
     **options: Any,
 ) -> dict[str, Any]:
     """`score_scico` / `score_chemu` over a subset of the topics (`topic_ids`, gold order
-    kept), at corpus level (`level="corpus"`: one meta-document, cluster ids read across
-    topics), and with a row per topic (`per_topic`). The result is the plain scorer's, plus
-    "scope" ({"level", "topics"[, "subset"]}) and, with `per_topic`, "per_topic" (a list of
-    {"topic": id, **that topic's scores}; at corpus level, one row, "corpus")."""
+    kept), at corpus level (`level="corpus"`: one meta-document; `cluster_ids` says whether
+    an id names a cluster of its topic, SciCo's numbering, or of the corpus:
+    `granularity`), and with a row per topic (`per_topic`). The result is the plain
+    scorer's, plus "scope" ({"level", "topics"[, "cluster_ids" at corpus level][,
+    "subset"]}) and, with `per_topic`, "per_topic" (a list of {"topic": id, **that topic's
+    scores}; at corpus level, one row, "corpus")."""
     if level not in ("topic", "corpus"):
         raise ValueError(f"level must be topic or corpus, not {level!r}")
 
@@ -140,9 +145,11 @@ def score_scoped(
         gold_plain, system_plain = granularity.subset(gold_plain, system_plain, topic_ids)
     pairs = _matched(gold_plain, system_plain)
     if level == "corpus":
-        pairs = [granularity.corpus_documents(pairs)]
+        pairs = [granularity.corpus_documents(pairs, cluster_ids)]
     result = score([key for key, _ in pairs], [response for _, response in pairs])
     scope: dict[str, Any] = {"level": level, "topics": len(gold_plain)}
+    if level == "corpus":
+        scope["cluster_ids"] = cluster_ids
     if topic_ids is not None:
         scope["subset"] = [topic.topic_id for topic in gold_plain]
     result["scope"] = scope
@@ -158,7 +165,7 @@ class _ScicoTopicCounts(NamedTuple):
     exact_mentions: Counts
     relaxed_mentions: Counts
     hierarchy: tuple[Counts, Counts]  # (hierarchy F1, hierarchy F1-50%)
-    hierarchy_raw: Counts  # hierarchy F1 over the raw relations (SciCo's evaluate.py)
+    hierarchy_raw: Counts  # hierarchy F1 over the raw edges (not SciCo's)
     path_ratio: tuple[float, int]
 
 

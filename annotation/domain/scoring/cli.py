@@ -3,6 +3,7 @@
     score GOLD SYSTEM --format scico|chemu [--keep-singletons]
           [--hierarchy-count closure|raw] [--json]
           [--per-topic] [--topics FILE | --subset FIELD] [--level topic|corpus]
+          [--cluster-ids per-topic|global]
     iaa FILE1 FILE2 [FILE...] --format scico|chemu [--json] [--csv OUT] [--names a,b,...]
 
 Files are read with the project's readers (``annotation.domain.formats``); an invalid file
@@ -61,7 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--level",
         choices=("topic", "corpus"),
         default="topic",
-        help="corpus: all topics as one document, cluster ids read across topics (WEC 4.2)",
+        help="corpus: all topics as one document (WEC 4.2), cluster ids read as --cluster-ids says",
+    )
+    score.add_argument(
+        "--cluster-ids",
+        choices=granularity.CLUSTER_IDS,
+        default="per-topic",
+        help="at --level corpus: per-topic (default; SciCo's files number clusters anew in "
+        "every topic, so an id never joins two topics) or global (an id names one cluster "
+        "across the corpus, as WEC's)",
     )
     iaa = commands.add_parser("iaa", help="agreement between annotators (one file each)")
     iaa.add_argument("files", nargs="+", metavar="FILE")
@@ -81,8 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
             "--hierarchy-count",
             choices=("closure", "raw"),
             default="closure",
-            help="hierarchy F1 counted over the transitive closure (metrics.md, default) or over "
-            "the raw relations as SciCo's eval/hypernym.py counts them",
+            help="hierarchy F1 counted over the transitive closure (default: SciCo's released "
+            "eval/hypernym.py, as in the paper) or over the raw edges only (not SciCo's: its "
+            "pre-release code, for comparison)",
         )
         # Off by default: the bootstrap needs numpy, and the command line starts without it
         # (tests/domain/metrics/test_without_numpy.py); the app's reports always have them.
@@ -136,6 +146,7 @@ def _score(args: argparse.Namespace) -> dict[str, Any]:
                 per_topic=args.per_topic,
                 topic_ids=topic_ids,
                 intervals=args.intervals,
+                cluster_ids=args.cluster_ids,
                 **options,
             )
         if args.format == "scico":

@@ -5,7 +5,15 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import Any
 
-from annotation.domain.metrics.alpha import mention_units, nominal_alpha, pool_units, relation_units
+from annotation.domain.corpus import LINK_TYPES
+from annotation.domain.metrics.alpha import (
+    mention_type_metric,
+    mention_units,
+    nominal_alpha,
+    pool_units,
+    relation_units,
+    typed_mentions,
+)
 from annotation.domain.metrics.anaphora import anaphor_counts, overall, relation_counts
 from annotation.domain.metrics.bootstrap import f1_of_sums
 from annotation.domain.metrics.coreference import METRICS as COREFERENCE_METRICS
@@ -69,8 +77,9 @@ def pair(
     """Everything the IAA metrics of ``scheme`` need from one pair of annotations of a topic.
 
     Mention detection (exact and relaxed, singletons included) is in both schemes; the
-    hierarchy is counted both ways (``hierarchy``: as ``counted`` says, ``hierarchy_raw``:
-    the raw relations as SciCo's evaluate.py counts them), so both can be shown side by side.
+    hierarchy is counted both ways (``hierarchy``: as ``counted`` says, by default SciCo's
+    closure count; ``hierarchy_raw``: the raw edges, not SciCo's), so both can be shown side
+    by side.
     """
     mentions = {
         "mention_exact": mention_detection(key, response, "exact"),
@@ -95,6 +104,12 @@ def pair(
         "relation_relaxed": overall(relations(key, response, "relaxed")),
         "alpha_relations": relation_units([key.links, response.links]),
         "alpha_mentions": mention_units([key.mentions, response.mentions], lengths),
+        **{
+            mention_type_metric(kind): mention_units(
+                [typed_mentions(key.links, kind), typed_mentions(response.links, kind)], lengths
+            )
+            for kind in LINK_TYPES
+        },
         "anaphor_exact": anaphors(key, response, "exact"),
         "anaphor_relaxed": anaphors(key, response, "relaxed"),
         **mentions,
@@ -196,5 +211,7 @@ IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
         *MENTION_METRICS,
         _counts_f1("anaphor_f1", "anaphor_exact"),
         _counts_f1("anaphor_relaxed_f1", "anaphor_relaxed"),
+        # per mention type (the overview's 0.89 for coreference mentions), appended
+        *(_alpha(mention_type_metric(kind)) for kind in LINK_TYPES),
     ),
 }

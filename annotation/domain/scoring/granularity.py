@@ -5,14 +5,22 @@ one meta-document.
   `hard_10`, `hard_20`, `curated`: the topics whose field is true, as SciCo's evaluate.py
   filters them) and the system topics with the same ids.
 - Per topic: each (gold, system) pair of topics scored alone, as a row.
-- Corpus level (WEC section 4.2): all topics joined into one document, so that cluster ids
-  are read across topics: a cluster id used in two topics is one cluster (files whose ids
-  restart in every topic, as SciCo's do, are scored per topic instead). Documents are
-  numbered on, topic after topic in gold order, the same numbering on both sides.
+- Corpus level (WEC section 4.2): all topics joined into one document. How a cluster id is
+  read depends on the file's numbering (``cluster_ids``):
+  - ``"per-topic"`` (the default; SciCo's files number their clusters anew in every topic,
+    so cluster 0 of topic 1 and cluster 0 of topic 2 are unrelated): a cluster is the pair
+    (topic, id), so no id joins two topics and a renaming inside one topic changes nothing;
+  - ``"global"`` (ids numbered across the corpus, as WEC's): a cluster id used in two topics
+    is one cluster, which is what corpus level scores.
+  Nothing in a file says which numbering it uses (a global id shared by two topics looks
+  like a restarted one), so the caller says it; the result's ``scope`` repeats it.
+  Documents are numbered on, topic after topic in gold order, the same numbering on both
+  sides.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -24,6 +32,7 @@ from annotation.domain.scoring.plain import (
 )
 
 CORPUS_ID = "corpus"
+CLUSTER_IDS = ("per-topic", "global")
 
 
 def subset(
@@ -64,16 +73,19 @@ def per_topic(
 
 
 def corpus_documents(
-    pairs: Sequence[tuple[TopicAnnotation, TopicAnnotation]],
+    pairs: Sequence[tuple[TopicAnnotation, TopicAnnotation]], cluster_ids: str = "per-topic"
 ) -> tuple[TopicAnnotation, TopicAnnotation]:
-    """The gold and the system as one meta-document each."""
+    """The gold and the system as one meta-document each; ``cluster_ids`` as the module says."""
+    if cluster_ids not in CLUSTER_IDS:
+        raise ValueError(f"cluster_ids must be per-topic or global, not {cluster_ids!r}")
+    per_topic = cluster_ids == "per-topic"
     offsets, total = {}, 0
     for key, response in pairs:
         offsets[key.topic_id] = total
         total += max(len(key.token_counts), len(response.token_counts), _documents(key, response))
     return (
-        _joined([key for key, _ in pairs], offsets),
-        _joined([response for _, response in pairs], offsets),
+        _joined([key for key, _ in pairs], offsets, per_topic),
+        _joined([response for _, response in pairs], offsets, per_topic),
     )
 
 
@@ -82,9 +94,15 @@ def _documents(*topics: TopicAnnotation) -> int:
     return max((m[0] + 1 for topic in topics for m in topic.mentions), default=0)
 
 
-def _joined(topics: Sequence[TopicAnnotation], offsets: dict[str, int]) -> TopicAnnotation:
+def _joined(
+    topics: Sequence[TopicAnnotation], offsets: dict[str, int], per_topic: bool
+) -> TopicAnnotation:
     def moved(key: MentionKey, offset: int) -> MentionKey:
         return (key[0] + offset, key[1])
+
+    def named(topic: TopicAnnotation, cluster: str) -> str:
+        # JSON of [topic, id]: two different pairs never give the same string
+        return json.dumps([topic.topic_id, cluster]) if per_topic else cluster
 
     mentions: list[MentionKey] = []
     cluster_of: dict[MentionKey, str] = {}
@@ -96,8 +114,10 @@ def _joined(topics: Sequence[TopicAnnotation], offsets: dict[str, int]) -> Topic
         token_counts += [0] * (offset - len(token_counts)) + list(topic.token_counts)
         mentions += [moved(m, offset) for m in topic.mentions]
         for mention, cluster in topic.cluster_of.items():
-            cluster_of[moved(mention, offset)] = cluster
-        relations += list(topic.relations)
+            cluster_of[moved(mention, offset)] = named(topic, cluster)
+        relations += [
+            (named(topic, parent), named(topic, child)) for parent, child in topic.relations
+        ]
         links += [(kind, moved(a, offset), moved(b, offset)) for kind, a, b in topic.links]
     return TopicAnnotation(
         topic_id=CORPUS_ID,

@@ -28,7 +28,7 @@ from annotation.domain.metrics.iaa import aggregate
 from annotation.domain.scoring import evaluate
 from annotation.domain.scoring.plain import TopicAnnotation
 
-OPTIONS_VERSION = 1
+OPTIONS_VERSION = 2  # 2: per-type mention alpha units (issue 38.5)
 SCHEMES = ("scico", "chemu")
 
 Record = dict[str, dict[str, Any]]  # scheme -> what evaluate.pair gives

@@ -13,7 +13,11 @@ def render(command: str, format: str, result: Mapping[str, Any]) -> str:
     scope = result.get("scope")
     if scope:
         subset = " (a subset)" if "subset" in scope else ""
-        level = ", as one corpus-level document" if scope["level"] == "corpus" else ""
+        level = (
+            f", as one corpus-level document (cluster ids read {scope['cluster_ids']})"
+            if scope["level"] == "corpus"
+            else ""
+        )
         text += f"\n{scope['topics']} topic(s) scored{subset}{level}\n"
     if "per_topic" in result:
         text += "\n" + _per_topic(format, result["per_topic"])
@@ -79,8 +83,9 @@ def _scico(result: Mapping[str, Any]) -> str:
         _prf_row("CEAF-e", result["ceafe"]),
         _prf_row("LEA", result["lea"]),
         ["CoNLL F1", "", "", _pct(result["conll_f1"])],
-        _prf_row("hierarchy", result["hierarchy"]),  # (as --hierarchy-count says)
-        _prf_row("hierarchy (raw, SciCo)", result["hierarchy_f1_raw"]),
+        # "hierarchy" is counted as --hierarchy-count says (default: SciCo's closure count)
+        _prf_row("hierarchy", result["hierarchy"]),
+        _prf_row("hierarchy, raw edges (not SciCo's)", result["hierarchy_f1_raw"]),
         _prf_row("hierarchy 50%", result["hierarchy_50"]),
     ]
     text = _table(["metric", "precision", "recall", "F1"], rows)

@@ -1283,12 +1283,14 @@ export interface components {
             scheme: string;
             annotators: string[];
             /**
-             * @description the project's primary hierarchy F1: hierarchy_f1 (closure) or hierarchy_f1_raw (raw relations, SciCo's evaluate.py)
+             * @description the project's primary hierarchy F1: hierarchy_f1 (closure, SciCo's) or hierarchy_f1_raw (raw edges, not SciCo's)
              *
              *     * `closure` - closure
              *     * `raw` - raw
              */
             hierarchy_count: components["schemas"]["HierarchyCountEnum"];
+            /** @description what the page tells the project's admins above the figures (e.g. that the primary hierarchy F1 was moved to SciCo's count) */
+            notices: string[];
             /** @description topic external id -> metric -> scores */
             topics: {
                 [key: string]: {
@@ -2372,7 +2374,7 @@ export interface components {
              */
             validation?: boolean;
             /**
-             * @description the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)
+             * @description the primary hierarchy F1: closure (SciCo's, the default) or raw (raw edges, not SciCo's)
              *
              *     * `closure` - closure
              *     * `raw` - raw
@@ -2545,7 +2547,7 @@ export interface components {
             /** @description how many topics it has */
             topics: number;
             /**
-             * @description the primary hierarchy F1 of its reports: closure (ours) or raw (SciCo's)
+             * @description the primary hierarchy F1 of its reports: closure (SciCo's) or raw (raw edges, not SciCo's)
              *
              *     * `closure` - closure
              *     * `raw` - raw
@@ -2604,7 +2606,7 @@ export interface components {
              */
             validation?: boolean;
             /**
-             * @description the primary hierarchy F1: closure (ours) or raw (SciCo's evaluate.py)
+             * @description the primary hierarchy F1: closure (SciCo's, the default) or raw (raw edges, not SciCo's)
              *
              *     * `closure` - closure
              *     * `raw` - raw
@@ -3391,14 +3393,29 @@ export interface components {
             active_seconds: number;
             /**
              * Format: double
-             * @description mentions decided per hour
+             * @description mentions decided per hour of active time (gaps capped)
              */
             per_hour: number | null;
             /**
              * Format: double
-             * @description mentions accepted (WEC's valid mentions) per hour
+             * @description mentions accepted per hour of active time (gaps capped): reads higher than WEC's rate, which is per elapsed hour
              */
             accepted_per_hour: number | null;
+            /**
+             * Format: double
+             * @description first to last operation of each annotation, pauses included
+             */
+            elapsed_seconds: number;
+            /**
+             * Format: double
+             * @description mentions decided per elapsed hour
+             */
+            per_elapsed_hour: number | null;
+            /**
+             * Format: double
+             * @description mentions accepted per elapsed hour: WEC's 'valid mentions per hour' (3.3)
+             */
+            accepted_per_elapsed_hour: number | null;
             /**
              * Format: double
              * @description against the consolidated

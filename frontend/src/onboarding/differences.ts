@@ -26,8 +26,8 @@ export const METRIC_LABELS: Record<string, string> = {
   bcub_f1: "B³ F1",
   ceafe_f1: "CEAF-e F1",
   lea_f1: "LEA F1",
-  hierarchy_f1: "Hierarchy F1 (closure)",
-  hierarchy_f1_raw: "Hierarchy F1 (raw, SciCo)",
+  hierarchy_f1: "Hierarchy F1 (SciCo, closure)",
+  hierarchy_f1_raw: "Hierarchy F1, raw edges (not SciCo's)",
   mention_f1: "Mention F1",
   mention_relaxed_f1: "Mention F1 (overlap)",
   anaphor_f1: "Anaphor F1",
@@ -38,6 +38,11 @@ export const METRIC_LABELS: Record<string, string> = {
   relation_relaxed_f1: "Link F1 (relaxed)",
   alpha_relations: "α relations",
   alpha_mentions: "α mentions",
+  alpha_mentions_coreference: "α coreference mentions",
+  alpha_mentions_transformed: "α transformed mentions",
+  alpha_mentions_reaction_associated: "α reaction-associated mentions",
+  alpha_mentions_work_up: "α work-up mentions",
+  alpha_mentions_contained: "α contained mentions",
 };
 
 export function formatMetric(metric: string, value: number | null | undefined): string {

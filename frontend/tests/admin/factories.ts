@@ -13,6 +13,7 @@ export function report(): AgreementReport {
     scheme: "hierarchy",
     annotators: ["ann-a", "bob", "carol"],
     hierarchy_count: "closure",
+    notices: [],
     topics: {
       t10: {
         conll_f1: scores(0.8, 0.9, { "ann-a-bob": 0.9, "ann-a-carol": 0.7, "bob-carol": 0.8 }),

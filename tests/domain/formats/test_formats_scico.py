@@ -165,10 +165,15 @@ def test_duplicate_topic_ids_across_lines_are_an_error():
     assert str(errors[0]) == "data.jsonl: line 2, field id: topic id 1 is already used on line 1"
 
 
-def test_duplicate_relations_collapse_with_a_warning():
-    report = read_text(scico_line(relations=[[0, 1], [0, 1]]))
-    assert report.topics[0].relations == [("0", "1")]
-    assert report.warnings[0].field == "relations[1]"
+def test_a_repeated_relation_is_refused_saying_why():
+    # SciCo's scorer counts a repeat twice and a project keeps it once: refused, so that a
+    # file scores alike everywhere (docs/scoring.md, "Repeated hierarchy relations")
+    assert [str(e) for e in errors_of(scico_line(relations=[[0, 1], [0, 1]]))] == [
+        (
+            "data.jsonl: line 1, field relations[1]: repeats relations[0] (0 -> 1): SciCo's "
+            "scorer would count it twice, a project keeps it once; remove the repeat"
+        )
+    ]
 
 
 def test_every_error_is_listed_not_only_the_first():

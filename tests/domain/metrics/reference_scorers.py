@@ -6,9 +6,12 @@ inputs. Sources (read from the public repositories):
 - ns-moosavi/coval ``coval/eval/evaluator.py`` (``mentions``, ``b_cubed``, ``muc``,
   ``phi4``, ``ceafe``, ``lea``, ``f1``, ``Evaluator``) and ``coval/conll/reader.py``
   (singleton removal in ``get_doc_mentions``, ``get_mention_assignments``);
-- ariecattan/SciCo ``eval/hypernym.py`` (``HypernymScore``), ``eval/hypernym_50.py``
-  (``HypernymScore50``) and ``eval/shortest_path.py`` (``ShortestPath``, cluster-graph
-  version, ``directed=True, with_tn=False``);
+- ariecattan/SciCo ``eval/hypernym.py`` (``HypernymScore``) as released with the paper
+  (commit ee169b6db98c0f9bc77b1f0d4fd73b06d7adef11, 25 May 2021: :class:`ScicoHypernymScore`),
+  and its pre-release version (commit 0360781, April 2021: :func:`prerelease_raw_edge_counts`,
+  the "raw edges (not SciCo's)" figure), ``eval/hypernym_50.py`` (``HypernymScore50``) and
+  ``eval/shortest_path.py`` (``ShortestPath``, cluster-graph version, ``directed=True,
+  with_tn=False``);
 - the ChEMU 2021 overview, section 5 (BRATEval with maximum bipartite matching), with
   scipy's matching and networkx's transitive closure.
 
@@ -177,7 +180,111 @@ def scico_higher_order_relations(binary_relations):
     return higher_order_relations
 
 
-def scico_expanded_relations(binary_relations, mentions):
+class ScicoHypernymScore:
+    """``eval/hypernym.py`` ``HypernymScore`` of ariecattan/SciCo as released with the paper:
+    commit ee169b6db98c0f9bc77b1f0d4fd73b06d7adef11 ("update the code", 25 May 2021), the
+    file unchanged since up to the repository's head (e1055b7). Ported line by line: its
+    ``get_expanded_relations`` adds the higher-order relations (``binary_relations +
+    get_higher_order_relations(...)``: a list, so a repeated relation is counted twice) on
+    *both* sides before counting; only the printing and the ``jsonlines`` entry point are left
+    out. Topics as in SciCo's jsonl: relations are lists ``[parent, child]``."""
+
+    def __init__(self, gold, system):
+        self.gold = {x["id"]: x for x in gold}
+        self.system = {x["id"]: x for x in system}
+        self.recall_num, self.recall_denominator = [], []
+        self.precision_num, self.precision_denominator = [], []
+        self.recall, self.precision, self.f1 = {}, {}, {}
+        for topic in self.gold:
+            if topic not in self.system:
+                raise ValueError(topic)
+            self.topic = topic
+            self.compute_individual_hypernym(self.gold[topic], self.system[topic])
+        self.micro_recall, self.micro_precision, self.micro_f1 = self.compute_micro_average_scores()
+        self.macro_f1 = sum(self.f1.values()) / len(self.f1)
+
+    def get_higher_order_relations(self, binary_relations):
+        return scico_higher_order_relations(binary_relations)
+
+    def get_expanded_relations(self, binary_relations, mentions):
+        expanded_relations = []
+        dict_clusters = collections.defaultdict(list)
+        for i, mention in enumerate(mentions):
+            cluster_id = mention[-1]
+            dict_clusters[cluster_id].append(i)
+        all_relations = binary_relations + self.get_higher_order_relations(binary_relations)
+        for parent, child in all_relations:
+            parent_child_relation = []
+            for coref_parent in dict_clusters[parent]:
+                parent_child_relation.extend(
+                    [(coref_parent, coref_child) for coref_child in dict_clusters[child]]
+                )
+            expanded_relations.append(parent_child_relation)
+        return expanded_relations
+
+    def compute_individual_hypernym(self, topic_gold, topic_system):
+        gold_relations = self.get_expanded_relations(
+            topic_gold["relations"], topic_gold["mentions"]
+        )
+        system_relations = self.get_expanded_relations(
+            topic_system["relations"], topic_system["mentions"]
+        )
+        flatten_gold = list(chain.from_iterable(gold_relations))
+        flatten_predicted = list(chain.from_iterable(system_relations))
+        recall_num, recall_denominator = 0, len(gold_relations)
+        precision_num, precision_denominator = 0, len(system_relations)
+        for relation in gold_relations:
+            score = sum([1 for rel in relation if rel in flatten_predicted])
+            if score > 0:
+                recall_num += 1
+        for relation in system_relations:
+            score = sum([1 for rel in relation if rel in flatten_gold])
+            if score > 0:
+                precision_num += 1
+        recall = recall_num / recall_denominator if recall_denominator != 0 else 0
+        precision = precision_num / precision_denominator if precision_denominator != 0 else 0
+        f1 = 2 * recall * precision / (recall + precision) if recall + precision != 0 else 0
+        self.f1[self.topic] = f1
+        self.recall[self.topic] = recall
+        self.precision[self.topic] = precision
+        self.recall_num.append(recall_num)
+        self.recall_denominator.append(recall_denominator)
+        self.precision_num.append(precision_num)
+        self.precision_denominator.append(precision_denominator)
+
+    def compute_micro_average_scores(self):
+        micro_recall = (
+            sum(self.recall_num) / sum(self.recall_denominator)
+            if sum(self.recall_denominator) != 0
+            else 0
+        )
+        micro_precision = (
+            sum(self.precision_num) / sum(self.precision_denominator)
+            if sum(self.precision_denominator) != 0
+            else 0
+        )
+        micro_f1 = (
+            2 * micro_recall * micro_precision / (micro_recall + micro_precision)
+            if (micro_recall + micro_precision) != 0
+            else 0
+        )
+        return micro_recall, micro_precision, micro_f1
+
+
+def scico_hypernym_counts(topic_gold, topic_system):
+    """SciCo's released hierarchy F1 counts for one topic (:class:`ScicoHypernymScore`):
+    ``(precision_num, precision_den, recall_num, recall_den)``."""
+    score = ScicoHypernymScore([{**topic_gold, "id": 0}], [{**topic_system, "id": 0}])
+    return (
+        score.precision_num[0],
+        score.precision_denominator[0],
+        score.recall_num[0],
+        score.recall_denominator[0],
+    )
+
+
+def _prerelease_expanded_relations(binary_relations, mentions):
+    """``get_expanded_relations`` of the pre-release file (no higher-order relations added)."""
     expanded_relations = []
     dict_clusters = collections.defaultdict(list)
     for i, mention in enumerate(mentions):
@@ -192,39 +299,44 @@ def scico_expanded_relations(binary_relations, mentions):
     return expanded_relations
 
 
-def scico_hypernym_counts(topic_gold, topic_system, *, count_closure=False):
-    """``HypernymScore.compute_individual_hypernym``; ``count_closure`` counts the closed
-    relations (as a set) instead of the raw ones: metrics.md's reading of the same metric."""
-    gold_raw = [list(r) for r in topic_gold["relations"]]
-    system_raw = [list(r) for r in topic_system["relations"]]
-    gold_higher = scico_higher_order_relations(gold_raw)
-    system_higher = scico_higher_order_relations(system_raw)
-    if count_closure:
-        gold_counted = [list(r) for r in sorted({tuple(r) for r in gold_raw + gold_higher})]
-        system_counted = [list(r) for r in sorted({tuple(r) for r in system_raw + system_higher})]
-    else:
-        gold_counted, system_counted = gold_raw, system_raw
-    gold_relations = scico_expanded_relations(gold_counted, topic_gold["mentions"])
-    system_relations = scico_expanded_relations(system_counted, topic_system["mentions"])
-    flatten_gold = list(
-        chain.from_iterable(scico_expanded_relations(gold_raw, topic_gold["mentions"]))
+def prerelease_raw_edge_counts(topic_gold, topic_system):
+    """The "raw edges (not SciCo's)" count: ``compute_individual_hypernym`` of SciCo's
+    *pre-release* ``eval/hypernym.py`` (commit 0360781d6d0f2aa9f3d92cc8fdbb79f03065ea31,
+    28 April 2021), replaced before the paper's code was released: it counts only the drawn
+    relations (repeats included), each matched against the other side's closure."""
+    gold_relations = _prerelease_expanded_relations(topic_gold["relations"], topic_gold["mentions"])
+    system_relations = _prerelease_expanded_relations(
+        topic_system["relations"], topic_system["mentions"]
     )
-    flatten_predicted = list(
-        chain.from_iterable(scico_expanded_relations(system_raw, topic_system["mentions"]))
+    flatten_gold = list(chain.from_iterable(gold_relations))
+    flatten_predicted = list(chain.from_iterable(system_relations))
+    gold_higher = _prerelease_expanded_relations(
+        scico_higher_order_relations(topic_gold["relations"]), topic_gold["mentions"]
     )
-    gold_higher_pairs = list(
-        chain.from_iterable(scico_expanded_relations(gold_higher, topic_gold["mentions"]))
-    )
-    system_higher_pairs = list(
-        chain.from_iterable(scico_expanded_relations(system_higher, topic_system["mentions"]))
+    system_higher = _prerelease_expanded_relations(
+        scico_higher_order_relations(topic_system["relations"]), topic_system["mentions"]
     )
     recall_num, recall_den = 0, len(gold_relations)
     precision_num, precision_den = 0, len(system_relations)
     for relation in gold_relations:
-        if sum(1 for rel in relation if rel in flatten_predicted + system_higher_pairs) > 0:
+        if (
+            sum(
+                1
+                for rel in relation
+                if rel in flatten_predicted + list(chain.from_iterable(system_higher))
+            )
+            > 0
+        ):
             recall_num += 1
     for relation in system_relations:
-        if sum(1 for rel in relation if rel in flatten_gold + gold_higher_pairs) > 0:
+        if (
+            sum(
+                1
+                for rel in relation
+                if rel in flatten_gold + list(chain.from_iterable(gold_higher))
+            )
+            > 0
+        ):
             precision_num += 1
     return precision_num, precision_den, recall_num, recall_den
 

@@ -3,6 +3,8 @@ for the slow reference ports."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import strategies as st
 
 
@@ -50,6 +52,35 @@ def scico_topic_pairs(
             }
         )
     return sides[0], sides[1]
+
+
+@st.composite
+def chain_heavy_topic_pairs(draw, clusters: int = 7, mentions: int = 12):
+    """(gold, system) SciCo dicts whose hierarchies are mostly long chains: the gold chains
+    its clusters in a random order (with a few extra edges), the system keeps a random part
+    of those edges and adds a few of its own, so that closures are deep and differ."""
+    n = draw(st.integers(2, mentions))
+    cluster_ids = [draw(st.integers(0, clusters - 1)) for _ in range(n)]
+    used = sorted(set(cluster_ids))
+    order = draw(st.permutations(used))
+    rank = {c: i for i, c in enumerate(order)}
+    chain = [[a, b] for a, b in pairwise(order)]
+    forward = [[a, b] for a in used for b in used if rank[a] < rank[b]]
+    extra = draw(st.lists(st.sampled_from(forward), max_size=2)) if forward else []
+    gold = chain + [r for r in extra if r not in chain]
+    kept = [r for r in gold if draw(st.booleans())]
+    added = draw(st.lists(st.sampled_from(forward), max_size=2)) if forward else []
+    system = kept + [r for r in added if r not in kept]
+    other_ids = [
+        c if draw(st.integers(0, 4)) else draw(st.integers(0, clusters - 1)) for c in cluster_ids
+    ]
+    system_used = set(other_ids)
+    system = [r for r in system if r[0] in system_used and r[1] in system_used]
+
+    def topic(ids: list[int], relations: list[list[int]]) -> dict:
+        return {"mentions": [[0, i, i, ids[i]] for i in range(n)], "relations": relations}
+
+    return topic(cluster_ids, gold), topic(other_ids, system)
 
 
 def mention(draw, documents: int = 2, length: int = 12, discontinuous: bool = True):

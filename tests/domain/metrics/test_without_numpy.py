@@ -144,6 +144,10 @@ def both(pair):
 @settings(max_examples=600, deadline=None)
 @given(pair=sides(), counted=st.sampled_from(["closure", "raw"]))
 def test_hierarchy_counts_are_the_numpy_codes(pair, counted):
+    if counted == "closure":
+        # the numpy code counted the closure as a set; SciCo's released code (and ours) counts
+        # a repeated relation twice, which test_hierarchy.py checks against its port
+        pair = [(of, list(dict.fromkeys(relations))) for of, relations in pair]
     (key, response), (old_key, old_response) = both(pair)
     assert hierarchy.hierarchy_scores(
         key, response, counted=counted

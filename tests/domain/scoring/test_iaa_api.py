@@ -33,6 +33,11 @@ CHEMU_METRICS = [
     "mention_relaxed_f1",
     "anaphor_f1",
     "anaphor_relaxed_f1",
+    "alpha_mentions_coreference",
+    "alpha_mentions_transformed",
+    "alpha_mentions_reaction_associated",
+    "alpha_mentions_work_up",
+    "alpha_mentions_contained",
 ]
 
 MENTIONS = [[0, 0, 1], [0, 3, 3], [0, 5, 6], [0, 8, 8], [0, 10, 12]]
@@ -268,3 +273,32 @@ def _csv_text(result):
     stream = io.StringIO()
     write_iaa_csv(result, stream)
     return stream.getvalue()
+
+
+def test_mention_alpha_per_type_counts_the_mentions_of_that_link_type_only():
+    """The ChEMU overview gives mention alpha per type (0.89 for coreference mentions): a
+    mention's type is that of a link it is in. Here both annotators mark the same mentions,
+    so the plain mention alpha is 1, but they disagree on which are coreference mentions."""
+    import krippendorff
+
+    a, b, c, d = ((0, 1),), ((3, 4),), ((6, 6),), ((8, 9),)
+    first = [
+        chemu_topic("p", [("COREFERENCE", b, a), ("WORK_UP", d, c)], length=12),
+    ]
+    second = [
+        chemu_topic("p", [("COREFERENCE", d, c), ("WORK_UP", b, a)], length=12),
+    ]
+    result = iaa([first, second], scheme="chemu")
+    overall = result["overall"]
+    assert overall["alpha_mentions"]["avg"] == 1.0
+    # tokens 0-11; coreference mentions: first a, b (0, 1, 3, 4), second c, d (6, 8, 9)
+    first_row = [1 if t in (0, 1, 3, 4) else 0 for t in range(12)]
+    second_row = [1 if t in (6, 8, 9) else 0 for t in range(12)]
+    expected = krippendorff.alpha(
+        reliability_data=[first_row, second_row], level_of_measurement="nominal"
+    )
+    assert overall["alpha_mentions_coreference"]["avg"] == pytest.approx(expected)
+    assert expected < 0
+    # no TRANSFORMED mention on either side: every token "outside" on both, full agreement
+    # (alpha.py's convention for data with one value throughout)
+    assert overall["alpha_mentions_transformed"]["avg"] == 1.0

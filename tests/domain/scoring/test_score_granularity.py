@@ -103,8 +103,41 @@ def test_corpus_level_reads_cluster_ids_across_topics(tmp_path):
     (tmp_path / "s.jsonl").write_text("\n".join(system) + "\n")
     files = {"gold": tmp_path / "g.jsonl", "system": tmp_path / "s.jsonl"}
     per_topic = json.loads(score(files, "--json").stdout)
-    corpus = json.loads(score(files, "--json", "--level", "corpus", "--per-topic").stdout)
+    corpus = json.loads(
+        score(files, "--json", "--level", "corpus", "--cluster-ids", "global", "--per-topic").stdout
+    )
     assert per_topic["muc"]["recall"] == 1.0  # within each topic nothing is missed
     assert corpus["muc"]["recall"] < 1.0  # the cross-topic link is missed
-    assert corpus["scope"] == {"level": "corpus", "topics": 2}
+    assert corpus["scope"] == {"level": "corpus", "topics": 2, "cluster_ids": "global"}
     assert [row["topic"] for row in corpus["per_topic"]] == ["corpus"]
+
+
+def write_files(tmp_path, gold, system):
+    (tmp_path / "g.jsonl").write_text("\n".join(gold) + "\n")
+    (tmp_path / "s.jsonl").write_text("\n".join(system) + "\n")
+    return {"gold": tmp_path / "g.jsonl", "system": tmp_path / "s.jsonl"}
+
+
+def test_corpus_level_keeps_clusters_of_per_topic_ids_apart(tmp_path):
+    # SciCo's numbering restarts in every topic; the system differs from the gold only by
+    # renaming topic 2's clusters (0 <-> 1, with its relation renamed alike). Read across
+    # topics, the renaming would merge topic 1's cluster 0 with topic 2's other cluster
+    # (CoNLL 66.0 here before the fix): per topic, nothing differs.
+    gold = [scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), scico_line(2, [0, 0, 1, 1, 2], [[0, 1]])]
+    system = [
+        scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]),
+        scico_line(2, [1, 1, 0, 0, 2], [[1, 0]]),
+    ]
+    files = write_files(tmp_path, gold, system)
+    corpus = json.loads(score(files, "--json", "--level", "corpus").stdout)
+    assert corpus["scope"] == {"level": "corpus", "topics": 2, "cluster_ids": "per-topic"}
+    assert corpus["conll_f1"] == 1.0
+    assert corpus["hierarchy"]["f1"] == 1.0
+    assert corpus["path_ratio"]["micro"] == 1.0
+    # the same files read with global ids do merge them: the option is what decides
+    merged = json.loads(
+        score(files, "--json", "--level", "corpus", "--cluster-ids", "global").stdout
+    )
+    assert merged["conll_f1"] < 0.7  # 0.660
+    table = score(files, "--level", "corpus").stdout
+    assert "cluster ids read per-topic" in table

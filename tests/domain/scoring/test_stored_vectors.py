@@ -7,6 +7,7 @@ import random
 import numpy
 import pytest
 
+from annotation.domain.corpus import LINK_TYPES
 from annotation.domain.metrics.counts import Counts
 from annotation.domain.metrics.iaa import aggregate
 from annotation.domain.scoring import evaluate
@@ -47,6 +48,12 @@ def chemu(rng):
         "relation_relaxed": counts(rng),
         "alpha_relations": [[rng.choice(["a", "b", None]) for _ in range(5)] for _ in range(2)],
         "alpha_mentions": units,
+        **{
+            f"alpha_mentions_{kind.lower()}": [
+                [rng.randint(0, 1) for _ in range(8)] for _ in range(2)
+            ]
+            for kind in LINK_TYPES
+        },
         "anaphor_exact": counts(rng),
         "anaphor_relaxed": counts(rng),
         "mention_exact": counts(rng),

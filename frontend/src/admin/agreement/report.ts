@@ -28,8 +28,9 @@ export function reportMetrics(report: AgreementReport): string[] {
   return primaryFirst(overall.length ? overall : first ? Object.keys(first) : [], report.hierarchy_count);
 }
 
-/** The project's primary hierarchy F1 first: SciCo's raw count takes the closure count's place
- * when the project chose it (annotation.Project.hierarchy_count); both are always shown. */
+/** The project's primary hierarchy F1 first: the raw edges count (not SciCo's) takes SciCo's
+ * closure count's place when the project chose it (annotation.Project.hierarchy_count); both
+ * are always shown. */
 function primaryFirst(metrics: string[], primary: string | undefined): string[] {
   const closure = metrics.indexOf("hierarchy_f1");
   if (primary !== "raw" || closure < 0 || !metrics.includes("hierarchy_f1_raw")) return metrics;
