@@ -34,12 +34,11 @@ from annotation.domain.corpus import TopicData
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import cluster_confidences, member_confidences, to_suggestions
+from modelserve.backends.parameters import with_defaults
 from modelserve.backends.scico_decoding import (
     AGG_THRESHOLD,
     CHILD,
     COREF,
-    DECODINGS,
-    DEFAULT_DECODING,
     HYPERNYM_THRESHOLD,
     PARENT,
     UNRELATED,
@@ -75,20 +74,6 @@ SCICO_ORDER_NOTE = (
     "(0 unrelated, 1 coref, 2 m1 parent of m2, 3 m1 child of m2), as allenai/longformer-scico uses"
 )
 
-DEFAULTS: dict[str, Any] = {
-    "model_path": None,  # required: a local sequence-classification checkpoint directory
-    "device": "auto",
-    "batch_size": 16,
-    "max_length": None,  # default: what the model and tokenizer allow
-    "context": "document",  # document | sentence
-    "decoding": DEFAULT_DECODING,  # scico-released | paper
-    "agg_threshold": None,  # clustering distance; default: the model's, else SciCo's 0.6
-    "hypernym_threshold": None,  # default: the model's, else SciCo's 0.4
-    # SciCo's decoding gives a child one parent at most whatever this says (the runs service
-    # passes the project's rule; one parent is allowed under either).
-    "single_parent": True,
-}
-
 _LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
 _LOCK = threading.Lock()
 
@@ -118,17 +103,10 @@ class CrossEncoderBackend:
     ) -> None:
         """`loaded`: (tokenizer, model) already in memory (training encodes its pairs and
         scores its dev topics with the model it is fine-tuning); else from model_path."""
-        unknown = set(params or {}) - set(DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown cross-encoder parameters: {sorted(unknown)}")
-        self.params = {**DEFAULTS, **(params or {})}
+        self.params = with_defaults(self.name, params)  # parameters.py declares them
         if not self.params["model_path"]:
             raise ValueError(
                 "the cross-encoder backend needs model_path (a local checkpoint directory)"
-            )
-        if self.params["decoding"] not in DECODINGS:
-            raise ValueError(
-                f"unknown decoding {self.params['decoding']!r}; known: {', '.join(DECODINGS)}"
             )
         saved = _saved_thresholds(self.params["model_path"])
         self.agg_threshold = float(

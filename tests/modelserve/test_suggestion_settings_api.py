@@ -59,7 +59,7 @@ def test_setting_only_the_parameters_keeps_the_backend(admin_client):
     url = f"/api/projects/{project.pk}/suggestion-settings/"
     admin_client.put(url, {"backend": "chemu"}, format="json")
 
-    admin_client.put(url, {"params": {"k": 1}}, format="json")
+    admin_client.put(url, {"params": {"threshold": 0.5}}, format="json")
 
     assert admin_client.get(url).json()["backend"] == "chemu"
 
