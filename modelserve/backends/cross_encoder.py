@@ -13,6 +13,11 @@ batched, on the GPU when there is one; then SciCo's decoding (scico_decoding.py)
 parameter: `scico-released` (default, the released code, ascending greedy order) or `paper`.
 The thresholds default to those saved with the model by `python -m modelserve.train --backend
 cross-encoder` (tuned on dev), else SciCo's configs/multiclass.yaml (0.6 and 0.4).
+
+`model_path` is a checkpoint folder, a `scico-b2` model or SciCo's own Lightning .ckpt (with
+`base_model`, the encoder it started from): scico_checkpoints.py tells them apart. Inference
+runs in half precision on a GPU unless `precision` (default: what the model was trained with;
+fp32 for SciCo's checkpoint, as SciCo ran it) says fp32.
 """
 
 from __future__ import annotations
@@ -28,13 +33,13 @@ from typing import Any
 
 import numpy as np
 import torch
-from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from annotation.domain.corpus import TopicData
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import cluster_confidences, member_confidences, to_suggestions
 from modelserve.backends.parameters import with_defaults
+from modelserve.backends.scico_checkpoints import is_lightning, load_checkpoint
 from modelserve.backends.scico_decoding import (
     AGG_THRESHOLD,
     CHILD,
@@ -74,7 +79,7 @@ SCICO_ORDER_NOTE = (
     "(0 unrelated, 1 coref, 2 m1 parent of m2, 3 m1 child of m2), as allenai/longformer-scico uses"
 )
 
-_LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
+_LOADED: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 _LOCK = threading.Lock()
 
 
@@ -108,7 +113,7 @@ class CrossEncoderBackend:
             raise ValueError(
                 "the cross-encoder backend needs model_path (a local checkpoint directory)"
             )
-        saved = _saved_thresholds(self.params["model_path"])
+        saved = _saved_training(self.params["model_path"])
         self.agg_threshold = float(
             _first(self.params["agg_threshold"], saved.get("agg_threshold"), AGG_THRESHOLD)
         )
@@ -120,7 +125,17 @@ class CrossEncoderBackend:
             )
         )
         self.device = pick_device(self.params["device"])
-        self.tokenizer, self.model = loaded or _load(self.params["model_path"], self.device)
+        # fp32 is SciCo's (its Trainer sets no precision): a scico-b2 model and SciCo's own
+        # Lightning checkpoint default to it; the default profile's models to fp16 on a GPU
+        lightning = is_lightning(self.params["model_path"])
+        self.precision = str(
+            _first(
+                self.params["precision"], saved.get("precision"), "fp32" if lightning else "fp16"
+            )
+        )
+        self.tokenizer, self.model = loaded or _load(
+            self.params["model_path"], self.device, self.params["base_model"]
+        )
         config = self.model.config
         self.order, self.label_note = label_order(
             {int(k): v for k, v in (config.id2label or {}).items()}, int(config.num_labels)
@@ -237,7 +252,7 @@ class CrossEncoderBackend:
         n = len(topic.mentions)
         out = np.zeros((n, n, 4), dtype=np.float32)
         total, done = n * (n - 1), 0
-        use_half = self.device.type == "cuda"
+        use_half = self.device.type == "cuda" and self.precision == "fp16"
         for f, s, inputs in self.batches(topic):
             inputs = {k: v.to(self.device) for k, v in inputs.items()}
             with torch.autocast("cuda", dtype=torch.float16, enabled=use_half):
@@ -284,24 +299,29 @@ def _first(*values: Any) -> Any:
     return next(v for v in values if v is not None)
 
 
-def _saved_thresholds(path: str | Path) -> dict[str, float]:
-    """The thresholds training tuned for this model, if it saved any."""
+def _saved_training(path: str | Path) -> dict[str, Any]:
+    """What training saved beside this model (its tuned thresholds, its inference precision),
+    if it saved anything (a Lightning .ckpt or a downloaded checkpoint has nothing)."""
     file = Path(path).expanduser() / THRESHOLDS_FILE
     if not file.is_file():
         return {}
     values = json.loads(file.read_text())
-    return {k: float(values[k]) for k in ("agg_threshold", "hypernym_threshold") if k in values}
+    saved: dict[str, Any] = {
+        k: float(values[k]) for k in ("agg_threshold", "hypernym_threshold") if k in values
+    }
+    if values.get("hyperparameters", {}).get("precision") in ("fp16", "fp32"):
+        saved["precision"] = values["hyperparameters"]["precision"]
+    return saved
 
 
-def _load(path: str | Path, device: torch.device) -> tuple[Any, Any]:
-    """Tokenizer and model from local files only, once per process and device."""
+def _load(path: str | Path, device: torch.device, base: str | None = None) -> tuple[Any, Any]:
+    """Tokenizer and model from local files only, once per process and device: a checkpoint
+    folder or SciCo's Lightning .ckpt (scico_checkpoints.py; `base`: the encoder it started
+    from)."""
     resolved = str(Path(path).expanduser().resolve())
-    key = (resolved, str(device))
+    key = (resolved, str(device), str(base or ""))
     with _LOCK:
         if key not in _LOADED:
-            tokenizer = AutoTokenizer.from_pretrained(resolved, local_files_only=True)
-            model = AutoModelForSequenceClassification.from_pretrained(
-                resolved, local_files_only=True
-            )
+            tokenizer, model = load_checkpoint(resolved, base)
             _LOADED[key] = (tokenizer, model.to(device).eval())
         return _LOADED[key]

@@ -95,7 +95,10 @@ SCHEMAS: dict[str, dict[str, Parameter]] = {
         "single_parent": SINGLE_PARENT,
     },
     "cross-encoder": {
-        "model_path": _path(),  # required: a sequence-classification checkpoint folder
+        "model_path": _path(),  # required: a checkpoint folder, or SciCo's Lightning .ckpt
+        # the encoder a Lightning .ckpt was fine-tuned from (its config and tokenizer); null:
+        # the folder holding the .ckpt
+        "base_model": _path(),
         "device": DEVICE,
         "batch_size": _integer(16),
         "max_length": _integer(None),
@@ -103,6 +106,9 @@ SCHEMAS: dict[str, dict[str, Parameter]] = {
         "decoding": _choice("scico-released", *DECODINGS),
         "agg_threshold": _number(None),  # null: the model's, else SciCo's 0.6
         "hypernym_threshold": _number(None),  # null: the model's, else SciCo's 0.4
+        # fp16: half precision on a GPU (float32 on a CPU); fp32: SciCo's; null: what the
+        # model was trained with (scico_thresholds.json), else fp16
+        "precision": Parameter(CHOICE, None, nullable=True, choices=("fp16", "fp32")),
         "single_parent": SINGLE_PARENT,
     },
     "chemu": {

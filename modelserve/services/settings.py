@@ -17,9 +17,10 @@ from django.db import transaction
 
 from annotation.models import Project
 from modelserve.backends import available_backends
-from modelserve.backends.parameters import ParameterError, checked
+from modelserve.backends.parameters import ParameterError, checked, shown
 from modelserve.errors import ModelPathRefused, ParameterRefused, SettingsRefused
 from modelserve.models import SuggestionSettings
+from modelserve.training.profiles import PROFILES
 
 
 @transaction.atomic
@@ -29,8 +30,12 @@ def suggestion_settings_set(
     backend: str | None = None,
     params: dict[str, Any] | None = None,
     learn: bool | None = None,
+    learn_encoder: str | None = None,
+    learn_profile: str | None = None,
 ) -> SuggestionSettings:
-    """Set what is given, keep the rest (a project without settings starts from the default)."""
+    """Set what is given, keep the rest (a project without settings starts from the default).
+    `learn_encoder`, what learning fine-tunes from, is a path like any model parameter ("":
+    the packaged MiniLM)."""
     if backend is not None and backend not in available_backends():
         raise SettingsRefused(
             f"Unknown suggestion backend {backend!r}; choose one of "
@@ -48,6 +53,15 @@ def suggestion_settings_set(
         row.params = params
     if learn is not None:
         row.learn = learn  # on: the next submission (or the sweeper) starts learning
+    if learn_encoder is not None:
+        row.learn_encoder = _allowed_path("learn_encoder", learn_encoder) if learn_encoder else ""
+    if learn_profile is not None:
+        if learn_profile not in PROFILES:
+            raise SettingsRefused(
+                f"There is no training profile {shown(learn_profile)}; choose one of "
+                f"{', '.join(PROFILES)}."
+            )
+        row.learn_profile = learn_profile
     row.save()
     return row
 
