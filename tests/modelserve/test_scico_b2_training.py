@@ -184,3 +184,26 @@ def test_scicos_grid_and_criterion_pick_what_tune_hp_multiclass_picks():
         assert ours["dev"]["path_ratio"] == pytest.approx(path_ratio)
         seen.add((ours["agg_threshold"], ours["hypernym_threshold"]))
     assert len(seen) > 1  # the draws exercise the choice, not one corner of the grid
+
+
+def test_the_command_line_trains_by_the_profile(encoder, tmp_path):
+    from annotation.domain.formats.scico import write_scico_jsonl
+    from modelserve.train import main
+
+    write_scico_jsonl(train_128_pairs(), tmp_path / "train.jsonl")
+    write_scico_jsonl(dev_topics(), tmp_path / "dev.jsonl")
+
+    code = main(
+        [
+            "--backend", "cross-encoder", str(tmp_path / "train.jsonl"),
+            "--dev", str(tmp_path / "dev.jsonl"), "--out", str(tmp_path / "cli"),
+            "--encoder", str(encoder), "--device", "cpu", "--profile", "scico-b2",
+            "--lr", "2e-5",
+        ]
+    )  # fmt: skip
+
+    assert code == 0
+    saved = json.loads((tmp_path / "cli" / THRESHOLDS_FILE).read_text())
+    hp = saved["hyperparameters"]
+    assert (hp["profile"], hp["gradient_accumulation"], hp["lr"]) == ("scico-b2", 32, 2e-5)
+    assert saved["optimiser_steps"] == 1
