@@ -3,7 +3,7 @@ DomainErrors, which annotation.api.errors maps to status codes in one place."""
 
 from __future__ import annotations
 
-from annotation.domain.errors import DomainError
+from annotation.domain.errors import DomainError, InvalidOperation
 from annotation.errors import Conflict, Forbidden, ServiceUnavailable
 
 
@@ -23,6 +23,17 @@ class RunSettingsAdminOnly(Forbidden):
     """An annotator's run uses the project's backend and parameters, which admins choose."""
 
     code = "run_settings_admin_only"
+
+
+class ParameterRefused(InvalidOperation):
+    """A backend parameter its schema does not declare, or a value of the wrong kind (a bad
+    request: 400, like any malformed operation). The message names the parameter already."""
+
+    code = "parameter_refused"
+
+    def __init__(self, parameter: str, message: str) -> None:
+        DomainError.__init__(self, message, parameter=parameter)
+        self.field = parameter
 
 
 class ModelPathRefused(DomainError):

@@ -26,6 +26,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
 from modelserve.backends import BACKENDS, backend_class
+from modelserve.backends.parameters import path_values
 
 PREFIX = "models"
 MARKER = ".stored"
@@ -121,12 +122,11 @@ def models_local_for(backend: str, params: dict) -> None:
         return
     root = _models_dir().resolve()
     names = list(getattr(backend_class(backend), "model_folders", {}).values())
-    for key, value in params.items():
-        if isinstance(value, str) and key.endswith(("_path", "_dir")):
-            path = Path(value) if Path(value).is_absolute() else root / value
-            try:
-                names.append(path.resolve().relative_to(root).as_posix())
-            except ValueError:
-                continue  # outside MODELS_DIR: a folder of MODEL_PATHS_ALLOWED, local by design
+    for value in path_values(backend, params):  # the paths its schema declares
+        path = Path(value) if Path(value).is_absolute() else root / value
+        try:
+            names.append(path.resolve().relative_to(root).as_posix())
+        except ValueError:
+            continue  # outside MODELS_DIR: a folder of MODEL_PATHS_ALLOWED, local by design
     for name in dict.fromkeys(names):
         model_local(name)

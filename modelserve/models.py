@@ -26,6 +26,11 @@ class SuggestionSettings(models.Model):
     # Learning in the loop (docs/learning.md): submitted and adjudicated topics retrain the
     # project's suggester, and runs use the version it serves.
     learn = models.BooleanField(default=False)
+    # What learning fine-tunes from: an encoder folder inside the allowed model folders
+    # (Longformer, CDLM, SciBERT...; blank: the packaged MiniLM), and the cross-encoder's
+    # training profile (modelserve/training/profiles.py: default or scico-b2).
+    learn_encoder = models.CharField(max_length=1000, blank=True, default="")
+    learn_profile = models.CharField(max_length=20, default="default")
     # An admin's rollback (or roll forward): runs use this version whatever is newer. Null:
     # the newest version that is not worse on held-out than the one before.
     pinned_version = models.ForeignKey(

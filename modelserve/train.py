@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from modelserve.command_settings import SettingsUnreadable, path_setting
+from modelserve.training.profiles import DEFAULT_PROFILE, PROFILES, profile_hyperparameters
 from modelserve.training.registry import TRAINABLE
 
 # backend -> the setting that names its default training file
@@ -108,12 +109,20 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="chemu: held-out figures JSON (default: MODELS_DIR/chemu-heldout.json)",
     )
-    scico = parser.add_argument_group("cross-encoder (SciCo B.2 defaults)")
+    scico = parser.add_argument_group("cross-encoder (defaults: the profile's)")
     scico.add_argument("--dev", type=Path, default=None, help="dev file (default: --holdout)")
-    scico.add_argument("--lr", type=float, default=1e-5)
-    scico.add_argument("--batch-size", type=int, default=4)
-    scico.add_argument("--grad-accum", type=int, default=4, help="gradient accumulation steps")
-    scico.add_argument("--clip", type=float, default=1.0, help="gradient clipping norm")
+    scico.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        default=DEFAULT_PROFILE,
+        help="scico-b2: SciCo's recipe exactly (docs/models.md)",
+    )
+    scico.add_argument("--lr", type=float, default=None, help="default 1e-5")
+    scico.add_argument("--batch-size", type=int, default=None, help="default 4")
+    scico.add_argument(
+        "--grad-accum", type=int, default=None, help="gradient accumulation steps (4; scico-b2 32)"
+    )
+    scico.add_argument("--clip", type=float, default=None, help="gradient clipping norm (1)")
     return parser
 
 
@@ -189,20 +198,24 @@ def train_chemu_both_steps(args: argparse.Namespace, path: Path, out: Path) -> i
 def train_cross_encoder(args: argparse.Namespace, path: Path, out: Path) -> int:
     """SciCo's unified model fine-tuned from `--encoder` (default: the packaged MiniLM)."""
     from modelserve.encoders import default_encoder_path
-    from modelserve.training.cross_encoder import Hyperparameters, train_from_files
+    from modelserve.training.cross_encoder import train_from_files
 
+    given = {
+        "lr": args.lr,
+        "batch_size": args.batch_size,
+        "gradient_accumulation": args.grad_accum,
+        "gradient_clip": args.clip,
+    }
     train_from_files(
         path,
         args.dev,
         out,
         encoder=args.encoder or default_encoder_path(),
-        hyperparameters=Hyperparameters(
+        hyperparameters=profile_hyperparameters(
+            args.profile,
             epochs=args.epochs or 1,
-            lr=args.lr,
-            batch_size=args.batch_size,
-            gradient_accumulation=args.grad_accum,
-            gradient_clip=args.clip,
             seed=args.seed,
+            **{name: value for name, value in given.items() if value is not None},
         ),
         holdout=0.2 if args.holdout is None else args.holdout,
         device=args.device,

@@ -29,6 +29,12 @@ class SuggestionSettings(serializers.Serializer):
     backend = serializers.CharField()
     params = serializers.DictField()
     learn = serializers.BooleanField(help_text="submitted work retrains the suggester")
+    learn_encoder = serializers.CharField(
+        help_text='the encoder folder learning fine-tunes from ("": the packaged MiniLM)'
+    )
+    learn_profile = serializers.CharField(
+        help_text="the cross-encoder's training profile: default or scico-b2 (docs/models.md)"
+    )
 
 
 class RunPayload(serializers.Serializer):

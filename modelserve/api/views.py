@@ -37,6 +37,7 @@ from modelserve.services.acceptance import acceptance_by_backend
 from modelserve.services.decisions import suggestions_accept_above
 from modelserve.services.runs import project_runs_request, topic_run_request
 from modelserve.services.settings import suggestion_settings_set
+from modelserve.training.profiles import PROFILES
 from modelserve.workers import model_workers
 
 
@@ -51,6 +52,12 @@ class SettingsRequest(serializers.Serializer):
     learn = serializers.BooleanField(
         required=False, help_text="learn from this project's work (docs/learning.md)"
     )
+    learn_encoder = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text='an encoder folder inside the allowed model folders ("": the packaged MiniLM)',
+    )
+    learn_profile = serializers.ChoiceField(choices=sorted(PROFILES), required=False)
 
 
 class AcceptAboveRequest(serializers.Serializer):

@@ -32,6 +32,7 @@ from modelserve.backends.chemu_linking import (
     suggest_links,
     with_links,
 )
+from modelserve.backends.parameters import defaults, with_defaults
 
 # the linking moved to chemu_linking; callers still find it here
 __all__ = [
@@ -45,13 +46,7 @@ __all__ = [
     "with_links",
 ]
 
-DEFAULTS: dict[str, Any] = {
-    "model_dir": None,  # required (get_backend: <models folder>/chemu)
-    "device": "auto",
-    "threshold": None,  # None: the value saved with the model
-    "mentions_dir": None,  # mentions proposed if a tagger is trained there; None: never
-    "propose_mentions": True,  # False: links between the existing mentions only
-}
+DEFAULTS: dict[str, Any] = defaults("chemu")  # declared in parameters.py
 
 
 def is_trained(model_dir: str | Path) -> bool:
@@ -68,10 +63,7 @@ class ChemuBackend:
     }
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        unknown = set(params or {}) - set(DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown chemu-backend parameters: {sorted(unknown)}")
-        self.params = {**DEFAULTS, **(params or {})}
+        self.params = with_defaults(self.name, params)  # parameters.py declares them
         if not self.params["model_dir"]:
             raise ValueError("the chemu backend needs model_dir (the link model's folder)")
         self.model = chemu_model.load(self.params["model_dir"], self.params["device"])

@@ -13,6 +13,11 @@ batched, on the GPU when there is one; then SciCo's decoding (scico_decoding.py)
 parameter: `scico-released` (default, the released code, ascending greedy order) or `paper`.
 The thresholds default to those saved with the model by `python -m modelserve.train --backend
 cross-encoder` (tuned on dev), else SciCo's configs/multiclass.yaml (0.6 and 0.4).
+
+`model_path` is a checkpoint folder, a `scico-b2` model or SciCo's own Lightning .ckpt (with
+`base_model`, the encoder it started from): scico_checkpoints.py tells them apart. Inference
+runs in half precision on a GPU unless `precision` (default: what the model was trained with;
+fp32 for SciCo's checkpoint, as SciCo ran it) says fp32.
 """
 
 from __future__ import annotations
@@ -28,18 +33,17 @@ from typing import Any
 
 import numpy as np
 import torch
-from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from annotation.domain.corpus import TopicData
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import cluster_confidences, member_confidences, to_suggestions
+from modelserve.backends.parameters import with_defaults
+from modelserve.backends.scico_checkpoints import is_lightning, load_checkpoint
 from modelserve.backends.scico_decoding import (
     AGG_THRESHOLD,
     CHILD,
     COREF,
-    DECODINGS,
-    DEFAULT_DECODING,
     HYPERNYM_THRESHOLD,
     PARENT,
     UNRELATED,
@@ -75,21 +79,7 @@ SCICO_ORDER_NOTE = (
     "(0 unrelated, 1 coref, 2 m1 parent of m2, 3 m1 child of m2), as allenai/longformer-scico uses"
 )
 
-DEFAULTS: dict[str, Any] = {
-    "model_path": None,  # required: a local sequence-classification checkpoint directory
-    "device": "auto",
-    "batch_size": 16,
-    "max_length": None,  # default: what the model and tokenizer allow
-    "context": "document",  # document | sentence
-    "decoding": DEFAULT_DECODING,  # scico-released | paper
-    "agg_threshold": None,  # clustering distance; default: the model's, else SciCo's 0.6
-    "hypernym_threshold": None,  # default: the model's, else SciCo's 0.4
-    # SciCo's decoding gives a child one parent at most whatever this says (the runs service
-    # passes the project's rule; one parent is allowed under either).
-    "single_parent": True,
-}
-
-_LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
+_LOADED: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 _LOCK = threading.Lock()
 
 
@@ -118,19 +108,12 @@ class CrossEncoderBackend:
     ) -> None:
         """`loaded`: (tokenizer, model) already in memory (training encodes its pairs and
         scores its dev topics with the model it is fine-tuning); else from model_path."""
-        unknown = set(params or {}) - set(DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown cross-encoder parameters: {sorted(unknown)}")
-        self.params = {**DEFAULTS, **(params or {})}
+        self.params = with_defaults(self.name, params)  # parameters.py declares them
         if not self.params["model_path"]:
             raise ValueError(
                 "the cross-encoder backend needs model_path (a local checkpoint directory)"
             )
-        if self.params["decoding"] not in DECODINGS:
-            raise ValueError(
-                f"unknown decoding {self.params['decoding']!r}; known: {', '.join(DECODINGS)}"
-            )
-        saved = _saved_thresholds(self.params["model_path"])
+        saved = _saved_training(self.params["model_path"])
         self.agg_threshold = float(
             _first(self.params["agg_threshold"], saved.get("agg_threshold"), AGG_THRESHOLD)
         )
@@ -142,7 +125,17 @@ class CrossEncoderBackend:
             )
         )
         self.device = pick_device(self.params["device"])
-        self.tokenizer, self.model = loaded or _load(self.params["model_path"], self.device)
+        # fp32 is SciCo's (its Trainer sets no precision): a scico-b2 model and SciCo's own
+        # Lightning checkpoint default to it; the default profile's models to fp16 on a GPU
+        lightning = is_lightning(self.params["model_path"])
+        self.precision = str(
+            _first(
+                self.params["precision"], saved.get("precision"), "fp32" if lightning else "fp16"
+            )
+        )
+        self.tokenizer, self.model = loaded or _load(
+            self.params["model_path"], self.device, self.params["base_model"]
+        )
         config = self.model.config
         self.order, self.label_note = label_order(
             {int(k): v for k, v in (config.id2label or {}).items()}, int(config.num_labels)
@@ -259,7 +252,7 @@ class CrossEncoderBackend:
         n = len(topic.mentions)
         out = np.zeros((n, n, 4), dtype=np.float32)
         total, done = n * (n - 1), 0
-        use_half = self.device.type == "cuda"
+        use_half = self.device.type == "cuda" and self.precision == "fp16"
         for f, s, inputs in self.batches(topic):
             inputs = {k: v.to(self.device) for k, v in inputs.items()}
             with torch.autocast("cuda", dtype=torch.float16, enabled=use_half):
@@ -306,24 +299,29 @@ def _first(*values: Any) -> Any:
     return next(v for v in values if v is not None)
 
 
-def _saved_thresholds(path: str | Path) -> dict[str, float]:
-    """The thresholds training tuned for this model, if it saved any."""
+def _saved_training(path: str | Path) -> dict[str, Any]:
+    """What training saved beside this model (its tuned thresholds, its inference precision),
+    if it saved anything (a Lightning .ckpt or a downloaded checkpoint has nothing)."""
     file = Path(path).expanduser() / THRESHOLDS_FILE
     if not file.is_file():
         return {}
     values = json.loads(file.read_text())
-    return {k: float(values[k]) for k in ("agg_threshold", "hypernym_threshold") if k in values}
+    saved: dict[str, Any] = {
+        k: float(values[k]) for k in ("agg_threshold", "hypernym_threshold") if k in values
+    }
+    if values.get("hyperparameters", {}).get("precision") in ("fp16", "fp32"):
+        saved["precision"] = values["hyperparameters"]["precision"]
+    return saved
 
 
-def _load(path: str | Path, device: torch.device) -> tuple[Any, Any]:
-    """Tokenizer and model from local files only, once per process and device."""
+def _load(path: str | Path, device: torch.device, base: str | None = None) -> tuple[Any, Any]:
+    """Tokenizer and model from local files only, once per process and device: a checkpoint
+    folder or SciCo's Lightning .ckpt (scico_checkpoints.py; `base`: the encoder it started
+    from)."""
     resolved = str(Path(path).expanduser().resolve())
-    key = (resolved, str(device))
+    key = (resolved, str(device), str(base or ""))
     with _LOCK:
         if key not in _LOADED:
-            tokenizer = AutoTokenizer.from_pretrained(resolved, local_files_only=True)
-            model = AutoModelForSequenceClassification.from_pretrained(
-                resolved, local_files_only=True
-            )
+            tokenizer, model = load_checkpoint(resolved, base)
             _LOADED[key] = (tokenizer, model.to(device).eval())
         return _LOADED[key]

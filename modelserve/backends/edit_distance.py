@@ -17,9 +17,8 @@ from rapidfuzz.distance import Levenshtein
 from annotation.domain.corpus import TopicData
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import cluster_confidences, member_confidences, to_suggestions
+from modelserve.backends.parameters import with_defaults
 from modelserve.backends.scico_decoding import average_linkage_clusters
-
-DISTANCE_THRESHOLD = 0.3  # lexical_baseline.py
 
 
 def mention_words(topic: TopicData, index: int) -> list[str]:
@@ -36,11 +35,8 @@ class EditDistanceBackend:
     name = "edit-distance"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = dict(params or {})
-        params.pop("single_parent", None)  # no hierarchy to constrain
-        self.threshold = float(params.pop("distance_threshold", DISTANCE_THRESHOLD))
-        if params:
-            raise ValueError(f"unknown edit-distance parameters: {sorted(params)}")
+        # single_parent is declared but unused: no hierarchy to constrain
+        self.threshold = float(with_defaults(self.name, params)["distance_threshold"])
 
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
         texts = [mention_text(topic, i) for i in range(len(topic.mentions))]

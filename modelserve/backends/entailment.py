@@ -31,20 +31,9 @@ from transformers import AutoModelForSequenceClassification, AutoTokenizer
 from annotation.domain.corpus import TopicData
 from modelserve.backends.base import EdgeSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.edit_distance import mention_text
-from modelserve.backends.scico_decoding import DECODINGS, DEFAULT_DECODING, greedy_relations
+from modelserve.backends.parameters import with_defaults
+from modelserve.backends.scico_decoding import greedy_relations
 from modelserve.devices import pick_device
-
-DEFAULTS: dict[str, Any] = {
-    "nli_model": None,  # required: a local NLI checkpoint directory
-    "clusters": "edit-distance",
-    "clusters_params": {},
-    "decoding": DEFAULT_DECODING,
-    "device": "auto",
-    "batch_size": 32,
-    "sample": 10,
-    "seed": 0,
-    "single_parent": True,  # the greedy pass gives one parent at most, as SciCo's
-}
 
 _LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
 _LOCK = threading.Lock()
@@ -74,16 +63,9 @@ class EntailmentBackend:
     name = "entailment"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        unknown = set(params or {}) - set(DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown entailment parameters: {sorted(unknown)}")
-        self.params = {**DEFAULTS, **(params or {})}
+        self.params = with_defaults(self.name, params)  # parameters.py declares them
         if not self.params["nli_model"]:
             raise ValueError("the entailment backend needs nli_model (a local NLI checkpoint)")
-        if self.params["decoding"] not in DECODINGS:
-            raise ValueError(
-                f"unknown decoding {self.params['decoding']!r}; known: {', '.join(DECODINGS)}"
-            )
         if self.params["clusters"] == self.name:
             raise ValueError("the entailment backend needs another backend's clusters")
         # the registry imports this module lazily; get_backend would wait on its own lock,

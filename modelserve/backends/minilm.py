@@ -49,32 +49,15 @@ from modelserve.backends.lexical import (
     phrase_words,
     specificity_cue,
 )
+from modelserve.backends.parameters import with_defaults
 from modelserve.encoders import MentionEncoder
-
-DEFAULTS: dict[str, Any] = {
-    "encoder_path": None,  # default: the packaged all-MiniLM-L6-v2
-    "device": "auto",
-    "max_length": None,  # default: the encoder's own limit (MiniLM: 256 sub-words)
-    "batch_size": 32,
-    "context": "document",  # document | sentence: the window a mention is encoded in
-    "phrase_weight": 0.5,  # share of the mention-text-alone similarity in the mix
-    "threshold": 0.65,  # average cosine at which clusters merge
-    "hierarchy_threshold": 0.4,  # lowest parent -> child score that becomes an edge
-    "semantic_floor": 0.3,  # cosine below which two clusters are taken as unrelated
-    "specificity_penalty": 0.2,  # similarity taken off pairs labelled head / modifiers + head
-    "acronym_similarity": 0.9,  # least similarity of a pair where one label abbreviates the other
-    "single_parent": True,
-}
 
 
 class MiniLMBackend:
     name = "minilm"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        unknown = set(params or {}) - set(DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown minilm parameters: {sorted(unknown)}")
-        self.params = {**DEFAULTS, **(params or {})}
+        self.params = with_defaults(self.name, params)  # parameters.py declares them
         p = self.params
         common = {
             "device": p["device"],

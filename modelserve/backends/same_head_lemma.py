@@ -14,15 +14,14 @@ from annotation.domain.corpus import TopicData
 from annotation.domain.heads import head_lemma  # in the domain: the statistics use it too
 from modelserve.backends.base import ClusterSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.edit_distance import mention_words
+from modelserve.backends.parameters import with_defaults
 
 
 class SameHeadLemmaBackend:
     name = "same-head-lemma"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        unknown = set(params or {}) - {"single_parent"}
-        if unknown:
-            raise ValueError(f"the same-head-lemma backend takes no parameters: {sorted(unknown)}")
+        with_defaults(self.name, params)  # single_parent only (parameters.py)
 
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
         groups: dict[str, list[int]] = {}

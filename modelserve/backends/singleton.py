@@ -7,15 +7,14 @@ from typing import Any
 
 from annotation.domain.corpus import TopicData
 from modelserve.backends.base import ClusterSuggestion, Progress, Suggestions, no_progress
+from modelserve.backends.parameters import with_defaults
 
 
 class SingletonBackend:
     name = "singleton"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        unknown = set(params or {}) - {"single_parent"}
-        if unknown:
-            raise ValueError(f"the singleton backend takes no parameters: {sorted(unknown)}")
+        with_defaults(self.name, params)  # single_parent only (parameters.py)
 
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
         progress(1.0, "done")

@@ -19,26 +19,14 @@ from annotation.domain.corpus import TopicData
 from modelserve.backends import pair_classifier
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import decode_four_class
+from modelserve.backends.parameters import with_defaults
 from modelserve.backends.scico_decoding import (
     AGG_THRESHOLD,
-    DECODINGS,
-    DEFAULT_DECODING,
     HYPERNYM_THRESHOLD,
 )
 from modelserve.devices import pick_device
 from modelserve.encoders import MentionEncoder
 
-DEFAULTS: dict[str, Any] = {
-    "model_dir": None,  # required: a directory written by train_suggester
-    "device": "auto",
-    "batch_size": 32,
-    "decoding": DEFAULT_DECODING,  # scico-released | paper | legacy (docs/models.md)
-    "agg_threshold": None,  # SciCo's decoding; None: the model's tuned value, else 0.6
-    "hypernym_threshold": None,  # None: the model's tuned value, else 0.4
-    "cluster_threshold": None,  # legacy decoding; None: the tuned value saved with the model
-    "hierarchy_threshold": None,
-    "single_parent": True,  # legacy decoding (SciCo's gives a child one parent at most)
-}
 LEGACY = "legacy"
 
 
@@ -46,18 +34,10 @@ class TrainedBackend:
     name = "trained"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        unknown = set(params or {}) - set(DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown trained-backend parameters: {sorted(unknown)}")
-        self.params = {**DEFAULTS, **(params or {})}
+        self.params = with_defaults(self.name, params)  # parameters.py declares them
         if not self.params["model_dir"]:
             raise ValueError(
                 "the trained backend needs model_dir (train one with `manage.py train_suggester`)"
-            )
-        if self.params["decoding"] not in (*DECODINGS, LEGACY):
-            raise ValueError(
-                f"unknown decoding {self.params['decoding']!r}; known: "
-                f"{', '.join((*DECODINGS, LEGACY))}"
             )
         device = pick_device(self.params["device"])
         self.model, self.config = pair_classifier.load(self.params["model_dir"], device)

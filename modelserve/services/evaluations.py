@@ -35,7 +35,7 @@ from modelserve.model_store import models_local_for
 from modelserve.models import ModelEvaluation, ModelVersion
 from modelserve.queues import backend_queue
 from modelserve.services.execution import Heartbeat, job_claim
-from modelserve.services.settings import model_paths_checked
+from modelserve.services.settings import backend_params_checked, model_path_checked
 
 logger = logging.getLogger(__name__)
 
@@ -95,18 +95,19 @@ def model_evaluation_request(
             "No topic of this project has that gold yet: submit an adjudication, or import "
             "topics with their gold."
         )
-    params = model_paths_checked(dict(params or {}))
+    params = dict(params or {})
     learnt = None
     if version is not None:
         learnt = _learnt_version(project, backend, version, model_version)
-        params.update(model_paths_checked(dict(learnt.params)))  # its folders, as runs use them
+        params.update(learnt.params)  # its folders, as runs use them
         model_version = models_relative(learnt.path)
     elif model_version:
         if backend not in MODEL_PARAMETER:
             raise EvaluationRefused(f"The {backend} backend has no trained model to choose.")
         # checked as any model path (inside the allowed folders), whatever the parameter's name
-        model_version = model_paths_checked({"model_path": model_version})["model_path"]
+        model_version = model_path_checked("model_path", model_version)
         params[MODEL_PARAMETER[backend]] = model_version
+    params = backend_params_checked(backend, params)
     with transaction.atomic():
         evaluation = ModelEvaluation.objects.create(
             project=project,

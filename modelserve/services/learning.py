@@ -31,7 +31,9 @@ from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
 from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
+from modelserve.selectors import project_suggestion_settings
 from modelserve.services.learning_data import chemu_base_topics, project_work
+from modelserve.services.settings import model_path_checked
 from modelserve.services.training_tasks import training_task_send
 from modelserve.training.learning import (
     CHEMU,
@@ -143,8 +145,28 @@ def _stage(progress: Progress, start: float, end: float) -> Callable[[str], None
     return log
 
 
-def _train(backend: str, train, folder: Path, progress: Progress) -> dict[str, Any]:
-    """Train `backend` into `folder`; the run parameters of the result."""
+def learning_start(project_id: int) -> tuple[str | None, str]:
+    """(encoder folder, training profile) the project's learning starts from: its settings,
+    the folder checked again as runs check theirs (MODEL_PATHS_ALLOWED may have changed since
+    it was saved); None: the packaged MiniLM."""
+    chosen = project_suggestion_settings(project_id)
+    folder = chosen.learn_encoder
+    encoder = model_path_checked("learn_encoder", folder) if folder else None
+    return encoder, chosen.learn_profile
+
+
+def _train(
+    backend: str,
+    train,
+    folder: Path,
+    progress: Progress,
+    *,
+    encoder: str | None = None,
+    profile: str = "default",
+) -> dict[str, Any]:
+    """Train `backend` into `folder` from `encoder` (None: the packaged MiniLM; the ChEMU
+    link model takes none), the cross-encoder by `profile`; the run parameters of the
+    result."""
     from modelserve.training.registry import train_topics
 
     epochs = settings.LEARN_EPOCHS or None
@@ -152,7 +174,7 @@ def _train(backend: str, train, folder: Path, progress: Progress) -> dict[str, A
     model_folder = folder / ("links" if backend == CHEMU else "model")
     end = 0.45 if backend == CHEMU and settings.LEARN_MENTION_EPOCHS else 0.7
     if backend == "cross-encoder":
-        _fine_tune(train, model_folder, epochs, progress)
+        _fine_tune(train, model_folder, epochs, progress, encoder=encoder, profile=profile)
     else:
         train_topics(
             backend,
@@ -161,6 +183,7 @@ def _train(backend: str, train, folder: Path, progress: Progress) -> dict[str, A
             epochs=epochs,
             device=device,
             holdout=0.0 if backend == CHEMU else None,
+            encoder=encoder,
             log=_stage(progress, 0.1, end),
         )
     mentions_folder = None
@@ -183,22 +206,31 @@ def _train(backend: str, train, folder: Path, progress: Progress) -> dict[str, A
     return run_params(backend, str(model_folder), mentions_folder=mentions)
 
 
-def _fine_tune(train, out: Path, epochs: int | None, progress: Progress) -> None:
-    """SciCo's unified cross-encoder fine-tuned (B.2's hyperparameters, the packaged MiniLM),
-    its thresholds tuned on a dev share of the training topics as the registry does; called
-    directly rather than through the registry so that its per-batch progress reaches the
-    Suggestions page."""
+def _fine_tune(
+    train,
+    out: Path,
+    epochs: int | None,
+    progress: Progress,
+    *,
+    encoder: str | None = None,
+    profile: str = "default",
+) -> None:
+    """SciCo's unified cross-encoder fine-tuned from `encoder` (None: the packaged MiniLM) by
+    the profile's recipe, its thresholds tuned on a dev share of the training topics as the
+    registry does; called directly rather than through the registry so that its per-batch
+    progress reaches the Suggestions page."""
     from modelserve.encoders import default_encoder_path
-    from modelserve.training.cross_encoder import Hyperparameters, held_out, train_cross_encoder
+    from modelserve.training.cross_encoder import held_out, train_cross_encoder
+    from modelserve.training.profiles import profile_hyperparameters
     from modelserve.training.registry import TRAINABLE
 
     fit, dev = held_out(train, TRAINABLE["cross-encoder"].holdout, 0)
     train_cross_encoder(
         fit,
         dev,
-        encoder=default_encoder_path(),
+        encoder=encoder or default_encoder_path(),
         out=out,
-        hyperparameters=Hyperparameters(epochs=epochs or 1),
+        hyperparameters=profile_hyperparameters(profile, epochs=epochs or 1),
         device=settings.SUGGEST_DEVICE,
         log=_stage(progress, 0.6, 0.7),
         progress=lambda fraction, message: progress(0.1 + 0.5 * fraction, message),
@@ -240,7 +272,8 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
         Path(settings.MODELS_DIR) / "learned" / f"project-{project.pk}" / f"t{training.pk}-{claim}"
     )
     shutil.rmtree(folder, ignore_errors=True)
-    params = _train(backend, train, folder, progress)
+    encoder, profile = learning_start(project.pk)
+    params = _train(backend, train, folder, progress, encoder=encoder, profile=profile)
     _share(params)
     score_options = {"models_dir": Path(settings.MODELS_DIR), "device": settings.SUGGEST_DEVICE}
     progress(0.75, f"scoring on {len(work.held_out)} held-out topics")

@@ -16,6 +16,7 @@ from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project, Topic
 from annotation.selectors.access import is_admin, visible_topics
 from modelserve.backends import available_backends
+from modelserve.backends.parameters import schema
 from modelserve.errors import (
     ModelQueueUnavailable,
     RunAlreadyActive,
@@ -28,7 +29,7 @@ from modelserve.queues import backend_queue
 from modelserve.selectors import project_suggestion_settings, run_payload
 from modelserve.services import run_broadcast
 from modelserve.services.requeue import silent_rows_requeue
-from modelserve.services.settings import model_paths_checked
+from modelserve.services.settings import backend_params_checked
 from modelserve.version_selectors import learned_run_settings
 from modelserve.workers import broker_reachable, waiting_run_ids
 
@@ -86,7 +87,8 @@ def suggestion_run_request(
     the backend's queue after commit. With the broker down or hung nothing is created: the
     request is refused at once rather than leaving a run that no worker hears of. A user has
     at most one queued or running run per topic (RunAlreadyActive names it), and every path
-    parameter must lie inside the allowed model folders (ModelPathRefused)."""
+    parameter must lie inside the allowed model folders (ModelPathRefused) and every parameter
+    be one the backend declares (ParameterRefused)."""
     if not broker_reachable():
         raise ModelQueueUnavailable(
             "The model queue (Redis) is not answering, so no suggestion run was started. "
@@ -111,7 +113,11 @@ def suggestion_run_request(
             f"Unknown suggestion backend {backend!r}; "
             f"choose one of {', '.join(available_backends())}."
         )
-    merged = model_paths_checked({**configured_params, **(params or {})})
+    if backend != configured.backend:
+        # the project's parameters are its own backend's: another backend (a learnt version's,
+        # an admin's override) takes those it also declares (device, batch_size...)
+        configured_params = {k: v for k, v in configured_params.items() if k in schema(backend)}
+    merged = backend_params_checked(backend, {**configured_params, **(params or {})})
     if topic.project.hierarchy and "single_parent" not in merged and backend != "chemu":
         merged["single_parent"] = topic.project.single_parent
     run = SuggestionRun.objects.create(

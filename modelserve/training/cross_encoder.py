@@ -11,10 +11,12 @@ are tuned on the dev topics for the best path ratio (ties: the better CoNLL F1),
 the backend does. The folder holds the model, its tokenizer and scico_thresholds.json, which
 the backend reads. CUDA when present. Pure: no Django.
 
-Not SciCo's: its model is AutoModel plus its own linear layer; here
-AutoModelForSequenceClassification, so that the saved folder is an ordinary checkpoint (for
-BERT-like models the head reads the pooled first token, for RoBERTa/Longformer a small MLP
-over it).
+Two profiles (modelserve/training/profiles.py): `default` keeps the product's earlier choices
+(16 pairs per optimiser step, AutoModelForSequenceClassification's head, so the folder is an
+ordinary checkpoint: for BERT-like models the head reads the pooled first token, for
+RoBERTa/Longformer a small MLP over it; a finer threshold grid; fp16 inference on a GPU);
+`scico-b2` is SciCo's recipe exactly (128 pairs per step by gradient accumulation, SciCo's
+single linear layer, its grid and criterion, fp32 inference).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -33,30 +35,26 @@ from transformers import AutoModelForSequenceClassification, AutoTokenizer
 from annotation.domain.corpus import TopicData
 from annotation.domain.scoring.api import score_scico
 from modelserve.backends.cross_encoder import THRESHOLDS_FILE, CrossEncoderBackend
+from modelserve.backends.scico_checkpoints import (
+    LABELS,
+    ScicoCrossEncoder,
+    encoder_without_pooler,
+    scico_tokenizer,
+)
 from modelserve.backends.scico_decoding import CHILD, COREF, PARENT, UNRELATED, decode
 from modelserve.backends.scico_pairs import END, START, pair_text
 from modelserve.devices import pick_device
+from modelserve.training.profiles import (
+    AGG_GRID,
+    HYPERNYM_GRID,
+    Hyperparameters,
+    profile_hyperparameters,
+)
 
-LABELS = {UNRELATED: "unrelated", COREF: "coref", PARENT: "parent", CHILD: "child"}
-AGG_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-HYPERNYM_GRID = (0.3, 0.4, 0.5, 0.6, 0.7)
+__all__ = ["AGG_GRID", "HYPERNYM_GRID", "Hyperparameters", "train_cross_encoder"]
 
 Log = Callable[[str], None]
 Progress = Callable[[float, str], None]
-
-
-@dataclass
-class Hyperparameters:
-    """SciCo's configs/multiclass.yaml (B.2)."""
-
-    epochs: int = 1
-    lr: float = 1e-5
-    batch_size: int = 4
-    gradient_accumulation: int = 4
-    gradient_clip: float = 1.0
-    seed: int = 0
-    context: str = "document"  # document (SciCo's full_doc) | sentence
-    max_length: int | None = None
 
 
 def pair_labels(topic: TopicData) -> tuple[list[tuple[int, int]], list[int]]:
@@ -83,8 +81,17 @@ def pair_labels(topic: TopicData) -> tuple[list[tuple[int, int]], list[int]]:
     return pairs, labels
 
 
-def load_for_training(encoder: str | Path, device: torch.device) -> tuple[Any, Any]:
-    """The checkpoint with a fresh 4-class head and the mention markers in its vocabulary."""
+def load_for_training(
+    encoder: str | Path, device: torch.device, head: str = "auto"
+) -> tuple[Any, Any]:
+    """The checkpoint with a fresh 4-class head and the mention markers in its vocabulary:
+    `linear`, SciCo's one linear layer (its tokenizer grown as SciCo grows it); `auto`, the
+    family's sequence-classification head."""
+    if head == "linear":
+        tokenizer = scico_tokenizer(encoder)
+        linear = ScicoCrossEncoder(encoder_without_pooler(encoder))
+        linear.resize_token_embeddings(len(tokenizer))
+        return tokenizer, linear.to(device)
     tokenizer = AutoTokenizer.from_pretrained(str(encoder), local_files_only=True)
     tokenizer.add_special_tokens({"additional_special_tokens": [START, END]})
     model = AutoModelForSequenceClassification.from_pretrained(
@@ -117,7 +124,7 @@ def train_cross_encoder(
     np.random.seed(hp.seed)
     torch.manual_seed(hp.seed)
     chosen = pick_device(device)
-    tokenizer, model = load_for_training(encoder, chosen)
+    tokenizer, model = load_for_training(encoder, chosen, hp.head)
     backend = CrossEncoderBackend(
         {
             "model_path": str(encoder),
@@ -138,11 +145,14 @@ def train_cross_encoder(
         ]
     if not examples:
         raise ValueError("the training topics hold no mention pair")
-    log(f"{len(examples)} mention pairs from {len(train)} topics, on {chosen}")
+    log(
+        f"{len(examples)} mention pairs from {len(train)} topics, on {chosen}; "
+        f"{hp.effective_batch} pairs per optimiser step ({hp.profile} profile)"
+    )
     optimizer = torch.optim.AdamW(model.parameters(), lr=hp.lr)
     loss_function = torch.nn.CrossEntropyLoss()
     steps = hp.epochs * ((len(examples) + hp.batch_size - 1) // hp.batch_size)
-    step = 0
+    step = optimiser_steps = 0
     for epoch in range(hp.epochs):
         model.train()
         order = list(range(len(examples)))
@@ -163,11 +173,12 @@ def train_cross_encoder(
                 torch.nn.utils.clip_grad_norm_(model.parameters(), hp.gradient_clip)
                 optimizer.step()
                 optimizer.zero_grad()
+                optimiser_steps += 1
             if progress is not None:
                 progress(0.8 * step / steps, f"epoch {epoch + 1}: {step}/{steps} batches")
         log(f"epoch {epoch + 1}: mean loss {total / max(1, len(order) // hp.batch_size):.4f}")
     model.eval()
-    tuned = tune_thresholds(backend, dev, log)
+    tuned = tune_thresholds(backend, dev, log, hp)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
@@ -175,10 +186,14 @@ def train_cross_encoder(
     summary = {
         **tuned,
         "encoder": str(encoder),
-        "hyperparameters": asdict(hp),
+        # as JSON reads it back (the grids as lists)
+        "hyperparameters": {
+            k: list(v) if isinstance(v, tuple) else v for k, v in asdict(hp).items()
+        },
         "train_topics": len(train),
         "dev_topics": len(dev),
         "pairs": len(examples),
+        "optimiser_steps": optimiser_steps,
         "device": str(chosen),
     }
     (out / THRESHOLDS_FILE).write_text(json.dumps(summary, indent=2) + "\n")
@@ -188,37 +203,63 @@ def train_cross_encoder(
     return summary
 
 
-def tune_thresholds(backend: CrossEncoderBackend, dev: list[TopicData], log: Log) -> dict[str, Any]:
-    """The (agg, hypernym) thresholds with the best dev path ratio, then CoNLL F1 (SciCo's
-    defaults when there is no dev topic)."""
-    return tune_decoding(dev, [backend.pair_probabilities(topic) for topic in dev], log)
+def tune_thresholds(
+    backend: CrossEncoderBackend,
+    dev: list[TopicData],
+    log: Log,
+    hp: Hyperparameters | None = None,
+) -> dict[str, Any]:
+    """The (agg, hypernym) thresholds the profile's criterion picks on dev (SciCo's defaults
+    when there is no dev topic)."""
+    hp = hp or Hyperparameters()
+    return tune_decoding(
+        dev,
+        [backend.pair_probabilities(topic) for topic in dev],
+        log,
+        agg_grid=hp.agg_grid,
+        hypernym_grid=hp.hypernym_grid,
+        criterion=hp.criterion,
+    )
 
 
-def tune_decoding(dev: list[TopicData], probabilities: list[Any], log: Log) -> dict[str, Any]:
+def tune_decoding(
+    dev: list[TopicData],
+    probabilities: list[Any],
+    log: Log,
+    *,
+    agg_grid: tuple[float, ...] = AGG_GRID,
+    hypernym_grid: tuple[float, ...] = HYPERNYM_GRID,
+    criterion: str = "path-ratio-then-conll",
+) -> dict[str, Any]:
     """SciCo's decoding thresholds for any model's n x n x 4 pair probabilities of the dev
-    topics (the cross-encoder's and the `trained` backend's): best path ratio, then CoNLL F1."""
+    topics (the cross-encoder's and the `trained` backend's), agg outer and hypernym inner
+    over the grids, the first best kept: by micro path ratio then CoNLL F1, or (`scico`, as
+    tune_hp_multiclass.py's np.argmax) by micro path ratio alone."""
     from modelserve.decode import with_prediction  # the command line module; no cycle
 
     if not dev:
         log("no dev topics: SciCo's thresholds kept")
         return {"agg_threshold": 0.6, "hypernym_threshold": 0.4, "dev": None}
-    best: tuple[tuple[float, float], float, float, dict[str, Any]] | None = None
-    for agg in AGG_GRID:
-        for hypernym in HYPERNYM_GRID:
+    best: tuple[tuple[float, ...], float, float, dict[str, Any]] | None = None
+    for agg in agg_grid:
+        for hypernym in hypernym_grid:
             predicted = [
                 with_prediction(topic, decode(p, agg_threshold=agg, hypernym_threshold=hypernym))
                 for topic, p in zip(dev, probabilities, strict=True)
             ]
             scores = score_scico(dev, predicted)
-            key = (scores["path_ratio"]["micro"] or 0.0, scores["conll_f1"])
+            path_ratio = scores["path_ratio"]["micro"] or 0.0
+            key = (path_ratio,) if criterion == "scico" else (path_ratio, scores["conll_f1"])
             if best is None or key > best[0]:
                 best = (key, agg, hypernym, scores)
     assert best is not None
-    (path, conll), agg, hypernym, scores = best
+    _, agg, hypernym, scores = best
+    path, conll = scores["path_ratio"]["micro"] or 0.0, scores["conll_f1"]
     log(f"dev: agg {agg}, hypernym {hypernym}: path ratio {path:.4f}, CoNLL F1 {conll:.4f}")
     return {
         "agg_threshold": agg,
         "hypernym_threshold": hypernym,
+        "criterion": criterion,
         "dev": {
             "path_ratio": path,
             "conll_f1": conll,
@@ -280,10 +321,11 @@ def train_registered(
     device: str,
     encoder: str | None,
     log: Log,
+    profile: str = "default",
 ) -> dict[str, Any] | None:
-    """The training registry's entry (modelserve.training.registry): B.2's hyperparameters
-    with the given epochs and seed, a held-out share of the topics as dev, the packaged
-    MiniLM when no encoder is given."""
+    """The training registry's entry (modelserve.training.registry): the profile's
+    hyperparameters with the given epochs and seed, a held-out share of the topics as dev,
+    the packaged MiniLM when no encoder is given."""
     from modelserve.encoders import default_encoder_path
 
     train, dev = held_out(topics, holdout_fraction, seed)
@@ -293,7 +335,7 @@ def train_registered(
         dev,
         encoder=encoder or default_encoder_path(),
         out=out,
-        hyperparameters=Hyperparameters(epochs=epochs, seed=seed),
+        hyperparameters=profile_hyperparameters(profile, epochs=epochs, seed=seed),
         device=device,
         log=log,
     )

@@ -120,7 +120,7 @@ def test_a_missing_model_is_refused_with_how_to_train_one(tmp_path):
 
 
 def test_unknown_parameters_are_refused(trained):
-    with pytest.raises(ValueError, match="unknown chemu-backend parameters"):
+    with pytest.raises(ValueError, match='The chemu backend has no parameter "temperature"'):
         ChemuBackend({"model_dir": str(trained[0]), "temperature": 2})
 
 

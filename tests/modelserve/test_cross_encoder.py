@@ -185,5 +185,5 @@ def test_suggestions_are_scicos_released_decoding_of_the_pair_probabilities(tmp_
 
 
 def test_an_unknown_decoding_is_refused(checkpoint):
-    with pytest.raises(ValueError, match="unknown decoding"):
+    with pytest.raises(ValueError, match="decoding must be one of"):
         CrossEncoderBackend({"model_path": str(checkpoint), "decoding": "best"})

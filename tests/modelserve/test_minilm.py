@@ -59,7 +59,7 @@ def test_acronyms_and_repeated_names_are_clustered(suggestions):
 
 
 def test_unknown_parameters_are_refused():
-    with pytest.raises(ValueError, match="unknown minilm parameters"):
+    with pytest.raises(ValueError, match='The minilm backend has no parameter "treshold"'):
         MiniLMBackend({"treshold": 0.5})
 
 

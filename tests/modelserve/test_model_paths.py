@@ -65,7 +65,9 @@ def test_the_refusal_reads_the_same_for_a_path_that_exists_and_one_that_does_not
 def test_dot_dot_out_of_the_models_folder_is_refused(models_dir):
     with pytest.raises(ModelPathRefused, match="model_dir"):
         suggestion_settings_set(
-            project=ProjectFactory(), params={"model_dir": f"{models_dir}/../../etc"}
+            project=ProjectFactory(),
+            backend="trained",
+            params={"model_dir": f"{models_dir}/../../etc"},
         )
 
 
@@ -75,7 +77,9 @@ def test_a_symlink_inside_the_models_folder_that_points_outside_is_refused(model
     (models_dir / "link").symlink_to(outside)
 
     with pytest.raises(ModelPathRefused, match="model_dir"):
-        suggestion_settings_set(project=ProjectFactory(), params={"model_dir": "link"})
+        suggestion_settings_set(
+            project=ProjectFactory(), backend="trained", params={"model_dir": "link"}
+        )
 
 
 def test_a_path_inside_the_models_folder_is_kept_resolved_and_a_relative_one_is_taken_there(
@@ -83,13 +87,13 @@ def test_a_path_inside_the_models_folder_is_kept_resolved_and_a_relative_one_is_
 ):
     row = suggestion_settings_set(
         project=ProjectFactory(),
-        backend="trained",
-        params={"model_dir": f"{models_dir}/trained/../trained/x", "encoder_path": "enc"},
+        backend="chemu",
+        params={"model_dir": f"{models_dir}/chemu/../chemu/x", "mentions_dir": "tagger"},
     )
 
     assert row.params == {
-        "model_dir": str(models_dir / "trained" / "x"),
-        "encoder_path": str(models_dir / "enc"),
+        "model_dir": str(models_dir / "chemu" / "x"),
+        "mentions_dir": str(models_dir / "tagger"),
     }
 
 
@@ -99,31 +103,37 @@ def test_a_folder_of_model_paths_allowed_is_accepted(models_dir, tmp_path, setti
     settings.MODEL_PATHS_ALLOWED = [shared]
 
     row = suggestion_settings_set(
-        project=ProjectFactory(), params={"model_path": str(shared / "longformer-scico")}
+        project=ProjectFactory(),
+        backend="cross-encoder",
+        params={"model_path": str(shared / "longformer-scico")},
     )
 
     assert row.params["model_path"] == str(shared.resolve() / "longformer-scico")
 
 
 @pytest.mark.parametrize(
-    ("params", "parameter"),
+    ("backend", "params", "parameter"),
     [
-        ({"tokenizer_dir": "/root"}, "tokenizer_dir"),
-        ({"vocab_path": "/etc/hosts"}, "vocab_path"),
-        ({"encoder": {"encoder_path": "/etc"}}, "encoder.encoder_path"),
-        ({"model_path": ["/etc"]}, "model_path"),
-        ({"model_path": ""}, "model_path"),
+        ("entailment", {"nli_model": "/etc"}, "nli_model"),
+        ("minilm", {"encoder_path": "/etc/hosts"}, "encoder_path"),
+        (
+            "entailment",
+            {"nli_model": "nli", "clusters": "minilm", "clusters_params": {"encoder_path": "/"}},
+            "clusters_params.encoder_path",
+        ),
+        ("cross-encoder", {"model_path": ["/etc"]}, "model_path"),
+        ("cross-encoder", {"model_path": ""}, "model_path"),
     ],
 )
-def test_every_parameter_naming_a_path_is_checked(models_dir, params, parameter):
+def test_every_parameter_naming_a_path_is_checked(models_dir, backend, params, parameter):
     with pytest.raises(ModelPathRefused) as refused:
-        suggestion_settings_set(project=ProjectFactory(), params=params)
+        suggestion_settings_set(project=ProjectFactory(), backend=backend, params=params)
 
     assert refused.value.details["parameter"] == parameter
 
 
 def test_null_paths_and_other_parameters_pass_as_they_are(models_dir):
-    params = {"encoder_path": None, "threshold": 0.4, "context": "/not/a/path/key"}
+    params = {"encoder_path": None, "threshold": 0.4, "context": "sentence"}
 
     row = suggestion_settings_set(project=ProjectFactory(), params=params)
 

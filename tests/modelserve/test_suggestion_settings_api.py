@@ -9,6 +9,7 @@ from modelserve.backends import DEFAULT_BACKEND
 from tests.factories import AdminFactory, ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
+DEFAULT_LEARNING = {"learn_encoder": "", "learn_profile": "default"}
 
 
 @pytest.fixture
@@ -36,6 +37,8 @@ def test_a_new_project_suggests_with_the_default_backend(admin_client):
         "backend": DEFAULT_BACKEND,
         "params": {},
         "learn": False,  # learning from the project's work is off until an admin turns it on
+        "learn_encoder": "",  # the packaged MiniLM
+        "learn_profile": "default",
     }
 
 
@@ -51,6 +54,8 @@ def test_an_admin_sets_the_backend_and_its_parameters(admin_client):
         "backend": "chemu",
         "params": {"threshold": 0.6},
         "learn": False,
+        "learn_encoder": "",
+        "learn_profile": "default",
     }
 
 
@@ -59,7 +64,7 @@ def test_setting_only_the_parameters_keeps_the_backend(admin_client):
     url = f"/api/projects/{project.pk}/suggestion-settings/"
     admin_client.put(url, {"backend": "chemu"}, format="json")
 
-    admin_client.put(url, {"params": {"k": 1}}, format="json")
+    admin_client.put(url, {"params": {"threshold": 0.5}}, format="json")
 
     assert admin_client.get(url).json()["backend"] == "chemu"
 
@@ -94,6 +99,18 @@ def test_the_list_gives_every_project_its_settings_or_the_defaults(admin_client)
     rows = admin_client.get("/api/suggestion-settings/").json()
 
     assert rows == [
-        {"project": configured.pk, "backend": "chemu", "params": {}, "learn": False},
-        {"project": plain.pk, "backend": DEFAULT_BACKEND, "params": {}, "learn": False},
+        {
+            "project": configured.pk,
+            "backend": "chemu",
+            "params": {},
+            "learn": False,
+            **DEFAULT_LEARNING,
+        },
+        {
+            "project": plain.pk,
+            "backend": DEFAULT_BACKEND,
+            "params": {},
+            "learn": False,
+            **DEFAULT_LEARNING,
+        },
     ]

@@ -158,5 +158,5 @@ def test_the_trained_backend_decodes_as_scico_with_thresholds_tuned_for_that(tra
     )
     clusters = [c.mentions for c in legacy.suggest(topic).clusters]
     assert clusters == [c.mentions for c in old.clusters]
-    with pytest.raises(ValueError, match="unknown decoding"):
+    with pytest.raises(ValueError, match="decoding must be one of"):
         TrainedBackend({"model_dir": str(out), "device": "cpu", "decoding": "mean"})

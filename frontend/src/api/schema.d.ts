@@ -2038,6 +2038,12 @@ export interface components {
             old: string;
             new: string;
         };
+        /**
+         * @description * `default` - default
+         *     * `scico-b2` - scico-b2
+         * @enum {string}
+         */
+        LearnProfileEnum: "default" | "scico-b2";
         /** @description A version learnt from the project's work (docs/learning.md). */
         LearntVersionChoice: {
             id: number;
@@ -2872,6 +2878,9 @@ export interface components {
             };
             /** @description learn from this project's work (docs/learning.md) */
             learn?: boolean;
+            /** @description an encoder folder inside the allowed model folders ("": the packaged MiniLM) */
+            learn_encoder?: string;
+            learn_profile?: components["schemas"]["LearnProfileEnum"];
         };
         ShownSuggestionRequest: {
             /** Format: int64 */
@@ -3075,6 +3084,10 @@ export interface components {
             };
             /** @description submitted work retrains the suggester */
             learn: boolean;
+            /** @description the encoder folder learning fine-tunes from ("": the packaged MiniLM) */
+            learn_encoder: string;
+            /** @description the cross-encoder's training profile: default or scico-b2 (docs/models.md) */
+            learn_profile: string;
         };
         /** @description Suggestions mapped onto my annotation (modelserve/selectors.py). */
         SuggestionsPayload: {
