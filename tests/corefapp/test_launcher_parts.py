@@ -129,3 +129,24 @@ def test_a_gone_server_is_restarted_after_a_pause_that_doubles_while_starts_fail
         f"{failed}; restarting in 4 s",
         "PostgreSQL restarted (restart 3)",
     ]
+
+
+def test_lines_a_child_reports_reach_the_launcher_whole():
+    import os
+
+    from corefapp.runtime.supervisor import REPORT_FD, Reports, report
+
+    reports = Reports()
+    said: list[str] = []
+    try:
+        report("web worker 1 exited unexpectedly (code -9)", {REPORT_FD: str(reports.write_fd)})
+        os.write(reports.write_fd, b"web worker 1 rest")  # a line still being written
+        reports.drain(said.append)
+        assert said == ["web worker 1 exited unexpectedly (code -9)"]
+        os.write(reports.write_fd, b"arted (pid 7, restart 1)\n")
+        reports.drain(said.append)
+        reports.drain(said.append)  # nothing new: no wait, no line
+    finally:
+        reports.close()
+    assert said[1:] == ["web worker 1 restarted (pid 7, restart 1)"]
+    report("no launcher listens", {})  # without a pipe: nothing, no error

@@ -127,6 +127,24 @@ def test_a_killed_model_worker_is_restarted_and_its_run_is_taken_over_and_comple
     )
 
 
+def test_a_killed_web_worker_is_on_the_launchers_output_like_every_child(launcher):
+    web = next(
+        c
+        for c in psutil.Process(launcher.proc.pid).children()
+        if "runtime.web" in " ".join(c.cmdline())
+    )
+    worker = web.children()[0]
+    os.kill(worker.pid, signal.SIGKILL)
+    launcher.wait_for_output("exited unexpectedly (code -9)", 15)
+    launcher.wait_for_output("restarted", 30)
+    output = launcher.read_output()
+    assert "web worker" in output, output
+    log = up_log(launcher)
+    assert "web worker" in log, log
+    assert "exited unexpectedly (code -9)" in log, log
+    assert wait_healthy(launcher)["http_status"] == 200
+
+
 @dataclass
 class Answer:
     path: str
