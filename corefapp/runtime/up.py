@@ -23,6 +23,7 @@ from types import FrameType
 from typing import Protocol
 
 from corefapp.backups.schedule import BackupScheduler
+from corefapp.private_files import private_umask, var_private
 from corefapp.runtime import commands
 from corefapp.runtime.defaults import (
     PG_PASSWORD_FILE,
@@ -36,7 +37,6 @@ from corefapp.runtime.defaults import (
 )
 from corefapp.runtime.instance import WAIT_FOR_PREVIOUS_SECONDS, InstanceLock
 from corefapp.runtime.preflight import PreflightError, require_free_port
-from corefapp.runtime.private import private_umask, var_private
 from corefapp.runtime.supervisor import Child, Reports, WatchedServer
 
 
@@ -155,7 +155,7 @@ def run() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", commands.WEB_PORT_DEFAULT))
     var = var_dir()
-    private_umask()  # before anything is written: runtime/private.py
+    private_umask()  # before anything is written: corefapp/private_files.py
     var_private(var)
     logs = var / "log"
     logs.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from types import FrameType
 
+from corefapp.private_files import private_umask
 from corefapp.runtime.commands import daphne_command
 from corefapp.runtime.supervisor import REPORT_FD, Child, report
 
@@ -174,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-b", "--bind", default="127.0.0.1")
     parser.add_argument("-p", "--port", type=int, default=8000)
     args = parser.parse_args(argv)
+    private_umask()  # the workers inherit it (corefapp/private_files.py)
     return run(args.bind, args.port, web_concurrency())
 
 

@@ -21,6 +21,7 @@ from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
+from corefapp.private_files import PRIVATE_UMASK
 from corefapp.runtime.preflight import free_port
 from corefapp.runtime.supervisor import Reports
 from corefapp.runtime.web import default_concurrency, web_concurrency
@@ -116,6 +117,13 @@ class Web:
             self.reports.drain(lines.append)
             time.sleep(0.05)
         return lines
+
+
+def umask(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(
+        next(line for line in status.splitlines() if line.startswith("Umask:")).split()[1], 8
+    )
 
 
 @pytest.fixture
@@ -215,4 +223,6 @@ def test_a_killed_worker_is_restarted_and_the_port_keeps_answering(web):
         for line in reported
     ), reported
     worker_pids = {worker.pid for worker in web.workers()}
+    # Private files whatever umask the web server was started with (this one inherits pytest's).
+    assert {umask(pid) for pid in [web.proc.pid, *worker_pids]} == {PRIVATE_UMASK}
     assert all("COREFAPP_REPORT_FD" not in psutil.Process(pid).environ() for pid in worker_pids)
