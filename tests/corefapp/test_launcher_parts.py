@@ -114,19 +114,19 @@ def test_a_gone_server_is_restarted_after_a_pause_that_doubles_while_starts_fail
     watched = WatchedServer("PostgreSQL", server, started_at=0.0)
     server.running = False
 
-    watched.supervise(lines.append, now=100.0)  # noticed: restart in 1 s
-    watched.supervise(lines.append, now=100.5)  # not yet
-    watched.supervise(lines.append, now=101.0)  # fails: again in 2 s
-    watched.supervise(lines.append, now=103.0)  # fails: again in 4 s
-    watched.supervise(lines.append, now=107.0)  # starts
+    watched.supervise(lines.append, now=100.0)  # noticed: restart in 0.2 s
+    watched.supervise(lines.append, now=100.1)  # not yet
+    watched.supervise(lines.append, now=100.25)  # fails: again in 0.4 s
+    watched.supervise(lines.append, now=100.7)  # fails: again in 0.8 s
+    watched.supervise(lines.append, now=101.55)  # starts
 
     failed = "PostgreSQL did not start again (PostgreSQL did not start: shared memory still in use)"
     assert server.starts == 3
     assert server.running
     assert lines == [
-        "PostgreSQL exited unexpectedly after 100 s; restarting in 1 s",
-        f"{failed}; restarting in 2 s",
-        f"{failed}; restarting in 4 s",
+        "PostgreSQL exited unexpectedly after 100 s; restarting in 0.2 s",
+        f"{failed}; restarting in 0.4 s",
+        f"{failed}; restarting in 0.8 s",
         "PostgreSQL restarted (restart 3)",
     ]
 

@@ -30,7 +30,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(540)]
 
 ANSWER_SECONDS = 2.0  # the issue's bound for every answer during an outage
 # From a kill -9 of the postmaster to the API answering again (issue 44, item 2): the launcher
-# notices within its 0.5 s look, waits its 1 s first pause, PostgreSQL recovers (0.3 s here) and
+# notices within its 0.2 s look, waits its 0.2 s first pause, PostgreSQL recovers (1-2 s) and
 # requests pause 1 s after an outage (corefapp/database_outage.py).
 POSTGRES_BACK_SECONDS = 5.0
 # SUGGEST_HEARTBEAT_STALE_SECONDS for this stack: a dead run is noticed fast (the default is
@@ -233,7 +233,12 @@ def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503
     during = [a for a in load.since(killed) if a.at < back.at]
     outage = back.at + back.seconds - killed
 
-    assert outage < POSTGRES_BACK_SECONDS, (outage, launcher.read_output())
+    recovery = [  # PostgreSQL's own account of the restart, to say where the time went
+        line
+        for line in (launcher.var_dir / "postgres.log").read_text().splitlines()[-60:]
+        if " LOG: " in line
+    ][-12:]
+    assert outage < POSTGRES_BACK_SECONDS, (outage, launcher.read_output(), recovery)
     # The launcher started the postmaster and reaps it: no zombie waits for another parent.
     assert not psutil.pid_exists(pid), psutil.Process(pid).status()
     api = [a for a in during if a.path != "/healthz"]
@@ -254,7 +259,7 @@ def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503
         f"\nPostgreSQL killed: restarted after {restarted - killed:.1f} s, API back "
         f"{back.at - restarted:.1f} s later (outage {outage:.1f} s), {len(refused)} quick 503s, "
         "slowest answer "
-        f"{max(a.seconds for a in during):.2f} s\n{log}"
+        f"{max(a.seconds for a in during):.2f} s\n{log}\n" + "\n".join(recovery)
     )
 
 
