@@ -4,7 +4,10 @@ import os
 
 import django
 
+from corefapp.private_files import private_umask
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "corefapp.settings")
+private_umask()  # a Daphne started without corefapp.runtime.web writes private files too
 django.setup(set_prefix=False)
 
 from channels.auth import AuthMiddlewareStack

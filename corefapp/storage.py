@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlparse
 
+from corefapp.private_files import STORAGE_MODES
+
 LOCAL = "django.core.files.storage.FileSystemStorage"
 S3 = "storages.backends.s3.S3Storage"
 
@@ -34,7 +36,8 @@ def default_storage_setting(
     Credentials are boto3's own: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY in the environment,
     a profile, or the pod's role."""
     if not url:
-        return {"BACKEND": LOCAL, "OPTIONS": {"location": str(var_dir)}}
+        # Private whatever the umask: Django would chmod every saved file to 0644.
+        return {"BACKEND": LOCAL, "OPTIONS": {"location": str(var_dir), **STORAGE_MODES}}
     parsed = urlparse(url)
     if parsed.scheme != "s3" or not parsed.netloc:
         raise StorageUrlError(

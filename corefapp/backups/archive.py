@@ -2,7 +2,9 @@
 models/ (the trained models under MODELS_DIR).
 
 Written to a temporary file beside the target and renamed into place, so a backup that fails
-half-way never leaves a truncated archive under the final name.
+half-way never leaves a truncated archive under the final name. The archive holds the whole
+database: it is 0600 at any path, whatever the umask (corefapp/private_files.py), and the
+models a restore unpacks are made private again (the archive's modes are those of its writer).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from django.db.migrations.loader import MigrationLoader
 
 from corefapp.backups import pg_tools
 from corefapp.backups.pg_tools import BackupError
+from corefapp.private_files import make_private, open_private, private_dirs
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -75,7 +78,7 @@ def manifest(database_sha256: str, model_files: int) -> dict[str, Any]:
 def write(target: Path) -> dict[str, Any]:
     """Write the archive to `target`; returns its manifest."""
     target = target.resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_dirs(target.parent)
     models_dir = Path(settings.MODELS_DIR)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".backup-") as work:
         dump_file = Path(work) / DATABASE
@@ -86,7 +89,7 @@ def write(target: Path) -> dict[str, Any]:
         info = manifest(_sha256(dump_file), len(model_files))
         (Path(work) / MANIFEST).write_text(json.dumps(info, indent=2) + "\n")
         partial = Path(work) / "archive.tar.gz"
-        with tarfile.open(partial, "w:gz") as tar:
+        with open_private(partial) as file, tarfile.open(fileobj=file, mode="w:gz") as tar:
             tar.add(Path(work) / MANIFEST, arcname=MANIFEST)
             tar.add(dump_file, arcname=DATABASE)
             for path in model_files:
@@ -145,11 +148,12 @@ def replace_models(extracted: Path) -> None:
     """Swap MODELS_DIR for the archive's models (renames on one file system, so a reader sees
     the old folder or the new one)."""
     models_dir = Path(settings.MODELS_DIR)
-    models_dir.parent.mkdir(parents=True, exist_ok=True)
+    private_dirs(models_dir.parent)
     incoming = Path(tempfile.mkdtemp(dir=models_dir.parent, prefix=".models-restore-"))
     source = extracted / MODELS
     if source.is_dir():
         shutil.copytree(source, incoming, dirs_exist_ok=True)
+    make_private(incoming)  # before anyone can see it under MODELS_DIR
     old = models_dir.with_name(f".{models_dir.name}-replaced-{time.time_ns()}")
     if models_dir.exists():
         models_dir.rename(old)

@@ -16,6 +16,7 @@ from annotation.infra import state_cache
 from annotation.models import Project
 from corefapp.backups import archive, pg_tools
 from corefapp.backups.pg_tools import BackupError
+from corefapp.private_files import private_dirs
 
 
 def holds_data() -> bool:
@@ -39,7 +40,7 @@ def restore(source: Path, *, replace: bool) -> dict[str, Any]:
             "Run restore again with --replace if that is what you want."
         )
     work_root = Path(settings.MODELS_DIR).parent
-    work_root.mkdir(parents=True, exist_ok=True)
+    private_dirs(work_root)
     with tempfile.TemporaryDirectory(dir=work_root, prefix=".restore-") as work:
         extracted = Path(work)
         archive.extract(source, extracted)

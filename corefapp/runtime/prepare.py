@@ -10,6 +10,9 @@ import sys
 
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "corefapp.settings")
+    from corefapp.private_files import private_umask
+
+    private_umask()  # the default models it trains are private (corefapp/private_files.py)
     import django
     from django.core.management import call_command
 

@@ -4,8 +4,9 @@ Redis): started, watched, restarted when they exit.
 A child or server that exits on its own (a crash, an OOM kill, a `kill -9`) is restarted after
 a pause that doubles with each quick exit (1 s, 2 s, ... 30 s) and starts again from 1 s once
 it has run for a minute; a server that fails to start again is retried the same way. Every exit
-and restart is one line on the launcher's output (and in var/log/up.log). Only the launcher's
-own stop (Ctrl-C) ends them for good.
+and restart is one line on the launcher's output (and in var/log/up.log), also a web worker's,
+which the web server's own launcher restarts and reports up a pipe (Reports). Only the
+launcher's own stop (Ctrl-C) ends them for good.
 """
 
 from __future__ import annotations
@@ -20,15 +21,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+# A child that supervises processes of its own (the web server's launcher) writes its exit and
+# restart lines to this inherited file descriptor too, for make up's launcher to print.
+REPORT_FD = "COREFAPP_REPORT_FD"
+
 FIRST_DELAY = 1.0
 MAX_DELAY = 30.0
 STABLE_AFTER = 60.0
 
 
-def next_delay(previous: float, ran: float) -> float:
+# An embedded server is restarted sooner: everything waits on the database (issue 44: back
+# within 5 s of a kill), and a server that keeps failing still backs off, from here, to 30 s.
+SERVER_FIRST_DELAY = 0.2
+
+
+def next_delay(previous: float, ran: float, first: float = FIRST_DELAY) -> float:
     """The pause before the next restart: doubled after a quick exit, else the first one."""
     quick = previous > 0 and ran < STABLE_AFTER
-    return min(MAX_DELAY, previous * 2) if quick else FIRST_DELAY
+    return min(MAX_DELAY, previous * 2) if quick else first
 
 
 def kill_group(pid: int) -> None:
@@ -168,7 +178,53 @@ class WatchedServer:
         self._schedule(say, now, f"{self.name} exited unexpectedly after {ran:.0f} s")
 
     def _schedule(self, say: Callable[[str], None], now: float, what: str) -> None:
-        self.delay = next_delay(self.delay, now - self.started_at)
+        self.delay = next_delay(self.delay, now - self.started_at, SERVER_FIRST_DELAY)
         self.restarts += 1
         self.restart_at = now + self.delay
-        say(f"{what}; restarting in {self.delay:.0f} s")
+        say(f"{what}; restarting in {self.delay:.3g} s")
+
+
+class Reports:
+    """A pipe on which children send the launcher the exit and restart lines of processes they
+    supervise themselves, so that those are on the launcher's output like its own children's
+    (otherwise they were only in the child's log)."""
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+        self._partial = b""
+
+    def child_env(self) -> dict[str, str]:
+        return {REPORT_FD: str(self.write_fd)}
+
+    def drain(self, say: Callable[[str], None]) -> None:
+        """Say every whole line that has arrived (never waits)."""
+        while True:
+            try:
+                chunk = os.read(self.read_fd, 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            self._partial += chunk
+        *lines, self._partial = self._partial.split(b"\n")
+        for line in lines:
+            say(line.decode(errors="replace"))
+
+    def close(self) -> None:
+        for fd in (self.read_fd, self.write_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def report(line: str, environ: dict[str, str] | None = None) -> None:
+    """In a child that make up started: send `line` to the launcher's Reports, if it gave one.
+    Never blocks and never fails: a launcher that is gone or not reading loses the line."""
+    fd = (os.environ if environ is None else environ).get(REPORT_FD, "")
+    if not fd.isdigit():
+        return
+    try:
+        os.set_blocking(int(fd), False)
+        os.write(int(fd), line.encode() + b"\n")
+    except OSError:
+        pass

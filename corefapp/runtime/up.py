@@ -23,6 +23,7 @@ from types import FrameType
 from typing import Protocol
 
 from corefapp.backups.schedule import BackupScheduler
+from corefapp.private_files import private_umask, var_private
 from corefapp.runtime import commands
 from corefapp.runtime.defaults import (
     PG_PASSWORD_FILE,
@@ -36,8 +37,7 @@ from corefapp.runtime.defaults import (
 )
 from corefapp.runtime.instance import WAIT_FOR_PREVIOUS_SECONDS, InstanceLock
 from corefapp.runtime.preflight import PreflightError, require_free_port
-from corefapp.runtime.private import private_umask, var_private
-from corefapp.runtime.supervisor import Child, WatchedServer
+from corefapp.runtime.supervisor import Child, Reports, WatchedServer
 
 
 class Server(Protocol):
@@ -55,12 +55,15 @@ class Stack:
     children: dict[str, Child] = field(default_factory=dict)
     # The embedded servers, restarted like the children (an external one is not ours to run).
     watched: list[WatchedServer] = field(default_factory=list)
+    # What children that supervise their own processes (the web server's workers) report.
+    reports: Reports = field(default_factory=Reports)
 
     def supervise(self) -> None:
         for server in self.watched:  # first: the children need them
             server.supervise(say)
         for child in self.children.values():
             child.supervise(say)
+        self.reports.drain(say)
 
     def stop(self) -> None:
         for child in reversed(list(self.children.values())):
@@ -72,6 +75,7 @@ class Stack:
             self.redis.stop()
         if self.postgres is not None:
             self.postgres.stop()
+        self.reports.close()
 
 
 # var/log/up.log: what the launcher printed, kept after the terminal is gone.
@@ -151,7 +155,7 @@ def run() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", commands.WEB_PORT_DEFAULT))
     var = var_dir()
-    private_umask()  # before anything is written: runtime/private.py
+    private_umask()  # before anything is written: corefapp/private_files.py
     var_private(var)
     logs = var / "log"
     logs.mkdir(parents=True, exist_ok=True)
@@ -227,12 +231,20 @@ def run() -> int:
         if prepare.returncode != 0:
             raise RuntimeError("preparation failed (see the messages above)")
 
-        for name, argv in (
-            ("web", commands.web_command(host=host, port=port)),
-            ("worker", commands.worker_command()),
-            ("models", commands.model_worker_command()),
+        reporting = stack.reports
+        for name, argv, extra in (
+            ("web", commands.web_command(host=host, port=port), reporting),
+            ("worker", commands.worker_command(), None),
+            ("models", commands.model_worker_command(), None),
         ):
-            stack.children[name] = Child(name, argv, env, REPO_ROOT, logs)
+            stack.children[name] = Child(
+                name,
+                argv,
+                env | (extra.child_env() if extra else {}),
+                REPO_ROOT,
+                logs,
+                pass_fds=(extra.write_fd,) if extra else (),
+            )
             stack.children[name].start()
         url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
         _wait_http(
@@ -255,7 +267,7 @@ def run() -> int:
         while not stopping:
             stack.supervise()
             backups.tick(say)
-            time.sleep(0.5)
+            time.sleep(0.2)  # a look costs a few system calls; a server's exit is seen soon
         say("\nStopping...")
         return 0
     except PreflightError as exc:

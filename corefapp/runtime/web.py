@@ -30,8 +30,9 @@ import time
 from pathlib import Path
 from types import FrameType
 
+from corefapp.private_files import private_umask
 from corefapp.runtime.commands import daphne_command
-from corefapp.runtime.supervisor import Child
+from corefapp.runtime.supervisor import REPORT_FD, Child, report
 
 MAX_DEFAULT_WORKERS = 8
 
@@ -110,6 +111,12 @@ def _say(line: str) -> None:
     print(f"[web] {line}", flush=True)
 
 
+def _say_and_report(line: str) -> None:
+    """A worker's exit or restart: in web.log, and on make up's output like its children's."""
+    _say(line)
+    report(line)
+
+
 def run(host: str, port: int, count: int) -> int:
     stopping = False
 
@@ -132,11 +139,12 @@ def run(host: str, port: int, count: int) -> int:
     except OSError as error:
         print(f"error: cannot listen on {host}:{port}: {error}", file=sys.stderr, flush=True)
         return 2
+    worker_env = {k: v for k, v in os.environ.items() if k != REPORT_FD}  # not theirs
     workers = [
         Child(
             f"web worker {i + 1}",
             _worker_command(fd=sock.fileno()),
-            dict(os.environ),
+            worker_env,
             Path.cwd(),
             Path.cwd(),
             inherit_output=True,
@@ -152,7 +160,7 @@ def run(host: str, port: int, count: int) -> int:
     _say(f"{count} worker(s) on {host}:{port} (WEB_CONCURRENCY), pids {pids}")
     while not stopping:
         for worker in workers:
-            worker.supervise(_say)
+            worker.supervise(_say_and_report)
         time.sleep(0.2)
     for worker in workers:
         worker.terminate()
@@ -167,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-b", "--bind", default="127.0.0.1")
     parser.add_argument("-p", "--port", type=int, default=8000)
     args = parser.parse_args(argv)
+    private_umask()  # the workers inherit it (corefapp/private_files.py)
     return run(args.bind, args.port, web_concurrency())
 
 

@@ -114,18 +114,39 @@ def test_a_gone_server_is_restarted_after_a_pause_that_doubles_while_starts_fail
     watched = WatchedServer("PostgreSQL", server, started_at=0.0)
     server.running = False
 
-    watched.supervise(lines.append, now=100.0)  # noticed: restart in 1 s
-    watched.supervise(lines.append, now=100.5)  # not yet
-    watched.supervise(lines.append, now=101.0)  # fails: again in 2 s
-    watched.supervise(lines.append, now=103.0)  # fails: again in 4 s
-    watched.supervise(lines.append, now=107.0)  # starts
+    watched.supervise(lines.append, now=100.0)  # noticed: restart in 0.2 s
+    watched.supervise(lines.append, now=100.1)  # not yet
+    watched.supervise(lines.append, now=100.25)  # fails: again in 0.4 s
+    watched.supervise(lines.append, now=100.7)  # fails: again in 0.8 s
+    watched.supervise(lines.append, now=101.55)  # starts
 
     failed = "PostgreSQL did not start again (PostgreSQL did not start: shared memory still in use)"
     assert server.starts == 3
     assert server.running
     assert lines == [
-        "PostgreSQL exited unexpectedly after 100 s; restarting in 1 s",
-        f"{failed}; restarting in 2 s",
-        f"{failed}; restarting in 4 s",
+        "PostgreSQL exited unexpectedly after 100 s; restarting in 0.2 s",
+        f"{failed}; restarting in 0.4 s",
+        f"{failed}; restarting in 0.8 s",
         "PostgreSQL restarted (restart 3)",
     ]
+
+
+def test_lines_a_child_reports_reach_the_launcher_whole():
+    import os
+
+    from corefapp.runtime.supervisor import REPORT_FD, Reports, report
+
+    reports = Reports()
+    said: list[str] = []
+    try:
+        report("web worker 1 exited unexpectedly (code -9)", {REPORT_FD: str(reports.write_fd)})
+        os.write(reports.write_fd, b"web worker 1 rest")  # a line still being written
+        reports.drain(said.append)
+        assert said == ["web worker 1 exited unexpectedly (code -9)"]
+        os.write(reports.write_fd, b"arted (pid 7, restart 1)\n")
+        reports.drain(said.append)
+        reports.drain(said.append)  # nothing new: no wait, no line
+    finally:
+        reports.close()
+    assert said[1:] == ["web worker 1 restarted (pid 7, restart 1)"]
+    report("no launcher listens", {})  # without a pipe: nothing, no error

@@ -21,7 +21,9 @@ from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
+from corefapp.private_files import PRIVATE_UMASK
 from corefapp.runtime.preflight import free_port
+from corefapp.runtime.supervisor import Reports
 from corefapp.runtime.web import default_concurrency, web_concurrency
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 
@@ -32,11 +34,13 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class Web:
-    """`python -m corefapp.runtime.web` with WEB_CONCURRENCY=2, its output kept for messages."""
+    """`python -m corefapp.runtime.web` with WEB_CONCURRENCY=2, its output kept for messages,
+    started as make up starts it: with a pipe for its workers' exit lines (`reports`)."""
 
     def __init__(self, services, log: Path) -> None:
         self.port = free_port()
         self.log = log
+        self.reports = Reports()
         env = dict(
             os.environ,
             DATABASE_URL=services.postgres.url(connection.settings_dict["NAME"]),
@@ -46,6 +50,7 @@ class Web:
             ALLOWED_HOSTS="127.0.0.1,localhost",
             DJANGO_SETTINGS_MODULE="corefapp.settings",
             WEB_CONCURRENCY="2",
+            **self.reports.child_env(),
         )
         with open(log, "wb") as out:  # the launcher keeps its own copy
             self.proc = subprocess.Popen(
@@ -55,6 +60,7 @@ class Web:
                 env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                pass_fds=(self.reports.write_fd,),
             )
 
     def workers(self) -> list[psutil.Process]:
@@ -100,6 +106,24 @@ class Web:
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGTERM)
         self.proc.wait(30)
+        self.reports.close()
+
+    def reported(self, text: str, timeout: float = 30) -> list[str]:
+        """The lines make up's launcher would print, once one holds `text`."""
+        lines: list[str] = []
+        deadline = time.monotonic() + timeout
+        while not any(text in line for line in lines):
+            assert time.monotonic() < deadline, (lines, self.output())
+            self.reports.drain(lines.append)
+            time.sleep(0.05)
+        return lines
+
+
+def umask(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(
+        next(line for line in status.splitlines() if line.startswith("Umask:")).split()[1], 8
+    )
 
 
 @pytest.fixture
@@ -192,3 +216,13 @@ def test_a_killed_worker_is_restarted_and_the_port_keeps_answering(web):
     assert "web worker" in web.output()
     assert "exited unexpectedly (code -9)" in web.output()
     assert "restarted" in web.output()
+    # ...and on make up's output, as every other child's exit (issue 44, item 12).
+    reported = web.reported("restarted")
+    assert any(
+        line.startswith("web worker ") and "exited unexpectedly (code -9)" in line
+        for line in reported
+    ), reported
+    worker_pids = {worker.pid for worker in web.workers()}
+    # Private files whatever umask the web server was started with (this one inherits pytest's).
+    assert {umask(pid) for pid in [web.proc.pid, *worker_pids]} == {PRIVATE_UMASK}
+    assert all("COREFAPP_REPORT_FD" not in psutil.Process(pid).environ() for pid in worker_pids)
