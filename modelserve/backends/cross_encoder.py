@@ -59,7 +59,7 @@ from modelserve.backends.scico_pairs import (
     global_attention_mask as attention_on_markers,
 )
 from modelserve.devices import pick_device
-from modelserve.encoders import context_window, mention_document, sentence_range
+from modelserve.encoders import SerialTokenizer, context_window, mention_document, sentence_range
 
 logger = logging.getLogger(__name__)
 
@@ -325,5 +325,6 @@ def _load(path: str | Path, device: torch.device) -> tuple[Any, Any]:
             model = AutoModelForSequenceClassification.from_pretrained(
                 resolved, local_files_only=True
             )
-            _LOADED[key] = (tokenizer, model.to(device).eval())
+            # Shared by every run of the process, whatever thread it runs in (encoders.py).
+            _LOADED[key] = (SerialTokenizer(tokenizer), model.to(device).eval())
         return _LOADED[key]
