@@ -26,9 +26,14 @@ export class ApiError extends Error {
   }
 }
 
-/** The server could not be reached (offline, connection refused, proxy 502-504). */
+/** The server could not be reached (offline, connection refused, proxy 502-504), or said it
+ * cannot save for a moment: `reason` "restoring" while a backup is being restored (the
+ * server's 503 "restoring", corefapp/restoring.py). Either way the edit is sent again. */
 export class NetworkError extends Error {
-  constructor(message = "The server cannot be reached.") {
+  constructor(
+    message = "The server cannot be reached.",
+    readonly reason: "restoring" | null = null,
+  ) {
     super(message);
     this.name = "NetworkError";
   }
@@ -91,7 +96,10 @@ export async function answer<D>(pending: Promise<Answer<D>>): Promise<D> {
     throw new NetworkError(error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined);
   }
   const { data, error, response } = result;
-  if (GATEWAY_STATUSES.has(response.status)) throw new NetworkError(`The server answered ${response.status}.`);
+  if (GATEWAY_STATUSES.has(response.status)) {
+    const restoring = response.status === 503 && errorBody(503, error).error === "restoring";
+    throw new NetworkError(`The server answered ${response.status}.`, restoring ? "restoring" : null);
+  }
   if (!response.ok) throw new ApiError(response.status, errorBody(response.status, error));
   return data as D;
 }

@@ -80,6 +80,18 @@ describe("the typed client", () => {
     await expect(answer(client.GET("/api/me/"))).rejects.toThrow("The server answered 502.");
   });
 
+  it("reads a restore's 503 as a NetworkError that says the server is restoring", async () => {
+    reply = () => json(503, { error: "restoring", message: "A backup is being restored." });
+    const restoring = await answer(client.POST("/api/auth/logout/")).catch((error: unknown) => error);
+    expect(restoring).toBeInstanceOf(NetworkError);
+    expect((restoring as NetworkError).reason).toBe("restoring");
+
+    reply = () => json(503, { error: "database_unavailable", message: "The database is unavailable." });
+    const outage = await answer(client.POST("/api/auth/logout/")).catch((error: unknown) => error);
+    expect(outage).toBeInstanceOf(NetworkError);
+    expect((outage as NetworkError).reason).toBeNull();
+  });
+
   it("answers undefined for a 204", async () => {
     reply = () => new Response(null, { status: 204 });
 
