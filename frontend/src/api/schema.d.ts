@@ -3560,6 +3560,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_retrieve: {
@@ -3688,6 +3697,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_flags_list: {
@@ -3809,6 +3827,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_flags_destroy: {
@@ -3859,6 +3886,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3995,6 +4031,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_redo_create: {
@@ -4078,6 +4123,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4206,6 +4260,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_suggestions_accept_above_create: {
@@ -4289,6 +4352,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4418,6 +4490,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4575,6 +4656,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     assignments_destroy: {
@@ -4618,6 +4708,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4697,6 +4796,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     assignments_reopen_create: {
@@ -4738,6 +4846,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4795,6 +4912,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4865,6 +4991,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4980,7 +5115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `service_unavailable`. */
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5009,6 +5144,15 @@ export interface operations {
             };
             /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5068,7 +5212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `service_unavailable`. */
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5347,6 +5491,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     onboarding_assignments_start_create: {
@@ -5388,6 +5541,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5543,6 +5705,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     onboarding_projects_rule_update: {
@@ -5608,6 +5779,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5681,6 +5861,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5799,6 +5988,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     onboarding_topics_practice_destroy: {
@@ -5839,6 +6037,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5963,6 +6170,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_retrieve: {
@@ -6052,6 +6268,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_partial_update: {
@@ -6117,6 +6342,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6375,6 +6609,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_model_evaluation_choices_retrieve: {
@@ -6525,6 +6768,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_model_versions_retrieve: {
@@ -6629,6 +6881,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6795,6 +7056,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_release_jobs_list: {
@@ -6946,6 +7216,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7126,7 +7405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `service_unavailable`. */
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7239,6 +7518,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7545,6 +7833,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     topics_manage_partial_update: {
@@ -7617,6 +7914,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     topics_split_partial_update: {
@@ -7682,6 +7988,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7818,7 +8133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `service_unavailable`. */
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7916,6 +8231,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     users_partial_update: {
@@ -7981,6 +8305,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
