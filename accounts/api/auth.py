@@ -3,7 +3,6 @@ throttled per account and per client address (accounts.api.throttles)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import logout
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -14,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.throttles import sign_in_attempt
-from accounts.services.sessions import api_token_obtain, session_login
+from accounts.services.sessions import api_token_obtain, session_login, session_logout
 from annotation.errors import InvalidCredentials
 from annotation.selectors.access import is_admin
 
@@ -88,7 +87,7 @@ class LogoutView(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request):
-        logout(request)
+        session_logout(request=request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

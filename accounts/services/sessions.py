@@ -3,7 +3,7 @@ when a password changes."""
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, login, update_session_auth_hash
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from rest_framework.authtoken.models import Token
 
 from annotation.errors import InvalidCredentials
@@ -29,6 +29,15 @@ def api_token_obtain(*, request, username: str, password: str) -> str:
     """The API token of the user these credentials name (made on first use)."""
     token, _ = Token.objects.get_or_create(user=_user(request, username, password))
     return token.key
+
+
+def session_logout(*, request) -> None:
+    """Sign `request`'s session out. The sockets opened with it check again and close (the
+    user's other sessions keep theirs)."""
+    user_id = request.user.pk
+    logout(request)
+    if user_id is not None:
+        after_commit(broadcast.access_changed, user_id)
 
 
 def session_keep(*, request, user) -> None:

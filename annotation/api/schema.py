@@ -6,7 +6,8 @@ parts:
   reads a body or query parameters, 413 when it reads a body, 404 when its path names an
   object, 403 unless anyone may call it (or, for a write, a signed-in browser may be refused
   its CSRF token), 422 for a write (its service refuses what would break a rule of the
-  domain: a too-short password, an assignment with work in it, a second validation scheme);
+  domain: a too-short password, an assignment with work in it, a second validation scheme),
+  503 "restoring" for a write (while a backup is restored, corefapp/restoring.py);
 - what its services raise beyond that, declared below by operation (`RAISES`), as error
   classes: the status each one gets is the table's.
 
@@ -108,6 +109,9 @@ def description(answer: int) -> str:
     named = ", ".join(f"`{code}`" for code in codes(answer))
     if answer == status.HTTP_422_UNPROCESSABLE_ENTITY:
         return "Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...)."
+    if answer == status.HTTP_503_SERVICE_UNAVAILABLE:
+        # The restore's refusal comes from a middleware, not from the table's errors.
+        return f"Refused: {named}, `restoring` (every write while a backup is restored)."
     return f"Refused: {named}."
 
 
@@ -182,6 +186,9 @@ class ErrorsAutoSchema(AutoSchema):
         operation = f"{self.method} {self.path}"
         if self.method in ("POST", "PUT", "PATCH", "DELETE") and operation not in NO_RULES:
             answers[status.HTTP_422_UNPROCESSABLE_ENTITY] = ErrorSerializer
+        if self.method in ("POST", "PUT", "PATCH", "DELETE"):
+            # Every write, while a backup is restored (corefapp/restoring.py).
+            answers[status.HTTP_503_SERVICE_UNAVAILABLE] = ErrorSerializer
         for error in RAISES.get(operation, ()):
             answers[status_in_schema(error)] = (
                 VersionConflictSerializer

@@ -116,6 +116,12 @@ def topic_event(topic_id: int, payload: dict) -> None:
 
 
 def access_changed(user_id: int) -> None:
-    """The user's assignments, role, active flag or password changed: each of their open
-    sockets checks its access again and closes itself if it is gone."""
+    """The user's assignments, role, active flag, password or sessions changed: each of their
+    open sockets checks its access again and closes itself if it is gone."""
     send_to_group(user_group(user_id), {"type": "access.changed"})
+
+
+def annotation_access_changed(annotation_id: int) -> None:
+    """Who may watch the annotation changed (a submitted one reopened: an adjudicator no
+    longer may): every socket watching it checks its access again, as above."""
+    send_to_group(annotation_group(annotation_id), {"type": "access.changed"})

@@ -110,6 +110,8 @@ def assignments_reopen(*, assignment_ids: list[int]) -> int:
             {"assignment": assignment.pk, "status": "reopened"},
         )
         after_commit(broadcast.annotation_status, annotation_id, payload)
+        # Adjudicators watch submitted work only: their sockets on it close.
+        after_commit(broadcast.annotation_access_changed, annotation_id)
     _announce_project(
         rows, {"action": "reopened", "assignments": [a.pk for a in rows], "status": "reopened"}
     )

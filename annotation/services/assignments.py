@@ -90,6 +90,8 @@ def assignment_reopen(*, assignment_id: int) -> Assignment:
     assignment.status = Assignment.Status.REOPENED
     assignment.save(update_fields=["status"])
     _announce(assignment)
+    # Adjudicators watch submitted work only: their sockets on it close (after the status).
+    after_commit(broadcast.annotation_access_changed, assignment.annotation.pk)
     return assignment
 
 

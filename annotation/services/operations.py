@@ -86,6 +86,12 @@ class Locked:
 
 
 # One statement for the hot path (the ORM's select_related compiles slower than it runs).
+# The project row is locked FOR SHARE: operations on a project run side by side, but a change
+# of its settings (services/projects.py locks the row FOR UPDATE) waits for the operations
+# under way to commit, re-checks the data under the lock, and the operations after it wait
+# for it and read the new flags (READ COMMITTED re-reads a row it waited for). Without it, an
+# operation that read "several parents allowed" could commit a second parent after the
+# admin's check found none, leaving a single-parent project with a two-parent cluster.
 _ANNOTATION = Annotation._meta.db_table
 _LOCK_SQL = (
     "SELECT a.id, a.version, a.topic_id, t.project_id, s.id, s.user_id, s.status, "
@@ -93,7 +99,7 @@ _LOCK_SQL = (
     + f" FROM {_ANNOTATION} a JOIN {Topic._meta.db_table} t ON t.id = a.topic_id "
     f"JOIN {Project._meta.db_table} p ON p.id = t.project_id "
     f"LEFT JOIN {Assignment._meta.db_table} s ON s.id = a.assignment_id "
-    f"WHERE a.id = %s FOR UPDATE OF a"
+    f"WHERE a.id = %s FOR UPDATE OF a FOR SHARE OF p"
 )
 _LOG_SQL = (
     f"WITH bumped AS (UPDATE {_ANNOTATION} SET version = version + 1, updated_at = now() "

@@ -74,7 +74,16 @@ def project_create(**values) -> Project:
 
 @transaction.atomic
 def project_update(*, project: Project, **values) -> Project:
+    """Change a project's settings. The row is locked first: every operation takes the same
+    row FOR SHARE while it plans and writes (services/operations.py), so the checks below see
+    every operation committed before the change, and none commits under the old flags after
+    it. That covers each setting an operation depends on: single-parent's check of existing
+    clusters and the reasons' check of existing rejections most of all, and the plain flags
+    (adding mentions, fixing spans, links, validation) likewise take effect between two
+    operations, never in the middle of one."""
     values = {k: v for k, v in values.items() if k in PROJECT_FIELDS}
+    list(Project.objects.select_for_update().filter(pk=project.pk).values_list("pk"))
+    project.refresh_from_db()  # the flags as of the lock, not as the caller read them
     merged = {f: getattr(project, f) for f in PROJECT_FIELDS} | values
     _check_scheme(merged)
     _check_reasons(project, values.get("validation_reasons"))

@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from django.conf import settings
 
 
@@ -46,6 +47,20 @@ def _env() -> dict[str, str]:
         PGCONNECT_TIMEOUT="10",
     )
     return env
+
+
+def connect() -> psycopg.Connection:
+    """A connection of its own (autocommit, outside Django's pool), to the same database."""
+    env = _env()
+    return psycopg.connect(
+        host=env["PGHOST"],
+        port=env["PGPORT"],
+        user=env["PGUSER"],
+        dbname=env["PGDATABASE"],
+        password=env["PGPASSWORD"],
+        connect_timeout=10,
+        autocommit=True,
+    )
 
 
 def _run(program: str, args: list[str]) -> None:

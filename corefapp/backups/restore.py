@@ -17,6 +17,7 @@ from annotation.models import Project
 from corefapp.backups import archive, pg_tools
 from corefapp.backups.pg_tools import BackupError
 from corefapp.private_files import private_dirs
+from corefapp.restoring import writes_refused
 
 
 def holds_data() -> bool:
@@ -41,13 +42,23 @@ def restore(source: Path, *, replace: bool) -> dict[str, Any]:
         )
     work_root = Path(settings.MODELS_DIR).parent
     private_dirs(work_root)
-    with tempfile.TemporaryDirectory(dir=work_root, prefix=".restore-") as work:
-        extracted = Path(work)
-        archive.extract(source, extracted)
-        connection.close()  # our own session must not hold anything the reset drops
-        pg_tools.replace_database(extracted / archive.DATABASE, extracted / "reset.sql")
-        archive.replace_models(extracted)
-    # An archive from an older release is brought up to this release's schema.
-    call_command("migrate", interactive=False, verbosity=0)
+    # From here until the data is this release's again, every write of every web process
+    # answers 503 "restoring" (corefapp/restoring.py): none is acknowledged and then lost.
+    # Writes made after the backup are what a restore takes back, so they are refused from
+    # its start, the archive's extraction included.
+    try:
+        with (
+            writes_refused(pg_tools.connect),
+            tempfile.TemporaryDirectory(dir=work_root, prefix=".restore-") as work,
+        ):
+            extracted = Path(work)
+            archive.extract(source, extracted)
+            connection.close()  # our own session must not hold anything the reset drops
+            pg_tools.replace_database(extracted / archive.DATABASE, extracted / "reset.sql")
+            archive.replace_models(extracted)
+            # An archive from an older release is brought up to this release's schema.
+            call_command("migrate", interactive=False, verbosity=0)
+    except TimeoutError as exc:
+        raise BackupError(str(exc)) from None
     state_cache.clear()
     return info

@@ -63,7 +63,7 @@ from modelserve.backends.scico_pairs import (
     global_attention_mask as attention_on_markers,
 )
 from modelserve.devices import pick_device
-from modelserve.encoders import context_window, mention_document, sentence_range
+from modelserve.encoders import SerialTokenizer, context_window, mention_document, sentence_range
 
 logger = logging.getLogger(__name__)
 
@@ -323,5 +323,6 @@ def _load(path: str | Path, device: torch.device, base: str | None = None) -> tu
     with _LOCK:
         if key not in _LOADED:
             tokenizer, model = load_checkpoint(resolved, base)
-            _LOADED[key] = (tokenizer, model.to(device).eval())
+            # Shared by every run of the process, whatever thread it runs in (encoders.py).
+            _LOADED[key] = (SerialTokenizer(tokenizer), model.to(device).eval())
         return _LOADED[key]

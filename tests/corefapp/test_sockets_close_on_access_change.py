@@ -1,6 +1,8 @@
 """An open websocket closes (4403) within a second of its user losing access: an assignment
-removed (an adjudicator's too), admin rights taken away, the account deactivated, or its
-password changed. Real sockets on a real two-worker Daphne, changes through the admin API."""
+removed (an adjudicator's too), admin rights taken away, the account deactivated, its
+password changed, the submitted work an adjudicator watches reopened (one or in bulk), or the
+session it was opened with signed out. Real sockets on a real two-worker Daphne, changes
+through the API."""
 
 from __future__ import annotations
 
@@ -69,9 +71,8 @@ def assert_closed_in_time(result: tuple[int | None, float]) -> None:
     assert seconds < CLOSE_SECONDS, f"closed after {seconds:.2f} s"
 
 
-def test_removing_an_adjudicators_assignment_closes_their_socket_on_an_annotators_work(
-    web_server,  # noqa: F811
-):
+def submitted_work_and_its_adjudicator():
+    """(the annotator's submitted assignment, its annotation, the adjudicator's assignment)."""
     topic = make_topic()
     work, annotation = assign(topic, UserFactory())
     # An adjudicator watches submitted work only (issue 23): every mention in a cluster, then
@@ -84,10 +85,17 @@ def test_removing_an_adjudicators_assignment_closes_their_socket_on_an_annotator
             expected_version=version,
         )
     assignment_submit(assignment_id=work.pk, user=work.user)
-    adjudicator = UserFactory()
     adjudication = assignment_create(
-        topic=topic, user=adjudicator, role=Assignment.Role.ADJUDICATOR
+        topic=topic, user=UserFactory(), role=Assignment.Role.ADJUDICATOR
     )
+    return work, annotation, adjudication
+
+
+def test_removing_an_adjudicators_assignment_closes_their_socket_on_an_annotators_work(
+    web_server,  # noqa: F811
+):
+    _, annotation, adjudication = submitted_work_and_its_adjudicator()
+    adjudicator = adjudication.user
 
     result = watch_then_change(
         web_server,
@@ -189,3 +197,88 @@ def test_a_change_that_keeps_access_leaves_the_socket_open(web_server):  # noqa:
     )
 
     assert result[0] is None
+
+
+@pytest.mark.parametrize("how", ["one", "bulk"])
+def test_reopening_submitted_work_closes_its_adjudicators_socket_on_it(web_server, how):  # noqa: F811
+    """Reopened work is unsubmitted again: its next edits are the annotator's alone (HTTP
+    already answers the adjudicator 404), so the socket that relayed them closes."""
+    work, annotation, adjudication = submitted_work_and_its_adjudicator()
+    reopen = lambda: (
+        admin_call(web_server, "POST", f"/api/assignments/{work.pk}/reopen/")
+        if how == "one"
+        else admin_call(
+            web_server,
+            "POST",
+            "/api/assignments/bulk/",
+            {"action": "reopen", "assignments": [work.pk]},
+        )
+    )
+
+    result = watch_then_change(
+        web_server, adjudication.user, f"/ws/annotations/{annotation.pk}/", reopen
+    )
+
+    assert_closed_in_time(result)
+
+
+def test_reopening_leaves_the_annotators_own_socket_open(web_server):  # noqa: F811
+    work, annotation, _ = submitted_work_and_its_adjudicator()
+
+    result = watch_then_change(
+        web_server,
+        work.user,
+        f"/ws/annotations/{annotation.pk}/",
+        lambda: admin_call(web_server, "POST", f"/api/assignments/{work.pk}/reopen/"),
+    )
+
+    assert result[0] is None
+
+
+def sign_out(web, cookie: str) -> None:
+    """POST /api/auth/logout/ as the browser does: the session cookie and its CSRF token."""
+    conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=20)
+    try:
+        conn.request("GET", "/api/auth/csrf/", headers={"Cookie": cookie})
+        response = conn.getresponse()
+        response.read()
+        csrf = next(
+            part.split("=", 1)[1]
+            for header in response.headers.get_all("Set-Cookie") or []
+            for part in header.split(";")[:1]
+            if part.startswith("csrftoken=")
+        )
+        headers = {"Cookie": f"{cookie}; csrftoken={csrf}", "X-CSRFToken": csrf}
+        conn.request("POST", "/api/auth/logout/", headers=headers)
+        response = conn.getresponse()
+        assert response.status == 204, response.read()
+    finally:
+        conn.close()
+
+
+def test_signing_out_closes_the_sockets_of_that_session_only(web_server):  # noqa: F811
+    annotator = UserFactory()
+    _, annotation = assign(make_topic(), annotator)
+    path = f"/ws/annotations/{annotation.pk}/"
+    cookie, other_session = cookie_of(annotator), cookie_of(annotator)
+
+    async def scenario():
+        sockets = [
+            await websockets.connect(
+                f"ws://127.0.0.1:{web_server.port}{path}",
+                origin=f"http://localhost:{web_server.port}",
+                additional_headers={"Cookie": session},
+            )
+            for session in (cookie, other_session)
+        ]
+        try:
+            assert (await closed_within(sockets[0], 0.3))[0] is None
+            await asyncio.to_thread(sign_out, web_server, cookie)
+            return await closed_within(sockets[0], 10), await closed_within(sockets[1], 1.0)
+        finally:
+            await asyncio.gather(*(socket.close() for socket in sockets))
+
+    signed_out, kept = asyncio.run(scenario())
+
+    assert_closed_in_time(signed_out)
+    assert kept[0] is None  # the same user's other session still watches

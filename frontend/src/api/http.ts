@@ -26,9 +26,14 @@ export class ApiError extends Error {
   }
 }
 
-/** The server could not be reached (offline, connection refused, proxy 502-504). */
+/** The server could not be reached (offline, connection refused, proxy 502-504), or said it
+ * cannot save for a moment: `reason` "restoring" while a backup is being restored (the
+ * server's 503 "restoring", corefapp/restoring.py). Either way the edit is sent again. */
 export class NetworkError extends Error {
-  constructor(message = "The server cannot be reached.") {
+  constructor(
+    message = "The server cannot be reached.",
+    readonly reason: "restoring" | null = null,
+  ) {
     super(message);
     this.name = "NetworkError";
   }
@@ -42,7 +47,7 @@ export class RetryLater extends NetworkError {
     readonly seconds: number,
     readonly body: ErrorBody,
   ) {
-    super(body.message);
+    super(body.message, body.error === "restoring" ? "restoring" : null);
     this.name = "RetryLater";
   }
 
@@ -119,7 +124,10 @@ export async function answer<D>(pending: Promise<Answer<D>>): Promise<D> {
   const { data, error, response } = result;
   const retryAfter = response.status === 503 ? retryAfterSeconds(response.headers.get("Retry-After")) : null;
   if (retryAfter !== null) throw new RetryLater(retryAfter, errorBody(response.status, error));
-  if (GATEWAY_STATUSES.has(response.status)) throw new NetworkError(`The server answered ${response.status}.`);
+  if (GATEWAY_STATUSES.has(response.status)) {
+    const restoring = response.status === 503 && errorBody(503, error).error === "restoring";
+    throw new NetworkError(`The server answered ${response.status}.`, restoring ? "restoring" : null);
+  }
   if (!response.ok) throw new ApiError(response.status, errorBody(response.status, error));
   return data as D;
 }

@@ -3590,6 +3590,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_retrieve: {
@@ -3718,6 +3727,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_flags_list: {
@@ -3839,6 +3857,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_flags_destroy: {
@@ -3889,6 +3916,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4025,6 +4061,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_redo_create: {
@@ -4108,6 +4153,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4236,6 +4290,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     annotations_suggestions_accept_above_create: {
@@ -4319,6 +4382,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4448,6 +4520,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4605,6 +4686,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     assignments_destroy: {
@@ -4648,6 +4738,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4727,6 +4826,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     assignments_reopen_create: {
@@ -4768,6 +4876,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4825,6 +4942,15 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4895,6 +5021,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5010,7 +5145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `service_unavailable`. */
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5039,6 +5174,15 @@ export interface operations {
             };
             /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5098,7 +5242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `service_unavailable`. */
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5377,6 +5521,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     onboarding_assignments_start_create: {
@@ -5418,6 +5571,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5573,6 +5735,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     onboarding_projects_rule_update: {
@@ -5638,6 +5809,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5711,6 +5891,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5829,6 +6018,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     onboarding_topics_practice_destroy: {
@@ -5869,6 +6067,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5993,6 +6200,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_retrieve: {
@@ -6082,6 +6298,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_partial_update: {
@@ -6147,6 +6372,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6405,6 +6639,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_model_evaluation_choices_retrieve: {
@@ -6555,6 +6798,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_model_versions_retrieve: {
@@ -6659,6 +6911,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6825,6 +7086,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     projects_release_jobs_list: {
@@ -6976,6 +7246,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7156,7 +7435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `service_unavailable`. */
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7269,6 +7548,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7575,6 +7863,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     topics_manage_partial_update: {
@@ -7647,6 +7944,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     topics_split_partial_update: {
@@ -7712,6 +8018,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7848,7 +8163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `service_unavailable`. */
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7946,6 +8261,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     users_partial_update: {
@@ -8011,6 +8335,15 @@ export interface operations {
             };
             /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

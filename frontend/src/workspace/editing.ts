@@ -41,7 +41,14 @@ export function readOnlyText(store: Pick<AnnotationStore, "reviewing">): string 
 
 export function createEditing(deps: EditingDeps) {
   const { api, store, notices, annotationId, clientId } = deps;
-  const status = reactive<QueueStatus>({ queued: 0, inFlight: false, offline: false, paused: null, retryAt: null });
+  const status = reactive<QueueStatus>({
+    queued: 0,
+    inFlight: false,
+    offline: false,
+    paused: null,
+    retryAt: null,
+    restoring: false,
+  });
   const socketState = reactive({ connected: false, everConnected: false });
   const callbacks = new Map<number, EditCallbacks>();
   const appliedListeners: ((applied: Applied, own: boolean) => void)[] = [];

@@ -2,8 +2,9 @@
 //
 // - One edit in flight at a time; the next waits and is sent with the version the previous
 //   one produced (`expected_version`).
-// - Server unreachable: the edit stays at the head of the queue and is retried with backoff;
-//   `status.offline` and `status.queued` say so.
+// - Server unreachable, or restoring a backup (503 "restoring"): the edit stays at the head of
+//   the queue and is retried with backoff; `status.offline` (and `status.restoring`) and
+//   `status.queued` say so.
 // - 409 version_conflict: every edit still queued was planned against a state that no longer
 //   exists; they are discarded and handed to the host, which reloads and tells the user which.
 // - A refusal (rule, malformed, not found, not allowed): that edit is dropped and reported;
@@ -64,6 +65,8 @@ export interface QueueStatus {
   offline: boolean;
   paused: string | null;
   retryAt: number | null;
+  /** Offline because the server is restoring a backup (it refuses writes meanwhile). */
+  restoring?: boolean;
 }
 
 export interface QueueOptions {
@@ -191,6 +194,7 @@ export class OperationQueue {
         }
         this.status.inFlight = false;
         this.status.offline = false;
+        this.status.restoring = false;
         this.edits.shift();
         this.sync();
         if (isBatch(result)) {
@@ -217,6 +221,7 @@ export class OperationQueue {
     if (retryable) {
       edit.attempts += 1;
       this.status.offline = error instanceof NetworkError;
+      this.status.restoring = error instanceof NetworkError && error.reason === "restoring";
       const delay = this.backoff(edit.attempts);
       this.status.retryAt = this.now() + delay;
       this.timer = this.setTimer(() => {
@@ -228,6 +233,7 @@ export class OperationQueue {
     }
     if (!(error instanceof ApiError)) throw error;
     this.status.offline = false;
+    this.status.restoring = false;
     if (error.status === 409) {
       const discarded = this.edits.splice(0);
       this.sync();

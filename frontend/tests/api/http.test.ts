@@ -106,6 +106,28 @@ describe("the typed client", () => {
     expect(retryAfterSeconds("soon", now)).toBeNull();
   });
 
+  it("reads a restore's 503 as a NetworkError that says the server is restoring", async () => {
+    reply = () => json(503, { error: "restoring", message: "A backup is being restored." });
+    const restoring = await answer(client.POST("/api/auth/logout/")).catch((error: unknown) => error);
+    expect(restoring).toBeInstanceOf(NetworkError);
+    expect((restoring as NetworkError).reason).toBe("restoring");
+
+    // With Retry-After (as the server sends it) still a restore, and a wait to honour.
+    reply = () =>
+      new Response(JSON.stringify({ error: "restoring", message: "A backup is being restored." }), {
+        status: 503,
+        headers: { "Content-Type": "application/json", "Retry-After": "3" },
+      });
+    const later = await answer(client.POST("/api/auth/logout/")).catch((error: unknown) => error);
+    expect(later).toBeInstanceOf(RetryLater);
+    expect([(later as RetryLater).reason, (later as RetryLater).seconds]).toEqual(["restoring", 3]);
+
+    reply = () => json(503, { error: "database_unavailable", message: "The database is unavailable." });
+    const outage = await answer(client.POST("/api/auth/logout/")).catch((error: unknown) => error);
+    expect(outage).toBeInstanceOf(NetworkError);
+    expect((outage as NetworkError).reason).toBeNull();
+  });
+
   it("answers undefined for a 204", async () => {
     reply = () => new Response(null, { status: 204 });
 

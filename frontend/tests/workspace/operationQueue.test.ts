@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ApiError, NetworkError } from "../../src/api/http";
 import type { Applied, AppliedBatch, Operation } from "../../src/api/types";
 import { type Edit, type EditRequest, OperationQueue, type QueueHost } from "../../src/workspace/operationQueue";
+import { syncText } from "../../src/workspace/syncText";
 
 function applied(version: number, created: Record<string, number> = {}): Applied {
   return { operation_id: version, version, name: "assign", kind: "do", effects: [], warnings: [], created, client_id: "me" };
@@ -101,6 +102,22 @@ describe("the operation queue", () => {
     expect(queue.status.offline).toBe(false);
     await server.answer(applied(2));
     expect(host.appliedEdits.map((e) => e.description)).toEqual(["first", "second"]);
+  });
+
+  it("keeps and retries an edit the server refuses while restoring a backup, and says so", async () => {
+    const { server, host, queue, timers } = setup();
+    queue.enqueue(op(1), "first");
+    await flush();
+    await server.answer(new NetworkError("The server answered 503.", "restoring"));
+    expect(queue.status).toMatchObject({ offline: true, restoring: true, queued: 1 });
+    expect(syncText(queue.status, 0)).toMatch(/^Restoring a backup: 1 edit queued, retrying in \d+ s$/);
+    timers.shift()!.fn();
+    await flush();
+    expect(server.sent.map((s) => s.request)).toEqual([op(1), op(1)]);
+    await server.answer(applied(1));
+    expect(queue.status).toMatchObject({ offline: false, restoring: false, queued: 0 });
+    expect(host.appliedEdits.map((e) => e.description)).toEqual(["first"]);
+    expect(syncText(queue.status, 0)).toBe("All changes saved");
   });
 
   it("sends at once when asked to retry now (back online)", async () => {
