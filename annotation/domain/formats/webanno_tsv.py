@@ -17,7 +17,8 @@ one topic (id = folder name, documents in file-name order).
 
 Refused (errors, nothing read from that file): not a TSV 3 file; rows with the wrong number
 of columns or bad offsets; slot features (``ROLE_`` columns) holding values, which nothing
-here can carry; and what :mod:`cas_topics` refuses (zero-width or stacked chain links).
+here can carry; and what :mod:`cas_topics` refuses (zero-width chain links, a span twice a
+link of one chain). Stacked chains (one span a link of several) are read: :mod:`cas_topics`.
 """
 
 from __future__ import annotations
