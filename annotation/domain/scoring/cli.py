@@ -23,6 +23,7 @@ from typing import Any
 
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats import FormatErrors, read, scico
+from annotation.domain.formats.chemu import held_entries
 from annotation.domain.formats.scico_parser import FORMAT as SCICO
 from annotation.domain.scoring import api, granularity, tables
 from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
@@ -264,4 +265,6 @@ def _read(path: str, format: str) -> tuple[list[TopicData], int]:
         raise InputError(
             "\n".join([f"{len(errors)} error(s) in the input:", *(f"  {e}" for e in errors)])
         )
-    return report.topics, len(report.skipped)
+    # The reader keeps a link with an empty side as released (held, no link): not scored.
+    empty = sum(len(held_entries(topic, "empty")) for topic in report.topics)
+    return report.topics, len(report.skipped) + empty
