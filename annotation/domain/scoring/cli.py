@@ -7,8 +7,8 @@
 
 Files are read with the project's readers (``annotation.domain.formats``); an invalid file
 is reported as they report it (file, line, field) and the command exits with status 1.
-ChEMU-Ref links with an empty side are not scored (metrics.md): they are dropped, and
-their count is said on stderr. SciCo files are read by the importer's reader, without the
+ChEMU-Ref links with an empty side are not scored (metrics.md): the reader holds them (no link),
+and their count is said on stderr. SciCo files are read by the importer's reader, without the
 checks the scores do not depend on (``_read_scico``).
 """
 
