@@ -71,9 +71,9 @@ def test_the_training_file_imports_whole_exports_as_released_and_gives_table_1(
     assert out.read_bytes() == CHEMU_TRAIN.read_bytes()
 
     total = json.loads(command("dataset_stats", "--project", "ChEMU", "--json"))["total"]
-    from_file = Counter()
-    for topic in read("chemu", CHEMU_TRAIN).topics:
-        from_file.update(link_entries(topic))
+    from_file: Counter[str] = Counter()
+    for read_topic in read("chemu", CHEMU_TRAIN).topics:
+        from_file.update(link_entries(read_topic))
     assert {t: total["link_entries"][t] for t in TABLE_1_BRIDGING} == TABLE_1_BRIDGING
     assert {t: from_file[t] for t in TABLE_1_BRIDGING} == TABLE_1_BRIDGING
     assert total["link_entries"] == dict(from_file)

@@ -181,7 +181,7 @@ def test_the_training_file_warns_about_each_entry_the_workspace_would_not_take(t
 def test_the_training_files_link_entries_are_table_1s_bridging_counts(training_report):
     """The ChEMU-Ref overview's Table 1 (training): Transformed 493, Reaction-associated
     3,308, Work-up 6,230, Contained 346: the file's raw link entries."""
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for topic in training_report.topics:
         counts.update(link_entries(topic))
     assert counts == {

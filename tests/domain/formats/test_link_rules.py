@@ -7,14 +7,12 @@ from __future__ import annotations
 import io
 import json
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annotation.domain.corpus import LINK_TYPES, LinkData, MentionData
 from annotation.domain.effects import apply_effects
 from annotation.domain.errors import LinkRuleError
-from annotation.domain.formats import FormatErrors
 from annotation.domain.formats.brat import read_brat
 from annotation.domain.formats.chemu import read_chemu_jsonlines
 from annotation.domain.link_rules import (
