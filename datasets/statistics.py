@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from annotation.domain.corpus import LINK_TYPES, TopicData
+from annotation.domain.formats.chemu import link_entries
 from annotation.domain.heads import head_lemma
 
 COUNT_KEYS = (
@@ -30,7 +31,16 @@ COUNT_KEYS = (
 # Added after the first release of the STATS object, so they come last in the CSV: ChEMU Table
 # 1's sentences and tokens per sentence, WEC Table 1's Ambiguity and Diversity.
 LATER_KEYS = ("sentences", "tokens_per_sentence", "ambiguity", "diversity")
-STATS_KEYS = (*COUNT_KEYS, "mean_components", "mean_max_depth", "links", "anaphors", *LATER_KEYS)
+# ChEMU Table 1's relation rows: the link entries as the file lists them (issue 38).
+STATS_KEYS = (
+    *COUNT_KEYS,
+    "mean_components",
+    "mean_max_depth",
+    "links",
+    "anaphors",
+    *LATER_KEYS,
+    "link_entries",
+)
 # Means are rounded so that a statistics file reads the same on every machine.
 MEAN_DIGITS = 4
 
@@ -53,6 +63,8 @@ class TopicStatistics:
     lemma_clusters: dict[str, int] = field(default_factory=dict)
     # distinct head lemmas of each cluster of two or more mentions (WEC's Diversity)
     cluster_lemmas: tuple[int, ...] = ()
+    # link entries per type as the file lists them: links, and ChEMU-Ref's held entries
+    link_entries: dict[str, int] = field(default_factory=dict)
 
     @property
     def clusters(self) -> int:
@@ -91,6 +103,7 @@ def topic_statistics(
         sentences=document_sentences(topic) if sentences is None else sentences,
         lemma_clusters=lemma_clusters,
         cluster_lemmas=cluster_lemmas,
+        link_entries=dict(link_entries(topic)),
     )
 
 
@@ -214,6 +227,9 @@ def summarize(topics: Iterable[TopicStatistics]) -> dict:
         "anaphors": sum(t.anaphors for t in topics),
         **sentence_figures(topics),
         **lemma_figures(topics),
+        "link_entries": {
+            type: sum(t.link_entries.get(type, 0) for t in topics) for type in LINK_TYPES
+        },
     }
     return stats
 
@@ -266,6 +282,7 @@ def stats_rows(result: dict) -> list[list[str]]:
     split), links flattened to one column per type."""
     header = ["scope", *COUNT_KEYS, "mean_components", "mean_max_depth"]
     header += [f"links_{type}" for type in LINK_TYPES] + ["anaphors", *LATER_KEYS]
+    header += [f"link_entries_{type}" for type in LINK_TYPES]
     rows = [header]
     scopes = [("total", result["total"]), *result["splits"].items()]
     for scope, stats in scopes:
@@ -274,5 +291,6 @@ def stats_rows(result: dict) -> list[list[str]]:
         row += [str(stats["links"][type]) for type in LINK_TYPES] + [str(stats["anaphors"])]
         row += [str(stats["sentences"])]
         row += [repr(float(stats[key])) for key in LATER_KEYS[1:]]
+        row += [str(stats["link_entries"][type]) for type in LINK_TYPES]
         rows.append(row)
     return rows

@@ -46,10 +46,12 @@ def _mention_problems(state: AnnotationState) -> list[str]:
             problems.append(f"mention #{mention.id}: spans {spans} unsorted or overlapping")
         if not mention.rejected:
             active[(mention.document, spans)] += 1
+    # Identical spans are one mention, except stacked chains (INCEpTION: one span a link of
+    # several chains, docs/formats.md): then each is in a cluster, and no two in the same one.
     problems += [
         f"{n} active mentions share document #{d} spans {s}"
         for (d, s), n in active.items()
-        if n > 1
+        if n > 1 and not _stacked(state, d, s)
     ]
     at: dict[tuple[int, Spans], set[int]] = {}
     for mention in state.mentions.values():
@@ -57,6 +59,15 @@ def _mention_problems(state: AnnotationState) -> list[str]:
     if at != state.mentions_at:
         problems.append("the spans -> mentions index disagrees with the mentions")
     return problems
+
+
+def _stacked(state: AnnotationState, document: int, spans: Spans) -> bool:
+    """Whether the active mentions on these spans are each in a cluster, all different."""
+    active = [
+        m for m in state.mentions_at.get((document, spans), ()) if not state.mentions[m].rejected
+    ]
+    clusters = [state.mention_cluster.get(m) for m in active]
+    return None not in clusters and len(set(clusters)) == len(clusters)
 
 
 def _cluster_problems(state: AnnotationState) -> list[str]:

@@ -22,6 +22,8 @@ from typing import Any
 from django.db.models import F, JSONField, Q, Value
 
 from annotation.domain.corpus import ClusterData, DocumentData, LinkData, MentionData, TopicData
+from annotation.domain.formats.chemu import FORMAT as CHEMU
+from annotation.domain.formats.chemu import GOLD_KEYS
 from annotation.models import (
     Annotation,
     Cluster,
@@ -173,6 +175,9 @@ class _Rows:
         )
         self.keys: dict[int, list[list[Any]]] = defaultdict(list)
         self.labelled: dict[int, set[int]] = defaultdict(set)
+        # What a ChEMU-Ref import kept of the gold itself (services/imports/topics.py
+        # GOLD_KEYS): link entries no link carries, marks on what the workspace refuses.
+        self.held: dict[int, dict[str, list[Any]]] = defaultdict(dict)
         imports = Operation.objects.filter(
             annotation_id__in=ids, kind=Operation.Kind.DO, name="import"
         )
@@ -181,6 +186,8 @@ class _Rows:
         ):
             self.keys[annotation].extend(payload.get("clusters", []))
             self.labelled[annotation].update(payload.get("labelled", []))
+            for key in GOLD_KEYS:
+                self.held[annotation].setdefault(key, []).extend(payload.get(key, []))
 
 
 def _grouped(rows) -> dict[int, list[tuple]]:
@@ -244,6 +251,10 @@ def _build(
         for type, anaphor, antecedent in rows.links.get(annotation, [])
         if anaphor in position and antecedent in position
     ]
+    metadata = topic["metadata"]
+    if held := {k: v for k, v in rows.held.get(annotation, {}).items() if v}:
+        # The topic's metadata is shared by its annotations: the gold's part goes on a copy.
+        metadata = {**metadata, CHEMU: {**metadata.get(CHEMU, {}), **held}}
     return TopicData(
         topic["external_id"],
         documents,
@@ -252,7 +263,7 @@ def _build(
         relations,
         links,
         topic["source"],
-        topic["metadata"],
+        metadata,
     )
 
 

@@ -105,7 +105,24 @@ def _annotation_payload(annotation: Annotation, state: AnnotationState) -> dict:
         "decisions": {str(k): v for k, v in state.decisions.items()},
         "can_undo": can_undo,
         "can_redo": can_redo,
+        "import_marks": import_marks(annotation),
     }
+
+
+def import_marks(annotation: Annotation) -> list[dict[str, str]]:
+    """What the file this annotation was imported from holds that the workspace would refuse
+    (ChEMU-Ref: a link breaking a rule, an empty side, a repeat), as its import listed it:
+    kept as released and shown flagged, so that whoever works on it can fix it."""
+    marks = Operation.objects.filter(
+        annotation=annotation, kind=Operation.Kind.DO, name="import"
+    ).values_list("payload__marks", flat=True)
+    return [
+        {"field": str(mark.get("field", "")), "message": str(mark.get("message", ""))}
+        for found in marks
+        if isinstance(found, list)
+        for mark in found
+        if isinstance(mark, dict)
+    ]
 
 
 def assignments_payload(assignments) -> list[dict]:

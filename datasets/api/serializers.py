@@ -39,6 +39,10 @@ class Stats(serializers.Serializer):
     diversity = serializers.FloatField(
         help_text="WEC Table 1: mean distinct head lemmas per non-singleton cluster"
     )
+    link_entries = LinkCounts(
+        help_text="ChEMU Table 1's relation rows: link entries as the file lists them "
+        "(repeats and empty sides included)"
+    )
 
 
 class ClusterSize(serializers.Serializer):

@@ -20,6 +20,8 @@ from annotation.models import (
     Topic,
 )
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
+from annotation.selectors.workspace import import_marks
+from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import
 from tests.factories import ProjectFactory
 
@@ -157,61 +159,80 @@ def chemu_snippet(path: Path, **links) -> Path:
     return path
 
 
-def test_a_gold_link_whose_antecedent_comes_later_is_refused_naming_file_line_and_field(tmp_path):
+def exported_line(project, tmp_path) -> str:
+    out = tmp_path / "out.jsonlines"
+    annotations_export(project=project, format="chemu", out=out, source="gold")
+    return out.read_text()
+
+
+def test_a_gold_link_whose_antecedent_comes_later_is_imported_as_released_and_marked(tmp_path):
     project = ProjectFactory(hierarchy=False, anaphora=True)
     path = chemu_snippet(tmp_path / "late.jsonlines", Coreference=[[[[0, 1]], [[5, 6]]]])
 
-    with pytest.raises(ImportRefused) as refused:
-        topics_import(project=project, path=path, format="chemu")
+    result = topics_import(project=project, path=path, format="chemu")
 
-    assert refused.value.errors == [
-        (
-            "late.jsonlines: line 1, field Coreference[0]: the antecedent (tokens 5-6 'the oil') "
-            "does not come before the anaphor (tokens 0-1 'The oil'); the workspace refuses such a "
-            "link (rule order)"
-        )
+    message = (
+        "late.jsonlines: line 1, field Coreference[0]: the antecedent (tokens 5-6 'the oil') "
+        "does not come before the anaphor (tokens 0-1 'The oil'); imported as released, but the "
+        "workspace refuses such a link (rule order)"
+    )
+    assert [str(w) for w in result.warnings] == [message]
+    gold = Annotation.objects.get()
+    assert gold.links.count() == 1
+    assert import_marks(gold) == [
+        {
+            "field": "Coreference[0]",
+            "message": message.removeprefix("late.jsonlines: line 1, field Coreference[0]: "),
+        }
     ]
-    assert nothing_written()
+    assert exported_line(project, tmp_path) == path.read_text()
 
 
-def test_an_anaphor_with_two_transformed_antecedents_is_refused_naming_the_second_link(tmp_path):
+def test_an_anaphor_with_two_transformed_antecedents_is_imported_and_marks_the_second_link(
+    tmp_path,
+):
     project = ProjectFactory(hierarchy=False, anaphora=True)
     path = chemu_snippet(
         tmp_path / "two.jsonlines", Transformed=[[[[5, 6]], [[0, 1]]], [[[5, 6]], [[3, 3]]]]
     )
 
-    with pytest.raises(ImportRefused) as refused:
-        topics_import(project=project, path=path, format="chemu")
+    result = topics_import(project=project, path=path, format="chemu")
 
-    assert refused.value.errors == [
+    assert [str(w) for w in result.warnings] == [
         (
             "two.jsonlines: line 1, field Transformed[1]: TRANSFORMED is one-to-one: the anaphor "
             "(tokens 5-6 'the oil') already has the TRANSFORMED antecedent (tokens 0-1 'The oil') "
-            "of Transformed[0]; the workspace refuses such a link (rule transformed_one_to_one)"
+            "of Transformed[0]; imported as released, but the workspace refuses such a link "
+            "(rule transformed_one_to_one)"
         )
     ]
-    assert nothing_written()
+    gold = Annotation.objects.get()
+    assert gold.links.count() == 2
+    assert [m["field"] for m in import_marks(gold)] == ["Transformed[1]"]
+    assert exported_line(project, tmp_path) == path.read_text()
 
 
-def test_with_skip_invalid_only_the_refused_link_is_left_out_and_the_gold_breaks_no_invariant(
+def test_a_link_of_a_mention_to_itself_and_a_repeat_are_held_and_written_back_in_place(
     tmp_path,
 ):
     project = ProjectFactory(hierarchy=False, anaphora=True)
     path = chemu_snippet(
         tmp_path / "two.jsonlines",
-        Transformed=[[[[5, 6]], [[0, 1]]], [[[8, 9]], [[0, 1]]]],
-        Coreference=[[[[5, 6]], [[5, 6]]]],
+        Coreference=[[[[5, 6]], [[5, 6]]], [[[5, 6]], [[0, 1]]]],
+        Transformed=[[[[8, 9]], [[0, 1]]], [[[8, 9]], [[0, 1]]]],
     )
 
-    result = topics_import(project=project, path=path, format="chemu", skip_invalid=True)
+    result = topics_import(project=project, path=path, format="chemu")
 
-    assert [s.scope for s in result.skipped] == ["link Transformed[1]", "link Coreference[0]"]
-    assert "rule transformed_one_to_one" in str(result.skipped[0].errors[0])
-    assert "same mention" in str(result.skipped[1].errors[0])
+    assert result.skipped == []
+    assert [m["field"] for m in import_marks(Annotation.objects.get())] == [
+        "Coreference[0]",
+        "Transformed[1]",
+    ]
     gold = Annotation.objects.get()
-    assert gold.links.count() == 1
-    assert Mention.objects.count() == 2  # a ChEMU mention is one the kept links use
+    assert gold.links.count() == 2  # the database holds no self link and each link once
     assert invariant_violations(annotation_state_load(gold)) == []
+    assert exported_line(project, tmp_path) == path.read_text()
 
 
 def test_a_brat_relation_the_workspace_refuses_is_refused_naming_file_relation_and_argument(
@@ -287,7 +308,9 @@ def test_bad_input_is_refused_with_file_line_and_field_and_nothing_is_written(
     assert nothing_written()
 
 
-def test_a_chemu_link_with_an_empty_side_is_refused_naming_line_type_index_and_side(tmp_path):
+def test_a_chemu_link_with_an_empty_side_is_kept_as_released_naming_line_type_index_and_side(
+    tmp_path,
+):
     project = ProjectFactory(hierarchy=False, anaphora=True)
     path = tmp_path / "empty.jsonlines"
     path.write_text(
@@ -297,16 +320,18 @@ def test_a_chemu_link_with_an_empty_side_is_refused_naming_line_type_index_and_s
         + "\n"
     )
 
-    with pytest.raises(ImportRefused) as refused:
-        topics_import(project=project, path=path, format="chemu")
+    result = topics_import(project=project, path=path, format="chemu")
 
-    assert refused.value.errors == [
+    assert [str(w) for w in result.warnings] == [
         (
             "empty.jsonlines: line 1, field Coreference[0][0]: the anaphor is empty "
-            "(antecedent [[0, 1]])"
+            "(antecedent [[0, 1]] 'a b'); kept as released, not a link of the workspace"
         )
     ]
-    assert nothing_written()
+    gold = Annotation.objects.get()
+    assert gold.links.count() == 0
+    assert [m["field"] for m in import_marks(gold)] == ["Coreference[0][0]"]
+    assert exported_line(project, tmp_path) == path.read_text()
 
 
 def test_a_topic_id_already_in_the_project_is_refused_naming_file_line_and_field(tmp_path):

@@ -13,13 +13,15 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.domain.formats import read
+from annotation.domain.invariants import invariant_violations
 from annotation.errors import ImportRefused
 from annotation.models import Assignment, Topic
+from annotation.selectors.state import annotation_state_load
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
 from tests.domain.formats.test_formats_webanno_tsv import chains
 from tests.factories import ProjectFactory
-from tests.paths import CHEMU_DEMO, INCEPTION_SUITE
+from tests.paths import CHEMU_DEMO, INCEPTION_SUITE, REPO
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +179,33 @@ def test_an_upload_of_no_known_format_with_auto_is_a_clear_400(admin_client):
     assert response.status_code == 400
     assert "cannot be told from its contents" in response.json()["message"]
     assert not Topic.objects.filter(project=project).exists()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        REPO / "fixtures" / "formats" / "inception" / "stacked_chains.tsv",
+        INCEPTION_SUITE / "testStackedChain" / "reference.tsv",
+    ],
+    ids=["own", "suite"],
+)
+def test_stacked_chains_import_as_two_mentions_on_one_span_and_download_back_the_same(
+    admin_client, source
+):
+    project = ProjectFactory(name="Stacked")
+
+    response = upload(admin_client, project, "stacked.tsv", source.read_bytes(), "webanno-tsv")
+
+    assert response.status_code == 201, response.content
+    gold = Topic.objects.get(project=project).annotations.get(kind="gold")
+    state = annotation_state_load(gold)
+    assert invariant_violations(state) == []
+    shared = [ids for ids in state.mentions_at.values() if len(ids) > 1]
+    assert shared, "a stacked span is two mentions"
+    assert all(len({state.mention_cluster[m] for m in ids}) == len(ids) for ids in shared)
+    download = admin_client.get(
+        f"/api/projects/{project.pk}/export/?format=webanno-tsv&source=gold"
+    )
+    assert download.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(download.content)) as opened:
+        assert opened.read("stacked.tsv") == source.read_bytes()

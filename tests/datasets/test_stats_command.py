@@ -72,8 +72,16 @@ def test_the_table_has_a_column_per_scope_and_a_line_per_statistic(project):
     assert [line.split()[0] for line in lines[1:4]] == ["topics", "documents", "tokens"]
     names = [line.split()[0] for line in lines[1:]]
     assert "anaphors" in names
-    # WEC's Table 1 figures come last (datasets/statistics.py)
-    assert names[-2:] == ["ambiguity", "diversity"]
+    # The later figures come last (datasets/statistics.py): WEC's Table 1, then ChEMU
+    # Table 1's link entries per type
+    assert names[-7:-5] == ["ambiguity", "diversity"]
+    assert names[-5:] == [
+        "link_entries_COREFERENCE",
+        "link_entries_TRANSFORMED",
+        "link_entries_REACTION_ASSOCIATED",
+        "link_entries_WORK_UP",
+        "link_entries_CONTAINED",
+    ]
 
 
 def test_an_unknown_source_or_project_is_refused():

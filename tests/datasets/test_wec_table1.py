@@ -95,8 +95,10 @@ def test_sentences_are_the_documents_own_and_tokens_per_sentence_their_ratio():
 def test_the_csv_ends_with_the_new_columns():
     stats = summarize([topic_statistics(corpus({"a": ["attack", "war"]}))])
     header, total = stats_rows({"total": stats, "splits": {}})
-    assert header[-4:] == ["sentences", "tokens_per_sentence", "ambiguity", "diversity"]
-    assert total[-4:] == ["1", "2.0", "1.0", "2.0"]
+    # then ChEMU Table 1's link entries, five columns added after these
+    assert header[-9:-5] == ["sentences", "tokens_per_sentence", "ambiguity", "diversity"]
+    assert total[-9:-5] == ["1", "2.0", "1.0", "2.0"]
+    assert header[-5] == "link_entries_COREFERENCE"
 
 
 @pytest.mark.django_db

@@ -1,12 +1,15 @@
 """Reviewing: an admin opens an annotator's annotation from the progress matrix or from a
 row of the agreement report, and sees it read-only in the same workspace, under a banner
-that says whose it is."""
+that says whose it is; the gold of an official file shows what it holds that the workspace
+would refuse, flagged."""
 
+import json
 import re
 
 from playwright.sync_api import expect
 
 from annotation.models import Assignment, Project
+from annotation.services.imports.topics import topics_import
 from tests.e2e.data import apply_ops, mention_ids
 from tests.e2e.test_admin_agreement import agreement_project
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
@@ -62,4 +65,32 @@ def test_a_row_of_the_agreement_report_opens_each_annotators_annotation(new_page
     expect(page).to_have_url(re.compile(f"/review/annotations/{bob.annotation.pk}$"))
     expect_review(page, "bob", topic.external_id)
     expect(page.locator(".m.is-assigned").first).to_be_visible()
+    assert page.errors == []
+
+
+def test_the_gold_of_an_official_file_shows_what_the_workspace_would_refuse_flagged(
+    new_page, artifacts, tmp_path
+):
+    project = Project.objects.create(name="Released", anaphora=True)
+    path = tmp_path / "late.jsonlines"
+    tokens = ["The", "oil", "was", "heated", ";", "the", "oil", "gave", "the", "product", "."]
+    snippet = {"doc_key": "s1", "sentences": [tokens], "Coreference": [[[[0, 1]], [[5, 6]]]]}
+    path.write_text(json.dumps(snippet) + "\n")
+    topics_import(project=project, path=path, format="chemu")
+    gold = project.topics.get().annotations.get(kind="gold")
+    page = new_page(AdminFactory())
+
+    page.goto(f"/review/annotations/{gold.pk}")
+
+    page.wait_for_selector("html[data-workspace-ready='true']")
+    expect(page.get_by_test_id("review-banner")).to_contain_text("Reviewing the gold annotation")
+    marks = page.get_by_test_id("import-marks")
+    expect(marks).to_contain_text("1 entry the workspace would refuse, kept as released")
+    marks.locator("summary").click()
+    expect(marks.locator("li")).to_have_text(
+        "Coreference[0]: the antecedent (tokens 5-6 'the oil') does not come before the anaphor "
+        "(tokens 0-1 'The oil'); imported as released, but the workspace refuses such a link "
+        "(rule order)"
+    )
+    page.screenshot(path=str(artifacts / "gold-import-marks.png"))
     assert page.errors == []

@@ -105,6 +105,11 @@ class LinkPart(serializers.JSONField):
     mixed types, so each part is described as either)."""
 
 
+class ImportMark(serializers.Serializer):
+    field = serializers.CharField(help_text="where in the file, e.g. Transformed[1]")
+    message = serializers.CharField()
+
+
 class AnnotationPayload(serializers.Serializer):
     id = serializers.IntegerField()
     topic = serializers.IntegerField()
@@ -131,6 +136,11 @@ class AnnotationPayload(serializers.Serializer):
     decisions = serializers.DictField(child=decision(), help_text="suggestion id -> decision")
     can_undo = serializers.BooleanField()
     can_redo = serializers.BooleanField()
+    import_marks = ImportMark(
+        many=True,
+        help_text="what the imported file holds that the workspace would refuse, kept as "
+        "released and flagged (ChEMU-Ref: a link breaking a rule, an empty side, a repeat)",
+    )
 
 
 class AssignmentTopic(serializers.Serializer):

@@ -47,6 +47,8 @@ class CasLink:
     begin: int
     end: int
     features: dict[str, str] = field(default_factory=dict)
+    # The file line the link was first read from (TSV), for messages; not compared.
+    line: int | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -13,9 +13,13 @@ Reading (decisions in docs/formats.md):
 - A relation joins the mentions on its ends: ``LinkData`` (type = its first feature value,
   normalised to a ChEMU-Ref link type when it names one, else the layer's short name;
   anaphor = dependent, antecedent = governor).
+- Stacked chains (INCEpTION lets one span be a link of several chains): one mention per
+  chain on that span, each in its chain's cluster (two mentions with identical spans; the
+  domain allows that only for members of different clusters, annotation/domain/invariants.py).
+  Span labels and relation ends on that span go to the first chain's mention. Written back,
+  the mentions are links of their chains on the same rows, stacked as read.
 - Refused (errors): a zero-width chain link (a mention here covers at least one token); a
-  span that is a link of two chains, or twice a link (a mention is in one cluster here);
-  an annotation that covers no token.
+  span that is twice a link of one chain; an annotation that covers no token.
 """
 
 from __future__ import annotations
@@ -88,6 +92,9 @@ class _Reading:
         self.problems = problems
         self.mentions: dict[MentionKey, MentionData] = {}
         self.where: dict[MentionKey, str] = {}  # chain mention -> "chain N link K"
+        # Further mentions on a span that is a link of several chains (stacked), in chain order.
+        self.stacked: list[MentionData] = []
+        self.chains_at: dict[MentionKey, set[str]] = {}  # span -> clusters with a link there
         self.pending_links: list[tuple[str, MentionKey, MentionKey]] = []
         self.dropped_layers: dict[str, int] = {}
 
@@ -143,24 +150,27 @@ class _Reading:
                 self.problems.error(record, name, f"{text!r} covers no token")
                 continue
             mention_key = (index, (span,))
-            if mention_key in self.mentions:
+            if key in self.chains_at.get(mention_key, set()):
                 self.problems.error(
                     record,
                     name,
-                    f"{text!r} is also {self.where[mention_key]}: a mention belongs to one "
-                    "cluster here (stacked links on one span cannot be carried)",
+                    f"{text!r} is also {self.where[mention_key]}: one span is twice a link of "
+                    "the same chain",
                 )
                 continue
-            self.where[mention_key] = name
             kept = {
                 "layer": chain.layer,
                 "number": number,
                 "link": position,
                 "features": dict(link.features),
             }
-            self.mentions[mention_key] = MentionData(
-                index, (span,), key, {NAMESPACE: {"chain": kept}}
-            )
+            mention = MentionData(index, (span,), key, {NAMESPACE: {"chain": kept}})
+            self.chains_at.setdefault(mention_key, set()).add(key)
+            if mention_key in self.mentions and self.mentions[mention_key].cluster is not None:
+                self.stacked.append(mention)  # a link of another chain on the same span
+                continue
+            self.where[mention_key] = name
+            self.mentions[mention_key] = mention
 
     def _spans(self, index: int, document: CasDocument, tokens: _TokenMap) -> None:
         for annotation in document.spans:
@@ -205,9 +215,13 @@ class _Reading:
             )
         if self.problems.errors:
             return None
-        ordered = sorted(self.mentions.values(), key=lambda m: (m.document, m.spans))
+        # A stable sort: stacked mentions follow their span's first one, in chain order.
+        everything = [*self.mentions.values(), *self.stacked]
+        ordered = sorted(everything, key=lambda m: (m.document, m.spans))
         self.topic.mentions = ordered
-        indices = {m.key: i for i, m in enumerate(ordered)}
+        # Relations join the first mention on each span (what `self.mentions` holds).
+        first = {id(m): i for i, m in enumerate(ordered)}
+        indices = {k: first[id(m)] for k, m in self.mentions.items()}
         self.topic.links = [LinkData(t, indices[a], indices[b]) for t, a, b in self.pending_links]
         return self.topic
 

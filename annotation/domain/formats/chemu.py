@@ -9,22 +9,28 @@ Mapping: one line -> one topic (external id ``doc_key``) with one document (its 
 concatenated, sentence boundaries kept); mentions = the distinct span sets the relations
 use, in order of first token; relations -> typed links in file order.
 
-Validation decisions (docs/formats.md):
-- A link with an empty side is an error. Without ``skip_invalid`` the reader raises, naming
-  line, relation type, index and side. With ``skip_invalid`` only that link is dropped (the
-  rest of the snippet is sound) and listed in ``report.skipped`` with scope ``link ...``.
+Validation decisions (docs/formats.md): official data goes in and comes out as released.
+- A link with an empty side names no mention, so it is no link of the workspace: it is kept
+  as released in ``metadata["chemu"]["held"]`` (its type key, its index in that list and the
+  pair as written), with a warning naming line, field and side; the writer puts it back in
+  its place. Its non-empty side is not made a mention (the mentions are the span sets the
+  links join).
+- A repeated link is one link, and each repeat is held the same way (the writer writes it
+  again while the link is there). So is a link of a mention to itself (no link of the
+  workspace either).
 - Malformed JSON, missing fields, malformed spans and offsets out of range invalidate the
   whole line (with ``skip_invalid``: the line is skipped).
-- A repeated link is kept once, with a warning.
 - A link the workspace would refuse (formats/link_checks.py: self link, antecedent not
-  before its anaphor, a second TRANSFORMED link of one anaphor or antecedent) is kept as gold
-  data with a warning; with ``link_rules`` (what the importer asks for) it is an error, and
-  with ``skip_invalid`` too that link alone is dropped and listed, like an empty side.
+  before its anaphor, a second TRANSFORMED link of one anaphor or antecedent) is kept as it
+  is, with a warning. With ``link_rules`` (what the importer asks for) the warning says the
+  workspace would refuse it, and it, an empty side and a repeat are also listed in
+  ``metadata["chemu"]["marks"]`` (field and message: what the workspace shows as flagged).
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any
@@ -44,6 +50,9 @@ from annotation.domain.formats.linktypes import CHEMU_NAMES, link_type
 FORMAT = "chemu"
 DEFAULT_FIELDS = ("doc_key", "sentences", *CHEMU_NAMES.values())
 SIDES = ("anaphor", "antecedent")
+# What of ``metadata["chemu"]`` records the file's gold itself (the held link entries, the
+# marks): an import keeps it with the gold annotation, not with the topic.
+GOLD_KEYS = ("held", "marks")
 _Pair = tuple[
     str, str, int, list[Any]
 ]  # (relation key, link type, index in the list, [anaphor, antecedent])
@@ -56,8 +65,8 @@ def read_chemu_jsonlines(
     path_or_stream: PathOrStream, *, skip_invalid: bool = False, link_rules: bool = False
 ) -> ImportReport:
     """Read a ChEMU-Ref jsonlines file; raise :class:`FormatErrors` listing every error,
-    unless ``skip_invalid`` (bad lines skipped, links with an empty side dropped). With
-    ``link_rules``, links the workspace would refuse are errors too (dropped if skipping)."""
+    unless ``skip_invalid`` (bad lines skipped). Every link is kept (see the module's
+    docstring); with ``link_rules`` the ones the workspace would refuse are also marked."""
     file = display_name(path_or_stream)
     report = ImportReport()
     seen_keys: dict[str, int] = {}
@@ -75,16 +84,13 @@ def read_chemu_jsonlines(
                 topic = None
             if topic is not None:
                 seen_keys[topic.external_id] = line_number
-            report.errors += parser.record_problems.errors + [e for _, e in parser.dropped_links]
+            report.errors += parser.record_problems.errors
             report.warnings += parser.record_problems.warnings
             if parser.record_problems.errors:
-                errors = tuple(parser.record_problems.errors) + tuple(
-                    e for _, e in parser.dropped_links
+                report.skipped.append(
+                    Skipped(file, line_number, tuple(parser.record_problems.errors))
                 )
-                report.skipped.append(Skipped(file, line_number, errors))
                 continue
-            for scope, error in parser.dropped_links:
-                report.skipped.append(Skipped(file, line_number, (error,), scope=scope))
             if topic is not None:
                 report.topics.append(topic)
     if report.errors and not skip_invalid:
@@ -96,7 +102,9 @@ class _LineParser:
     def __init__(self, file: str, line: int, link_rules: bool = False):
         self.file, self.line, self.link_rules = file, line, link_rules
         self.record_problems = Problems(file)
-        self.dropped_links: list[tuple[str, Any]] = []
+        # Link entries the workspace's links cannot carry, and what the workspace flags.
+        self.held: list[dict[str, Any]] = []
+        self.marks: list[dict[str, str]] = []
 
     def record_error(self, field: str | None, message: str) -> None:
         self.record_problems.error(self.line, field, message)
@@ -131,7 +139,7 @@ class _LineParser:
             for key in obj
             if isinstance(obj[key], list) and (kind := link_type(key)) is not None
         }
-        pairs = self.pairs(obj, type_keys, len(tokens))
+        pairs = self.pairs(obj, type_keys, tokens)
         if self.record_problems.errors:
             return None
         assert isinstance(doc_key, str)  # (an error above otherwise)
@@ -142,6 +150,10 @@ class _LineParser:
         renamed = {t: key for key, t in type_keys.items() if key != CHEMU_NAMES[t]}
         if renamed:
             chemu["type_keys"] = renamed
+        if self.held:
+            chemu["held"] = self.held
+        if self.marks:
+            chemu["marks"] = self.marks
         modelled = {"doc_key", "sentences", *type_keys}
         extra = {key: value for key, value in obj.items() if key not in modelled}
         if extra:
@@ -171,7 +183,10 @@ class _LineParser:
                 tokens.extend(sentence)
         return tokens, bounds
 
-    def pairs(self, obj: dict[str, Any], type_keys: dict[str, str], size: int) -> list[_Pair]:
+    def pairs(
+        self, obj: dict[str, Any], type_keys: dict[str, str], tokens: list[str]
+    ) -> list[_Pair]:
+        size = len(tokens)
         """(key, type, index, [anaphor spans, antecedent spans]) for every well-formed link."""
         result = []
         for key, kind in type_keys.items():
@@ -191,18 +206,22 @@ class _LineParser:
                 if not ok:
                     continue
                 if empty:
-                    self.drop_link(key, index, pair, empty)
+                    self.hold_empty(key, index, pair, empty, tokens)
                     continue
                 result.append((key, kind, index, pair))
         return result
 
-    def drop_broken_link(self, field: str, message: str) -> None:
-        error = Problems(self.file).error(self.line, field, message)
-        self.dropped_links.append((f"link {field}", error))
+    def mark(self, field: str, message: str) -> None:
+        """A warning, and with ``link_rules`` a mark the workspace shows on the topic."""
+        self.warn(field, message)
+        if self.link_rules:
+            self.marks.append({"field": field, "message": message})
 
-    def drop_link(self, key: str, index: int, pair: list[Any], empty: list[str]) -> None:
+    def hold_empty(
+        self, key: str, index: int, pair: list[Any], empty: list[str], tokens: list[str]
+    ) -> None:
         other = [
-            f"{side} {json.dumps(spans)}"
+            f"{side} {json.dumps(spans)} {_text(spans, tokens)!r}"
             for side, spans in zip(SIDES, pair, strict=True)
             if spans != []
         ]
@@ -211,8 +230,8 @@ class _LineParser:
         message = f"the {' and the '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty"
         if other:
             message += f" ({other[0]})"
-        error = Problems(self.file).error(self.line, field, message)
-        self.dropped_links.append((f"link {key}[{index}]", error))
+        self.held.append({"key": key, "index": index, "pair": pair, "why": "empty"})
+        self.mark(field, f"{message}; kept as released, not a link of the workspace")
 
     def spans(self, field: str, spans: Any, size: int) -> bool:
         if not isinstance(spans, list):
@@ -252,7 +271,7 @@ class _LineParser:
     def mentions_and_links(
         self, pairs: list[_Pair], tokens: list[str]
     ) -> tuple[list[MentionData], list[LinkData]]:
-        mentions, links, fields = self.linked(pairs, warn=True)
+        mentions, links, fields = self.linked(pairs, tokens)
         broken = link_problems(
             links,
             mentions,
@@ -261,33 +280,19 @@ class _LineParser:
         )
         for problem in broken:
             if self.link_rules:
-                self.drop_broken_link(
-                    fields[problem.index], f"{problem.message}; {REFUSED} (rule {problem.rule})"
+                self.mark(
+                    fields[problem.index],
+                    f"{problem.message}; imported as released, but {REFUSED} (rule {problem.rule})",
                 )
             else:
                 self.warn(fields[problem.index], f"{problem.message}; {KEPT}")
-        if not (self.link_rules and broken):
-            return mentions, links
-        # Mentions are the span sets the links use: without the refused links, as if the file
-        # had not declared them (like a link with an empty side), so an export reads back equal.
-        refused = set()
-        for problem in broken:
-            link = links[problem.index]
-            ends = mentions[link.anaphor].spans, mentions[link.antecedent].spans
-            refused.add((link.type, *ends))
-        kept = [
-            pair
-            for pair in pairs
-            if (pair[1], _sorted_spans(pair[3][0]), _sorted_spans(pair[3][1])) not in refused
-        ]
-        mentions, links, _ = self.linked(kept, warn=False)
         return mentions, links
 
     def linked(
-        self, pairs: list[_Pair], *, warn: bool
+        self, pairs: list[_Pair], tokens: list[str]
     ) -> tuple[list[MentionData], list[LinkData], list[str]]:
         """The mentions the pairs use (in order of first token), the links once each, and
-        each link's field; a repeated link is left out, with a warning if `warn`."""
+        each link's field; a repeated link is held (written back in its place)."""
         orders: dict[Spans, list[int]] = {}
         for _, _, _, pair in pairs:
             for spans in pair:
@@ -310,9 +315,23 @@ class _LineParser:
             field = f"{key}[{i}]"
             link = LinkData(type_, index[_sorted_spans(anaphor)], index[_sorted_spans(antecedent)])
             identity = (link.type, link.anaphor, link.antecedent)
+            if link.anaphor == link.antecedent:
+                # The database holds no link of a mention to itself: kept as released.
+                self.held.append(
+                    {"key": key, "index": i, "pair": [anaphor, antecedent], "why": "self"}
+                )
+                self.mark(
+                    field,
+                    "the anaphor and the antecedent are the same mention "
+                    f"({_describe(_sorted_spans(anaphor), tokens)}); kept as released, not a "
+                    "link of the workspace",
+                )
+                continue
             if identity in first:
-                if warn:
-                    self.warn(field, f"repeats {first[identity]}; kept once")
+                self.held.append(
+                    {"key": key, "index": i, "pair": [anaphor, antecedent], "why": "repeat"}
+                )
+                self.mark(field, f"repeats {first[identity]}; one link, written back twice")
                 continue
             first[identity] = field
             links.append(link)
@@ -329,6 +348,10 @@ def _written_order(spans: list[list[int]], ordered: Spans) -> list[int]:
     as_written = [tuple(span) for span in spans]
     order = [ordered.index(span) for span in as_written]
     return [] if order == sorted(order) else order
+
+
+def _text(spans: list[list[int]], tokens: list[str]) -> str:
+    return " ... ".join(" ".join(tokens[s : e + 1]) for s, e in _sorted_spans(spans))
 
 
 def _describe(spans: Spans, tokens: list[str]) -> str:
@@ -389,6 +412,8 @@ def topic_to_chemu(topic: TopicData, problems: Problems | None = None) -> list[d
             by_document[anaphor.document][key].append(
                 [_written_spans(anaphor), _written_spans(antecedent)]
             )
+    if len(topic.documents) == 1:
+        _put_back_held(chemu.get("held") or [], by_document[0], topic)
     if any(len(members) > 1 for members in topic.cluster_members().values()):
         problems.warn(
             topic.external_id,
@@ -396,6 +421,60 @@ def topic_to_chemu(topic: TopicData, problems: Problems | None = None) -> list[d
             "ChEMU-Ref jsonlines has no clusters; write them as Coreference links",
         )
     return [{name: values[name] for name in fields if name in values} for _, values in lines]
+
+
+def held_entries(topic: TopicData, why: str | None = None) -> list[dict[str, Any]]:
+    """The link entries of a topic read from ChEMU-Ref that are no link of the workspace
+    (``why``: "empty" for an empty side, "repeat" for a repeated link, "self" for a link of
+    a mention to itself; None: all)."""
+    held = topic.metadata.get(FORMAT, {}).get("held") or []
+    return [h for h in held if isinstance(h, dict) and (why is None or h.get("why") == why)]
+
+
+def link_entries(topic: TopicData) -> Counter[str]:
+    """Link type -> the link entries its file lists (ChEMU-Ref Table 1 counts these): the
+    topic's links and the held entries that go back with them (an empty side; a repeat of a
+    link still there), what ``topic_to_chemu`` writes."""
+    present = {
+        (link.type, topic.mentions[link.anaphor].spans, topic.mentions[link.antecedent].spans)
+        for link in topic.links
+    }
+    counts = Counter(link.type for link in topic.links)
+    for entry in held_entries(topic):
+        kind, pair = link_type(str(entry.get("key"))), entry.get("pair")
+        if kind is None or not (isinstance(pair, list) and len(pair) == 2):
+            continue
+        if entry.get("why") != "repeat" or (
+            (kind, _sorted_spans(pair[0]), _sorted_spans(pair[1])) in present
+        ):
+            counts[kind] += 1
+    return counts
+
+
+def _put_back_held(held: list[Any], values: dict[str, Any], topic: TopicData) -> None:
+    """Each held entry back at its index in its list (ascending, so an untouched topic is
+    written as read); a repeat only while its link is still there."""
+    present = {
+        (link.type, topic.mentions[link.anaphor].spans, topic.mentions[link.antecedent].spans)
+        for link in topic.links
+    }
+    ordered = sorted(
+        (
+            h
+            for h in held
+            if isinstance(h, dict) and isinstance(values.get(str(h.get("key"))), list)
+        ),
+        key=lambda h: int(h.get("index", 0)),
+    )
+    for entry in ordered:
+        pair, entries = entry.get("pair"), values[entry["key"]]
+        if not (isinstance(pair, list) and len(pair) == 2):
+            continue
+        if entry.get("why") == "repeat":
+            kind = link_type(entry["key"])
+            if (kind, _sorted_spans(pair[0]), _sorted_spans(pair[1])) not in present:
+                continue
+        entries.insert(min(int(entry.get("index", len(entries))), len(entries)), pair)
 
 
 def _sentence_lists(document: DocumentData) -> list[list[str]]:

@@ -16,8 +16,10 @@ makes each file a topic (id = file stem), ``read_webanno_tsv_folders`` each fold
 one topic (id = folder name, documents in file-name order).
 
 Refused (errors, nothing read from that file): not a TSV 3 file; rows with the wrong number
-of columns or bad offsets; slot features (``ROLE_`` columns) holding values, which nothing
-here can carry; and what :mod:`cas_topics` refuses (zero-width or stacked chain links).
+of columns or bad offsets; a chain whose link numbers have a gap (a link it points to is
+missing); slot features (``ROLE_`` columns) holding values, which nothing
+here can carry; and what :mod:`cas_topics` refuses (zero-width chain links, a span twice a
+link of one chain). Stacked chains (one span a link of several) are read: :mod:`cas_topics`.
 """
 
 from __future__ import annotations
@@ -248,6 +250,9 @@ def _document(
                 _chain_cells(row, [columns[i] for i in group], cells, chains, problems)
             else:
                 relations.append((row, group[0], cells))
+    _missing_links(chains, problems)
+    if problems.errors:
+        return None
     for layer_chain, links in sorted(chains.items(), key=lambda item: item[0][1]):
         document.chains.append(CasChain(layer_chain[0], [links[k] for k in sorted(links)]))
     document.spans = list(spans.values())
@@ -258,6 +263,24 @@ def _document(
         else:
             document.relations.append(relation)
     return None if problems.errors else document
+
+
+def _missing_links(chains: dict[tuple[str, int], dict[int, CasLink]], problems: Problems) -> None:
+    """A chain's links are numbered 1, 2, ... (INCEpTION writes them so): a number missing is
+    a link the chain points to and the file lacks, and reading on would silently join the
+    links around it. Refused at the first link after the gap."""
+    for (_, chain), links in chains.items():
+        numbers = sorted(links)
+        for expected, number in enumerate(numbers, start=1):
+            if number != expected:
+                after = f"link {expected - 1}" if expected > 1 else "its start"
+                problems.error(
+                    links[number].line,
+                    REFERENCE_RELATION,
+                    f"chain {chain} goes from {after} to link {number}: link {expected} "
+                    f"({chain}-{expected}) is missing",
+                )
+                break
 
 
 def _code_points(rows: list[_Row], to_cp: list[int], problems: Problems) -> None:
@@ -391,7 +414,7 @@ def _chain_cells(
             found = links[link]
             found.begin, found.end = min(found.begin, row.range[0]), max(found.end, row.range[1])
         else:
-            links[link] = CasLink(row.range[0], row.range[1], features)
+            links[link] = CasLink(row.range[0], row.range[1], features, line=row.line)
 
 
 def _relation(

@@ -8,8 +8,8 @@
 
 Files are read with the project's readers (``annotation.domain.formats``); an invalid file
 is reported as they report it (file, line, field) and the command exits with status 1.
-ChEMU-Ref links with an empty side are not scored (metrics.md): they are dropped, and
-their count is said on stderr. SciCo files are read by the importer's reader, without the
+ChEMU-Ref links with an empty side are not scored (metrics.md): the reader holds them (no link),
+and their count is said on stderr. SciCo files are read by the importer's reader, without the
 checks the scores do not depend on (``_read_scico``).
 """
 
@@ -24,6 +24,7 @@ from typing import Any
 
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats import FormatErrors, read, scico
+from annotation.domain.formats.chemu import held_entries
 from annotation.domain.formats.scico_parser import FORMAT as SCICO
 from annotation.domain.scoring import api, granularity, tables
 from annotation.domain.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
@@ -275,4 +276,6 @@ def _read(path: str, format: str) -> tuple[list[TopicData], int]:
         raise InputError(
             "\n".join([f"{len(errors)} error(s) in the input:", *(f"  {e}" for e in errors)])
         )
-    return report.topics, len(report.skipped)
+    # The reader keeps a link with an empty side as released (held, no link): not scored.
+    empty = sum(len(held_entries(topic, "empty")) for topic in report.topics)
+    return report.topics, len(report.skipped) + empty

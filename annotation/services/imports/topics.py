@@ -34,6 +34,8 @@ from django.db.models import Max
 from annotation.domain.corpus import TopicData
 from annotation.domain.formats import READERS, FormatErrors, FormatWarning, Skipped
 from annotation.domain.formats._io import display_name
+from annotation.domain.formats.chemu import FORMAT as CHEMU
+from annotation.domain.formats.chemu import GOLD_KEYS
 from annotation.errors import ImportRefused
 from annotation.infra.bulk_sql import ids_reserve, rows_copy
 from annotation.infra.effects_sql import effects_write
@@ -311,7 +313,7 @@ def _write(
                 project=project,
                 external_id=t.external_id,
                 source=t.source,
-                metadata=t.metadata,
+                metadata=_without_held(t.metadata),
                 position=start + i,
             )
             for i, t in enumerate(topics)
@@ -355,7 +357,10 @@ def _write(
     )
     result.topics = [t.external_id for t in topics]
     result.mentions = sum(len(ids) for ids in topic_mentions)
-    gold = [i for i, t in enumerate(topics) if t.has_annotation]
+    # Every ChEMU-Ref line is an annotated snippet, also one without a relation (3 of the
+    # training file's 900) or with only held entries (an empty side): its gold goes in, so an
+    # export of the gold gives every line back.
+    gold = [i for i, t in enumerate(topics) if t.has_annotation or format == CHEMU]
     annotations = Annotation.objects.bulk_create(
         [Annotation(topic=topic_rows[i], kind=Annotation.Kind.GOLD, version=1) for i in gold],
         batch_size=500,
@@ -384,6 +389,7 @@ def _write(
                     "file": file,
                     "clusters": plan.clusters,
                     "labelled": plan.labelled,
+                    **_held(topic),
                 },
                 effects=plan.effects,
                 warnings=plan.warnings,
@@ -392,6 +398,25 @@ def _write(
         result.warnings += [f"{file}: topic {topic.external_id}: {w}" for w in plan.warnings]
     Operation.objects.bulk_create(operations, batch_size=200)
     result.gold = len(annotations)
+
+
+def _without_held(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The topic's metadata without what belongs to its gold (`GOLD_KEYS`): that goes in the
+    gold's import operation (`_held`), so an annotator's export does not write the file's
+    links back and no workspace shows an annotator the gold's links."""
+    chemu = metadata.get(CHEMU)
+    if not isinstance(chemu, dict) or not set(GOLD_KEYS) & set(chemu):
+        return metadata
+    rest = {k: v for k, v in chemu.items() if k not in GOLD_KEYS}
+    others = {k: v for k, v in metadata.items() if k != CHEMU}
+    return {**others, CHEMU: rest} if rest else others
+
+
+def _held(topic: TopicData) -> dict[str, Any]:
+    chemu = topic.metadata.get(CHEMU)
+    if not isinstance(chemu, dict):
+        return {}
+    return {key: chemu[key] for key in GOLD_KEYS if chemu.get(key)}
 
 
 def _text(topic: TopicData, index: int) -> str:

@@ -1341,6 +1341,8 @@ export interface components {
             };
             can_undo: boolean;
             can_redo: boolean;
+            /** @description what the imported file holds that the workspace would refuse, kept as released and flagged (ChEMU-Ref: a link breaking a rule, an empty side, a repeat) */
+            import_marks: components["schemas"]["ImportMark"][];
         };
         /** @enum {string} */
         AnnotationStatus: "assigned" | "in_progress" | "submitted" | "reopened" | "gold";
@@ -1978,6 +1980,11 @@ export interface components {
             gold: number;
             warnings: string[];
             skipped: string[];
+        };
+        ImportMark: {
+            /** @description where in the file, e.g. Transformed[1] */
+            field: string;
+            message: string;
         };
         ImportRequestRequest: {
             /**
@@ -3026,6 +3033,8 @@ export interface components {
              * @description WEC Table 1: mean distinct head lemmas per non-singleton cluster
              */
             diversity: number;
+            /** @description ChEMU Table 1's relation rows: link entries as the file lists them (repeats and empty sides included) */
+            link_entries: components["schemas"]["LinkCounts"];
         };
         /**
          * @description * `queued` - Queued

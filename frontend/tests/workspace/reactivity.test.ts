@@ -26,7 +26,7 @@ function loaded() {
   const annotation: AnnotationPayload = {
     id: 1, topic: 1, kind: "annotator", version: 0, assignment: 1, annotator: "a", status: "assigned", cursor: null,
     clusters: [{ id: 100, label: "A", note: "", members: [1, 2] }, { id: 200, label: "B", note: "", members: [3] }],
-    edges: [], links: [], decisions: {}, can_undo: false, can_redo: false,
+    edges: [], links: [], decisions: {}, can_undo: false, can_redo: false, import_marks: [],
     mentions: MENTIONS.map((m) => ({ ...m, added: false, rejected: false })),
   };
   const assignment: AssignmentRow = {

@@ -1,10 +1,16 @@
 import io
 import json
+from collections import Counter
 
 import pytest
 
 from annotation.domain.formats import FormatErrors, read
-from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
+from annotation.domain.formats.chemu import (
+    held_entries,
+    link_entries,
+    read_chemu_jsonlines,
+    write_chemu_jsonlines,
+)
 
 EMPTY_SIDE_LINKS = 52
 
@@ -77,19 +83,23 @@ def test_unsorted_discontinuous_spans_are_written_back_in_file_order():
     assert out.getvalue() == line + "\n"
 
 
-def test_empty_side_is_an_error_naming_line_type_index_and_side():
-    errors = errors_of(chemu_line(Coreference=[[[[7, 8]], []]]))
+def test_an_empty_side_is_kept_as_released_with_a_warning_naming_line_type_index_and_side():
+    line = chemu_line(Coreference=[[[[7, 8]], []]])
+    report = read_text(line)
     assert (
-        str(errors[0])
+        str(report.warnings[0])
         == "train.jsonlines: line 1, field Coreference[0][1]: the antecedent is empty "
-        "(anaphor [[7, 8]])"
+        "(anaphor [[7, 8]] 'The solution'); kept as released, not a link of the workspace"
     )
-
-
-def test_with_skip_invalid_only_the_link_with_an_empty_side_is_dropped():
-    report = read_text(chemu_line(Coreference=[[[[7, 8]], []]]), skip_invalid=True)
-    assert [link.type for link in report.topics[0].links] == ["REACTION_ASSOCIATED"]
-    assert [(s.record, s.scope) for s in report.skipped] == [(1, "link Coreference[0]")]
+    topic = report.topics[0]
+    # No link of the workspace (it names one mention), but written back in its place.
+    assert [link.type for link in topic.links] == ["REACTION_ASSOCIATED"]
+    assert held_entries(topic) == [
+        {"key": "Coreference", "index": 0, "pair": [[[7, 8]], []], "why": "empty"}
+    ]
+    out = io.StringIO()
+    write_chemu_jsonlines([topic], out)
+    assert out.getvalue() == line + "\n"
 
 
 def test_offsets_beyond_the_snippet_invalidate_the_line():
@@ -122,10 +132,15 @@ def test_with_skip_invalid_a_broken_line_is_skipped_and_the_rest_read():
     assert [(s.record, s.scope) for s in report.skipped] == [(1, "record")]
 
 
-def test_a_repeated_link_is_kept_once_with_a_warning():
-    report = read_text(chemu_line(Contained=[[[[7, 8]], [[0, 1]]], [[[7, 8]], [[0, 1]]]]))
+def test_a_repeated_link_is_one_link_and_written_back_twice():
+    line = chemu_line(Contained=[[[[7, 8]], [[0, 1]]], [[[7, 8]], [[0, 1]]]])
+    report = read_text(line)
     assert sum(link.type == "CONTAINED" for link in report.topics[0].links) == 1
     assert [w.field for w in report.warnings] == ["Contained[1]"]
+    assert link_entries(report.topics[0])["CONTAINED"] == 2
+    out = io.StringIO()
+    write_chemu_jsonlines(report.topics, out)
+    assert out.getvalue() == line + "\n"
 
 
 def test_an_antecedent_after_its_anaphor_is_kept_with_a_warning():
@@ -134,41 +149,53 @@ def test_an_antecedent_after_its_anaphor_is_kept_with_a_warning():
     assert "does not come before the anaphor" in report.warnings[0].message
 
 
-def test_the_training_file_reports_exactly_the_empty_side_links(training_report):
-    report = training_report
-    assert len(report.topics) == 900
-    assert len(report.errors) == EMPTY_SIDE_LINKS
-    assert len(report.skipped) == EMPTY_SIDE_LINKS
-    assert all(s.scope.startswith("link ") for s in report.skipped)
-    assert all("empty" in e.message for e in report.errors)
-
-
-def test_the_training_file_warns_about_two_repeats_and_three_late_antecedents(training_report):
-    messages = [w.message for w in training_report.warnings]
-    assert sum("kept once" in m for m in messages) == 2
-    assert sum("does not come before" in m for m in messages) == 3
-
-
-def test_the_training_file_without_skip_invalid_raises_listing_every_empty_side(training_file):
-    with pytest.raises(FormatErrors) as raised:
-        read("chemu", training_file)
-    errors = raised.value.errors
-    assert len(errors) == EMPTY_SIDE_LINKS
-    assert all(isinstance(e.record, int) for e in errors)
-    assert "train.english.jsonlines: line 4, field Coreference[0][0]: the anaphor is empty" in str(
-        raised.value
+def test_with_link_rules_what_the_workspace_refuses_is_kept_and_marked():
+    report = read_text(chemu_line(Coreference=[[[[0, 1]], [[7, 8]]]]), link_rules=True)
+    assert report.errors == []
+    assert len(report.topics[0].links) == 2
+    (mark,) = report.topics[0].metadata["chemu"]["marks"]
+    assert mark["field"] == "Coreference[0]"
+    assert mark["message"].startswith(
+        "the antecedent (tokens 7-8 'The solution') does not come before the anaphor "
+        "(tokens 0-1 'Compound 5'); imported as released, but the workspace refuses such a link"
     )
 
 
-def test_the_training_file_round_trips(training_file, training_report, tmp_path):
+def test_the_training_file_keeps_every_link_entry(training_report):
+    report = training_report
+    assert len(report.topics) == 900
+    assert report.errors == report.skipped == []
+    held = [h for t in report.topics for h in held_entries(t)]
+    assert sum(h["why"] == "empty" for h in held) == EMPTY_SIDE_LINKS
+    assert sum(h["why"] == "repeat" for h in held) == 2
+
+
+def test_the_training_file_warns_about_each_entry_the_workspace_would_not_take(training_report):
+    messages = [w.message for w in training_report.warnings]
+    assert sum("not a link of the workspace" in m for m in messages) == EMPTY_SIDE_LINKS
+    assert sum("one link, written back twice" in m for m in messages) == 2
+    assert sum("does not come before" in m for m in messages) == 3
+    assert sum("is one-to-one" in m for m in messages) == 2
+
+
+def test_the_training_files_link_entries_are_table_1s_bridging_counts(training_report):
+    """The ChEMU-Ref overview's Table 1 (training): Transformed 493, Reaction-associated
+    3,308, Work-up 6,230, Contained 346: the file's raw link entries."""
+    counts: Counter[str] = Counter()
+    for topic in training_report.topics:
+        counts.update(link_entries(topic))
+    assert counts == {
+        "COREFERENCE": 2624,
+        "TRANSFORMED": 493,
+        "REACTION_ASSOCIATED": 3308,
+        "WORK_UP": 6230,
+        "CONTAINED": 346,
+    }
+
+
+def test_the_training_file_is_written_back_byte_for_byte(training_file, tmp_path):
+    report = read("chemu", training_file, link_rules=True)
     out = tmp_path / "out.jsonlines"
-    write_chemu_jsonlines(training_report.topics, out)
-    assert read("chemu", out).topics == training_report.topics
-    changed = {s.record for s in training_report.skipped}
-    changed |= {w.record for w in training_report.warnings if "kept once" in w.message}
-    original = training_file.read_text().splitlines()
-    written = out.read_text().splitlines()
-    assert len(written) == len(original)
-    for number, (before, after) in enumerate(zip(original, written, strict=True), start=1):
-        if number not in changed:
-            assert json.loads(after) == json.loads(before), f"line {number}"
+    assert write_chemu_jsonlines(report.topics, out) == []
+    assert out.read_text() == training_file.read_text()
+    assert read("chemu", out, link_rules=True).topics == report.topics

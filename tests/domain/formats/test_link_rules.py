@@ -7,14 +7,12 @@ from __future__ import annotations
 import io
 import json
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annotation.domain.corpus import LINK_TYPES, LinkData, MentionData
 from annotation.domain.effects import apply_effects
 from annotation.domain.errors import LinkRuleError
-from annotation.domain.formats import FormatErrors
 from annotation.domain.formats.brat import read_brat
 from annotation.domain.formats.chemu import read_chemu_jsonlines
 from annotation.domain.link_rules import (
@@ -116,17 +114,20 @@ def test_by_default_chemu_keeps_a_link_the_workspace_refuses_as_gold_data_with_a
     assert report.warnings[0].message.endswith("; kept as gold data")
 
 
-def test_with_link_rules_chemu_refuses_it_or_skips_that_link_alone():
-    with pytest.raises(FormatErrors) as raised:
-        read_chemu_jsonlines(chemu(**TWO_TRANSFORMED), link_rules=True)
-    report = read_chemu_jsonlines(chemu(**TWO_TRANSFORMED), link_rules=True, skip_invalid=True)
+def test_with_link_rules_chemu_keeps_it_as_released_and_marks_it():
+    report = read_chemu_jsonlines(chemu(**TWO_TRANSFORMED), link_rules=True)
 
-    (error,) = raised.value.errors
-    assert (error.file, error.record, error.field) == ("s.jsonlines", 1, "Transformed[1]")
-    assert "(rule transformed_one_to_one)" in error.message
-    assert [(s.record, s.scope) for s in report.skipped] == [(1, "link Transformed[1]")]
-    assert len(report.topics[0].links) == 1
-    assert len(report.topics[0].mentions) == 2
+    assert report.errors == report.skipped == []
+    (warning,) = report.warnings
+    assert (warning.file, warning.record, warning.field) == ("s.jsonlines", 1, "Transformed[1]")
+    assert warning.message.endswith(
+        "imported as released, but the workspace refuses such a link (rule transformed_one_to_one)"
+    )
+    topic = report.topics[0]
+    assert len(topic.links) == 2
+    assert topic.metadata["chemu"]["marks"] == [
+        {"field": "Transformed[1]", "message": warning.message}
+    ]
 
 
 def brat_folder(tmp_path):

@@ -73,6 +73,12 @@ const ANAPHORA: StatRow[] = [
     value: (stats: Stats) => stats.links[type],
   })),
   { key: "anaphors", label: "Anaphors", help: "distinct mentions that are the anaphor of a link", value: count("anaphors") },
+  ...LINK_TYPES.map((type) => ({
+    key: `link_entries.${type}`,
+    label: `${type} link entries`,
+    help: "link entries as the file lists them, repeats and empty sides included (ChEMU Table 1)",
+    value: (stats: Stats) => stats.link_entries[type],
+  })),
 ];
 
 /** The rows to show: a scheme's rows when the project uses it or its numbers are not all 0. */

@@ -23,6 +23,7 @@ const stats = (over: Partial<Stats> = {}): Stats => ({
   tokens_per_sentence: 15,
   ambiguity: 0,
   diversity: 0,
+  link_entries: { COREFERENCE: 5, TRANSFORMED: 1, REACTION_ASSOCIATED: 2, WORK_UP: 4, CONTAINED: 0 },
   ...over,
 });
 
@@ -48,6 +49,8 @@ describe("the statistics table", () => {
     expect(statText(row("tokens"), stats())).toBe("1,200");
     expect(statText(row("mean_components"), stats({ mean_components: 6.8333 }))).toBe("6.83");
     expect(statText(row("links.WORK_UP"), stats())).toBe("3");
+    // ChEMU Table 1 counts the file's entries: a repeat twice
+    expect(statText(row("link_entries.WORK_UP"), stats())).toBe("4");
   });
 
   it("puts the total first, then the splits in the order the server gives", () => {
