@@ -25,6 +25,8 @@ import psycopg
 from django.db import DatabaseError, connection
 from django.http import JsonResponse
 
+from corefapp.sign_in_pool import SIGN_IN_PATHS
+
 # pg_advisory_lock's one bigint key: any constant no other code of the instance uses.
 RESTORE_LOCK = 0x636F726566_01  # "coref" 1
 WAIT_SECONDS = 30
@@ -53,7 +55,10 @@ class RestoreGuardMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method in SAFE_METHODS:
+        # A sign-in writes nothing but a session (one a restore takes back costs a second
+        # sign-in), and holding a database connection through its password check made a
+        # flood of sign-ins wait for the pool's connections and fail.
+        if request.method in SAFE_METHODS or request.path in SIGN_IN_PATHS:
             return self.get_response(request)
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_try_advisory_lock_shared(%s)", [RESTORE_LOCK])
