@@ -98,7 +98,7 @@ def effects_remap(effects: Any, remap: Remap) -> list:
     out = []
     for effect in effects:
         name = effect.get("e") if isinstance(effect, dict) else None
-        if name not in EFFECT_IDS:
+        if not isinstance(name, str) or name not in EFFECT_IDS:
             raise ArchiveInvalid(f"unknown effect {name!r}")
         out.append(_fields(effect, EFFECT_IDS[name], remap, f"effect {name}"))
     return out
@@ -106,7 +106,8 @@ def effects_remap(effects: Any, remap: Remap) -> list:
 
 def payload_remap(payload: Any, remap: Remap) -> dict:
     name = payload.get("op") if isinstance(payload, dict) else None
-    if name not in PAYLOAD_IDS:
+    # `in` on a dict hashes the name: a list or an object there was a TypeError, not a message.
+    if not isinstance(name, str) or name not in PAYLOAD_IDS:
         raise ArchiveInvalid(f"unknown operation {name!r} in a payload")
     out = _fields(payload, PAYLOAD_IDS[name], remap, f"operation {name}")
     if name == "split":
@@ -156,7 +157,7 @@ SUGGESTION_IDS: dict[str, dict[str, str]] = {
 
 
 def suggestion_payload_remap(kind: Any, payload: Any, remap: Remap) -> dict:
-    if kind not in SUGGESTION_IDS:
+    if not isinstance(kind, str) or kind not in SUGGESTION_IDS:
         raise ArchiveInvalid(f"unknown suggestion kind {kind!r}")
     out = _fields(payload, SUGGESTION_IDS[kind], remap, f"a {kind} suggestion")
     if kind == "cluster":
