@@ -21,7 +21,7 @@ describe("the training profiles", () => {
 
 describe("a refused encoder folder", () => {
   it("is the server's reason, without the parameter's name the field already says", () => {
-    const refused = new ApiError(400, {
+    const refused = new ApiError(422, {
       error: "model_path_refused",
       message:
         "learn_encoder: '/etc' is not inside the model folders this server allows (/srv/models). Put the model there, or add its folder to MODEL_PATHS_ALLOWED.",
@@ -44,7 +44,7 @@ describe("a refused encoder folder", () => {
 
   it("leaves any other failure to the panel's line", () => {
     const profile = new ApiError(400, { error: "invalid", message: "Invalid input.", fields: { learn_profile: ["No."] } });
-    const otherPath = new ApiError(400, { error: "model_path_refused", message: "model_dir: no", parameter: "model_dir" });
+    const otherPath = new ApiError(422, { error: "model_path_refused", message: "model_dir: no", parameter: "model_dir" });
     expect(encoderRefusal(profile)).toBeNull();
     expect(encoderRefusal(otherPath)).toBeNull();
     expect(encoderRefusal(new NetworkError())).toBeNull();
