@@ -267,8 +267,16 @@ def _health_down(health: Health, kill: Kill) -> float:
     return (up[1] if up else window[-1][1]) - down[0]
 
 
-def _read_log(stack, pg_port: int, writers: list[Writer]) -> tuple[int, int, int]:
-    """(lost, gaps, applied but unacknowledged) from the database itself."""
+@dataclass
+class Log:
+    """What the operation log in PostgreSQL says of the acknowledged operations."""
+
+    lost: list[tuple[int, int, float]]  # acknowledged (id, version, sent) not in the log
+    gaps: int  # annotations whose log versions do not run 1..n
+    unacknowledged: int  # in the log, never acknowledged (applied, the answer lost)
+
+
+def _read_log(stack, pg_port: int, writers: list[Writer]) -> Log:
     import psycopg
 
     password = (stack.var_dir / "postgres.password").read_text().strip()
@@ -288,7 +296,7 @@ def _read_log(stack, pg_port: int, writers: list[Writer]) -> tuple[int, int, int
             if time.monotonic() > deadline:
                 raise
             time.sleep(1)
-    lost = gaps = unacknowledged = 0
+    log = Log([], 0, 0)
     with conn:
         for writer in writers:
             logged = conn.execute(
@@ -302,19 +310,19 @@ def _read_log(stack, pg_port: int, writers: list[Writer]) -> tuple[int, int, int
             assert row is not None, writer.annotation
             version = row[0]
             acked = {(op, v) for op, v, _ in writer.acked}
-            lost += len(acked - set(logged))
-            unacknowledged += len(set(logged) - acked)
+            in_log = set(logged)
+            log.lost += [a for a in writer.acked if (a[0], a[1]) not in in_log]
+            log.unacknowledged += len(in_log - acked)
             if [v for _, v in logged] != list(range(1, version + 1)):
-                gaps += 1
-    return lost, gaps, unacknowledged
+                log.gaps += 1
+    return log
 
 
 def _cell(seconds: float | None) -> str:
     return "never" if seconds is None else f"{seconds:.2f}"
 
 
-def _print(kills: list[Kill], writers: list[Writer], health: Health, wall: float, log) -> bool:
-    lost, gaps, unacknowledged = log
+def _print(kills: list[Kill], writers: list[Writer], health: Health, wall: float, log: Log) -> bool:
     print(
         f"\n{'killed (SIGKILL)':<16}{'pid':>8}{'restarted':>11}{'1st write':>11}"
         f"{'all writers':>13}{'healthz down':>14}{'errors':>8}{'slowest':>9}"
@@ -351,8 +359,8 @@ def _print(kills: list[Kill], writers: list[Writer], health: Health, wall: float
     slowest = max((done - sent for w in writers for sent, done, _ in w.answers), default=0.0)
     print(
         f"\n{len(writers)} writers for {wall:.0f} s: {acknowledged} operations acknowledged "
-        f"({acknowledged / wall:.0f}/s), {lost} lost, {gaps} annotation logs with a gap, "
-        f"{unacknowledged} applied whose answer was lost (a later 409 said so)"
+        f"({acknowledged / wall:.0f}/s), {len(log.lost)} lost, {log.gaps} annotation logs "
+        f"with a gap, {log.unacknowledged} applied whose answer was lost (a later 409 said so)"
     )
     print(
         f"error answers: {sum(refusals.values())} "
@@ -362,15 +370,19 @@ def _print(kills: list[Kill], writers: list[Writer], health: Health, wall: float
     )
     for kill in kills:
         print(f"  launcher after the {kill.target} kill: " + " | ".join(kill.launcher_lines[:6]))
-    if lost or gaps:
-        print("LOST: acknowledged operations missing from the log (see the kills above)")
+    if log.lost:
+        after = Counter(
+            next((k.target for k in reversed(kills) if k.at <= sent), "no kill")
+            for _, _, sent in log.lost
+        )
+        print(f"LOST, sent after the kill of: {dict(after)}; the first: {log.lost[:5]}")
     goals = recovered and postgres_back and not unexpected
     if not goals:
         print(
             f"goals missed: every kill recovered {recovered}, PostgreSQL within "
             f"{POSTGRES_BACK_SECONDS:.0f} s {postgres_back}, unexpected answers {unexpected}"
         )
-    return goals and not lost and not gaps
+    return goals and not log.lost and not log.gaps
 
 
 def main() -> int:
@@ -433,7 +445,7 @@ def main() -> int:
         log = _read_log(stack, pg_port, writers)
         ok = _print(kills, writers, health, wall, log)
         if SMOKE:
-            return 0 if not log[0] and not log[1] else 1  # losing a write fails even a smoke run
+            return 1 if log.lost or log.gaps else 0  # losing a write fails even a smoke run
         return verdict(ok)
     finally:
         stop.set()
