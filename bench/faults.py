@@ -108,10 +108,10 @@ class Writer:
 
 @dataclass
 class Health:
-    """/healthz every 0.25 s: (sent, answered, status)."""
+    """/healthz every 0.25 s on a fresh connection: (sent, answered, status, what failed)."""
 
     port: int
-    answers: list[tuple[float, float, int]] = field(default_factory=list)
+    answers: list[tuple[float, float, int, str]] = field(default_factory=list)
 
     def run(self, stop: threading.Event, deadline: float) -> None:
         while not stop.is_set() and time.monotonic() < deadline:
@@ -120,13 +120,14 @@ class Health:
             try:
                 conn.request("GET", "/healthz")
                 response = conn.getresponse()
-                response.read()
-                status = response.status
-            except (OSError, http.client.HTTPException):
-                status = 0
+                status, body = response.status, json.loads(response.read() or b"{}")
+                checks = body.get("checks", {}) if isinstance(body, dict) else {}
+                failed = ",".join(n for n, c in checks.items() if not c.get("ok")) or "-"
+            except (OSError, http.client.HTTPException, ValueError) as error:
+                status, failed = 0, type(error).__name__
             finally:
                 conn.close()
-            self.answers.append((sent, time.monotonic(), status))
+            self.answers.append((sent, time.monotonic(), status, failed))
             time.sleep(0.25)
 
 
@@ -230,7 +231,7 @@ def _kill_and_wait(stack, target: Target, writers: list[Writer], health: Health)
         # Acknowledgments are appended in the order sent: the last one tells.
         writing = all(w.acked[-1][2] >= kill.at for w in writers)
         healthy = kill.restarted is not None and any(
-            sent >= kill.restarted and status == 200 for sent, _, status in health.answers[-8:]
+            sent >= kill.restarted and status == 200 for sent, _, status, _ in health.answers[-8:]
         )
         if writing and healthy:
             break
@@ -257,14 +258,14 @@ def _acknowledged_times(writers: list[Writer], kill: Kill) -> tuple[float | None
     )
 
 
-def _health_down(health: Health, kill: Kill) -> float:
-    """Seconds from the first answer but 200 after the kill to the next 200 (0: never down)."""
-    window = [a for a in health.answers if kill.at <= a[0] < kill.until]
-    down = next((a for a in window if a[2] != 200), None)
-    if down is None:
-        return 0.0
-    up = next((a for a in window if a[0] > down[0] and a[2] == 200), None)
-    return (up[1] if up else window[-1][1]) - down[0]
+def _health_down(health: Health, kill: Kill) -> tuple[float, Counter[str]]:
+    """Seconds from the first answer but 200 after the kill to the last one's end (0: never
+    down), and what failed in those answers (a check's name, or the client's exception)."""
+    window = [a for a in health.answers if kill.at <= a[1] < kill.until]
+    down = [a for a in window if a[2] != 200]
+    if not down:
+        return 0.0, Counter()
+    return down[-1][1] - down[0][0], Counter(f"{a[2]} {a[3]}" for a in down)
 
 
 @dataclass
@@ -331,20 +332,22 @@ def _print(kills: list[Kill], writers: list[Writer], health: Health, wall: float
     postgres_back = True
     for kill in kills:
         first, every = _acknowledged_times(writers, kill)
-        window = [a for w in writers for a in w.answers if kill.at <= a[0] < kill.until]
+        # By the time answered: a write in flight at the kill belongs to it.
+        window = [a for w in writers for a in w.answers if kill.at <= a[1] < kill.until]
         errors = sum(1 for a in window if a[2] != 200)
         slowest = max((done - sent for sent, done, _ in window), default=0.0)
         restarted = None if kill.restarted is None else kill.restarted - kill.at
         print(
             f"{kill.target:<16}{kill.pid:>8}{_cell(restarted):>11}{_cell(first):>11}"
-            f"{_cell(every):>13}{_health_down(health, kill):>14.2f}{errors:>8}{slowest:>9.2f}"
+            f"{_cell(every):>13}{_health_down(health, kill)[0]:>14.2f}{errors:>8}{slowest:>9.2f}"
         )
         recovered = recovered and None not in (restarted, first, every)
         if kill.target == "PostgreSQL":
             postgres_back = every is not None and every < POSTGRES_BACK_SECONDS
     print(
         "(seconds from the kill: the launcher's 'restarted' line, the first acknowledged write "
-        "sent after the kill, every writer's first; errors and slowest answer until the next "
+        "sent after the kill, every writer's first; healthz down: from its first answer but 200 "
+        "to the end of its last; errors and the slowest answer: writes answered until the next "
         "kill)"
     )
     acknowledged = sum(len(w.acked) for w in writers)
@@ -370,6 +373,9 @@ def _print(kills: list[Kill], writers: list[Writer], health: Health, wall: float
     )
     for kill in kills:
         print(f"  launcher after the {kill.target} kill: " + " | ".join(kill.launcher_lines[:6]))
+        failed = _health_down(health, kill)[1]
+        if failed:
+            print(f"    /healthz meanwhile (status failed-check: answers): {dict(failed)}")
     if log.lost:
         after = Counter(
             next((k.target for k in reversed(kills) if k.at <= sent), "no kill")
