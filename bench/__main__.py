@@ -33,6 +33,11 @@ BENCHMARKS = [
         "bench.capacity",
         "capacity: 20, 40, 60 annotators at 1 op/s on one web process",
     ),
+    (
+        "faults",
+        "bench.faults",
+        "load and faults: 8 writers on a make up stack while each part is killed in turn",
+    ),
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
     ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),
     ("admin", "bench.admin_bench", "browser: admin bulk actions over 300 topics"),

@@ -42,7 +42,7 @@ def stored_versions(project) -> list[ModelVersion]:
 
 
 def test_the_admin_sees_versions_on_a_learning_curve_and_rolls_back_and_forward(
-    new_page, artifacts
+    new_page, artifacts, tmp_path
 ):
     project = ProjectFactory(name="learning loop")
     suggestion_settings_set(project=project, learn=False)
@@ -91,4 +91,29 @@ def test_the_admin_sees_versions_on_a_learning_curve_and_rolls_back_and_forward(
     assert SuggestionSettings.objects.get(project=project).learn
     ModelTraining.objects.filter(pk=training.pk).update(status="succeeded", progress=1.0)
     expect(progress).to_have_attribute("data-status", "succeeded")
+
+    # What learning starts from: a folder outside the allowed ones is refused beside the
+    # field, nothing saved; one inside MODELS_DIR (named relative to it) is saved resolved.
+    learn_from = page.get_by_test_id("learn-from")
+    encoder = learn_from.get_by_role("textbox", name="Start learning from encoder folder")
+    expect(encoder).to_have_attribute("placeholder", "packaged MiniLM")
+    learn_from.get_by_role("combobox", name="Training profile").select_option(
+        label="SciCo B.2 recipe (batch 128, linear head, fp32)"
+    )
+    encoder.fill(str(tmp_path))
+    learn_from.get_by_role("button", name="Save").click()
+    expect(learn_from.locator(".field-error")).to_contain_text(
+        "is not inside the model folders this server allows"
+    )
+    expect(encoder).to_have_attribute("aria-invalid", "true")
+    row = SuggestionSettings.objects.get(project=project)
+    assert (row.learn_encoder, row.learn_profile) == ("", "default")
+    encoder.fill("longformer-base-4096")
+    learn_from.get_by_role("button", name="Save").click()
+    allowed = str(settings.MODELS_DIR.resolve() / "longformer-base-4096")
+    expect(encoder).to_have_value(allowed)
+    expect(learn_from.locator(".field-error")).to_have_count(0)
+    expect(learn_from).to_contain_text(f"Retraining starts from {allowed}, with the SciCo B.2")
+    row.refresh_from_db()
+    assert (row.learn_encoder, row.learn_profile) == (allowed, "scico-b2")
     assert page.errors == []

@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -90,7 +91,7 @@ class WebClient:
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         base = f"http://127.0.0.1:{self.port}"
         opener.open(f"{base}/api/auth/csrf/", timeout=10).close()
-        csrf = next(c.value for c in jar if c.name == "csrftoken")
+        csrf = next(str(c.value) for c in jar if c.name == "csrftoken")
         opener.open(
             urllib.request.Request(
                 f"{base}/api/auth/login/",
@@ -125,7 +126,8 @@ class Launcher(WebClient):
         )
         self.env = env
         self.output: list[str] = []
-        self.proc: subprocess.Popen | None = None
+        # The launcher's Popen from start() on (Any: every other method runs after start()).
+        self.proc: Any = None
 
     def start(self, timeout: float = 300) -> float:
         started = time.monotonic()
@@ -198,6 +200,27 @@ def running_process(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+def child_pid(launcher: Launcher, marker: str) -> int:
+    """The launcher's own child whose command line holds `marker` (`models@%h`: the Celery
+    main process of the models worker; `runtime.web`: the web server's supervisor)."""
+    for child in psutil.Process(launcher.proc.pid).children():
+        if marker in " ".join(child.cmdline()):
+            return child.pid
+    raise AssertionError(f"no {marker!r} among the launcher's children")
+
+
+def web_worker_pid(launcher: Launcher) -> int:
+    """A Daphne worker of the web server (a child of `corefapp.runtime.web`)."""
+    return psutil.Process(child_pid(launcher, "runtime.web")).children()[0].pid
+
+
+def redis_pid(launcher: Launcher) -> int:
+    for process in launcher.descendants():
+        if "redis-server" in " ".join(process.cmdline()) or process.name().startswith("redis"):
+            return process.pid
+    raise AssertionError("no Redis among the launcher's processes")
 
 
 def postmaster_pid(var_dir: Path) -> int | None:

@@ -25,7 +25,14 @@ import pytest
 
 from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.preflight import free_port
-from tests.integration.stack import Launcher, postmaster_pid, wait_healthy
+from tests.integration.stack import (
+    Launcher,
+    child_pid,
+    postmaster_pid,
+    redis_pid,
+    wait_healthy,
+    web_worker_pid,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(540)]
 
@@ -57,14 +64,6 @@ def launcher():
     finally:
         assert stack.stop_with_ctrl_c() == 0, stack.read_output()
         shutil.rmtree(root, ignore_errors=True)
-
-
-def model_worker_main_pid(launcher: Launcher) -> int:
-    """The Celery main process of the `models` worker (a child of the launcher itself)."""
-    for child in psutil.Process(launcher.proc.pid).children():
-        if "models@%h" in child.cmdline():
-            return child.pid
-    raise AssertionError("no models worker among the launcher's children")
 
 
 def poll_run(launcher: Launcher, token: str, topic: int, run: int, until, timeout: float) -> dict:
@@ -103,7 +102,7 @@ def test_a_killed_model_worker_is_restarted_and_its_run_is_taken_over_and_comple
     running = poll_run(launcher, token, topic, run, lambda r: r["status"] != "queued", 180)
     assert running["status"] == "running", f"the run ended before the kill: {running}"
 
-    os.kill(model_worker_main_pid(launcher), signal.SIGKILL)
+    os.kill(child_pid(launcher, "models@%h"), signal.SIGKILL)
     killed = time.monotonic()
     launcher.wait_for_output("models exited unexpectedly (code -9)", 10)
     launcher.wait_for_output("models restarted", 40)
@@ -129,13 +128,7 @@ def test_a_killed_model_worker_is_restarted_and_its_run_is_taken_over_and_comple
 
 
 def test_a_killed_web_worker_is_on_the_launchers_output_like_every_child(launcher):
-    web = next(
-        c
-        for c in psutil.Process(launcher.proc.pid).children()
-        if "runtime.web" in " ".join(c.cmdline())
-    )
-    worker = web.children()[0]
-    os.kill(worker.pid, signal.SIGKILL)
+    os.kill(web_worker_pid(launcher), signal.SIGKILL)
     # This web worker's own lines: the module's stack has printed other children's exits
     # and restarts already (a killed models worker's matched here before this one's came).
     exited = re.compile(r"web worker \d+ exited unexpectedly \(code -9\)")
@@ -266,13 +259,6 @@ def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503
         "slowest answer "
         f"{max(a.seconds for a in during):.2f} s\n{log}\n" + "\n".join(recovery)
     )
-
-
-def redis_pid(launcher: Launcher) -> int:
-    for process in launcher.descendants():
-        if "redis-server" in " ".join(process.cmdline()) or process.name().startswith("redis"):
-            return process.pid
-    raise AssertionError("no Redis among the launcher's processes")
 
 
 def test_a_killed_redis_is_restarted_and_the_stack_becomes_healthy_again(launcher):

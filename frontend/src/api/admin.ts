@@ -7,6 +7,7 @@ import type {
   EvaluationGold,
   ImportFormat,
   ImportRequest,
+  LearnProfile,
   ModelChoice,
   Project,
   ProjectInput,
@@ -175,6 +176,16 @@ export const adminApi = {
     answer(client.PUT("/api/projects/{id}/model-versions/pinned/", { ...id(project), body: { version } })),
   setLearning: (project: Id, learn: boolean) =>
     answer(client.PUT("/api/projects/{id}/suggestion-settings/", { ...id(project), body: { learn } })),
+  suggestionSettings: (project: Id) => answer(client.GET("/api/projects/{id}/suggestion-settings/", id(project))),
+  /** What learning fine-tunes from (an encoder folder the server allows; "": the packaged
+   * MiniLM) and the cross-encoder's training profile; the answer has the folder resolved. */
+  setLearnFrom: (project: Id, encoder: string, profile: LearnProfile) =>
+    answer(
+      client.PUT("/api/projects/{id}/suggestion-settings/", {
+        ...id(project),
+        body: { learn_encoder: encoder, learn_profile: profile },
+      }),
+    ),
   evaluationChoices: (project: Id) =>
     answer(client.GET("/api/projects/{id}/model-evaluation-choices/", id(project))),
   evaluations: (project: Id) => answer(client.GET("/api/projects/{id}/model-evaluations/", id(project))),

@@ -9,6 +9,8 @@ type Schemas = components["schemas"];
 export type Project = Schemas["Project"];
 /** A project's suggestion settings (modelserve). */
 export type SuggestionSettings = Schemas["SuggestionSettings"];
+/** A training profile of in-app learning (modelserve/training/profiles.py). */
+export type LearnProfile = Schemas["LearnProfileEnum"];
 
 /** What the admin pages show of a project: the core's row with its suggestion settings
  * (composed by admin.ts from two endpoints, so not one payload of the schema). */
