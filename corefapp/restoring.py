@@ -93,4 +93,12 @@ def writes_refused(connect, wait_seconds: float = WAIT_SECONDS) -> Iterator[None
             raise TimeoutError(
                 f"writes were still running after {wait_seconds:.0f} s; nothing was restored"
             ) from None
-        yield  # the lock ends with the connection, however the block ends
+        try:
+            yield  # a restore that dies releases the lock with its connection
+        finally:
+            # Released here, not only by closing: the server ends a closed session's locks a
+            # moment after the close, and a write sent at once was still refused.
+            try:
+                conn.execute("SELECT pg_advisory_unlock(%s)", [RESTORE_LOCK])
+            except psycopg.Error:
+                pass
