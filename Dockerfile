@@ -36,7 +36,9 @@ print("\n".join(p["build-system"]["requires"] + ["wheel"] + p["project"]["depend
 COPY . .
 # Editable, as make up installs it: the code runs from /app, where settings find manage.py,
 # fixtures/ and frontend/dist. The build backend is installed above, so no network is needed.
-RUN pip install --no-cache-dir --no-deps --no-build-isolation -e .
+# The scorer (scorer/, a distribution of its own) first: the application imports it.
+RUN pip install --no-cache-dir --no-deps --no-build-isolation \
+      -e ./scorer --config-settings editable_mode=compat -e .
 COPY --from=frontend /app/frontend/dist frontend/dist
 RUN useradd --create-home --uid 1000 corefapp && mkdir -p /data && chown corefapp /data
 USER corefapp

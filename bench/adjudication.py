@@ -138,7 +138,7 @@ def generated_data() -> bool:
         perturbed,
         version_topic,
     )
-    from annotation.domain.scoring.api import score_scico
+    from corefscore.scoring.api import score_scico
 
     def scores(key, topic) -> tuple[float, float]:
         result = score_scico([key], [topic])

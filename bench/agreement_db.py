@@ -72,10 +72,10 @@ def main() -> int:
 def _build(folder: Path, topics: int):
     from django.contrib.auth import get_user_model
 
-    from annotation.domain.formats import read
     from annotation.models import Project
     from annotation.services.imports.topics import topics_import
     from bench.scoring.generate import generate
+    from corefscore.formats import read
 
     generate(folder, topics=topics)
     from django.conf import settings
@@ -217,8 +217,8 @@ def _intervals_cost(project, with_intervals: float) -> None:
     """The bootstrap's share of the open time: the same report with the intervals off."""
     import functools
 
-    from annotation.domain.metrics.bootstrap import RESAMPLES
     from annotation.selectors import agreement
+    from corefscore.metrics.bootstrap import RESAMPLES
 
     original = agreement.iaa_from_records
     agreement.iaa_from_records = functools.partial(original, intervals=False)

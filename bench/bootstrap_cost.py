@@ -10,10 +10,10 @@ import random
 import sys
 import time
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.metrics.iaa import aggregate
-from annotation.domain.scoring import evaluate
-from annotation.domain.scoring.api import _iaa_topic, from_topic
+from corefscore.corpus import TopicData
+from corefscore.metrics.iaa import aggregate
+from corefscore.scoring import evaluate
+from corefscore.scoring.api import _iaa_topic, from_topic
 from tests.domain.scoring.builders import scico_topic
 
 

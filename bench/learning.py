@@ -113,7 +113,7 @@ def train(topics, out: Path, log: Callable[[str], None]):
 
 
 def chemu_stream(folder: Path) -> tuple[list[dict[str, Cost]], dict[str, float]]:
-    from annotation.domain.formats.chemu import read_chemu_jsonlines
+    from corefscore.formats.chemu import read_chemu_jsonlines
     from modelserve.backends.chemu_model import limit_cpu_threads
     from modelserve.command_settings import path_setting
 
@@ -159,8 +159,8 @@ def chemu_stream(folder: Path) -> tuple[list[dict[str, Cost]], dict[str, float]]
 def planted_scico_topic(rng: random.Random, number: int):
     """A SciCo-sized topic (bench/scoring/generate.py) whose mentions end, mostly, in their
     gold cluster's head word (15% in another cluster's: the lexical model's errors)."""
-    from annotation.domain.corpus import DocumentData, MentionData, TopicData
     from bench.scoring.generate import topic as generated
+    from corefscore.corpus import DocumentData, MentionData, TopicData
 
     line = generated(rng, number)
     heads = {c: f"term{c:02d}x" for c in {m[3] for m in line["mentions"]}}

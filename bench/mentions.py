@@ -36,7 +36,7 @@ def training_time(folder, train_file, scratch):
 
     import torch
 
-    from annotation.domain.formats.chemu import read_chemu_jsonlines
+    from corefscore.formats.chemu import read_chemu_jsonlines
     from modelserve.backends import vector_cache
     from modelserve.train import MENTION_EPOCHS
     from modelserve.training.chemu_pipeline import train_chemu_pipeline
@@ -122,7 +122,7 @@ def speed(mentions_dir, links_dir, train_file) -> None:
     """Suggestions from raw text, one held-out snippet at a time, with the models given."""
     import torch
 
-    from annotation.domain.formats.chemu import read_chemu_jsonlines
+    from corefscore.formats.chemu import read_chemu_jsonlines
     from modelserve.backends import chemu_mentions, chemu_model
     from modelserve.backends.chemu_model import limit_cpu_threads
 

@@ -54,8 +54,8 @@ DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "demo" / "scico_demo.j
 
 
 def topics(count: int, seed: int = 13) -> list[Any]:
-    from annotation.domain.formats.scico import parse_scico_line
     from bench.scoring.generate import topic
+    from corefscore.formats.scico import parse_scico_line
 
     rng = random.Random(seed)
     out = []
@@ -67,7 +67,7 @@ def topics(count: int, seed: int = 13) -> list[Any]:
 
 
 def demo_topics() -> list[Any]:
-    from annotation.domain.formats import read
+    from corefscore.formats import read
 
     return read("scico", DEMO).topics
 
@@ -137,7 +137,7 @@ def params(name: str, device: str, models: dict[str, Path]) -> dict[str, Any]:
 
 
 def measure(name: str, device: str, data: list[Any], backend: Any) -> dict[str, Any]:
-    from annotation.domain.scoring.api import score_scico
+    from corefscore.scoring.api import score_scico
     from modelserve.decode import with_prediction
     from modelserve.scico_prediction import as_decoded
 

@@ -8,7 +8,7 @@ the splits, and the files with their fields.
 
 from __future__ import annotations
 
-from annotation.domain.corpus import LINK_TYPES
+from corefscore.corpus import LINK_TYPES
 from datasets.format_fields import FORMAT_FIELDS
 
 # Metric names of the agreement report as a reader of a paper knows them.

@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from annotation.domain.corpus import LINK_TYPES, TopicData
-from annotation.domain.formats.chemu import link_entries
 from annotation.domain.heads import head_lemma
+from corefscore.corpus import LINK_TYPES, TopicData
+from corefscore.formats.chemu import link_entries
 
 COUNT_KEYS = (
     "topics",

@@ -15,10 +15,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from annotation.domain.corpus import ClusterData, MentionData, TopicData
-from annotation.domain.formats.errors import FormatErrors
-from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
-from annotation.domain.formats.scico_parser import FORMAT
+from corefscore.corpus import ClusterData, MentionData, TopicData
+from corefscore.formats.errors import FormatErrors
+from corefscore.formats.scico import read_scico_jsonl, write_scico_jsonl
+from corefscore.formats.scico_parser import FORMAT
 from modelserve.backends.scico_decoding import (
     AGG_THRESHOLD,
     DECODINGS,

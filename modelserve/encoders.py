@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from transformers import AutoModel, AutoTokenizer
 
-from annotation.domain.corpus import DocumentData, MentionData, TopicData
+from corefscore.corpus import DocumentData, MentionData, TopicData
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.devices import pick_device
 

@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from annotation.domain.corpus import MentionData, TopicData
-from annotation.domain.metrics.iaa import aggregate
-from annotation.domain.scoring import evaluate
-from annotation.domain.scoring.plain import TopicAnnotation
+from corefscore.corpus import MentionData, TopicData
+from corefscore.metrics.iaa import aggregate
+from corefscore.scoring import evaluate
+from corefscore.scoring.plain import TopicAnnotation
 from modelserve.backends.base import Backend, Progress, no_progress
 
 MODEL = "model"

@@ -77,7 +77,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from annotation.domain.formats import read, write
+    from corefscore.formats import read, write
 
     args = parser().parse_args(argv)
     predictor = PREDICTORS[args.backend]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.scico_prediction import SCICO_BACKENDS, scico_given
 
 
@@ -42,7 +42,7 @@ Predict = Callable[[list[TopicData], PredictOptions], list[TopicData]]
 
 @dataclass(frozen=True)
 class Predictor:
-    format: str  # read and written (a name in annotation.domain.formats.FORMATS)
+    format: str  # read and written (a name in corefscore.formats.FORMATS)
     given: Predict  # predictions given the topics' mentions
     raw: Predict | None = None  # predictions from the text alone, where the backend can
 
@@ -63,7 +63,7 @@ def chemu_given_mentions(topics: list[TopicData], options: PredictOptions) -> li
 
 
 def chemu_from_text(topics: list[TopicData], options: PredictOptions) -> list[TopicData]:
-    from annotation.domain.formats.chemu import DEFAULT_FIELDS, FORMAT
+    from corefscore.formats.chemu import DEFAULT_FIELDS, FORMAT
     from modelserve.backends import chemu_mentions, chemu_model
     from modelserve.backends.chemu_linking import with_links
 

@@ -1,6 +1,6 @@
 """Scores and diff of an annotator's annotation against gold (pure: two states in, JSON out).
 
-Scores are the agreement report's metrics (annotation.domain.scoring.evaluate.IAA_METRICS),
+Scores are the agreement report's metrics (corefscore.scoring.evaluate.IAA_METRICS),
 computed for the pair (gold as key, the annotator as response): the same numbers the
 agreement report would show for that pair. The diff names what differs the way the
 workspace shows it, and carries the annotator's mention and cluster ids so that each entry
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from annotation.domain.scoring import evaluate
-from annotation.domain.scoring.plain import TopicAnnotation, mention_key
 from annotation.domain.state import AnnotationState
+from corefscore.scoring import evaluate
+from corefscore.scoring.plain import TopicAnnotation, mention_key
 
 # The metrics a project's qualification may set thresholds on, per scheme.
 METRICS: dict[str, tuple[str, ...]] = {

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from annotation.domain.corpus import Spans
-from annotation.domain.link_rules import one_to_one_taken, pair_rule
+from corefscore.corpus import Spans
+from corefscore.link_rules import one_to_one_taken, pair_rule
 
 MentionKey = tuple[int, Spans]  # (document, spans)
 ClusterKey = Hashable

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from adjudication.domain.consensus import ClusterKey, Consensus, MentionKey, Version, VersionCluster
-from annotation.domain.corpus import ClusterData, DocumentData, MentionData, TopicData
+from corefscore.corpus import ClusterData, DocumentData, MentionData, TopicData
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from annotation import errors as service
 from annotation.domain import errors as domain
-from annotation.domain.formats.errors import FormatErrors
+from corefscore.formats.errors import FormatErrors
 
 STATUS_BY_ERROR: dict[type[domain.DomainError], int] = {
     service.VersionConflict: status.HTTP_409_CONFLICT,

@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
-from .corpus import LINK_TYPES
+from corefscore.corpus import LINK_TYPES
+
 from .errors import CorruptEffects
 from .state import DECISIONS, AnnotationState, Link, Mention, Spans, Validation, as_spans
 

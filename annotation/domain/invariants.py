@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections import Counter, deque
 from itertools import pairwise
 
-from .corpus import LINK_TYPES, Spans
-from .link_rules import ORDER, SAME_DOCUMENT, SELF_LINK, pair_rule
+from corefscore.corpus import LINK_TYPES, Spans
+from corefscore.link_rules import ORDER, SAME_DOCUMENT, SELF_LINK, pair_rule
+
 from .state import DECISIONS, AnnotationState, Link
 
 

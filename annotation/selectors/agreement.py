@@ -1,9 +1,9 @@
 """A project's inter-annotator agreement, computed from the database by the scoring engine.
 
 The submitted annotator annotations (adjudications and unsubmitted work are left out) go to
-`annotation.domain.scoring.api.iaa`, one list per annotator named by username, topics in the
+`corefscore.scoring.api.iaa`, one list per annotator named by username, topics in the
 project's order: the same engine and the same input order as `python -m
-annotation.domain.scoring iaa` on the project exported to files, so the numbers agree to the
+corefscore.scoring iaa` on the project exported to files, so the numbers agree to the
 last digit. Hierarchy projects get the SciCo metrics, anaphora projects the ChEMU-Ref ones,
 projects with both schemes both.
 
@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import io
 
-from annotation.domain.scoring import api
-from annotation.domain.scoring.stored import StoredRecord, iaa_from_records
 from annotation.models import Project
 from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
 from annotation.selectors.agreement_notices import report_notices
@@ -29,6 +27,8 @@ from annotation.selectors.agreement_pairs import (
 )
 from annotation.selectors.gold import gold_annotations
 from annotation.validation_hooks import validation_csv_write, validation_measures
+from corefscore.scoring import api
+from corefscore.scoring.stored import StoredRecord, iaa_from_records
 
 
 def project_agreement(project: Project) -> dict:

@@ -12,7 +12,6 @@ import csv
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from annotation.domain.scoring.stored import StoredRecord, score_from_records
 from annotation.models import Annotation, Project
 from annotation.selectors.agreement_pairs import (
     agreement_records,
@@ -21,6 +20,7 @@ from annotation.selectors.agreement_pairs import (
     submitted_work,
 )
 from annotation.selectors.gold import gold_annotations
+from corefscore.scoring.stored import StoredRecord, score_from_records
 
 # Metric -> where its {"precision", "recall", "f1"} is in the scorer's answer. CoNLL F1 is an
 # average of F1 scores, with no precision or recall of its own: those cells stay empty.

@@ -15,16 +15,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from annotation import gates
-from annotation.domain.scoring import api
-from annotation.domain.scoring.stored import (
+from annotation.models import AgreementPair, Annotation, Assignment, Project, Topic
+from annotation.selectors.gold import gold_annotations
+from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
+from corefscore.scoring import api
+from corefscore.scoring.stored import (
     StoredRecord,
     options_key,
     pair_record,
     record_json,
 )
-from annotation.models import AgreementPair, Annotation, Assignment, Project, Topic
-from annotation.selectors.gold import gold_annotations
-from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 
 # What the report passes the engine (api.iaa's defaults): part of every row's options key.
 KEEP_SINGLETONS = False

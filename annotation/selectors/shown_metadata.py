@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-TOKEN_EXTRAS = "token_extra"  # annotation/domain/formats/corefi_parser.py
+TOKEN_EXTRAS = "token_extra"  # scorer/corefscore/formats/corefi_parser.py
 
 
 def topic_metadata_shown(metadata: dict[str, Any] | None) -> dict[str, Any]:

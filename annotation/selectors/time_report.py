@@ -13,7 +13,6 @@ from collections import defaultdict
 from dataclasses import asdict
 from typing import Any
 
-from annotation.domain.scoring.stored import StoredRecord, score_from_records
 from annotation.domain.time_spent import (
     KINDS,
     RUBBER_STAMP_SECONDS,
@@ -28,6 +27,7 @@ from annotation.models import Annotation, Assignment, Operation, Project, Sugges
 from annotation.selectors.agreement_pairs import agreement_records, report_pairs
 from annotation.selectors.gold import adjudicated_annotations
 from annotation.selectors.progress import IDLE_CAP_SECONDS
+from corefscore.scoring.stored import StoredRecord, score_from_records
 
 
 def project_time_report(project: Project) -> dict[str, Any]:

@@ -21,9 +21,6 @@ from typing import Any
 
 from django.db.models import F, JSONField, Q, Value
 
-from annotation.domain.corpus import ClusterData, DocumentData, LinkData, MentionData, TopicData
-from annotation.domain.formats.chemu import FORMAT as CHEMU
-from annotation.domain.formats.chemu import GOLD_KEYS
 from annotation.models import (
     Annotation,
     Cluster,
@@ -37,6 +34,9 @@ from annotation.models import (
     Topic,
 )
 from annotation.selectors.state import mention_text
+from corefscore.corpus import ClusterData, DocumentData, LinkData, MentionData, TopicData
+from corefscore.formats.chemu import FORMAT as CHEMU
+from corefscore.formats.chemu import GOLD_KEYS
 
 
 def topic_data(topic: Topic) -> TopicData:

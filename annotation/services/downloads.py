@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from annotation.domain.formats import FORMATS
 from annotation.models import Project
 from annotation.services.exports import annotations_export, path_inside, safe_file_name
+from corefscore.formats import FORMATS
 
 
 @dataclass(frozen=True)

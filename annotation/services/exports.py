@@ -23,13 +23,13 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 
 from annotation import gates
-from annotation.domain.corpus import TopicData
-from annotation.domain.formats import FORMATS, WRITERS, FormatWarning, write
 from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors import gold
 from annotation.selectors.topic_data import annotations_topic_data
 from annotation.validation_hooks import ExportLines, validated_export
+from corefscore.corpus import TopicData
+from corefscore.formats import FORMATS, WRITERS, FormatWarning, write
 
 SOURCES = ("gold", "adjudicated", "submitted", "all")
 

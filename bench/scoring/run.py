@@ -49,7 +49,7 @@ PHASES = """
 import sys, time
 files = sys.argv[1:]
 t = time.process_time()
-from annotation.domain.scoring import api, cli
+from corefscore.scoring import api, cli
 imports = time.process_time() - t
 t = time.process_time()
 gold, system = cli._read_all(files[:2], "scico")
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args([] if argv is None else argv)  # `python -m bench scoring` passes none
     ensure_files(args.dir)
     sizes = {name: (args.dir / name).stat().st_size / 2**20 for name in FILES}
-    scorer = [sys.executable, "-m", "annotation.domain.scoring"]
+    scorer = [sys.executable, "-m", "corefscore.scoring"]
     commands = {
         "score": [*scorer, "score", *(str(args.dir / name) for name in FILES[:2])],
         "iaa (4 annotators)": [*scorer, "iaa", *(str(args.dir / name) for name in FILES[2:])],

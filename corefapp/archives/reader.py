@@ -21,11 +21,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.migrations.loader import MigrationLoader
 
-from annotation.domain.formats.storable import first_unstorable
 from corefapp.archives.export import FORMAT, FORMAT_VERSION, MANIFEST, USERS_FILE, table_file
 from corefapp.archives.json_ids import ArchiveInvalid
 from corefapp.archives.tables import APPS, TABLES, USER_COLUMNS, Table
 from corefapp.archives.values import values_check
+from corefscore.formats.storable import first_unstorable
 
 # Larger than any campaign we know of (a SciCo-sized project exports to about 200 MB of JSON).
 MAX_UNCOMPRESSED = 4 * 1024**3

@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotation.domain.formats import FORMATS, WRITERS
 from annotation.errors import ExportRefused
 from annotation.models import Project
 from annotation.selectors.agreement import agreement_csv
@@ -33,6 +32,7 @@ from annotation.services.exports import (
     path_inside,
     safe_file_name,
 )
+from corefscore.formats import FORMATS, WRITERS
 from datasets import facts
 from datasets.datasheet import datasheet
 from datasets.errors import DatasetRefused

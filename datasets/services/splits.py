@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from annotation.domain.corpus import LINK_TYPES
 from annotation.models import Project, Topic
+from corefscore.corpus import LINK_TYPES
 from datasets.errors import DatasetRefused
 from datasets.models import SplitRecord
 from datasets.selectors import per_topic_statistics

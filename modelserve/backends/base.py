@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 
 # progress(fraction in [0, 1], message)
 Progress = Callable[[float, str], None]

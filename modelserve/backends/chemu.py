@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.backends import chemu_mentions, chemu_model
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.chemu_linking import (

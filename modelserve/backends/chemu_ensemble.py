@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.backends.base import LinkSuggestion
 from modelserve.backends.biohd import Spans
 from modelserve.backends.chemu_linking import decode, score_pairs

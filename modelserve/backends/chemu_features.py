@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 
 # Words that end the head phrase of a mention ("the solution of X in Y" -> "solution").
 _HEAD_STOPS = {"(", "of", "in", "containing", ",", "was", "were", "with", "from", "to", "and", "as"}

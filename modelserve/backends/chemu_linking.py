@@ -9,7 +9,7 @@ import copy
 
 import numpy as np
 
-from annotation.domain.corpus import LinkData, TopicData
+from corefscore.corpus import LinkData, TopicData
 from modelserve.backends import chemu_model
 from modelserve.backends.base import LinkSuggestion, check_links
 from modelserve.backends.chemu_features import SnippetFeatures

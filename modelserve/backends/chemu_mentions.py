@@ -31,10 +31,10 @@ from typing import Any
 
 import torch
 
-from annotation.domain.corpus import MentionData, TopicData
-from annotation.domain.metrics.counts import Counts, add_counts
-from annotation.domain.metrics.mention_detection import mention_detection_counts
-from annotation.domain.scoring.api import score_chemu
+from corefscore.corpus import MentionData, TopicData
+from corefscore.metrics.counts import Counts, add_counts
+from corefscore.metrics.mention_detection import mention_detection_counts
+from corefscore.scoring.api import score_chemu
 from modelserve.arrays import FloatArray
 from modelserve.backends import biohd, chemu_boundaries, mention_tagger
 from modelserve.backends.base import MentionSuggestion, Progress, Suggestions, no_progress

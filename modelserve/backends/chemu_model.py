@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from annotation.domain.corpus import LINK_TYPES
+from corefscore.corpus import LINK_TYPES
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.devices import pick_device
 

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.scoring.api import score_chemu
+from corefscore.corpus import TopicData
+from corefscore.scoring.api import score_chemu
 from modelserve.backends import chemu_model
 from modelserve.backends.chemu_features import SnippetFeatures
 from modelserve.backends.chemu_linking import suggest_links, with_links

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import cluster_confidences, member_confidences, to_suggestions

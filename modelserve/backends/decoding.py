@@ -18,7 +18,7 @@ import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 
-from annotation.domain.corpus import ClusterData, MentionData, TopicData
+from corefscore.corpus import ClusterData, MentionData, TopicData
 from modelserve.arrays import FloatArray
 from modelserve.backends.acyclic import Edge, greedy_acyclic_edges
 from modelserve.backends.base import ClusterSuggestion, EdgeSuggestion, Suggestions

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.backends.base import EdgeSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.edit_distance import mention_text
 from modelserve.backends.parameters import with_defaults

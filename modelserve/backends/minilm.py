@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.arrays import FloatArray
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import (

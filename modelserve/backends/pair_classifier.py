@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.backends.lexical import acronym_pairs, phrase_words, specificity_cue
 from modelserve.encoders import MentionEncoder

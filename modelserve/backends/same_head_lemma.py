@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from annotation.domain.corpus import TopicData
 from annotation.domain.heads import head_lemma  # in the domain: the statistics use it too
+from corefscore.corpus import TopicData
 from modelserve.backends.base import ClusterSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.edit_distance import mention_words
 from modelserve.backends.parameters import with_defaults

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.backends.base import ClusterSuggestion, Progress, Suggestions, no_progress
 from modelserve.backends.parameters import with_defaults
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.backends import pair_classifier
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.decoding import decode_four_class

@@ -10,9 +10,9 @@ from typing import Any
 
 from django.conf import settings
 
-from annotation.domain.corpus import TopicData
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.topic_data import annotations_topic_data
+from corefscore.corpus import TopicData
 from modelserve.training.learning import Submitted, held_out, teaching_annotation, text_key
 
 
@@ -72,7 +72,7 @@ def chemu_base_topics(project_topics: list[TopicData]) -> list[TopicData]:
     """The snippets the default ChEMU model learns from (CHEMU_TRAIN_FILE, read leniently, those
     with links), less any whose text the project holds: a ChEMU retraining starts from them
     (docs/learning.md). None when the file is absent."""
-    from annotation.domain.formats.chemu import read_chemu_jsonlines
+    from corefscore.formats.chemu import read_chemu_jsonlines
 
     path = Path(settings.CHEMU_TRAIN_FILE)
     if not path.is_file():

@@ -150,7 +150,7 @@ def _progress_writer(training_id: int):
 
 
 def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> str:
-    from annotation.domain.formats import read
+    from corefscore.formats import read
     from modelserve.backends import vector_cache
     from modelserve.backends.chemu_mentions import DIRECTORY, train_chemu_mentions
 

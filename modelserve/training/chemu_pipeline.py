@@ -4,7 +4,7 @@
 the mention tagger (`chemu_mentions.train_chemu_mentions`) on the same training share (one
 seed holds out the same snippets for both), and scores the held-out snippets from their raw
 text: mention detection, anaphor detection and relations, exact and relaxed, with the
-ChEMU scorer (`annotation.domain.scoring.api.score_chemu`). The first seed's models are the
+ChEMU scorer (`corefscore.scoring.api.score_chemu`). The first seed's models are the
 ones saved; the others go to a temporary folder. The figures of every seed, their mean and
 standard deviation go to a results JSON (what `python -m bench mentions` prints).
 """
@@ -24,7 +24,7 @@ from typing import Any
 
 import torch
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.arrays import FloatArray
 from modelserve.backends import chemu_model
 from modelserve.backends.chemu_mentions import encoded, train_chemu_mentions

@@ -32,8 +32,8 @@ import numpy as np
 import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.scoring.api import score_scico
+from corefscore.corpus import TopicData
+from corefscore.scoring.api import score_scico
 from modelserve.backends.cross_encoder import THRESHOLDS_FILE, CrossEncoderBackend
 from modelserve.backends.scico_checkpoints import (
     LABELS,
@@ -282,7 +282,7 @@ def train_from_files(
 ) -> dict[str, Any]:
     """Train from a SciCo jsonl file; the dev topics come from `dev_path`, else a seeded
     `holdout` share of the training topics is held out as dev."""
-    from annotation.domain.formats.scico import read_scico_jsonl
+    from corefscore.formats.scico import read_scico_jsonl
 
     train = read_scico_jsonl(train_path).topics
     if dev_path is not None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.scoring.api import score_chemu, score_scico
+from corefscore.corpus import TopicData
+from corefscore.scoring.api import score_chemu, score_scico
 from modelserve.prediction import PREDICTORS, PredictOptions
 from modelserve.training.learning import CHEMU
 

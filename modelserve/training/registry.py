@@ -15,12 +15,12 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 
 
 @dataclass(frozen=True)
 class Trainable:
-    format: str  # the training file's format (a name in annotation.domain.formats.FORMATS)
+    format: str  # the training file's format (a name in corefscore.formats.FORMATS)
     holdout: float  # the share of topics held out for scoring, by default
     epochs: int
     # "module:function", imported when training so that no Django process imports torch at
@@ -70,7 +70,7 @@ def read_topics(
     backend: str, path: Path, limit: int | None = None, log: Callable[[str], None] = print
 ) -> list[TopicData]:
     """The backend's training file as topics (invalid records skipped and counted)."""
-    from annotation.domain.formats import read
+    from corefscore.formats import read
 
     report = read(TRAINABLE[backend].format, path, skip_invalid=True)
     topics = report.topics[:limit] if limit else report.topics

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from annotation.domain.corpus import TopicData
+from corefscore.corpus import TopicData
 from modelserve.backends import pair_classifier
 from modelserve.backends.pair_classifier import (
     PairData,

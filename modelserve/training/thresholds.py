@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.scoring.api import score_scico
+from corefscore.corpus import TopicData
+from corefscore.scoring.api import score_scico
 from modelserve.arrays import FloatArray
 from modelserve.backends.decoding import (
     agglomerative_clusters,

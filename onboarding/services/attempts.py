@@ -8,12 +8,12 @@ from django.db import transaction
 from django.db.models import Max
 
 from annotation.domain.errors import NotFound
-from annotation.domain.scoring.api import from_topic
 from annotation.models import Assignment
 from annotation.selectors.state import annotation_state_load
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from annotation.selectors.workspace import annotation_payload
 from annotation.services.assignments import assignment_create
+from corefscore.scoring.api import from_topic
 from onboarding import scores
 from onboarding.errors import PracticeRefused
 from onboarding.models import PracticeAttempt, PracticeTopic

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from annotation.domain.errors import NotFound
-from annotation.domain.formats.corefi import topic_to_corefi
 from annotation.models import Topic
 from annotation.selectors.topic_data import annotation_topic_data
+from corefscore.formats.corefi import topic_to_corefi
 from onboarding.models import PracticeTopic
 from onboarding.selectors.practice import practice_gold
 

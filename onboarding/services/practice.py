@@ -14,13 +14,13 @@ from typing import Any
 from django.db import transaction
 
 from annotation.domain.errors import NotFound
-from annotation.domain.formats.corefi_parser import FORMAT
 from annotation.errors import ProjectRefused
 from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Document, Mention, Project, Topic
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
+from corefscore.formats.corefi_parser import FORMAT
 from onboarding.guided import GUIDED_START
 from onboarding.memo import memo_forget
 from onboarding.models import PracticeTopic

@@ -9,9 +9,9 @@ import pytest
 from django.core.management import call_command
 
 from adjudication.services.adjudications import create_adjudication
-from annotation.domain.formats import read
 from annotation.services.assignments import assignment_submit
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
 from tests.factories import ProjectFactory, UserFactory
 from tests.paths import DEMO, SCICO_DEMO
 

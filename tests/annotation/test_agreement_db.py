@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.domain.formats import read
 from annotation.selectors.agreement import project_agreement, project_agreement_csv
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.exports import annotations_export
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
 from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -61,12 +61,12 @@ def chemu_project():
 
 
 def scorer_iaa(format, files, names, tmp_path):
-    """`python -m annotation.domain.scoring iaa` on the files: its JSON and its CSV."""
+    """`python -m corefscore.scoring iaa` on the files: its JSON and its CSV."""
     out = subprocess.run(
         [
             sys.executable,
             "-m",
-            "annotation.domain.scoring",
+            "corefscore.scoring",
             "iaa",
             *map(str, files),
             "--format",

@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from annotation.domain.formats import read
 from annotation.models import AgreementPair, Assignment, Cluster
 from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.selectors.agreement_scratch import project_agreement_scratch
@@ -18,6 +17,7 @@ from annotation.services.imports.annotation import annotation_import_for_assignm
 from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
 from bench.scoring.generate import generate
+from corefscore.formats import read
 from tests.annotation.test_agreement_db import load
 from tests.factories import ProjectFactory, UserFactory
 from tests.paths import DEMO

@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-from annotation.domain.formats import read
 from annotation.domain.history import replay
 from annotation.errors import AnnotationLocked, ImportRefused
 from annotation.models import Cluster, Operation
@@ -14,6 +13,7 @@ from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
+from corefscore.formats import read
 from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -18,12 +18,12 @@ import pytest
 from django.core.management import call_command
 
 from annotation.domain.errors import LinkRuleError
-from annotation.domain.formats import read
-from annotation.domain.formats.chemu import link_entries
 from annotation.domain.invariants import invariant_violations
 from annotation.domain.operations.links import add_link
 from annotation.models import Annotation, RelationLink, Topic
 from annotation.selectors.state import annotation_state_load
+from corefscore.formats import read
+from corefscore.formats.chemu import link_entries
 from tests.factories import ProjectFactory
 from tests.paths import CHEMU_TRAIN
 

@@ -9,8 +9,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from annotation.domain.formats import read
 from annotation.models import Document
+from corefscore.formats import read
 from tests.factories import PASSWORD, AdminFactory, ProjectFactory
 from tests.paths import DEMO, SCICO_DEMO
 

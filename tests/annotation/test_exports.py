@@ -6,7 +6,6 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.domain.formats import read
 from annotation.models import Document
 from annotation.selectors.topic_data import annotation_topic_data, topic_data
 from annotation.services.assignments import assignment_create, assignment_submit
@@ -14,6 +13,7 @@ from annotation.services.exports import ExportRefused, annotations_export
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
+from corefscore.formats import read
 from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db

@@ -9,10 +9,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from annotation.domain.formats import read
 from annotation.models import Assignment, Operation, RelationLink
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
 from tests.factories import ProjectFactory, UserFactory
 from tests.paths import CHEMU_DEMO, DEMO, SCICO_DEMO
 

@@ -12,13 +12,13 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.domain.formats import read
 from annotation.domain.invariants import invariant_violations
 from annotation.errors import ImportRefused
 from annotation.models import Assignment, Topic
 from annotation.selectors.state import annotation_state_load
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
 from tests.domain.formats.test_formats_webanno_tsv import chains
 from tests.factories import ProjectFactory
 from tests.paths import CHEMU_DEMO, INCEPTION_SUITE, REPO

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from annotation.domain.formats import read, write
 from annotation.models import Annotation
 from annotation.selectors.topic_data import annotations_topic_data
 from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read, write
 from tests.factories import ProjectFactory
 
 pytestmark = pytest.mark.django_db

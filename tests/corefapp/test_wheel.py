@@ -11,7 +11,8 @@ database.
 The fresh environment takes the third-party packages from the project's own environment
 through a path entry (a plain folder in a .pth file: its own .pth files, among them the
 editable install's finder, are not run), so nothing is downloaded and the first-party code can
-come only from the wheel.
+come only from the wheel. The scorer (scorer/, the corefscore distribution) is built and
+installed beside it, as the Dockerfile installs it: the application imports it.
 """
 
 from __future__ import annotations
@@ -68,12 +69,18 @@ def wheel(tmp_path_factory) -> Path:
             "--wheel-dir",
             str(out),
             str(source),
+            str(source / "scorer"),
         ],
         check=True,
         capture_output=True,
         timeout=300,
     )
     (built,) = out.glob("corefapp-*.whl")
+    return built
+
+
+def scorer_wheel(app_wheel: Path) -> Path:
+    (built,) = app_wheel.parent.glob("corefscore-*.whl")
     return built
 
 
@@ -117,6 +124,7 @@ def test_a_non_editable_install_outside_the_checkout_checks_and_migrates(wheel, 
             "--target",
             str(purelib),
             str(wheel),
+            str(scorer_wheel(wheel)),
         ],
         check=True,
         capture_output=True,
@@ -153,7 +161,7 @@ def test_a_non_editable_install_outside_the_checkout_checks_and_migrates(wheel, 
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout + result.stderr
 
-    packages = sorted(first_party_packages())
+    packages = sorted(first_party_packages() | {"corefscore"})
     where = subprocess.run(
         [
             python,

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from annotation.domain.corpus import LINK_TYPES
+from corefscore.corpus import LINK_TYPES
 from datasets.services.splits import dataset_split
 from tests.factories import ProjectFactory
 from tests.paths import CHEMU_TRAIN

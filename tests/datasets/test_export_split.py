@@ -5,9 +5,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.domain.formats import read
 from annotation.models import Topic
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
 from tests.factories import ProjectFactory
 from tests.paths import SCICO_DEMO
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.domain.formats import read
 from annotation.models import Assignment, Mention, Project, Topic
 from annotation.selectors.agreement import project_agreement_csv
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
 from datasets.selectors import project_statistics
 from datasets.services.splits import dataset_split
 from datasets.statistics import stats_rows

@@ -1,6 +1,6 @@
 """The statistics of small topics, counted by hand (pure: no database)."""
 
-from annotation.domain.corpus import ClusterData, DocumentData, LinkData, MentionData, TopicData
+from corefscore.corpus import ClusterData, DocumentData, LinkData, MentionData, TopicData
 from datasets.statistics import (
     STATS_KEYS,
     cluster_size_distribution,

@@ -6,10 +6,10 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.domain.formats import read
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
 from datasets.services.splits import dataset_split
 from datasets.statistics import STATS_KEYS
 from tests.factories import ProjectFactory, UserFactory

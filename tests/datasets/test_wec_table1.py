@@ -4,11 +4,11 @@ and the same-head-lemma baseline use."""
 
 import pytest
 
-from annotation.domain.corpus import ClusterData, DocumentData, MentionData, TopicData
-from annotation.domain.formats.scico import read_scico_jsonl
 from annotation.domain.heads import head_lemma
 from annotation.models import Project
 from annotation.services.imports.topics import topics_import
+from corefscore.corpus import ClusterData, DocumentData, MentionData, TopicData
+from corefscore.formats.scico import read_scico_jsonl
 from datasets.selectors import project_statistics
 from datasets.statistics import stats_rows, summarize, topic_statistics
 from modelserve.backends import same_head_lemma

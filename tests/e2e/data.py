@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.formats.chemu import read_chemu_jsonlines
-from annotation.domain.formats.scico import read_scico_jsonl
 from annotation.models import Document, Mention, Project, Topic
+from corefscore.corpus import TopicData
+from corefscore.formats.chemu import read_chemu_jsonlines
+from corefscore.formats.scico import read_scico_jsonl
 from tests.paths import DEMO
 
 
@@ -19,7 +19,7 @@ def chemu_demo_topics() -> list[TopicData]:
 
 def chemu_demo_topic(count: int = 3) -> TopicData:
     """The first `count` ChEMU demo snippets as one topic of `count` documents (links kept)."""
-    from annotation.domain.corpus import LinkData, MentionData
+    from corefscore.corpus import LinkData, MentionData
 
     parts = chemu_demo_topics()[:count]
     merged = TopicData(external_id="chemu-demo", source="chemu demo")

@@ -6,11 +6,11 @@ test-artifacts/layout-*.png."""
 import pytest
 from playwright.sync_api import expect
 
-from annotation.domain.formats import read
 from annotation.models import Project
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
 from tests.factories import AdminFactory, UserFactory
 from tests.paths import DEMO
 

@@ -45,7 +45,7 @@ def chemu_models_dir(tmp_path_factory):
 
     if is_trained(settings.MODELS_DIR / "chemu"):
         return None
-    from annotation.domain.formats.chemu import read_chemu_jsonlines
+    from corefscore.formats.chemu import read_chemu_jsonlines
     from modelserve.backends.chemu_training import train_chemu
     from tests.paths import CHEMU_TRAIN
 

@@ -8,8 +8,8 @@ import json
 
 from playwright.sync_api import expect
 
-from annotation.domain.formats import read
 from annotation.services.exports import annotations_export
+from corefscore.formats import read
 from datasets.services.release import dataset_release
 from onboarding.models import PracticeTopic
 from tests.e2e.test_admin_agreement import agreement_project

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from annotation.domain.corpus import ClusterData, DocumentData, MentionData, TopicData
+from corefscore.corpus import ClusterData, DocumentData, MentionData, TopicData
 
 # (sentence, [(mention words, cluster)]) per document; mentions are found by their words.
 MT_DOCUMENTS = [

@@ -11,7 +11,7 @@ import pytest
 import torch
 from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-from annotation.domain.corpus import DocumentData, MentionData, TopicData
+from corefscore.corpus import DocumentData, MentionData, TopicData
 from modelserve.backends import get_backend
 from modelserve.backends.edit_distance import EditDistanceBackend
 from modelserve.backends.entailment import EntailmentBackend, cluster_strings

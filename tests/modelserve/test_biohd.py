@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotation.domain.formats.chemu import read_chemu_jsonlines
+from corefscore.formats.chemu import read_chemu_jsonlines
 from modelserve.backends import biohd
 from modelserve.backends.biohd import DB, DI, B, I, O
 from tests.paths import CHEMU_TRAIN

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from annotation.domain.corpus import LINK_TYPES, DocumentData, LinkData, MentionData, TopicData
-from annotation.domain.formats.chemu import read_chemu_jsonlines
+from corefscore.corpus import LINK_TYPES, DocumentData, LinkData, MentionData, TopicData
+from corefscore.formats.chemu import read_chemu_jsonlines
 from modelserve.backends import get_backend
 from modelserve.backends.chemu import ChemuBackend, decode, is_trained, suggest_links
 from modelserve.backends.chemu_features import SnippetFeatures

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from annotation.domain.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
+from corefscore.formats.chemu import read_chemu_jsonlines, write_chemu_jsonlines
 from modelserve.backends.chemu_training import train_chemu
 from modelserve.prediction import PREDICTORS, PredictOptions
 from tests.paths import CHEMU_TRAIN, REPO, SCICO_DEMO

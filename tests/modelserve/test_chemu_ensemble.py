@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.domain.formats.chemu import read_chemu_jsonlines
+from corefscore.formats.chemu import read_chemu_jsonlines
 from modelserve.backends import chemu_model
 from modelserve.backends.chemu_ensemble import ensemble_links, vote_mentions
 from modelserve.backends.chemu_linking import score_pairs, suggest_links

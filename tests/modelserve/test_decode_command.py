@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 
-from annotation.domain.formats.scico import read_scico_jsonl, topic_to_scico
+from corefscore.formats.scico import read_scico_jsonl, topic_to_scico
 from modelserve import decode as decode_command
 from tests.modelserve.scico_reference import multiclass_inference
 from tests.modelserve.scico_topics import build_topic

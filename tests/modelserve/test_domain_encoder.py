@@ -10,7 +10,7 @@ import shutil
 import torch
 from transformers import AutoTokenizer, BertConfig, BertModel
 
-from annotation.domain.formats.chemu import read_chemu_jsonlines
+from corefscore.formats.chemu import read_chemu_jsonlines
 from modelserve.backends import chemu_mentions, mention_tagger
 from modelserve.backends.mention_features import WordEncoder
 from modelserve.backends.vector_cache import VectorCache

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import torch
 
-from annotation.domain.corpus import DocumentData, MentionData, TopicData
+from corefscore.corpus import DocumentData, MentionData, TopicData
 from modelserve.encoders import MentionEncoder, default_encoder_path, load_encoder
 from tests.modelserve.scico_topics import build_topic
 

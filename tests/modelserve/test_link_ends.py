@@ -3,7 +3,7 @@ both is refused where links are written (issue 30: such a link crashed the ChEMU
 
 import pytest
 
-from annotation.domain.formats.chemu import read_chemu_jsonlines
+from corefscore.formats.chemu import read_chemu_jsonlines
 from modelserve.backends.base import LinkSuggestion, check_links
 from modelserve.backends.chemu_linking import with_links
 from tests.paths import CHEMU_DEMO

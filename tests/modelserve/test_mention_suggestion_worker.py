@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from annotation.domain.formats import read
+from corefscore.formats import read
 from modelserve.models import Suggestion
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from annotation.domain.corpus import LINK_TYPES, TopicData
-from annotation.domain.formats.chemu import read_chemu_jsonlines
+from corefscore.corpus import LINK_TYPES, TopicData
+from corefscore.formats.chemu import read_chemu_jsonlines
 from modelserve.backends import chemu_mentions, mention_tagger
 from modelserve.backends.chemu import ChemuBackend
 from modelserve.backends.chemu_training import train_chemu
@@ -127,7 +127,7 @@ def test_the_backend_proposes_only_mentions_the_topic_lacks_and_numbers_them_aft
     backend = ChemuBackend({"model_dir": str(links_dir), "mentions_dir": str(mentions_dir)})
     everything = backend.suggest(TopicData(snippets[0].external_id, snippets[0].documents, []))
     kept = everything.mentions[0]
-    from annotation.domain.corpus import MentionData
+    from corefscore.corpus import MentionData
 
     existing = MentionData(kept.document, tuple(tuple(span) for span in kept.spans))
     topic = TopicData(snippets[0].external_id, snippets[0].documents, [existing])

@@ -102,7 +102,7 @@ def test_importing_the_registry_imports_no_backend_and_no_torch():
 
 
 def test_an_empty_topic_gives_no_suggestions(backend):
-    from annotation.domain.corpus import TopicData
+    from corefscore.corpus import TopicData
 
     result = backend.suggest(TopicData("empty"))
     assert result.clusters == []

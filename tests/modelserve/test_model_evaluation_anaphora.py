@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.domain.formats.chemu import read_chemu_jsonlines
 from annotation.services.imports.topics import topics_import
+from corefscore.formats.chemu import read_chemu_jsonlines
 from modelserve.backends.chemu_training import train_chemu
 from modelserve.evaluation_selectors import backends_for
 from modelserve.services.evaluations import model_evaluation_execute, model_evaluation_request

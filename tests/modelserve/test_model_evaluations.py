@@ -12,11 +12,11 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from annotation.domain.formats import read
-from annotation.domain.scoring.api import score_scico
 from annotation.selectors.agreement_gold import annotators_vs_gold
 from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read
+from corefscore.scoring.api import score_scico
 from modelserve.models import ModelEvaluation, ModelVersion
 from modelserve.scico_prediction import predict_scico
 from modelserve.services.evaluations import model_evaluation_execute, model_evaluation_request

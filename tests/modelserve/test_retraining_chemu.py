@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from annotation.domain.formats import read, write
 from annotation.models import Project
 from annotation.services.imports.annotator_files import annotator_annotations_import
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import read, write
 from modelserve.models import ModelTraining, ModelVersion
 from modelserve.services.settings import suggestion_settings_set
 from modelserve.services.trainings import model_training_execute

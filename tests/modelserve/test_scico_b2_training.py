@@ -187,7 +187,7 @@ def test_scicos_grid_and_criterion_pick_what_tune_hp_multiclass_picks():
 
 
 def test_the_command_line_trains_by_the_profile(encoder, tmp_path):
-    from annotation.domain.formats.scico import write_scico_jsonl
+    from corefscore.formats.scico import write_scico_jsonl
     from modelserve.train import main
 
     write_scico_jsonl(train_128_pairs(), tmp_path / "train.jsonl")

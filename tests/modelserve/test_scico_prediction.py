@@ -45,7 +45,7 @@ def test_model_paths_default_to_the_models_folder_where_the_backend_has_one():
 def test_the_predict_command_line_runs_a_scico_backend(tmp_path):
     import json
 
-    from annotation.domain.formats.scico import read_scico_jsonl, topic_to_scico
+    from corefscore.formats.scico import read_scico_jsonl, topic_to_scico
     from modelserve import predict
 
     topic = build_topic()

@@ -7,8 +7,8 @@ import copy
 import numpy as np
 import pytest
 
-from annotation.domain.corpus import DocumentData
-from annotation.domain.formats.chemu import read_chemu_jsonlines
+from corefscore.corpus import DocumentData
+from corefscore.formats.chemu import read_chemu_jsonlines
 from modelserve.backends.chemu_mentions import encoded
 from modelserve.backends.mention_features import WordEncoder
 from modelserve.backends.vector_cache import VectorCache

@@ -6,9 +6,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.domain.formats import read
 from annotation.infra import state_cache
 from annotation.models import Annotation, ClusterMember, Project
+from corefscore.formats import read
 from tests.factories import UserFactory
 from tests.validation.test_validation_measures import validate
 from tests.validation.validation_setup import validation_project, validation_topic

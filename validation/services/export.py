@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from annotation.domain.corpus import LinkData, MentionData, TopicData
-from annotation.domain.formats import FORMATS, write
 from annotation.errors import ExportRefused
 from annotation.models import Annotation, Assignment, Mention, Project, ValidationDecision
 from annotation.selectors.topic_data import annotations_topic_data, mention_text
+from corefscore.corpus import LinkData, MentionData, TopicData
+from corefscore.formats import FORMATS, write
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,10 @@ validate and is an error of the usual shape (refused, or skipped with `skip_inva
 
 from __future__ import annotations
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.formats import Skipped
-from annotation.domain.formats.errors import FormatError
 from annotation.errors import ImportRefused
+from corefscore.corpus import TopicData
+from corefscore.formats import Skipped
+from corefscore.formats.errors import FormatError
 
 
 def validation_unfit_drop(

@@ -10,8 +10,8 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from annotation.api.serializers.fields import EnumField, span_list
-from annotation.domain.corpus import LINK_TYPES
 from annotation.domain.state import DECISIONS
+from corefscore.corpus import LINK_TYPES
 
 
 def link_type(**kwargs) -> EnumField:

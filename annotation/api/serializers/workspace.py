@@ -8,8 +8,8 @@ from rest_framework import serializers
 
 from annotation.api.serializers.effects import EFFECT, decision
 from annotation.api.serializers.fields import EnumField, Shaped, span_list
-from annotation.domain.corpus import LINK_TYPES
 from annotation.models import Annotation, Assignment, Operation
+from corefscore.corpus import LINK_TYPES
 
 ASSIGNMENT_STATUSES = tuple(Assignment.Status.values)
 

@@ -14,13 +14,13 @@ from annotation.api.parsers import FormParser, MultiPartParser
 from annotation.api.permissions import AdminView
 from annotation.api.serializers.files import AgreementReport, ImportSummary
 from annotation.api.serializers.import_jobs import ImportJobPayload
-from annotation.domain.formats import READERS, WRITERS
 from annotation.models import ImportJob, Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.downloads import annotations_download
 from annotation.services.imports.guessing import AUTO
 from annotation.services.imports.jobs import import_job_create, is_large
 from annotation.services.imports.upload import topics_upload_import
+from corefscore.formats import READERS, WRITERS
 
 
 class ImportRequest(serializers.Serializer):

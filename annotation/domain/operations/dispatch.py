@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..corpus import LINK_TYPES
+from corefscore.corpus import LINK_TYPES
+
 from ..errors import InvalidOperation
 from ..state import AnnotationState
 from . import clusters, hierarchy, links, mentions, suggestions, validation

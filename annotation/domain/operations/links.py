@@ -13,10 +13,11 @@ Adding a link needs the anaphora scheme; removing one is always allowed.
 
 from __future__ import annotations
 
+from corefscore.corpus import LINK_TYPES
+from corefscore.link_rules import ORDER, SAME_DOCUMENT, SELF_LINK, one_to_one_taken, pair_rule
+
 from .. import effects as fx
-from ..corpus import LINK_TYPES
 from ..errors import InvalidOperation, LinkRuleError, NotAllowed, NotFound
-from ..link_rules import ORDER, SAME_DOCUMENT, SELF_LINK, one_to_one_taken, pair_rule
 from ..state import AnnotationState, Link
 from .clusters import require_mention
 from .result import OperationResult

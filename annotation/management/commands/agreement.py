@@ -4,9 +4,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.domain.scoring import tables
 from annotation.models import Project
 from annotation.selectors.agreement import agreement_csv, project_agreement
+from corefscore.scoring import tables
 
 
 class Command(BaseCommand):

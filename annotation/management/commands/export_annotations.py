@@ -3,9 +3,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.domain.formats import WRITERS
 from annotation.models import Project
 from annotation.services.exports import ExportRefused, annotations_export
+from corefscore.formats import WRITERS
 
 
 class Command(BaseCommand):

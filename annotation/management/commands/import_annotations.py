@@ -7,10 +7,10 @@ when anything does not match: every error is listed, naming the topic and the me
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.domain.formats import READERS
 from annotation.errors import ImportRefused
 from annotation.models import Project
 from annotation.services.imports.annotator_files import annotator_annotations_import
+from corefscore.formats import READERS
 
 
 class Command(BaseCommand):

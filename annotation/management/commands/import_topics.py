@@ -15,11 +15,11 @@ with it and never reported."""
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from annotation.domain.formats import READERS
 from annotation.errors import ImportRefused
 from annotation.models import Project
 from annotation.services.imports.guessing import AUTO, format_guess
 from annotation.services.imports.topics import topics_import
+from corefscore.formats import READERS
 
 # The scheme a new project gets from the format it is created for.
 SCHEMES = {

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.domain.corpus import TopicData
 from annotation.domain.effects import apply_effects
 from annotation.domain.errors import CorruptEffects
 from annotation.domain.invariants import invariant_violations
@@ -37,6 +36,7 @@ from annotation.models import (
 from annotation.selectors.access import annotation_edit_check
 from annotation.selectors.state import mention_text, project_settings
 from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
+from corefscore.corpus import TopicData
 
 
 @dataclass

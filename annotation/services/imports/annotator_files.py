@@ -17,14 +17,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from annotation.domain.errors import DomainError
-from annotation.domain.formats import READERS, FormatErrors
-from annotation.domain.formats._io import display_name
 from annotation.errors import ImportRefused
 from annotation.models import Assignment, Project, Topic
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.link_scheme import links_in_scheme
 from annotation.services.imports.sources import source_read, topics_check
+from corefscore.formats import READERS, FormatErrors
+from corefscore.formats._io import display_name
 
 
 @dataclass

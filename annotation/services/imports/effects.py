@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from annotation.domain import effects as fx
-from annotation.domain.corpus import TopicData
 from annotation.domain.state import Link
 from annotation.infra.bulk_sql import ids_reserve
 from annotation.models import Cluster
+from corefscore.corpus import TopicData
 
 
 def cluster_ids_reserve(count: int) -> list[int]:

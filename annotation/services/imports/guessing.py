@@ -1,4 +1,4 @@
-"""The import's format guess (annotation/domain/formats/guess.py) for what an import reads: a
+"""The import's format guess (scorer/corefscore/formats/guess.py) for what an import reads: a
 file, an uploaded stream, or a folder (an unpacked zip); and the hint a refusal gives when the
 file looks like another format than the one chosen."""
 
@@ -8,11 +8,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from annotation.domain.formats import FORMATS
-from annotation.domain.formats._io import display_name
-from annotation.domain.formats.guess import HEAD_BYTES, Guess, guess_files, guess_format
 from annotation.errors import ImportRefused
 from annotation.services.imports.sources import is_folder, is_zip_path
+from corefscore.formats import FORMATS
+from corefscore.formats._io import display_name
+from corefscore.formats.guess import HEAD_BYTES, Guess, guess_files, guess_format
 
 # The format an import may be asked for to have it guessed (and said).
 AUTO = "auto"

@@ -1,6 +1,6 @@
 """Links whose type the workspace's link scheme does not have (an INCEpTION relation named
 otherwise, a CorefUD bridge) are kept out of the database, with a warning naming them: the
-scheme is the five ChEMU-Ref types (annotation.domain.corpus.LINK_TYPES), and the database
+scheme is the five ChEMU-Ref types (corefscore.corpus.LINK_TYPES), and the database
 refuses any other. The files' readers keep them, so a file-to-file conversion loses none."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from annotation.domain.corpus import LINK_TYPES, TopicData
+from corefscore.corpus import LINK_TYPES, TopicData
 
 
 def links_in_scheme(topics: list[TopicData], file: str) -> tuple[list[TopicData], list[str]]:

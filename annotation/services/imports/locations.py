@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from annotation.domain.formats import FormatError
-from annotation.domain.formats._io import display_name
 from annotation.services.imports.sources import folder_inputs
+from corefscore.formats import FormatError
+from corefscore.formats._io import display_name
 
 ID_FIELD = {"scico": "id", "chemu": "doc_key", "corefi": "id"}
 Location = tuple[str, Any, str | None]

@@ -19,8 +19,8 @@ from typing import Any
 
 from django.conf import settings
 
-from annotation.domain.formats import FORMATS, FormatErrors, FormatWarning, ImportReport, read
 from annotation.errors import ImportRefused
+from corefscore.formats import FORMATS, FormatErrors, FormatWarning, ImportReport, read
 
 # The formats whose files carry anaphora links: read with the workspace's link rules.
 LINK_FORMATS = ("chemu", "brat")

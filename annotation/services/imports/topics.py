@@ -31,11 +31,6 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from annotation.domain.corpus import TopicData
-from annotation.domain.formats import READERS, FormatErrors, FormatWarning, Skipped
-from annotation.domain.formats._io import display_name
-from annotation.domain.formats.chemu import FORMAT as CHEMU
-from annotation.domain.formats.chemu import GOLD_KEYS
 from annotation.errors import ImportRefused
 from annotation.infra.bulk_sql import ids_reserve, rows_copy
 from annotation.infra.effects_sql import effects_write
@@ -53,6 +48,11 @@ from annotation.services.imports.sources import (
     unzip,
 )
 from annotation.validation_hooks import validation_unfit_drop
+from corefscore.corpus import TopicData
+from corefscore.formats import READERS, FormatErrors, FormatWarning, Skipped
+from corefscore.formats._io import display_name
+from corefscore.formats.chemu import FORMAT as CHEMU
+from corefscore.formats.chemu import GOLD_KEYS
 
 # Where a topic's tokens are, per format: the field an error about a topic without any names.
 TOKENS_FIELD = {

@@ -8,7 +8,7 @@ from itertools import pairwise
 
 from hypothesis import strategies as st
 
-from annotation.domain.formats import scico_mentions
+from corefscore.formats import scico_mentions
 
 BIG = 123456789012345678901234567890  # beyond 64 bits: orjson would make it a float
 

@@ -2,9 +2,9 @@ import shutil
 
 import pytest
 
-from annotation.domain.formats import FormatErrors, read, write
-from annotation.domain.formats.brat import read_brat, write_brat
-from annotation.domain.formats.chartokens import tokenize
+from corefscore.formats import FormatErrors, read, write
+from corefscore.formats.brat import read_brat, write_brat
+from corefscore.formats.chartokens import tokenize
 
 TEXT = (
     "Compound 5 (1.5 g) was dissolved in THF.\n"

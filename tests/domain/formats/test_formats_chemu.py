@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
-from annotation.domain.formats import FormatErrors, read
-from annotation.domain.formats.chemu import (
+from corefscore.formats import FormatErrors, read
+from corefscore.formats.chemu import (
     held_entries,
     link_entries,
     read_chemu_jsonlines,

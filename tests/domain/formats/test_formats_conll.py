@@ -1,8 +1,8 @@
 import io
 
-from annotation.domain.corpus import DocumentData, LinkData, MentionData, TopicData
-from annotation.domain.formats import write
-from annotation.domain.formats.conll import write_conll
+from corefscore.corpus import DocumentData, LinkData, MentionData, TopicData
+from corefscore.formats import write
+from corefscore.formats.conll import write_conll
 
 
 def small_topic():

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from annotation.domain.formats import FormatErrors, read, write
-from annotation.domain.formats.corefi import read_corefi_json, write_corefi_json
+from corefscore.formats import FormatErrors, read, write
+from corefscore.formats.corefi import read_corefi_json, write_corefi_json
 
 EXAMPLES = [
     "annotation_example",

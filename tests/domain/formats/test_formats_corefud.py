@@ -5,8 +5,8 @@ import io
 
 import pytest
 
-from annotation.domain.corpus import LinkData
-from annotation.domain.formats import FormatErrors, read, write
+from corefscore.corpus import LinkData
+from corefscore.formats import FormatErrors, read, write
 from tests.paths import REPO
 
 DATA = REPO / "tests" / "data" / "corefud"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotation.domain.formats.guess import guess_files, guess_format
+from corefscore.formats.guess import guess_files, guess_format
 from tests.paths import CHEMU_DEMO, COREFI_DATA, INCEPTION_SUITE, SCICO_DEMO
 
 

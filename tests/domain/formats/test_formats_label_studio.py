@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from annotation.domain.corpus import LinkData
-from annotation.domain.formats import FormatErrors, read
-from annotation.domain.formats.guess import guess_format
+from corefscore.corpus import LinkData
+from corefscore.formats import FormatErrors, read
+from corefscore.formats.guess import guess_format
 from tests.paths import REPO
 
 DATA = REPO / "tests" / "data" / "label_studio"

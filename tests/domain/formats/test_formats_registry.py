@@ -1,6 +1,6 @@
 import pytest
 
-from annotation.domain.formats import READERS, WRITERS, read, write
+from corefscore.formats import READERS, WRITERS, read, write
 
 
 def test_the_registry_names_every_format():

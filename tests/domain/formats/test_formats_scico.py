@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from annotation.domain.corpus import ClusterData
-from annotation.domain.formats import FormatErrors, read, write
-from annotation.domain.formats.scico import read_scico_jsonl, write_scico_jsonl
+from corefscore.corpus import ClusterData
+from corefscore.formats import FormatErrors, read, write
+from corefscore.formats.scico import read_scico_jsonl, write_scico_jsonl
 
 
 def scico_line(**fields):

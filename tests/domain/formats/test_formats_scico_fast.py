@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from scico_strategies import BIG, scico_lines, topic
 
-from annotation.domain.formats import FormatErrors, _json, scico_parser
-from annotation.domain.formats._io import canonical_int
-from annotation.domain.formats.scico import parse_scico_line, read_scico_jsonl
+from corefscore.formats import FormatErrors, _json, scico_parser
+from corefscore.formats._io import canonical_int
+from corefscore.formats.scico import parse_scico_line, read_scico_jsonl
 
 
 def outcome(source):

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from annotation.domain.formats import FormatErrors, read, write
+from corefscore.formats import FormatErrors, read, write
 from tests.domain.formats.test_formats_webanno_tsv import chains
 from tests.paths import INCEPTION_SUITE
 

@@ -3,7 +3,7 @@ Apache-2.0, see its NOTICE): chains, sub-token and stacked annotations, what is 
 
 import pytest
 
-from annotation.domain.formats import FormatErrors, read, write
+from corefscore.formats import FormatErrors, read, write
 from tests.paths import INCEPTION_SUITE
 
 CHAIN_CASES = ("testSimpleChain", "testMultiTokenChain", "testStackedChain")

@@ -6,9 +6,9 @@ link of the book's chain and of Ben's) and from every stacked case of INCEpTION'
 
 import pytest
 
-from annotation.domain.formats import FormatErrors, read, write
 from annotation.domain.invariants import invariant_violations
 from annotation.domain.state import AnnotationState, Cluster, Mention
+from corefscore.formats import FormatErrors, read, write
 from tests.domain.formats.test_formats_webanno_tsv import chains, suite
 from tests.paths import INCEPTION_SUITE, REPO
 

@@ -1,4 +1,4 @@
-"""The ChEMU-Ref link rules are decided in one place (annotation.domain.link_rules): a file's
+"""The ChEMU-Ref link rules are decided in one place (corefscore.link_rules): a file's
 links are checked as the workspace would add them, and the readers of formats with links warn
 about the links it would refuse, or (link_rules=True, the importer) refuse them."""
 
@@ -10,12 +10,14 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotation.domain.corpus import LINK_TYPES, LinkData, MentionData
 from annotation.domain.effects import apply_effects
 from annotation.domain.errors import LinkRuleError
-from annotation.domain.formats.brat import read_brat
-from annotation.domain.formats.chemu import read_chemu_jsonlines
-from annotation.domain.link_rules import (
+from annotation.domain.operations.links import add_link
+from annotation.domain.state import AnnotationState, Mention, Settings
+from corefscore.corpus import LINK_TYPES, LinkData, MentionData
+from corefscore.formats.brat import read_brat
+from corefscore.formats.chemu import read_chemu_jsonlines
+from corefscore.link_rules import (
     ORDER,
     SAME_DOCUMENT,
     SELF_LINK,
@@ -23,8 +25,6 @@ from annotation.domain.link_rules import (
     LinkViolation,
     link_violations,
 )
-from annotation.domain.operations.links import add_link
-from annotation.domain.state import AnnotationState, Mention, Settings
 
 MENTIONS = [MentionData(0, ((0, 1),)), MentionData(0, ((3, 3),)), MentionData(0, ((6, 7),))]
 

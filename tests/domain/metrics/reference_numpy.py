@@ -1,6 +1,6 @@
 """The hierarchy and path-ratio code as it was with numpy (commit a843b4d), kept as the oracle.
 
-``annotation.domain.metrics`` now computes these in plain Python (importing numpy cost the
+``corefscore.metrics`` now computes these in plain Python (importing numpy cost the
 command line more than the computation); the tests compare the two with ``==`` on random
 topics more general than SciCo's (relation-only clusters, cycles, repeated relations, mention
 lists that differ between the sides), where the reference ports of SciCo's loops do not go.
@@ -14,8 +14,8 @@ from functools import cached_property
 
 import numpy
 
-from annotation.domain.metrics.counts import Counts
-from annotation.domain.metrics.hierarchy import reachable
+from corefscore.metrics.counts import Counts
+from corefscore.metrics.hierarchy import reachable
 
 
 class ClusterGraph:

@@ -1,6 +1,6 @@
 """Straightforward ports of the reference scorers' loops, slow but obviously faithful.
 
-The fast implementations in ``annotation.domain.metrics`` are compared with these on random
+The fast implementations in ``corefscore.metrics`` are compared with these on random
 inputs. Sources (read from the public repositories):
 
 - ns-moosavi/coval ``coval/eval/evaluator.py`` (``mentions``, ``b_cubed``, ``muc``,

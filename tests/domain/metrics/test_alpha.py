@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotation.domain.metrics.alpha import (
+from corefscore.metrics.alpha import (
     NONE,
     mention_units,
     nominal_alpha,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from annotation.domain.metrics.anaphora import (
+from corefscore.metrics.anaphora import (
     anaphor_counts,
     expand_coreference,
     overall,

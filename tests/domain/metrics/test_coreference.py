@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotation.domain.metrics.coreference import (
+from corefscore.metrics.coreference import (
     METRICS,
     ceafe_similarity,
     conll_f1,
     coreference_counts,
     prepare_clusters,
 )
-from annotation.domain.metrics.counts import Counts, add_counts
+from corefscore.metrics.counts import Counts, add_counts
 
 from .reference_scorers import coval_evaluate, coval_f1
 from .strategies import clusterings

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from annotation.domain.metrics.alpha import mention_units, nominal_alpha, relation_units
-from annotation.domain.metrics.anaphora import anaphor_counts, overall, relation_counts
-from annotation.domain.metrics.coreference import conll_f1, coreference_counts
-from annotation.domain.metrics.counts import Counts, add_counts
-from annotation.domain.metrics.hierarchy import ClusterGraph, hierarchy_counts, hierarchy_scores
-from annotation.domain.metrics.iaa import MetricSpec, aggregate
-from annotation.domain.metrics.mention_detection import mention_detection_counts
-from annotation.domain.metrics.path_ratio import path_ratio_counts
+from corefscore.metrics.alpha import mention_units, nominal_alpha, relation_units
+from corefscore.metrics.anaphora import anaphor_counts, overall, relation_counts
+from corefscore.metrics.coreference import conll_f1, coreference_counts
+from corefscore.metrics.counts import Counts, add_counts
+from corefscore.metrics.hierarchy import ClusterGraph, hierarchy_counts, hierarchy_scores
+from corefscore.metrics.iaa import MetricSpec, aggregate
+from corefscore.metrics.mention_detection import mention_detection_counts
+from corefscore.metrics.path_ratio import path_ratio_counts
 
 GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "golden"
 OPERATORS = {

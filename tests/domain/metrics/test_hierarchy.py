@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotation.domain.metrics.hierarchy import (
+from corefscore.metrics.hierarchy import (
     ClusterGraph,
     hierarchy_50_counts,
     hierarchy_counts,
     transitive_closure,
 )
-from annotation.domain.metrics.path_ratio import (
+from corefscore.metrics.path_ratio import (
     path_ratio_counts,
     path_ratio_macro,
     path_ratio_micro,

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from annotation.domain.metrics.counts import Counts
-from annotation.domain.metrics.iaa import aggregate
-from annotation.domain.scoring import evaluate
+from corefscore.metrics.counts import Counts
+from corefscore.metrics.iaa import aggregate
+from corefscore.scoring import evaluate
 
 SCALAR = ("avg", "std", "max_micro", "max_macro")
 

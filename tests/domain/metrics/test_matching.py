@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment as scipy_linear_sum_assignment
 
-from annotation.domain.metrics.matching import linear_sum_assignment, maximum_matching_size
+from corefscore.metrics.matching import linear_sum_assignment, maximum_matching_size
 
 from .reference_scorers import scipy_matching_size
 

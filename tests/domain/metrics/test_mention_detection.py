@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotation.domain.metrics.mention_detection import mention_detection_counts, mentions_overlap
+from corefscore.metrics.mention_detection import mention_detection_counts, mentions_overlap
 
 from .reference_scorers import coval_evaluate, scipy_matching_size, spans_overlap
 from .strategies import mention_lists

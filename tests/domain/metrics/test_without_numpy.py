@@ -14,8 +14,8 @@ import numpy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotation.domain.metrics import hierarchy, path_ratio
-from annotation.domain.metrics.counts import numpy_sum, sequential_sum
+from corefscore.metrics import hierarchy, path_ratio
+from corefscore.metrics.counts import numpy_sum, sequential_sum
 
 from . import reference_numpy
 
@@ -85,7 +85,7 @@ def test_the_command_line_scores_scico_files_without_importing_numpy(tmp_path):
     (tmp_path / "gold.jsonl").write_text(line + "\n")
     code = (
         "import sys\n"
-        "from annotation.domain.scoring import cli\n"
+        "from corefscore.scoring import cli\n"
         f"folder = {str(tmp_path)!r}\n"
         "files = [folder + '/gold.jsonl', folder + '/gold.jsonl']\n"
         "assert cli.main(['score', *files, '--format', 'scico', '--json']) == 0\n"

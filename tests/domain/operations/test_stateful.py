@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from annotation.domain.corpus import LINK_TYPES
 from annotation.domain.errors import DomainError, NothingToRedo, NothingToUndo
 from annotation.domain.history import replay
 from annotation.domain.invariants import invariant_violations
 from annotation.domain.operations import EDIT_OPERATIONS
 from annotation.domain.state import AnnotationState, Cluster, Mention, Settings
+from corefscore.corpus import LINK_TYPES
 
 from .factories import Session
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from annotation.domain.corpus import DocumentData, LinkData, MentionData, TopicData
+from corefscore.corpus import DocumentData, LinkData, MentionData, TopicData
 
 
 def scico_topic(

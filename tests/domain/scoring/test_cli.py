@@ -1,4 +1,4 @@
-"""python -m annotation.domain.scoring, run as users run it (subprocess)."""
+"""python -m corefscore.scoring, run as users run it (subprocess)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ TYPES = {"COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAI
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "annotation.domain.scoring", *args],
+        [sys.executable, "-m", "corefscore.scoring", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -192,7 +192,7 @@ def test_an_invalid_file_is_reported_with_file_line_and_field_and_exits_non_zero
 def test_the_scorer_does_not_check_token_contents_the_importer_does(scico_files, tmp_path):
     """docs/scoring.md, "Input checks": a token that is not a string is an import error, but
     scores do not depend on it; every other problem is reported as the importer reports it."""
-    from annotation.domain.formats import FormatErrors, read
+    from corefscore.formats import FormatErrors, read
 
     lines = scico_files["gold"].read_text().splitlines()
     odd = json.loads(lines[0])
@@ -324,9 +324,9 @@ def test_iaa_with_a_single_file_is_refused(scico_files):
 
 
 def test_the_command_line_reads_the_topics_the_reader_reads(scico_files):
-    from annotation.domain.formats import read
-    from annotation.domain.scoring import cli
-    from annotation.domain.scoring.plain import from_topic
+    from corefscore.formats import read
+    from corefscore.scoring import cli
+    from corefscore.scoring.plain import from_topic
 
     paths = [str(scico_files["gold"]), str(scico_files["system"])]
     assert cli._read_all(paths, "scico") == [
@@ -335,9 +335,9 @@ def test_the_command_line_reads_the_topics_the_reader_reads(scico_files):
 
 
 def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(tmp_path):
-    from annotation.domain.formats import read
-    from annotation.domain.scoring import cli
-    from annotation.domain.scoring.plain import from_topic
+    from corefscore.formats import read
+    from corefscore.scoring import cli
+    from corefscore.scoring.plain import from_topic
 
     lines = [scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), scico_line(2, [0, 1, 1, 2, 2], [[1, 2]])]
     files = {

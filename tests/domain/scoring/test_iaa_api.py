@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from annotation.domain.scoring.api import iaa, iaa_csv_rows, write_iaa_csv
+from corefscore.scoring.api import iaa, iaa_csv_rows, write_iaa_csv
 
 from .builders import chemu_topic, scico_topic
 
@@ -175,7 +175,7 @@ def test_alpha_of_all_annotators_pools_topics_and_leaves_absent_annotators_missi
     import krippendorff
     import numpy as np
 
-    from annotation.domain.scoring.api import alpha_all_annotators
+    from corefscore.scoring.api import alpha_all_annotators
 
     a, b, c = ((10, 11),), ((0, 1),), ((20, 22),)
     p1 = [[("COREFERENCE", a, b)], [("COREFERENCE", a, b), ("WORK_UP", c, a)], [("WORK_UP", c, a)]]
@@ -230,9 +230,9 @@ def test_the_bootstrap_recomputes_each_figure_as_the_report_does():
     report's own figure: the vector form of every metric adds up like its counts."""
     import numpy
 
-    from annotation.domain.metrics.iaa import aggregate
-    from annotation.domain.scoring import evaluate
-    from annotation.domain.scoring.api import _iaa_topic, from_topic
+    from corefscore.metrics.iaa import aggregate
+    from corefscore.scoring import evaluate
+    from corefscore.scoring.api import _iaa_topic, from_topic
 
     topics = {
         "t1": [annotated("t1", "aabbc", [("a", "b")]), annotated("t1", "abbcc", [("b", "c")])],

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotation.domain.scoring.api import TopicMismatchError, score_chemu, score_scico
+from corefscore.scoring.api import TopicMismatchError, score_chemu, score_scico
 from tests.domain.metrics.reference_scorers import (
     coval_evaluate,
     coval_f1,

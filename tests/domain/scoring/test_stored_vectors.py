@@ -7,11 +7,11 @@ import random
 import numpy
 import pytest
 
-from annotation.domain.corpus import LINK_TYPES
-from annotation.domain.metrics.counts import Counts
-from annotation.domain.metrics.iaa import aggregate
-from annotation.domain.scoring import evaluate
-from annotation.domain.scoring.stored import (
+from corefscore.corpus import LINK_TYPES
+from corefscore.metrics.counts import Counts
+from corefscore.metrics.iaa import aggregate
+from corefscore.scoring import evaluate
+from corefscore.scoring.stored import (
     _vector_rows,
     iaa_from_records,
     record_from_json,

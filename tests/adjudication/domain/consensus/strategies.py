@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from adjudication.domain.consensus import KeyLink, MentionKey, Version, VersionCluster
-from annotation.domain.link_rules import link_violations
+from corefscore.link_rules import link_violations
 
 LINK_TYPES = ("COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED")
 

@@ -16,7 +16,7 @@ from adjudication.domain.consensus_simulation import (
     perturbed,
     version_topic,
 )
-from annotation.domain.scoring.api import score_scico
+from corefscore.scoring.api import score_scico
 
 TOKENS = [100, 100, 100, 100]
 

@@ -1,5 +1,0 @@
-"""Stand-alone scorer: ``python -m annotation.domain.scoring score|iaa ...``.
-
-Public API in :mod:`annotation.domain.scoring.api` (``score_scico``, ``score_chemu``, ``iaa``,
-``iaa_csv_rows``, ``write_iaa_csv``). Nothing here imports Django.
-"""

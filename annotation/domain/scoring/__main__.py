@@ -1,5 +1,0 @@
-import sys
-
-from annotation.domain.scoring.cli import main
-
-sys.exit(main())

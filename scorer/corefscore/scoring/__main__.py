@@ -1,0 +1,5 @@
+import sys
+
+from corefscore.scoring.cli import main
+
+sys.exit(main())
