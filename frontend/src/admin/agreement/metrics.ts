@@ -1,5 +1,5 @@
 // The agreement metrics: their names in words, how they are written, and their range.
-// Names and order as annotation/domain/scoring writes them (docs/agreement-csv.md).
+// Names and order as scorer/corefscore/scoring writes them (docs/agreement-csv.md).
 
 export type MetricKind = "f1" | "alpha";
 

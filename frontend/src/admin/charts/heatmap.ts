@@ -1,5 +1,5 @@
 // The annotator x annotator agreement matrix. The report names a pair by the two usernames
-// joined with "-" (annotation/domain/metrics/iaa.py pair_label); usernames may contain "-"
+// joined with "-" (scorer/corefscore/metrics/iaa.py pair_label); usernames may contain "-"
 // themselves, so keys are matched against every pair of the report's annotators rather than
 // split.
 

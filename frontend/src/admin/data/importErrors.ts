@@ -1,5 +1,5 @@
 // The importer's errors come as text, one per problem, written by FormatError.__str__
-// (annotation/domain/formats/errors.py): "FILE: line N, field F: message",
+// (scorer/corefscore/formats/errors.py): "FILE: line N, field F: message",
 // "FILE: RECORD, field F: message" (brat "T12", CoRefi "mentions[3]") or "FILE: message".
 // The page shows them as a table with the place in its own columns.
 

@@ -1,6 +1,6 @@
 // The alignment of one annotator's clusters to the adjudicated clusters: one-to-one, scored by
 // phi4(k, r) = 2 |k ∩ r| / (|k| + |r|), as CEAF-e scores a pair
-// (annotation/domain/metrics/coreference.py), taken best pair first (`stableMatching` says why
+// (scorer/corefscore/metrics/coreference.py), taken best pair first (`stableMatching` says why
 // not CEAF-e's largest total). It runs in the browser because the adjudicated clusters change
 // with every edit and the colours and support counts follow them live.
 //
