@@ -29,7 +29,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from foundation.jobs.models import ACTIVE, Job, JobStatus, stale_after
+from foundation.jobs.models import ACTIVE, Job, JobQuerySet, JobStatus, stale_after
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +39,7 @@ __all__ = [
     "Claim",
     "Heartbeat",
     "claim",
+    "claim_next",
     "finish",
     "max_attempts",
     "owned",
@@ -133,29 +134,7 @@ def claim(
             beat = job.heartbeat_at
             if job.status == JobStatus.RUNNING and beat is not None and now - beat < stale_after():
                 return Claim("busy")
-            if job.attempts >= max_attempts():
-                job.status = JobStatus.FAILED
-                job.finished_at = now
-                job.message = (
-                    f"stopped after {job.attempts} attempts: its worker stopped each time"
-                )[:300]
-                job.save()
-                return Claim("exhausted", job)
-            job.status = JobStatus.RUNNING
-            job.worker = worker
-            job.attempts += 1
-            job.heartbeat_at = job.started_at = now
-            job.progress = 0.0
-            job.error = ""
-            job.message = (
-                "starting"
-                if job.attempts == 1
-                else f"starting again (attempt {job.attempts}: a worker stopped)"
-            )
-            for field, value in (started(job) if started else {}).items():
-                setattr(job, field, value)
-            job.save()
-            return Claim("claimed", job)
+            return _take(job, worker, started, now)
 
     result: Claim = _retried(locked)
     if result.claimed:
@@ -163,6 +142,55 @@ def claim(
             "%s %s claimed by %r, attempt %s", model.__name__, pk, worker, result.job.attempts
         )
     return result
+
+
+def claim_next(
+    jobs: JobQuerySet,
+    *,
+    worker: str,
+    started: Callable[[Any], dict[str, Any]] | None = None,
+) -> Claim:
+    """Claim the first job of `jobs`, in their order, that is queued or stale: for jobs that
+    many workers share out (a corpus's encode chunks), where a task asks for the next piece
+    of work rather than for one row. Rows another claimer holds locked are skipped, so N
+    workers claim N different jobs at once. Outcome "none" when nothing is left to claim."""
+
+    def locked() -> Claim:
+        with transaction.atomic():
+            now = timezone.now()
+            job = jobs.claimable(now).select_for_update(skip_locked=True).first()
+            if job is None:
+                return Claim("none")
+            return _take(job, worker, started, now)
+
+    result: Claim = _retried(locked)
+    return result
+
+
+def _take(job: Any, worker: str, started: Callable[[Any], dict[str, Any]] | None, now) -> Claim:
+    """The claim's write, on a row the caller holds locked: this worker's next attempt, or the
+    job failed when its attempts are spent."""
+    if job.attempts >= max_attempts():
+        job.status = JobStatus.FAILED
+        job.finished_at = now
+        job.message = f"stopped after {job.attempts} attempts: its worker stopped each time"
+        job.save()
+        return Claim("exhausted", job)
+    job.status = JobStatus.RUNNING
+    job.worker = worker
+    job.attempts += 1
+    job.heartbeat_at = job.started_at = now
+    job.progress = 0.0
+    job.error = ""
+    job.message = (
+        "starting"
+        if job.attempts == 1
+        else f"starting again (attempt {job.attempts}: a worker stopped)"
+    )
+    for field, value in (started(job) if started else {}).items():
+        setattr(job, field, value)
+    job.save()
+    return Claim("claimed", job)
 
 
 def owned(job: Job) -> QuerySet:

@@ -50,6 +50,12 @@ class JobQuerySet(models.QuerySet):
         before = (now or timezone.now()) - stale_after()
         return self.filter(status=JobStatus.RUNNING, heartbeat_at__lt=before)
 
+    def claimable(self, now: datetime | None = None) -> JobQuerySet:
+        """What a worker may claim: queued, or running but stale (take-over)."""
+        before = (now or timezone.now()) - stale_after()
+        silent = Q(heartbeat_at__lt=before) | Q(heartbeat_at__isnull=True)
+        return self.filter(Q(status=JobStatus.QUEUED) | (Q(status=JobStatus.RUNNING) & silent))
+
     def owned_by(self, job: Job) -> JobQuerySet:
         """The job's row while `job` (as this worker claimed it) still owns it: running, on
         this worker, this attempt. A worker whose job was taken over finds nothing here."""

@@ -147,3 +147,44 @@ def test_progress_is_written_at_most_once_a_period_and_the_end_always():
     assert at(0.6, 0.4) == 0.4  # a period later
     assert at(0.7, 1.0) == 0.99  # the end goes through at once, below the ceiling
     assert heard == [0.1, 0.4, 0.99]
+
+
+def test_workers_sharing_out_jobs_claim_the_next_free_one_each():
+    """As a corpus's encode chunks will be: a worker asks for the next piece of work; one that
+    another worker holds locked is skipped, a stale one is taken over."""
+    project = ProjectFactory()
+    chunks = [
+        ImportJob.objects.create(project=project, file_name=f"c{i}", format="scico", path="x")
+        for i in range(3)
+    ]
+    pieces = ImportJob.objects.filter(project=project).order_by("pk")
+    first = lifecycle.claim_next(pieces, worker="a")
+    second = lifecycle.claim_next(pieces, worker="b")
+    assert (first.job.pk, second.job.pk) == (chunks[0].pk, chunks[1].pk)
+
+    held = threading.Event()
+    release = threading.Event()
+
+    def hold_the_last() -> None:  # another claimer, mid-claim of the last chunk
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                ImportJob.objects.select_for_update().get(pk=chunks[2].pk)
+                held.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_last)
+    holder.start()
+    try:
+        assert held.wait(10)
+        assert lifecycle.claim_next(pieces, worker="c").outcome == "none"
+    finally:
+        release.set()
+        holder.join(10)
+
+    went_stale(first.job)
+    taken = lifecycle.claim_next(pieces, worker="c")
+    assert (taken.job.pk, taken.job.attempts) == (chunks[0].pk, 2)
