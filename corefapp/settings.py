@@ -413,6 +413,8 @@ SUGGEST_DEVICE = env.str("SUGGEST_DEVICE", default="auto")
 # A run whose worker has not refreshed its heartbeat for this long is taken over by the next
 # worker that receives the (redelivered) task.
 SUGGEST_HEARTBEAT_STALE_SECONDS = env.int("SUGGEST_HEARTBEAT_STALE_SECONDS", default=30)
+# A job whose worker died this many times is failed rather than claimed again (docs/jobs.md).
+JOB_MAX_ATTEMPTS = env.int("JOB_MAX_ATTEMPTS", default=3)
 # Learning in the loop (docs/learning.md): a project that learns retrains after this many new
 # submissions, or once the oldest new one has waited this long; the share of topics held out
 # (by a stable hash of the topic id); the fewest training topics; epochs (0: the backend's

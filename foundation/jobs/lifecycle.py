@@ -64,7 +64,7 @@ J = TypeVar("J", bound=Job)
 def max_attempts() -> int:
     """Claims a job gets before it is failed: a job whose worker dies each time (a poison
     input, a worker killed for memory) is not retried for ever."""
-    return int(getattr(settings, "JOB_MAX_ATTEMPTS", 3))
+    return settings.JOB_MAX_ATTEMPTS
 
 
 def retry_countdown() -> float:
