@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import corefscore
+from corefscore.formats import READERS, WRITERS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "fixtures" / "demo"
@@ -152,3 +153,14 @@ def test_the_api_is_typed_documented_and_loaded_on_first_use():
     ).stdout
     assert "corefscore.formats" not in loaded
     assert "corefscore.corpus" in loaded
+
+
+def test_the_readmes_format_table_says_what_each_format_does():
+    rows = {}
+    for line in (ROOT / "scorer" / "README.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("`"):
+            for name in cells[0].replace("`", "").split(", "):
+                rows[name] = (cells[2] == "yes", cells[3] == "yes")
+
+    assert rows == {name: (name in READERS, name in WRITERS) for name in corefscore.FORMATS}
