@@ -150,11 +150,15 @@ def test_the_wheel_installs_alone_with_no_framework_and_no_app(fresh, wheel):
     assert len(first_party_packages()) >= 8  # the check names the apps it means to miss
 
     listed = fresh.run("-m", "pip", "list", "--format=json")
-    installed = {p["name"].lower().replace("_", "-") for p in json.loads(listed.stdout)}
+    versions = {
+        p["name"].lower().replace("_", "-"): p["version"] for p in json.loads(listed.stdout)
+    }
+    installed = set(versions)
     wheelhouse = {w.name.split("-")[0].lower().replace("_", "-") for w in WHEELS.glob("*.whl")}
     # Nothing but the scorer, its dependencies and the venv's own pip.
     assert installed - wheelhouse - {"pip", "setuptools"} == {"corefscore"}
-    print(f"\nwheel {wheel.name}: {wheel.stat().st_size:,} bytes; fresh venv: {sorted(installed)}")
+    listing = ", ".join(f"{name} {version}" for name, version in sorted(versions.items()))
+    print(f"\nwheel {wheel.name}: {wheel.stat().st_size:,} bytes; fresh venv: {listing}")
 
 
 def test_the_golden_coreference_cases_score_as_computed_by_hand(fresh):
@@ -205,8 +209,11 @@ def test_chemu_scores_and_converts_as_the_checkouts_scorer(fresh, tmp_path):
         line["Coreference"] = line["Coreference"][1:]
     system.write_text("".join(json.dumps(line) + "\n" for line in lines))
     args = ("score", CHEMU_DEMO, system, "--format", "chemu", "--json")
+    # the table adds Krippendorff's alpha of all annotators (the krippendorff package)
+    agreement = ("iaa", CHEMU_DEMO, system, "--format", "chemu")
 
     there, here = fresh.run("-m", "corefscore", *args), in_repo(*args)
+    agreed_there, agreed_here = fresh.run("-m", "corefscore", *agreement), in_repo(*agreement)
     to_brat = ("convert", CHEMU_DEMO, "--from", "chemu", "--to", "brat")
     converted = [
         fresh.run("-m", "corefscore", *to_brat[:2], tmp_path / "fresh", *to_brat[2:]),
@@ -216,6 +223,9 @@ def test_chemu_scores_and_converts_as_the_checkouts_scorer(fresh, tmp_path):
     assert there.returncode == 0, there.stderr
     assert there.stdout == here.stdout
     assert 0 < json.loads(there.stdout)["exact"]["overall"]["recall"] < 1
+    assert agreed_there.returncode == 0, agreed_there.stderr
+    assert agreed_there.stdout == agreed_here.stdout
+    assert "alpha" in agreed_there.stdout
     assert [c.returncode for c in converted] == [0, 0], [c.stderr for c in converted]
     files = sorted(p.name for p in (tmp_path / "repo").iterdir())
     assert len(files) == 16  # eight snippets, a .txt and an .ann each
