@@ -1,6 +1,6 @@
-"""The Python API `import corefscore` offers (corefscore.library): the command line's JSON from
-files or from topics already read, conversion, and its errors; and `import corefscore.corpus`
-(what the application imports everywhere) still loads no reader."""
+"""The Python API `import corefscore` offers (scoring.from_files, formats.convert): the
+command line's JSON from files or from topics already read, conversion, and its errors; and
+`import corefscore.corpus` (what the application imports everywhere) still loads no reader."""
 
 from __future__ import annotations
 
