@@ -30,14 +30,13 @@ SEED_EMPTY = "empty"
 SEED_OPERATION = "adjudication_seed"
 
 
-def submitted_annotations(topic: Topic) -> list[Annotation]:
-    """The topic's submitted annotator annotations, by annotator name."""
+def submitted_annotator_work(topic: Topic) -> list[Annotation]:
+    """The topic's submitted annotator annotations (what a seed is built from), by annotator
+    name."""
     return list(
-        Annotation.objects.filter(
-            topic=topic,
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic=topic)
         .select_related("assignment__user", "topic__project")
         .order_by("assignment__user__username")
     )
@@ -78,7 +77,7 @@ def create_adjudication(
 
 
 def _seed_sources(topic: Topic, seed: str) -> list[Annotation]:
-    submitted = submitted_annotations(topic)
+    submitted = submitted_annotator_work(topic)
     if seed == SEED_EMPTY:
         return []
     if seed == SEED_CONSENSUS:

@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 
 from annotation import gates
 from annotation.errors import ExportRefused
-from annotation.models import Annotation, Assignment, Project
+from annotation.models import Annotation, Project
 from annotation.selectors import gold
 from annotation.selectors.topic_data import annotations_topic_data
 from annotation.validation_hooks import ExportLines, validated_export
@@ -226,9 +226,7 @@ def _single_source(project: Project, source: str) -> list[Annotation]:
 def _per_user(project: Project, *, submitted_only: bool) -> dict[str, list[Annotation]]:
     annotations = Annotation.objects.filter(topic__project=project, assignment__isnull=False)
     if submitted_only:
-        annotations = annotations.filter(
-            kind=Annotation.Kind.ANNOTATOR, assignment__status=Assignment.Status.SUBMITTED
-        )
+        annotations = annotations.submitted().annotator_work()
     by_user: dict[str, list[Annotation]] = defaultdict(list)
     for annotation in _ordered(annotations.select_related("assignment__user"), project):
         by_user[annotation.assignment_of_work.user.get_username()].append(annotation)
