@@ -14,6 +14,7 @@ from django.db import transaction
 
 from adjudication.domain.consensus import Consensus, Rules, consensus
 from adjudication.domain.consensus_state import seed_effects
+from adjudication.selectors.candidates import submitted_annotator_work
 from adjudication.selectors.consensus_versions import consensus_versions
 from annotation.domain.effects import apply_effects
 from annotation.errors import AssignmentRefused
@@ -28,18 +29,6 @@ from annotation.services.assignments import assignment_create
 SEED_CONSENSUS = "consensus"
 SEED_EMPTY = "empty"
 SEED_OPERATION = "adjudication_seed"
-
-
-def submitted_annotator_work(topic: Topic) -> list[Annotation]:
-    """The topic's submitted annotator annotations (what a seed is built from), by annotator
-    name."""
-    return list(
-        Annotation.objects.submitted()
-        .annotator_work()
-        .filter(topic=topic)
-        .select_related("assignment__user", "topic__project")
-        .order_by("assignment__user__username")
-    )
 
 
 @transaction.atomic

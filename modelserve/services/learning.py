@@ -29,10 +29,10 @@ from django.utils import timezone
 
 from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
+from modelserve.learning_selectors import chemu_base_topics, project_work
 from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.selectors import project_suggestion_settings
-from modelserve.services.learning_data import chemu_base_topics, project_work
 from modelserve.services.settings import model_path_checked
 from modelserve.services.training_tasks import training_task_send
 from modelserve.training.learning import (

@@ -18,7 +18,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
-from adjudication.services.adjudications import create_adjudication, submitted_annotator_work
+from adjudication.selectors.candidates import submitted_annotator_work
+from adjudication.services.adjudications import create_adjudication
 from annotation.models import Annotation, Assignment, Document, Operation, Project
 from annotation.selectors.state import annotation_state_load
 from annotation.services.assignments import assignment_submit

@@ -22,7 +22,7 @@ ID_FIELD = {"scico": "id", "chemu": "doc_key", "corefi": "id"}
 Location = tuple[str, Any, str | None]
 
 
-def topic_locations(
+def _topic_locations(
     format: str, path: Any, external_ids: Iterable[str]
 ) -> dict[str, list[Location]]:
     """external id -> every (file, record, field) that declares it, in input order."""
@@ -42,7 +42,7 @@ def topic_errors(
 ) -> list[FormatError]:
     """One error per declaration of each external id in `problems` (id -> message), naming
     the id's field, or `field` when given (None: the record as a whole)."""
-    locations = topic_locations(format, path, problems)
+    locations = _topic_locations(format, path, problems)
     errors = []
     for external_id, message in problems.items():
         for file, record, id_field in locations.get(external_id) or [
