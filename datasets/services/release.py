@@ -78,7 +78,7 @@ def dataset_release(
     """`source`: whose annotations the bundle holds, "gold" (imported) or "adjudicated";
     by default each topic's adjudication, else its imported gold. `progress` hears of each
     step, as fractions up to 0.9 (the rest is the zip's, release_storage.py)."""
-    formats = release_formats(project, formats)
+    formats = release_formats(project, formats=formats)
     report_progress = progress or _silent
     out = Path(out)
     report_progress(0.0, "counting the statistics")
@@ -152,7 +152,7 @@ def dataset_release(
     return result
 
 
-def release_formats(project: Project, formats: list[str] | None) -> list[str]:
+def release_formats(project: Project, *, formats: list[str] | None) -> list[str]:
     """The formats asked for (or the project's defaults), each once; refused before anything
     is built when one cannot go in a release: only the formats the datasheet can describe
     (datasets/format_fields.py)."""

@@ -105,9 +105,9 @@ def model_evaluation_request(
         if backend not in MODEL_PARAMETER:
             raise EvaluationRefused(f"The {backend} backend has no trained model to choose.")
         # checked as any model path (inside the allowed folders), whatever the parameter's name
-        model_version = model_path_checked("model_path", model_version)
+        model_version = model_path_checked("model_path", value=model_version)
         params[MODEL_PARAMETER[backend]] = model_version
-    params = backend_params_checked(backend, params)
+    params = backend_params_checked(backend, params=params)
     with transaction.atomic():
         evaluation = ModelEvaluation.objects.create(
             project=project,

@@ -151,7 +151,7 @@ def learning_start(project_id: int) -> tuple[str | None, str]:
     it was saved); None: the packaged MiniLM."""
     chosen = project_suggestion_settings(project_id)
     folder = chosen.learn_encoder
-    encoder = model_path_checked("learn_encoder", folder) if folder else None
+    encoder = model_path_checked("learn_encoder", value=folder) if folder else None
     return encoder, chosen.learn_profile
 
 

@@ -181,7 +181,7 @@ def _line(topic: TopicData, mention, verdict: Verdict, labels: dict[str, str]) -
     }
 
 
-def side_file_write(target: Path, folder: bool, lines: list[dict[str, Any]]) -> Path:
+def side_file_write(target: Path, *, folder: bool, lines: list[dict[str, Any]]) -> Path:
     path = (
         target / "validation.jsonl"
         if folder
@@ -245,7 +245,7 @@ def validated_export(
         topics = _folder_names(topics)
         target.mkdir(parents=True, exist_ok=True)
     warnings = write(format, topics, target)
-    side = side_file_write(target, folder, lines)
+    side = side_file_write(target, folder=folder, lines=lines)
     removed = "kept and flagged" if keep_rejected else "removed"
     return ValidationExport(
         source=f"{source or 'consolidated'} validation, rejected mentions {removed}",

@@ -38,7 +38,7 @@ _ID = object()
 
 
 def topic_errors(
-    format: str, path: Any, problems: dict[str, str], field: Any = _ID
+    format: str, *, path: Any, problems: dict[str, str], field: Any = _ID
 ) -> list[FormatError]:
     """One error per declaration of each external id in `problems` (id -> message), naming
     the id's field, or `field` when given (None: the record as a whole)."""
@@ -58,7 +58,7 @@ def _declarations(format: str, path: Any):
         yield from _inception_declarations(format, path)
     elif _is_dir(path):
         # The folders (corefi, brat) or files (scico, chemu) the reader was given.
-        for input in folder_inputs(format, Path(path), display_name(path))[0]:
+        for input in folder_inputs(format, folder=Path(path), name=display_name(path))[0]:
             if format == "corefi":
                 for file in sorted(input.glob("*.json")):
                     yield from _corefi_file(file)
