@@ -31,9 +31,9 @@ from django.utils import timezone
 
 from annotation.errors import ImportRefused, UploadTooLarge
 from annotation.infra.file_names import safe_file_name
-from annotation.infra.side_effects import after_commit
 from annotation.models import ImportJob, Project
 from annotation.services.imports.topics import ImportResult, skipped_line, topics_import
+from foundation.side_effects import after_commit
 
 logger = logging.getLogger(__name__)
 
