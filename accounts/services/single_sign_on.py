@@ -29,14 +29,6 @@ ROLES = (ADMIN, ANNOTATOR)
 USERNAME_LENGTH = 150
 
 
-def roles_from_claims(claims: dict, *, groups_claim: str, mapping: dict[str, str]) -> set[str]:
-    """The roles the claims' groups map to. A claim holding one string counts as one group."""
-    groups = claims.get(groups_claim) or []
-    if isinstance(groups, str):
-        groups = [groups]
-    return {mapping[group] for group in groups if isinstance(group, str) and group in mapping}
-
-
 def _username_base(claims: dict, username_claim: str) -> str:
     """The provider's user name made into a Django one (letters, digits and @ . + - _)."""
     raw = claims.get(username_claim) or (claims.get("email") or "").split("@")[0]

@@ -7,7 +7,7 @@ people's work leak nothing.
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from annotation import gates
 from annotation.domain.errors import NotFound
@@ -37,9 +37,8 @@ def visible_annotations(user) -> QuerySet[Annotation]:
     adjudicated = Assignment.objects.filter(user=user, role=Assignment.Role.ADJUDICATOR).values(
         "topic_id"
     )
-    return Annotation.objects.filter(
-        Q(assignment__user=user)
-        | Q(topic_id__in=adjudicated, assignment__status=Assignment.Status.SUBMITTED)
+    return Annotation.objects.filter(assignment__user=user) | Annotation.objects.submitted().filter(
+        topic_id__in=adjudicated
     )
 
 

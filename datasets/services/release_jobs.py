@@ -54,7 +54,7 @@ def release_job_create(
     """Queue the build of `project`'s release bundle; refused (nothing written) for a format
     that cannot go in a release (400) or while another build of the project is under way
     (409)."""
-    release_formats(project, formats)
+    release_formats(project, formats=formats)
     with transaction.atomic():
         Project.objects.select_for_update().filter(pk=project.pk).first()  # one at a time
         # Locked: a worker's claim of it waits until it is given up below, then skips it.

@@ -15,6 +15,7 @@ from annotation.models import Project
 from annotation.selectors.access import visible_topics
 from foundation.api.permissions import AdminView
 from foundation.api.schema import refuses
+from modelserve.acceptance_selectors import acceptance_by_backend
 from modelserve.api.serializers import (
     AcceptanceRow,
     AppliedBatch,
@@ -36,7 +37,6 @@ from modelserve.selectors import (
     run_payload,
     topic_runs,
 )
-from modelserve.services.acceptance import acceptance_by_backend
 from modelserve.services.decisions import suggestions_accept_above
 from modelserve.services.runs import project_runs_request, topic_run_request
 from modelserve.services.settings import suggestion_settings_set

@@ -118,7 +118,7 @@ def suggestion_run_request(
         # the project's parameters are its own backend's: another backend (a learnt version's,
         # an admin's override) takes those it also declares (device, batch_size...)
         configured_params = {k: v for k, v in configured_params.items() if k in schema(backend)}
-    merged = backend_params_checked(backend, {**configured_params, **(params or {})})
+    merged = backend_params_checked(backend, params={**configured_params, **(params or {})})
     if topic.project.hierarchy and "single_parent" not in merged and backend != "chemu":
         merged["single_parent"] = topic.project.single_parent
     run = SuggestionRun.objects.create(

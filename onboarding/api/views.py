@@ -18,10 +18,10 @@ from annotation.models import Project, Topic
 from foundation.api.permissions import AdminView
 from onboarding.api import serializers as s
 from onboarding.selectors.attempts_csv import attempts_csv
+from onboarding.selectors.export import practice_corefi
 from onboarding.selectors.practice import my_practice
 from onboarding.selectors.qualification import project_qualifications, user_qualifications
 from onboarding.services import attempts, practice, qualification
-from onboarding.services.export import practice_corefi
 
 
 class MyPracticeView(APIView):

@@ -52,7 +52,7 @@ def _global_starts(topic: Topic) -> dict[int, int]:
     return starts
 
 
-def guided_feedback(topic: Topic, gold_keys: list[str | None], corefi: dict[str, Any]) -> dict:
+def _guided_feedback(topic: Topic, gold_keys: list[str | None], corefi: dict[str, Any]) -> dict:
     """Per candidate mention id: its gold cluster key, and CoRefi's messages for it."""
     starts = _global_starts(topic)
     candidates = list(
@@ -95,7 +95,7 @@ def practice_mark(*, topic: Topic, mode: str) -> PracticeTopic:
     corefi = (topic.metadata.get(FORMAT) or {}).get("extra", {})
     keys = [m.cluster for m in annotation_topic_data(gold).mentions]
     practice.mode = mode
-    practice.feedback = guided_feedback(topic, keys, corefi)
+    practice.feedback = _guided_feedback(topic, keys, corefi)
     practice.tour_steps = list(corefi.get("tourSteps") or [])
     practice.settings = {k: corefi[k] for k in SETTING_FIELDS if k in corefi}
     practice.save()

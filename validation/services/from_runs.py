@@ -21,18 +21,6 @@ from annotation.services.imports.topics import ImportResult, topics_write
 from modelserve.models import Suggestion, SuggestionRun
 
 
-def newest_succeeded_runs(project: Project) -> list[SuggestionRun]:
-    """The newest succeeded run of each topic of `project` that has one, in topic order."""
-    runs: dict[int, SuggestionRun] = {}
-    for run in (
-        SuggestionRun.objects.filter(topic__project=project, status=SuggestionRun.Status.SUCCEEDED)
-        .select_related("topic")
-        .order_by("topic__position", "topic_id", "-created_at")
-    ):
-        runs.setdefault(run.topic_id, run)
-    return list(runs.values())
-
-
 @transaction.atomic
 def validation_topics_from_runs(
     *, runs: list[SuggestionRun], project: Project, user=None

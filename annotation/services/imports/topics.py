@@ -123,7 +123,7 @@ def topics_import(
         with tempfile.TemporaryDirectory() as folder:
             return topics_import(
                 project=project,
-                path=unzip(path, Path(folder), file),
+                path=unzip(path, target=Path(folder), name=file),
                 format=format,
                 skip_invalid=skip_invalid,
                 user=user,
@@ -137,19 +137,21 @@ def topics_import(
         guessed = format_guess(source)
         format = guessed.format
     try:
-        report = source_read(format, source, skip_invalid=skip_invalid, name=file)
+        report = source_read(format, source=source, skip_invalid=skip_invalid, name=file)
     except FormatErrors as error:
-        raise _refused(file, [str(e) for e in error.errors], looks_like(format, source)) from None
+        raise _refused(
+            file, [str(e) for e in error.errors], looks_like(format, source=source)
+        ) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ImportRefused(f"{file}: cannot be read ({error})", [f"{file}: {error}"]) from None
-    topics_check(len(report.topics), file)
+    topics_check(len(report.topics), name=file)
     report_progress(0.4, f"read {len(report.topics):,} topic(s); checking them")
     result = ImportResult(
         project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
     )
     if guessed is not None:
         result.warnings.insert(0, f"{file}: format guessed: {guessed}")
-    in_scheme, outside = links_in_scheme(report.topics, file)
+    in_scheme, outside = links_in_scheme(report.topics, file=file)
     result.warnings += outside
     topics = _drop_unfit(project, in_scheme, format, source, skip_invalid, result)
     if project.validation:
@@ -252,9 +254,9 @@ def _drop_unfit(
         if topic.external_id not in conflicts
         and not any(document.tokens for document in topic.documents)
     }
-    errors = topic_errors(format, source, conflicts) if conflicts else []
+    errors = topic_errors(format, path=source, problems=conflicts) if conflicts else []
     if empty:
-        errors += topic_errors(format, source, empty, field=TOKENS_FIELD[format])
+        errors += topic_errors(format, path=source, problems=empty, field=TOKENS_FIELD[format])
     if not errors:
         return topics
     if not skip_invalid:
