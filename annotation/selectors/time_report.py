@@ -23,7 +23,7 @@ from annotation.domain.time_spent import (
     iso_week,
     kind_summary,
 )
-from annotation.models import Annotation, Assignment, Operation, Project, SuggestionShown
+from annotation.models import Annotation, Operation, Project, SuggestionShown
 from annotation.selectors.agreement_pairs import agreement_records, report_pairs
 from annotation.selectors.gold import adjudicated_annotations
 from annotation.selectors.progress import IDLE_CAP_SECONDS
@@ -130,11 +130,9 @@ def gold_over_time(project: Project) -> dict[str, Any]:
         return {"metric": None, "annotators": {}}
     gold = adjudicated_annotations(project)
     work = list(
-        Annotation.objects.filter(
-            topic_id__in=list(gold),
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic_id__in=list(gold))
         .order_by("assignment__submitted_at", "id")
         .values_list(
             "id",

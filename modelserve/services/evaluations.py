@@ -22,11 +22,11 @@ from celery import current_app
 from django.conf import settings
 from django.db import close_old_connections, transaction
 
-from annotation.infra.side_effects import after_commit
-from annotation.models import Annotation, Assignment, Project
+from annotation.models import Annotation, Project
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from corefscore.scoring import api
 from foundation.jobs import lifecycle
+from foundation.side_effects import after_commit
 from modelserve import model_scores
 from modelserve.backends import get_backend
 from modelserve.errors import EvaluationRefused
@@ -43,7 +43,7 @@ EVALUATE_TASK = "modelserve.tasks.evaluate_model"
 ACTIVE = (ModelEvaluation.Status.QUEUED, ModelEvaluation.Status.RUNNING)
 
 
-def evaluation_task_send(evaluation_id: int, backend: str) -> None:
+def evaluation_task_send(evaluation_id: int, *, backend: str) -> None:
     """Queue the evaluation in its backend's queue (modelserve/queues.py), where the workers
     that serve that model are; a broker that fails fails it with the reason (send_or_fail)."""
     lifecycle.send_or_fail(
@@ -98,9 +98,9 @@ def model_evaluation_request(
         if backend not in MODEL_PARAMETER:
             raise EvaluationRefused(f"The {backend} backend has no trained model to choose.")
         # checked as any model path (inside the allowed folders), whatever the parameter's name
-        model_version = model_path_checked("model_path", model_version)
+        model_version = model_path_checked("model_path", value=model_version)
         params[MODEL_PARAMETER[backend]] = model_version
-    params = backend_params_checked(backend, params)
+    params = backend_params_checked(backend, params=params)
     with transaction.atomic():
         evaluation = ModelEvaluation.objects.create(
             project=project,
@@ -112,7 +112,7 @@ def model_evaluation_request(
             requested_by=user,
             message="waiting for a model worker",
         )
-        after_commit(evaluation_task_send, evaluation.pk, evaluation.backend)
+        after_commit(evaluation_task_send, evaluation.pk, backend=evaluation.backend)
     return evaluation
 
 
@@ -179,11 +179,10 @@ def _evaluate(evaluation: ModelEvaluation, progress) -> dict[str, Any]:
     if not gold_rows:
         raise ValueError("no topic has this gold any more")
     work = list(
-        Annotation.objects.filter(
-            topic_id__in=[a.topic_id for a in gold_rows],
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        ).select_related("assignment__user", "topic")
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic_id__in=[a.topic_id for a in gold_rows])
+        .select_related("assignment__user", "topic")
     )
     full = annotations_topic_data(gold_rows)  # tokens: the model reads the text
     scored = annotations_topic_data(work, scoring=True)

@@ -27,13 +27,13 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
 from foundation.jobs import lifecycle
+from foundation.side_effects import after_commit
+from modelserve.learning_selectors import chemu_base_topics, project_work
 from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.selectors import project_suggestion_settings
-from modelserve.services.learning_data import chemu_base_topics, project_work
 from modelserve.services.settings import model_path_checked
 from modelserve.services.training_tasks import training_task_send
 from modelserve.training.learning import (
@@ -104,7 +104,7 @@ def learning_request(*, project_id: int, now=None) -> ModelTraining | None:
             project_id=project_id,
             message=f"waiting for a model worker ({len(new)} new submission(s))",
         )
-        after_commit(training_task_send, training.pk, learning_backend(project_id))
+        after_commit(training_task_send, training.pk, backend=learning_backend(project_id))
     return training
 
 
@@ -152,7 +152,7 @@ def learning_start(project_id: int) -> tuple[str | None, str]:
     it was saved); None: the packaged MiniLM."""
     chosen = project_suggestion_settings(project_id)
     folder = chosen.learn_encoder
-    encoder = model_path_checked("learn_encoder", folder) if folder else None
+    encoder = model_path_checked("learn_encoder", value=folder) if folder else None
     return encoder, chosen.learn_profile
 
 
@@ -246,7 +246,7 @@ def _share(params: dict[str, Any]) -> None:
         model_upload(Path(value).relative_to(root).as_posix())
 
 
-def learning_train(training: ModelTraining, progress: Progress) -> str:
+def learning_train(training: ModelTraining, *, progress: Progress) -> str:
     """Train a new version of the training's project from its work; returns the summary."""
     from modelserve.training.learning_scores import held_out_scores
 

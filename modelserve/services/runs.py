@@ -10,10 +10,11 @@ from django.db import connection, transaction
 from annotation import gates
 from annotation.domain.errors import NotFound
 from annotation.errors import AnnotationLocked
-from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project, Topic
-from annotation.selectors.access import is_admin, visible_topics
+from annotation.selectors.access import visible_topics
 from foundation.jobs import lifecycle
+from foundation.roles import is_admin
+from foundation.side_effects import after_commit
 from modelserve.backends import available_backends
 from modelserve.backends.parameters import schema
 from modelserve.errors import (
@@ -37,7 +38,7 @@ from modelserve.workers import broker_reachable, waiting_run_ids
 RUN_TASK = "modelserve.tasks.run_suggestions"
 
 
-def run_task_send(run_id: int, backend: str) -> None:
+def run_task_send(run_id: int, *, backend: str) -> None:
     """Queue the run's task in its backend's queue (modelserve/queues.py). A broker that fails
     now fails the run with the reason (lifecycle.send_or_fail, the one policy of every job),
     and the topic's page hears of it, so the annotator asks again."""
@@ -114,7 +115,7 @@ def suggestion_run_request(
         # the project's parameters are its own backend's: another backend (a learnt version's,
         # an admin's override) takes those it also declares (device, batch_size...)
         configured_params = {k: v for k, v in configured_params.items() if k in schema(backend)}
-    merged = backend_params_checked(backend, {**configured_params, **(params or {})})
+    merged = backend_params_checked(backend, params={**configured_params, **(params or {})})
     if topic.project.hierarchy and "single_parent" not in merged and backend != "chemu":
         merged["single_parent"] = topic.project.single_parent
     run = SuggestionRun.objects.create(
@@ -124,7 +125,7 @@ def suggestion_run_request(
         requested_by=user,
         message="waiting for a model worker",
     )
-    after_commit(run_task_send, run.pk, run.backend)
+    after_commit(run_task_send, run.pk, backend=run.backend)
     after_commit(run_broadcast.run_changed, run)
     return run
 
@@ -192,7 +193,7 @@ def suggestion_runs_requeue() -> list[int]:
     Raises redis.RedisError when the broker does not answer (nothing is changed then)."""
 
     def send(run: SuggestionRun) -> None:
-        after_commit(run_task_send, run.pk, run.backend)
+        after_commit(run_task_send, run.pk, backend=run.backend)
         after_commit(run_broadcast.run_changed, run)
 
     runs = silent_rows_requeue(SuggestionRun, waiting=waiting_run_ids(RUN_TASK), send=send)

@@ -13,7 +13,7 @@ from modelserve.queues import backend_queue
 TRAIN_TASK = "modelserve.tasks.train_model"
 
 
-def training_task_send(training_id: int, backend: str) -> None:
+def training_task_send(training_id: int, *, backend: str) -> None:
     """Queue the training's task in the queue of the backend it trains for; a broker that
     fails fails the training with the reason (lifecycle.send_or_fail)."""
     lifecycle.send_or_fail(

@@ -23,8 +23,8 @@ from django.db import (
     transaction,
 )
 
-from annotation.infra.side_effects import after_commit
 from foundation.jobs import lifecycle
+from foundation.side_effects import after_commit
 from modelserve.model_store import in_storage, model_stored, model_upload
 from modelserve.models import ModelTraining
 from modelserve.queues import TRAINING_BACKENDS
@@ -60,7 +60,7 @@ def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | Non
         training = active.first() or ModelTraining.objects.create(
             name=name, message="waiting for a model worker"
         )
-        after_commit(lambda: training_task_send(training.pk, TRAINING_BACKENDS[training.name]))
+        after_commit(training_task_send, training.pk, backend=TRAINING_BACKENDS[training.name])
     return training
 
 
@@ -84,7 +84,7 @@ def model_trainings_requeue() -> list[int]:
         ModelTraining,
         waiting=waiting_run_ids(TRAIN_TASK, key="training_id"),
         send=lambda training: after_commit(
-            training_task_send, training.pk, _training_backend(training)
+            training_task_send, training.pk, backend=_training_backend(training)
         ),
     )
     return [training.pk for training in trainings]
@@ -129,7 +129,7 @@ def model_training_execute(
             if training.project_id is not None:  # a project's retraining (services/learning.py)
                 from modelserve.services.learning import learning_train
 
-                message = learning_train(training, progress)
+                message = learning_train(training, progress=progress)
             else:
                 message = _train_mention_tagger(progress, train_file, options)
     except Exception as exc:  # the row records any failure for the admin page

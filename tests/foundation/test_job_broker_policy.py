@@ -31,19 +31,19 @@ def send_release(job):
 def send_evaluation(job):
     from modelserve.services.evaluations import evaluation_task_send
 
-    evaluation_task_send(job.pk, job.backend)
+    evaluation_task_send(job.pk, backend=job.backend)
 
 
 def send_training(job):
     from modelserve.services.training_tasks import training_task_send
 
-    training_task_send(job.pk, "minilm")
+    training_task_send(job.pk, backend="minilm")
 
 
 def send_run(job):
     from modelserve.services.runs import run_task_send
 
-    run_task_send(job.pk, job.backend)
+    run_task_send(job.pk, backend=job.backend)
 
 
 KINDS = {

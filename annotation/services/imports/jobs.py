@@ -31,11 +31,11 @@ from django.core.files.storage import default_storage
 from django.db import close_old_connections, transaction
 
 from annotation.errors import ImportRefused, UploadTooLarge
-from annotation.infra.side_effects import after_commit
+from annotation.infra.file_names import safe_file_name
 from annotation.models import ImportJob, Project
-from annotation.services.exports import safe_file_name
 from annotation.services.imports.topics import ImportResult, skipped_line, topics_import
 from foundation.jobs import lifecycle
+from foundation.side_effects import after_commit
 
 logger = logging.getLogger(__name__)
 
