@@ -206,6 +206,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # tells the second worker to leave it alone.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+    # A worker scans for the messages of dead workers every interval x throttle seconds
+    # (kombu's 10 x 10 by default); tests with a 3 s visibility timeout scan every second.
+    "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_SECONDS", default=10),
+    "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=10),
     # Workers wait for messages in their event loop (no socket timeout applies there); these
     # bound the synchronous calls: a publish from the web server, a control ping.
     "socket_timeout": max(3.0, REDIS_TIMEOUT),
