@@ -144,14 +144,18 @@ class LoadedModels(Generic[K, V]):
             if key in self._entries:
                 self._entries.move_to_end(key)
                 return self._entries[key][0]
+            pinned = self._pinned(key)
+            if not pinned:
+                self._evict(room=1)  # before loading: one model fewer held at the peak
             value = load()
-            if self._pinned(key):
+            if pinned:
                 self._kept[key] = value
                 _PINNED_IDS.add(id(value))
                 logger.info("%s: loaded %s (kept for the process)", self.name, key)
                 return value
             size = self._weigh(value)
             self._entries[key] = (value, size)
+            self.evict()
             logger.info(
                 "%s: loaded %s (%.1f MB); %d held, %.1f MB",
                 self.name,
@@ -160,14 +164,18 @@ class LoadedModels(Generic[K, V]):
                 len(self._entries),
                 self.held_bytes / MB,
             )
-            self.evict()
             return value
 
     def evict(self) -> None:
         """Drop the least recently used until within both bounds, keeping the newest."""
+        self._evict(room=0)
+
+    def _evict(self, *, room: int) -> None:
+        """Drop the least recently used until within both bounds with `room` entries to spare
+        (the newest kept when none is to be spared: an entry bigger than the bound stays)."""
         with self._lock:
-            while len(self._entries) > 1 and (
-                len(self._entries) > self._limits.entries
+            while len(self._entries) > 1 - room and (
+                len(self._entries) > self._limits.entries - room
                 or self.held_bytes > self._limits.max_bytes
             ):
                 key, (_, size) = self._entries.popitem(last=False)
