@@ -1,8 +1,8 @@
 """Every refusal of the annotation app's services (the pure domain's own are in
 annotation.domain.errors, which these extend).
 
-Like the domain errors they know nothing of HTTP; annotation.api.errors maps every DomainError
-to a status code in one place.
+Like the domain errors they know nothing of HTTP; annotation/api/refusals.py gives each its
+status code (foundation.api.errors maps them in one place).
 """
 
 from __future__ import annotations
@@ -60,10 +60,6 @@ class ProjectRefused(DomainError):
     code = "project_refused"
 
 
-class UserRefused(DomainError):
-    code = "user_refused"
-
-
 class Forbidden(DomainError):
     """The user's role does not allow this (who they are, not what the data says)."""
 
@@ -84,13 +80,6 @@ class AssignmentTargetsNotFound(DomainError):
             "Some topics are not in this project or some users do not exist or are inactive.",
             topics=topics,
         )
-
-
-class InvalidCredentials(DomainError):
-    code = "invalid_credentials"
-
-    def __init__(self) -> None:
-        super().__init__("Wrong username or password.")
 
 
 class ServiceUnavailable(DomainError):

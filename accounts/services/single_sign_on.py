@@ -20,8 +20,8 @@ import re
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from annotation.infra import broadcast
-from annotation.infra.side_effects import after_commit
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 ADMIN = "admin"
 ANNOTATOR = "annotator"

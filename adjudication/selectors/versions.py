@@ -25,7 +25,8 @@ from annotation.models import (
 )
 from annotation.models import Cluster as ClusterRow
 from annotation.models import Mention as MentionRow
-from annotation.selectors.access import is_admin, visible_annotations
+from annotation.selectors.access import visible_annotations
+from foundation.roles import is_admin
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,13 @@ from adjudication.domain.consensus_state import seed_effects
 from adjudication.selectors.consensus_versions import consensus_versions
 from annotation.domain.effects import apply_effects
 from annotation.errors import AssignmentRefused
-from annotation.infra import broadcast
 from annotation.infra.bulk_sql import ids_reserve
 from annotation.infra.effects_sql import effects_write
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Cluster, Mention, Operation, Topic
 from annotation.selectors.state import DocumentTokens, annotation_initial_state
 from annotation.services.assignments import assignment_create
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 SEED_CONSENSUS = "consensus"
 SEED_EMPTY = "empty"

@@ -13,14 +13,11 @@ from annotation import gates
 from annotation.domain.errors import NotFound
 from annotation.errors import AnnotationLocked, NotYours
 from annotation.models import Annotation, Assignment, Topic
+from foundation.roles import is_admin
 
 EDITABLE = frozenset(
     {Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS, Assignment.Status.REOPENED}
 )
-
-
-def is_admin(user) -> bool:
-    return bool(user and user.is_authenticated and user.is_staff)
 
 
 def visible_topics(user) -> QuerySet[Topic]:

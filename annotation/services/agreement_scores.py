@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from annotation.infra.side_effects import after_commit
 from annotation.selectors.agreement_pairs import agreement_pairs_fill
+from foundation.side_effects import after_commit
 
 logger = logging.getLogger(__name__)
 

@@ -13,10 +13,10 @@ from annotation.errors import (
     Forbidden,
     IncompleteAnnotation,
 )
-from annotation.infra import broadcast
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, ClusterMember, Mention, MentionEdit, Topic
 from annotation.services.agreement_scores import agreement_scores_refresh
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 
 @transaction.atomic

@@ -28,12 +28,12 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from annotation.infra.side_effects import after_commit
 from annotation.models import Project
 from datasets.errors import DatasetRefused, ReleaseUnderWay
 from datasets.models import ReleaseJob
 from datasets.services.release import release_formats
 from datasets.services.release_storage import dataset_release_store
+from foundation.side_effects import after_commit
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after, job_claim
 from modelserve.workers import waiting_run_ids
 

@@ -22,10 +22,10 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from corefscore.scoring import api
+from foundation.side_effects import after_commit
 from modelserve import model_scores
 from modelserve.backends import get_backend
 from modelserve.errors import EvaluationRefused

@@ -27,8 +27,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
+from foundation.side_effects import after_commit
 from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.selectors import project_suggestion_settings

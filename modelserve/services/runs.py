@@ -12,9 +12,10 @@ from django.db import connection, transaction
 from annotation import gates
 from annotation.domain.errors import NotFound
 from annotation.errors import AnnotationLocked
-from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project, Topic
-from annotation.selectors.access import is_admin, visible_topics
+from annotation.selectors.access import visible_topics
+from foundation.roles import is_admin
+from foundation.side_effects import after_commit
 from modelserve.backends import available_backends
 from modelserve.backends.parameters import schema
 from modelserve.errors import (

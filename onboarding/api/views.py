@@ -14,8 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.api.parsers import FormParser, MultiPartParser
-from annotation.api.permissions import AdminView
 from annotation.models import Project, Topic
+from foundation.api.permissions import AdminView
 from onboarding.api import serializers as s
 from onboarding.selectors.attempts_csv import attempts_csv
 from onboarding.selectors.practice import my_practice

@@ -15,12 +15,12 @@ from django.db import transaction
 
 from annotation.domain.errors import NotFound
 from annotation.errors import ProjectRefused
-from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Document, Mention, Project, Topic
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
 from corefscore.formats.corefi_parser import FORMAT
+from foundation.side_effects import after_commit
 from onboarding.guided import GUIDED_START
 from onboarding.memo import memo_forget
 from onboarding.models import PracticeTopic

@@ -17,7 +17,7 @@ from django.db import transaction
 from annotation.errors import ImportRefused
 from annotation.models import Project, Topic
 from annotation.selectors.topic_data import topic_data_with_ids
-from annotation.services.imports.topics import ImportResult, _write
+from annotation.services.imports.topics import ImportResult, topics_write
 from modelserve.models import Suggestion, SuggestionRun
 
 
@@ -53,7 +53,14 @@ def validation_topics_from_runs(
         raise ImportRefused("the runs propose no cluster: there is nothing to validate", [])
     names = ", ".join(f"#{run.pk}" for run in runs)
     result = ImportResult(project=project, file=f"suggestion run(s) {names}")
-    _write(project, topics, format="suggestions", file=result.file, user=user, result=result)
+    topics_write(
+        project=project,
+        topics=topics,
+        format="suggestions",
+        file=result.file,
+        user=user,
+        result=result,
+    )
     return result
 
 

@@ -6,10 +6,10 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
 from annotation.api.serializers.timeline import Timeline
 from annotation.models import Annotation
 from annotation.selectors.timeline import annotation_timeline
+from foundation.api.permissions import AdminView
 
 
 class AnnotationTimelineView(AdminView):

@@ -159,7 +159,9 @@ def topics_import(
     result.warnings += _scheme_warnings(project, topics, file)
     report_progress(0.5, f"writing {len(topics):,} topic(s)")
     try:
-        _write(project, topics, format=format, file=file, user=user, result=result)
+        topics_write(
+            project=project, topics=topics, format=format, file=file, user=user, result=result
+        )
     except IntegrityError as error:
         # Another import of the same ids committed between our check and our insert.
         if (
@@ -302,9 +304,19 @@ def _scheme_warnings(project: Project, topics: list[TopicData], file: str) -> li
 
 
 @transaction.atomic
-def _write(
-    project: Project, topics: list[TopicData], *, format: str, file: str, user, result: ImportResult
+def topics_write(
+    *,
+    project: Project,
+    topics: list[TopicData],
+    format: str,
+    file: str,
+    user,
+    result: ImportResult,
 ) -> None:
+    """Write checked topics (documents, candidate mentions, any gold as a logged `import`
+    operation) into `project`, filling `result`: the import's writer, public for the apps
+    that build topics themselves (validation: from suggestion runs, a validated project).
+    Nothing is checked here; the caller has done what `topics_import` does before it."""
     last = Topic.objects.filter(project=project).aggregate(last=Max("position"))["last"]
     start = 0 if last is None else last + 1
     topic_rows = Topic.objects.bulk_create(
