@@ -16,7 +16,6 @@ from annotation.errors import (
 from annotation.infra import broadcast
 from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, ClusterMember, Mention, MentionEdit, Topic
-from annotation.services.agreement_scores import agreement_scores_refresh
 
 
 @transaction.atomic
@@ -96,8 +95,8 @@ def assignment_reopen(*, assignment_id: int) -> Assignment:
 
 
 def _announce(assignment: Assignment) -> None:
-    # the topic's submitted work or gold changed: its agreement counts (stored once, here)
-    agreement_scores_refresh([assignment.topic_id])
+    # the topic's submitted work or gold changed (reporting stores its agreement counts)
+    gates.work_changed([assignment.topic_id])
     annotation_id = assignment.annotation.pk
     payload = {"assignment": assignment.pk, "status": assignment.status}
     after_commit(broadcast.annotation_status, annotation_id, payload)

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from annotation.errors import ExportRefused
 from annotation.models import Project
-from annotation.selectors.agreement import agreement_csv
 from annotation.services.exports import (
     Written,
     annotations_export,
@@ -38,6 +37,7 @@ from datasets.datasheet import datasheet
 from datasets.errors import DatasetRefused
 from datasets.format_fields import FORMAT_FIELDS
 from datasets.selectors import project_statistics, statistics_csv
+from reporting.selectors.agreement import agreement_csv
 
 DATASHEET = "DATASHEET.md"
 # (fraction done, what it does now): the release job's progress (services/release_jobs.py).

@@ -1,12 +1,13 @@
 """The stored per-pair agreement counts (`AgreementPair`), read for the report and filled
 where missing or stale (issue 26.9; docs/agreement-store.md).
 
-A row is a cache of a pure function of two annotations (`domain/scoring/stored.py`), valid
+A row is a cache of a pure function of two annotations (`corefscore/scoring/stored.py`), valid
 while both annotations' versions and the options key match, so reading never shows a stale
 number: a pair whose row is missing or does not match is computed here, from the database
 as the from-scratch report computes it, and written back (a cache fill, not a use case: the
 same answer whoever computes it, first writer wins nothing). `agreement_pairs_fill` is what
-the after-commit hooks call when work is submitted, adjudicated or gold imported.
+runs after the commit of a submit or a reopen (services/agreement_scores.py, through the
+core's `work_changed` gate: reporting/apps.py).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from annotation import gates
-from annotation.models import AgreementPair, Annotation, Assignment, Project, Topic
+from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from corefscore.scoring import api
@@ -25,6 +26,7 @@ from corefscore.scoring.stored import (
     pair_record,
     record_json,
 )
+from reporting.models import AgreementPair
 
 # What the report passes the engine (api.iaa's defaults): part of every row's options key.
 KEEP_SINGLETONS = False

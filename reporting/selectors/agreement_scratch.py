@@ -12,13 +12,13 @@ from typing import Any
 
 from annotation import gates
 from annotation.models import Annotation, Assignment, Project
-from annotation.selectors.agreement_gold import prf_at, vs_gold_section
-from annotation.selectors.agreement_notices import report_notices
-from annotation.selectors.agreement_pairs import unscored_topics
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from annotation.validation_hooks import validation_measures
 from corefscore.scoring import api
+from reporting.selectors.agreement_gold import prf_at, vs_gold_section
+from reporting.selectors.agreement_notices import report_notices
+from reporting.selectors.agreement_pairs import unscored_topics
 
 
 def project_agreement_scratch(project: Project) -> dict:

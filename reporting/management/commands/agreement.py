@@ -5,8 +5,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Project
-from annotation.selectors.agreement import agreement_csv, project_agreement
 from corefscore.scoring import tables
+from reporting.selectors.agreement import agreement_csv, project_agreement
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """The diagnosis of disagreement on one topic, from the database (issue 26.5; the diff itself
-is `annotation/domain/diagnosis.py`; layout of the JSON and CSV: docs/diagnosis.md).
+is `reporting/domain/diagnosis.py`; layout of the JSON and CSV: docs/diagnosis.md).
 
 The sides are the topic's submitted annotator annotations (by name), or one annotator's (or
 all of them) beside the topic's gold (`selectors.gold`: the latest submitted adjudication,
@@ -13,7 +13,12 @@ import csv
 import io
 from typing import Any
 
-from annotation.domain.diagnosis import (
+from annotation.domain.errors import NotFound
+from annotation.errors import DiagnosisRefused
+from annotation.models import Annotation, Assignment, Project, Topic
+from annotation.selectors.gold import gold_annotations
+from annotation.selectors.state import annotation_state_load
+from reporting.domain.diagnosis import (
     ClusterView,
     Diagnosis,
     MentionKey,
@@ -22,11 +27,6 @@ from annotation.domain.diagnosis import (
     SideMention,
     diagnose,
 )
-from annotation.domain.errors import NotFound
-from annotation.errors import DiagnosisRefused
-from annotation.models import Annotation, Assignment, Project, Topic
-from annotation.selectors.gold import gold_annotations
-from annotation.selectors.state import annotation_state_load
 
 GOLD = "gold"
 CSV_HEADER = ["topic", "item", "what", "side", "cluster", "members", "has_it", "mention_id"]

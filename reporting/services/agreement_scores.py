@@ -6,6 +6,9 @@ through the one side-effect helper: a submit changes at most (annotators - 1) + 
 one topic, a few milliseconds, and the next report finds them stored. Inline rather than on
 the worker: no queue to wait for, and nothing to lose when no worker runs; a failure here
 is logged and never undoes the submit (the report computes any row it does not find).
+
+The core calls this without importing reporting: `assignment_submit` and `assignment_reopen`
+tell the `work_changed` gate (annotation/gates.py), where reporting/apps.py registers it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import logging
 from collections.abc import Iterable
 
 from annotation.infra.side_effects import after_commit
-from annotation.selectors.agreement_pairs import agreement_pairs_fill
+from reporting.selectors.agreement_pairs import agreement_pairs_fill
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """Record when the workspace showed suggestions to the annotator: the start of each one's
-acceptance latency (annotation/domain/time_spent.py). Not an operation: it changes no
+acceptance latency (reporting/domain/time_spent.py). Not an operation: it changes no
 annotation content, so it has no version and no log entry.
 
 The browser reports how long ago it showed each suggestion (`age_ms`), not a time of its own
@@ -16,8 +16,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from annotation.models import SuggestionShown
 from annotation.selectors.access import editable_annotation
+from reporting.models import SuggestionShown
 
 
 def suggestions_shown_record(*, annotation_id: int, user, shown: list[dict]) -> None:

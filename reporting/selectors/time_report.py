@@ -2,7 +2,7 @@
 the time of each kind of decision, suggestion acceptance latency with Potato's rubber-stamping
 flag, and agreement with adjudicated gold in submission order and by week.
 
-Definitions: annotation/domain/time_spent.py and docs/time-spent.md.
+Definitions: reporting/domain/time_spent.py and docs/time-spent.md.
 """
 
 from __future__ import annotations
@@ -13,7 +13,11 @@ from collections import defaultdict
 from dataclasses import asdict
 from typing import Any
 
-from annotation.domain.time_spent import (
+from annotation.models import Annotation, Assignment, Operation, Project
+from annotation.selectors.gold import adjudicated_annotations
+from annotation.selectors.progress import IDLE_CAP_SECONDS
+from corefscore.scoring.stored import StoredRecord, score_from_records
+from reporting.domain.time_spent import (
     KINDS,
     RUBBER_STAMP_SECONDS,
     LoggedEvent,
@@ -23,11 +27,8 @@ from annotation.domain.time_spent import (
     iso_week,
     kind_summary,
 )
-from annotation.models import Annotation, Assignment, Operation, Project, SuggestionShown
-from annotation.selectors.agreement_pairs import agreement_records, report_pairs
-from annotation.selectors.gold import adjudicated_annotations
-from annotation.selectors.progress import IDLE_CAP_SECONDS
-from corefscore.scoring.stored import StoredRecord, score_from_records
+from reporting.models import SuggestionShown
+from reporting.selectors.agreement_pairs import agreement_records, report_pairs
 
 
 def project_time_report(project: Project) -> dict[str, Any]:

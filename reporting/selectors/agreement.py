@@ -16,19 +16,19 @@ from __future__ import annotations
 import io
 
 from annotation.models import Project
-from annotation.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
-from annotation.selectors.agreement_notices import report_notices
-from annotation.selectors.agreement_pairs import (
+from annotation.selectors.gold import gold_annotations
+from annotation.validation_hooks import validation_csv_write, validation_measures
+from corefscore.scoring import api
+from corefscore.scoring.stored import StoredRecord, iaa_from_records
+from reporting.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
+from reporting.selectors.agreement_notices import report_notices
+from reporting.selectors.agreement_pairs import (
     agreement_records,
     project_schemes,
     report_pairs,
     submitted_work,
     unscored_topics,
 )
-from annotation.selectors.gold import gold_annotations
-from annotation.validation_hooks import validation_csv_write, validation_measures
-from corefscore.scoring import api
-from corefscore.scoring.stored import StoredRecord, iaa_from_records
 
 
 def project_agreement(project: Project) -> dict:

@@ -13,14 +13,14 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from annotation.models import Annotation, Project
-from annotation.selectors.agreement_pairs import (
+from annotation.selectors.gold import gold_annotations
+from corefscore.scoring.stored import StoredRecord, score_from_records
+from reporting.selectors.agreement_pairs import (
     agreement_records,
     project_schemes,
     report_pairs,
     submitted_work,
 )
-from annotation.selectors.gold import gold_annotations
-from corefscore.scoring.stored import StoredRecord, score_from_records
 
 # Metric -> where its {"precision", "recall", "f1"} is in the scorer's answer. CoNLL F1 is an
 # average of F1 scores, with no precision or recall of its own: those cells stay empty.
