@@ -1275,7 +1275,7 @@ export interface components {
             skipped: string[];
             submitted: number;
         };
-        /** @description annotation/selectors/agreement.py `project_agreement`. */
+        /** @description reporting/selectors/agreement.py `project_agreement`. */
         AgreementReport: {
             /** @description its name */
             project: string;

@@ -11,9 +11,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
-from annotation.api.serializers.diagnosis import DiagnosisPayload, DiagnosisQuery
 from annotation.models import Project
-from annotation.selectors.diagnosis import diagnosis_csv, topic_diagnosis
+from reporting.api.serializers.diagnosis import DiagnosisPayload, DiagnosisQuery
+from reporting.selectors.diagnosis import diagnosis_csv, topic_diagnosis
 
 
 class DiagnosisView(AdminView):

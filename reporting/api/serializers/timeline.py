@@ -1,4 +1,4 @@
-"""An annotation's history for admins (annotation/selectors/timeline.py)."""
+"""An annotation's history for admins (reporting/selectors/timeline.py)."""
 
 from __future__ import annotations
 

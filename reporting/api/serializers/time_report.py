@@ -1,4 +1,4 @@
-"""Where annotators' time goes (annotation/selectors/time_report.py, docs/time-spent.md), and
+"""Where annotators' time goes (reporting/selectors/time_report.py, docs/time-spent.md), and
 the workspace's report of suggestions it showed."""
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from annotation.api.permissions import AdminView
-from annotation.api.serializers.timeline import Timeline
 from annotation.models import Annotation
-from annotation.selectors.timeline import annotation_timeline
+from reporting.api.serializers.timeline import Timeline
+from reporting.selectors.timeline import annotation_timeline
 
 
 class AnnotationTimelineView(AdminView):

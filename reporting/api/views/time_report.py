@@ -12,10 +12,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.api.permissions import AdminView
-from annotation.api.serializers.time_report import SuggestionsShownRequest, TimeReport
 from annotation.models import Project
-from annotation.selectors.time_report import project_time_report, time_report_csv
-from annotation.services.suggestions_shown import suggestions_shown_record
+from reporting.api.serializers.time_report import SuggestionsShownRequest, TimeReport
+from reporting.selectors.time_report import project_time_report, time_report_csv
+from reporting.services.suggestions_shown import suggestions_shown_record
 
 
 class ProjectTimeView(AdminView):

@@ -1,18 +1,16 @@
 """The agreement report's validation section (validation projects only).
 
-The report and its shape are the core's (annotation/api/serializers/files.py); the
+The report and its shape are reporting's (reporting/api/serializers/agreement.py); the
 validation app computes the section (validation/selectors/measures.py, registered through
 annotation/validation_hooks.py), so its serializer lives here, beside the gold section's.
+A reason's own shape (`ValidationReason`) is the project's: annotation/api/serializers/projects.py.
 """
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-
-class ValidationReason(serializers.Serializer):
-    key = serializers.CharField()
-    label = serializers.CharField()
+from annotation.api.serializers.projects import ValidationReason
 
 
 class ReasonCount(serializers.Serializer):

@@ -1,4 +1,4 @@
-"""The agreement report's annotator-vs-gold section (annotation/selectors/agreement_gold.py)."""
+"""The agreement report's annotator-vs-gold section (reporting/selectors/agreement_gold.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The diagnosis of disagreement on one topic (annotation/selectors/diagnosis.py), both ways:
+"""The diagnosis of disagreement on one topic (reporting/selectors/diagnosis.py), both ways:
 the query it reads and the payload it answers."""
 
 from __future__ import annotations
