@@ -5,9 +5,7 @@ import random
 
 import pytest
 
-from annotation.models import AgreementPair, Assignment, Cluster
-from annotation.selectors.agreement import agreement_csv, project_agreement
-from annotation.selectors.agreement_scratch import project_agreement_scratch
+from annotation.models import Assignment, Cluster
 from annotation.services.assignments import (
     assignment_create,
     assignment_reopen,
@@ -18,9 +16,12 @@ from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
 from bench.scoring.generate import generate
 from corefscore.formats import read
-from tests.annotation.test_agreement_db import load
+from reporting.models import AgreementPair
+from reporting.selectors.agreement import agreement_csv, project_agreement
+from reporting.selectors.agreement_scratch import project_agreement_scratch
 from tests.factories import ProjectFactory, UserFactory
 from tests.paths import DEMO
+from tests.reporting.test_agreement_db import load
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from annotation.domain.diagnosis import Side, SideCluster, SideMention, diagnose
+from reporting.domain.diagnosis import Side, SideCluster, SideMention, diagnose
 
 
 def key(n):

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.selectors.agreement import project_agreement, project_agreement_csv
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.exports import annotations_export
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
+from reporting.selectors.agreement import project_agreement, project_agreement_csv
 from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

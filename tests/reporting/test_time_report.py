@@ -9,9 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from rest_framework.test import APIClient
 
-from annotation.models import AgreementPair, Annotation, Assignment, Operation, SuggestionShown
+from annotation.models import Annotation, Assignment, Operation
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
+from reporting.models import AgreementPair, SuggestionShown
 from tests.factories import AdminFactory, ProjectFactory, UserFactory, make_topic, mention_ids
 from tests.modelserve.test_suggestions_payload import finished_run
 

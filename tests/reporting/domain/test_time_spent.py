@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from annotation.domain.time_spent import (
+from reporting.domain.time_spent import (
     KINDS,
     LoggedEvent,
     acceptance_latency,

@@ -11,12 +11,12 @@ from django.core.management import call_command
 
 from adjudication.services.adjudications import create_adjudication
 from annotation.models import Annotation
-from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.assignments import assignment_submit
 from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
 from corefscore.scoring.api import score_scico
+from reporting.selectors.agreement import agreement_csv, project_agreement
 from tests.factories import PASSWORD, AdminFactory, ProjectFactory, UserFactory
 from tests.paths import DEMO, SCICO_DEMO
 
