@@ -10,7 +10,7 @@ PIP := $(VENV)/bin/pip
 OIDC_PROVIDER := tools/oidc-provider/node_modules/.installed
 FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/vite.config.ts frontend/tsconfig.json
 
-.PHONY: up test test-fast test-python test-frontend test-browser bench install frontend chromium image-bases check-tools clean-var
+.PHONY: up test test-fast test-python test-frontend test-browser bench install frontend chromium image-bases scorer-wheels check-tools clean-var
 
 up: install frontend
 	@$(PY) -m corefapp.runtime.up
@@ -72,6 +72,22 @@ image-bases: install
 	    else false; fi || echo "warning: could not install docker.io and debootstrap; the image test will fail and say how to install them"; }
 	@$(PY) -m tests.integration.image_bases
 
+# The scorer's dependencies as wheels, for the test that installs the corefscore wheel alone
+# into a fresh virtual environment with no index (tests/corefscore/test_wheel_alone.py):
+# downloaded here, at install time, at the versions the project's environment holds (pip's
+# cache makes a second time fast), never while the tests run.
+SCORER_WHEELS := var/wheels/corefscore
+scorer-wheels: $(SCORER_WHEELS)/.downloaded
+
+$(SCORER_WHEELS)/.downloaded: scorer/pyproject.toml $(VENV)/.installed
+	@mkdir -p $(SCORER_WHEELS)
+	@$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('scorer/pyproject.toml', 'rb'))['project']['dependencies']))" > $(SCORER_WHEELS)/requirements.txt
+	@$(PIP) freeze --disable-pip-version-check --exclude-editable > $(SCORER_WHEELS)/constraints.txt
+	@$(PIP) download --disable-pip-version-check --quiet --only-binary=:all: --dest $(SCORER_WHEELS) \
+		-r $(SCORER_WHEELS)/requirements.txt -c $(SCORER_WHEELS)/constraints.txt \
+		|| { echo "error: the scorer's dependencies did not download into $(SCORER_WHEELS)"; exit 1; }
+	@touch $@
+
 # Hypothesis profile (tests/hypothesis_profiles.py): ci, or deep for a longer search.
 HYPOTHESIS_PROFILE ?= ci
 export HYPOTHESIS_PROFILE
@@ -85,7 +101,7 @@ PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist load
 # The fast lane (tests/lanes.py): no browser, no whole stack, no training, nothing marked slow.
 FAST_TESTS := not e2e and not integration and not training and not slow and not bench
 
-test: install frontend chromium image-bases $(OIDC_PROVIDER)
+test: install frontend chromium image-bases scorer-wheels $(OIDC_PROVIDER)
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
 	@$(VENV)/bin/lint-imports --no-cache

@@ -6,3 +6,12 @@ class AccountsConfig(AppConfig):
     user management. The user table is Django's; the core only asks `is_admin`."""
 
     name = "accounts"
+
+    def ready(self) -> None:
+        from rest_framework import status
+
+        from accounts.errors import InvalidCredentials
+        from foundation.api.errors import register
+
+        # A wrong password is a bad request; a refused user falls back to the core's 422.
+        register({InvalidCredentials: status.HTTP_400_BAD_REQUEST})

@@ -27,7 +27,8 @@ from mozilla_django_oidc.auth import OIDCAuthenticationBackend
 from mozilla_django_oidc.utils import import_from_settings
 from mozilla_django_oidc.views import OIDCAuthenticationRequestView
 
-from accounts.services.single_sign_on import roles_from_claims, sso_roles_update, sso_user_create
+from accounts.selectors.single_sign_on import roles_from_claims
+from accounts.services.single_sign_on import sso_roles_update, sso_user_create
 
 logger = logging.getLogger(__name__)
 

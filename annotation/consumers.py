@@ -19,8 +19,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from annotation.api.parsers import located_refusal, refusal_message
-from annotation.infra.broadcast import annotation_group, project_group, topic_group, user_group
-from annotation.selectors.access import is_admin, visible_annotations
+from annotation.selectors.access import visible_annotations
+from foundation.broadcast import annotation_group, project_group, topic_group, user_group
+from foundation.roles import is_admin
 
 
 @database_sync_to_async

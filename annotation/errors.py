@@ -1,8 +1,8 @@
 """Every refusal of the annotation app's services (the pure domain's own are in
 annotation.domain.errors, which these extend).
 
-Like the domain errors they know nothing of HTTP; annotation.api.errors maps every DomainError
-to a status code in one place.
+Like the domain errors they know nothing of HTTP; annotation/api/refusals.py gives each its
+status code (foundation.api.errors maps them in one place).
 """
 
 from __future__ import annotations
@@ -60,10 +60,6 @@ class ProjectRefused(DomainError):
     code = "project_refused"
 
 
-class UserRefused(DomainError):
-    code = "user_refused"
-
-
 class Forbidden(DomainError):
     """The user's role does not allow this (who they are, not what the data says)."""
 
@@ -86,13 +82,6 @@ class AssignmentTargetsNotFound(DomainError):
         )
 
 
-class InvalidCredentials(DomainError):
-    code = "invalid_credentials"
-
-    def __init__(self) -> None:
-        super().__init__("Wrong username or password.")
-
-
 class ServiceUnavailable(DomainError):
     """A server the request needs (the task queue) does not answer; nothing was changed and
     the same request may simply be sent again in a moment."""
@@ -105,10 +94,6 @@ class Conflict(DomainError):
     queued); nothing was changed, and the details name what is in the way."""
 
     code = "conflict"
-
-
-class DiagnosisRefused(DomainError):
-    """A topic cannot be diagnosed as asked: no gold, no such annotator, too few sides."""
 
 
 class TopicRefused(DomainError):

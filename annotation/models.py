@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from annotation import gates
 from corefscore.corpus import LINK_TYPES
 
 # WEC's three conditions (seed 001, section 3.3), as the reasons a mention fails them.
@@ -192,6 +193,34 @@ class Assignment(models.Model):
         return f"{self.user_id} {self.role} on topic {self.topic_id} ({self.status})"
 
 
+class AnnotationQuerySet(models.QuerySet["Annotation"]):
+    """The filters every report, export and trainer composes ("the submitted annotator
+    annotations of this project, practice left out"), written once so that a reader cannot
+    get one of them subtly wrong."""
+
+    def submitted(self) -> AnnotationQuerySet:
+        """Work its annotator (or adjudicator) has submitted; gold has no assignment, so never."""
+        return self.filter(assignment__status=Assignment.Status.SUBMITTED)
+
+    def annotator_work(self) -> AnnotationQuerySet:
+        """The annotators' own annotations: not adjudications, not imported gold."""
+        return self.filter(kind=Annotation.Kind.ANNOTATOR)
+
+    def adjudications(self) -> AnnotationQuerySet:
+        return self.filter(kind=Annotation.Kind.ADJUDICATION)
+
+    def of_project(self, project: Project) -> AnnotationQuerySet:
+        return self.filter(topic__project=project)
+
+    def without_practice(self, project: Project) -> AnnotationQuerySet:
+        """Leave out the project's practice topics (the gate every report reads)."""
+        return self.exclude(topic_id__in=gates.practice_topic_ids(project.pk))
+
+    def latest_submitted_first(self) -> AnnotationQuerySet:
+        """The most recent submission first (a topic's gold is its latest adjudication)."""
+        return self.order_by("-assignment__submitted_at", "-id")
+
+
 class Annotation(models.Model):
     """One annotator's (or the gold / adjudicated) clusters, edges and links for a topic."""
 
@@ -209,6 +238,8 @@ class Annotation(models.Model):
     # Where the annotator was (the current mention), so a reload resumes there.
     cursor = models.BigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = AnnotationQuerySet.as_manager()
 
     class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [

@@ -81,13 +81,15 @@ def _set_up():
 def seeding() -> bool:
     from adjudication.domain.consensus import Rules, consensus
     from adjudication.domain.consensus_state import version_from_state
-    from adjudication.services.adjudications import create_adjudication, submitted_annotations
+    from adjudication.selectors.candidates import submitted_annotator_work
+    from adjudication.services.adjudications import create_adjudication
     from annotation.models import Operation
     from annotation.selectors.state import annotation_state_load
     from tests.factories import UserFactory
 
     topic, mentions = _set_up()
-    versions = [version_from_state(annotation_state_load(a)) for a in submitted_annotations(topic)]
+    submitted = submitted_annotator_work(topic)
+    versions = [version_from_state(annotation_state_load(a)) for a in submitted]
     pure, pure_cpu = [], []
     for _ in range(REPEATS):
         started, started_cpu = time.perf_counter(), time.process_time()

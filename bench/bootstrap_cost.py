@@ -14,7 +14,7 @@ from corefscore.corpus import TopicData
 from corefscore.metrics.iaa import aggregate
 from corefscore.scoring import evaluate
 from corefscore.scoring.api import _iaa_topic, from_topic
-from tests.domain.scoring.builders import scico_topic
+from tests.corefscore.scoring.builders import scico_topic
 
 
 def _topic(rng: random.Random, topic_id: int) -> TopicData:

@@ -68,7 +68,7 @@ def unavailable_response() -> JsonResponse:
 def server_error(request):
     """The 500 handler (corefapp/urls.py): a 503 when the exception being handled is an
     outage (met by a middleware, such as the session's), else the API's own 500."""
-    from annotation.api.errors import server_error as api_server_error
+    from foundation.api.errors import server_error as api_server_error
 
     if is_unavailable_error(sys.exc_info()[1]):
         mark_unavailable()

@@ -348,9 +348,9 @@ REST_FRAMEWORK = {
         "annotation.api.parsers.FormParser",
         "annotation.api.parsers.MultiPartParser",
     ],
-    # Every operation lists its refusals, from the status table (annotation/api/schema.py).
-    "DEFAULT_SCHEMA_CLASS": "annotation.api.schema.ErrorsAutoSchema",
-    "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
+    # Every operation lists its refusals, from the status table (foundation/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "foundation.api.schema.ErrorsAutoSchema",
+    "EXCEPTION_HANDLER": "foundation.api.errors.exception_handler",
     # `?format=` is ours (agreement CSV, export formats), not DRF's renderer override.
     "URL_FORMAT_OVERRIDE": None,
     # DRF's throttles read the client address as accounts.api.throttles does.
@@ -365,7 +365,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "annotation.api.schema.open_error_bodies",
+        "foundation.api.schema.open_error_bodies",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

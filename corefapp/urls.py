@@ -4,11 +4,11 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.api.throttles import throttled_admin_login
-from annotation.api import errors
 from corefapp import database_outage
 from corefapp.metrics.views import metrics
 from corefapp.spa import spa
 from corefapp.views import healthz
+from foundation.api import errors
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

@@ -1,8 +1,8 @@
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
-from annotation.selectors.access import is_admin
 from corefapp.health import health_report
+from foundation.roles import is_admin
 
 
 def _without_details(body: dict) -> dict:

@@ -132,8 +132,7 @@ def validation(project: Project) -> dict | None:
         return None
     rows = list(
         decisions.objects.filter(
-            annotation__topic__project=project,
-            annotation__assignment__status=Assignment.Status.SUBMITTED,
+            annotation__in=Annotation.objects.submitted().of_project(project)
         ).values_list("annotation__kind", "annotation__topic_id", "decision", "reason")
     )
     if not rows:

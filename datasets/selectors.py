@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from django.core.files.storage import default_storage
 from django.db.models import F, Func, IntegerField
 
+from annotation.infra.file_names import safe_file_name
 from annotation.models import Document, Project, Topic
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
-from annotation.services.exports import safe_file_name
 from datasets.models import SplitRecord
 from datasets.sources import source_annotations
 from datasets.statistics import (

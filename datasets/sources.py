@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 
 from annotation import gates
-from annotation.models import Annotation, Assignment, Project
+from annotation.models import Annotation, Project
 from annotation.selectors.gold import adjudicated_annotations, gold_annotations
 from datasets.errors import DatasetRefused
 
@@ -31,11 +31,10 @@ def source_annotations(
         rows = list(chosen.values())
     elif source == "submitted":
         rows = list(
-            Annotation.objects.filter(
-                topic__project=project,
-                kind=Annotation.Kind.ANNOTATOR,
-                assignment__status=Assignment.Status.SUBMITTED,
-            ).select_related("topic")
+            Annotation.objects.submitted()
+            .annotator_work()
+            .of_project(project)
+            .select_related("topic")
         )
     else:
         user = get_user_model().objects.filter(username=source).first()

@@ -1,5 +1,6 @@
 """Every refusal of the suggestions app. Like the core's, they know nothing of HTTP: they are
-DomainErrors, which annotation.api.errors maps to status codes in one place."""
+DomainErrors, which foundation.api.errors maps to status codes in one place (the ones they
+extend are registered by annotation/api/refusals.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Onboarding's refusals (DomainErrors: annotation/api/errors.py maps them to HTTP)."""
+"""Onboarding's refusals (DomainErrors: foundation/api/errors.py maps them to HTTP, 422)."""
 
 from __future__ import annotations
 

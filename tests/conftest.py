@@ -1,9 +1,10 @@
 """Test session set-up: real PostgreSQL and Redis, started only when a test needs them.
 
-Pure tests (tests/domain) never start a server. A test that uses the database (pytest-django's
-`db` / `transactional_db`) or asks for `services` gets both servers, and the Django settings
-that name them (database, cache, channel layer, Celery broker) are pointed at them; the
-default storage too, at a folder of the session's (STORAGE_DIR for the subprocesses).
+Pure tests (tests/domain, tests/corefscore) never start a server. A test that uses the
+database (pytest-django's `db` / `transactional_db`) or asks for `services` gets both servers,
+and the Django settings that name them (database, cache, channel layer, Celery broker) are
+pointed at them; the default storage too, at a folder of the session's (STORAGE_DIR for the
+subprocesses).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every refusal a test provokes is one the schema declares.
 
-The schema lists each operation's 4xx answers (annotation/api/schema.py builds them from the
+The schema lists each operation's 4xx answers (foundation/api/schema.py builds them from the
 status table); this module holds that list to what the server really does. Every response a
 test's client receives under /api/ with a 4xx or 503 status is looked up in the committed
 frontend/src/api/schema.json: its operation must list the status, and its body must be the
@@ -24,7 +24,7 @@ CHECKED = re.compile(r"4\d\d|503")
 # have, a media type it does not accept. The schema cannot list these per operation.
 UNDESCRIBED = {"405", "406", "415"}
 # Set to a file name to list every checked answer there instead of failing (how the
-# declarations in annotation/api/schema.py were first drawn up).
+# declarations, now `@refuses` beside each app's views, were first drawn up).
 RECORD = os.environ.get("ERROR_CONTRACT_RECORD")
 
 

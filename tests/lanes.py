@@ -48,6 +48,8 @@ SLOW = {
     "tests/corefapp/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
     "tests/corefapp/test_backup_schedule.py",  # 7 s: a real `manage.py backup` process
     "tests/corefapp/test_wheel.py",  # 80 s: builds the wheel, installs it in a fresh venv
+    # builds the corefscore wheel, installs it and its dependencies in a fresh venv
+    "tests/corefscore/test_wheel_alone.py",
     # 11 s each in three pytest processes: Daphne processes with websockets open (session 4)
     "tests/corefapp/test_sockets_close_on_access_change.py",
     "tests/corefapp/test_healthz_with_open_sockets.py",

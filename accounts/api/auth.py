@@ -13,9 +13,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.throttles import sign_in_attempt
+from accounts.errors import InvalidCredentials
 from accounts.services.sessions import api_token_obtain, session_login, session_logout
-from annotation.errors import InvalidCredentials
-from annotation.selectors.access import is_admin
+from annotation.errors import ServiceUnavailable
+from foundation.api.schema import Throttled, refuses
+from foundation.roles import is_admin
 
 
 class CredentialsSerializer(serializers.Serializer):
@@ -53,6 +55,8 @@ class TokenView(APIView):
     permission_classes = (AllowAny,)
     authentication_classes = ()
 
+    # 503: too many sign-ins wait for the sign-in threads (corefapp/sign_in_pool.py).
+    @refuses(Throttled, ServiceUnavailable, rules=False)
     @extend_schema(request=CredentialsSerializer, responses=TokenSerializer)
     def post(self, request):
         credentials = _credentials(request)
@@ -70,6 +74,8 @@ class LoginView(APIView):
 
     permission_classes = (AllowAny,)
 
+    # 503: too many sign-ins wait for the sign-in threads (corefapp/sign_in_pool.py).
+    @refuses(Throttled, ServiceUnavailable, rules=False)
     @extend_schema(request=CredentialsSerializer, responses=MeSerializer)
     def post(self, request):
         credentials = _credentials(request)
@@ -85,6 +91,7 @@ class LoginView(APIView):
 class LogoutView(APIView):
     permission_classes = (IsAuthenticated,)
 
+    @refuses(rules=False)
     @extend_schema(request=None, responses={204: None})
     def post(self, request):
         session_logout(request=request)

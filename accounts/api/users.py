@@ -13,7 +13,7 @@ from accounts.api.serializers import UserRow
 from accounts.selectors.users import users_by_name
 from accounts.services import users as user_services
 from accounts.services.sessions import session_keep
-from annotation.api.permissions import AdminView
+from foundation.api.permissions import AdminView
 
 PASSWORD_RULES = (
     "at least 10 characters, not a common password, not all digits, not like the username; "

@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from rest_framework.authtoken.models import Token
 
-from annotation.errors import InvalidCredentials
-from annotation.infra import broadcast
-from annotation.infra.side_effects import after_commit
+from accounts.errors import InvalidCredentials
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 
 def _user(request, username: str, password: str):

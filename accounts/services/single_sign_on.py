@@ -20,21 +20,13 @@ import re
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from annotation.infra import broadcast
-from annotation.infra.side_effects import after_commit
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 ADMIN = "admin"
 ANNOTATOR = "annotator"
 ROLES = (ADMIN, ANNOTATOR)
 USERNAME_LENGTH = 150
-
-
-def roles_from_claims(claims: dict, *, groups_claim: str, mapping: dict[str, str]) -> set[str]:
-    """The roles the claims' groups map to. A claim holding one string counts as one group."""
-    groups = claims.get(groups_claim) or []
-    if isinstance(groups, str):
-        groups = [groups]
-    return {mapping[group] for group in groups if isinstance(group, str) and group in mapping}
 
 
 def _username_base(claims: dict, username_claim: str) -> str:

@@ -7,9 +7,9 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from annotation.errors import UserRefused
-from annotation.infra import broadcast
-from annotation.infra.side_effects import after_commit
+from accounts.errors import UserRefused
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 
 def _check_username(username: str) -> None:

@@ -25,7 +25,8 @@ from annotation.models import (
 )
 from annotation.models import Cluster as ClusterRow
 from annotation.models import Mention as MentionRow
-from annotation.selectors.access import is_admin, visible_annotations
+from annotation.selectors.access import visible_annotations
+from foundation.roles import is_admin
 
 
 @dataclass(frozen=True)
@@ -59,12 +60,9 @@ def adjudication_annotation_for(user, annotation_id: int) -> Annotation:
 def submitted_annotator_annotations(topic_id: int) -> list[Annotation]:
     """The topic's submitted annotator (not adjudicator) annotations, by username."""
     return list(
-        Annotation.objects.filter(
-            topic_id=topic_id,
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__role=Assignment.Role.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic_id=topic_id, assignment__role=Assignment.Role.ANNOTATOR)
         .select_related("assignment__user")
         .order_by("assignment__user__username", "id")
     )

@@ -14,33 +14,21 @@ from django.db import transaction
 
 from adjudication.domain.consensus import Consensus, Rules, consensus
 from adjudication.domain.consensus_state import seed_effects
+from adjudication.selectors.candidates import submitted_annotator_work
 from adjudication.selectors.consensus_versions import consensus_versions
 from annotation.domain.effects import apply_effects
 from annotation.errors import AssignmentRefused
-from annotation.infra import broadcast
 from annotation.infra.bulk_sql import ids_reserve
 from annotation.infra.effects_sql import effects_write
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Cluster, Mention, Operation, Topic
 from annotation.selectors.state import DocumentTokens, annotation_initial_state
 from annotation.services.assignments import assignment_create
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 SEED_CONSENSUS = "consensus"
 SEED_EMPTY = "empty"
 SEED_OPERATION = "adjudication_seed"
-
-
-def submitted_annotations(topic: Topic) -> list[Annotation]:
-    """The topic's submitted annotator annotations, by annotator name."""
-    return list(
-        Annotation.objects.filter(
-            topic=topic,
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
-        .select_related("assignment__user", "topic__project")
-        .order_by("assignment__user__username")
-    )
 
 
 @transaction.atomic
@@ -78,7 +66,7 @@ def create_adjudication(
 
 
 def _seed_sources(topic: Topic, seed: str) -> list[Annotation]:
-    submitted = submitted_annotations(topic)
+    submitted = submitted_annotator_work(topic)
     if seed == SEED_EMPTY:
         return []
     if seed == SEED_CONSENSUS:

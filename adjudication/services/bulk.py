@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Q
 
+from adjudication.selectors.candidates import topics_to_adjudicate
 from adjudication.services.adjudications import SEED_CONSENSUS, create_adjudication
 from annotation.domain.errors import DomainError
 from annotation.errors import AssignmentRefused, AssignmentTargetsNotFound
@@ -39,20 +39,6 @@ class AdjudicationsCreated:
             + (f", {self.submitted} submitted" if self.submitted else ""),
             *(f"topic {t}: already adjudicated by {self.user}, skipped" for t in self.skipped),
         ]  # fmt: skip
-
-
-def topics_to_adjudicate(project: Project) -> list[Topic]:
-    """The project's topics with at least two submitted annotator annotations, in order."""
-    submitted = Q(
-        assignments__role=Assignment.Role.ANNOTATOR,
-        assignments__status=Assignment.Status.SUBMITTED,
-    )
-    return list(
-        Topic.objects.filter(project=project)
-        .annotate(submitted=Count("assignments", filter=submitted))
-        .filter(submitted__gte=2)
-        .order_by("position", "id")
-    )
 
 
 @transaction.atomic

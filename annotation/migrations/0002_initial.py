@@ -5,22 +5,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    """Rewritten so that the core's migrations need no other app's: the decision's
+    `suggestion` was generated as a foreign key to modelserve.suggestion (a dependency on
+    modelserve 0001), which 0003 turned into the plain id column it is today. It is added here
+    as that column at once: the same `suggestion_id` bigint with the same index, no foreign
+    key. A database migrated before the rewrite has 0002 and 0003 recorded and that column
+    already, so nothing is re-applied and its history stays consistent (this graph only drops
+    edges)."""
+
     initial = True
 
     dependencies = [
         ("annotation", "0001_initial"),
-        ("modelserve", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
             model_name="suggestiondecision",
             name="suggestion",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="decisions",
-                to="modelserve.suggestion",
-            ),
+            field=models.BigIntegerField(db_column="suggestion_id", db_index=True),
         ),
         migrations.AddField(
             model_name="topic",

@@ -1,17 +1,16 @@
-from django.db import migrations, models
+from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    """Decisions name proposals by id: the core no longer points at the suggestions app."""
+    """Decisions name proposals by id: the core no longer points at the suggestions app.
+
+    This migration turned the foreign key 0002 used to add into the plain id column; 0002 now
+    adds that column itself (so the core's graph needs no modelserve), and this one is empty.
+    It stays, under its name, because databases have it recorded and modelserve 0003 depends
+    on it."""
 
     dependencies = [
         ("annotation", "0002_initial"),
     ]
 
-    operations = [
-        migrations.AlterField(
-            model_name="suggestiondecision",
-            name="suggestion",
-            field=models.BigIntegerField(db_column="suggestion_id", db_index=True),
-        ),
-    ]
+    operations = []

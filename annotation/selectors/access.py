@@ -7,20 +7,17 @@ people's work leak nothing.
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from annotation import gates
 from annotation.domain.errors import NotFound
 from annotation.errors import AnnotationLocked, NotYours
 from annotation.models import Annotation, Assignment, Topic
+from foundation.roles import is_admin
 
 EDITABLE = frozenset(
     {Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS, Assignment.Status.REOPENED}
 )
-
-
-def is_admin(user) -> bool:
-    return bool(user and user.is_authenticated and user.is_staff)
 
 
 def visible_topics(user) -> QuerySet[Topic]:
@@ -40,9 +37,8 @@ def visible_annotations(user) -> QuerySet[Annotation]:
     adjudicated = Assignment.objects.filter(user=user, role=Assignment.Role.ADJUDICATOR).values(
         "topic_id"
     )
-    return Annotation.objects.filter(
-        Q(assignment__user=user)
-        | Q(topic_id__in=adjudicated, assignment__status=Assignment.Status.SUBMITTED)
+    return Annotation.objects.filter(assignment__user=user) | Annotation.objects.submitted().filter(
+        topic_id__in=adjudicated
     )
 
 

@@ -16,7 +16,7 @@ from django.db.models import IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from annotation import gates
-from annotation.models import Annotation, Assignment, Project
+from annotation.models import Annotation, Project
 
 
 def adjudicated_annotations(
@@ -24,11 +24,7 @@ def adjudicated_annotations(
 ) -> dict[int, Annotation]:
     """Per topic id, the most recently submitted adjudication."""
     rows = _topics(
-        Annotation.objects.filter(
-            topic__project=project,
-            kind=Annotation.Kind.ADJUDICATION,
-            assignment__status=Assignment.Status.SUBMITTED,
-        ),
+        Annotation.objects.submitted().adjudications().of_project(project),
         project,
         topic_ids,
     )
@@ -72,11 +68,12 @@ def gold_id_of_outer_topic() -> Coalesce:
     """The rule above as one subquery of a topic list (`OuterRef("pk")` is the topic): the
     id of its latest submitted adjudication, else of its imported gold; null without either.
     Practice topics are not left out: the caller lists topics, not the dataset."""
-    adjudicated = Annotation.objects.filter(
-        topic=OuterRef("pk"),
-        kind=Annotation.Kind.ADJUDICATION,
-        assignment__status=Assignment.Status.SUBMITTED,
-    ).order_by("-assignment__submitted_at", "-id")
+    adjudicated = (
+        Annotation.objects.submitted()
+        .adjudications()
+        .filter(topic=OuterRef("pk"))
+        .latest_submitted_first()
+    )
     imported = Annotation.objects.filter(topic=OuterRef("pk"), kind=Annotation.Kind.GOLD)
     return Coalesce(
         Subquery(adjudicated.values("pk")[:1]),

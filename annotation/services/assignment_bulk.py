@@ -12,14 +12,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from annotation.errors import AssignmentTargetsNotFound
-from annotation.infra import broadcast
-from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Topic
 from annotation.services.assignments import (
     AssignmentRefused,
     assignments_balanced_create,
     assignments_bulk_create,
 )
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 
 def assignments_assign(

@@ -13,9 +13,9 @@ from annotation.errors import (
     Forbidden,
     IncompleteAnnotation,
 )
-from annotation.infra import broadcast
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, ClusterMember, Mention, MentionEdit, Topic
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 
 @transaction.atomic

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from annotation.infra.file_names import path_inside, safe_file_name
 from annotation.models import Project
-from annotation.services.exports import annotations_export, path_inside, safe_file_name
+from annotation.services.exports import annotations_export
 from corefscore.formats import FORMATS
 
 

@@ -14,9 +14,7 @@ File names come from data (usernames, topic ids of folder formats), so each is m
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -24,7 +22,8 @@ from django.contrib.auth import get_user_model
 
 from annotation import gates
 from annotation.errors import ExportRefused
-from annotation.models import Annotation, Assignment, Project
+from annotation.infra.file_names import path_inside, unique_file_names
+from annotation.models import Annotation, Project
 from annotation.selectors import gold
 from annotation.selectors.topic_data import annotations_topic_data
 from annotation.validation_hooks import ExportLines, validated_export
@@ -32,42 +31,6 @@ from corefscore.corpus import TopicData
 from corefscore.formats import FORMATS, WRITERS, FormatWarning, write
 
 SOURCES = ("gold", "adjudicated", "submitted", "all")
-
-_UNSAFE_CHARACTERS = re.compile(r"[^\w .@+-]")
-_NAME_BYTES = 150  # file systems allow 255 bytes; room for a suffix and an extension
-
-
-def safe_file_name(name: str) -> str:
-    """`name` as a plain file name: every character but letters, digits, spaces and . @ + - _
-    becomes `_`, and so does a leading dot (no `..`, no hidden file); no surrounding spaces,
-    never empty, at most 150 bytes."""
-    cleaned = _UNSAFE_CHARACTERS.sub("_", name).strip()
-    if cleaned.startswith("."):
-        cleaned = "_" + cleaned[1:]
-    return cleaned.encode()[:_NAME_BYTES].decode(errors="ignore") or "_"
-
-
-def unique_file_names(names: Iterable[str]) -> dict[str, str]:
-    """Each name -> its safe file name, distinct ones kept distinct (`name-2`, ...)."""
-    taken: set[str] = set()
-    safe: dict[str, str] = {}
-    for name in names:
-        base = candidate = safe_file_name(name)
-        counter = 1
-        while candidate.lower() in taken:
-            counter += 1
-            candidate = f"{base}-{counter}"
-        taken.add(candidate.lower())
-        safe[name] = candidate
-    return safe
-
-
-def path_inside(folder: Path, name: str) -> Path:
-    """`folder / name`, refused unless it stays inside `folder`."""
-    target = folder / name
-    if not target.resolve().is_relative_to(folder.resolve()):
-        raise ExportRefused(f"{name!r} is not a file name inside the export folder")
-    return target
 
 
 @dataclass
@@ -226,9 +189,7 @@ def _single_source(project: Project, source: str) -> list[Annotation]:
 def _per_user(project: Project, *, submitted_only: bool) -> dict[str, list[Annotation]]:
     annotations = Annotation.objects.filter(topic__project=project, assignment__isnull=False)
     if submitted_only:
-        annotations = annotations.filter(
-            kind=Annotation.Kind.ANNOTATOR, assignment__status=Assignment.Status.SUBMITTED
-        )
+        annotations = annotations.submitted().annotator_work()
     by_user: dict[str, list[Annotation]] = defaultdict(list)
     for annotation in _ordered(annotations.select_related("assignment__user"), project):
         by_user[annotation.assignment_of_work.user.get_username()].append(annotation)

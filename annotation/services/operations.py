@@ -25,15 +25,16 @@ from annotation.domain.operations.payload import Payload
 from annotation.domain.operations.result import OperationResult
 from annotation.domain.state import AnnotationState, Settings
 from annotation.errors import VersionConflict
-from annotation.infra import broadcast, state_cache
+from annotation.infra import state_cache
 from annotation.infra.effects_sql import effects_write
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Mention, Operation, Project, Topic
 from annotation.models import Cluster as ClusterRow
 from annotation.proposals import DECISION_OPERATIONS, proposal_exists
 from annotation.selectors.access import annotation_edit_check
 from annotation.selectors.log import operation_log
 from annotation.selectors.state import SETTINGS_COLUMNS, annotation_state_load, settings_from
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 _SEQUENCE_TABLES = {"cluster": ClusterRow._meta.db_table, "mention": Mention._meta.db_table}
 

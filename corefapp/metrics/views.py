@@ -19,8 +19,8 @@ from prometheus_client import (
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
-from annotation.selectors.access import is_admin
 from corefapp.metrics.collectors import ScrapeCollector
+from foundation.roles import is_admin
 
 
 class _ThisProcess:

@@ -11,7 +11,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
+from annotation.errors import Conflict
 from annotation.models import Project, Topic
 from datasets.api.serializers import (
     ProjectSplits,
@@ -28,6 +28,8 @@ from datasets.release_selectors import latest_release_jobs
 from datasets.selectors import project_splits, statistics_csv, statistics_page, stored_release
 from datasets.services.release_jobs import release_job_create
 from datasets.services.splits import dataset_split, topic_split_set
+from foundation.api.permissions import AdminView
+from foundation.api.schema import refuses
 
 
 class StatisticsView(AdminView):
@@ -59,6 +61,8 @@ class ReleaseView(AdminView):
     bucket): POST queues its build on the worker (202, the job to poll; the stored bundle is
     replaced once built), GET downloads the stored one."""
 
+    # A second release build of a project while one is queued or running.
+    @refuses(Conflict)
     @extend_schema(request=ReleaseRequest, responses={202: ReleaseJobPayload})
     def post(self, request, pk: int):
         data = ReleaseRequest(data=request.data)

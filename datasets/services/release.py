@@ -24,13 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotation.errors import ExportRefused
+from annotation.infra.file_names import path_inside, safe_file_name
 from annotation.models import Project
-from annotation.services.exports import (
-    Written,
-    annotations_export,
-    path_inside,
-    safe_file_name,
-)
+from annotation.services.exports import Written, annotations_export
 from corefscore.formats import FORMATS, WRITERS
 from datasets import facts
 from datasets.datasheet import datasheet
@@ -59,7 +55,7 @@ class ReleaseResult:
         return lines
 
 
-def default_formats(project: Project) -> list[str]:
+def _default_formats(project: Project) -> list[str]:
     formats = []
     if project.hierarchy:
         formats.append("scico")
@@ -82,7 +78,7 @@ def dataset_release(
     """`source`: whose annotations the bundle holds, "gold" (imported) or "adjudicated";
     by default each topic's adjudication, else its imported gold. `progress` hears of each
     step, as fractions up to 0.9 (the rest is the zip's, release_storage.py)."""
-    formats = release_formats(project, formats)
+    formats = release_formats(project, formats=formats)
     report_progress = progress or _silent
     out = Path(out)
     report_progress(0.0, "counting the statistics")
@@ -156,11 +152,11 @@ def dataset_release(
     return result
 
 
-def release_formats(project: Project, formats: list[str] | None) -> list[str]:
+def release_formats(project: Project, *, formats: list[str] | None) -> list[str]:
     """The formats asked for (or the project's defaults), each once; refused before anything
     is built when one cannot go in a release: only the formats the datasheet can describe
     (datasets/format_fields.py)."""
-    formats = list(dict.fromkeys(formats or default_formats(project)))
+    formats = list(dict.fromkeys(formats or _default_formats(project)))
     releasable = [name for name in WRITERS if name in FORMAT_FIELDS]
     unknown = [name for name in formats if name not in releasable]
     if unknown:

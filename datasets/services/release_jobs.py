@@ -28,12 +28,12 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from annotation.infra.side_effects import after_commit
 from annotation.models import Project
 from datasets.errors import DatasetRefused, ReleaseUnderWay
 from datasets.models import ReleaseJob
 from datasets.services.release import release_formats
 from datasets.services.release_storage import dataset_release_store
+from foundation.side_effects import after_commit
 from modelserve.services.execution import Heartbeat, heartbeat_stale_after, job_claim
 from modelserve.workers import waiting_run_ids
 
@@ -54,7 +54,7 @@ def release_job_create(
     """Queue the build of `project`'s release bundle; refused (nothing written) for a format
     that cannot go in a release (400) or while another build of the project is under way
     (409)."""
-    release_formats(project, formats)
+    release_formats(project, formats=formats)
     with transaction.atomic():
         Project.objects.select_for_update().filter(pk=project.pk).first()  # one at a time
         # Locked: a worker's claim of it waits until it is given up below, then skips it.

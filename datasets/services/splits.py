@@ -65,11 +65,11 @@ class SplitOutcome:
         return lines
 
 
-def default_balance(project: Project) -> str:
+def _default_balance(project: Project) -> str:
     return "links" if project.anaphora else "clusters"
 
 
-def balance_weights(stats: TopicStatistics | None, balance: str) -> list[float]:
+def _balance_weights(stats: TopicStatistics | None, balance: str) -> list[float]:
     """The quantities a topic brings to the balance (zeros for a topic without gold)."""
     if balance == "links":
         return [float(stats.links[t]) if stats else 0.0 for t in LINK_TYPES]
@@ -78,7 +78,7 @@ def balance_weights(stats: TopicStatistics | None, balance: str) -> list[float]:
     return [float(stats.mentions) if stats else 0.0]
 
 
-def balance_dimensions(balance: str) -> list[str]:
+def _balance_dimensions(balance: str) -> list[str]:
     return list(LINK_TYPES) if balance == "links" else [balance]
 
 
@@ -97,7 +97,7 @@ def dataset_split(
     A project already split keeps its split unless `force`."""
     Project.objects.select_for_update().filter(pk=project.pk).first()
     names = _checked(ratios, names)
-    balance = balance or default_balance(project)
+    balance = balance or _default_balance(project)
     if balance not in BALANCES:
         raise DatasetRefused("balance", f"{balance!r} is not one of {', '.join(BALANCES)}")
     current = Counter(
@@ -109,7 +109,7 @@ def dataset_split(
     if not topics:
         raise DatasetRefused("project", f"project '{project.name}' has no topics to split")
     by_topic = {topic.pk: stats for topic, stats in per_topic_statistics(project)}
-    weights = [balance_weights(by_topic.get(topic.pk), balance) for topic in topics]
+    weights = [_balance_weights(by_topic.get(topic.pk), balance) for topic in topics]
     result = balanced_split(weights, ratios, seed=seed)
     assignment = {
         topic.external_id: names[s] for topic, s in zip(topics, result.assignment, strict=True)
@@ -128,7 +128,7 @@ def dataset_split(
         assignment=assignment,
     )
     table = share_deviations(weights, result.assignment, len(names))
-    dims = balance_dimensions(balance)
+    dims = _balance_dimensions(balance)
     return SplitOutcome(
         kept=False,
         sizes=dict(zip(names, result.sizes, strict=True)),

@@ -9,8 +9,10 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
+from annotation.domain.errors import NotFound
 from annotation.models import Project
+from foundation.api.permissions import AdminView
+from foundation.api.schema import refuses
 from modelserve.api.evaluation_serializers import (
     CompareQuery,
     EvaluationChoices,
@@ -64,6 +66,8 @@ class EvaluationView(AdminView):
 class EvaluationsCsvView(AdminView):
     """One evaluation's scores, or two side by side, as CSV (layout: docs/models.md)."""
 
+    # An evaluation the query names (`runs`) that does not exist.
+    @refuses(NotFound)
     @extend_schema(
         parameters=[CompareQuery],
         responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)},

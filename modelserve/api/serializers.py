@@ -76,7 +76,7 @@ class ProjectRunsAnswer(serializers.Serializer):
 
 
 class AcceptanceRow(serializers.Serializer):
-    """Decisions on one backend's suggestions of one kind (modelserve/services/acceptance.py)."""
+    """Decisions on one backend's suggestions of one kind (modelserve/acceptance_selectors.py)."""
 
     backend = serializers.CharField()
     kind = serializers.CharField()

@@ -8,9 +8,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
 from annotation.api.serializers.fields import Number
 from annotation.models import Project
+from foundation.api.permissions import AdminView
 from modelserve.api.serializers import TrainingPayload
 from modelserve.services.versions import model_version_pin
 from modelserve.version_selectors import project_model_versions

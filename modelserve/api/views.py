@@ -9,9 +9,13 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation.api.permissions import AdminView
+from annotation.api.refusals import EDIT
+from annotation.errors import AnnotationLocked, Conflict, ServiceUnavailable
 from annotation.models import Project
 from annotation.selectors.access import visible_topics
+from foundation.api.permissions import AdminView
+from foundation.api.schema import refuses
+from modelserve.acceptance_selectors import acceptance_by_backend
 from modelserve.api.serializers import (
     AcceptanceRow,
     AppliedBatch,
@@ -33,7 +37,6 @@ from modelserve.selectors import (
     run_payload,
     topic_runs,
 )
-from modelserve.services.acceptance import acceptance_by_backend
 from modelserve.services.decisions import suggestions_accept_above
 from modelserve.services.runs import project_runs_request, topic_run_request
 from modelserve.services.settings import suggestion_settings_set
@@ -115,6 +118,8 @@ class TopicRunsView(APIView):
         # Workers of the project's backend: another model's workers would never take its runs.
         return Response(RunsAnswer(runs | {"model_workers": model_workers(runs["backend"])}).data)
 
+    # A locked (unqualified) annotator's topic: 423.
+    @refuses(Conflict, ServiceUnavailable, AnnotationLocked)
     @extend_schema(request=RunRequest, responses={201: RunRequested})
     def post(self, request, pk: int):
         data = RunRequest(data=request.data)
@@ -125,6 +130,7 @@ class TopicRunsView(APIView):
 
 
 class ProjectRunsView(AdminView):
+    @refuses(Conflict, ServiceUnavailable)
     @extend_schema(request=RunRequest, responses={201: ProjectRunsAnswer})
     def post(self, request, pk: int):
         data = RunRequest(data=request.data)
@@ -164,6 +170,7 @@ class AnnotationSuggestionsView(APIView):
 
 
 class AcceptAboveView(APIView):
+    @refuses(*EDIT)
     @extend_schema(request=AcceptAboveRequest, responses=AppliedBatch)
     def post(self, request, pk: int):
         data = AcceptAboveRequest(data=request.data)

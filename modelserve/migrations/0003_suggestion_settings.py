@@ -4,17 +4,20 @@ from django.db import migrations, models
 import modelserve.models
 
 
-def copy_from_projects(apps, schema_editor):
-    """Each project's backend and parameters, as the core's project row held them so far."""
+def settings_for_projects(apps, schema_editor):
+    """Every existing project gets its settings row, with the default backend.
+
+    This used to copy the backend and parameters from the core's project row, ordered before
+    annotation 0004 (which drops those columns) by a `run_before`: that made the core's
+    migrations depend on this app. Every database that held such columns has run both (the
+    oldest we upgrade from is annotation 0005 with modelserve 0004:
+    tests/integration/test_upgrade.py), so here only the project ids are read, which works in
+    either order."""
     Project = apps.get_model("annotation", "Project")
     SuggestionSettings = apps.get_model("modelserve", "SuggestionSettings")
     SuggestionSettings.objects.bulk_create(
-        SuggestionSettings(
-            project_id=project.pk,
-            backend=project.suggestion_backend or modelserve.models._default_backend(),
-            params=project.suggestion_params or {},
-        )
-        for project in Project.objects.all()
+        SuggestionSettings(project_id=pk, backend=modelserve.models._default_backend(), params={})
+        for pk in Project.objects.values_list("pk", flat=True)
     )
 
 
@@ -23,8 +26,6 @@ class Migration(migrations.Migration):
         ("annotation", "0003_proposals_by_id"),
         ("modelserve", "0002_run_heartbeat_membership"),
     ]
-    # The copy must read the project's columns before the core drops them.
-    run_before = [("annotation", "0004_project_suggestion_fields_moved")]
 
     operations = [
         migrations.CreateModel(
@@ -51,5 +52,5 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
-        migrations.RunPython(copy_from_projects, migrations.RunPython.noop),
+        migrations.RunPython(settings_for_projects, migrations.RunPython.noop),
     ]

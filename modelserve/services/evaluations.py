@@ -22,10 +22,10 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from annotation.infra.side_effects import after_commit
-from annotation.models import Annotation, Assignment, Project
+from annotation.models import Annotation, Project
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from corefscore.scoring import api
+from foundation.side_effects import after_commit
 from modelserve import model_scores
 from modelserve.backends import get_backend
 from modelserve.errors import EvaluationRefused
@@ -105,9 +105,9 @@ def model_evaluation_request(
         if backend not in MODEL_PARAMETER:
             raise EvaluationRefused(f"The {backend} backend has no trained model to choose.")
         # checked as any model path (inside the allowed folders), whatever the parameter's name
-        model_version = model_path_checked("model_path", model_version)
+        model_version = model_path_checked("model_path", value=model_version)
         params[MODEL_PARAMETER[backend]] = model_version
-    params = backend_params_checked(backend, params)
+    params = backend_params_checked(backend, params=params)
     with transaction.atomic():
         evaluation = ModelEvaluation.objects.create(
             project=project,
@@ -214,11 +214,10 @@ def _evaluate(evaluation: ModelEvaluation, progress) -> dict[str, Any]:
     if not gold_rows:
         raise ValueError("no topic has this gold any more")
     work = list(
-        Annotation.objects.filter(
-            topic_id__in=[a.topic_id for a in gold_rows],
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        ).select_related("assignment__user", "topic")
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic_id__in=[a.topic_id for a in gold_rows])
+        .select_related("assignment__user", "topic")
     )
     full = annotations_topic_data(gold_rows)  # tokens: the model reads the text
     scored = annotations_topic_data(work, scoring=True)

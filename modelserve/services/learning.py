@@ -27,12 +27,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from annotation.infra.side_effects import after_commit
 from annotation.models import Annotation, Assignment, Project
+from foundation.side_effects import after_commit
+from modelserve.learning_selectors import chemu_base_topics, project_work
 from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.selectors import project_suggestion_settings
-from modelserve.services.learning_data import chemu_base_topics, project_work
 from modelserve.services.settings import model_path_checked
 from modelserve.services.training_tasks import training_task_send
 from modelserve.training.learning import (
@@ -151,7 +151,7 @@ def learning_start(project_id: int) -> tuple[str | None, str]:
     it was saved); None: the packaged MiniLM."""
     chosen = project_suggestion_settings(project_id)
     folder = chosen.learn_encoder
-    encoder = model_path_checked("learn_encoder", folder) if folder else None
+    encoder = model_path_checked("learn_encoder", value=folder) if folder else None
     return encoder, chosen.learn_profile
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from annotation.infra import broadcast
+from foundation import broadcast
 from modelserve.selectors import run_payload
 
 

@@ -12,9 +12,10 @@ from django.db import connection, transaction
 from annotation import gates
 from annotation.domain.errors import NotFound
 from annotation.errors import AnnotationLocked
-from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project, Topic
-from annotation.selectors.access import is_admin, visible_topics
+from annotation.selectors.access import visible_topics
+from foundation.roles import is_admin
+from foundation.side_effects import after_commit
 from modelserve.backends import available_backends
 from modelserve.backends.parameters import schema
 from modelserve.errors import (
@@ -117,7 +118,7 @@ def suggestion_run_request(
         # the project's parameters are its own backend's: another backend (a learnt version's,
         # an admin's override) takes those it also declares (device, batch_size...)
         configured_params = {k: v for k, v in configured_params.items() if k in schema(backend)}
-    merged = backend_params_checked(backend, {**configured_params, **(params or {})})
+    merged = backend_params_checked(backend, params={**configured_params, **(params or {})})
     if topic.project.hierarchy and "single_parent" not in merged and backend != "chemu":
         merged["single_parent"] = topic.project.single_parent
     run = SuggestionRun.objects.create(

@@ -45,7 +45,7 @@ def suggestion_settings_set(
     if params is not None or backend is not None:
         # the parameters kept must suit a new backend too
         params = backend_params_checked(
-            backend or row.backend, row.params if params is None else params
+            backend or row.backend, params=row.params if params is None else params
         )
     if backend is not None:
         row.backend = backend
@@ -72,7 +72,7 @@ def model_folders_allowed() -> list[Path]:
     return list(dict.fromkeys(folder.expanduser().resolve() for folder in folders))
 
 
-def backend_params_checked(backend: str, params: dict[str, Any]) -> dict[str, Any]:
+def backend_params_checked(backend: str, *, params: dict[str, Any]) -> dict[str, Any]:
     """`params` checked against the backend's schema, every path parameter resolved to an
     absolute path inside the allowed folders (a relative one is taken inside MODELS_DIR).
     Raises ParameterRefused for a parameter the backend does not declare or a value of the
@@ -86,7 +86,7 @@ def backend_params_checked(backend: str, params: dict[str, Any]) -> dict[str, An
         raise ParameterRefused(error.parameter, str(error)) from None
 
 
-def model_path_checked(name: str, value: Any) -> str:
+def model_path_checked(name: str, *, value: Any) -> str:
     """One path, whatever parameter it is for, checked as any model path."""
     return _allowed_path(name, value)
 

@@ -28,7 +28,7 @@ from django.db import (
 )
 from django.utils import timezone
 
-from annotation.infra.side_effects import after_commit
+from foundation.side_effects import after_commit
 from modelserve.model_store import in_storage, model_stored, model_upload
 from modelserve.models import ModelTraining
 from modelserve.queues import TRAINING_BACKENDS

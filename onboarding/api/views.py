@@ -14,14 +14,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.api.parsers import FormParser, MultiPartParser
-from annotation.api.permissions import AdminView
 from annotation.models import Project, Topic
+from foundation.api.permissions import AdminView
 from onboarding.api import serializers as s
 from onboarding.selectors.attempts_csv import attempts_csv
+from onboarding.selectors.export import practice_corefi
 from onboarding.selectors.practice import my_practice
 from onboarding.selectors.qualification import project_qualifications, user_qualifications
 from onboarding.services import attempts, practice, qualification
-from onboarding.services.export import practice_corefi
 
 
 class MyPracticeView(APIView):

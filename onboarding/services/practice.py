@@ -15,12 +15,12 @@ from django.db import transaction
 
 from annotation.domain.errors import NotFound
 from annotation.errors import ProjectRefused
-from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Document, Mention, Project, Topic
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
 from annotation.services.operations import annotation_operation_apply
 from corefscore.formats.corefi_parser import FORMAT
+from foundation.side_effects import after_commit
 from onboarding.guided import GUIDED_START
 from onboarding.memo import memo_forget
 from onboarding.models import PracticeTopic
@@ -52,7 +52,7 @@ def _global_starts(topic: Topic) -> dict[int, int]:
     return starts
 
 
-def guided_feedback(topic: Topic, gold_keys: list[str | None], corefi: dict[str, Any]) -> dict:
+def _guided_feedback(topic: Topic, gold_keys: list[str | None], corefi: dict[str, Any]) -> dict:
     """Per candidate mention id: its gold cluster key, and CoRefi's messages for it."""
     starts = _global_starts(topic)
     candidates = list(
@@ -95,7 +95,7 @@ def practice_mark(*, topic: Topic, mode: str) -> PracticeTopic:
     corefi = (topic.metadata.get(FORMAT) or {}).get("extra", {})
     keys = [m.cluster for m in annotation_topic_data(gold).mentions]
     practice.mode = mode
-    practice.feedback = guided_feedback(topic, keys, corefi)
+    practice.feedback = _guided_feedback(topic, keys, corefi)
     practice.tour_steps = list(corefi.get("tourSteps") or [])
     practice.settings = {k: corefi[k] for k in SETTING_FIELDS if k in corefi}
     practice.save()

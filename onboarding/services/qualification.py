@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from annotation.errors import AnnotationLocked, ProjectRefused
-from annotation.infra.side_effects import after_commit
 from annotation.models import Assignment, Project
+from foundation.side_effects import after_commit
 from onboarding import scores
 from onboarding.memo import memo, memo_forget
 from onboarding.models import (

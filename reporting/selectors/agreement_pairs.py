@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from annotation import gates
-from annotation.models import Annotation, Assignment, Project, Topic
+from annotation.models import Annotation, Project, Topic
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from corefscore.scoring import api
@@ -124,15 +124,11 @@ def _compute_and_store(
 def submitted_work(project: Project, topic_ids: Iterable[int] | None = None) -> list[tuple]:
     """(id, version, topic id, topic external id, username) of the submitted annotator
     annotations, in the report's order (topic position, topic id)."""
-    rows = Annotation.objects.filter(
-        topic__project=project,
-        kind=Annotation.Kind.ANNOTATOR,
-        assignment__status=Assignment.Status.SUBMITTED,
-    )
+    rows = Annotation.objects.submitted().annotator_work().of_project(project)
     if topic_ids is not None:
         rows = rows.filter(topic_id__in=list(topic_ids))
     # Practice topics measure annotators against gold, not the project's agreement.
-    rows = rows.exclude(topic_id__in=gates.practice_topic_ids(project.pk))
+    rows = rows.without_practice(project)
     return list(
         rows.order_by("topic__position", "topic_id").values_list(
             "id", "version", "topic_id", "topic__external_id", "assignment__user__username"

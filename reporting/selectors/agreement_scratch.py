@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from annotation import gates
-from annotation.models import Annotation, Assignment, Project
+from annotation.models import Annotation, Project
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from annotation.validation_hooks import validation_measures
@@ -24,12 +23,10 @@ from reporting.selectors.agreement_pairs import unscored_topics
 def project_agreement_scratch(project: Project) -> dict:
     """What `project_agreement` answers, every pair scored now."""
     annotations = list(
-        Annotation.objects.filter(
-            topic__project=project,
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
-        .exclude(topic_id__in=gates.practice_topic_ids(project.pk))
+        Annotation.objects.submitted()
+        .annotator_work()
+        .of_project(project)
+        .without_practice(project)
         .order_by("topic__position", "topic_id")
         .only("id", "topic_id", "assignment__user__username")
         .select_related("assignment__user")
@@ -73,11 +70,9 @@ def annotators_vs_gold_scratch(project: Project) -> dict[str, Any]:
     if not gold:
         return section
     work = list(
-        Annotation.objects.filter(
-            topic_id__in=list(gold),
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic_id__in=list(gold))
         .select_related("assignment__user", "topic")
         .order_by("topic__position", "topic_id")
     )

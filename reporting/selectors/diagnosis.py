@@ -14,8 +14,7 @@ import io
 from typing import Any
 
 from annotation.domain.errors import NotFound
-from annotation.errors import DiagnosisRefused
-from annotation.models import Annotation, Assignment, Project, Topic
+from annotation.models import Annotation, Project, Topic
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.state import annotation_state_load
 from reporting.domain.diagnosis import (
@@ -27,6 +26,7 @@ from reporting.domain.diagnosis import (
     SideMention,
     diagnose,
 )
+from reporting.errors import DiagnosisRefused
 
 GOLD = "gold"
 CSV_HEADER = ["topic", "item", "what", "side", "cluster", "members", "has_it", "mention_id"]
@@ -41,11 +41,10 @@ def topic_diagnosis(
     if topic is None:
         raise NotFound("topic", external_id, f"This project has no topic {external_id}.")
     work = list(
-        Annotation.objects.filter(
-            topic=topic,
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        ).select_related("assignment__user", "topic__project")
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic=topic)
+        .select_related("assignment__user", "topic__project")
     )
     named = sorted(
         ((a.assignment_of_work.user.get_username(), a) for a in work), key=lambda item: item[0]

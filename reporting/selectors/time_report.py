@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import asdict
 from typing import Any
 
-from annotation.models import Annotation, Assignment, Operation, Project
+from annotation.models import Annotation, Operation, Project
 from annotation.selectors.gold import adjudicated_annotations
 from annotation.selectors.progress import IDLE_CAP_SECONDS
 from corefscore.scoring.stored import StoredRecord, score_from_records
@@ -131,11 +131,9 @@ def gold_over_time(project: Project) -> dict[str, Any]:
         return {"metric": None, "annotators": {}}
     gold = adjudicated_annotations(project)
     work = list(
-        Annotation.objects.filter(
-            topic_id__in=list(gold),
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic_id__in=list(gold))
         .order_by("assignment__submitted_at", "id")
         .values_list(
             "id",

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from annotation.infra.side_effects import after_commit
+from foundation.side_effects import after_commit
 from reporting.selectors.agreement_pairs import agreement_pairs_fill
 
 logger = logging.getLogger(__name__)

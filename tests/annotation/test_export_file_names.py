@@ -7,13 +7,9 @@ import zipfile
 import pytest
 from django.contrib.auth import get_user_model
 
+from annotation.infra.file_names import path_inside, safe_file_name, unique_file_names
 from annotation.models import Topic
-from annotation.services.exports import (
-    annotations_export,
-    path_inside,
-    safe_file_name,
-    unique_file_names,
-)
+from annotation.services.exports import annotations_export
 from annotation.services.operations import annotation_operation_apply
 from tests.factories import ProjectFactory, assign, make_topic, mention_ids
 

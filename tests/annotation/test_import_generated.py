@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from annotation.models import Project
-from tests.domain.formats.test_formats_corefud import DISCONTINUOUS
-from tests.domain.formats.test_formats_label_studio import TEXT, region, relation
+from tests.corefscore.formats.test_formats_corefud import DISCONTINUOUS
+from tests.corefscore.formats.test_formats_label_studio import TEXT, region, relation
 from tests.factories import AdminFactory
 from tests.paths import INCEPTION_SUITE
 

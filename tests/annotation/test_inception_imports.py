@@ -19,7 +19,7 @@ from annotation.selectors.state import annotation_state_load
 from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
-from tests.domain.formats.test_formats_webanno_tsv import chains
+from tests.corefscore.formats.test_formats_webanno_tsv import chains
 from tests.factories import ProjectFactory
 from tests.paths import CHEMU_DEMO, INCEPTION_SUITE, REPO
 

@@ -9,7 +9,7 @@ import pytest
 
 from annotation.models import Cluster, RelationLink, Topic
 from annotation.services.imports.topics import topics_import
-from tests.domain.formats.test_formats_label_studio import TEXT, region, relation
+from tests.corefscore.formats.test_formats_label_studio import TEXT, region, relation
 from tests.factories import ProjectFactory
 
 pytestmark = pytest.mark.django_db

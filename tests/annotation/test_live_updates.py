@@ -3,8 +3,8 @@
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 
-from annotation.infra import broadcast
 from annotation.services.operations import annotation_operation_apply
+from foundation import broadcast
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 from tests.sockets import WEBSOCKET_TEST_TIMEOUT, communicator
 

@@ -18,7 +18,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
-from adjudication.services.adjudications import create_adjudication, submitted_annotations
+from adjudication.selectors.candidates import submitted_annotator_work
+from adjudication.services.adjudications import create_adjudication
 from annotation.models import Annotation, Assignment, Document, Operation, Project
 from annotation.selectors.state import annotation_state_load
 from annotation.services.assignments import assignment_submit
@@ -175,7 +176,7 @@ def a_practice_attempt() -> None:
 def an_adjudication_and_validation_decisions() -> None:
     agreement = Project.objects.get(name="SciCo agreement demo")
     topic = next(
-        t for t in agreement.topics.order_by("position") if len(submitted_annotations(t)) >= 2
+        t for t in agreement.topics.order_by("position") if len(submitted_annotator_work(t)) >= 2
     )
     create_adjudication(topic=topic, user=UserFactory(username="adjudicator"))
     validation = (

@@ -16,7 +16,7 @@ from modelserve.backends.cross_encoder import THRESHOLDS_FILE, CrossEncoderBacke
 from modelserve.backends.scico_checkpoints import LINEAR_FILE, ScicoCrossEncoder
 from modelserve.training.cross_encoder import train_cross_encoder, tune_decoding
 from modelserve.training.profiles import PROFILES, SCICO_GRID, profile_hyperparameters
-from tests.domain.metrics.reference_scorers import scico_path_topic
+from tests.corefscore.metrics.reference_scorers import scico_path_topic
 from tests.modelserve import scico_reference
 from tests.modelserve.scico_lightning import tiny_encoder
 from tests.modelserve.scico_topics import (

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from annotation.models import Project
-from onboarding.services.export import practice_corefi
+from onboarding.selectors.export import practice_corefi
 from onboarding.services.practice import practice_import
 from tests.factories import AdminFactory
 from tests.onboarding.conftest import client_for

@@ -50,11 +50,9 @@ def consolidated_decisions(topic_ids: list[int]) -> dict[int, Decisions]:
     """topic id -> mention -> the consolidated decision, for topics with a submitted
     adjudication (see the module's docstring)."""
     adjudications = (
-        Annotation.objects.filter(
-            topic_id__in=topic_ids,
-            kind=Annotation.Kind.ADJUDICATION,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
+        Annotation.objects.submitted()
+        .adjudications()
+        .filter(topic_id__in=topic_ids)
         .order_by("topic_id", "-assignment__submitted_at", "-id")
         .values_list("id", "topic_id")
     )
@@ -64,11 +62,10 @@ def consolidated_decisions(topic_ids: list[int]) -> dict[int, Decisions]:
     if not latest:
         return {}
     validators = list(
-        Annotation.objects.filter(
-            topic_id__in=list(latest),
-            kind=Annotation.Kind.ANNOTATOR,
-            assignment__status=Assignment.Status.SUBMITTED,
-        ).values_list("id", "topic_id")
+        Annotation.objects.submitted()
+        .annotator_work()
+        .filter(topic_id__in=list(latest))
+        .values_list("id", "topic_id")
     )
     decided = _decisions(list(latest.values()) + [id for id, _ in validators])
     votes: dict[int, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from annotation.errors import ImportRefused
 from annotation.models import Project
-from annotation.services.imports.topics import ImportResult, _write
+from annotation.services.imports.topics import ImportResult, topics_write
 from validation.services.export import validated_topics
 
 
@@ -52,5 +52,12 @@ def validated_project_create(
     )
     result = ImportResult(project=target, file=f"the validation of '{project.name}'")
     # The import's writer: the same COPY of documents and mentions and the same logged import.
-    _write(target, topics, format="validation", file=result.file, user=user, result=result)
+    topics_write(
+        project=target,
+        topics=topics,
+        format="validation",
+        file=result.file,
+        user=user,
+        result=result,
+    )
     return result

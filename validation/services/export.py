@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from annotation.errors import ExportRefused
-from annotation.models import Annotation, Assignment, Mention, Project, ValidationDecision
+from annotation.models import Annotation, Mention, Project, ValidationDecision
 from annotation.selectors.topic_data import annotations_topic_data, mention_text
 from corefscore.corpus import LinkData, MentionData, TopicData
 from corefscore.formats import FORMATS, write
@@ -51,7 +51,8 @@ def _verdicts(project: Project, source: str | None) -> dict[int, dict[int, Verdi
                 "sources of a validation project: consolidated (the default) or a username"
             )
     else:
-        rows = rows.filter(assignment_filter())
+        # Consolidated: submitted validators' and adjudicators' decisions only.
+        rows = rows.filter(annotation__in=Annotation.objects.submitted())
     adjudications = _latest_adjudications(project) if source in (None, "consolidated") else {}
     out: dict[int, dict[int, Verdict]] = defaultdict(dict)
     votes: dict[int, dict[int, list[Verdict]]] = defaultdict(lambda: defaultdict(list))
@@ -80,21 +81,12 @@ def _verdicts(project: Project, source: str | None) -> dict[int, dict[int, Verdi
     return out
 
 
-def assignment_filter():
-    """Consolidated: submitted validators' and adjudicators' decisions only."""
-    from django.db.models import Q
-
-    return Q(annotation__assignment__status=Assignment.Status.SUBMITTED)
-
-
 def _latest_adjudications(project: Project) -> dict[int, int]:
     latest: dict[int, int] = {}
     for id, topic in (
-        Annotation.objects.filter(
-            topic__project=project,
-            kind=Annotation.Kind.ADJUDICATION,
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
+        Annotation.objects.submitted()
+        .adjudications()
+        .of_project(project)
         .order_by("topic_id", "-assignment__submitted_at", "-id")
         .values_list("id", "topic_id")
     ):
@@ -189,7 +181,7 @@ def _line(topic: TopicData, mention, verdict: Verdict, labels: dict[str, str]) -
     }
 
 
-def side_file_write(target: Path, folder: bool, lines: list[dict[str, Any]]) -> Path:
+def side_file_write(target: Path, *, folder: bool, lines: list[dict[str, Any]]) -> Path:
     path = (
         target / "validation.jsonl"
         if folder
@@ -253,7 +245,7 @@ def validated_export(
         topics = _folder_names(topics)
         target.mkdir(parents=True, exist_ok=True)
     warnings = write(format, topics, target)
-    side = side_file_write(target, folder, lines)
+    side = side_file_write(target, folder=folder, lines=lines)
     removed = "kept and flagged" if keep_rejected else "removed"
     return ValidationExport(
         source=f"{source or 'consolidated'} validation, rejected mentions {removed}",

@@ -17,20 +17,8 @@ from django.db import transaction
 from annotation.errors import ImportRefused
 from annotation.models import Project, Topic
 from annotation.selectors.topic_data import topic_data_with_ids
-from annotation.services.imports.topics import ImportResult, _write
+from annotation.services.imports.topics import ImportResult, topics_write
 from modelserve.models import Suggestion, SuggestionRun
-
-
-def newest_succeeded_runs(project: Project) -> list[SuggestionRun]:
-    """The newest succeeded run of each topic of `project` that has one, in topic order."""
-    runs: dict[int, SuggestionRun] = {}
-    for run in (
-        SuggestionRun.objects.filter(topic__project=project, status=SuggestionRun.Status.SUCCEEDED)
-        .select_related("topic")
-        .order_by("topic__position", "topic_id", "-created_at")
-    ):
-        runs.setdefault(run.topic_id, run)
-    return list(runs.values())
 
 
 @transaction.atomic
@@ -53,7 +41,14 @@ def validation_topics_from_runs(
         raise ImportRefused("the runs propose no cluster: there is nothing to validate", [])
     names = ", ".join(f"#{run.pk}" for run in runs)
     result = ImportResult(project=project, file=f"suggestion run(s) {names}")
-    _write(project, topics, format="suggestions", file=result.file, user=user, result=result)
+    topics_write(
+        project=project,
+        topics=topics,
+        format="suggestions",
+        file=result.file,
+        user=user,
+        result=result,
+    )
     return result
 
 

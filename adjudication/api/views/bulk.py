@@ -9,13 +9,17 @@ from rest_framework.response import Response
 
 from adjudication.api.serializers.bulk import AdjudicateRequest, AdjudicationsCreated
 from adjudication.services import bulk as adjudication_bulk
-from annotation.api.permissions import AdminView
+from annotation.errors import AssignmentTargetsNotFound
 from annotation.models import Project as ProjectModel
+from foundation.api.permissions import AdminView
+from foundation.api.schema import refuses
 
 
 class AdjudicationsView(AdminView):
     """Seeded adjudication assignments for many topics (all or nothing)."""
 
+    # Topics outside the project, users that do not exist (in the body, not the path).
+    @refuses(AssignmentTargetsNotFound)
     @extend_schema(request=AdjudicateRequest, responses={201: AdjudicationsCreated})
     def post(self, request):
         data = AdjudicateRequest(data=request.data)

@@ -11,6 +11,8 @@ from rest_framework.views import APIView
 from adjudication.api.serializers.flags import Flag, FlagRequest
 from adjudication.selectors.flags import own_flags
 from adjudication.services.flags import mention_flag_clear, mention_flag_set
+from annotation.errors import AnnotationLocked, NotYours
+from foundation.api.schema import refuses
 
 
 class FlagsView(APIView):
@@ -20,6 +22,8 @@ class FlagsView(APIView):
 
 
 class FlagView(APIView):
+    # The rule of every change (adjudication/services/flags.py).
+    @refuses(AnnotationLocked, NotYours)
     @extend_schema(request=FlagRequest, responses=Flag)
     def put(self, request, pk: int, mention: int):
         data = FlagRequest(data=request.data)
@@ -32,6 +36,7 @@ class FlagView(APIView):
         )
         return Response(Flag(flag).data)
 
+    @refuses(AnnotationLocked, NotYours)
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, pk: int, mention: int):
         mention_flag_clear(user=request.user, annotation_id=pk, mention_id=mention)

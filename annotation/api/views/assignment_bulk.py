@@ -7,10 +7,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
 from annotation.api.serializers.assignments import BulkDone
 from annotation.api.serializers.fields import EnumField
+from annotation.errors import AssignmentTargetsNotFound
 from annotation.services import assignment_bulk
+from foundation.api.permissions import AdminView
+from foundation.api.schema import refuses
 
 
 class BulkRequest(serializers.Serializer):
@@ -26,6 +28,8 @@ class BulkRequest(serializers.Serializer):
 class AssignmentsBulkView(AdminView):
     """Delete or reopen many assignments in one set-based request (all or nothing)."""
 
+    # Topics outside the project, users that do not exist (in the body, not the path).
+    @refuses(AssignmentTargetsNotFound)
     @extend_schema(request=BulkRequest, responses=BulkDone)
     def post(self, request):
         data = BulkRequest(data=request.data)

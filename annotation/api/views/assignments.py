@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
 from annotation.api.serializers.assignments import (
     AssignmentReassigned,
     AssignmentReopened,
@@ -17,10 +17,13 @@ from annotation.api.serializers.assignments import (
 )
 from annotation.api.serializers.fields import EnumField
 from annotation.api.serializers.workspace import AssignmentRow, assignment_role
+from annotation.errors import AssignmentTargetsNotFound
 from annotation.models import Assignment
 from annotation.selectors.assignments import assignment_rows
 from annotation.services import assignment_bulk
 from annotation.services import assignments as assignment_services
+from foundation.api.permissions import AdminView
+from foundation.api.schema import refuses
 
 
 class AssignmentsQuery(serializers.Serializer):
@@ -56,6 +59,8 @@ class AssignmentsView(AdminView):
         )
         return Response(AssignmentRow(rows, many=True).data)
 
+    # Topics outside the project, users that do not exist (in the body, not the path).
+    @refuses(AssignmentTargetsNotFound)
     @extend_schema(request=AssignRequest, responses={201: AssignmentsCreated})
     def post(self, request):
         data = AssignRequest(data=request.data)
@@ -102,7 +107,17 @@ class AssignmentReopenView(AdminView):
 
 
 class AssignmentView(AdminView):
-    @extend_schema(responses={204: None})
+    @extend_schema(
+        responses={204: None},
+        parameters=[
+            OpenApiParameter(
+                "discard_work",
+                OpenApiTypes.STR,
+                enum=["true"],
+                description="true: delete an assignment whose annotation has work",
+            )
+        ],
+    )
     def delete(self, request, pk: int):
         get_object_or_404(Assignment, pk=pk)
         assignment_services.assignment_delete(

@@ -11,7 +11,6 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from annotation.api.parsers import FormParser, MultiPartParser
-from annotation.api.permissions import AdminView
 from annotation.api.serializers.files import ImportSummary
 from annotation.api.serializers.import_jobs import ImportJobPayload
 from annotation.models import ImportJob, Project
@@ -20,6 +19,7 @@ from annotation.services.imports.guessing import AUTO
 from annotation.services.imports.jobs import import_job_create, is_large
 from annotation.services.imports.upload import topics_upload_import
 from corefscore.formats import READERS, WRITERS
+from foundation.api.permissions import AdminView
 
 
 class ImportRequest(serializers.Serializer):

@@ -4,11 +4,11 @@ Admins only (is_staff)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
 from annotation.api.serializers.projects import (
     ProgressPayload,
     Project,
@@ -21,6 +21,7 @@ from annotation.selectors.progress import project_progress
 from annotation.selectors.projects import project_row, project_rows, project_topics
 from annotation.services import projects as project_services
 from annotation.services.topic_changes import topic_delete, topic_rename
+from foundation.api.permissions import AdminView
 
 
 class ProjectSerializer(serializers.Serializer):
@@ -80,7 +81,17 @@ class ProjectView(AdminView):
         project = project_services.project_update(project=project, **data.validated_data)
         return Response(Project(project_row(project)).data)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(
+        responses={204: None},
+        parameters=[
+            OpenApiParameter(
+                "confirm",
+                OpenApiTypes.STR,
+                enum=["true"],
+                description="true: delete a project that has annotations",
+            )
+        ],
+    )
     def delete(self, request, pk: int):
         project = get_object_or_404(ProjectModel, pk=pk)
         project_services.project_delete(

@@ -1,7 +1,7 @@
 """The annotator's endpoints: my topics, a topic, my annotation, operations, undo/redo, submit.
 
 Each view validates its input, makes one service or selector call and serialises its result;
-refusals are domain errors mapped to HTTP in annotation.api.errors.
+refusals are domain errors mapped to HTTP in foundation.api.errors.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from annotation.api.refusals import EDIT
 from annotation.api.serializers.fields import ShapedDict
 from annotation.api.serializers.operations import OPERATION
 from annotation.api.serializers.workspace import (
@@ -22,6 +23,8 @@ from annotation.api.serializers.workspace import (
     LogEntry,
     TopicPayload,
 )
+from annotation.domain.errors import DomainError
+from annotation.errors import AnnotationLocked
 from annotation.selectors.access import (
     readable_annotation,
     readable_topic,
@@ -36,6 +39,7 @@ from annotation.selectors.workspace import (
 )
 from annotation.services import assignments as assignment_services
 from annotation.services import cursor, operations
+from foundation.api.schema import refuses
 
 
 class OperationRequest(serializers.Serializer):
@@ -67,6 +71,8 @@ class MyAssignmentsView(APIView):
 
 
 class TopicView(APIView):
+    # A locked (unqualified) annotator reads a real topic no more than they open it.
+    @refuses(AnnotationLocked)
     @extend_schema(responses=TopicPayload)
     def get(self, request, pk: int):
         topic = readable_topic(request.user, pk)
@@ -74,6 +80,7 @@ class TopicView(APIView):
 
 
 class AnnotationView(APIView):
+    @refuses(AnnotationLocked)
     @extend_schema(responses=AnnotationPayload)
     def get(self, request, pk: int):
         annotation = readable_annotation(request.user, pk)
@@ -81,6 +88,7 @@ class AnnotationView(APIView):
 
 
 class OperationsView(APIView):
+    @refuses(*EDIT)
     @extend_schema(request=OperationRequest, responses=Applied)
     def post(self, request, pk: int):
         # Ownership, visibility and the version are checked by the service under the row lock
@@ -106,6 +114,7 @@ class OperationsView(APIView):
 class UndoView(APIView):
     kind = "undo"
 
+    @refuses(*EDIT)
     @extend_schema(request=VersionRequest, responses=Applied)
     def post(self, request, pk: int):
         data = VersionRequest(data=request.data)
@@ -127,6 +136,7 @@ class RedoView(UndoView):
 class CursorView(APIView):
     """Remember the current mention so a reload resumes there (not an operation: no version)."""
 
+    @refuses(AnnotationLocked)
     @extend_schema(request=CursorRequest, responses={204: None})
     def put(self, request, pk: int):
         data = CursorRequest(data=request.data)
@@ -138,6 +148,7 @@ class CursorView(APIView):
 
 
 class SubmitView(APIView):
+    @refuses(AnnotationLocked, DomainError)
     @extend_schema(request=None, responses=AssignmentSubmitted)
     def post(self, request, pk: int):
         assignment = get_object_or_404(visible_assignments(request.user), pk=pk)

@@ -18,9 +18,7 @@ from annotation.domain.invariants import invariant_violations
 from annotation.domain.state import AnnotationState
 from annotation.domain.state import Mention as StateMention
 from annotation.errors import ImportRefused
-from annotation.infra import broadcast
 from annotation.infra.effects_sql import effects_write
-from annotation.infra.side_effects import after_commit
 from annotation.models import (
     Annotation,
     Assignment,
@@ -37,6 +35,8 @@ from annotation.selectors.access import annotation_edit_check
 from annotation.selectors.state import mention_text, project_settings
 from annotation.services.imports.effects import cluster_ids_reserve, clusters_needed, import_plan
 from corefscore.corpus import TopicData
+from foundation import broadcast
+from foundation.side_effects import after_commit
 
 
 @dataclass

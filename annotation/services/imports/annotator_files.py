@@ -71,7 +71,7 @@ def annotator_annotations_import(
     file = display_name(path)
     user, created = _annotator(username, create_user)
     try:
-        report = source_read(format, path, skip_invalid=False, name=file)
+        report = source_read(format, source=path, skip_invalid=False, name=file)
     except FormatErrors as error:
         listed = [str(e) for e in error.errors]
         raise ImportRefused(
@@ -79,13 +79,13 @@ def annotator_annotations_import(
         ) from None
     except OSError as error:
         raise ImportRefused(f"{file}: cannot be read ({error})", [f"{file}: {error}"]) from None
-    topics_check(len(report.topics), file)
+    topics_check(len(report.topics), name=file)
     result = AnnotationsImported(project.name, username, file, created_user=created)
     result.warnings += [str(w) for w in report.warnings]
     topics = {t.external_id: t for t in Topic.objects.filter(project=project)}
     errors: list[str] = []
     seen: set[str] = set()
-    in_scheme, outside = links_in_scheme(report.topics, file)
+    in_scheme, outside = links_in_scheme(report.topics, file=file)
     result.warnings += outside
     for data in in_scheme:
         topic = topics.get(data.external_id)

@@ -49,7 +49,7 @@ def label(format: str) -> str:
     return known.label if known is not None else OTHER_LABELS.get(format, format)
 
 
-def looks_like(format: str, source: Any) -> str:
+def looks_like(format: str, *, source: Any) -> str:
     """``; it looks like ChEMU-Ref jsonlines (--format chemu: ...)`` when `source` looks like
     another format than `format`, else ``""``."""
     try:

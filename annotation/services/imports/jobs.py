@@ -30,10 +30,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.errors import ImportRefused, UploadTooLarge
-from annotation.infra.side_effects import after_commit
+from annotation.infra.file_names import safe_file_name
 from annotation.models import ImportJob, Project
-from annotation.services.exports import safe_file_name
 from annotation.services.imports.topics import ImportResult, skipped_line, topics_import
+from foundation.side_effects import after_commit
 
 logger = logging.getLogger(__name__)
 

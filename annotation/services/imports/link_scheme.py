@@ -11,7 +11,7 @@ from dataclasses import replace
 from corefscore.corpus import LINK_TYPES, TopicData
 
 
-def links_in_scheme(topics: list[TopicData], file: str) -> tuple[list[TopicData], list[str]]:
+def links_in_scheme(topics: list[TopicData], *, file: str) -> tuple[list[TopicData], list[str]]:
     kept: list[TopicData] = []
     warnings: list[str] = []
     for topic in topics:

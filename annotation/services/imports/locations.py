@@ -22,7 +22,7 @@ ID_FIELD = {"scico": "id", "chemu": "doc_key", "corefi": "id"}
 Location = tuple[str, Any, str | None]
 
 
-def topic_locations(
+def _topic_locations(
     format: str, path: Any, external_ids: Iterable[str]
 ) -> dict[str, list[Location]]:
     """external id -> every (file, record, field) that declares it, in input order."""
@@ -38,11 +38,11 @@ _ID = object()
 
 
 def topic_errors(
-    format: str, path: Any, problems: dict[str, str], field: Any = _ID
+    format: str, *, path: Any, problems: dict[str, str], field: Any = _ID
 ) -> list[FormatError]:
     """One error per declaration of each external id in `problems` (id -> message), naming
     the id's field, or `field` when given (None: the record as a whole)."""
-    locations = topic_locations(format, path, problems)
+    locations = _topic_locations(format, path, problems)
     errors = []
     for external_id, message in problems.items():
         for file, record, id_field in locations.get(external_id) or [
@@ -58,7 +58,7 @@ def _declarations(format: str, path: Any):
         yield from _inception_declarations(format, path)
     elif _is_dir(path):
         # The folders (corefi, brat) or files (scico, chemu) the reader was given.
-        for input in folder_inputs(format, Path(path), display_name(path))[0]:
+        for input in folder_inputs(format, folder=Path(path), name=display_name(path))[0]:
             if format == "corefi":
                 for file in sorted(input.glob("*.json")):
                     yield from _corefi_file(file)

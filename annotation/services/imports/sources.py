@@ -69,13 +69,13 @@ def is_zip_path(source: Any) -> bool:
     )
 
 
-def source_read(format: str, source: Any, *, skip_invalid: bool, name: str) -> ImportReport:
+def source_read(format: str, *, source: Any, skip_invalid: bool, name: str) -> ImportReport:
     """The reader's report for `source`; a folder's inputs read one by one and merged (every
     error of every file is raised together)."""
     options = {"link_rules": True} if format in LINK_FORMATS else {}
     if not is_folder(source):
         return read(format, source, skip_invalid=skip_invalid, **options)
-    inputs, ignored = folder_inputs(format, Path(source), name)
+    inputs, ignored = folder_inputs(format, folder=Path(source), name=name)
     report = ImportReport()
     errors = []
     for input in inputs:
@@ -89,7 +89,9 @@ def source_read(format: str, source: Any, *, skip_invalid: bool, name: str) -> I
     return report
 
 
-def folder_inputs(format: str, folder: Path, name: str) -> tuple[list[Path], list[FormatWarning]]:
+def folder_inputs(
+    format: str, *, folder: Path, name: str
+) -> tuple[list[Path], list[FormatWarning]]:
     """(what the reader is given, warnings about the files left out), in path order; refused
     when an archive is inside, when nothing fits the format, and when a folder format holds
     more topic files than one import may create."""
@@ -116,7 +118,7 @@ def folder_inputs(format: str, folder: Path, name: str) -> tuple[list[Path], lis
         )
     per_topic = TOPIC_FILE.get(format)
     if per_topic is not None:
-        topics_check(sum(path.suffix.lower() == per_topic for path in matching), name)
+        topics_check(sum(path.suffix.lower() == per_topic for path in matching), name=name)
     ignored = [
         FormatWarning(path.name, None, None, f"not a {' or '.join(extensions)} file; not read")
         for path in files
@@ -129,7 +131,7 @@ def folder_inputs(format: str, folder: Path, name: str) -> tuple[list[Path], lis
     return matching, ignored
 
 
-def topics_check(count: int, name: str) -> None:
+def topics_check(count: int, *, name: str) -> None:
     """Refuse more topics than one import may create (IMPORT_MAX_TOPICS)."""
     limit = settings.IMPORT_MAX_TOPICS
     if count > limit:
@@ -144,7 +146,7 @@ def folder_size(folder: Path) -> int:
     return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
 
 
-def unzip(archive: Any, target: Path, name: str) -> Path:
+def unzip(archive: Any, *, target: Path, name: str) -> Path:
     """Extract a zip (a path or an open file) into `target` safely: no member may leave it,
     nor unpack beyond MAX_UPLOAD_BYTES in all; an archive inside is refused later, when the
     folder's inputs are listed."""

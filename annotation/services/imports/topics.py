@@ -123,7 +123,7 @@ def topics_import(
         with tempfile.TemporaryDirectory() as folder:
             return topics_import(
                 project=project,
-                path=unzip(path, Path(folder), file),
+                path=unzip(path, target=Path(folder), name=file),
                 format=format,
                 skip_invalid=skip_invalid,
                 user=user,
@@ -137,19 +137,21 @@ def topics_import(
         guessed = format_guess(source)
         format = guessed.format
     try:
-        report = source_read(format, source, skip_invalid=skip_invalid, name=file)
+        report = source_read(format, source=source, skip_invalid=skip_invalid, name=file)
     except FormatErrors as error:
-        raise _refused(file, [str(e) for e in error.errors], looks_like(format, source)) from None
+        raise _refused(
+            file, [str(e) for e in error.errors], looks_like(format, source=source)
+        ) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ImportRefused(f"{file}: cannot be read ({error})", [f"{file}: {error}"]) from None
-    topics_check(len(report.topics), file)
+    topics_check(len(report.topics), name=file)
     report_progress(0.4, f"read {len(report.topics):,} topic(s); checking them")
     result = ImportResult(
         project=project, file=file, warnings=list(report.warnings), skipped=list(report.skipped)
     )
     if guessed is not None:
         result.warnings.insert(0, f"{file}: format guessed: {guessed}")
-    in_scheme, outside = links_in_scheme(report.topics, file)
+    in_scheme, outside = links_in_scheme(report.topics, file=file)
     result.warnings += outside
     topics = _drop_unfit(project, in_scheme, format, source, skip_invalid, result)
     if project.validation:
@@ -159,7 +161,9 @@ def topics_import(
     result.warnings += _scheme_warnings(project, topics, file)
     report_progress(0.5, f"writing {len(topics):,} topic(s)")
     try:
-        _write(project, topics, format=format, file=file, user=user, result=result)
+        topics_write(
+            project=project, topics=topics, format=format, file=file, user=user, result=result
+        )
     except IntegrityError as error:
         # Another import of the same ids committed between our check and our insert.
         if (
@@ -250,9 +254,9 @@ def _drop_unfit(
         if topic.external_id not in conflicts
         and not any(document.tokens for document in topic.documents)
     }
-    errors = topic_errors(format, source, conflicts) if conflicts else []
+    errors = topic_errors(format, path=source, problems=conflicts) if conflicts else []
     if empty:
-        errors += topic_errors(format, source, empty, field=TOKENS_FIELD[format])
+        errors += topic_errors(format, path=source, problems=empty, field=TOKENS_FIELD[format])
     if not errors:
         return topics
     if not skip_invalid:
@@ -302,9 +306,19 @@ def _scheme_warnings(project: Project, topics: list[TopicData], file: str) -> li
 
 
 @transaction.atomic
-def _write(
-    project: Project, topics: list[TopicData], *, format: str, file: str, user, result: ImportResult
+def topics_write(
+    *,
+    project: Project,
+    topics: list[TopicData],
+    format: str,
+    file: str,
+    user,
+    result: ImportResult,
 ) -> None:
+    """Write checked topics (documents, candidate mentions, any gold as a logged `import`
+    operation) into `project`, filling `result`: the import's writer, public for the apps
+    that build topics themselves (validation: from suggestion runs, a validated project).
+    Nothing is checked here; the caller has done what `topics_import` does before it."""
     last = Topic.objects.filter(project=project).aggregate(last=Max("position"))["last"]
     start = 0 if last is None else last + 1
     topic_rows = Topic.objects.bulk_create(

@@ -31,7 +31,7 @@ def topics_upload_import(
         source = upload
         if zipfile.is_zipfile(upload):
             upload.seek(0)
-            source = unzip(upload, Path(folder), upload.name)
+            source = unzip(upload, target=Path(folder), name=upload.name)
         elif format == "brat":
             raise ImportRefused(
                 "brat needs a .txt and an .ann per document: upload a .zip of the folder",

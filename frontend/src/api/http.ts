@@ -8,7 +8,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./schema";
 
-/** Every refusal: `{"error": code, "message": text, ...details}` (annotation/api/errors.py);
+/** Every refusal: `{"error": code, "message": text, ...details}` (foundation/api/errors.py);
  * a version conflict (409) also carries `current_version`. Generated from the schema. */
 export type ErrorBody = components["schemas"]["Error"] | components["schemas"]["VersionConflict"];
 

@@ -10,8 +10,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
 from annotation.models import Project
+from foundation.api.permissions import AdminView
 from reporting.api.serializers.agreement import AgreementReport
 from reporting.selectors.agreement import agreement_csv, project_agreement
 

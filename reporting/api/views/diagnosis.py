@@ -10,13 +10,17 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
 from annotation.models import Project
+from foundation.api.permissions import AdminView
+from foundation.api.schema import refuses
 from reporting.api.serializers.diagnosis import DiagnosisPayload, DiagnosisQuery
+from reporting.errors import DiagnosisRefused
 from reporting.selectors.diagnosis import diagnosis_csv, topic_diagnosis
 
 
 class DiagnosisView(AdminView):
+    # No gold yet, an annotator who has not submitted the topic, fewer than two sides.
+    @refuses(DiagnosisRefused)
     @extend_schema(
         parameters=[DiagnosisQuery],
         responses={

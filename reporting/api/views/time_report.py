@@ -11,8 +11,8 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation.api.permissions import AdminView
 from annotation.models import Project
+from foundation.api.permissions import AdminView
 from reporting.api.serializers.time_report import SuggestionsShownRequest, TimeReport
 from reporting.selectors.time_report import project_time_report, time_report_csv
 from reporting.services.suggestions_shown import suggestions_shown_record

@@ -6,8 +6,8 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from annotation.api.permissions import AdminView
 from annotation.models import Annotation
+from foundation.api.permissions import AdminView
 from reporting.api.serializers.timeline import Timeline
 from reporting.selectors.timeline import annotation_timeline
 

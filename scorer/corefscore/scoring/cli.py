@@ -1,46 +1,44 @@
-"""``python -m corefscore.scoring score|iaa``: the stand-alone scorer's command line.
+"""``python -m corefscore score|iaa|convert``: the stand-alone scorer's command line.
 
     score GOLD SYSTEM --format scico|chemu [--keep-singletons]
           [--hierarchy-count closure|raw] [--json]
           [--per-topic] [--topics FILE | --subset FIELD] [--level topic|corpus]
           [--cluster-ids per-topic|global]
     iaa FILE1 FILE2 [FILE...] --format scico|chemu [--json] [--csv OUT] [--names a,b,...]
+    convert INPUT OUTPUT --from FORMAT --to FORMAT [--skip-invalid]
 
-Files are read with the project's readers (``corefscore.formats``); an invalid file
-is reported as they report it (file, line, field) and the command exits with status 1.
-ChEMU-Ref links with an empty side are not scored (metrics.md): the reader holds them (no link),
-and their count is said on stderr. SciCo files are read by the importer's reader, without the
-checks the scores do not depend on (``_read_scico``).
+Files are read with the project's readers (``corefscore.formats``, through
+``corefscore.scoring.files`` for scoring); an invalid file is reported as they report it
+(file, line, field). Exit status: 0 done, 1 an input that cannot be read, scored or written
+(nothing is written), 2 a usage error (argparse's, or a conversion between formats that
+cannot be done: the message lists what can). ``python -m corefscore.scoring`` is the same
+command under its former name.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from corefscore.corpus import TopicData
-from corefscore.formats import FormatErrors, read, scico
-from corefscore.formats.chemu import held_entries
-from corefscore.formats.scico_parser import FORMAT as SCICO
-from corefscore.scoring import api, granularity, tables
-from corefscore.scoring.plain import ScoringInputError, TopicAnnotation, from_topic
+from corefscore.formats import FORMATS, READERS, WRITERS, FormatErrors
+from corefscore.formats.convert import UnsupportedConversion, UnwritableTarget, check_pair, convert
+from corefscore.scoring import api, from_files, granularity, tables
+from corefscore.scoring.files import InputError, read_topics, topic_ids
+from corefscore.scoring.plain import TopicAnnotation
 
 EXIT_INPUT_ERROR = 1
-
-
-class InputError(Exception):
-    """A file could not be read or scored; the message is what the user sees."""
+EXIT_USAGE = 2  # argparse's own status for a usage error
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m corefscore.scoring",
+        prog="python -m corefscore",
         description="Coreference, hierarchy and anaphora scores (metrics.md), and "
-        "inter-annotator agreement.",
+        "inter-annotator agreement, and conversion between annotation formats.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score a system file against a gold file")
@@ -96,17 +94,39 @@ def build_parser() -> argparse.ArgumentParser:
             "pre-release code, for comparison)",
         )
         # Off by default: the bootstrap needs numpy, and the command line starts without it
-        # (tests/domain/metrics/test_without_numpy.py); the app's reports always have them.
+        # (tests/corefscore/metrics/test_without_numpy.py); the app's reports always have them.
         command.add_argument(
             "--intervals",
             action="store_true",
             help="add 95%% bootstrap intervals over topics (1,000 resamples, seeded)",
         )
+    _add_convert(commands)
     return parser
+
+
+def _add_convert(commands: Any) -> None:
+    command = commands.add_parser(
+        "convert",
+        help="read a file in one format and write it in another",
+        description=f"Formats read: {', '.join(READERS)}. Formats written: "
+        f"{', '.join(WRITERS)}. brat, webanno-tsv and uima-xmi (and corefi with several "
+        "topics) are written to a folder.",
+    )
+    command.add_argument("input", help="a file, or a folder for the folder formats")
+    command.add_argument("output", help="a file, or a folder for the folder formats")
+    command.add_argument("--from", dest="from_format", required=True, metavar="FORMAT")
+    command.add_argument("--to", dest="to_format", required=True, metavar="FORMAT")
+    command.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="leave out the invalid records (each named on stderr) instead of refusing the file",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "convert":
+        return _convert(args)
     try:
         if args.command == "score":
             result = _score(args)
@@ -128,47 +148,21 @@ def _score(args: argparse.Namespace) -> dict[str, Any]:
         raise InputError("--subset reads SciCo's topic flags: use --topics FILE with chemu")
     gold = _read_file(args.gold, args.format, flags=flags, field=args.subset)
     system = _read_file(args.system, args.format)
-    scoped = args.per_topic or args.topics or args.subset or args.level != "topic"
-    try:
-        if scoped:
-            topic_ids = _topic_ids(args.topics) if args.topics else None
-            if flags is not None:
-                topic_ids = granularity.flagged(flags, args.subset)
-            options = (
-                {"keep_singletons": args.keep_singletons, "hierarchy_count": args.hierarchy_count}
-                if args.format == "scico"
-                else {}
-            )
-            return api.score_scoped(
-                args.format,
-                gold,
-                system,
-                level=args.level,
-                per_topic=args.per_topic,
-                topic_ids=topic_ids,
-                intervals=args.intervals,
-                cluster_ids=args.cluster_ids,
-                **options,
-            )
-        if args.format == "scico":
-            return api.score_scico(
-                gold,
-                system,
-                keep_singletons=args.keep_singletons,
-                hierarchy_count=args.hierarchy_count,
-                intervals=args.intervals,
-            )
-        return api.score_chemu(gold, system, intervals=args.intervals)
-    except ScoringInputError as error:
-        raise InputError(f"cannot score {args.gold} against {args.system}: {error}") from None
-
-
-def _topic_ids(path: str) -> list[str]:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            return [line.strip() for line in stream if line.strip()]
-    except OSError as error:
-        raise InputError(f"{path}: {error.strerror or error}") from None
+    return from_files.score_topics(
+        args.format,
+        gold,
+        system,
+        names=(args.gold, args.system),
+        keep_singletons=args.keep_singletons,
+        hierarchy_count=args.hierarchy_count,
+        intervals=args.intervals,
+        per_topic=args.per_topic,
+        topic_ids=topic_ids(args.topics) if args.topics else None,
+        flags=flags,
+        subset=args.subset,
+        level=args.level,
+        cluster_ids=args.cluster_ids,
+    )
 
 
 def _iaa(args: argparse.Namespace) -> dict[str, Any]:
@@ -178,17 +172,14 @@ def _iaa(args: argparse.Namespace) -> dict[str, Any]:
     if names is not None and len(names) != len(args.files):
         raise InputError(f"--names gives {len(names)} names for {len(args.files)} files")
     annotators = _read_all(args.files, args.format)
-    try:
-        result = api.iaa(
-            annotators,
-            scheme=args.format,
-            names=names,
-            keep_singletons=args.keep_singletons,
-            hierarchy_count=args.hierarchy_count,
-            intervals=args.intervals,
-        )
-    except ScoringInputError as error:
-        raise InputError(f"cannot compute agreement: {error}") from None
+    result = from_files.iaa(
+        annotators,
+        format=args.format,
+        names=names,
+        keep_singletons=args.keep_singletons,
+        hierarchy_count=args.hierarchy_count,
+        intervals=args.intervals,
+    )
     if args.format == "chemu" and not args.json:
         result = {**result, "all_annotators": api.alpha_all_annotators(annotators)}
     if args.csv:
@@ -209,73 +200,47 @@ def _read_all(paths: Sequence[str], format: str) -> list[list[TopicAnnotation]]:
 def _read_file(
     path: str, format: str, *, flags: dict[str, Any] | None = None, field: str | None = None
 ) -> list[TopicAnnotation]:
-    """One file's topics; with `flags`, topic id -> the value of its SciCo `field` too."""
+    """One file's topics (``scoring.files``); what it holds but is not scored goes to stderr."""
+    return read_topics(path, format, flags=flags, field=field, note=_to_stderr)
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _convert(args: argparse.Namespace) -> int:
+    """``convert``: the pair checked first (status 2), then read and written (status 1 for an
+    input or output that fails); the warnings and what was skipped go to stderr."""
     try:
-        if format == "scico":
-            return _read_scico(path, flags, field)
-        topics, dropped = _read(path, format)
-        if dropped:
-            print(f"{path}: {dropped} link(s) with an empty side are not scored", file=sys.stderr)
-        return [from_topic(topic) for topic in topics]
-    except ScoringInputError as error:
-        raise InputError(f"cannot score {path}: {error}") from None
-
-
-def _read_scico(
-    path: str, flags: dict[str, Any] | None = None, field: str | None = None
-) -> list[TopicAnnotation]:
-    """A SciCo file, read line by line by the importer's reader (``formats/scico.py``), each
-    topic reduced at once to its plain annotation (the tokens are not kept).
-
-    The scores only count the tokens, so a line is first read without checking that every
-    token is a string; a line with any other problem is read again with every check, so that
-    the messages are the importer's, word for word (docs/scoring.md, "Input checks")."""
-    file = os.path.basename(path)
-    topics: list[TopicAnnotation] = []
-    lines: list[scico.ScicoLine] = []
+        check_pair(args.from_format, args.to_format)
+    except UnsupportedConversion as error:
+        print(f"python -m corefscore convert: {error}", file=sys.stderr)
+        return EXIT_USAGE
     try:
-        for number, line in scico.jsonl_lines(path):
-            try:
-                parsed = scico.parse_scico_line(
-                    line, number, file, flattened=False, token_contents=False
-                )
-                if parsed.errors:
-                    parsed = scico.parse_scico_line(line, number, file, flattened=False)
-            except UnicodeDecodeError as error:
-                raise InputError(
-                    f"{path}: line {number}: not UTF-8 text ({error.reason})"
-                ) from None
-            if parsed.topic is not None:
-                topics.append(from_topic(parsed.topic))
-                if flags is not None and field is not None:
-                    extra = parsed.topic.metadata.get(SCICO, {}).get("extra", {})
-                    flags[topics[-1].topic_id] = extra.get(field)
-                parsed.topic = None  # (the plain annotation is all the scorer keeps)
-            lines.append(parsed)
-    except OSError as error:
-        raise InputError(f"{path}: {error.strerror or error}") from None
-    try:
-        scico.scico_report(file, lines)  # the checks across lines (repeated topic ids)
-    except FormatErrors as error:
-        raise InputError(str(error)) from None
-    return topics
-
-
-def _read(path: str, format: str) -> tuple[list[TopicData], int]:
-    """Topics of one file, read by the project's reader, and how many links it dropped;
-    errors become an :class:`InputError`."""
-    try:
-        report = read(format, path, skip_invalid=format == "chemu")
-    except FormatErrors as error:
-        raise InputError(str(error)) from None
-    except OSError as error:
-        raise InputError(f"{path}: {error.strerror or error}") from None
-    whole_records = [skipped for skipped in report.skipped if skipped.scope == "record"]
-    if whole_records:
-        errors = [error for skipped in whole_records for error in skipped.errors]
-        raise InputError(
-            "\n".join([f"{len(errors)} error(s) in the input:", *(f"  {e}" for e in errors)])
+        done = convert(
+            args.input,
+            args.output,
+            from_format=args.from_format,
+            to_format=args.to_format,
+            skip_invalid=args.skip_invalid,
         )
-    # The reader keeps a link with an empty side as released (held, no link): not scored.
-    empty = sum(len(held_entries(topic, "empty")) for topic in report.topics)
-    return report.topics, len(report.skipped) + empty
+    except FormatErrors as error:
+        hint = "" if args.skip_invalid else " (--skip-invalid leaves the invalid records out)"
+        print(f"{error}\nnothing written{hint}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    except OSError as error:
+        print(f"{error.filename or args.input}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    except UnwritableTarget as error:
+        print(f"cannot write {args.output}: {error}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    for skipped in done.skipped:
+        print(skipped, file=sys.stderr)
+    # A writer warns once per item it cannot hold (a cluster per document...): said once each.
+    for warning, times in Counter(str(warning) for warning in done.warnings).items():
+        print(f"warning: {warning}" + (f" ({times} times)" if times > 1 else ""), file=sys.stderr)
+    print(
+        f"{done.topics} topic(s) read from {args.input} ({FORMATS[args.from_format].label}), "
+        f"written to {args.output} ({FORMATS[args.to_format].label})"
+    )
+    return 0

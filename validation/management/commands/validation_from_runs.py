@@ -9,10 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.errors import ImportRefused
 from annotation.models import Project
 from modelserve.models import SuggestionRun
-from validation.services.from_runs import (
-    newest_succeeded_runs,
-    validation_topics_from_runs,
-)
+from validation.selectors.runs import newest_succeeded_runs
+from validation.services.from_runs import validation_topics_from_runs
 
 
 class Command(BaseCommand):

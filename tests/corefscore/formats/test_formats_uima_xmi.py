@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from corefscore.formats import FormatErrors, read, write
-from tests.domain.formats.test_formats_webanno_tsv import chains
+from tests.corefscore.formats.test_formats_webanno_tsv import chains
 from tests.paths import INCEPTION_SUITE
 
 CHAIN_CASES = ("testSimpleChain", "testMultiTokenChain", "testStackedChain", "testSubtokenChain")

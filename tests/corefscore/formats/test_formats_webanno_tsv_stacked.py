@@ -9,7 +9,7 @@ import pytest
 from annotation.domain.invariants import invariant_violations
 from annotation.domain.state import AnnotationState, Cluster, Mention
 from corefscore.formats import FormatErrors, read, write
-from tests.domain.formats.test_formats_webanno_tsv import chains, suite
+from tests.corefscore.formats.test_formats_webanno_tsv import chains, suite
 from tests.paths import INCEPTION_SUITE, REPO
 
 OWN = REPO / "fixtures" / "formats" / "inception" / "stacked_chains.tsv"

@@ -1,10 +1,20 @@
-"""The one place where domain and service errors become HTTP answers.
+"""The one place where refusals become HTTP answers, for every app.
 
 Every refusal is JSON `{"error": code, "message": text, ...details}` so the interface can
 show the message as it is and scripts can branch on the code.
+
+The apps' errors know nothing of HTTP (the pure domain's least of all), and this layer
+imports no app: so each app gives its refusals' statuses to `register` from its
+AppConfig.ready() (annotation/api/refusals.py, accounts/apps.py), and the one table below is
+what they registered. A refusal is any exception of a registered class (or a subclass of
+one, which gets the nearest registered status) with a `code` and a `to_dict()`. The format
+readers' FormatErrors (corefscore, below this layer) are mapped here directly.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, TypeGuard
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -17,41 +27,51 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from annotation import errors as service
-from annotation.domain import errors as domain
 from corefscore.formats.errors import FormatErrors
 
-STATUS_BY_ERROR: dict[type[domain.DomainError], int] = {
-    service.VersionConflict: status.HTTP_409_CONFLICT,
-    domain.NotFound: status.HTTP_404_NOT_FOUND,
-    domain.NotAllowed: status.HTTP_403_FORBIDDEN,
-    domain.InvalidOperation: status.HTTP_400_BAD_REQUEST,
-    service.AnnotationLocked: status.HTTP_423_LOCKED,
-    service.ImportRefused: status.HTTP_400_BAD_REQUEST,
-    service.NotYours: status.HTTP_403_FORBIDDEN,
-    service.Forbidden: status.HTTP_403_FORBIDDEN,
-    service.UploadTooLarge: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-    service.AssignmentTargetsNotFound: status.HTTP_404_NOT_FOUND,
-    service.InvalidCredentials: status.HTTP_400_BAD_REQUEST,
-    service.ServiceUnavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
-    service.Conflict: status.HTTP_409_CONFLICT,
-}
+
+class Refusal(Protocol):
+    """What a registered error is: a code a script branches on and the JSON body."""
+
+    code: str
+
+    def to_dict(self) -> dict[str, Any]: ...
 
 
-def status_for(error: domain.DomainError) -> int:
+# Every registered refusal class -> its status, in the order the apps registered them (the
+# schema lists each status's codes in this order).
+STATUS_BY_ERROR: dict[type[Exception], int] = {}
+# A refusal whose body carries more than the error body (the schema names it): class ->
+# its serializer, a subclass of ErrorSerializer.
+BODY_BY_ERROR: dict[type[Exception], type[serializers.Serializer]] = {}
+
+
+def register(
+    statuses: Mapping[type[Exception], int],
+    *,
+    bodies: Mapping[type[Exception], type[serializers.Serializer]] | None = None,
+) -> None:
+    """An app's refusals with their statuses (and any body of their own); from its ready()."""
+    STATUS_BY_ERROR.update(statuses)
+    BODY_BY_ERROR.update(bodies or {})
+
+
+def status_for(error: object) -> int:
     return status_of(type(error))
 
 
-def status_of(error: type[domain.DomainError]) -> int:
+def status_of(error: type) -> int:
     for cls in error.__mro__:
         if cls in STATUS_BY_ERROR:
             return STATUS_BY_ERROR[cls]
-    # Any other domain refusal is a rule the operation would break: the request was
-    # well-formed but cannot be applied.
-    return status.HTTP_422_UNPROCESSABLE_ENTITY
+    raise LookupError(f"{error.__name__} is not a registered refusal")
 
 
-# The bodies, as the schema states them (annotation/api/schema.py lists them under every
+def is_refusal(error: object) -> TypeGuard[Refusal]:
+    return any(cls in STATUS_BY_ERROR for cls in type(error).__mro__)
+
+
+# The bodies, as the schema states them (foundation/api/schema.py lists them under every
 # operation's 4xx answers, so the frontend's error types are generated).
 
 
@@ -85,14 +105,6 @@ class ErrorSerializer(serializers.Serializer):
         }
 
 
-class VersionConflictSerializer(ErrorSerializer):
-    """409 version_conflict: the edit was planned against a version that is no longer the
-    annotation's; nothing was changed. The operation queue drops what is queued and reloads."""
-
-    expected_version = serializers.IntegerField()
-    current_version = serializers.IntegerField()
-
-
 def too_large_body() -> dict:
     return {
         "error": "too_large",
@@ -106,7 +118,7 @@ def too_large_body() -> dict:
 def exception_handler(exc, context):
     if isinstance(exc, RequestDataTooBig):
         return Response(too_large_body(), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
-    if isinstance(exc, domain.DomainError):
+    if is_refusal(exc):
         return Response(exc.to_dict(), status=status_for(exc))
     if isinstance(exc, FormatErrors):
         return Response(

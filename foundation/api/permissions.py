@@ -1,11 +1,14 @@
-"""Who may call what: admin-only views derive from AdminView (used by both apps' APIs)."""
+"""Who may call what: admin-only views derive from AdminView (every app's API uses it).
+
+Only the generic role check lives here; what a user may see or change of an app's objects
+is that app's (annotation.selectors.access, for the core's)."""
 
 from __future__ import annotations
 
 from rest_framework.permissions import BasePermission
 from rest_framework.views import APIView
 
-from annotation.selectors.access import is_admin
+from foundation.roles import is_admin
 
 
 class IsAdmin(BasePermission):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefscore.scoring.api import TopicMismatchError, score_chemu, score_scico
-from tests.domain.metrics.reference_scorers import (
+from tests.corefscore.metrics.reference_scorers import (
     coval_evaluate,
     coval_f1,
     prerelease_raw_edge_counts,
@@ -18,7 +18,7 @@ from tests.domain.metrics.reference_scorers import (
     scico_path_averages,
     scico_path_topic,
 )
-from tests.domain.metrics.strategies import scico_topic_pairs
+from tests.corefscore.metrics.strategies import scico_topic_pairs
 
 from .builders import chemu_topic, scico_topic
 

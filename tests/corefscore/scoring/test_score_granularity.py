@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.domain.scoring.test_cli import SCORE_KEYS, run, scico_line
+from tests.corefscore.scoring.test_cli import SCORE_KEYS, run, scico_line
 
 
 def flagged(line: str, **fields) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 
-from annotation.models import Annotation, Assignment, Project
+from annotation.models import Annotation, Project
 from annotation.selectors.topic_data import annotations_topic_data
 from corefscore.corpus import TopicData
 from modelserve.training.learning import Submitted, held_out, teaching_annotation, text_key
@@ -23,13 +23,13 @@ class ProjectWork:
     submissions: int  # submitted annotations in the project (what the debounce counts)
 
 
-def submitted_annotations(project: Project) -> list[dict[str, Any]]:
+def submitted_learning_rows(project: Project) -> list[dict[str, Any]]:
+    """The project's submitted annotator and adjudication annotations, as the rows the
+    learner's topic choice reads (by topic, in submission order)."""
     rows = (
-        Annotation.objects.filter(
-            topic__project=project,
-            kind__in=[Annotation.Kind.ANNOTATOR, Annotation.Kind.ADJUDICATION],
-            assignment__status=Assignment.Status.SUBMITTED,
-        )
+        Annotation.objects.submitted()
+        .of_project(project)
+        .filter(kind__in=[Annotation.Kind.ANNOTATOR, Annotation.Kind.ADJUDICATION])
         .order_by("topic_id", "assignment__submitted_at", "pk")
         .values("pk", "topic_id", "topic__external_id", "kind", "assignment__user_id")
     )
@@ -37,7 +37,7 @@ def submitted_annotations(project: Project) -> list[dict[str, Any]]:
 
 
 def project_work(project: Project) -> ProjectWork:
-    rows = submitted_annotations(project)
+    rows = submitted_learning_rows(project)
     by_topic: dict[int, list[Submitted]] = {}
     # the topic's external id (unique in its project) keys the hashes: stable as topics come
     # in, and across a re-import of the same topics
