@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "annotation",
     "accounts",
     "adjudication",
+    "reporting",
     "validation",
     "modelserve",
     "onboarding",
