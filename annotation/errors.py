@@ -96,10 +96,6 @@ class Conflict(DomainError):
     code = "conflict"
 
 
-class DiagnosisRefused(DomainError):
-    """A topic cannot be diagnosed as asked: no gold, no such annotator, too few sides."""
-
-
 class TopicRefused(DomainError):
     """A topic cannot be renamed or deleted as asked (a name taken, work that would be lost)."""
 

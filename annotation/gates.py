@@ -1,9 +1,10 @@
 """Gates: questions the core asks apps built on it before it lets work happen.
 
-Onboarding (practice topics, qualification) depends on this app and never the other way
-round, yet the core must know when an assignment is locked (an annotator who has not
-qualified yet), when an operation is answered with feedback (a guided practice topic checks
-each decision against gold), and when a submitted annotation is to be scored. As with
+Onboarding (practice topics, qualification) and reporting depend on this app and never the
+other way round, yet the core must know when an assignment is locked (an annotator who has
+not qualified yet), when an operation is answered with feedback (a guided practice topic
+checks each decision against gold), when a submitted annotation is to be scored, and tell
+reporting when a topic's submitted work changed. As with
 `annotation/proposals.py`, the app registers its answers here when Django starts
 (`AppConfig.ready`); with nothing registered every gate is open and silent.
 
@@ -21,6 +22,10 @@ each decision against gold), and when a submitted annotation is to be scored. As
 - ``undo_check(context, target_version)``: called under the row lock before an undo of the
   operation logged at `target_version`; raise a DomainError to refuse it (guided practice
   keeps the tutorial's own starting clusters).
+- ``work_changed(topic_ids)``: called in the transaction of a submit or a reopen (of an
+  annotator's or an adjudicator's work): these topics' submitted work or gold changed. A
+  hook defers what it does with `after_commit` (reporting stores the topics' agreement
+  counts then: reporting/apps.py).
 - ``practice_topic_ids(project_id) -> {topic id}``: the topics kept apart from real work (practice
   topics): the agreement report, exports, dataset statistics, release bundles and training
   leave them out. This one function is the gate all of them read.
@@ -51,6 +56,7 @@ EditCheck = Callable[[EditContext], None]
 SuggestionsOff = Callable[[Any], str | None]
 PracticeTopics = Callable[[int], Collection[int]]
 UndoCheck = Callable[[EditContext, int], None]
+WorkChanged = Callable[[list[int]], None]
 
 _notes: list[AssignmentNotes] = []
 _edit_checks: list[EditCheck] = []
@@ -59,6 +65,7 @@ _submitted: list[Submitted] = []
 _suggestions_off: list[SuggestionsOff] = []
 _practice: list[PracticeTopics] = []
 _undo_checks: list[UndoCheck] = []
+_work_changed: list[WorkChanged] = []
 
 
 def gates_register(
@@ -70,6 +77,7 @@ def gates_register(
     suggestions_off: SuggestionsOff | None = None,
     practice: PracticeTopics | None = None,
     undo_check: UndoCheck | None = None,
+    work_changed: WorkChanged | None = None,
 ) -> None:
     hooks: list[tuple[Any, list[Any]]] = [
         (notes, _notes),
@@ -79,6 +87,7 @@ def gates_register(
         (suggestions_off, _suggestions_off),
         (practice, _practice),
         (undo_check, _undo_checks),
+        (work_changed, _work_changed),
     ]
     for hook, registry in hooks:
         if hook is not None and hook not in registry:
@@ -115,6 +124,12 @@ def operation_feedback(context: EditContext, state: Any, payload: dict[str, Any]
 def submitted(assignment: Any) -> None:
     for hook in _submitted:
         hook(assignment)
+
+
+def work_changed(topic_ids: Iterable[int]) -> None:
+    ids = list(topic_ids)
+    for hook in _work_changed:
+        hook(ids)
 
 
 def suggestions_off(topic: Any) -> str | None:

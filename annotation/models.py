@@ -418,26 +418,6 @@ class SuggestionDecision(models.Model):
         return f"{self.decision} suggestion {self.suggestion}"
 
 
-class SuggestionShown(models.Model):
-    """When the workspace first showed a suggestion to the annotator of an annotation: the
-    start of its acceptance latency (annotation/domain/time_spent.py). By the suggestion's id
-    alone, as SuggestionDecision; the first display only (later ones are not written)."""
-
-    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="+")
-    suggestion = models.BigIntegerField()
-    shown_at = models.DateTimeField()
-
-    class Meta:
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.UniqueConstraint(
-                fields=["annotation", "suggestion"], name="suggestion_shown_unique"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"suggestion {self.suggestion} shown at {self.shown_at}"
-
-
 class ValidationDecision(models.Model):
     """A validator's (or the consolidating adjudicator's) decision on one mention of a
     validation topic; written only through `validation_set` effects, so it is logged."""
@@ -486,31 +466,3 @@ class ImportJob(Job):
 
     def __str__(self) -> str:
         return f"import of {self.file_name} ({self.status})"
-
-
-class AgreementPair(models.Model):
-    """What one (key, response) pair of annotations of a topic gives the agreement report: two
-    annotators' submitted work, or gold (key) and an annotator's work (issue 26.9).
-
-    A cache of a pure function of the two annotations, so a row is valid exactly while both
-    versions and the options key still match (`scorer/corefscore/scoring/stored.py`): an edit
-    bumps the version, a reopened topic leaves the report, new gold is another annotation.
-    Filled after commit when work is submitted, adjudicated or gold imported, and by the
-    report for any row missing or stale (selectors/agreement_pairs.py; docs/agreement-store.md).
-    """
-
-    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="+")
-    key = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="+")
-    key_version = models.PositiveIntegerField()
-    response = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="+")
-    response_version = models.PositiveIntegerField()
-    options = models.CharField(max_length=100)
-    counts = models.JSONField()
-
-    class Meta:
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.UniqueConstraint(fields=["key", "response"], name="agreement_pair_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"agreement of annotations {self.key_id} and {self.response_id}"

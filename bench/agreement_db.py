@@ -168,9 +168,9 @@ def _measure(project, repeat: int, *, scratch: bool) -> bool:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from annotation.selectors.agreement import agreement_csv, project_agreement
-    from annotation.selectors.agreement_pairs import agreement_pairs_fill
-    from annotation.selectors.agreement_scratch import project_agreement_scratch
+    from reporting.selectors.agreement import agreement_csv, project_agreement
+    from reporting.selectors.agreement_pairs import agreement_pairs_fill
+    from reporting.selectors.agreement_scratch import project_agreement_scratch
 
     topic_ids = list(project.topics.values_list("id", flat=True))
     started = time.perf_counter()
@@ -217,8 +217,8 @@ def _intervals_cost(project, with_intervals: float) -> None:
     """The bootstrap's share of the open time: the same report with the intervals off."""
     import functools
 
-    from annotation.selectors import agreement
     from corefscore.metrics.bootstrap import RESAMPLES
+    from reporting.selectors import agreement
 
     original = agreement.iaa_from_records
     agreement.iaa_from_records = functools.partial(original, intervals=False)

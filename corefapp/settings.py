@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "annotation",
     "accounts",
     "adjudication",
+    "reporting",
     "validation",
     "modelserve",
     "onboarding",
@@ -414,6 +415,11 @@ MODEL_PATHS_ALLOWED = [
     if folder.strip()
 ]
 SUGGEST_DEVICE = env.str("SUGGEST_DEVICE", default="auto")
+# Each per-process model cache (backends, encoders, cross-encoders, ChEMU models...) keeps at
+# most this many models and this many MB of their weights, least recently used evicted first;
+# the packaged MiniLM stays loaded beside them (modelserve/loaded_models.py, docs/models.md).
+MODEL_CACHE_ENTRIES = env.int("MODEL_CACHE_ENTRIES", default=4)
+MODEL_CACHE_MB = env.int("MODEL_CACHE_MB", default=1024)
 # A run whose worker has not refreshed its heartbeat for this long is taken over by the next
 # worker that receives the (redelivered) task.
 SUGGEST_HEARTBEAT_STALE_SECONDS = env.int("SUGGEST_HEARTBEAT_STALE_SECONDS", default=30)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("accounts.api.urls")),
     path("api/", include("annotation.api.urls")),
+    path("api/", include("reporting.api.urls")),
     path("api/", include("adjudication.api.urls")),
     path("api/", include("validation.api.urls")),
     path("api/", include("modelserve.urls")),

@@ -1,6 +1,6 @@
 """What the datasheet says about how a dataset was made, read from the database: who
 annotated (as counts; names only when asked), the agreement report (with its annotator-vs-gold
-section, annotation/selectors/agreement_gold.py), adjudication, validation and the split.
+section, reporting/selectors/agreement_gold.py), adjudication, validation and the split.
 
 Without names, the agreement report that goes into a release is pseudonymised: every
 annotator becomes `annotator A`, `annotator B`, ... (in name order), in the CSV and the
@@ -17,10 +17,10 @@ from typing import Any
 from django.apps import apps
 
 from annotation.models import Annotation, Assignment, Project, Topic
-from annotation.selectors.agreement import project_agreement
 from annotation.selectors.gold import adjudicated_annotations, imported_gold_annotations
 from datasets.models import SplitRecord
 from datasets.selectors import latest_split_record, split_names
+from reporting.selectors.agreement import project_agreement
 
 
 def annotation_process(project: Project, *, with_names: bool) -> dict:

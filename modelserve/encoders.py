@@ -8,8 +8,8 @@ window (every mention of a document that fits) share one forward pass. With cont
 the mention's words are encoded alone and mean-pooled over all tokens, which is exactly the
 sentence embedding of a sentence-transformers model such as MiniLM.
 
-Models are loaded once per process and device (`load_encoder` keeps them), from local files
-only: nothing is fetched from a hub at run time.
+Models are loaded once per process and device (`load_encoder` keeps them, a bounded number:
+loaded_models.py), from local files only: nothing is fetched from a hub at run time.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from transformers import AutoModel, AutoTokenizer
 from corefscore.corpus import DocumentData, MentionData, TopicData
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.devices import pick_device
+from modelserve.loaded_models import LoadedModels
 
 CONTEXTS = ("document", "sentence", "none")
 # Where a mention's vector comes from: (window index, the mention's word positions in it).
@@ -85,26 +86,34 @@ class LoadedEncoder:
     max_length: int
 
 
-_LOADED: dict[tuple[str, str], LoadedEncoder] = {}
-_LOCK = threading.Lock()
+def _packaged(key: tuple[str, str]) -> bool:
+    """The packaged MiniLM stays loaded: the default suggester, every `trained` version's
+    frozen encoder and the ChEMU tagger's word encoder use it, so learnt versions churning
+    must not unload it (a backend still holding it would keep its copy while the next run
+    loaded a second one)."""
+    return key[0] == str(Path(default_encoder_path()).resolve())
+
+
+_LOADED: LoadedModels[tuple[str, str], LoadedEncoder] = LoadedModels("encoders", pinned=_packaged)
 
 
 def load_encoder(
     path: str | Path | None = None, device: str | torch.device | None = "auto"
 ) -> LoadedEncoder:
-    """The encoder at `path` (default: packaged MiniLM) on `device`, loaded once per process."""
+    """The encoder at `path` (default: packaged MiniLM) on `device`, loaded once per process
+    while it stays in the bounded cache (loaded_models.py; the packaged one always does)."""
     resolved = str(Path(path or default_encoder_path()).expanduser().resolve())
     target = device if isinstance(device, torch.device) else pick_device(device)
-    key = (resolved, str(target))
-    with _LOCK:
-        if key not in _LOADED:
-            tokenizer = SerialTokenizer(_load_word_tokenizer(resolved))
-            model = AutoModel.from_pretrained(resolved, local_files_only=True)
-            model.to(target).eval()
-            _LOADED[key] = LoadedEncoder(
-                resolved, target, tokenizer, model, _max_length(resolved, tokenizer, model)
-            )
-        return _LOADED[key]
+
+    def load() -> LoadedEncoder:
+        tokenizer = SerialTokenizer(_load_word_tokenizer(resolved))
+        model = AutoModel.from_pretrained(resolved, local_files_only=True)
+        model.to(target).eval()
+        return LoadedEncoder(
+            resolved, target, tokenizer, model, _max_length(resolved, tokenizer, model)
+        )
+
+    return _LOADED.get((resolved, str(target)), load)
 
 
 def _load_word_tokenizer(path: str) -> Any:

@@ -42,6 +42,7 @@ SLOW = {
     "tests/modelserve/test_mention_suggestion_worker.py",  # a real worker that trains
     "tests/modelserve/test_baseline_runs.py",  # 126 s: a real worker runs four backends
     "tests/modelserve/test_model_evaluation_worker.py",  # a real worker scores a baseline
+    "tests/modelserve/test_model_caches_worker.py",  # 115 s: a real worker, five versions
     # 60 s: 2,000 random topics decoded twice, once by the port of SciCo's released code
     "tests/modelserve/test_scico_decoding.py",
     "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes

@@ -3,11 +3,8 @@ from django.urls import path
 from annotation.api.views import (
     assignment_bulk,
     assignments,
-    diagnosis,
     files,
     projects,
-    time_report,
-    timeline,
     workspace,
 )
 
@@ -19,11 +16,6 @@ urlpatterns = [
     path("topics/<int:pk>/", workspace.TopicView.as_view(), name="api-topic"),
     path("annotations/<int:pk>/", workspace.AnnotationView.as_view(), name="api-annotation"),
     path(
-        "annotations/<int:pk>/timeline/",
-        timeline.AnnotationTimelineView.as_view(),
-        name="api-annotation-timeline",
-    ),
-    path(
         "annotations/<int:pk>/operations/",
         workspace.OperationsView.as_view(),
         name="api-operations",
@@ -31,11 +23,6 @@ urlpatterns = [
     path("annotations/<int:pk>/undo/", workspace.UndoView.as_view(), name="api-undo"),
     path("annotations/<int:pk>/redo/", workspace.RedoView.as_view(), name="api-redo"),
     path("annotations/<int:pk>/cursor/", workspace.CursorView.as_view(), name="api-cursor"),
-    path(
-        "annotations/<int:pk>/suggestions-shown/",
-        time_report.SuggestionsShownView.as_view(),
-        name="api-suggestions-shown",
-    ),
     # admins
     path("projects/", projects.ProjectsView.as_view(), name="api-projects"),
     path("projects/<int:pk>/", projects.ProjectView.as_view(), name="api-project"),
@@ -50,18 +37,9 @@ urlpatterns = [
         projects.ProjectProgressView.as_view(),
         name="api-project-progress",
     ),
-    path("projects/<int:pk>/time/", time_report.ProjectTimeView.as_view(), name="api-project-time"),
     path("projects/<int:pk>/imports/", files.ImportView.as_view(), name="api-project-import"),
     path("import-jobs/<int:pk>/", files.ImportJobView.as_view(), name="api-import-job"),
     path("projects/<int:pk>/export/", files.ExportView.as_view(), name="api-project-export"),
-    path(
-        "projects/<int:pk>/agreement/", files.AgreementView.as_view(), name="api-project-agreement"
-    ),
-    path(
-        "projects/<int:pk>/agreement/diagnosis/",
-        diagnosis.DiagnosisView.as_view(),
-        name="api-project-agreement-diagnosis",
-    ),
     path("assignments/", assignments.AssignmentsView.as_view(), name="api-assignments"),
     path(
         "assignments/bulk/",

@@ -14,7 +14,6 @@ from annotation.errors import (
     IncompleteAnnotation,
 )
 from annotation.models import Annotation, Assignment, ClusterMember, Mention, MentionEdit, Topic
-from annotation.services.agreement_scores import agreement_scores_refresh
 from foundation import broadcast
 from foundation.side_effects import after_commit
 
@@ -96,8 +95,8 @@ def assignment_reopen(*, assignment_id: int) -> Assignment:
 
 
 def _announce(assignment: Assignment) -> None:
-    # the topic's submitted work or gold changed: its agreement counts (stored once, here)
-    agreement_scores_refresh([assignment.topic_id])
+    # the topic's submitted work or gold changed (reporting stores its agreement counts)
+    gates.work_changed([assignment.topic_id])
     annotation_id = assignment.annotation.pk
     payload = {"assignment": assignment.pk, "status": assignment.status}
     after_commit(broadcast.annotation_status, annotation_id, payload)

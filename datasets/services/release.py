@@ -26,7 +26,6 @@ from pathlib import Path
 from annotation.errors import ExportRefused
 from annotation.infra.file_names import path_inside, safe_file_name
 from annotation.models import Project
-from annotation.selectors.agreement import agreement_csv
 from annotation.services.exports import Written, annotations_export
 from corefscore.formats import FORMATS, WRITERS
 from datasets import facts
@@ -34,6 +33,7 @@ from datasets.datasheet import datasheet
 from datasets.errors import DatasetRefused
 from datasets.format_fields import FORMAT_FIELDS
 from datasets.selectors import project_statistics, statistics_csv
+from reporting.selectors.agreement import agreement_csv
 
 DATASHEET = "DATASHEET.md"
 # (fraction done, what it does now): the release job's progress (services/release_jobs.py).

@@ -1,7 +1,9 @@
 """The suggestion backends by name, each built once per process and parameter set.
 
 A Celery worker asks `get_backend(name, params, models_dir=...)` for every run; the first call
-loads the model, later calls get the same object, so a worker loads a model once. Backends are
+loads the model, later calls get the same object, so a worker loads a model once while it is
+among the few most recently used (the cache is bounded by count and bytes: loaded_models.py;
+every learnt version is a parameter set of its own). Backends are
 imported lazily by module path, so importing this module loads no model and an optional
 backend whose module is missing fails only when it is asked for.
 
@@ -15,11 +17,11 @@ from __future__ import annotations
 
 import importlib
 import json
-import threading
 from pathlib import Path
 from typing import Any
 
 from modelserve.backends.base import Backend
+from modelserve.loaded_models import LoadedModels
 
 # name -> "module" or "module:Class"; without a class, the module's class whose `name` is the key.
 BACKENDS: dict[str, str] = {
@@ -35,8 +37,7 @@ BACKENDS: dict[str, str] = {
 }
 DEFAULT_BACKEND = "minilm"
 
-_BUILT: dict[tuple[str, str], Backend] = {}
-_LOCK = threading.Lock()
+_BUILT: LoadedModels[tuple[str, str], Backend] = LoadedModels("backends")
 
 
 class UnknownBackend(LookupError):
@@ -61,10 +62,8 @@ def get_backend(
             if params.get(parameter) is None:
                 params[parameter] = str(Path(models_dir) / folder)
     key = (name, json.dumps(params, sort_keys=True, default=str))
-    with _LOCK:
-        if key not in _BUILT:
-            _BUILT[key] = cls(params)
-        return _BUILT[key]
+    backend: Backend = _BUILT.get(key, lambda: cls(params))
+    return backend
 
 
 def backend_class(name: str) -> type:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from torch import nn
 from corefscore.corpus import LINK_TYPES
 from modelserve.arrays import FloatArray, IntArray
 from modelserve.devices import pick_device
+from modelserve.loaded_models import LoadedModels
 
 # The model's output classes: no link, then the domain's five link types in their order.
 CLASSES = ("NONE", *LINK_TYPES)
@@ -202,12 +202,12 @@ def is_complete(directory: str | Path) -> bool:
     return all((directory / name).is_file() for name in (CONFIG_FILE, WEIGHTS_FILE, FEATURES_FILE))
 
 
-_LOADED: dict[tuple[str, str, int], ChemuModel] = {}
-_LOCK = threading.Lock()
+_LOADED: LoadedModels[tuple[str, str, int], ChemuModel] = LoadedModels("chemu link models")
 
 
 def load(directory: str | Path, device: str | torch.device | None = "auto") -> ChemuModel:
-    """The model in `directory` on `device`, loaded once per process (again if retrained)."""
+    """The model in `directory` on `device`, loaded once per process (again if retrained) while
+    it stays in the bounded cache (loaded_models.py)."""
     directory = Path(directory).expanduser().resolve()
     if not is_complete(directory):
         raise FileNotFoundError(
@@ -216,18 +216,19 @@ def load(directory: str | Path, device: str | torch.device | None = "auto") -> C
         )
     target = device if isinstance(device, torch.device) else pick_device(device)
     key = (str(directory), str(target), (directory / CONFIG_FILE).stat().st_mtime_ns)
-    with _LOCK:
-        if key not in _LOADED:
-            config = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
-            features = json.loads((directory / FEATURES_FILE).read_text(encoding="utf-8"))
-            vocabulary = {feature: index + 1 for index, feature in enumerate(features)}
-            scorer = PairScorer(
-                len(vocabulary), int(config["number_count"]), hidden=int(config["hidden"])
-            )
-            state = torch.load(directory / WEIGHTS_FILE, map_location="cpu", weights_only=True)
-            scorer.load_state_dict(state)
-            _LOADED[key] = ChemuModel(scorer.to(target).eval(), vocabulary, config, target)
-        return _LOADED[key]
+
+    def load_model() -> ChemuModel:
+        config = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
+        features = json.loads((directory / FEATURES_FILE).read_text(encoding="utf-8"))
+        vocabulary = {feature: index + 1 for index, feature in enumerate(features)}
+        scorer = PairScorer(
+            len(vocabulary), int(config["number_count"]), hidden=int(config["hidden"])
+        )
+        state = torch.load(directory / WEIGHTS_FILE, map_location="cpu", weights_only=True)
+        scorer.load_state_dict(state)
+        return ChemuModel(scorer.to(target).eval(), vocabulary, config, target)
+
+    return _LOADED.get(key, load_model)
 
 
 def limit_cpu_threads() -> None:

@@ -26,7 +26,6 @@ import inspect
 import json
 import logging
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -64,6 +63,7 @@ from modelserve.backends.scico_pairs import (
 )
 from modelserve.devices import pick_device
 from modelserve.encoders import SerialTokenizer, context_window, mention_document, sentence_range
+from modelserve.loaded_models import LoadedModels
 
 logger = logging.getLogger(__name__)
 
@@ -79,8 +79,7 @@ SCICO_ORDER_NOTE = (
     "(0 unrelated, 1 coref, 2 m1 parent of m2, 3 m1 child of m2), as allenai/longformer-scico uses"
 )
 
-_LOADED: dict[tuple[str, str, str], tuple[Any, Any]] = {}
-_LOCK = threading.Lock()
+_LOADED: LoadedModels[tuple[str, str, str], tuple[Any, Any]] = LoadedModels("cross-encoders")
 
 
 def label_order(id2label: dict[int, str], num_labels: int) -> tuple[list[int], str | None]:
@@ -315,14 +314,15 @@ def _saved_training(path: str | Path) -> dict[str, Any]:
 
 
 def _load(path: str | Path, device: torch.device, base: str | None = None) -> tuple[Any, Any]:
-    """Tokenizer and model from local files only, once per process and device: a checkpoint
+    """Tokenizer and model from local files only, once per process and device while they stay
+    in the bounded cache (loaded_models.py): a checkpoint
     folder or SciCo's Lightning .ckpt (scico_checkpoints.py; `base`: the encoder it started
     from)."""
     resolved = str(Path(path).expanduser().resolve())
-    key = (resolved, str(device), str(base or ""))
-    with _LOCK:
-        if key not in _LOADED:
-            tokenizer, model = load_checkpoint(resolved, base)
-            # Shared by every run of the process, whatever thread it runs in (encoders.py).
-            _LOADED[key] = (SerialTokenizer(tokenizer), model.to(device).eval())
-        return _LOADED[key]
+
+    def load() -> tuple[Any, Any]:
+        tokenizer, model = load_checkpoint(resolved, base)
+        # Shared by every run of the process, whatever thread it runs in (encoders.py).
+        return SerialTokenizer(tokenizer), model.to(device).eval()
+
+    return _LOADED.get((resolved, str(device), str(base or "")), load)

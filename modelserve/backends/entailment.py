@@ -20,7 +20,6 @@ all its strings in mention order.
 from __future__ import annotations
 
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +33,9 @@ from modelserve.backends.edit_distance import mention_text
 from modelserve.backends.parameters import with_defaults
 from modelserve.backends.scico_decoding import greedy_relations
 from modelserve.devices import pick_device
+from modelserve.loaded_models import LoadedModels
 
-_LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
-_LOCK = threading.Lock()
+_LOADED: LoadedModels[tuple[str, str], tuple[Any, Any]] = LoadedModels("entailment models")
 
 
 def entailment_index(id2label: dict[int, str], num_labels: int) -> int:
@@ -135,14 +134,13 @@ class EntailmentBackend:
 
 
 def _load(path: str | Path, device: torch.device) -> tuple[Any, Any]:
-    """Tokenizer and model from local files only, once per process and device."""
+    """Tokenizer and model from local files only, once per process and device while they stay
+    in the bounded cache (loaded_models.py)."""
     resolved = str(Path(path).expanduser().resolve())
-    key = (resolved, str(device))
-    with _LOCK:
-        if key not in _LOADED:
-            tokenizer = AutoTokenizer.from_pretrained(resolved, local_files_only=True)
-            model = AutoModelForSequenceClassification.from_pretrained(
-                resolved, local_files_only=True
-            )
-            _LOADED[key] = (tokenizer, model.to(device).eval())
-        return _LOADED[key]
+
+    def load() -> tuple[Any, Any]:
+        tokenizer = AutoTokenizer.from_pretrained(resolved, local_files_only=True)
+        model = AutoModelForSequenceClassification.from_pretrained(resolved, local_files_only=True)
+        return tokenizer, model.to(device).eval()
+
+    return _LOADED.get((resolved, str(device)), load)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,7 @@ from modelserve.backends import biohd
 from modelserve.backends.crf import CRF
 from modelserve.backends.mention_features import MAX_CHARS, WordEncoder, WordVocabulary
 from modelserve.devices import pick_device
+from modelserve.loaded_models import LoadedModels
 
 CONFIG_FILE, WEIGHTS_FILE, VOCABULARY_FILE = "config.json", "weights.pt", "vocabulary.json"
 TAG_COUNT = len(biohd.TAGS)
@@ -329,28 +329,29 @@ def is_complete(directory: str | Path) -> bool:
     )
 
 
-_LOADED: dict[tuple[str, str, int], MentionTagger] = {}
-_LOCK = threading.Lock()
+_LOADED: LoadedModels[tuple[str, str, int], MentionTagger] = LoadedModels("mention taggers")
 
 
 def load(directory: str | Path, device: str | torch.device = "auto") -> MentionTagger:
-    """The tagger in `directory` on `device`, loaded once per process (again if retrained)."""
+    """The tagger in `directory` on `device`, loaded once per process (again if retrained)
+    while it stays in the bounded cache (loaded_models.py)."""
     directory = Path(directory).expanduser().resolve()
     if not is_complete(directory):
         raise FileNotFoundError(f"no trained mention tagger in {directory}")
     target = device if isinstance(device, torch.device) else pick_device(device)
     key = (str(directory), str(target), (directory / CONFIG_FILE).stat().st_mtime_ns)
-    with _LOCK:
-        if key not in _LOADED:
-            config = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
-            saved = json.loads((directory / VOCABULARY_FILE).read_text(encoding="utf-8"))
-            vocabulary = WordVocabulary(saved["forms"], saved["chars"])
-            net = build_net(config, vocabulary)
-            state = torch.load(directory / WEIGHTS_FILE, map_location="cpu", weights_only=True)
-            net.load_state_dict(state)
-            encoder = WordEncoder(config.get("encoder_path"), target)
-            _LOADED[key] = MentionTagger(net.to(target).eval(), vocabulary, encoder, config, target)
-        return _LOADED[key]
+
+    def load_tagger() -> MentionTagger:
+        config = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
+        saved = json.loads((directory / VOCABULARY_FILE).read_text(encoding="utf-8"))
+        vocabulary = WordVocabulary(saved["forms"], saved["chars"])
+        net = build_net(config, vocabulary)
+        state = torch.load(directory / WEIGHTS_FILE, map_location="cpu", weights_only=True)
+        net.load_state_dict(state)
+        encoder = WordEncoder(config.get("encoder_path"), target)
+        return MentionTagger(net.to(target).eval(), vocabulary, encoder, config, target)
+
+    return _LOADED.get(key, load_tagger)
 
 
 def build_net(config: dict[str, Any], vocabulary: WordVocabulary) -> TaggerNet:

@@ -5,7 +5,6 @@ and a key a serializer forgot would fail here rather than vanish from the answer
 import pytest
 from rest_framework.renderers import JSONRenderer
 
-from annotation.api.serializers.files import AgreementReport
 from annotation.api.serializers.projects import ProgressPayload
 from annotation.api.serializers.projects import Project as ProjectRow
 from annotation.api.serializers.workspace import (
@@ -16,7 +15,6 @@ from annotation.api.serializers.workspace import (
     TopicPayload,
 )
 from annotation.models import Annotation, Assignment, Project, Topic
-from annotation.selectors.agreement import project_agreement
 from annotation.selectors.assignments import assignment_rows
 from annotation.selectors.progress import project_progress
 from annotation.selectors.projects import project_rows
@@ -26,6 +24,8 @@ from annotation.selectors.workspace import (
     topic_payload,
 )
 from annotation.services.operations import annotation_operation_apply, annotation_undo
+from reporting.api.serializers.agreement import AgreementReport
+from reporting.selectors.agreement import project_agreement
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db

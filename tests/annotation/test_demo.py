@@ -6,11 +6,11 @@ import pytest
 from django.core.management import call_command
 
 from annotation.models import Annotation, Assignment, Operation, Project, Topic
-from annotation.selectors.agreement import project_agreement
 from fixtures.demo.load import demo_load
 from modelserve.models import SuggestionSettings
 from modelserve.selectors import project_suggestion_settings
 from onboarding.models import PracticeTopic
+from reporting.selectors.agreement import project_agreement
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ import pytest
 from django.apps import apps
 
 from annotation.models import Project
-from annotation.selectors.agreement import project_agreement
-from annotation.selectors.agreement_notices import HIERARCHY_COUNT_MOVED
 from datasets.datasheet import _agreement
+from reporting.selectors.agreement import project_agreement
+from reporting.selectors.agreement_notices import HIERARCHY_COUNT_MOVED
 from tests.factories import ProjectFactory
 
 MIGRATION = importlib.import_module("annotation.migrations.0014_hierarchy_count_scico")

@@ -12,7 +12,6 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Assignment, Mention, Project, Topic
-from annotation.selectors.agreement import project_agreement_csv
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
@@ -21,6 +20,7 @@ from datasets.selectors import project_statistics
 from datasets.services.splits import dataset_split
 from datasets.statistics import stats_rows
 from fixtures.demo.load import DEMO_DIR, demo_load
+from reporting.selectors.agreement import project_agreement_csv
 from tests.factories import AdminFactory, ProjectFactory
 
 pytestmark = pytest.mark.django_db

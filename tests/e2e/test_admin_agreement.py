@@ -12,13 +12,13 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from annotation.models import Annotation, Project
-from annotation.selectors.agreement import project_agreement
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
 from modelserve.models import Suggestion, SuggestionRun
 from modelserve.queues import model_queues
+from reporting.selectors.agreement import project_agreement
 from tests.factories import AdminFactory, UserFactory
 from tests.paths import DEMO
 

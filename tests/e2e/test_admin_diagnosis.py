@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from annotation.selectors.diagnosis import topic_diagnosis
+from reporting.selectors.diagnosis import topic_diagnosis
 from tests.e2e.test_admin_agreement import agreement_project
 from tests.factories import AdminFactory
 

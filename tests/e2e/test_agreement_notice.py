@@ -8,8 +8,8 @@ from django.apps import apps
 from playwright.sync_api import expect
 
 from annotation.models import Project
-from annotation.selectors.agreement_notices import HIERARCHY_COUNT_MOVED
 from annotation.services.projects import project_update
+from reporting.selectors.agreement_notices import HIERARCHY_COUNT_MOVED
 from tests.factories import AdminFactory
 
 MIGRATION = importlib.import_module("annotation.migrations.0014_hierarchy_count_scico")

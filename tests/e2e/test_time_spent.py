@@ -10,10 +10,10 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from annotation.models import Assignment, Operation, SuggestionShown
-from annotation.selectors.time_report import project_time_report, time_report_csv
+from annotation.models import Assignment, Operation
 from annotation.services.assignments import assignment_create
-from tests.annotation.test_time_report import annotate
+from reporting.models import SuggestionShown
+from reporting.selectors.time_report import project_time_report, time_report_csv
 from tests.e2e.workspace import open_workspace, press, wait_saved
 from tests.factories import (
     AdminFactory,
@@ -24,6 +24,7 @@ from tests.factories import (
     mention_ids,
 )
 from tests.modelserve.test_suggestions_payload import finished_run
+from tests.reporting.test_time_report import annotate
 
 
 def wait_for(condition, timeout=10.0):

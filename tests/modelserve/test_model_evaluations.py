@@ -12,7 +12,6 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from annotation.selectors.agreement_gold import annotators_vs_gold
 from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
@@ -23,6 +22,7 @@ from modelserve.services.evaluations import model_evaluation_execute, model_eval
 from modelserve.services.settings import suggestion_settings_set
 from modelserve.training.learning import run_params
 from modelserve.training.registry import train_topics
+from reporting.selectors.agreement_gold import annotators_vs_gold
 from tests.factories import AdminFactory, ProjectFactory, UserFactory
 from tests.paths import DEMO, SCICO_DEMO
 

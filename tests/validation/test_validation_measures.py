@@ -7,9 +7,9 @@ import pytest
 
 from annotation.infra import state_cache
 from annotation.models import Assignment, Operation
-from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
+from reporting.selectors.agreement import agreement_csv, project_agreement
 from tests.factories import PASSWORD, AdminFactory, UserFactory, mention_ids
 from tests.validation.validation_setup import validation_project, validation_topic
 from validation.selectors.measures import validation_measures_csv_rows

@@ -6,7 +6,7 @@ The report's Topics column counts submitted topics."""
 import pytest
 
 from annotation.models import WEC_REASONS, Project
-from annotation.selectors.agreement import project_agreement
+from reporting.selectors.agreement import project_agreement
 from tests.factories import UserFactory
 from tests.validation.test_validation_measures import validate
 from tests.validation.validation_setup import validation_project, validation_topic

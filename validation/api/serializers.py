@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from annotation.api.serializers.agreement_validation import ValidationReason
 from annotation.api.serializers.effects import decision
 from annotation.api.serializers.fields import span_list
+from annotation.api.serializers.projects import ValidationReason
 from annotation.api.serializers.workspace import DocumentPayload, assignment_status
 
 

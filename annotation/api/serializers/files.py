@@ -1,12 +1,9 @@
-"""What the admin's file endpoints answer: an import's summary, the agreement report."""
+"""What the admin's file endpoints answer: an import's summary."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from annotation.api.serializers.agreement_gold import VsGoldSection
-from annotation.api.serializers.agreement_validation import ValidationMeasures
-from annotation.api.serializers.fields import Number
 from annotation.services.imports.topics import skipped_line
 
 
@@ -26,65 +23,3 @@ class ImportSummary(serializers.Serializer):
     gold = serializers.IntegerField(help_text="topics imported with a gold annotation")
     warnings = serializers.ListField(child=serializers.CharField())
     skipped = serializers.ListField(child=SkippedLine())
-
-
-def score(**kwargs) -> Number:
-    return Number(allow_null=True, help_text="null: undefined (nothing to score)", **kwargs)
-
-
-def interval() -> serializers.ListField:
-    return serializers.ListField(
-        child=Number(),
-        min_length=2,
-        max_length=2,
-        allow_null=True,
-        required=False,
-        help_text="95% bootstrap interval over topics [low, high] (1,000 seeded resamples); "
-        "null: none for this metric (alpha)",
-    )
-
-
-class TopicMetricScores(serializers.Serializer):
-    avg = score()
-    max = score()
-    pairs = serializers.DictField(
-        child=score(), help_text='"alice-bob" (usernames in annotator order) -> score'
-    )
-
-
-class OverallMetricScores(serializers.Serializer):
-    avg = score()
-    std = score()
-    max_micro = score()
-    max_macro = score()
-    avg_ci = interval()
-    max_micro_ci = interval()
-    max_macro_ci = interval()
-
-
-class AgreementReport(serializers.Serializer):
-    """annotation/selectors/agreement.py `project_agreement`."""
-
-    project = serializers.CharField(help_text="its name")
-    scheme = serializers.CharField(help_text="hierarchy, anaphora or hierarchy+anaphora")
-    annotators = serializers.ListField(child=serializers.CharField())
-    hierarchy_count = serializers.ChoiceField(
-        choices=["closure", "raw"],
-        help_text="the project's primary hierarchy F1: hierarchy_f1 (closure, SciCo's) or "
-        "hierarchy_f1_raw (raw edges, not SciCo's)",
-    )
-    notices = serializers.ListField(
-        child=serializers.CharField(),
-        help_text="what the page tells the project's admins above the figures (e.g. that the "
-        "primary hierarchy F1 was moved to SciCo's count)",
-    )
-    topics = serializers.DictField(
-        child=serializers.DictField(child=TopicMetricScores()),
-        help_text="topic external id -> metric -> scores",
-    )
-    overall = serializers.DictField(child=OverallMetricScores(), help_text="metric -> scores")
-    unscored_topics = serializers.ListField(
-        child=serializers.CharField(), help_text="topics fewer than two annotators submitted"
-    )
-    vs_gold = VsGoldSection(help_text="each annotator against the topics' gold")
-    validation = ValidationMeasures(required=False, help_text="validation projects only")

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from annotation.api.serializers.agreement_validation import ValidationReason
 from annotation.api.serializers.fields import Number
 from annotation.api.serializers.workspace import ProjectInfo, assignment_role, assignment_status
+
+
+# One of a validation project's reasons for a rejection, as the project stores it (the
+# validation workspace and the agreement report's validation section show them too).
+class ValidationReason(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
 
 
 class ValidationReasonInput(serializers.Serializer):

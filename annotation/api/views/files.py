@@ -1,4 +1,4 @@
-"""Admin endpoints that move files: import by upload, export as a download, agreement CSV."""
+"""Admin endpoints that move files: import by upload, export as a download."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from annotation.api.parsers import FormParser, MultiPartParser
-from annotation.api.serializers.files import AgreementReport, ImportSummary
+from annotation.api.serializers.files import ImportSummary
 from annotation.api.serializers.import_jobs import ImportJobPayload
 from annotation.models import ImportJob, Project
-from annotation.selectors.agreement import agreement_csv, project_agreement
 from annotation.services.downloads import annotations_download
 from annotation.services.imports.guessing import AUTO
 from annotation.services.imports.jobs import import_job_create, is_large
@@ -107,23 +106,3 @@ class ExportView(AdminView):
             as_attachment=True, filename=download.filename
         )
         return response
-
-
-class AgreementView(AdminView):
-    @extend_schema(
-        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
-        responses={
-            (200, "application/json"): AgreementReport,
-            (200, "text/csv"): OpenApiTypes.STR,
-        },
-    )
-    def get(self, request, pk: int):
-        project = get_object_or_404(Project, pk=pk)
-        result = project_agreement(project)
-        if request.query_params.get("format") == "csv":
-            response = HttpResponse(agreement_csv(result), content_type="text/csv; charset=utf-8")
-            response["Content-Disposition"] = content_disposition_header(
-                as_attachment=True, filename=f"{project.name}-agreement.csv"
-            )
-            return response
-        return Response(AgreementReport(result).data)

@@ -1215,7 +1215,7 @@ export interface components {
             /** @description median under 500 ms (Potato) */
             rubber_stamping: boolean;
         };
-        /** @description Decisions on one backend's suggestions of one kind (modelserve/services/acceptance.py). */
+        /** @description Decisions on one backend's suggestions of one kind (modelserve/acceptance_selectors.py). */
         AcceptanceRow: {
             backend: string;
             kind: string;
@@ -1275,7 +1275,7 @@ export interface components {
             skipped: string[];
             submitted: number;
         };
-        /** @description annotation/selectors/agreement.py `project_agreement`. */
+        /** @description reporting/selectors/agreement.py `project_agreement`. */
         AgreementReport: {
             /** @description its name */
             project: string;

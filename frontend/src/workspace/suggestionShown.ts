@@ -1,5 +1,5 @@
 // When a suggestion was first shown: the start of its acceptance latency on the progress
-// page (annotation/domain/time_spent.py; Potato's rubber-stamping check). The suggestion the
+// page (reporting/domain/time_spent.py; Potato's rubber-stamping check). The suggestion the
 // keys act on (the focus) is the one in front of the annotator; the first time each one
 // becomes the focus is recorded and sent in small batches. The browser sends how long ago
 // (age_ms), not a time of its own clock, so the server places the display on its own clock,

@@ -1,5 +1,5 @@
 // The report's annotator-vs-gold section as a table: one row per metric, one column per
-// annotator, each cell F1 with precision and recall (annotation/selectors/agreement_gold.py).
+// annotator, each cell F1 with precision and recall (reporting/selectors/agreement_gold.py).
 
 import type { components } from "../../api/schema";
 

@@ -1,0 +1,1 @@
+"""What the report endpoints send and accept, one module per report."""

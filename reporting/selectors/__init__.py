@@ -1,0 +1,1 @@
+"""Reads: the reports, from the core's tables and the reporting app's own."""
