@@ -102,6 +102,7 @@ def import_job_run(*, job_id: int, worker: str = "") -> str:
             job, ImportJob.Status.SUCCEEDED, str(result), progress=1.0, result=summary(result)
         ):
             raise _TakenOver
+        after_commit(_remove_stored, job.path)  # once the topics and the end commit
 
     try:
         with lifecycle.Heartbeat(job), _local_copy(job.path) as path:
@@ -122,7 +123,6 @@ def import_job_run(*, job_id: int, worker: str = "") -> str:
     except Exception as error:  # the job records any failure for the page that polls it
         logger.exception("import job %s failed", job_id)
         return _finish(job, ImportJob.Status.FAILED, f"{type(error).__name__}: {error}")
-    after_commit(_remove_stored, job.path)
     return f"succeeded: {result}"
 
 
