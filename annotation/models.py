@@ -16,6 +16,7 @@ from django.db.models import F, Q
 
 from annotation import gates
 from corefscore.corpus import LINK_TYPES
+from foundation.jobs.models import Job
 
 # WEC's three conditions (seed 001, section 3.3), as the reasons a mention fails them.
 WEC_REASONS = [
@@ -447,15 +448,9 @@ class ValidationDecision(models.Model):
         return f"{self.decision} mention {self.mention_id}"
 
 
-class ImportJob(models.Model):
+class ImportJob(Job):
     """A large upload imported by the general Celery worker, not in the web request: the
     upload waits in a file under var/imports until the job has run (services/imports/jobs.py)."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        SUCCEEDED = "succeeded"
-        FAILED = "failed"
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="import_jobs")
     user = models.ForeignKey(
@@ -465,13 +460,9 @@ class ImportJob(models.Model):
     format = models.CharField(max_length=20)
     skip_invalid = models.BooleanField(default=False)
     path = models.CharField(max_length=1000, help_text="the stored upload, removed once run")
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
-    progress = models.FloatField(default=0.0)
-    message = models.CharField(max_length=300, blank=True)
     result = models.JSONField(null=True, blank=True, help_text="the import's summary")
+    # a refusal's every error, in the annotator's words (the import page lists them)
     errors = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"import of {self.file_name} ({self.status})"

@@ -207,6 +207,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # tells the second worker to leave it alone.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+    # A worker scans for the messages of dead workers every interval x throttle seconds
+    # (kombu's 10 x 10 by default); tests with a 3 s visibility timeout scan every second.
+    "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_SECONDS", default=10),
+    "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=10),
     # Workers wait for messages in their event loop (no socket timeout applies there); these
     # bound the synchronous calls: a publish from the web server, a control ping.
     "socket_timeout": max(3.0, REDIS_TIMEOUT),
@@ -419,6 +423,8 @@ MODEL_CACHE_MB = env.int("MODEL_CACHE_MB", default=1024)
 # A run whose worker has not refreshed its heartbeat for this long is taken over by the next
 # worker that receives the (redelivered) task.
 SUGGEST_HEARTBEAT_STALE_SECONDS = env.int("SUGGEST_HEARTBEAT_STALE_SECONDS", default=30)
+# A job whose worker died this many times is failed rather than claimed again (docs/jobs.md).
+JOB_MAX_ATTEMPTS = env.int("JOB_MAX_ATTEMPTS", default=3)
 # Learning in the loop (docs/learning.md): a project that learns retrains after this many new
 # submissions, or once the oldest new one has waited this long; the share of topics held out
 # (by a stable hash of the topic id); the fewest training topics; epochs (0: the backend's

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 
 from annotation.models import Project
+from foundation.jobs.models import Job
 
 
 class SplitRecord(models.Model):
@@ -37,15 +38,9 @@ class SplitRecord(models.Model):
         return f"{self.method} split of project {self.project_id} (seed {self.seed})"
 
 
-class ReleaseJob(models.Model):
+class ReleaseJob(Job):
     """A release bundle built by the general Celery worker (datasets/services/release_jobs.py):
     the Datasets page polls it for its progress, then offers the stored bundle's download."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        SUCCEEDED = "succeeded"
-        FAILED = "failed"
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="release_jobs")
     user = models.ForeignKey(
@@ -54,19 +49,10 @@ class ReleaseJob(models.Model):
     formats = models.JSONField(default=list, blank=True, help_text="empty: the defaults")
     source = models.CharField(max_length=20, blank=True)
     with_names = models.BooleanField(default=False)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
-    progress = models.FloatField(default=0.0)
-    message = models.CharField(max_length=300, blank=True)
     # The stored bundle once succeeded: name (in the default storage), size, files, warnings.
     result = models.JSONField(null=True, blank=True)
-    # Taking over a dead worker's job, as model runs do (modelserve/services/execution.py).
-    worker = models.CharField(max_length=200, blank=True)
-    attempts = models.PositiveIntegerField(default=0)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
+    class Meta(Job.Meta):
         ordering: ClassVar[list[str]] = ["project", "-created_at", "-id"]
 
     def __str__(self) -> str:

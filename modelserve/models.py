@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from foundation.jobs.models import Job
+
 
 def _default_backend() -> str:
     from modelserve.backends import DEFAULT_BACKEND
@@ -41,42 +43,24 @@ class SuggestionSettings(models.Model):
         return f"{self.project_id}: {self.backend}"
 
 
-class SuggestionRun(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        SUCCEEDED = "succeeded"
-        FAILED = "failed"
+class SuggestionRun(Job):
+    """A model's suggestions for a topic: a job (foundation/jobs) the model worker runs."""
 
     topic = models.ForeignKey(
         "annotation.Topic", on_delete=models.CASCADE, related_name="suggestion_runs"
     )
     backend = models.CharField(max_length=50)
     params = models.JSONField(default=dict, blank=True)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
-    progress = models.FloatField(default=0.0)
-    message = models.CharField(max_length=300, blank=True)
-    error = models.TextField(blank=True)
     timings = models.JSONField(default=dict, blank=True)
     device = models.CharField(max_length=50, blank=True)
-    attempts = models.PositiveIntegerField(default=0)
-    worker = models.CharField(max_length=200, blank=True)
-    # Refreshed every few seconds by the worker running it: a redelivered task whose run has a
-    # fresh heartbeat leaves it to that worker; a stale one means the worker died, so it takes over.
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
+    class Meta(Job.Meta):
         ordering: ClassVar[list[str]] = ["-created_at"]
         constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.CheckConstraint(
-                condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_fraction"
-            ),
+            *Job.Meta.constraints,
             # A user waits for their run of a topic before asking again (services/runs.py).
             models.UniqueConstraint(
                 fields=["topic", "requested_by"],
@@ -125,15 +109,9 @@ class Suggestion(models.Model):
         return f"{self.kind} suggestion {self.pk} of run {self.run_id}"
 
 
-class ModelTraining(models.Model):
+class ModelTraining(Job):
     """A model the model worker trains after start-up (the ChEMU mention tagger), so that
     `make up` does not wait for it; the admin Suggestions page shows its progress."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        SUCCEEDED = "succeeded"
-        FAILED = "failed"
 
     name = models.CharField(max_length=50)
     # A retraining from a project's own work (services/learning.py); null: a default model.
@@ -144,24 +122,11 @@ class ModelTraining(models.Model):
         on_delete=models.CASCADE,
         related_name="model_trainings",
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
-    progress = models.FloatField(default=0.0)
-    message = models.CharField(max_length=300, blank=True)
-    error = models.TextField(blank=True)
-    worker = models.CharField(max_length=200, blank=True)
-    # As for runs: a redelivered task whose training has a fresh heartbeat leaves it alone.
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
+    class Meta(Job.Meta):
         ordering: ClassVar[list[str]] = ["-created_at"]
         constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.CheckConstraint(
-                condition=Q(progress__gte=0) & Q(progress__lte=1),
-                name="training_progress_fraction",
-            ),
+            *Job.Meta.constraints,
             models.UniqueConstraint(
                 fields=["name"],
                 condition=Q(status__in=["queued", "running"]),
@@ -207,16 +172,10 @@ class ModelVersion(models.Model):
         return f"{self.backend} v{self.number} of project {self.project_id}"
 
 
-class ModelEvaluation(models.Model):
+class ModelEvaluation(Job):
     """A backend (and model version) scored on a project's gold: the admin Models page starts
     one, the model worker predicts every gold topic and scores it (services/evaluations.py);
     rows are kept, so runs can be compared."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        SUCCEEDED = "succeeded"
-        FAILED = "failed"
 
     class Gold(models.TextChoices):
         # as the agreement report: the latest submitted adjudication, else the imported gold
@@ -241,31 +200,12 @@ class ModelEvaluation(models.Model):
     )
     params = models.JSONField(default=dict, blank=True)
     gold_source = models.CharField(max_length=20, choices=Gold.choices, default=Gold.GOLD)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
-    progress = models.FloatField(default=0.0)
-    message = models.CharField(max_length=300, blank=True)
-    error = models.TextField(blank=True)
-    worker = models.CharField(max_length=200, blank=True)
-    attempts = models.PositiveIntegerField(default=0)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
     device = models.CharField(max_length=50, blank=True)
     # modelserve/model_scores.py's answer: metrics, per-topic rows, overall with intervals
     result = models.JSONField(default=dict, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering: ClassVar[list[str]] = ["-created_at", "-id"]
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.CheckConstraint(
-                condition=Q(progress__gte=0) & Q(progress__lte=1),
-                name="evaluation_progress_fraction",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"{self.backend} evaluation {self.pk} ({self.status})"

@@ -12,6 +12,7 @@ from celery.signals import celeryd_init, worker_process_init
 from django.conf import settings
 from django.db import close_old_connections, connection
 
+from foundation.jobs import lifecycle
 from modelserve.queues import is_model_queue
 from modelserve.services.evaluations import EVALUATE_TASK, model_evaluation_execute
 from modelserve.services.execution import suggestion_run_execute
@@ -37,9 +38,9 @@ def run_suggestions(self, *, run_id: int) -> str:
     """Takes an id, is idempotent, acknowledged late: a worker killed mid-run leaves the
     message unacknowledged, Redis redelivers it, and the next worker completes the run once."""
     outcome = suggestion_run_execute(run_id=run_id, worker=self.request.hostname or "")
-    if outcome.startswith("skipped") and _still_running(run_id):
+    if outcome == lifecycle.BUSY:
         # Another worker holds it with a fresh heartbeat; look again later in case it dies.
-        raise self.retry(countdown=15)
+        raise self.retry(countdown=lifecycle.retry_countdown())
     return outcome
 
 
@@ -63,8 +64,13 @@ def train_model(self, *, training_id: int) -> str:
 def evaluate_model(self, *, evaluation_id: int) -> str:
     """A model scored on a project's gold (the admin Models page). Idempotent like a run: a
     redelivered message finds the evaluation finished, or alive on another worker, or stale
-    and takes it over."""
-    return model_evaluation_execute(evaluation_id=evaluation_id, worker=self.request.hostname or "")
+    and takes it over; while it is fresh the task looks again later."""
+    outcome = model_evaluation_execute(
+        evaluation_id=evaluation_id, worker=self.request.hostname or ""
+    )
+    if outcome == lifecycle.BUSY:
+        raise self.retry(countdown=lifecycle.retry_countdown())
+    return outcome
 
 
 def _train_in_background(*, training_id: int, worker: str) -> None:
@@ -72,12 +78,6 @@ def _train_in_background(*, training_id: int, worker: str) -> None:
         model_training_execute(training_id=training_id, worker=worker)
     finally:
         connection.close()
-
-
-def _still_running(run_id: int) -> bool:
-    from modelserve.models import SuggestionRun
-
-    return SuggestionRun.objects.filter(pk=run_id, status=SuggestionRun.Status.RUNNING).exists()
 
 
 # -- the sweeper -------------------------------------------------------------------------------

@@ -13,14 +13,9 @@ from tests.paths import REPO
 APPS = ("annotation", "accounts", "adjudication", "validation", "modelserve", "onboarding")
 APPS += ("datasets",)
 
-# Signatures fixed by someone else: the job lifecycle (being rewritten as one module, issue
-# 37) and a hook the core calls positionally (annotation/validation_hooks.py `import_fit`).
+# A signature fixed by someone else: a hook the core calls positionally
+# (annotation/validation_hooks.py `import_fit`).
 FIXED = {
-    "modelserve/services/execution.py::job_claim",
-    "modelserve/services/evaluations.py::evaluation_task_send",
-    "modelserve/services/runs.py::run_task_send",
-    "modelserve/services/training_tasks.py::training_task_send",
-    "modelserve/services/learning.py::learning_train",
     "validation/services/import_checks.py::validation_unfit_drop",
 }
 

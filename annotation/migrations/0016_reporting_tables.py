@@ -7,7 +7,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("annotation", "0014_hierarchy_count_scico"),
+        ("annotation", "0015_import_job_lifecycle"),
     ]
 
     operations = [

@@ -7,11 +7,10 @@ nothing), the task is sent after commit, and the worker builds and stores the bu
 (release_storage.py) while writing its progress on the row; the page polls the row and
 offers the download once it succeeded, or says why it failed.
 
-As the import job (annotation/services/imports/jobs.py) the task is idempotent: a finished
-job is left alone. As the model runs (modelserve/services/execution.py) a running job keeps a
-heartbeat: a worker that dies mid-build leaves a stale one, and the task, redelivered (acks
-late), is taken over by the next worker; a job with a fresh heartbeat belongs to a live worker
-and is left to it. The finishing write checks the attempt, so a late worker cannot overwrite
+A job like every other (foundation/jobs/lifecycle.py): a finished job is left alone; a running
+job keeps a heartbeat, so a worker that dies mid-build leaves a stale one and the task,
+redelivered (acks late), takes it over; a job with a fresh heartbeat belongs to a live worker
+and is left to it. The finishing write is the owner's only, so a late worker cannot overwrite
 the new owner's result. Only one job of a project may be queued or running at a time: two
 builds would store over the same file. A request for a new build replaces an abandoned job (its
 worker stopped beating, or its task message was lost from the broker while it waited): that job
@@ -33,8 +32,9 @@ from datasets.errors import DatasetRefused, ReleaseUnderWay
 from datasets.models import ReleaseJob
 from datasets.services.release import release_formats
 from datasets.services.release_storage import dataset_release_store
+from foundation.jobs import lifecycle
+from foundation.jobs.models import stale_after
 from foundation.side_effects import after_commit
-from modelserve.services.execution import Heartbeat, heartbeat_stale_after, job_claim
 from modelserve.workers import waiting_run_ids
 
 logger = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def _abandoned(job: ReleaseJob) -> str | None:
     worker stopped beating, or a queued one that waited the staleness window with its task
     message gone from the broker (lost with a flushed or replaced Redis: no worker will ever
     take it, and it would block every new build)."""
-    stale_before = timezone.now() - heartbeat_stale_after()
+    stale_before = timezone.now() - stale_after()
     if job.status == ReleaseJob.Status.RUNNING:
         beat = job.heartbeat_at
         return "its worker stopped" if beat is not None and beat <= stale_before else None
@@ -116,61 +116,37 @@ def _give_up(job: ReleaseJob, reason: str) -> None:
 
 
 def _send(job_id: int) -> None:
-    # By name, through the project's Celery app (datasets/tasks.py imports this module).
-    try:
-        current_app.send_task(RELEASE_TASK, kwargs={"job_id": job_id}, ignore_result=True)
-    except Exception as error:  # noqa: BLE001 - any broker failure: the row says so
-        logger.warning("release job %s: its task could not be sent (%r)", job_id, error)
-        ReleaseJob.objects.filter(pk=job_id, status=ReleaseJob.Status.QUEUED).update(
-            status=ReleaseJob.Status.FAILED,
-            message="the worker queue did not answer: make the bundle again",
-            finished_at=timezone.now(),
-        )
-
-
-def _claim(job_id: int, worker: str) -> ReleaseJob | None:
-    return job_claim(
+    # By name, through the project's Celery app (datasets/tasks.py imports this module); a
+    # broker that fails fails the job with the reason (lifecycle.send_or_fail).
+    lifecycle.send_or_fail(
         ReleaseJob,
         job_id,
-        worker,
-        lambda job: {
-            "progress": 0.0,
-            "message": "starting" if job.attempts == 1 else "starting again (a worker stopped)",
-        },
+        lambda: current_app.send_task(RELEASE_TASK, kwargs={"job_id": job_id}, ignore_result=True),
     )
 
 
 def release_job_run(*, job_id: int, worker: str = "") -> str:
     """The task's body: build and store the bundle, recording progress and the outcome."""
     close_old_connections()
-    job = _claim(job_id, worker)
-    if job is None:
-        return "skipped: finished, gone or running elsewhere"
-    owned = ReleaseJob.objects.filter(
-        pk=job.pk, status=ReleaseJob.Status.RUNNING, attempts=job.attempts
-    )
-
-    def progress(fraction: float, message: str) -> None:
-        owned.update(
-            progress=max(0.0, min(0.99, fraction)),
-            message=message[:300],
-            heartbeat_at=timezone.now(),
-        )
-
+    claim = lifecycle.claim(ReleaseJob, job_id, worker=worker)
+    if not claim.claimed:
+        return claim.answer()
+    job: ReleaseJob = claim.job
     try:
-        with Heartbeat(owned, name=f"release-{job.pk}"):
+        with lifecycle.Heartbeat(job):
             stored = dataset_release_store(
                 project=job.project,
                 formats=job.formats or None,
                 with_names=job.with_names,
                 source=job.source or None,
-                progress=progress,
+                # below 1 until the bundle is stored; every step shows (a few per build)
+                progress=lifecycle.progress_reporter(job, every=0, ceiling=0.99),
             )
     except DatasetRefused as refused:
-        return _finish(owned, ReleaseJob.Status.FAILED, refused.message)
+        return _finish(job, ReleaseJob.Status.FAILED, refused.message)
     except Exception as error:  # the job records any failure for the page that polls it
         logger.exception("release job %s failed", job_id)
-        return _finish(owned, ReleaseJob.Status.FAILED, f"{type(error).__name__}: {error}")
+        return _finish(job, ReleaseJob.Status.FAILED, f"{type(error).__name__}: {error}")
     result = {
         "name": stored.name,
         "size": stored.size,
@@ -178,15 +154,10 @@ def release_job_run(*, job_id: int, worker: str = "") -> str:
         "warnings": stored.warnings,
     }
     message = f"{len(stored.files)} files, {stored.size:,} bytes"
-    return _finish(owned, ReleaseJob.Status.SUCCEEDED, message, result=result)
+    return _finish(job, ReleaseJob.Status.SUCCEEDED, message, result=result)
 
 
-def _finish(owned, status: str, message: str, *, result=None) -> str:
-    owned.update(
-        status=status,
-        progress=1.0,
-        message=message[:300],
-        result=result,
-        finished_at=timezone.now(),
-    )
+def _finish(job: ReleaseJob, status: str, message: str, *, result=None) -> str:
+    if not lifecycle.finish(job, status, message, progress=1.0, result=result):
+        return "skipped: another worker took the job over"
     return f"{status}: {message}"

@@ -4,9 +4,10 @@ through modelserve.tasks).
 
 An evaluation predicts every topic of the chosen gold with the chosen backend and model
 version, given the gold's mentions, and scores it with the agreement report's functions next
-to the annotators' submitted work on the same topics (modelserve/model_scores.py). Like a
-suggestion run it is idempotent (a finished one is left alone; one with a fresh heartbeat
-belongs to a live worker; a stale one is taken over) and writes its result once, at the end.
+to the annotators' submitted work on the same topics (modelserve/model_scores.py). A job
+(foundation/jobs/lifecycle.py): a finished one is left alone, one with a fresh heartbeat
+belongs to a live worker, a stale one is taken over, and only the owner writes its result,
+once, at the end.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import close_old_connections, transaction
-from django.utils import timezone
 
 from annotation.models import Annotation, Project
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from corefscore.scoring import api
+from foundation.jobs import lifecycle
 from foundation.side_effects import after_commit
 from modelserve import model_scores
 from modelserve.backends import get_backend
@@ -34,7 +35,6 @@ from modelserve.model_scores import MODEL_PARAMETER, ON_A_DEVICE
 from modelserve.model_store import models_local_for
 from modelserve.models import ModelEvaluation, ModelVersion
 from modelserve.queues import backend_queue
-from modelserve.services.execution import Heartbeat, job_claim
 from modelserve.services.settings import backend_params_checked, model_path_checked
 
 logger = logging.getLogger(__name__)
@@ -43,26 +43,19 @@ EVALUATE_TASK = "modelserve.tasks.evaluate_model"
 ACTIVE = (ModelEvaluation.Status.QUEUED, ModelEvaluation.Status.RUNNING)
 
 
-def evaluation_task_send(evaluation_id: int, backend: str) -> None:
+def evaluation_task_send(evaluation_id: int, *, backend: str) -> None:
     """Queue the evaluation in its backend's queue (modelserve/queues.py), where the workers
-    that serve that model are."""
-    try:
-        current_app.send_task(
+    that serve that model are; a broker that fails fails it with the reason (send_or_fail)."""
+    lifecycle.send_or_fail(
+        ModelEvaluation,
+        evaluation_id,
+        lambda: current_app.send_task(
             EVALUATE_TASK,
             kwargs={"evaluation_id": evaluation_id},
             queue=backend_queue(backend),
             ignore_result=True,
-        )
-    except Exception as error:  # noqa: BLE001 - any broker failure: the row says so
-        logger.warning("evaluation %s: its task could not be sent (%r)", evaluation_id, error)
-        queued = ModelEvaluation.objects.filter(
-            pk=evaluation_id, status=ModelEvaluation.Status.QUEUED
-        )
-        queued.update(
-            status=ModelEvaluation.Status.FAILED,
-            message="the model queue did not answer: start the evaluation again",
-            finished_at=timezone.now(),
-        )
+        ),
+    )
 
 
 def model_evaluation_request(
@@ -119,7 +112,7 @@ def model_evaluation_request(
             requested_by=user,
             message="waiting for a model worker",
         )
-        after_commit(evaluation_task_send, evaluation.pk, evaluation.backend)
+        after_commit(evaluation_task_send, evaluation.pk, backend=evaluation.backend)
     return evaluation
 
 
@@ -137,70 +130,42 @@ def _learnt_version(project: Project, backend: str, version: int, folder: str) -
     return learnt
 
 
-def _claim(evaluation_id: int, worker: str) -> ModelEvaluation | None:
-    return job_claim(
-        ModelEvaluation,
-        evaluation_id,
-        worker,
-        lambda row: {
-            "started_at": row.heartbeat_at,
-            "progress": 0.0,
-            "message": "loading the gold",
-            "error": "",
-        },
-    )
-
-
-def _progress_writer(evaluation_id: int):
-    last = [0.0]
-
-    def report(fraction: float, message: str) -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.5 and fraction < 1.0:
-            return
-        last[0] = now
-        ModelEvaluation.objects.filter(
-            pk=evaluation_id, status=ModelEvaluation.Status.RUNNING
-        ).update(
-            progress=max(0.0, min(0.99, float(fraction))),
-            message=message[:300],
-            heartbeat_at=timezone.now(),
-        )
-
-    return report
-
-
 def model_evaluation_execute(*, evaluation_id: int, worker: str = "") -> str:
     """Predict and score (the Celery task's body). Returns what happened."""
     close_old_connections()
-    evaluation = _claim(evaluation_id, worker)
-    if evaluation is None:
-        return "skipped: finished, gone or running elsewhere"
-    running = ModelEvaluation.objects.filter(
-        pk=evaluation.pk, status=ModelEvaluation.Status.RUNNING, attempts=evaluation.attempts
+    claim = lifecycle.claim(
+        ModelEvaluation,
+        evaluation_id,
+        worker=worker,
+        started=lambda _: {"message": "loading the gold"},
     )
+    if not claim.claimed:
+        return claim.answer()
+    evaluation: ModelEvaluation = claim.job
     try:
-        with Heartbeat(running, name=f"evaluation-{evaluation.pk}"):
-            result = _evaluate(evaluation, _progress_writer(evaluation.pk))
+        with lifecycle.Heartbeat(evaluation):
+            # below 1 until the result is stored: the page waits for the scores
+            progress = lifecycle.progress_reporter(evaluation, ceiling=0.99)
+            result = _evaluate(evaluation, progress)
     except Exception as exc:  # the row records any failure for the Models page
         logger.exception("model evaluation %s failed", evaluation.pk)
         failure = f"{type(exc).__name__}: {exc}"
-        running.update(
-            status=ModelEvaluation.Status.FAILED,
-            finished_at=timezone.now(),
-            message=failure[:300],
+        lifecycle.finish(
+            evaluation,
+            ModelEvaluation.Status.FAILED,
+            failure,
             error=(failure + "\n\n" + traceback.format_exc()).strip(),
         )
         return f"failed: {failure}"
     device = result.pop("device", "")
-    running.update(
-        status=ModelEvaluation.Status.SUCCEEDED,
-        progress=1.0,
-        finished_at=timezone.now(),
-        message=f"{result['overall']['topics']} topics scored",
+    if not lifecycle.finish(
+        evaluation,
+        ModelEvaluation.Status.SUCCEEDED,
+        f"{result['overall']['topics']} topics scored",
         result=result,
         device=device,
-    )
+    ):
+        return "skipped: another worker took the evaluation over"
     return "succeeded"
 
 

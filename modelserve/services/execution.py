@@ -6,35 +6,25 @@ are written in one transaction at the end, positions unique per run, so a worker
 mid-run leaves nothing behind and the next attempt writes the run exactly once.
 
 A worker whose heartbeat went stale may still be alive (a long pause, a slow disk) when
-another worker takes its run over. Its end therefore writes only while it still owns the run:
-the row is locked and its status, worker and attempt are checked in the transaction that
-writes, so the late worker can neither replace suggestions an annotator already accepted nor
-overwrite the new owner's status.
+another worker takes its run over. Its end therefore writes only while it still owns the run
+(the ownership rule of foundation/jobs/lifecycle.py, which every job follows): the row is
+locked and its status, worker and attempt are checked in the transaction that writes, so the
+late worker can neither replace suggestions an annotator already accepted nor overwrite the
+new owner's status.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import traceback
-from collections.abc import Callable
-from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
-from django.db import (
-    InterfaceError,
-    OperationalError,
-    close_old_connections,
-    connection,
-    transaction,
-)
-from django.db.models import QuerySet
-from django.utils import timezone
+from django.db import close_old_connections, transaction
 
 from annotation.models import Document, Topic
 from annotation.selectors.topic_data import topic_data_with_ids
+from foundation.jobs import lifecycle
 from modelserve.backends import UnknownBackend, get_backend
 from modelserve.backends.base import LinkSuggestion, Suggestions, check_links
 from modelserve.model_store import models_local_for
@@ -42,117 +32,26 @@ from modelserve.models import Suggestion, SuggestionRun
 from modelserve.services import run_broadcast
 
 logger = logging.getLogger(__name__)
-HEARTBEAT_SECONDS = 2.0
 
 
-def heartbeat_stale_after() -> timedelta:
-    return timedelta(seconds=getattr(settings, "SUGGEST_HEARTBEAT_STALE_SECONDS", 30))
-
-
-def job_claim(model: Any, pk: int, worker: str, started: Callable[[Any], dict[str, Any]]) -> Any:
-    """Mark a queued job row (an evaluation, a release build) as this worker's, or None when it
-    is finished, gone or alive on another worker (a running row with a fresh heartbeat); a
-    running row whose heartbeat went stale is taken over. `started(row)` gives the fields the
-    job sets on a claim besides status, worker, attempts and heartbeat (message, progress)."""
-    with transaction.atomic():
-        row = model.objects.select_for_update().filter(pk=pk).first()
-        if row is None or row.status not in (model.Status.QUEUED, model.Status.RUNNING):
-            return None
-        beat = row.heartbeat_at
-        fresh = beat is not None and timezone.now() - beat < heartbeat_stale_after()
-        if row.status == model.Status.RUNNING and fresh:
-            return None
-        row.status = model.Status.RUNNING
-        row.worker = worker
-        row.attempts += 1
-        row.heartbeat_at = timezone.now()
-        for field, value in started(row).items():
-            setattr(row, field, value)
-        row.save()
-    return row
-
-
-def _claim(run_id: int, worker: str) -> SuggestionRun | None:
-    """Mark the run as ours, or None when it is finished, gone (its topic was deleted) or
-    alive on another worker."""
-    with transaction.atomic():
-        run = SuggestionRun.objects.select_for_update().filter(pk=run_id).first()
-        finished = (SuggestionRun.Status.SUCCEEDED, SuggestionRun.Status.FAILED)
-        if run is None or run.status in finished:
-            return None
-        fresh = run.heartbeat_at and timezone.now() - run.heartbeat_at < heartbeat_stale_after()
-        if run.status == SuggestionRun.Status.RUNNING and fresh:
-            return None
-        run.status = SuggestionRun.Status.RUNNING
-        run.attempts += 1
-        run.worker = worker
-        run.started_at = timezone.now()
-        run.heartbeat_at = timezone.now()
-        run.progress = 0.0
-        run.message = "starting" if run.attempts == 1 else f"restarting (attempt {run.attempts})"
-        run.error = ""
-        run.save()
-    run_broadcast.run_changed(run)
-    return run
-
-
-class Heartbeat:
-    """Refreshes `heartbeat_at` on `rows` (a run or a training, filtered to its running state)
-    from a thread while the model works (a long encode calls no progress callback), so other
-    workers can tell a live job from a dead one."""
-
-    def __init__(self, rows: QuerySet, name: str) -> None:
-        self.rows = rows
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._beat, daemon=True, name=f"heartbeat-{name}")
-
-    def _beat(self) -> None:
-        try:
-            while not self.stop.wait(HEARTBEAT_SECONDS):
-                try:
-                    self.rows.update(heartbeat_at=timezone.now())
-                except (OperationalError, InterfaceError):
-                    connection.close()  # the pool was closed under it: next beat, afresh
-        finally:
-            connection.close()
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join(10)
-
-
-def _progress_reporter(run: SuggestionRun):
-    last = [0.0]
-
-    def report(fraction: float, message: str) -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.5 and fraction < 1.0:
-            return  # at most two updates a second: the bar moves, the database rests
-        last[0] = now
-        run.progress = max(0.0, min(1.0, float(fraction)))
-        run.message = message[:300]
-        if _owned(run).update(
-            progress=run.progress, message=run.message, heartbeat_at=timezone.now()
-        ):
-            run_broadcast.run_changed(run)
-
-    return report
+def _claim(run_id: int, worker: str) -> lifecycle.Claim:
+    """The run, as this worker's (foundation/jobs/lifecycle.py); the topic's page hears of it."""
+    claim = lifecycle.claim(SuggestionRun, run_id, worker=worker)
+    if claim.job is not None:
+        run_broadcast.run_changed(claim.job)
+    return claim
 
 
 def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
     """Run the model for one run (the Celery task's body). Returns what happened."""
     close_old_connections()
-    run = _claim(run_id, worker)
-    if run is None:
-        return "skipped: finished, gone or running elsewhere"
+    claim = _claim(run_id, worker)
+    if not claim.claimed:
+        return claim.answer()
+    run: SuggestionRun = claim.job
     timings: dict[str, float] = {}
     try:
-        # Only while ours: a late worker must not keep a new owner's dead run looking alive.
-        with Heartbeat(_owned(run), name=f"run-{run.pk}"):
+        with lifecycle.Heartbeat(run):
             started = time.perf_counter()
             topic = Topic.objects.select_related("project").get(pk=run.topic_id)
             data, mention_ids = topic_data_with_ids(topic)
@@ -162,7 +61,8 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
             backend = get_backend(run.backend, run.params, models_dir=settings.MODELS_DIR)
             timings["load_model_s"] = time.perf_counter() - started
             started = time.perf_counter()
-            suggestions = backend.suggest(data, progress=_progress_reporter(run))
+            progress = lifecycle.progress_reporter(run, written=run_broadcast.run_changed)
+            suggestions = backend.suggest(data, progress=progress)
             timings["predict_s"] = time.perf_counter() - started
         started = time.perf_counter()
         document_ids = list(
@@ -179,17 +79,18 @@ def suggestion_run_execute(*, run_id: int, worker: str = "") -> str:
             pick_device(run.params.get("device", getattr(settings, "SUGGEST_DEVICE", "auto")))
         )
         with transaction.atomic():
-            if not _still_ours(run):
+            # Locked and checked where the suggestions are stored: a late worker whose run was
+            # taken over must not replace suggestions an annotator already accepted.
+            if not lifecycle.still_owned(run):
                 return _superseded(run)
             count = _store(run, suggestions, mention_ids, document_ids)
             timings["store_s"] = time.perf_counter() - started
-            _owned(run).update(
-                status=SuggestionRun.Status.SUCCEEDED,
-                progress=1.0,
-                finished_at=timezone.now(),
+            lifecycle.finish(
+                run,
+                SuggestionRun.Status.SUCCEEDED,
+                _finished_message(count, suggestions),
                 timings=timings,
                 device=device,
-                message=_finished_message(count, suggestions),
             )
     except UnknownBackend as exc:
         return _fail(run, str(exc), timings)
@@ -209,21 +110,6 @@ def _finished_message(count: int, suggestions: Suggestions) -> str:
     return (f"{count} suggestions; {note}" if note else f"{count} suggestions")[:300]
 
 
-def _owned(run: SuggestionRun) -> QuerySet:
-    """The run's row while this execution owns it: running, on this worker, this attempt."""
-    return SuggestionRun.objects.filter(
-        pk=run.pk,
-        status=SuggestionRun.Status.RUNNING,
-        worker=run.worker,
-        attempts=run.attempts,
-    )
-
-
-def _still_ours(run: SuggestionRun) -> bool:
-    """Locks the row (inside the caller's transaction) and says whether we still own it."""
-    return _owned(run).select_for_update().exists()
-
-
 def _superseded(run: SuggestionRun) -> str:
     logger.warning(
         "suggestion run %s: attempt %s on %r lost the run to another worker; its result is dropped",
@@ -235,12 +121,12 @@ def _superseded(run: SuggestionRun) -> str:
 
 
 def _fail(run: SuggestionRun, message: str, timings: dict, detail: str = "") -> str:
-    # One UPDATE filtered on ownership: a run taken over stays the new owner's.
-    if not _owned(run).update(
-        status=SuggestionRun.Status.FAILED,
-        finished_at=timezone.now(),
+    # An owned write: a run taken over stays the new owner's.
+    if not lifecycle.finish(
+        run,
+        SuggestionRun.Status.FAILED,
+        message,
         error=(message + "\n\n" + detail).strip(),
-        message=message[:300],
         timings=timings,
     ):
         return _superseded(run)

@@ -28,6 +28,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from annotation.models import Annotation, Assignment, Project
+from foundation.jobs import lifecycle
 from foundation.side_effects import after_commit
 from modelserve.learning_selectors import chemu_base_topics, project_work
 from modelserve.model_store import model_upload, models_local_for
@@ -103,7 +104,7 @@ def learning_request(*, project_id: int, now=None) -> ModelTraining | None:
             project_id=project_id,
             message=f"waiting for a model worker ({len(new)} new submission(s))",
         )
-        after_commit(training_task_send, training.pk, learning_backend(project_id))
+        after_commit(training_task_send, training.pk, backend=learning_backend(project_id))
     return training
 
 
@@ -245,7 +246,7 @@ def _share(params: dict[str, Any]) -> None:
         model_upload(Path(value).relative_to(root).as_posix())
 
 
-def learning_train(training: ModelTraining, progress: Progress) -> str:
+def learning_train(training: ModelTraining, *, progress: Progress) -> str:
     """Train a new version of the training's project from its work; returns the summary."""
     from modelserve.training.learning_scores import held_out_scores
 
@@ -267,9 +268,11 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
         sizes += f", beside {len(base)} snippets of the ChEMU-Ref training file"
     progress(0.05, f"{backend}: {sizes}")
     # one folder per claim: a late worker still writing its own cannot mix files into ours
-    claim = int(training.started_at.timestamp() * 1000) if training.started_at else 0
     folder = (
-        Path(settings.MODELS_DIR) / "learned" / f"project-{project.pk}" / f"t{training.pk}-{claim}"
+        Path(settings.MODELS_DIR)
+        / "learned"
+        / f"project-{project.pk}"
+        / f"t{training.pk}-a{training.attempts}"
     )
     shutil.rmtree(folder, ignore_errors=True)
     encoder, profile = learning_start(project.pk)
@@ -287,8 +290,10 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
         previous_score = primary_score(
             backend, held_out_scores(backend, previous.params, work.held_out, **score_options)
         )
+    beside = f" beside {len(base)} base snippets" if base else ""
     version = _version_save(
         training,
+        summary=lambda version: _summary(version, len(work.train), beside),
         backend=backend,
         folder=folder,
         params=params,
@@ -300,29 +305,27 @@ def learning_train(training: ModelTraining, progress: Progress) -> str:
     )
     if version is None:
         return "another worker took the training over; its result is dropped"
+    return training.message
+
+
+def _summary(version: ModelVersion, topics: int, beside: str) -> str:
+    score, previous_score = version.score, version.previous_score
     shown = "no held-out score" if score is None else f"held-out {score:.3f}"
     kept = "" if version.not_worse else f" (worse than {previous_score:.3f}: not served)"
-    beside = f" beside {len(base)} base snippets" if base else ""
-    return f"version {version.number} on {len(work.train)} topics{beside}, {shown}{kept}"
+    return f"version {version.number} on {topics} topics{beside}, {shown}{kept}"
 
 
-def _version_save(training: ModelTraining, **fields: Any) -> ModelVersion | None:
-    """The version, numbered in order, if the training is still this execution's (a worker
-    whose training was taken over must not add a second version)."""
+def _version_save(
+    training: ModelTraining, *, summary: Callable[[ModelVersion], str], **fields: Any
+) -> ModelVersion | None:
+    """The version, numbered in order, and the training finished in the same transaction, if
+    the training is still this execution's: a worker whose training was taken over must not
+    add a second version, and one killed after the version was stored must not leave the
+    training running, for a take-over to train and store it again."""
     project_id = training.project_id
     assert project_id is not None
     with transaction.atomic():
-        still_ours = (
-            ModelTraining.objects.select_for_update()
-            .filter(
-                pk=training.pk,
-                status=ModelTraining.Status.RUNNING,
-                worker=training.worker,
-                started_at=training.started_at,
-            )
-            .exists()
-        )
-        if not still_ours:
+        if not lifecycle.still_owned(training):
             return None
         # numbers are given one at a time per project
         SuggestionSettings.objects.select_for_update().filter(project_id=project_id).first()
@@ -332,7 +335,7 @@ def _version_save(training: ModelTraining, **fields: Any) -> ModelVersion | None
             ]
             or 0
         ) + 1
-        return ModelVersion.objects.create(
+        version = ModelVersion.objects.create(
             project_id=project_id,
             backend=fields["backend"],
             number=number,
@@ -346,3 +349,5 @@ def _version_save(training: ModelTraining, **fields: Any) -> ModelVersion | None
             not_worse=is_not_worse(fields["score"], fields["previous_score"]),
             training=training,
         )
+        lifecycle.finish(training, ModelTraining.Status.SUCCEEDED, summary(version))
+        return version

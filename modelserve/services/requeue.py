@@ -11,9 +11,9 @@ from django.db import transaction
 from django.db.models import Model, Q
 from django.utils import timezone
 
-from modelserve.services.execution import heartbeat_stale_after
+from foundation.jobs.models import JobStatus, stale_after
 
-QUEUED, RUNNING = "queued", "running"  # the status values SuggestionRun and ModelTraining share
+QUEUED, RUNNING = JobStatus.QUEUED, JobStatus.RUNNING
 
 
 def silent_rows_requeue(
@@ -26,7 +26,7 @@ def silent_rows_requeue(
     sent again within the window. `send(row)` runs inside the transaction for each row: it
     registers the row's task (and anything else) after commit."""
     now = timezone.now()
-    stale_before = now - heartbeat_stale_after()
+    stale_before = now - stale_after()
     silent = Q(heartbeat_at__lt=stale_before) | Q(
         heartbeat_at__isnull=True, created_at__lt=stale_before
     )

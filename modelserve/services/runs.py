@@ -4,8 +4,6 @@ that nobody would otherwise execute (suggestion_runs_requeue)."""
 
 from __future__ import annotations
 
-import logging
-
 from celery import current_app
 from django.db import connection, transaction
 
@@ -14,6 +12,7 @@ from annotation.domain.errors import NotFound
 from annotation.errors import AnnotationLocked
 from annotation.models import Assignment, Project, Topic
 from annotation.selectors.access import visible_topics
+from foundation.jobs import lifecycle
 from foundation.roles import is_admin
 from foundation.side_effects import after_commit
 from modelserve.backends import available_backends
@@ -34,31 +33,29 @@ from modelserve.services.settings import backend_params_checked
 from modelserve.version_selectors import learned_run_settings
 from modelserve.workers import broker_reachable, waiting_run_ids
 
-logger = logging.getLogger(__name__)
-
 # The model worker's task (modelserve.tasks), sent by name: the tasks call the services,
 # never the other way round.
 RUN_TASK = "modelserve.tasks.run_suggestions"
 
 
-def run_task_send(run_id: int, backend: str) -> None:
-    """Queue the run's task in its backend's queue (modelserve/queues.py); a broker that fails
-    now leaves the run queued for the sweeper, because the run is committed and the request
-    that made it has nothing better to do."""
-    try:
-        current_app.send_task(
+def run_task_send(run_id: int, *, backend: str) -> None:
+    """Queue the run's task in its backend's queue (modelserve/queues.py). A broker that fails
+    now fails the run with the reason (lifecycle.send_or_fail, the one policy of every job),
+    and the topic's page hears of it, so the annotator asks again."""
+    sent = lifecycle.send_or_fail(
+        SuggestionRun,
+        run_id,
+        lambda: current_app.send_task(
             RUN_TASK,
             kwargs={"run_id": run_id},
             queue=backend_queue(backend),
             ignore_result=True,
-        )
-    except Exception as error:  # noqa: BLE001 - any broker failure: the sweeper sends it later
-        logger.warning(
-            "run %s stays queued: its task could not be sent (%r); a model worker's sweeper "
-            "sends it once the broker answers",
-            run_id,
-            error,
-        )
+        ),
+    )
+    if not sent:
+        run = SuggestionRun.objects.filter(pk=run_id).first()
+        if run is not None:
+            run_broadcast.run_changed(run)
 
 
 def active_runs_locked(*, topic_ids: list[int], user) -> list[SuggestionRun]:
@@ -128,7 +125,7 @@ def suggestion_run_request(
         requested_by=user,
         message="waiting for a model worker",
     )
-    after_commit(run_task_send, run.pk, run.backend)
+    after_commit(run_task_send, run.pk, backend=run.backend)
     after_commit(run_broadcast.run_changed, run)
     return run
 
@@ -188,15 +185,15 @@ def project_runs_request(
 def suggestion_runs_requeue() -> list[int]:
     """Send again the task of every run that no worker would otherwise execute, and return
     their ids: a run `running` whose heartbeat is stale (its worker died), or `queued` for
-    longer than the staleness window with no message waiting in the broker (the send failed,
-    or a worker died holding the message, which Redis would redeliver only after the
+    longer than the staleness window with no message waiting in the broker (lost with a
+    flushed Redis, or held by a worker that died, which Redis would redeliver only after the
     visibility timeout). Idempotent and safe to run from every model worker: rows are locked
     (others skip them), and a re-queued run's heartbeat is set to now, so it is not sent again
     within the window. A duplicate message is harmless: the execution claims the run once.
     Raises redis.RedisError when the broker does not answer (nothing is changed then)."""
 
     def send(run: SuggestionRun) -> None:
-        after_commit(run_task_send, run.pk, run.backend)
+        after_commit(run_task_send, run.pk, backend=run.backend)
         after_commit(run_broadcast.run_changed, run)
 
     runs = silent_rows_requeue(SuggestionRun, waiting=waiting_run_ids(RUN_TASK), send=send)

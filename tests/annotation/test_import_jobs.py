@@ -1,6 +1,9 @@
 """Large uploads are imported by a real Celery worker, not in the request: the API answers 202
 with a job at once, and the job reports its progress and then the import's summary, or its
-refusal with every error and nothing written."""
+refusal with every error and nothing written. A worker killed mid-import (SIGKILL, as a crash
+or an OOM kill) leaves its task unacknowledged; Redis redelivers it and the next worker takes
+the job over once the dead one's heartbeat is stale, importing the file once. (Before the one
+job lifecycle the redelivered task answered "skipped" and the job stayed running for ever.)"""
 
 from __future__ import annotations
 
@@ -16,8 +19,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from rest_framework.test import APIClient
 
-from annotation.models import Mention, Topic
+from annotation.models import ImportJob, Mention, Topic
 from tests.factories import AdminFactory, ProjectFactory
+from tests.modelserve.test_runs_with_worker import FAST_REDELIVERY
 from tests.workers import Worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,6 +85,16 @@ def poll(client, job: int, timeout: float = 180) -> tuple[dict, list[float]]:
     raise AssertionError(f"job {job} still {body['status']} after {timeout} s")
 
 
+def uploads_removed(folder: Path, timeout: float = 10) -> bool:
+    """The worker removes the stored upload just after the job's end commits: wait for it."""
+    deadline = time.monotonic() + timeout
+    while any(folder.iterdir()):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def admin_client() -> APIClient:
     client = APIClient()
     client.force_authenticate(AdminFactory())
@@ -107,7 +121,7 @@ def test_a_large_upload_is_a_job_the_worker_imports_with_progress(worker, upload
     assert body["progress"] == 1.0
     assert Mention.objects.filter(topic__project=project).count() == 20_000
     assert seen == sorted(seen)  # progress only moves forward
-    assert list(uploads.iterdir()) == []  # the stored upload is gone once imported
+    assert uploads_removed(uploads)  # the stored upload is gone once imported
 
 
 def test_a_large_upload_that_is_refused_says_why_in_its_job_and_writes_nothing(worker, uploads):
@@ -130,3 +144,60 @@ def test_a_small_upload_is_still_imported_at_once(uploads):
 
     assert answer.status_code == 201
     assert answer.json()["topics"] == ["0"]
+
+
+TOPICS, MENTIONS = 30, 2000  # a few seconds of reading and checking: time to kill it
+
+
+def default_worker(services) -> Worker:
+    worker = Worker(
+        database_url=services.postgres.url(connection.settings_dict["NAME"]),
+        redis_url=services.redis_url,
+        secret_key=settings.SECRET_KEY,
+        queues="default",
+        name="default-test",
+        extra_env=FAST_REDELIVERY,
+    )
+    worker.wait_ready()
+    return worker
+
+
+def wait_for(job_id: int, statuses: set[str], timeout: float, step: float = 0.05) -> ImportJob:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = ImportJob.objects.get(pk=job_id)
+        if job.status in statuses:
+            return job
+        time.sleep(step)
+    raise AssertionError(
+        f"import job {job_id} still {job.status} ({job.message}) after {timeout} s"
+    )
+
+
+def test_an_import_whose_worker_was_killed_is_taken_over_and_imported_once(services, uploads):
+    project = ProjectFactory(hierarchy=True)
+    first = default_worker(services)
+    try:
+        answer, _ = post(admin_client(), project, big_scico(topics=TOPICS, mentions_each=MENTIONS))
+        assert answer.status_code == 202, answer.content
+        job_id = answer.json()["job"]
+        wait_for(job_id, {"running", "succeeded", "failed"}, timeout=60)
+    finally:
+        first.kill()
+    job = ImportJob.objects.get(pk=job_id)
+    assert job.status == "running", "the import ended before the worker was killed"
+    assert not Topic.objects.filter(project=project).exists()
+
+    second = default_worker(services)
+    try:
+        job = wait_for(job_id, {"succeeded", "failed"}, timeout=120, step=0.3)
+    finally:
+        second.stop()
+
+    assert job.status == "succeeded", (job.message, job.errors)
+    assert job.attempts == 2
+    assert job.worker.startswith(second.name)
+    assert Topic.objects.filter(project=project).count() == TOPICS
+    assert Mention.objects.filter(topic__project=project).count() == TOPICS * MENTIONS
+    assert job.result["topics"] == [str(t) for t in range(TOPICS)]
+    assert uploads_removed(uploads)  # the stored upload is removed once, at the end

@@ -96,6 +96,7 @@ def test_submissions_retrain_the_suggester_in_the_worker_that_takes_over_a_dead_
         assert during.started_at < training.finished_at
         assert training.status == "succeeded", training.error
         assert training.worker.startswith(second.name)  # taken over, as runs are
+        assert training.attempts == 2
         assert ModelTraining.objects.filter(project=learning_project).count() == 1
         version = ModelVersion.objects.get(project=learning_project)  # one, not two
         assert (version.backend, version.number) == ("trained", 1)

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from foundation.jobs import lifecycle
 from modelserve.models import SuggestionRun
 from modelserve.queues import model_queues
 from modelserve.services.runs import RUN_TASK, suggestion_run_request, suggestion_runs_requeue
@@ -103,9 +104,8 @@ def test_a_suggestion_request_with_the_model_queue_down_answers_503_at_once_and_
     assert not SuggestionRun.objects.exists()
 
 
-def test_a_task_that_cannot_be_sent_after_commit_leaves_the_run_queued_for_the_sweeper(
-    monkeypatch, caplog
-):
+def test_a_task_that_cannot_be_sent_after_commit_fails_the_run_with_the_reason(monkeypatch, caplog):
+    """The one broker policy of every job (docs/jobs.md): nobody polls a run no worker hears of."""
     from celery import current_app
 
     def broker_gone(*args, **kwargs):
@@ -116,5 +116,7 @@ def test_a_task_that_cannot_be_sent_after_commit_leaves_the_run_queued_for_the_s
     run = suggestion_run_request(topic=make_topic(), user=UserFactory())
 
     run.refresh_from_db()
-    assert run.status == "queued"
-    assert f"run {run.pk} stays queued" in caplog.text
+    assert run.status == "failed"
+    assert run.message == lifecycle.QUEUE_DOWN
+    assert run.finished_at is not None
+    assert f"SuggestionRun {run.pk}: its task could not be sent" in caplog.text

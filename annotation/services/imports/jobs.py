@@ -6,8 +6,10 @@ therefore stored in the default storage (imports/: var/imports locally, the buck
 STORAGE_URL), an `ImportJob` row is created, and the task is sent after commit; the API
 answers 202 with the job, which the import page polls for its progress (reading, checking,
 writing) and its result: the same summary, or the same refusal with every
-error, as a small upload gets at once. The task is idempotent: a job that is not queued any
-more is left alone, and the stored file is removed once the job has run. The worker reads the
+error, as a small upload gets at once. A job like every other (foundation/jobs/lifecycle.py):
+a finished job is left alone, one on a live worker is left to it, and one whose worker died
+(its heartbeat went stale) is taken over by the redelivered task, the topics written once;
+the stored file is removed once the job has finished. The worker reads the
 upload through the storage API into a temporary file of its own, so with STORAGE_URL the web
 server and the worker share no disk.
 """
@@ -26,13 +28,13 @@ from pathlib import Path
 from celery import current_app
 from django.conf import settings
 from django.core.files.storage import default_storage
-from django.db import transaction
-from django.utils import timezone
+from django.db import close_old_connections, transaction
 
 from annotation.errors import ImportRefused, UploadTooLarge
 from annotation.infra.file_names import safe_file_name
 from annotation.models import ImportJob, Project
 from annotation.services.imports.topics import ImportResult, skipped_line, topics_import
+from foundation.jobs import lifecycle
 from foundation.side_effects import after_commit
 
 logger = logging.getLogger(__name__)
@@ -76,25 +78,34 @@ def import_job_create(
 
 
 def _send(job_id: int) -> None:
-    # By name, through the project's Celery app (the task module imports this one).
-    current_app.send_task(IMPORT_TASK, kwargs={"job_id": job_id})
+    # By name, through the project's Celery app (the task module imports this one); a broker
+    # that fails fails the job with the reason (lifecycle.send_or_fail).
+    lifecycle.send_or_fail(
+        ImportJob, job_id, lambda: current_app.send_task(IMPORT_TASK, kwargs={"job_id": job_id})
+    )
 
 
-def import_job_run(*, job_id: int) -> str:
+def import_job_run(*, job_id: int, worker: str = "") -> str:
     """The task's body: import the stored file, recording progress and the outcome."""
-    with transaction.atomic():
-        job = ImportJob.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or job.status != ImportJob.Status.QUEUED:
-            return "skipped: gone or already run"
-        job.status = ImportJob.Status.RUNNING
-        job.message = "starting"
-        job.save(update_fields=["status", "message"])
+    close_old_connections()
+    claim = lifecycle.claim(ImportJob, job_id, worker=worker)
+    if not claim.claimed:
+        if claim.outcome == "exhausted":
+            _remove_stored(claim.job.path)
+        return claim.answer()
+    job: ImportJob = claim.job
 
-    def progress(fraction: float, message: str) -> None:
-        ImportJob.objects.filter(pk=job_id).update(progress=fraction, message=message[:300])
+    def finished(result: ImportResult) -> None:
+        # In the transaction that writes the topics: a worker killed after writing them but
+        # before finishing would leave a job the next worker takes over and imports again.
+        if not lifecycle.finish(
+            job, ImportJob.Status.SUCCEEDED, str(result), progress=1.0, result=summary(result)
+        ):
+            raise _TakenOver
+        after_commit(_remove_stored, job.path)  # once the topics and the end commit
 
     try:
-        with _local_copy(job.path) as path:
+        with lifecycle.Heartbeat(job), _local_copy(job.path) as path:
             result = topics_import(
                 project=job.project,
                 path=path,
@@ -102,14 +113,21 @@ def import_job_run(*, job_id: int) -> str:
                 skip_invalid=job.skip_invalid,
                 user=job.user,
                 name=job.file_name,
-                progress=progress,
+                progress=lifecycle.progress_reporter(job, every=0),  # three steps
+                written=finished,
             )
+    except _TakenOver:
+        return "skipped: another worker took the import over"
     except ImportRefused as refused:
         return _finish(job, ImportJob.Status.FAILED, refused.message, errors=refused.errors)
     except Exception as error:  # the job records any failure for the page that polls it
         logger.exception("import job %s failed", job_id)
         return _finish(job, ImportJob.Status.FAILED, f"{type(error).__name__}: {error}")
-    return _finish(job, ImportJob.Status.SUCCEEDED, str(result), result=summary(result))
+    return f"succeeded: {result}"
+
+
+class _TakenOver(Exception):
+    """The import's owner changed while it ran: its topics are rolled back."""
 
 
 @contextmanager
@@ -147,13 +165,14 @@ def summary(result: ImportResult) -> dict:
 
 
 def _finish(job: ImportJob, status: str, message: str, *, errors=None, result=None) -> str:
-    ImportJob.objects.filter(pk=job.pk).update(
-        status=status,
+    if not lifecycle.finish(
+        job,
+        status,
+        message,
         progress=1.0,
-        message=message[:300],
         errors=[str(e) for e in (errors or [])],
         result=result,
-        finished_at=timezone.now(),
-    )
-    _remove_stored(job.path)
+    ):
+        return "skipped: another worker took the import over"
+    after_commit(_remove_stored, job.path)  # after the topics commit: a take-over reads it
     return f"{status}: {message}"

@@ -110,10 +110,13 @@ def topics_import(
     user=None,
     name: str | None = None,
     progress: Callable[[float, str], None] | None = None,
+    written: Callable[[ImportResult], None] | None = None,
 ) -> ImportResult:
     """Import every topic of `path`: a file, a folder (searched at any depth), a zip, or an
     uploaded file; `name` is what messages call it (default: its base name). `progress`
-    hears (fraction, what now) between the steps (an import job: services/imports/jobs.py)."""
+    hears (fraction, what now) between the steps; `written(result)` runs in the transaction
+    that writes the topics, so what it writes commits with them, and what it raises undoes
+    them (an import job finishes itself there: services/imports/jobs.py)."""
     report_progress = progress or (lambda fraction, message: None)
     if format not in READERS and format != AUTO:
         raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(READERS)}", [])
@@ -129,6 +132,7 @@ def topics_import(
                 user=user,
                 name=file,
                 progress=progress,
+                written=written,
             )
     report_progress(0.1, "reading")
     source = _readable(path)
@@ -161,9 +165,12 @@ def topics_import(
     result.warnings += _scheme_warnings(project, topics, file)
     report_progress(0.5, f"writing {len(topics):,} topic(s)")
     try:
-        topics_write(
-            project=project, topics=topics, format=format, file=file, user=user, result=result
-        )
+        with transaction.atomic():
+            topics_write(
+                project=project, topics=topics, format=format, file=file, user=user, result=result
+            )
+            if written is not None:
+                written(result)
     except IntegrityError as error:
         # Another import of the same ids committed between our check and our insert.
         if (
