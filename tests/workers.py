@@ -1,4 +1,5 @@
-"""A real Celery worker process for tests, on the session's Redis and test database."""
+"""A real Celery worker process for tests, on the session's Redis and test database, and the
+helpers the killed-worker tests of every job kind share."""
 
 from __future__ import annotations
 
@@ -8,8 +9,24 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TypeVar
 
+from django.conf import settings
+from django.db import connection
+
+from foundation.jobs.models import Job
 from modelserve.queues import model_queues
+
+# A killed worker's message is redelivered after 3 s (kombu scanning every second, not every
+# 100 s), and its job taken over once its heartbeat is 4 s old.
+FAST_REDELIVERY = {
+    "CELERY_VISIBILITY_TIMEOUT": "3",
+    "CELERY_UNACKED_RESTORE_SECONDS": "1",
+    "CELERY_UNACKED_RESTORE_THROTTLE": "1",
+    "SUGGEST_HEARTBEAT_STALE_SECONDS": "4",
+}
+
+J = TypeVar("J", bound=Job)
 
 REPO = Path(__file__).resolve().parents[1]
 LOGS = REPO / "test-artifacts" / "logs"
@@ -99,3 +116,33 @@ class Worker:
                 self.process.wait(20)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def start_worker(
+    services, *, queues: str | None = None, name: str = "models-test", **extra_env: str
+) -> Worker:
+    """A worker on the test database and the session's Redis, ready: the model queues by
+    default, or `queues` ("default" for imports and releases)."""
+    worker = Worker(
+        database_url=services.postgres.url(connection.settings_dict["NAME"]),
+        redis_url=services.redis_url,
+        secret_key=settings.SECRET_KEY,
+        queues=queues or ",".join(model_queues()),
+        name=name,
+        extra_env=extra_env,
+    )
+    worker.wait_ready()
+    return worker
+
+
+def wait_for(job: J, statuses: set[str], timeout: float = 180, step: float = 0.3) -> J:
+    """The job's row, fresh, once it is in one of `statuses` (any job kind of foundation.jobs)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if job.status in statuses:
+            return job
+        time.sleep(step)
+    raise AssertionError(
+        f"{type(job).__name__} {job.pk} still {job.status} ({job.message}) after {timeout} s"
+    )

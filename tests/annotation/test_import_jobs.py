@@ -16,27 +16,18 @@ import pytest
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connection
 from rest_framework.test import APIClient
 
 from annotation.models import ImportJob, Mention, Topic
 from tests.factories import AdminFactory, ProjectFactory
-from tests.modelserve.test_runs_with_worker import FAST_REDELIVERY
-from tests.workers import Worker
+from tests.workers import FAST_REDELIVERY, start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def worker(services):
-    worker = Worker(
-        database_url=services.postgres.url(connection.settings_dict["NAME"]),
-        redis_url=services.redis_url,
-        secret_key=settings.SECRET_KEY,
-        queues="default",
-        name="default-test",
-    )
-    worker.wait_ready()
+    worker = start_worker(services, queues="default", name="default-test")
     yield worker
     worker.stop()
 
@@ -149,48 +140,23 @@ def test_a_small_upload_is_still_imported_at_once(uploads):
 TOPICS, MENTIONS = 30, 2000  # a few seconds of reading and checking: time to kill it
 
 
-def default_worker(services) -> Worker:
-    worker = Worker(
-        database_url=services.postgres.url(connection.settings_dict["NAME"]),
-        redis_url=services.redis_url,
-        secret_key=settings.SECRET_KEY,
-        queues="default",
-        name="default-test",
-        extra_env=FAST_REDELIVERY,
-    )
-    worker.wait_ready()
-    return worker
-
-
-def wait_for(job_id: int, statuses: set[str], timeout: float, step: float = 0.05) -> ImportJob:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = ImportJob.objects.get(pk=job_id)
-        if job.status in statuses:
-            return job
-        time.sleep(step)
-    raise AssertionError(
-        f"import job {job_id} still {job.status} ({job.message}) after {timeout} s"
-    )
-
-
 def test_an_import_whose_worker_was_killed_is_taken_over_and_imported_once(services, uploads):
     project = ProjectFactory(hierarchy=True)
-    first = default_worker(services)
+    first = start_worker(services, queues="default", name="default-test", **FAST_REDELIVERY)
     try:
         answer, _ = post(admin_client(), project, big_scico(topics=TOPICS, mentions_each=MENTIONS))
         assert answer.status_code == 202, answer.content
-        job_id = answer.json()["job"]
-        wait_for(job_id, {"running", "succeeded", "failed"}, timeout=60)
+        job = ImportJob.objects.get(pk=answer.json()["job"])
+        wait_for(job, {"running", "succeeded", "failed"}, timeout=60, step=0.05)
     finally:
         first.kill()
-    job = ImportJob.objects.get(pk=job_id)
+    job.refresh_from_db()
     assert job.status == "running", "the import ended before the worker was killed"
     assert not Topic.objects.filter(project=project).exists()
 
-    second = default_worker(services)
+    second = start_worker(services, queues="default", name="default-test", **FAST_REDELIVERY)
     try:
-        job = wait_for(job_id, {"succeeded", "failed"}, timeout=120, step=0.3)
+        job = wait_for(job, {"succeeded", "failed"}, timeout=120)
     finally:
         second.stop()
 

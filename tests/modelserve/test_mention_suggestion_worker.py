@@ -20,8 +20,8 @@ from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
 from tests.e2e.data import topic_from_data
 from tests.factories import ProjectFactory, UserFactory, assign
-from tests.modelserve.test_runs_with_worker import start_worker, wait_for
 from tests.paths import CHEMU_TRAIN
+from tests.workers import start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

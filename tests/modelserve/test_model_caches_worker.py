@@ -20,7 +20,7 @@ from modelserve.models import ModelVersion
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
 from tests.factories import UserFactory, make_topic
-from tests.modelserve.test_runs_with_worker import start_worker, wait_for
+from tests.workers import start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

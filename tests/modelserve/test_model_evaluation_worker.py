@@ -11,8 +11,8 @@ from annotation.services.imports.topics import topics_import
 from modelserve.models import ModelEvaluation
 from modelserve.services.evaluations import model_evaluation_request
 from tests.factories import ProjectFactory, UserFactory
-from tests.modelserve.test_runs_with_worker import FAST_REDELIVERY, start_worker
 from tests.paths import SCICO_DEMO
+from tests.workers import FAST_REDELIVERY, start_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

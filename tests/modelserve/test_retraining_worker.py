@@ -18,8 +18,8 @@ from modelserve.models import ModelTraining, ModelVersion
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
 from tests.factories import UserFactory
-from tests.modelserve.test_runs_with_worker import FAST_REDELIVERY, start_worker, wait_for
 from tests.paths import SCICO_DEMO
+from tests.workers import FAST_REDELIVERY, start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,8 +14,9 @@ from modelserve.models import ModelTraining, SuggestionRun
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.trainings import model_training_request
 from tests.factories import UserFactory
-from tests.modelserve.test_runs_with_worker import demo_topic, start_worker
+from tests.modelserve.test_runs_with_worker import demo_topic
 from tests.paths import CHEMU_TRAIN
+from tests.workers import start_worker
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 

@@ -2,50 +2,17 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.conf import settings
-from django.db import connection
 from rest_framework.test import APIClient
 
 from annotation.models import Project
-from modelserve.models import Suggestion, SuggestionRun
+from modelserve.models import Suggestion
 from modelserve.services.runs import suggestion_run_request
 from tests.factories import UserFactory, assign
-from tests.workers import Worker
+from tests.workers import FAST_REDELIVERY, start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-# A killed worker's message is redelivered after 3 s (kombu scanning every second, not every
-# 100 s), and its job taken over once its heartbeat is 4 s old.
-FAST_REDELIVERY = {
-    "CELERY_VISIBILITY_TIMEOUT": "3",
-    "CELERY_UNACKED_RESTORE_SECONDS": "1",
-    "CELERY_UNACKED_RESTORE_THROTTLE": "1",
-    "SUGGEST_HEARTBEAT_STALE_SECONDS": "4",
-}
-
-
-def start_worker(services, **extra_env) -> Worker:
-    worker = Worker(
-        database_url=services.postgres.url(connection.settings_dict["NAME"]),
-        redis_url=services.redis_url,
-        secret_key=settings.SECRET_KEY,
-        extra_env=extra_env,
-    )
-    worker.wait_ready()
-    return worker
-
-
-def wait_for(run: SuggestionRun, statuses: set[str], timeout: float = 180) -> SuggestionRun:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        run.refresh_from_db()
-        if run.status in statuses:
-            return run
-        time.sleep(0.3)
-    raise AssertionError(f"run {run.pk} still {run.status} ({run.message}) after {timeout} s")
 
 
 def demo_topic(name="runs", mentions=None):
