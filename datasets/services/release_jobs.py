@@ -90,11 +90,10 @@ def _abandoned(job: ReleaseJob) -> str | None:
     worker stopped beating, or a queued one that waited the staleness window with its task
     message gone from the broker (lost with a flushed or replaced Redis: no worker will ever
     take it, and it would block every new build)."""
-    stale_before = timezone.now() - stale_after()
+    now = timezone.now()
     if job.status == ReleaseJob.Status.RUNNING:
-        beat = job.heartbeat_at
-        return "its worker stopped" if beat is not None and beat <= stale_before else None
-    if job.created_at > stale_before:
+        return "its worker stopped" if job.is_stale(now) else None
+    if job.created_at > now - stale_after():
         return None
     try:
         waiting = waiting_run_ids(

@@ -131,8 +131,7 @@ def claim(
             if job.status not in ACTIVE:
                 return Claim("finished")
             now = timezone.now()
-            beat = job.heartbeat_at
-            if job.status == JobStatus.RUNNING and beat is not None and now - beat < stale_after():
+            if job.status == JobStatus.RUNNING and job.heartbeat_at and not job.is_stale(now):
                 return Claim("busy")
             return _take(job, worker, started, now)
 

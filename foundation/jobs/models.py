@@ -50,6 +50,15 @@ class JobQuerySet(models.QuerySet):
         before = (now or timezone.now()) - stale_after()
         return self.filter(status=JobStatus.RUNNING, heartbeat_at__lt=before)
 
+    def silent(self, now: datetime | None = None) -> JobQuerySet:
+        """Active, and nothing has shown life for the staleness window: running with a stale
+        heartbeat (its worker died), or queued that long (its task message may be lost). What
+        a sweeper sends again; it sets the heartbeat of what it sends, so not twice a window."""
+        before = (now or timezone.now()) - stale_after()
+        return self.active().filter(
+            Q(heartbeat_at__lt=before) | Q(heartbeat_at__isnull=True, created_at__lt=before)
+        )
+
     def claimable(self, now: datetime | None = None) -> JobQuerySet:
         """What a worker may claim: queued, or running but stale (take-over)."""
         before = (now or timezone.now()) - stale_after()
@@ -94,6 +103,13 @@ class Job(models.Model):
                 name="%(app_label)s_%(class)s_progress_fraction",
             ),
         ]
+
+    def is_stale(self, now: datetime | None = None) -> bool:
+        """`JobQuerySet.stale`'s rule for a row in hand: running, and its heartbeat is older
+        than the staleness window."""
+        beat = self.heartbeat_at
+        before = (now or timezone.now()) - stale_after()
+        return self.status == JobStatus.RUNNING and beat is not None and beat < before
 
     @property
     def is_final(self) -> bool:

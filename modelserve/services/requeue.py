@@ -8,16 +8,15 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Model, Q
 from django.utils import timezone
 
-from foundation.jobs.models import JobStatus, stale_after
+from foundation.jobs.models import Job, JobStatus
 
 QUEUED, RUNNING = JobStatus.QUEUED, JobStatus.RUNNING
 
 
 def silent_rows_requeue(
-    model: type[Model], *, waiting: Collection[int], send: Callable[[Any], None]
+    model: type[Job], *, waiting: Collection[int], send: Callable[[Any], None]
 ) -> list[Any]:
     """Mark queued again, and return, every row of `model` that is `running` with a stale
     heartbeat (its worker died), or `queued` for longer than the staleness window with no
@@ -26,14 +25,10 @@ def silent_rows_requeue(
     sent again within the window. `send(row)` runs inside the transaction for each row: it
     registers the row's task (and anything else) after commit."""
     now = timezone.now()
-    stale_before = now - stale_after()
-    silent = Q(heartbeat_at__lt=stale_before) | Q(
-        heartbeat_at__isnull=True, created_at__lt=stale_before
-    )
     with transaction.atomic():
         rows: list[Any] = list(
-            model._default_manager.select_for_update(skip_locked=True)
-            .filter(silent, status__in=[QUEUED, RUNNING])
+            model.objects.silent(now)
+            .select_for_update(skip_locked=True)
             .exclude(status=QUEUED, pk__in=waiting)
         )
         for row in rows:
