@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args([] if argv is None else argv)  # `python -m bench scoring` passes none
     ensure_files(args.dir)
     sizes = {name: (args.dir / name).stat().st_size / 2**20 for name in FILES}
-    scorer = [sys.executable, "-m", "corefscore.scoring"]
+    scorer = [sys.executable, "-m", "corefscore"]
     commands = {
         "score": [*scorer, "score", *(str(args.dir / name) for name in FILES[:2])],
         "iaa (4 annotators)": [*scorer, "iaa", *(str(args.dir / name) for name in FILES[2:])],

@@ -61,12 +61,12 @@ def chemu_project():
 
 
 def scorer_iaa(format, files, names, tmp_path):
-    """`python -m corefscore.scoring iaa` on the files: its JSON and its CSV."""
+    """`python -m corefscore iaa` on the files: its JSON and its CSV."""
     out = subprocess.run(
         [
             sys.executable,
             "-m",
-            "corefscore.scoring",
+            "corefscore",
             "iaa",
             *map(str, files),
             "--format",

@@ -1,7 +1,7 @@
 """The scorers' public API: evaluation of a system against gold, and inter-annotator agreement.
 
 - :func:`score_scico` / :func:`score_chemu` compare two lists of topics (matched by external
-  id) and return the JSON objects of ``python -m corefscore.scoring score --json``.
+  id) and return the JSON objects of ``python -m corefscore score --json``.
 - :func:`iaa` scores every pair of annotators on every topic both submitted and aggregates
   (AVG, MAX, MAX-micro, MAX-macro); :func:`iaa_csv_rows` / :func:`write_iaa_csv` give its
   CSV (layout: docs/agreement-csv.md).

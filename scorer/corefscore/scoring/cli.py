@@ -11,8 +11,7 @@ Files are read with the project's readers (``corefscore.formats``, through
 ``corefscore.scoring.files`` for scoring); an invalid file is reported as they report it
 (file, line, field). Exit status: 0 done, 1 an input that cannot be read, scored or written
 (nothing is written), 2 a usage error (argparse's, or a conversion between formats that
-cannot be done: the message lists what can). ``python -m corefscore.scoring`` is the same
-command under its former name.
+cannot be done: the message lists what can).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""python -m corefscore.scoring, run as users run it (subprocess)."""
+"""python -m corefscore, run as users run it (subprocess)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ TYPES = {"COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAI
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "corefscore.scoring", *args],
+        [sys.executable, "-m", "corefscore", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
