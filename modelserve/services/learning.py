@@ -31,6 +31,7 @@ from annotation.models import Annotation, Assignment, Project
 from foundation.jobs import lifecycle
 from foundation.side_effects import after_commit
 from modelserve.learning_selectors import chemu_base_topics, project_work
+from modelserve.model_scores import scheme_of
 from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.selectors import project_suggestion_settings
@@ -333,6 +334,11 @@ def _serving_scored(
         label = f"the base model ({name})"
     if not held_out:
         return label, None
+    if scheme_of(name) != scheme_of(backend):
+        # a base that predicts another scheme (a cluster model on an anaphora project)
+        # suggests nothing of this kind: its figure is 0
+        kind = "links" if backend == CHEMU else "clusters"
+        return f"{label}, which suggests no {kind}", 0.0
     progress(0.9, f"scoring {label} on the same held-out topics")
     try:
         models_local_for(name, params)  # with STORAGE_URL: from the bucket

@@ -109,13 +109,13 @@ def eligibility(
     """A version serves only when shown not worse than what serves now (`compared_with`, the
     base model or a version) on enough held-out topics, and never when its held-out
     suggestions are degenerate (docs/learning.md says why the minimum is what it is)."""
+    if holdout_topics < min_holdout:
+        reason = f"{topics_text(holdout_topics)}, not eligible (at least {min_holdout} needed)"
+        if degenerate:  # both said: adding topics alone would not make it serve
+            reason += f"; {degenerate} there: never eligible"
+        return Verdict(False, reason)
     if degenerate:
         return Verdict(False, f"{degenerate} on the held-out topics: never eligible")
-    if holdout_topics < min_holdout:
-        return Verdict(
-            False,
-            f"{topics_text(holdout_topics)}, not eligible (at least {min_holdout} needed)",
-        )
     if score is None or previous_score is None:
         return Verdict(False, f"not scored beside {compared_with} on the same topics: not eligible")
     if score < previous_score:

@@ -107,6 +107,11 @@ def test_a_version_on_too_few_held_out_topics_is_not_eligible_whatever_it_scores
     assert verdict.reason == "0 held-out topics, not eligible (at least 10 needed)"
     assert not judged(holdout_topics=9, score=1.0, previous_score=0.1).eligible
     assert judged(holdout_topics=1, min_holdout=1).eligible
+    both = judged(holdout_topics=1, degenerate="every mention alone")
+    assert both.reason == (
+        "1 held-out topic, not eligible (at least 10 needed); every mention alone there: "
+        "never eligible"
+    )
 
 
 def test_a_version_worse_than_what_serves_on_the_same_topics_is_not_eligible():
