@@ -87,12 +87,17 @@ def test_accept_latencies_are_the_same_after_an_archive_round_trip(admin, accept
     before = acceptance(admin, project.pk)
     assert before["ann"]["accepted"] == 1
     assert before["ann"]["median_seconds"] == 2.5
+    rates = admin.get(f"/api/projects/{project.pk}/suggestion-acceptance/").json()
+    assert rates
 
     answer = upload(admin, path, name="latencies copy")
 
     assert answer.status_code == 201, answer.json()
     assert answer.json()["rows"]["reporting.suggestionshown"] == 1
-    assert acceptance(admin, answer.json()["project_id"]) == before
+    new = answer.json()["project_id"]
+    assert acceptance(admin, new) == before
+    # The Suggestions page's acceptance rate per backend, from the carried decisions.
+    assert admin.get(f"/api/projects/{new}/suggestion-acceptance/").json() == rates
 
 
 def test_an_archive_of_format_1_without_displays_is_still_read(admin, accepted, tmp_path):
