@@ -41,7 +41,7 @@ def default_models_ensure() -> list[str]:
 DEFAULT_CHEMU = "the default ChEMU model"
 
 
-def chemu_trained_texts_record(model_dir: Path, train_file: Path) -> None:
+def chemu_trained_texts_record(model_dir: Path, *, train_file: Path) -> None:
     """Record beside the default ChEMU model the texts it was trained on (every snippet of
     its training file, its own held-out share included: text it was tuned on is no test of
     it either), so that an imported snippet from that file is flagged (trained_texts.py)."""
@@ -65,7 +65,7 @@ def link_model_ensure() -> list[str]:
         # a model trained before its texts were recorded: they are its training file's
         unrecorded = is_trained(model_dir) and trained_texts_read(model_dir) is None
         if unrecorded and chemu_train.is_file():
-            chemu_trained_texts_record(model_dir, chemu_train)
+            chemu_trained_texts_record(model_dir, train_file=chemu_train)
         return []  # with STORAGE_URL the bucket has it: each model worker downloads it
     if not chemu_train.is_file():
         return [
@@ -79,7 +79,7 @@ def link_model_ensure() -> list[str]:
     print("training the ChEMU anaphora model (first start only, about a minute)...", flush=True)
     lines: list[str] = []
     train_file("chemu", chemu_train, model_dir, log=lines.append)
-    chemu_trained_texts_record(model_dir, chemu_train)
+    chemu_trained_texts_record(model_dir, train_file=chemu_train)
     model_upload("chemu")  # with STORAGE_URL: into the bucket, for every model worker
     summary = next((line for line in lines if "overall" in line), "")
     return [

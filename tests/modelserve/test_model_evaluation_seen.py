@@ -117,7 +117,7 @@ def test_snippets_the_default_chemu_model_was_trained_on_are_flagged_and_left_ou
     trained, fresh = tmp_path / "trained.jsonlines", tmp_path / "project.jsonlines"
     write("chemu", snippets[:2], trained)  # what the default model learnt from
     write("chemu", snippets[:3], fresh)  # the lab imports two of those and one more
-    chemu_trained_texts_record(tmp_path / "chemu", trained)
+    chemu_trained_texts_record(tmp_path / "chemu", train_file=trained)
     project = Project.objects.create(name="chemistry", anaphora=True, hierarchy=False)
     topics_import(project=project, path=fresh, format="chemu")
     names = [t.external_id for t in snippets[:3]]
@@ -138,3 +138,27 @@ def test_snippets_the_default_chemu_model_was_trained_on_are_flagged_and_left_ou
     assert ModelEvaluation.objects.get(pk=evaluation["id"]).seen_topics == {
         str(t.pk): flag for t in project.topics.filter(external_id__in=names[:2])
     }
+
+
+def test_a_default_chemu_model_trained_before_its_record_gets_one_at_the_next_start(
+    settings, tmp_path
+):
+    from modelserve.services.default_models import link_model_ensure
+    from modelserve.trained_texts import document_hash, trained_texts_read
+    from modelserve.training.registry import train_topics
+
+    settings.MODELS_DIR = tmp_path
+    settings.CHEMU_TRAIN_FILE = tmp_path / "train.jsonlines"
+    snippets = read("chemu", CHEMU_TRAIN, skip_invalid=True).topics[:5]
+    write("chemu", snippets, settings.CHEMU_TRAIN_FILE)
+    train_topics(
+        "chemu", snippets, tmp_path / "chemu", holdout=0.0, epochs=1, device="cpu",
+        log=lambda line: None,
+    )  # fmt: skip
+    assert trained_texts_read(tmp_path / "chemu") is None
+
+    assert link_model_ensure() == []  # trained already: nothing trained again
+
+    model, hashes = trained_texts_read(tmp_path / "chemu")
+    assert model == "the default ChEMU model"
+    assert hashes == {document_hash(d.tokens) for t in snippets for d in t.documents}
