@@ -350,9 +350,8 @@ def _serving_scored(
 
 
 def _summary(version: ModelVersion, topics: int, beside: str) -> str:
-    score = version.score
-    shown = "no held-out score" if score is None else f"held-out {score:.3f}"
-    return f"version {version.number} on {topics} topics{beside}, {shown}; {version.eligibility}"
+    # the verdict names the held-out figure where there is one (the message keeps 300 chars)
+    return f"version {version.number} on {topics} topics{beside}: {version.eligibility}"
 
 
 def _version_save(
