@@ -16,7 +16,7 @@ from django.conf import settings
 
 from annotation.models import Document, Topic
 from modelserve.models import ModelVersion
-from modelserve.trained_texts import document_hash, trained_texts_read
+from modelserve.trained_texts import FILE, document_hash, trained_texts_read
 
 Seen = dict[int, list[str]]  # topic id -> who was trained on it, in words
 
@@ -28,11 +28,13 @@ def _add(seen: Seen, topic_id: int, who: str) -> None:
 
 
 def default_models_seen(project_id: int, *, folders: list[Path] | None = None) -> Seen:
-    """The topics whose text a default model (a folder of MODELS_DIR, such as `chemu`) or one
-    of `folders` records it was trained on."""
+    """The topics whose text a model in the models folder (its default ones, such as `chemu`,
+    and `train_suggester`'s) or one of `folders` records it was trained on."""
     root = Path(settings.MODELS_DIR)
-    defaults = sorted(f for f in root.iterdir() if f.is_dir()) if root.is_dir() else []
-    candidates = defaults + list(folders or [])
+    # a default model's folder (`chemu`), or one inside a backend's (`trained/<project>`,
+    # where `train_suggester` saves)
+    recorded_here = [*root.glob(f"*/{FILE}"), *root.glob(f"*/*/{FILE}")]
+    candidates = sorted({p.parent for p in recorded_here}) + list(folders or [])
     recorded = [found for folder in candidates if (found := trained_texts_read(folder))]
     seen: Seen = {}
     if not recorded:
