@@ -10,9 +10,11 @@ time, which is what makes two runs side by side comparable.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from django.conf import settings
+from django.db.models import Count, Max
 
 from annotation.models import Document, Topic
 from modelserve.models import ModelVersion
@@ -39,13 +41,26 @@ def default_models_seen(project_id: int, *, folders: list[Path] | None = None) -
     seen: Seen = {}
     if not recorded:
         return seen
-    documents = Document.objects.filter(topic__project_id=project_id).order_by("topic_id")
-    for topic_id, tokens in documents.values_list("topic_id", "tokens").iterator():
-        text = document_hash(tokens)
+    documents = Document.objects.filter(topic__project_id=project_id)
+    stamp = documents.aggregate(count=Count("pk"), last=Max("pk"))
+    for topic_id, text in _document_hashes(project_id, stamp["count"], stamp["last"]):
         for who, hashes in recorded:
             if text in hashes:
                 _add(seen, topic_id, who)
     return seen
+
+
+@functools.lru_cache(maxsize=32)
+def _document_hashes(project_id: int, count: int, last: int | None) -> tuple[tuple[int, str], ...]:
+    """Each document's text hash, by topic. Kept per process while the project's documents
+    stay the same (their count and newest id): the Suggestions page reads this every few
+    seconds while a training runs, and hashing every token of a large project each time
+    would cost more than the page's other reads together."""
+    documents = Document.objects.filter(topic__project_id=project_id).order_by("topic_id", "pk")
+    return tuple(
+        (topic_id, document_hash(tokens))
+        for topic_id, tokens in documents.values_list("topic_id", "tokens").iterator()
+    )
 
 
 def versions_seen(project_id: int) -> Seen:
