@@ -1559,6 +1559,14 @@ export interface components {
             /** @description new assignments (existing ones are kept) */
             created: number;
         };
+        AttemptAllowance: {
+            /** @description scored attempts the project allows (null: no limit) */
+            allowed: number | null;
+            /** @description my scored attempts in the project */
+            used: number;
+            /** @description null: no limit applies (none set, or qualified) */
+            left: number | null;
+        };
         BackendChoice: {
             name: string;
             /** @description has a model folder to choose */
@@ -2348,6 +2356,7 @@ export interface components {
                 [key: string]: number | null;
             };
             attempts: components["schemas"]["PracticeAttemptRow"][];
+            allowance: components["schemas"]["AttemptAllowance"];
             qualification: components["schemas"]["MyQualification"];
         };
         MyQualification: {
@@ -2484,16 +2493,42 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description What was wrong, without gold's answer: what gold has and the annotator lacks is only
+         *     counted (docs/onboarding.md).
+         */
         PracticeDiff: {
-            mentions: components["schemas"]["PracticeDiffMention"][];
-            missing_edges: components["schemas"]["PracticeDiffEdge"][];
+            /** @description mentions clustered differently */
+            mentions_wrong: number;
+            /** @description mentions gold clusters that you did not */
+            unclustered: number;
+            clusters: components["schemas"]["PracticeDiffCluster"][];
+            /** @description gold's hierarchy edges you lack */
+            missing_edges: number;
             extra_edges: components["schemas"]["PracticeDiffEdge"][];
-            missing_links: components["schemas"]["PracticeDiffLink"][];
+            /** @description gold's links you lack */
+            missing_links: number;
             extra_links: components["schemas"]["PracticeDiffLink"][];
         };
+        /** @description One of the annotator's clusters that gold does not have as it is (no gold members). */
+        PracticeDiffCluster: {
+            /** @description your cluster's id */
+            cluster: number;
+            /** @description your cluster's label */
+            label: string;
+            /** @description its mentions */
+            size: number;
+            /** @description it holds mentions gold keeps apart */
+            mixed: boolean;
+            /** @description gold puts some of its mentions with mentions outside it */
+            split: boolean;
+            /** @description your first mention in it */
+            mention: number;
+        };
+        /** @description One of the annotator's hierarchy edges that gold lacks, by their clusters' labels. */
         PracticeDiffEdge: {
-            parent: string[];
-            child: string[];
+            parent: string;
+            child: string;
             cluster: number | null;
             mention: number | null;
         };
@@ -2502,15 +2537,6 @@ export interface components {
             anaphor: string;
             antecedent: string;
             mention: number | null;
-        };
-        PracticeDiffMention: {
-            /** @description your mention's id */
-            mention: number | null;
-            text: string;
-            /** @description your cluster's id */
-            cluster: number | null;
-            yours: string[] | null;
-            gold: string[] | null;
         };
         PracticeImportRequestRequest: {
             /**
@@ -2530,8 +2556,10 @@ export interface components {
             mode: components["schemas"]["ModeEnum"];
         };
         PracticeReset: {
-            /** @description the new assignment of the practice topic */
+            /** @description the assignment of the next attempt */
             assignment: number;
+            /** @description its topic: after a failure, another practice topic where there is one */
+            topic: string;
         };
         PracticeRow: {
             id: number;
@@ -2738,6 +2766,7 @@ export interface components {
             thresholds: {
                 [key: string]: number | null;
             };
+            attempts_allowed: number | null;
             text: string;
         };
         QualifyRequestRequest: {
@@ -2836,6 +2865,11 @@ export interface components {
             thresholds: {
                 [key: string]: number | null;
             };
+            /**
+             * @description scored attempts per annotator; null: no limit
+             * @default 3
+             */
+            attempts_allowed?: number | null;
         };
         /**
          * @description A suggestion run of a topic (modelserve/selectors.py `run_payload`); the websocket
