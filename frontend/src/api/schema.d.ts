@@ -2465,6 +2465,13 @@ export interface components {
             in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
+            /**
+             * @description what a validation project's clusters are, for the reasons without validation_reasons: scientific concepts (SciCo) or events (WEC's three)
+             *
+             *     * `concepts` - concepts
+             *     * `events` - events
+             */
+            validation_reasons_for?: components["schemas"]["ValidationReasonsForEnum"];
         };
         PatchedTopicNameRequest: {
             /** @description the topic's id in its project */
@@ -2723,6 +2730,13 @@ export interface components {
             in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
+            /**
+             * @description what a validation project's clusters are, for the reasons without validation_reasons: scientific concepts (SciCo) or events (WEC's three)
+             *
+             *     * `concepts` - concepts
+             *     * `events` - events
+             */
+            validation_reasons_for?: components["schemas"]["ValidationReasonsForEnum"];
         };
         ProjectRunsAnswer: {
             /** @description one per topic */
@@ -3468,6 +3482,12 @@ export interface components {
             key: string;
             label: string;
         };
+        /**
+         * @description * `concepts` - concepts
+         *     * `events` - events
+         * @enum {string}
+         */
+        ValidationReasonsForEnum: "concepts" | "events";
         ValidationSetEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
