@@ -14,6 +14,16 @@ gives them), the links to draw. Four ways to reach gold, counted with bench/lear
       worse than the static model: 63 % vs 55 % of (a)'s decisions on topics 91-100.)
   (d) the question mode on (c)'s model: the suggestions at least ASK_FROM uncertain asked one
       at a time (modelserve/questions.py), the rest taken in bulk and corrected.
+  (r) learning with the app's eligibility rule (docs/learning.md): at (c)'s retraining points a
+      version trains on the stream's topics done so far that fall on the training side of the
+      app's held-out split (modelserve/training/learning.py: held_out), beside the static
+      snippets; it serves only when judged on at least MIN_HELDOUT held-out topics done so
+      far, not degenerate there, and not below what serves now on the same topics (exact
+      relation F1, the app's held_out_judged and eligibility); until then the static model,
+      the base, serves.
+  (w) the walk's case: the same rule, with learning from the stream's 3rd topic on (a first
+      retraining after WALK_START topics, then (c)'s points): the base model serves until a
+      version is eligible (the timeline printed says when).
 Generated SciCo-sized topics (bench/scoring/generate.py, with a head word planted per gold
 cluster so that a lexical model has something to find): (a); (b) with the same-head-lemma
 baseline; (e) with the edit-distance baseline, whose scores are graded, and (q) the question
@@ -31,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.learning_costs import (
@@ -46,7 +57,7 @@ from bench.learning_costs import (
     total,
 )
 from bench.smoke import size
-from modelserve.training.learning import with_base
+from modelserve.training.learning import eligibility, held_out, primary_score, with_base
 
 STREAM = size(100, 6)  # ChEMU topics in the stream
 STATIC = size(300, 12)  # snippets the static model trains on (the file's last ones)
@@ -60,6 +71,10 @@ EPOCHS = size(None, 1)  # None: the app's default for chemu
 TEAM_WEIGHT = 2  # (c): each stream topic done so far counts this many times beside the base
 # (the app's default LEARN_TEAM_WEIGHT)
 STRATEGIES = ("a", "b", "c", "d")
+RULED = ("r", "w")  # (r), (w): the eligibility rule
+MIN_HELDOUT = size(10, 1)  # the app's LEARN_MIN_HELDOUT_TOPICS (1 in a smoke run: its path runs)
+HOLDOUT_PERCENT = 20  # the app's LEARN_HOLDOUT_PERCENT
+WALK_START = 3
 
 
 def reading_positions(topic) -> list[int]:
@@ -130,15 +145,26 @@ def chemu_stream(folder: Path) -> tuple[list[dict[str, Cost]], dict[str, float]]
     started = time.monotonic()
     static = train(outside, folder / "static", print)
     timings["static training"] = time.monotonic() - started
-    learned, retraining = static, 0.0
+    learned, retraining, ruled_training = static, 0.0, 0.0
+    base = Serving(static, folder / "static", "the base model")
+    ruled = {"r": base, "w": base}
     rows: list[dict[str, Cost]] = []
+    timeline: list[str] = []
     for number, topic in enumerate(stream, start=1):
-        if number > 1 and (number - 1) % RETRAIN_EVERY == 0:
+        done = number - 1
+        if number > 1 and done % RETRAIN_EVERY == 0:
             started = time.monotonic()
             # the app's rule (modelserve/services/learning.py with LEARN_CHEMU_BASE)
-            done = with_base(stream[: number - 1], outside, weight=TEAM_WEIGHT)
-            learned = train(done, folder / f"loop-{number - 1}", print)
+            team = with_base(stream[:done], outside, weight=TEAM_WEIGHT)
+            learned = train(team, folder / f"loop-{done}", print)
             retraining += time.monotonic() - started
+        if done == WALK_START or (number > 1 and done % RETRAIN_EVERY == 0):
+            started = time.monotonic()
+            version = ruled_version(stream[:done], outside, folder / f"ruled-{done}")
+            ruled_training += time.monotonic() - started
+            for name in RULED if done % RETRAIN_EVERY == 0 else ("w",):
+                ruled[name] = ruled_step(ruled[name], version, stream[:done], name, timeline)
+            ruled_training += time.monotonic() - started
         position = reading_positions(topic)
         gold = gold_links(topic, position)
         from_static = suggested_links(static, topic, position)
@@ -150,10 +176,72 @@ def chemu_stream(folder: Path) -> tuple[list[dict[str, Cost]], dict[str, float]]
                 "c": links_with_suggestions(gold, from_learned),
                 "d": links_with_questions(gold, from_learned, ASK_FROM),
                 **{f"d@{ask}": links_with_questions(gold, from_learned, ask) for ask in ASK_SWEEP},
+                **{
+                    name: links_with_suggestions(
+                        gold, suggested_links(ruled[name].model, topic, position)
+                    )
+                    for name in RULED
+                },
             }
         )
     timings["retraining in the loop"] = retraining
+    timings["(r), (w) retraining and judging"] = ruled_training
+    print("(r), (w): what serves after each retraining (the eligibility rule)")
+    for line in timeline:
+        print(line)
     return rows, timings
+
+
+@dataclass(frozen=True)
+class Serving:
+    model: object  # a loaded chemu link model
+    folder: Path
+    name: str  # "the base model", "version 3"
+
+
+def _judged(folder: Path, held: list):
+    from modelserve.training.learning_scores import held_out_judged
+
+    judged = held_out_judged("chemu", {"model_dir": str(folder)}, held, models_dir=folder.parent)
+    return judged, primary_score("chemu", judged.scores)
+
+
+def split(topics: list) -> tuple[list, list]:
+    """The app's held-out split of the topics done so far: (training side, held out)."""
+    train_side: list = []
+    held: list = []
+    for topic in topics:
+        (held if held_out(topic.external_id, percent=HOLDOUT_PERCENT) else train_side).append(topic)
+    return train_side, held
+
+
+def ruled_version(done: list, outside: list, out: Path) -> Serving:
+    """A version as the app trains it: the training side of the topics done, beside the base."""
+    train_side, _ = split(done)
+    team = with_base(train_side, outside, weight=TEAM_WEIGHT)
+    return Serving(train(team, out, lambda line: None), out, f"the version after topic {len(done)}")
+
+
+def ruled_step(serving: Serving, version: Serving, done: list, name: str, log: list) -> Serving:
+    """What serves after `version` is trained: it, if eligible beside `serving` on the
+    held-out topics done so far (the app's rule), else `serving` still."""
+    train_side, held = split(done)
+    judged, score = _judged(version.folder, held)
+    previous = _judged(serving.folder, held)[1] if held else None
+    verdict = eligibility(
+        holdout_topics=len(held),
+        min_holdout=MIN_HELDOUT,
+        degenerate=judged.degenerate,
+        score=score,
+        previous_score=previous,
+        compared_with=serving.name,
+    )
+    chosen = version if verdict.eligible else serving
+    log.append(
+        f"  ({name}) after topic {len(done)}: {version.name}, trained on {len(train_side)} "
+        f"topics: {verdict.reason}; serving: {chosen.name}"
+    )
+    return chosen
 
 
 def planted_scico_topic(rng: random.Random, number: int):
@@ -233,7 +321,7 @@ def table(rows: list[dict[str, Cost]], strategies: tuple[str, ...]) -> list[str]
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-learning-") as folder:
         chemu, timings = chemu_stream(Path(folder))
-    for line in table(chemu, STRATEGIES):
+    for line in table(chemu, STRATEGIES + RULED):
         print(line)
     for ask in ASK_SWEEP:
         t = total(r[f"d@{ask}"] for r in chemu)
@@ -250,13 +338,13 @@ def main() -> int:
         print(line)
 
     goal = chemu[max(0, GOAL_TOPIC - WINDOW) : GOAL_TOPIC]
-    window = {s: total(r[s] for r in goal) for s in STRATEGIES}
+    window = {s: total(r[s] for r in goal) for s in STRATEGIES + RULED}
     by_hand = window["a"].decisions
     best = min(window[s].decisions for s in ("c", "d"))
     ratio = best / by_hand if by_hand else 1.0
     met = ratio <= 0.5
     print(f"\nChEMU topics {GOAL_TOPIC - len(goal) + 1}-{GOAL_TOPIC}, against (a):")
-    for s in STRATEGIES[1:]:
+    for s in STRATEGIES[1:] + RULED:
         print(
             f"  ({s}) {window[s].decisions / max(1, by_hand):.0%} of the decisions, "
             f"{window[s].keystrokes / max(1, window['a'].keystrokes):.0%} of the keystrokes"

@@ -433,6 +433,9 @@ LEARN_EVERY_SUBMISSIONS = env.int("LEARN_EVERY_SUBMISSIONS", default=5)
 LEARN_WAIT_SECONDS = env.int("LEARN_WAIT_SECONDS", default=600)
 LEARN_HOLDOUT_PERCENT = env.int("LEARN_HOLDOUT_PERCENT", default=20)
 LEARN_MIN_TOPICS = env.int("LEARN_MIN_TOPICS", default=2)
+# A learnt version serves on its own only when judged on at least this many held-out topics
+# (docs/learning.md: the spread of a per-topic score over fewer topics hides a worse model).
+LEARN_MIN_HELDOUT_TOPICS = env.int("LEARN_MIN_HELDOUT_TOPICS", default=10)
 LEARN_EPOCHS = env.int("LEARN_EPOCHS", default=0)
 LEARN_MENTION_EPOCHS = env.int("LEARN_MENTION_EPOCHS", default=14)
 # A ChEMU retraining starts from the default model's snippets (CHEMU_TRAIN_FILE) beside the

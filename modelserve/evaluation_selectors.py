@@ -28,6 +28,7 @@ from annotation.selectors.gold import (
 )
 from modelserve import model_scores
 from modelserve.backends import available_backends
+from modelserve.evaluation_seen import seen_listed, seen_topics
 from modelserve.models import ModelEvaluation, ModelVersion
 from modelserve.training.learning import METRICS
 from modelserve.version_selectors import project_model_versions
@@ -83,6 +84,8 @@ def model_versions(project: Project, backend: str) -> list[dict[str, Any]]:
                 "score": v.score,
                 "metric": metric,
                 "not_worse": v.not_worse,
+                "eligible": v.eligible,
+                "eligibility": v.eligibility,
                 # what runs use: only while the project learns (docs/learning.md)
                 "serving": state["learn"] and state["serving"] == v.pk,
                 "pinned": state["pinned"] == v.pk,
@@ -157,6 +160,7 @@ def evaluation_choices(project: Project) -> dict[str, Any]:
             }
             for source, label in GOLD_LABELS.items()
         ],
+        "seen": seen_listed(seen_topics(project.pk)),
     }
 
 

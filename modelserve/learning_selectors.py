@@ -21,6 +21,7 @@ class ProjectWork:
     train: list[TopicData]
     held_out: list[TopicData]
     submissions: int  # submitted annotations in the project (what the debounce counts)
+    train_ids: list[int]  # the topics of `train`, in its order (what a version records)
 
 
 def submitted_learning_rows(project: Project) -> list[dict[str, Any]]:
@@ -59,13 +60,17 @@ def project_work(project: Project) -> ProjectWork:
     data = annotations_topic_data(annotations)
     train: list[TopicData] = []
     held: list[TopicData] = []
+    train_ids: list[int] = []
     for topic_id in sorted(chosen):
         annotation_id = chosen[topic_id]
         if annotation_id is None:
             continue
-        percent = settings.LEARN_HOLDOUT_PERCENT
-        (held if held_out(keys[topic_id], percent=percent) else train).append(data[annotation_id])
-    return ProjectWork(train=train, held_out=held, submissions=len(rows))
+        if held_out(keys[topic_id], percent=settings.LEARN_HOLDOUT_PERCENT):
+            held.append(data[annotation_id])
+        else:
+            train.append(data[annotation_id])
+            train_ids.append(topic_id)
+    return ProjectWork(train=train, held_out=held, submissions=len(rows), train_ids=train_ids)
 
 
 def chemu_base_topics(project_topics: list[TopicData]) -> list[TopicData]:

@@ -34,10 +34,12 @@ class SuggestionSettings(models.Model):
     learn_encoder = models.CharField(max_length=1000, blank=True, default="")
     learn_profile = models.CharField(max_length=20, default="default")
     # An admin's rollback (or roll forward): runs use this version whatever is newer. Null:
-    # the newest version that is not worse on held-out than the one before.
+    # the newest eligible version (docs/learning.md), else the base model.
     pinned_version = models.ForeignKey(
         "ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # An admin chose the base model (the backend as set) over every learnt version.
+    serve_base = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"{self.project_id}: {self.backend}"
@@ -141,8 +143,10 @@ class ModelTraining(Job):
 class ModelVersion(models.Model):
     """One model trained from a project's own work (docs/learning.md), with its held-out
     scores. `score` is the backend's primary held-out figure (modelserve/training/learning.py)
-    and `previous_score` the serving version's on the same held-out topics, at training time:
-    `not_worse` compares these two, so both are measured on one set."""
+    and `previous_score` that of what served (`compared_with`: the base model or a version) on
+    the same held-out topics, at training time: `not_worse` compares these two, so both are
+    measured on one set. `eligible` is the verdict of the rule in docs/learning.md (enough
+    held-out topics, not degenerate, not worse), `eligibility` its reason in words."""
 
     project = models.ForeignKey(
         "annotation.Project", on_delete=models.CASCADE, related_name="model_versions"
@@ -157,6 +161,12 @@ class ModelVersion(models.Model):
     score = models.FloatField(null=True, blank=True)
     previous_score = models.FloatField(null=True, blank=True)
     not_worse = models.BooleanField(default=True)
+    compared_with = models.CharField(max_length=200, blank=True)
+    degenerate = models.CharField(max_length=200, blank=True, help_text='"": not degenerate')
+    eligible = models.BooleanField(default=False)
+    eligibility = models.CharField(max_length=500, blank=True)
+    # the project's topics (ids) it was trained on: never scored as if unseen (Models page)
+    trained_topics = models.JSONField(default=list, blank=True)
     training = models.ForeignKey(
         ModelTraining, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -200,6 +210,11 @@ class ModelEvaluation(Job):
     )
     params = models.JSONField(default=dict, blank=True)
     gold_source = models.CharField(max_length=20, choices=Gold.choices, default=Gold.GOLD)
+    # Topics the model was trained on (topic id -> who saw it, "version 2", "the default ChEMU
+    # model"), found when it was asked for: left out of the scores unless `include_trained`,
+    # when they are scored and marked (modelserve/evaluation_seen.py).
+    seen_topics = models.JSONField(default=dict, blank=True)
+    include_trained = models.BooleanField(default=False)
     device = models.CharField(max_length=50, blank=True)
     # modelserve/model_scores.py's answer: metrics, per-topic rows, overall with intervals
     result = models.JSONField(default=dict, blank=True)

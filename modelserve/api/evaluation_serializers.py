@@ -30,6 +30,12 @@ class EvaluationRequest(serializers.Serializer):
         help_text="one of the project's learnt model versions (its id), instead of a folder",
     )
     params = serializers.DictField(required=False, default=dict)
+    include_trained = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="score the topics a compared model was trained on too (marked); by default "
+        "they are left out",
+    )
 
 
 class CompareQuery(serializers.Serializer):
@@ -50,6 +56,8 @@ class LearntVersionChoice(serializers.Serializer):
     score = Number(allow_null=True, help_text="its primary held-out figure; null: none")
     metric = serializers.CharField(help_text="the name of that figure")
     not_worse = serializers.BooleanField()
+    eligible = serializers.BooleanField(help_text="may serve without an admin choosing it")
+    eligibility = serializers.CharField(help_text="why it is (not) eligible, in words")
     serving = serializers.BooleanField(help_text="the project's runs use it now")
     pinned = serializers.BooleanField(help_text="an admin chose it")
 
@@ -77,9 +85,25 @@ class GoldChoice(serializers.Serializer):
     topics = serializers.IntegerField(help_text="topics that have this gold")
 
 
+class SeenTopic(serializers.Serializer):
+    """A topic some model was trained on (modelserve/evaluation_seen.py)."""
+
+    topic = serializers.CharField(help_text="its name (external id)")
+    seen_by = serializers.ListField(
+        child=serializers.CharField(), help_text='"version 2", "the default ChEMU model"'
+    )
+
+
+class SeenTopicId(SeenTopic):
+    topic_id = serializers.IntegerField()
+
+
 class EvaluationChoices(serializers.Serializer):
     backends = BackendChoice(many=True)
     gold_sources = GoldChoice(many=True)
+    seen = SeenTopicId(
+        many=True, help_text="topics a model here was trained on: left out by default"
+    )
 
 
 class ScoreWithInterval(serializers.Serializer):
@@ -96,6 +120,11 @@ class EvaluationTopic(serializers.Serializer):
         child=Number(allow_null=True), allow_null=True, help_text="AVG; null: nobody submitted"
     )
     annotator_count = serializers.IntegerField()
+    seen_by = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="models trained on this topic (scored only when asked: marked red)",
+    )
 
 
 class EvaluationOverall(serializers.Serializer):
@@ -117,6 +146,12 @@ class EvaluationResult(serializers.Serializer):
     overall = EvaluationOverall()
     shared = EvaluationShared()
     seconds_per_topic = Number()
+    left_out = SeenTopic(
+        many=True, required=False, help_text="gold topics left out: a compared model saw them"
+    )
+    trained_on_scored = serializers.IntegerField(
+        required=False, help_text="scored topics some compared model was trained on"
+    )
 
 
 class EvaluationVersion(serializers.Serializer):
@@ -133,6 +168,7 @@ class EvaluationRow(serializers.Serializer):
         allow_null=True, help_text="the learnt version scored; null: a folder or the default"
     )
     gold_source = EnumField("EvaluationGold", ModelEvaluation.Gold.values)
+    include_trained = serializers.BooleanField(help_text="topics a model saw were scored too")
     status = EnumField("EvaluationStatus", ModelEvaluation.Status.values)
     progress = Number(help_text="0..1")
     message = serializers.CharField()

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from annotation.api.serializers.fields import Number
 from annotation.models import Project
 from foundation.api.permissions import AdminView
+from modelserve.api.evaluation_serializers import SeenTopicId
 from modelserve.api.serializers import TrainingPayload
 from modelserve.services.versions import model_version_pin
 from modelserve.version_selectors import project_model_versions
@@ -30,7 +31,14 @@ class ModelVersionPayload(serializers.Serializer):
     previous_score = Number(
         allow_null=True, help_text="the version serving before it, on the same held-out topics"
     )
-    not_worse = serializers.BooleanField()
+    not_worse = serializers.BooleanField(help_text="not below what served, on the same topics")
+    compared_with = serializers.CharField(help_text="what served when it was trained")
+    degenerate = serializers.CharField(help_text="why its held-out suggestions are degenerate")
+    eligible = serializers.BooleanField(help_text="may serve without an admin choosing it")
+    eligibility = serializers.CharField(help_text="why it is (not) eligible, in words")
+    trained_topics = serializers.ListField(
+        child=serializers.IntegerField(), help_text="ids of the topics it was trained on"
+    )
     created_at = serializers.DateTimeField(format=None)
 
 
@@ -41,17 +49,27 @@ class ProjectTrainingPayload(TrainingPayload):
 class ModelVersions(serializers.Serializer):
     learn = serializers.BooleanField()
     pinned = serializers.IntegerField(allow_null=True, help_text="an admin's choice; null: auto")
-    serving = serializers.IntegerField(allow_null=True, help_text="the version runs use")
+    base_backend = serializers.CharField(help_text="the base model: the backend as set")
+    base_chosen = serializers.BooleanField(help_text="an admin chose the base model")
+    serving = serializers.IntegerField(
+        allow_null=True, help_text="the version runs use; null: the base model"
+    )
     metrics = serializers.DictField(
         child=serializers.CharField(), help_text="backend -> its primary held-out figure"
     )
     versions = ModelVersionPayload(many=True)
     training = ProjectTrainingPayload(allow_null=True, help_text="the newest retraining")
+    default_trained_texts = SeenTopicId(
+        many=True, help_text="topics whose text a default model was trained on"
+    )
 
 
 class VersionPin(serializers.Serializer):
     version = serializers.IntegerField(
-        allow_null=True, help_text="a version's id; null: the newest that is not worse"
+        allow_null=True, help_text="a version's id; null: the newest eligible one"
+    )
+    base = serializers.BooleanField(
+        required=False, default=False, help_text="serve the base model (the backend as set)"
     )
 
 
@@ -68,5 +86,9 @@ class ProjectModelVersionPinView(AdminView):
         data = VersionPin(data=request.data)
         data.is_valid(raise_exception=True)
         project = get_object_or_404(Project, pk=pk)
-        model_version_pin(project=project, version_id=data.validated_data["version"])
+        model_version_pin(
+            project=project,
+            version_id=data.validated_data["version"],
+            base=data.validated_data["base"],
+        )
         return Response(ModelVersions(project_model_versions(project.pk)).data)

@@ -38,15 +38,35 @@ def default_models_ensure() -> list[str]:
     return lines
 
 
+DEFAULT_CHEMU = "the default ChEMU model"
+
+
+def chemu_trained_texts_record(model_dir: Path, *, train_file: Path) -> None:
+    """Record beside the default ChEMU model the texts it was trained on (every snippet of
+    its training file, its own held-out share included: text it was tuned on is no test of
+    it either), so that an imported snippet from that file is flagged (trained_texts.py)."""
+    from corefscore.formats.chemu import read_chemu_jsonlines
+    from modelserve.trained_texts import trained_texts_write
+
+    topics = read_chemu_jsonlines(train_file, skip_invalid=True).topics
+    documents = [document for topic in topics for document in topic.documents]
+    trained_texts_write(model_dir, model=DEFAULT_CHEMU, source=train_file.name, documents=documents)
+
+
 def link_model_ensure() -> list[str]:
     """Train the ChEMU link model into MODELS_DIR/chemu unless it is there (or in the bucket)."""
     from modelserve.backends.chemu import is_trained
+    from modelserve.trained_texts import trained_texts_read
     from modelserve.training.registry import train_file
 
     model_dir = Path(settings.MODELS_DIR) / "chemu"
-    if model_stored("chemu") or is_trained(model_dir):
-        return []  # with STORAGE_URL the bucket has it: each model worker downloads it
     chemu_train = Path(settings.CHEMU_TRAIN_FILE)
+    if model_stored("chemu") or is_trained(model_dir):
+        # a model trained before its texts were recorded: they are its training file's
+        unrecorded = is_trained(model_dir) and trained_texts_read(model_dir) is None
+        if unrecorded and chemu_train.is_file():
+            chemu_trained_texts_record(model_dir, train_file=chemu_train)
+        return []  # with STORAGE_URL the bucket has it: each model worker downloads it
     if not chemu_train.is_file():
         return [
             (
@@ -59,6 +79,7 @@ def link_model_ensure() -> list[str]:
     print("training the ChEMU anaphora model (first start only, about a minute)...", flush=True)
     lines: list[str] = []
     train_file("chemu", chemu_train, model_dir, log=lines.append)
+    chemu_trained_texts_record(model_dir, train_file=chemu_train)
     model_upload("chemu")  # with STORAGE_URL: into the bucket, for every model worker
     summary = next((line for line in lines if "overall" in line), "")
     return [

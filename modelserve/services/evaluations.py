@@ -30,6 +30,7 @@ from foundation.side_effects import after_commit
 from modelserve import model_scores
 from modelserve.backends import get_backend
 from modelserve.errors import EvaluationRefused
+from modelserve.evaluation_seen import seen_topics
 from modelserve.evaluation_selectors import backends_for, gold_for, models_relative, project_version
 from modelserve.model_scores import MODEL_PARAMETER, ON_A_DEVICE
 from modelserve.model_store import models_local_for
@@ -67,12 +68,14 @@ def model_evaluation_request(
     model_version: str = "",
     version: int | None = None,
     params: dict[str, Any] | None = None,
+    include_trained: bool = False,
 ) -> ModelEvaluation:
     """Queue an evaluation of the backend's own model, a trained folder (`model_version`) or
     one of the project's learnt versions (`version`, its id: the evaluation records it);
     refused (nothing written) for a backend that does not predict the project's scheme, a
     gold source with no topic, a model folder outside the allowed ones, or a version that is
-    not this project's or not the backend's."""
+    not this project's or not the backend's, or when a model compared here was trained on
+    every gold topic and `include_trained` does not ask to score them anyway (marked)."""
     if backend not in backends_for(project):
         raise EvaluationRefused(
             f"The {backend!r} backend does not predict what this project annotates; choose "
@@ -83,7 +86,8 @@ def model_evaluation_request(
             f"Unknown gold source {gold_source!r}; choose one of "
             f"{', '.join(ModelEvaluation.Gold.values)}."
         )
-    if not gold_for(project, gold_source):
+    gold = gold_for(project, gold_source)
+    if not gold:
         raise EvaluationRefused(
             "No topic of this project has that gold yet: submit an adjudication, or import "
             "topics with their gold."
@@ -101,6 +105,15 @@ def model_evaluation_request(
         model_version = model_path_checked("model_path", value=model_version)
         params[MODEL_PARAMETER[backend]] = model_version
     params = backend_params_checked(backend, params=params)
+    folder = params.get(MODEL_PARAMETER.get(backend, ""), "") if learnt is None else ""
+    seen = {t: who for t, who in seen_topics(project.pk, folder=folder).items() if t in gold}
+    if len(seen) == len(gold) and not include_trained:
+        who = sorted({name for names in seen.values() for name in names})
+        raise EvaluationRefused(
+            f"A model compared here was trained on every one of the {len(gold)} gold topics "
+            f"({', '.join(who)}), so no score would be on unseen text. Include the topics a "
+            "model was trained on to score them anyway: they are marked in red."
+        )
     with transaction.atomic():
         evaluation = ModelEvaluation.objects.create(
             project=project,
@@ -109,6 +122,8 @@ def model_evaluation_request(
             version=learnt,
             params=params,
             gold_source=gold_source,
+            seen_topics={str(t): who for t, who in seen.items()},
+            include_trained=include_trained,
             requested_by=user,
             message="waiting for a model worker",
         )
@@ -169,15 +184,34 @@ def model_evaluation_execute(*, evaluation_id: int, worker: str = "") -> str:
     return "succeeded"
 
 
+def _mark_seen(result: dict[str, Any], every, scored, seen, full) -> None:
+    """Each scored topic with the models trained on it ("seen_by": red on the page), and the
+    gold topics left out because one was."""
+    names = {a.topic_id: str(full[a.pk].external_id) for a in scored}  # the rows' topic names
+    by_name = {name: topic_id for topic_id, name in names.items()}
+    for row in result["topics"]:
+        row["seen_by"] = seen.get(by_name.get(row["topic"], -1), [])
+    kept = {a.topic_id for a in scored}
+    result["left_out"] = [
+        {"topic": a.topic.external_id, "seen_by": seen[a.topic_id]}
+        for a in every
+        if a.topic_id not in kept and a.topic_id in seen
+    ]
+    result["trained_on_scored"] = sum(1 for row in result["topics"] if row["seen_by"])
+
+
 def _evaluate(evaluation: ModelEvaluation, progress) -> dict[str, Any]:
     project = evaluation.project
     scheme = model_scores.scheme_of(evaluation.backend)
-    gold_rows = sorted(
+    seen = {int(t): who for t, who in evaluation.seen_topics.items()}
+    every = sorted(
         gold_for(project, evaluation.gold_source).values(),
         key=lambda a: (a.topic.position, a.topic_id),
     )
+    # topics a compared model was trained on: left out, or scored and marked when asked
+    gold_rows = [a for a in every if evaluation.include_trained or a.topic_id not in seen]
     if not gold_rows:
-        raise ValueError("no topic has this gold any more")
+        raise ValueError("no topic has this gold any more, or a model was trained on each")
     work = list(
         Annotation.objects.submitted()
         .annotator_work()
@@ -219,6 +253,7 @@ def _evaluate(evaluation: ModelEvaluation, progress) -> dict[str, Any]:
         scheme, gold, model, annotators, hierarchy_count=project.hierarchy_count
     )
     result["seconds_per_topic"] = seconds / len(gold_rows)
+    _mark_seen(result, every, gold_rows, seen, full)
     if evaluation.backend in ON_A_DEVICE:
         from modelserve.devices import pick_device  # torch: in the model worker only
 

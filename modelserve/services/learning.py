@@ -31,6 +31,7 @@ from annotation.models import Annotation, Assignment, Project
 from foundation.jobs import lifecycle
 from foundation.side_effects import after_commit
 from modelserve.learning_selectors import chemu_base_topics, project_work
+from modelserve.model_scores import scheme_of
 from modelserve.model_store import model_upload, models_local_for
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.selectors import project_suggestion_settings
@@ -38,6 +39,7 @@ from modelserve.services.settings import model_path_checked
 from modelserve.services.training_tasks import training_task_send
 from modelserve.training.learning import (
     CHEMU,
+    eligibility,
     is_not_worse,
     learner_for,
     primary_score,
@@ -248,7 +250,7 @@ def _share(params: dict[str, Any]) -> None:
 
 def learning_train(training: ModelTraining, *, progress: Progress) -> str:
     """Train a new version of the training's project from its work; returns the summary."""
-    from modelserve.training.learning_scores import held_out_scores
+    from modelserve.training.learning_scores import held_out_judged
 
     assert training.project_id is not None  # trainings.py sends only a project's here
     project = Project.objects.get(pk=training.project_id)
@@ -280,16 +282,19 @@ def learning_train(training: ModelTraining, *, progress: Progress) -> str:
     _share(params)
     score_options = {"models_dir": Path(settings.MODELS_DIR), "device": settings.SUGGEST_DEVICE}
     progress(0.75, f"scoring on {len(work.held_out)} held-out topics")
-    scores = held_out_scores(backend, params, work.held_out, **score_options)
-    score = primary_score(backend, scores)
-    previous = serving_model_version(project.pk)
-    previous_score = None
-    if previous is not None and previous.backend == backend and work.held_out:
-        progress(0.9, f"scoring version {previous.number} on the same held-out topics")
-        models_local_for(backend, previous.params)  # with STORAGE_URL: from the bucket
-        previous_score = primary_score(
-            backend, held_out_scores(backend, previous.params, work.held_out, **score_options)
-        )
+    judged = held_out_judged(backend, params, work.held_out, **score_options)
+    score = primary_score(backend, judged.scores)
+    compared_with, previous_score = _serving_scored(
+        project.pk, backend, work.held_out, progress, score_options
+    )
+    verdict = eligibility(
+        holdout_topics=len(work.held_out),
+        min_holdout=settings.LEARN_MIN_HELDOUT_TOPICS,
+        degenerate=judged.degenerate,
+        score=score,
+        previous_score=previous_score,
+        compared_with=compared_with,
+    )
     beside = f" beside {len(base)} base snippets" if base else ""
     version = _version_save(
         training,
@@ -298,21 +303,55 @@ def learning_train(training: ModelTraining, *, progress: Progress) -> str:
         folder=folder,
         params=params,
         topics_used=len(work.train),
+        trained_topics=work.train_ids,
         holdout=len(work.held_out),
-        scores=scores,
+        scores=judged.scores,
         score=score,
         previous_score=previous_score,
+        compared_with=compared_with,
+        degenerate=judged.degenerate,
+        verdict=verdict,
     )
     if version is None:
         return "another worker took the training over; its result is dropped"
     return training.message
 
 
+def _serving_scored(
+    project_id: int, backend: str, held_out: list, progress: Progress, options: dict[str, Any]
+) -> tuple[str, float | None]:
+    """What serves now (the serving version, else the base model: the project's backend as
+    set) in words, and its primary figure on the same held-out topics (None: none held out,
+    or it could not predict them, which the verdict then says)."""
+    from modelserve.training.learning_scores import held_out_scores
+
+    previous = serving_model_version(project_id)
+    if previous is not None:
+        label, name, params = f"version {previous.number}", previous.backend, previous.params
+    else:
+        configured = project_suggestion_settings(project_id)
+        name, params = configured.backend, dict(configured.params)
+        label = f"the base model ({name})"
+    if not held_out:
+        return label, None
+    if scheme_of(name) != scheme_of(backend):
+        # a base that predicts another scheme (a cluster model on an anaphora project)
+        # suggests nothing of this kind: its figure is 0
+        kind = "links" if backend == CHEMU else "clusters"
+        return f"{label}, which suggests no {kind}", 0.0
+    progress(0.9, f"scoring {label} on the same held-out topics")
+    try:
+        models_local_for(name, params)  # with STORAGE_URL: from the bucket
+        scores = held_out_scores(name, params, held_out, **options)
+    except Exception:  # a base that cannot predict: the new version is not shown not worse
+        logger.exception("scoring %s of project %s on held-out topics failed", label, project_id)
+        return f"{label} (which could not be scored)", None
+    return label, primary_score(backend, scores)
+
+
 def _summary(version: ModelVersion, topics: int, beside: str) -> str:
-    score, previous_score = version.score, version.previous_score
-    shown = "no held-out score" if score is None else f"held-out {score:.3f}"
-    kept = "" if version.not_worse else f" (worse than {previous_score:.3f}: not served)"
-    return f"version {version.number} on {topics} topics{beside}, {shown}{kept}"
+    # the verdict names the held-out figure where there is one (the message keeps 300 chars)
+    return f"version {version.number} on {topics} topics{beside}: {version.eligibility}"
 
 
 def _version_save(
@@ -347,6 +386,11 @@ def _version_save(
             score=fields["score"],
             previous_score=fields["previous_score"],
             not_worse=is_not_worse(fields["score"], fields["previous_score"]),
+            compared_with=fields["compared_with"],
+            degenerate=fields["degenerate"],
+            eligible=fields["verdict"].eligible,
+            eligibility=fields["verdict"].reason,
+            trained_topics=fields["trained_topics"],
             training=training,
         )
         lifecycle.finish(training, ModelTraining.Status.SUCCEEDED, summary(version))

@@ -1,5 +1,6 @@
-"""An admin rolls a project's suggester back (or forward) to a learnt version, or lets it
-follow the newest version that is not worse again (docs/learning.md)."""
+"""An admin rolls a project's suggester back (or forward) to a learnt version, serves the base
+model (the backend as set), or lets it follow the newest eligible version again
+(docs/learning.md)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,13 @@ from modelserve.models import ModelVersion, SuggestionSettings
 
 
 @transaction.atomic
-def model_version_pin(*, project: Project, version_id: int | None) -> SuggestionSettings:
-    """Runs of the project use version `version_id` from now on; None: the automatic choice."""
+def model_version_pin(
+    *, project: Project, version_id: int | None, base: bool = False
+) -> SuggestionSettings:
+    """Runs of the project use version `version_id` from now on, or the base model (`base`);
+    neither: the automatic choice."""
+    if base and version_id is not None:
+        raise SettingsRefused("Choose a version or the base model, not both.")
     version = None
     if version_id is not None:
         version = ModelVersion.objects.filter(project=project, pk=version_id).first()
@@ -23,5 +29,6 @@ def model_version_pin(*, project: Project, version_id: int | None) -> Suggestion
             )
     row, _ = SuggestionSettings.objects.select_for_update().get_or_create(project=project)
     row.pinned_version = version
-    row.save(update_fields=["pinned_version"])
+    row.serve_base = base
+    row.save(update_fields=["pinned_version", "serve_base"])
     return row

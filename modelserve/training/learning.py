@@ -77,27 +77,79 @@ def primary_score(backend: str, scores: dict[str, Any] | None) -> float | None:
 
 
 def is_not_worse(score: float | None, previous: float | None) -> bool:
-    """A version with no figure to compare (too few topics held out, or no version before)
-    is not worse: there is nothing to say it is."""
+    """Not worse than what served when the version was trained, on the same held-out
+    topics: only a figure on each side can show it (no held-out topic shows nothing)."""
     if score is None or previous is None:
-        return True
+        return False
     return score >= previous
+
+
+def topics_text(count: int) -> str:
+    return f"{count} held-out topic{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a version may serve without an admin choosing it, and why (the Suggestions
+    page shows `reason`)."""
+
+    eligible: bool
+    reason: str
+
+
+def eligibility(
+    *,
+    holdout_topics: int,
+    min_holdout: int,
+    degenerate: str,
+    score: float | None,
+    previous_score: float | None,
+    compared_with: str,
+) -> Verdict:
+    """A version serves only when shown not worse than what serves now (`compared_with`, the
+    base model or a version) on enough held-out topics, and never when its held-out
+    suggestions are degenerate (docs/learning.md says why the minimum is what it is)."""
+    if holdout_topics < min_holdout:
+        reason = f"{topics_text(holdout_topics)}, not eligible (at least {min_holdout} needed)"
+        if degenerate:  # both said: adding topics alone would not make it serve
+            reason += f"; {degenerate} there: never eligible"
+        return Verdict(False, reason)
+    if degenerate:
+        return Verdict(False, f"{degenerate} on the held-out topics: never eligible")
+    if score is None or previous_score is None:
+        return Verdict(False, f"not scored beside {compared_with} on the same topics: not eligible")
+    if score < previous_score:
+        return Verdict(
+            False,
+            f"held-out {score:.3f} below {compared_with}'s {previous_score:.3f} on the same "
+            f"{topics_text(holdout_topics)}: not eligible",
+        )
+    return Verdict(
+        True,
+        f"held-out {score:.3f}, not below {compared_with}'s {previous_score:.3f} on the same "
+        f"{topics_text(holdout_topics)}: eligible",
+    )
 
 
 @dataclass(frozen=True)
 class VersionView:
     id: int
     number: int
-    not_worse: bool
+    eligible: bool
 
 
-def serving_version(versions: Sequence[VersionView], *, pinned: int | None = None) -> int | None:
-    """The id of the version runs use: the pinned one (an admin's rollback or roll forward),
-    else the newest that is not worse on held-out than the one before it."""
+def serving_version(
+    versions: Sequence[VersionView], *, pinned: int | None = None, base: bool = False
+) -> int | None:
+    """The id of the version runs use, None for the base model: the base when an admin
+    chose it, else the pinned version (an admin's rollback or roll forward), else the newest
+    eligible one; none eligible, the base model serves."""
+    if base:
+        return None
     if pinned is not None and any(v.id == pinned for v in versions):
         return pinned
     for version in sorted(versions, key=lambda v: v.number, reverse=True):
-        if version.not_worse:
+        if version.eligible:
             return version.id
     return None
 

@@ -10,18 +10,29 @@ from playwright.sync_api import expect
 
 from modelserve.models import ModelTraining, ModelVersion, SuggestionSettings
 from modelserve.services.settings import suggestion_settings_set
+from modelserve.training.learning import eligibility
 from modelserve.version_selectors import serving_model_version
 from tests.factories import AdminFactory, ProjectFactory
 
 
 def stored_versions(project) -> list[ModelVersion]:
-    """v1 and v2 improve; v3 is worse than v2 on the same held-out topics, so v2 serves."""
+    """v1 and v2 improve on what served; v3 is worse than v2 on the same held-out topics, so
+    v2 serves."""
     rows = []
     for number, topics, score, previous in [
-        (1, 8, 0.42, None),
+        (1, 8, 0.42, 0.3),
         (2, 16, 0.55, 0.44),
         (3, 24, 0.5, 0.56),
     ]:
+        before = "the base model (minilm)" if number == 1 else f"version {number - 1}"
+        verdict = eligibility(
+            holdout_topics=12,
+            min_holdout=10,
+            degenerate="",
+            score=score,
+            previous_score=previous,
+            compared_with=before,
+        )
         folder = str(settings.MODELS_DIR / "learned" / f"project-{project.pk}" / f"t{number}")
         rows.append(
             ModelVersion.objects.create(
@@ -31,11 +42,14 @@ def stored_versions(project) -> list[ModelVersion]:
                 path=folder,
                 params={"model_dir": folder},
                 topics_used=topics,
-                holdout_topics=4,
+                holdout_topics=12,
                 scores={"conll_f1": score, "hierarchy_f1": score / 2, "path_ratio": score / 3},
                 score=score,
                 previous_score=previous,
-                not_worse=previous is None or score >= previous,
+                not_worse=score >= previous,
+                compared_with=before,
+                eligible=verdict.eligible,
+                eligibility=verdict.reason,
             )
         )
     return rows
@@ -59,9 +73,13 @@ def test_the_admin_sees_versions_on_a_learning_curve_and_rolls_back_and_forward(
 
     panel = page.get_by_test_id("model-versions")
     rows = panel.locator(".versions-table tbody tr")
-    expect(rows).to_have_count(3)
+    expect(rows).to_have_count(4)  # the base model, then the three versions
+    expect(rows.first).to_have_attribute("data-version", "base")
     expect(panel.locator("tr[data-version='2']")).to_contain_text("serving")
-    expect(panel.locator("tr[data-version='3']")).to_contain_text("worse than the one before")
+    expect(panel.locator("tr[data-version='3']")).to_contain_text(
+        "version 3: held-out 0.500 below version 2's 0.560 on the same 12 held-out topics: "
+        "not eligible"
+    )
     expect(panel.locator("tr[data-version='3']")).to_contain_text("0.500")
     curve = page.get_by_test_id("learning-curve")
     expect(curve.locator("circle")).to_have_count(3)
@@ -80,7 +98,7 @@ def test_the_admin_sees_versions_on_a_learning_curve_and_rolls_back_and_forward(
     # Roll forward to the worse v3 on purpose, then back to the automatic choice (v2).
     panel.locator("tr[data-version='3']").get_by_role("button", name="Use this version").click()
     expect(panel.locator("tr[data-version='3']")).to_contain_text("serving (chosen)")
-    panel.get_by_role("button", name="Follow the newest again").click()
+    panel.get_by_role("button", name="Follow the newest eligible again").click()
     expect(panel.locator("tr[data-version='2']")).to_contain_text("serving")
     assert SuggestionSettings.objects.get(project=project).pinned_version_id is None
     assert serving_model_version(project.pk) == second

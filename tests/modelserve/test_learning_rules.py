@@ -7,6 +7,7 @@ import pytest
 from modelserve.training.learning import (
     Submitted,
     VersionView,
+    eligibility,
     held_out,
     is_not_worse,
     learner_for,
@@ -50,11 +51,12 @@ def test_without_an_adjudication_each_annotators_version_teaches_about_one_topic
     assert teaching_annotation(versions[::-1], topic_key="7") == drawn[7]
 
 
-def test_the_newest_version_not_worse_than_the_one_before_serves():
+def test_the_newest_eligible_version_serves_and_none_eligible_is_the_base_model():
     versions = [VersionView(1, 1, True), VersionView(2, 2, True), VersionView(3, 3, False)]
     assert serving_version(versions) == 2
     assert serving_version([*versions, VersionView(4, 4, True)]) == 4
     assert serving_version([]) is None
+    assert serving_version([VersionView(1, 1, False)]) is None  # the base model serves
 
 
 def test_a_pinned_version_serves_whatever_is_newer_and_a_gone_one_is_ignored():
@@ -64,11 +66,68 @@ def test_a_pinned_version_serves_whatever_is_newer_and_a_gone_one_is_ignored():
     assert serving_version(versions, pinned=99) == 2
 
 
-def test_not_worse_needs_both_figures_to_say_worse():
+def test_the_base_model_chosen_by_an_admin_serves_over_every_version():
+    versions = [VersionView(1, 1, True), VersionView(2, 2, True)]
+    assert serving_version(versions, base=True) is None
+
+
+def test_not_worse_needs_both_figures():
     assert is_not_worse(0.5, 0.5)
     assert not is_not_worse(0.49, 0.5)
-    assert is_not_worse(None, 0.5)
-    assert is_not_worse(0.1, None)
+    # nothing held out shows nothing: not "not worse" (a version took over untested so)
+    assert not is_not_worse(None, 0.5)
+    assert not is_not_worse(0.1, None)
+
+
+def judged(**overrides):
+    fields = {
+        "holdout_topics": 12,
+        "min_holdout": 10,
+        "degenerate": "",
+        "score": 0.6,
+        "previous_score": 0.55,
+        "compared_with": "the base model (minilm)",
+    }
+    return eligibility(**{**fields, **overrides})
+
+
+def test_a_version_not_worse_than_what_serves_on_enough_held_out_topics_is_eligible():
+    verdict = judged()
+    assert verdict.eligible
+    assert verdict.reason == (
+        "held-out 0.600, not below the base model (minilm)'s 0.550 on the same 12 held-out "
+        "topics: eligible"
+    )
+    assert judged(score=0.55).eligible  # as good is not worse
+
+
+def test_a_version_on_too_few_held_out_topics_is_not_eligible_whatever_it_scores():
+    verdict = judged(holdout_topics=0, score=None, previous_score=None)
+    assert not verdict.eligible
+    assert verdict.reason == "0 held-out topics, not eligible (at least 10 needed)"
+    assert not judged(holdout_topics=9, score=1.0, previous_score=0.1).eligible
+    assert judged(holdout_topics=1, min_holdout=1).eligible
+    both = judged(holdout_topics=1, degenerate="every mention alone")
+    assert both.reason == (
+        "1 held-out topic, not eligible (at least 10 needed); every mention alone there: "
+        "never eligible"
+    )
+
+
+def test_a_version_worse_than_what_serves_on_the_same_topics_is_not_eligible():
+    verdict = judged(score=0.5, previous_score=0.55, compared_with="version 2")
+    assert not verdict.eligible
+    assert "below version 2's 0.550" in verdict.reason
+
+
+def test_a_degenerate_version_is_never_eligible_even_if_it_scores_higher():
+    verdict = judged(degenerate="every mention alone", score=0.9, previous_score=0.1)
+    assert not verdict.eligible
+    assert verdict.reason == "every mention alone on the held-out topics: never eligible"
+
+
+def test_a_version_whose_comparison_could_not_be_scored_is_not_eligible():
+    assert not judged(previous_score=None).eligible
 
 
 def test_the_learner_follows_the_project():

@@ -96,7 +96,7 @@ def test_a_worker_serving_one_learnt_version_after_another_stays_within_its_cach
     rss = []
     try:
         for number, folder in enumerate(folders, start=1):
-            # a new version, newest and not worse: the project's runs use it from now on
+            # a new version, newest and eligible: the project's runs use it from now on
             ModelVersion.objects.create(
                 project=project,
                 backend="cross-encoder",
@@ -104,6 +104,7 @@ def test_a_worker_serving_one_learnt_version_after_another_stays_within_its_cach
                 path=str(folder.parent),
                 params={"model_path": str(folder)},
                 topics_used=1,
+                eligible=True,
             )
             run = wait_for(suggestion_run_request(topic=topic, user=user), {"succeeded", "failed"})
             assert run.status == "succeeded", run.message

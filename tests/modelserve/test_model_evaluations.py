@@ -215,6 +215,7 @@ def test_two_runs_side_by_side_in_one_csv(project, admin):
 
 def learnt_version(project, number: int, folder, **fields) -> ModelVersion:
     defaults = {"topics_used": 4 * number, "holdout_topics": 2, "score": 0.5, "not_worse": True}
+    fields.setdefault("eligible", fields.get("not_worse", True))
     return ModelVersion.objects.create(
         project=project,
         backend=fields.pop("backend", "trained"),

@@ -25,7 +25,15 @@ def admin_client():
     return client
 
 
-def version(project, number: int, *, not_worse: bool = True, score: float | None = 0.5):
+def version(
+    project,
+    number: int,
+    *,
+    not_worse: bool = True,
+    score: float | None = 0.5,
+    eligible: bool | None = None,
+    reason: str = "",
+):
     folder = str(django_settings.MODELS_DIR / "learned" / f"project-{project.pk}" / f"v{number}")
     return ModelVersion.objects.create(
         project=project,
@@ -38,6 +46,8 @@ def version(project, number: int, *, not_worse: bool = True, score: float | None
         scores={"conll_f1": score} if score is not None else None,
         score=score,
         not_worse=not_worse,
+        eligible=not_worse if eligible is None else eligible,
+        eligibility=reason,
     )
 
 
@@ -90,6 +100,65 @@ def test_rolling_back_and_forward_changes_the_model_later_runs_use(services, adm
     assert forward.json()["serving"] == second.pk
     assert forward.json()["pinned"] is None
     assert run.params["model_dir"] == second.params["model_dir"]
+
+
+def test_a_version_that_is_not_eligible_leaves_the_base_model_serving_and_says_why(
+    services, admin_client
+):
+    project = ProjectFactory(hierarchy=True)
+    suggestion_settings_set(project=project, learn=True)
+    only = version(
+        project, 1, eligible=False, reason="0 held-out topics, not eligible (at least 10 needed)"
+    )
+
+    body = admin_client.get(f"/api/projects/{project.pk}/model-versions/").json()
+    run = suggestion_run_request(topic=make_topic(project), user=UserFactory())
+
+    assert body["serving"] is None
+    assert body["base_backend"] == "minilm"
+    assert body["versions"][0]["eligibility"] == only.eligibility
+    assert body["versions"][0]["eligible"] is False
+    assert run.backend == "minilm"
+    assert "model_dir" not in run.params
+
+
+def test_an_admin_serves_the_base_model_beside_an_eligible_version_and_returns_to_auto(
+    services, admin_client
+):
+    project = ProjectFactory(hierarchy=True)
+    suggestion_settings_set(project=project, learn=True)
+    learnt = version(project, 1)
+    topic = make_topic(project)
+    url = f"/api/projects/{project.pk}/model-versions/pinned/"
+
+    base = admin_client.put(url, {"version": None, "base": True}, format="json")
+    run = suggestion_run_request(topic=topic, user=UserFactory())
+
+    assert base.status_code == 200
+    assert (base.json()["serving"], base.json()["base_chosen"]) == (None, True)
+    assert run.backend == "minilm"
+
+    auto = admin_client.put(url, {"version": None}, format="json")
+    run = suggestion_run_request(topic=topic, user=UserFactory())
+
+    assert (auto.json()["serving"], auto.json()["base_chosen"]) == (learnt.pk, False)
+    assert run.params["model_dir"] == learnt.params["model_dir"]
+
+
+def test_choosing_a_version_and_the_base_model_at_once_is_refused(admin_client):
+    project = ProjectFactory()
+    learnt = version(project, 1)
+
+    answer = admin_client.put(
+        f"/api/projects/{project.pk}/model-versions/pinned/",
+        {"version": learnt.pk, "base": True},
+        format="json",
+    )
+
+    assert answer.status_code == 422
+    assert answer.json()["message"] == "Choose a version or the base model, not both."
+    state = admin_client.get(f"/api/projects/{project.pk}/model-versions/").json()
+    assert (state["pinned"], state["base_chosen"]) == (None, False)
 
 
 def test_a_project_that_does_not_learn_keeps_its_configured_backend(services):

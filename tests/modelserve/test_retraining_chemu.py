@@ -1,7 +1,7 @@
 """A ChEMU project's retraining from its own submitted snippets (docs/learning.md), in this
 process with the real training code: the link model and a tiny mention tagger become a
 version with held-out scores, and a second retraining scores the serving version on the same
-held-out snippets, which decides whether the new one serves (the "not worse" rule)."""
+held-out snippets, which decides whether the new one serves (the eligibility rule)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ def chemu_project(settings, tmp_path):
     settings.LEARN_EPOCHS = 1
     settings.LEARN_MENTION_EPOCHS = 1
     settings.SUGGEST_DEVICE = "cpu"
+    settings.LEARN_MIN_HELDOUT_TOPICS = 1  # one snippet is held out here
     # five snippets: 1210 falls on the held-out side of the stable hash, the others train
     # (read leniently and written back: one of them has relations the strict import refuses)
     path = tmp_path / "five.jsonlines"
@@ -74,15 +75,28 @@ def test_a_chemu_project_learns_links_and_mentions_and_the_next_is_judged_on_the
     assert (first.topics_used, first.holdout_topics) == (4, 1)
     assert set(first.scores) >= {"relation_f1", "relation_f1_relaxed", "mention_f1"}
     assert first.score == first.scores["relation_f1"]
-    assert first.previous_score is None
-    assert first.not_worse
     assert first.params["mentions_dir"].startswith(first.path)
-    assert learned_run_settings(chemu_project.pk) == ("chemu", first.params)
+    assert sorted(first.trained_topics) == sorted(
+        chemu_project.topics.exclude(external_id="1210").values_list("pk", flat=True)
+    )
+    # What served: the project's backend as set, a cluster model that suggests no link, so
+    # its figure is 0; the version is eligible unless it links nothing either.
+    assert first.compared_with == "the base model (minilm), which suggests no links"
+    assert first.previous_score == 0.0
+    assert first.eligible == (not first.degenerate)
+    assert learned_run_settings(chemu_project.pk) == (
+        ("chemu", first.params) if first.eligible else None
+    )
 
+    # As if it had been shown not worse: the next one is judged against it.
+    ModelVersion.objects.filter(pk=first.pk).update(eligible=True)
+    assert learned_run_settings(chemu_project.pk) == ("chemu", first.params)
     second = retrain(chemu_project)
 
     # the serving version was scored again on the same held-out snippet: its own figure
     assert second.number == 2
+    assert second.compared_with == "version 1"
     assert second.previous_score == pytest.approx(first.score)
     assert second.not_worse == (second.score >= first.score)
-    assert serving_model_version(chemu_project.pk) == (second if second.not_worse else first)
+    assert second.eligible == (second.not_worse and not second.degenerate)
+    assert serving_model_version(chemu_project.pk) == (second if second.eligible else first)

@@ -1,8 +1,10 @@
 """Learning in the loop through Redis and a real Celery model worker (docs/learning.md): an
 annotator's submissions retrain the project's `trained` suggester into a new version with
-held-out scores, and the next run suggests with it; a worker killed mid-training leaves the
-training to the next worker, which finishes it once and serves a run meanwhile. One test for
-all of it, on three topics and one epoch, so that the suite pays for one training only."""
+held-out scores; trained on too few topics to be judged (one held out), it is not eligible and
+the base model keeps serving, until an admin chooses the version; a worker killed
+mid-training leaves the training to the next worker, which finishes it once and serves a run
+meanwhile. One test for all of it, on three topics and one epoch, so that the suite pays for
+one training only."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from annotation.services.imports.topics import topics_import
 from modelserve.models import ModelTraining, ModelVersion
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
+from modelserve.services.versions import model_version_pin
 from tests.factories import UserFactory
 from tests.paths import SCICO_DEMO
 from tests.workers import FAST_REDELIVERY, start_worker, wait_for
@@ -104,10 +107,29 @@ def test_submissions_retrain_the_suggester_in_the_worker_that_takes_over_a_dead_
         assert version.scores is not None
         assert 0 <= version.scores["conll_f1"] <= 1
         assert version.score == version.scores["conll_f1"]
-        assert version.not_worse
         assert version.path.startswith(str(tmp_path))
+        # judged beside the base model on the same held-out topic, but one is too few
+        assert version.compared_with == "the base model (minilm)"
+        assert version.previous_score is not None
+        assert not version.eligible
+        # (its suggestions there may also be degenerate after one epoch on two topics: said)
+        assert version.eligibility.startswith("1 held-out topic, not eligible (at least 10 needed)")
+        assert version.eligibility in training.message
+        assert sorted(version.trained_topics) == sorted(
+            learning_project.topics.filter(external_id__in=["9001", "9003"]).values_list(
+                "pk", flat=True
+            )
+        )
 
-        # the next run suggests with the new version
+        # so the next run still suggests with the base model
+        kept = wait_for(
+            suggestion_run_request(topic=topic, user=UserFactory()), {"succeeded", "failed"}
+        )
+        assert kept.status == "succeeded", kept.error
+        assert kept.backend == "minilm"
+
+        # an admin may still choose the version: the run after suggests with it
+        model_version_pin(project=learning_project, version_id=version.pk)
         run = wait_for(
             suggestion_run_request(topic=topic, user=UserFactory()), {"succeeded", "failed"}
         )

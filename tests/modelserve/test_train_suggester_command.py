@@ -42,6 +42,13 @@ def test_training_on_the_demo_gold_prints_held_out_scores_and_activates_the_mode
     covered = sorted(m for cluster in suggestions.clusters for m in cluster.mentions)
     assert covered == list(range(project.topics.first().mentions.count()))
 
+    # it records what it saw: the Models page leaves those topics out, naming the folder
+    from modelserve.evaluation_seen import seen_topics
+
+    seen = seen_topics(project.pk)
+    assert set(seen) == set(project.topics.values_list("pk", flat=True))
+    assert set(map(tuple, seen.values())) == {("the trained folder trained/train-me",)}
+
 
 def test_a_project_without_gold_is_refused_with_a_message():
     Project.objects.create(name="Empty")

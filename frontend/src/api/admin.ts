@@ -179,9 +179,10 @@ export const adminApi = {
   modelTrainings: () => answer(client.GET("/api/model-trainings/")),
   /** Learning in the loop (docs/learning.md): the project's learnt versions and its training. */
   modelVersions: (project: Id) => answer(client.GET("/api/projects/{id}/model-versions/", id(project))),
-  /** Runs use `version` from now on (a rollback or roll forward); null: the automatic choice. */
-  pinModelVersion: (project: Id, version: Id | null) =>
-    answer(client.PUT("/api/projects/{id}/model-versions/pinned/", { ...id(project), body: { version } })),
+  /** Runs use `version` from now on (a rollback or roll forward), or the base model (`base`);
+   * neither: the automatic choice (the newest eligible version, else the base model). */
+  pinModelVersion: (project: Id, version: Id | null, base = false) =>
+    answer(client.PUT("/api/projects/{id}/model-versions/pinned/", { ...id(project), body: { version, base } })),
   setLearning: (project: Id, learn: boolean) =>
     answer(client.PUT("/api/projects/{id}/suggestion-settings/", { ...id(project), body: { learn } })),
   suggestionSettings: (project: Id) => answer(client.GET("/api/projects/{id}/suggestion-settings/", id(project))),
@@ -200,13 +201,22 @@ export const adminApi = {
   evaluation: (evaluation: Id) => answer(client.GET("/api/model-evaluations/{id}/", id(evaluation))),
   /** `model`: a learnt version (its id goes as `version`), a trained folder, or null for the
    * backend's own model. */
-  startEvaluation: (project: Id, backend: string, goldSource: EvaluationGold, model: ModelChoice | null) =>
+  /** `includeTrained`: score the topics a compared model was trained on too (marked), which
+   * are left out by default. */
+  startEvaluation: (
+    project: Id,
+    backend: string,
+    goldSource: EvaluationGold,
+    model: ModelChoice | null,
+    includeTrained = false,
+  ) =>
     answer(
       client.POST("/api/projects/{id}/model-evaluations/", {
         ...id(project),
         body: {
           backend,
           gold_source: goldSource,
+          include_trained: includeTrained,
           ...(model?.version ? { version: model.version.id } : { model_version: model?.model_version ?? "" }),
         },
       }),

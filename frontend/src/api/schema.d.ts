@@ -1813,6 +1813,8 @@ export interface components {
         EvaluationChoices: {
             backends: components["schemas"]["BackendChoice"][];
             gold_sources: components["schemas"]["GoldChoice"][];
+            /** @description topics a model here was trained on: left out by default */
+            seen: components["schemas"]["SeenTopicId"][];
         };
         EvaluationDetail: {
             id: number;
@@ -1822,6 +1824,8 @@ export interface components {
             /** @description the learnt version scored; null: a folder or the default */
             version: components["schemas"]["EvaluationVersion"] | null;
             gold_source: components["schemas"]["EvaluationGold"];
+            /** @description topics a model saw were scored too */
+            include_trained: boolean;
             status: components["schemas"]["EvaluationStatus"];
             /**
              * Format: double
@@ -1868,6 +1872,11 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description score the topics a compared model was trained on too (marked); by default they are left out
+             * @default false
+             */
+            include_trained?: boolean;
         };
         EvaluationResult: {
             scheme: string;
@@ -1877,6 +1886,10 @@ export interface components {
             shared: components["schemas"]["EvaluationShared"];
             /** Format: double */
             seconds_per_topic: number;
+            /** @description gold topics left out: a compared model saw them */
+            left_out?: components["schemas"]["SeenTopic"][];
+            /** @description scored topics some compared model was trained on */
+            trained_on_scored?: number;
         };
         EvaluationRow: {
             id: number;
@@ -1886,6 +1899,8 @@ export interface components {
             /** @description the learnt version scored; null: a folder or the default */
             version: components["schemas"]["EvaluationVersion"] | null;
             gold_source: components["schemas"]["EvaluationGold"];
+            /** @description topics a model saw were scored too */
+            include_trained: boolean;
             status: components["schemas"]["EvaluationStatus"];
             /**
              * Format: double
@@ -1925,6 +1940,8 @@ export interface components {
                 [key: string]: number | null;
             } | null;
             annotator_count: number;
+            /** @description models trained on this topic (scored only when asked: marked red) */
+            seen_by?: string[];
         };
         EvaluationVersion: {
             id: number;
@@ -2127,6 +2144,10 @@ export interface components {
             /** @description the name of that figure */
             metric: string;
             not_worse: boolean;
+            /** @description may serve without an admin choosing it */
+            eligible: boolean;
+            /** @description why it is (not) eligible, in words */
+            eligibility: string;
             /** @description the project's runs use it now */
             serving: boolean;
             /** @description an admin chose it */
@@ -2326,7 +2347,18 @@ export interface components {
              * @description the version serving before it, on the same held-out topics
              */
             previous_score: number | null;
+            /** @description not below what served, on the same topics */
             not_worse: boolean;
+            /** @description what served when it was trained */
+            compared_with: string;
+            /** @description why its held-out suggestions are degenerate */
+            degenerate: string;
+            /** @description may serve without an admin choosing it */
+            eligible: boolean;
+            /** @description why it is (not) eligible, in words */
+            eligibility: string;
+            /** @description ids of the topics it was trained on */
+            trained_topics: number[];
             /** Format: date-time */
             created_at: string;
         };
@@ -2334,7 +2366,11 @@ export interface components {
             learn: boolean;
             /** @description an admin's choice; null: auto */
             pinned: number | null;
-            /** @description the version runs use */
+            /** @description the base model: the backend as set */
+            base_backend: string;
+            /** @description an admin chose the base model */
+            base_chosen: boolean;
+            /** @description the version runs use; null: the base model */
             serving: number | null;
             /** @description backend -> its primary held-out figure */
             metrics: {
@@ -2343,6 +2379,8 @@ export interface components {
             versions: components["schemas"]["ModelVersionPayload"][];
             /** @description the newest retraining */
             training: components["schemas"]["ProjectTrainingPayload"] | null;
+            /** @description topics whose text a default model was trained on */
+            default_trained_texts: components["schemas"]["SeenTopicId"][];
         };
         MyPractice: {
             assignment: number;
@@ -2961,6 +2999,21 @@ export interface components {
             score: number | null;
             /** @description 95% bootstrap interval over topics */
             ci: number[] | null;
+        };
+        /** @description A topic some model was trained on (modelserve/evaluation_seen.py). */
+        SeenTopic: {
+            /** @description its name (external id) */
+            topic: string;
+            /** @description "version 2", "the default ChEMU model" */
+            seen_by: string[];
+        };
+        /** @description A topic some model was trained on (modelserve/evaluation_seen.py). */
+        SeenTopicId: {
+            /** @description its name (external id) */
+            topic: string;
+            /** @description "version 2", "the default ChEMU model" */
+            seen_by: string[];
+            topic_id: number;
         };
         SessionPayload: {
             authenticated: boolean;
@@ -3621,8 +3674,13 @@ export interface components {
             [key: string]: unknown;
         };
         VersionPinRequest: {
-            /** @description a version's id; null: the newest that is not worse */
+            /** @description a version's id; null: the newest eligible one */
             version: number | null;
+            /**
+             * @description serve the base model (the backend as set)
+             * @default false
+             */
+            base?: boolean;
         };
         VersionRequestRequest: {
             expected_version: number;

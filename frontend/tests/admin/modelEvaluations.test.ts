@@ -7,9 +7,10 @@ import {
   runTitle,
   sharedMetrics,
   topicRows,
+  trainedOnText,
 } from "../../src/admin/models/evaluations";
 
-function run(id: number, topics: [string, number, number | null][]): EvaluationDetail {
+function run(id: number, topics: [string, number, number | null][], seen: Record<string, string[]> = {}): EvaluationDetail {
   return {
     id,
     project: 1,
@@ -17,6 +18,7 @@ function run(id: number, topics: [string, number, number | null][]): EvaluationD
     model_version: id === 2 ? "/models/cross-encoder/versions/b2" : "",
     version: null,
     gold_source: "gold",
+    include_trained: false,
     status: "succeeded",
     progress: 1,
     message: "",
@@ -35,6 +37,7 @@ function run(id: number, topics: [string, number, number | null][]): EvaluationD
         model: { conll_f1: model, path_ratio: 0.5 },
         annotators: humans === null ? null : { conll_f1: humans, path_ratio: 0.9 },
         annotator_count: humans === null ? 0 : 2,
+        seen_by: seen[topic] ?? [],
       })),
       overall: { topics: topics.length, model: {} },
       shared: { topics: 0, model: {}, annotators: [], annotators_avg: {} },
@@ -51,6 +54,16 @@ describe("the Models page's tables", () => {
     expect(rows[0].annotators).toEqual([0.9, null]);
     expect(rows[0].annotatorCount).toBe(2);
     expect(rows[1].model).toEqual([0.4, 0.7]);
+  });
+
+  it("marks a topic any shown run's model was trained on, with who", () => {
+    const rows = topicRows(
+      [run(1, [["a", 0.5, null], ["b", 0.4, null]], { a: ["version 2"] }), run(2, [["a", 0.7, null]], { a: ["the default ChEMU model"] })],
+      "conll_f1",
+    );
+    expect(rows.map((r) => r.seenBy)).toEqual([["version 2", "the default ChEMU model"], []]);
+    expect(trainedOnText(["the default ChEMU model"])).toBe("the default ChEMU model was trained on this text");
+    expect(trainedOnText(rows[0].seenBy)).toBe("version 2, the default ChEMU model were trained on this text");
   });
 
   it("names a run by its backend and the end of its model folder", () => {
@@ -77,6 +90,8 @@ function learnt(id: number, number: number, serving: boolean, score: number | nu
       score,
       metric: "CoNLL F1",
       not_worse: score !== 0.1,
+      eligible: score !== 0.1 && score !== null,
+      eligibility: "",
       serving,
       pinned: false,
     },
@@ -90,7 +105,7 @@ describe("the Models page's model choice", () => {
     const label = modelChoiceLabel(learnt(9, 4, true, 0.61));
     expect(label).toMatch(/^version 4 \(trained\) · .+ · 12 topics · held-out CoNLL F1 0\.610 · serving$/);
     expect(modelChoiceLabel(learnt(8, 3, false, null))).toContain("no held-out score");
-    expect(modelChoiceLabel(learnt(7, 2, false, 0.1))).toContain("worse than the one before");
+    expect(modelChoiceLabel(learnt(7, 2, false, 0.1))).toContain("not eligible");
     expect(modelChoiceLabel(folder)).toBe("trained/SciCo");
   });
 

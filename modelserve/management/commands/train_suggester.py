@@ -12,6 +12,7 @@ from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data
 from modelserve.model_store import model_upload
 from modelserve.services.settings import suggestion_settings_set
+from modelserve.trained_texts import trained_texts_write
 
 
 class Command(BaseCommand):
@@ -71,6 +72,14 @@ class Command(BaseCommand):
             holdout=holdout,
             epochs=epochs,
             log=self.stdout.write,
+        )
+        # what it saw (its threshold-tuning share too), so the Models page never scores it
+        # there as if unseen (modelserve/trained_texts.py)
+        trained_texts_write(
+            out_dir,
+            model=f"the trained folder trained/{_slug(project_row.name)}",
+            source=f"project {project_row.name}",
+            documents=[document for topic in topics for document in topic.documents],
         )
         model_upload(f"trained/{_slug(project_row.name)}")  # with STORAGE_URL: the bucket
         if result is None or result["holdout_scores"] is None:

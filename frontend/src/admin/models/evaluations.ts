@@ -21,6 +21,8 @@ export interface TopicRow {
   model: (number | null)[];
   annotators: (number | null)[];
   annotatorCount: number;
+  /** The models trained on this topic (any of the runs': it was scored only because asked). */
+  seenBy: string[];
 }
 
 /** One row per topic of any run: each run's model score and the annotators' AVG there. */
@@ -36,7 +38,14 @@ export function topicRows(runs: EvaluationDetail[], metric: string): TopicRow[] 
     model: byRun.map((found) => found.get(topic)?.model[metric] ?? null),
     annotators: byRun.map((found) => found.get(topic)?.annotators?.[metric] ?? null),
     annotatorCount: Math.max(0, ...byRun.map((found) => found.get(topic)?.annotator_count ?? 0)),
+    seenBy: [...new Set(byRun.flatMap((found) => found.get(topic)?.seen_by ?? []))],
   }));
+}
+
+/** "the default ChEMU model was trained on this text", "version 2, version 3 were trained on
+ * this text". */
+export function trainedOnText(seenBy: string[]): string {
+  return `${seenBy.join(", ")} ${seenBy.length === 1 ? "was" : "were"} trained on this text`;
 }
 
 /** "#7 trained · version 3" for a learnt version, "#5 cross-encoder · versions/b2" for a
@@ -65,9 +74,9 @@ export function modelChoiceLabel(choice: ModelChoice): string {
     ? v.pinned
       ? " · serving (chosen)"
       : " · serving"
-    : v.not_worse
+    : v.eligible
       ? ""
-      : " · worse than the one before";
+      : " · not eligible";
   return `version ${v.number} (${v.backend}) · ${dateTime(v.created_at)} · ${plural(v.topics_used, "topic")} · ${score}${state}`;
 }
 
