@@ -50,17 +50,19 @@ def _mention_tagger_trained() -> bool:
     return mentions_trained(_models_dir() / DIRECTORY)
 
 
-def _ensemble_trained() -> bool:
-    """Whether the default link model's folder holds its ensemble (in the bucket: its stored
-    copy, downloaded first)."""
+def _ensemble_wanted() -> bool:
+    """Whether the default link model is there without its ensemble (in the bucket: its
+    stored copy, downloaded first). No link model, no ensemble: it is built beside one."""
+    from modelserve.backends.chemu import is_trained
     from modelserve.backends.chemu_ensemble import ensemble_saved
 
-    return ensemble_saved(model_local("chemu"))
+    folder = model_local("chemu")
+    return is_trained(folder) and not ensemble_saved(folder)
 
 
 def default_chemu_trained() -> bool:
     """Whether the background part of the default ChEMU models is done: tagger and ensemble."""
-    return _mention_tagger_trained() and _ensemble_trained()
+    return _mention_tagger_trained() and not _ensemble_wanted()
 
 
 def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | None:
@@ -136,7 +138,7 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
         )
         model_upload(DIRECTORY)  # with STORAGE_URL: into the bucket, for every model worker
         messages.append(f"tagger trained in {summary['train_seconds']:.0f} s")
-    if not _ensemble_trained():
+    if _ensemble_wanted():
         from modelserve.training.chemu_members import train_chemu_ensemble
 
         done = train_chemu_ensemble(
