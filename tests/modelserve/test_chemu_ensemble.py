@@ -211,3 +211,27 @@ def test_the_ensemble_trains_beside_the_default_models_with_jackknifed_link_mode
     assert all(m.config["train_topics"] >= len(train) for m in ensemble.link_models)
     assert ensemble.taggers[1].config["train_topics"] == len(train)
     assert mention_tagger.is_complete(root / MEMBERS / "mentions-0")  # a copy of the tagger
+
+
+def test_predict_from_raw_text_uses_the_ensemble_saved_with_the_default_link_model(ensemble_dir):
+    from modelserve.backends.chemu_mentions import without_mentions
+    from modelserve.prediction import PREDICTORS, PredictOptions
+
+    raw = without_mentions(read_chemu_jsonlines(CHEMU_TRAIN, skip_invalid=True).topics[0])
+    ensemble = load_ensemble(ensemble_dir, "cpu")
+    assert ensemble is not None
+    wanted = ensemble_from_text(ensemble.taggers, ensemble.link_models, raw)
+    assert wanted.mentions
+    options = PredictOptions(models_dir=ensemble_dir.parent, device="cpu")
+    (predicted,) = PREDICTORS["chemu"].raw([raw], options)  # no chemu-mentions folder there
+    assert [m.spans for m in predicted.mentions] == [
+        tuple(map(tuple, m.spans)) for m in wanted.mentions
+    ]
+    assert [(link.type, link.anaphor, link.antecedent) for link in predicted.links] == [
+        (link.type, link.anaphor, link.antecedent) for link in wanted.links
+    ]
+    single = PredictOptions(
+        models_dir=ensemble_dir.parent, device="cpu", params={"ensemble": False}
+    )
+    with pytest.raises(Exception, match="no trained mention tagger"):
+        PREDICTORS["chemu"].raw([raw], single)  # the single models: no tagger in that folder
