@@ -56,6 +56,7 @@ def chemu_given_mentions(topics: list[TopicData], options: PredictOptions) -> li
             "device": options.device,
             "threshold": options.threshold,
             "propose_mentions": False,
+            "ensemble": bool(options.params.get("ensemble", True)),
         }
     )
     # the input's relations play no part beyond naming the mentions
@@ -63,31 +64,55 @@ def chemu_given_mentions(topics: list[TopicData], options: PredictOptions) -> li
 
 
 def chemu_from_text(topics: list[TopicData], options: PredictOptions) -> list[TopicData]:
-    from corefscore.formats.chemu import DEFAULT_FIELDS, FORMAT
-    from modelserve.backends import chemu_mentions, chemu_model
-    from modelserve.backends.chemu_linking import with_links
+    from modelserve.backends import chemu_ensemble, chemu_mentions, chemu_model
 
+    model_dir = options.model or options.models_dir / "chemu"
+    # the ensemble saved with the link model, as the model worker's runs use it
+    ensemble = (
+        chemu_ensemble.load_ensemble(model_dir, options.device)
+        if options.params.get("ensemble", True) and options.mentions_model is None
+        else None
+    )
+    if ensemble is not None and ensemble.taggers:
+        return [
+            _all_relation_lists(
+                raw,
+                chemu_ensemble.ensemble_from_text(
+                    ensemble.taggers, ensemble.link_models, raw, options.threshold
+                ),
+            )
+            for raw in map(chemu_mentions.without_mentions, topics)
+        ]
     mentions_dir = options.mentions_model or options.models_dir / chemu_mentions.DIRECTORY
     if not chemu_mentions.mentions_trained(mentions_dir):
         raise ModelMissing(
             f"no trained mention tagger in {mentions_dir}: train one with "
             "`python -m modelserve.train --backend chemu`"
         )
-    link_model = chemu_model.load(options.model or options.models_dir / "chemu", options.device)
+    link_model = chemu_model.load(model_dir, options.device)
     tagger = chemu_mentions.load_mentions(mentions_dir, link_model.device)
-    predicted = []
-    for topic in topics:
-        raw = chemu_mentions.without_mentions(topic)
-        found = chemu_mentions.suggest_from_text(tagger, link_model, raw, options.threshold)
-        result = with_links(chemu_mentions.with_mentions(raw, found.mentions), found.links)
-        # all five relation lists, empty ones too, whatever fields the input had
-        metadata = dict(result.metadata.get(FORMAT, {}))
-        metadata["fields"] = list(
-            dict.fromkeys([*metadata.get("fields", DEFAULT_FIELDS), *DEFAULT_FIELDS])
+    return [
+        _all_relation_lists(
+            raw, chemu_mentions.suggest_from_text(tagger, link_model, raw, options.threshold)
         )
-        result.metadata = {**result.metadata, FORMAT: metadata}
-        predicted.append(result)
-    return predicted
+        for raw in map(chemu_mentions.without_mentions, topics)
+    ]
+
+
+def _all_relation_lists(raw: TopicData, found: Any) -> TopicData:
+    """The raw topic with the found mentions and links, written with all five relation lists
+    (empty ones too), whatever fields the input had."""
+    from corefscore.formats.chemu import DEFAULT_FIELDS, FORMAT
+    from modelserve.backends import chemu_mentions
+    from modelserve.backends.chemu_linking import with_links
+
+    result = with_links(chemu_mentions.with_mentions(raw, found.mentions), found.links)
+    metadata = dict(result.metadata.get(FORMAT, {}))
+    metadata["fields"] = list(
+        dict.fromkeys([*metadata.get("fields", DEFAULT_FIELDS), *DEFAULT_FIELDS])
+    )
+    result.metadata = {**result.metadata, FORMAT: metadata}
+    return result
 
 
 PREDICTORS: dict[str, Predictor] = {

@@ -15,6 +15,11 @@ have, and its links join existing and proposed mentions; without one, it links t
 mentions only and names "mentions" in `Suggestions.pending`, so that the run says mention
 proposals are not ready yet. The tagger is looked for at every run, so one trained after the
 worker started is used.
+
+An ensemble (`chemu_ensemble`): where `model_dir` holds one (the default model, once its
+background training has saved it), the runs use it in place of the single models: mentions
+a majority of its taggers found, links from its link models' mean probabilities. It is
+looked for at every run too; `"ensemble": false` keeps the single models.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from corefscore.corpus import TopicData
-from modelserve.backends import chemu_mentions, chemu_model
+from modelserve.backends import chemu_ensemble, chemu_mentions, chemu_model
 from modelserve.backends.base import Progress, Suggestions, no_progress
 from modelserve.backends.chemu_linking import (
     ONE_TO_ONE,
@@ -70,7 +75,16 @@ class ChemuBackend:
         if self.model.device.type == "cpu":
             chemu_model.limit_cpu_threads()
 
+    def ensemble(self) -> chemu_ensemble.Ensemble | None:
+        """The ensemble saved in the link model's folder, if any and wanted."""
+        if not self.params["ensemble"]:
+            return None
+        return chemu_ensemble.load_ensemble(self.params["model_dir"], self.model.device)
+
     def suggest(self, topic: TopicData, *, progress: Progress = no_progress) -> Suggestions:
+        ensemble = self.ensemble()
+        if ensemble is not None:
+            return self._ensemble_suggest(ensemble, topic, progress)
         mentions_dir = self.params["mentions_dir"]
         if (
             self.params["propose_mentions"]
@@ -91,3 +105,19 @@ class ChemuBackend:
         # than offering links alone without a word (the first `make up` trains it meanwhile)
         waiting = self.params["propose_mentions"] and bool(mentions_dir)
         return Suggestions(links=links, pending=["mentions"] if waiting else [])
+
+    def _ensemble_suggest(
+        self, ensemble: chemu_ensemble.Ensemble, topic: TopicData, progress: Progress
+    ) -> Suggestions:
+        size = f"an ensemble of {len(ensemble.link_models)}"
+        if self.params["propose_mentions"] and ensemble.taggers:
+            progress(0.0, f"finding mentions ({size})")
+            found = chemu_ensemble.ensemble_from_text(
+                ensemble.taggers, ensemble.link_models, topic, self.params["threshold"]
+            )
+            progress(1.0, f"{len(found.mentions)} mentions, {len(found.links)} links")
+            return found
+        progress(0.0, f"scoring mention pairs ({size})")
+        links = chemu_ensemble.ensemble_links(ensemble.link_models, topic, self.params["threshold"])
+        progress(1.0, f"{len(links)} links")
+        return Suggestions(links=links)

@@ -187,6 +187,8 @@ def save(model: ChemuModel, directory: str | Path) -> Path:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / CONFIG_FILE).unlink(missing_ok=True)
+    # an ensemble saved here (chemu_ensemble.MANIFEST) was built beside the model replaced now
+    (directory / "ensemble.json").unlink(missing_ok=True)
     state = {name: tensor.detach().cpu() for name, tensor in model.scorer.state_dict().items()}
     torch.save(state, directory / WEIGHTS_FILE)
     features = sorted(model.vocabulary, key=model.vocabulary.__getitem__)

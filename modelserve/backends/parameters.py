@@ -117,6 +117,8 @@ SCHEMAS: dict[str, dict[str, Parameter]] = {
         "threshold": _number(None),  # null: the value saved with the model
         "mentions_dir": _path(),  # a trained mention tagger; null: no mention proposed
         "propose_mentions": _boolean(True),
+        # the ensemble saved beside the link model, when there is one (chemu_ensemble.py)
+        "ensemble": _boolean(True),
     },
     "edit-distance": {
         "distance_threshold": _number(0.3, minimum=0),  # lexical_baseline.py

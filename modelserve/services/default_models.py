@@ -32,8 +32,8 @@ def default_models_ensure() -> list[str]:
         return lines
     if model_training_request() is not None:
         lines.append(
-            "the ChEMU mention tagger trains in the model worker after start-up "
-            "(progress on the admin Suggestions page)"
+            "the ChEMU mention tagger trains in the model worker after start-up, then the "
+            "default model's ensemble (progress on the admin Suggestions page)"
         )
     return lines
 

@@ -2,7 +2,8 @@
 train for), so that `make up` does not wait for them: today the ChEMU mention tagger, which
 lets the `chemu` backend propose mentions from raw text (it looks for the tagger at every
 run, so runs after the training propose mentions, runs before it link the existing mentions
-only).
+only), then the default ChEMU model's ensemble (modelserve/training/chemu_members.py), which
+the runs use once its manifest is saved.
 
 `model_training_request` queues one when the model is missing (the prepare step of `make up`
 calls it); `model_training_execute` trains, in a thread the model worker's task starts (so
@@ -25,7 +26,7 @@ from django.db import (
 
 from foundation.jobs import lifecycle
 from foundation.side_effects import after_commit
-from modelserve.model_store import in_storage, model_stored, model_upload
+from modelserve.model_store import in_storage, model_local, model_stored, model_upload
 from modelserve.models import ModelTraining
 from modelserve.queues import TRAINING_BACKENDS
 from modelserve.services.requeue import silent_rows_requeue
@@ -49,11 +50,26 @@ def _mention_tagger_trained() -> bool:
     return mentions_trained(_models_dir() / DIRECTORY)
 
 
+def _ensemble_wanted() -> bool:
+    """Whether the default link model is there without its ensemble (in the bucket: its
+    stored copy, downloaded first). No link model, no ensemble: it is built beside one."""
+    from modelserve.backends.chemu import is_trained
+    from modelserve.backends.chemu_ensemble import ensemble_saved
+
+    folder = model_local("chemu")
+    return is_trained(folder) and not ensemble_saved(folder)
+
+
+def default_chemu_trained() -> bool:
+    """Whether the background part of the default ChEMU models is done: tagger and ensemble."""
+    return _mention_tagger_trained() and not _ensemble_wanted()
+
+
 def model_training_request(*, name: str = MENTION_TAGGER) -> ModelTraining | None:
     """Queue the training of `name` unless it is trained already or one is queued or running
     (that one is returned; its task is sent again, since a restart of everything may have lost
     the message and the task is idempotent). None: nothing to do."""
-    if _mention_tagger_trained():
+    if default_chemu_trained():
         return None
     with transaction.atomic():
         active = ModelTraining.objects.select_for_update().filter(name=name, status__in=ACTIVE)
@@ -91,6 +107,9 @@ def model_trainings_requeue() -> list[int]:
 
 
 def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> str:
+    """The tagger (unless trained), then the ensemble beside the default link model (unless
+    saved). `options`: of `train_chemu_mentions`; `epochs` and `hidden` serve the ensemble's
+    taggers too, `ensemble` (a dict) holds more of `train_chemu_ensemble`'s."""
     from corefscore.formats import read
     from modelserve.backends import vector_cache
     from modelserve.backends.chemu_mentions import DIRECTORY, train_chemu_mentions
@@ -99,18 +118,46 @@ def _train_mention_tagger(progress, train_file: Path | None, options: dict) -> s
     if not path.is_file():
         raise FileNotFoundError(f"the ChEMU training file {path} is missing")
     topics = read("chemu", path, skip_invalid=True).topics
-    summary = train_chemu_mentions(
-        topics,
-        _models_dir() / DIRECTORY,
-        link_model_dir=_models_dir() / "chemu",  # held-out scores end to end, if trained
-        # a retraining encodes only the documents it has not seen (the encoder is frozen)
-        vector_folder=_models_dir() / vector_cache.FOLDER,
-        progress=progress,
-        log=logger.info,
-        **options,
-    )
-    model_upload(DIRECTORY)  # with STORAGE_URL: into the bucket, for every model worker
-    return f"trained in {summary['train_seconds']:.0f} s"
+    options = dict(options)
+    ensemble_options = dict(options.pop("ensemble", {}))
+    for shared in ("epochs", "hidden", "device"):
+        if shared in options:
+            ensemble_options.setdefault(shared, options[shared])
+    messages = []
+    # the tagger first: mentions come with the runs' links as soon as it is saved
+    if not _mention_tagger_trained():
+        summary = train_chemu_mentions(
+            topics,
+            _models_dir() / DIRECTORY,
+            link_model_dir=_models_dir() / "chemu",  # held-out scores end to end, if trained
+            # a retraining encodes only the documents it has not seen (the encoder is frozen)
+            vector_folder=_models_dir() / vector_cache.FOLDER,
+            progress=_scaled(progress, 0.0, 0.3),
+            log=logger.info,
+            **options,
+        )
+        model_upload(DIRECTORY)  # with STORAGE_URL: into the bucket, for every model worker
+        messages.append(f"tagger trained in {summary['train_seconds']:.0f} s")
+    if _ensemble_wanted():
+        from modelserve.training.chemu_members import train_chemu_ensemble
+
+        done = train_chemu_ensemble(
+            topics,
+            model_local("chemu"),  # (with STORAGE_URL: this worker's copy, downloaded first)
+            model_local(DIRECTORY),
+            vector_folder=_models_dir() / vector_cache.FOLDER,
+            progress=_scaled(progress, 0.3 if messages else 0.0, 1.0),
+            log=logger.info,
+            **ensemble_options,
+        )
+        model_upload("chemu")  # the link model's folder holds the ensemble
+        messages.append(f"ensemble of {done['links']} trained in {done['seconds']:.0f} s")
+    return "; ".join(messages) or "already trained"
+
+
+def _scaled(progress, start: float, end: float):
+    """`progress` with its fractions mapped into [start, end] of the whole training."""
+    return lambda fraction, message: progress(start + (end - start) * fraction, message)
 
 
 def model_training_execute(
