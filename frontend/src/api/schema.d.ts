@@ -1303,6 +1303,14 @@ export interface components {
             };
             /** @description topics fewer than two annotators submitted */
             unscored_topics: string[];
+            /** @description metric -> why its score is null where it is (nothing to score on either side) */
+            undefined_reasons: {
+                [key: string]: string;
+            };
+            /** @description what the report leaves out, and why (with the topics) */
+            left_out: components["schemas"]["LeftOut"];
+            /** @description fewer topics than this: no bootstrap interval (not meaningful) */
+            interval_min_topics: number;
             /** @description each annotator against the topics' gold */
             vs_gold: components["schemas"]["VsGoldSection"];
             /** @description validation projects only */
@@ -2074,6 +2082,22 @@ export interface components {
             /** @description an admin chose it */
             pinned: boolean;
         };
+        LeftOut: {
+            /** @description practice topics with submitted work */
+            practice: components["schemas"]["LeftOutTopics"];
+            /** @description topics fewer than two annotators submitted */
+            unscored: components["schemas"]["LeftOutTopics"];
+            /** @description metric -> scored topics where it is undefined for every pair (only metrics with such topics) */
+            undefined: {
+                [key: string]: components["schemas"]["LeftOutTopics"];
+            };
+        };
+        LeftOutTopics: {
+            /** @description external ids */
+            topics: string[];
+            /** @description why they are left out, in words */
+            reason: string;
+        };
         LinkAddedEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2329,39 +2353,43 @@ export interface components {
         OverallMetricScores: {
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             avg: number | null;
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             std: number | null;
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             max_micro: number | null;
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             max_macro: number | null;
-            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha), or too few topics (interval_note) */
             avg_ci?: [
                 number,
                 number
             ] | null;
-            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha), or too few topics (interval_note) */
             max_micro_ci?: [
                 number,
                 number
             ] | null;
-            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha), or too few topics (interval_note) */
             max_macro_ci?: [
                 number,
                 number
             ] | null;
+            /** @description scored topics the figures rest on: those where the metric is defined */
+            topics: number;
+            /** @description why no interval is shown: fewer than interval_min_topics topics; null: the intervals stand */
+            interval_note: string | null;
         };
         PatchedProjectRequest: {
             name?: string;
@@ -3184,12 +3212,12 @@ export interface components {
         TopicMetricScores: {
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             avg: number | null;
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             max: number | null;
             /** @description "alice-bob" (usernames in annotator order) -> score */
@@ -6402,7 +6430,7 @@ export interface operations {
     projects_agreement_retrieve: {
         parameters: {
             query?: {
-                format?: "csv" | "json";
+                format?: "csv" | "json" | "zip";
             };
             header?: never;
             path: {
@@ -6419,6 +6447,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AgreementReport"];
                     "text/csv": string;
+                    "application/zip": string;
                 };
             };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
