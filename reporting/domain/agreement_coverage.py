@@ -39,8 +39,8 @@ def interval_note(topics: int) -> str | None:
     if topics >= MIN_INTERVAL_TOPICS:
         return None
     return (
-        f"no interval: {topics} topic{'' if topics == 1 else 's'} scored, fewer than "
-        f"{MIN_INTERVAL_TOPICS} (a bootstrap over so few topics is not meaningful)"
+        f"interval not meaningful over {topics} topic{'' if topics == 1 else 's'} "
+        f"(fewer than {MIN_INTERVAL_TOPICS}): none shown"
     )
 
 

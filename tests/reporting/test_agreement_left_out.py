@@ -85,8 +85,7 @@ def test_under_the_minimum_of_topics_no_interval_is_printed_but_said_why(report)
     conll = body["overall"]["conll_f1"]
     assert (conll["avg_ci"], conll["max_micro_ci"], conll["max_macro_ci"]) == (None, None, None)
     assert conll["interval_note"] == (
-        "no interval: 3 topics scored, fewer than 10 (a bootstrap over so few topics is not "
-        "meaningful)"
+        "interval not meaningful over 3 topics (fewer than 10): none shown"
     )
 
 
