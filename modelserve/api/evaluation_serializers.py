@@ -83,7 +83,7 @@ class EvaluationChoices(serializers.Serializer):
 
 
 class ScoreWithInterval(serializers.Serializer):
-    score = Number(allow_null=True)
+    score = Number(allow_null=True, help_text="null: undefined (undefined_reasons says why)")
     ci = serializers.ListField(
         child=Number(), allow_null=True, help_text="95% bootstrap interval over topics"
     )
@@ -117,6 +117,12 @@ class EvaluationResult(serializers.Serializer):
     overall = EvaluationOverall()
     shared = EvaluationShared()
     seconds_per_topic = Number()
+    undefined_reasons = serializers.DictField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="metric -> why its score is null where it is (nothing to score in the gold "
+        "or the response); absent from evaluations run before it was recorded",
+    )
 
 
 class EvaluationVersion(serializers.Serializer):

@@ -1827,6 +1827,10 @@ export interface components {
             shared: components["schemas"]["EvaluationShared"];
             /** Format: double */
             seconds_per_topic: number;
+            /** @description metric -> why its score is null where it is (nothing to score in the gold or the response); absent from evaluations run before it was recorded */
+            undefined_reasons?: {
+                [key: string]: string;
+            };
         };
         EvaluationRow: {
             id: number;
@@ -2875,7 +2879,10 @@ export interface components {
             model_workers: string[];
         };
         ScoreWithInterval: {
-            /** Format: double */
+            /**
+             * Format: double
+             * @description null: undefined (undefined_reasons says why)
+             */
             score: number | null;
             /** @description 95% bootstrap interval over topics */
             ci: number[] | null;
