@@ -11,6 +11,7 @@ import zipfile
 from statistics import fmean
 
 import pytest
+from django.core.management import call_command
 
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
@@ -120,3 +121,15 @@ def test_the_download_is_one_table_per_csv_file(report):
     # the CSV alone is the pairs' table, as the scorer writes it
     single = client.get(f"/api/projects/{project.pk}/agreement/?format=csv").content.decode()
     assert single == tables["agreement.csv"]
+
+
+def test_the_release_datasheet_says_undefined_and_what_is_left_out(report, tmp_path):
+    project, _, _ = report
+    call_command(
+        "dataset_release", "--project", project.name, str(tmp_path / "out"), stdout=io.StringIO()
+    )
+
+    sheet = (tmp_path / "out" / "DATASHEET.md").read_text()
+    assert "- 1 practice topic left out: practice topics measure" in sheet
+    assert f"- CoNLL F1 is undefined on 1 topic ({NO_CLUSTER}), left out of its averages." in sheet
+    assert (tmp_path / "out" / "agreement_left_out.csv").is_file()
