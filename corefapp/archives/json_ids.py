@@ -4,7 +4,8 @@ Every function takes a value and `remap(space, old id) -> new id` and returns th
 each id replaced; collecting ids is the same walk with a `remap` that records and returns its
 argument, so what is collected and what is rewritten cannot disagree. Spaces are the id
 spaces of the archive's tables (`mention`, `cluster`, ...). A value of the wrong shape raises
-`ArchiveInvalid`: a hostile archive is refused, never half read.
+`ArchiveInvalid`: a hostile archive is refused, never half read. (ArchiveInvalid is a refused
+import of the core's, itself pure.)
 
 The list (docs/operations.md, "Project archives") is read from the writers:
 - operation effects: annotation/domain/effects.py's vocabulary;
@@ -20,11 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from annotation.errors import ImportRefused
+
 Remap = Callable[[str, int], int]
 
 
-class ArchiveInvalid(Exception):
-    """The archive cannot be imported; the message says where and why."""
+class ArchiveInvalid(ImportRefused):
+    """The archive cannot be imported; the message says where and why (the API answers it as
+    any refused import: 400 import_refused)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, [])
 
 
 def _id(value: Any, space: str, remap: Remap, *, nullable: bool = True) -> Any:
@@ -180,13 +187,22 @@ def feedback_remap(feedback: Any, remap: Remap) -> dict:
 _DIFF_ENTRY = {"mention": "mention", "cluster": "cluster"}
 
 
+# What gold has and the annotator lacks is a count in an attempt's feedback (it names no
+# gold member); archives written before that hold lists there.
+_DIFF_COUNTS = ("missing_edges", "missing_links")
+
+
 def diff_remap(diff: Any, remap: Remap) -> dict:
     if not isinstance(diff, dict):
         raise ArchiveInvalid("an attempt's diff must be an object")
     out = dict(diff)
-    for key in ("mentions", "missing_edges", "extra_edges", "missing_links", "extra_links"):
-        if key in out:
-            out[key] = [_fields(e, _DIFF_ENTRY, remap, "a diff entry") for e in _seq(out[key])]
+    for key in ("mentions", "clusters", *_DIFF_COUNTS, "extra_edges", "extra_links"):
+        if key not in out:
+            continue
+        value = out[key]
+        if key in _DIFF_COUNTS and isinstance(value, int) and not isinstance(value, bool):
+            continue
+        out[key] = [_fields(e, _DIFF_ENTRY, remap, "a diff entry") for e in _seq(value)]
     return out
 
 

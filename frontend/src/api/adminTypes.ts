@@ -62,6 +62,8 @@ export type BulkAction = Schemas["BulkAction"];
 
 export type ImportResult = Schemas["ImportSummary"];
 export type ImportRequest = Schemas["ImportRequestRequest"];
+export type ArchiveImportRequest = Schemas["ArchiveImportRequestRequest"];
+export type ArchiveImported = Schemas["ArchiveImported"];
 export type ImportFormat = ImportRequest["format"];
 /** A large upload, imported by the worker: poll it (annotation/services/imports/jobs.py). */
 export type ImportJob = Schemas["ImportJobPayload"];

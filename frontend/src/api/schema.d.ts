@@ -658,6 +658,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/project-archives/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["project_archives_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/": {
         parameters: {
             query?: never;
@@ -1428,6 +1444,40 @@ export interface components {
             skipped: components["schemas"]["SkippedSuggestion"][];
             version: number;
         };
+        ArchiveImportRequestRequest: {
+            /**
+             * Format: binary
+             * @description a project archive (.zip) written by export_project
+             */
+            file: string;
+            /**
+             * @description import under this name (blank: the archive's)
+             * @default
+             */
+            name?: string;
+            /**
+             * @description list the imported assignments in their annotators' My topics (default: not; the project's settings can list them later)
+             * @default false
+             */
+            in_my_topics?: boolean;
+        };
+        /** @description What an archive import wrote (corefapp.archives.importer.Imported). */
+        ArchiveImported: {
+            /** @description the new project's name */
+            project: string;
+            project_id: number;
+            /** @description rows per table */
+            rows: {
+                [key: string]: number;
+            };
+            /** @description accounts created, without a password */
+            users_created: string[];
+            users_matched: string[];
+            /** @description created users who were staff where exported (not here) */
+            staff_in_source: string[];
+            /** @description its assignments are listed in the annotators' My topics */
+            in_my_topics: boolean;
+        };
         /** @enum {string} */
         AssignMode: "all" | "balanced";
         AssignOperation: {
@@ -1516,6 +1566,14 @@ export interface components {
         AssignmentsCreated: {
             /** @description new assignments (existing ones are kept) */
             created: number;
+        };
+        AttemptAllowance: {
+            /** @description scored attempts the project allows (null: no limit) */
+            allowed: number | null;
+            /** @description my scored attempts in the project */
+            used: number;
+            /** @description null: no limit applies (none set, or qualified) */
+            left: number | null;
         };
         BackendChoice: {
             name: string;
@@ -2326,6 +2384,7 @@ export interface components {
                 [key: string]: number | null;
             };
             attempts: components["schemas"]["PracticeAttemptRow"][];
+            allowance: components["schemas"]["AttemptAllowance"];
             qualification: components["schemas"]["MyQualification"];
         };
         MyQualification: {
@@ -2431,6 +2490,11 @@ export interface components {
              * @default true
              */
             suggestions?: boolean;
+            /**
+             * @description annotators see their assignments of this project in My topics (an imported archive's project starts with it off unless chosen at import)
+             * @default true
+             */
+            in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
@@ -2461,16 +2525,42 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description What was wrong, without gold's answer: what gold has and the annotator lacks is only
+         *     counted (docs/onboarding.md).
+         */
         PracticeDiff: {
-            mentions: components["schemas"]["PracticeDiffMention"][];
-            missing_edges: components["schemas"]["PracticeDiffEdge"][];
+            /** @description mentions clustered differently */
+            mentions_wrong: number;
+            /** @description mentions gold clusters that you did not */
+            unclustered: number;
+            clusters: components["schemas"]["PracticeDiffCluster"][];
+            /** @description gold's hierarchy edges you lack */
+            missing_edges: number;
             extra_edges: components["schemas"]["PracticeDiffEdge"][];
-            missing_links: components["schemas"]["PracticeDiffLink"][];
+            /** @description gold's links you lack */
+            missing_links: number;
             extra_links: components["schemas"]["PracticeDiffLink"][];
         };
+        /** @description One of the annotator's clusters that gold does not have as it is (no gold members). */
+        PracticeDiffCluster: {
+            /** @description your cluster's id */
+            cluster: number;
+            /** @description your cluster's label */
+            label: string;
+            /** @description its mentions */
+            size: number;
+            /** @description it holds mentions gold keeps apart */
+            mixed: boolean;
+            /** @description gold puts some of its mentions with mentions outside it */
+            split: boolean;
+            /** @description your first mention in it */
+            mention: number;
+        };
+        /** @description One of the annotator's hierarchy edges that gold lacks, by their clusters' labels. */
         PracticeDiffEdge: {
-            parent: string[];
-            child: string[];
+            parent: string;
+            child: string;
             cluster: number | null;
             mention: number | null;
         };
@@ -2479,15 +2569,6 @@ export interface components {
             anaphor: string;
             antecedent: string;
             mention: number | null;
-        };
-        PracticeDiffMention: {
-            /** @description your mention's id */
-            mention: number | null;
-            text: string;
-            /** @description your cluster's id */
-            cluster: number | null;
-            yours: string[] | null;
-            gold: string[] | null;
         };
         PracticeImportRequestRequest: {
             /**
@@ -2507,8 +2588,10 @@ export interface components {
             mode: components["schemas"]["ModeEnum"];
         };
         PracticeReset: {
-            /** @description the new assignment of the practice topic */
+            /** @description the assignment of the next attempt */
             assignment: number;
+            /** @description its topic: after a failure, another practice topic where there is one */
+            topic: string;
         };
         PracticeRow: {
             id: number;
@@ -2600,6 +2683,8 @@ export interface components {
             hierarchy_count: components["schemas"]["HierarchyCountEnum"];
             /** @description the reasons validators give for a rejection, in key order 1-3 */
             validation_reasons: components["schemas"]["ValidationReason"][];
+            /** @description annotators see their assignments of it in My topics (off: hidden there) */
+            in_my_topics: boolean;
         };
         /** @description A project's schemes and rules, as the workspace applies them. */
         ProjectInfo: {
@@ -2663,6 +2748,11 @@ export interface components {
              * @default true
              */
             suggestions?: boolean;
+            /**
+             * @description annotators see their assignments of this project in My topics (an imported archive's project starts with it off unless chosen at import)
+             * @default true
+             */
+            in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
@@ -2708,6 +2798,7 @@ export interface components {
             thresholds: {
                 [key: string]: number | null;
             };
+            attempts_allowed: number | null;
             text: string;
         };
         QualifyRequestRequest: {
@@ -2806,6 +2897,11 @@ export interface components {
             thresholds: {
                 [key: string]: number | null;
             };
+            /**
+             * @description scored attempts per annotator; null: no limit
+             * @default 3
+             */
+            attempts_allowed?: number | null;
         };
         /**
          * @description A suggestion run of a topic (modelserve/selectors.py `run_payload`); the websocket
@@ -6148,6 +6244,65 @@ export interface operations {
             };
             /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    project_archives_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ArchiveImportRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArchiveImported"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
