@@ -213,6 +213,7 @@ def _agreement(report: dict) -> str:
     unscored = report.get("unscored_topics", [])
     if unscored:
         lines += ["", f"{_plural(len(unscored), 'topic')} had fewer than two annotations."]
+    lines += _left_out(report)
     return "\n".join(lines)
 
 
@@ -257,7 +258,7 @@ def _versus_gold(section: dict) -> str:
         + _gold_kinds(adjudicated, imported)
         + "); micro averages over the topics both have, in percent. "
         "Coreference leaves singletons out; mentions are exact-span detection. All metrics, "
-        "with precision and recall, are in agreement.csv."
+        "with precision and recall, are in agreement_vs_gold.csv."
     )
     lines += [
         "",
@@ -356,12 +357,35 @@ def _number(value) -> str:
     return f"{value:,}"
 
 
+# A score with nothing to score on either side is undefined, never 0 (docs/scoring.md).
+UNDEFINED = "undefined"
+
+
 def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}"
+    return UNDEFINED if value is None else f"{value * 100:.1f}"
 
 
 def _coefficient(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
+    return UNDEFINED if value is None else f"{value:.2f}"
+
+
+def _left_out(report: dict) -> list[str]:
+    """What the agreement figures leave out, and why (reporting.domain.agreement_coverage)."""
+    left_out = report.get("left_out", {})
+    lines = []
+    practice = left_out.get("practice", {}).get("topics", [])
+    if practice:
+        lines.append(
+            f"{_plural(len(practice), 'practice topic')} left out: "
+            f"{left_out['practice']['reason']}."
+        )
+    for metric, part in left_out.get("undefined", {}).items():
+        lines.append(
+            f"{METRIC_NAMES.get(metric, metric)} is undefined on "
+            f"{_plural(len(part['topics']), 'topic')} ({part['reason']}), left out of its "
+            "averages."
+        )
+    return ["", *(f"- {line}" for line in lines)] if lines else []
 
 
 def _plural(n: int, word: str) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from corefscore.corpus import MentionData, TopicData
 from corefscore.metrics.iaa import aggregate
+from corefscore.metrics.undefined import reasons
 from corefscore.scoring import evaluate
 from corefscore.scoring.plain import TopicAnnotation
 from modelserve.backends.base import Backend, Progress, no_progress
@@ -99,9 +100,11 @@ def scores(
     """`{"scheme", "metrics", "topics": [{"topic", "model": {metric: score}, "annotators":
     {metric: AVG} | None, "annotator_count"}], "overall": {"topics", "model": {metric:
     {"score", "ci"}}}, "shared": {"topics", "annotators": [names], "model": ..., "annotators_avg":
-    ...}}`. `gold` and `model` are by topic id in the gold's order; `annotators` is name ->
-    topic id -> their submitted annotation (only topics with gold count). `shared` is the
-    comparison: the model and the annotators' AVG on the topics some annotator submitted."""
+    ...}, "undefined_reasons": {metric: why}}`. `gold` and `model` are by topic id in the
+    gold's order; `annotators` is name -> topic id -> their submitted annotation (only topics
+    with gold count). `shared` is the comparison: the model and the annotators' AVG on the
+    topics some annotator submitted. A score is None where it is undefined (nothing to score
+    in the gold or the response, corefscore.metrics.undefined), left out of the averages."""
 
     def pair(key: TopicAnnotation, response: TopicAnnotation) -> dict[str, Any]:
         return evaluate.pair(scheme, key, response, keep_singletons, hierarchy_count)
@@ -144,6 +147,7 @@ def scores(
             "model": _summary(shared_model, names),
             "annotators_avg": _summary(human_overall, names),
         },
+        "undefined_reasons": reasons(names, keep_singletons=keep_singletons),
     }
 
 

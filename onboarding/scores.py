@@ -36,7 +36,8 @@ def _active(state: AnnotationState, documents: dict[int, int]) -> dict[int, Key]
 
 # Metrics that measure what gold may not have at all: without it they are not scored (None,
 # "not scored" on screen), not 0.0 next to "the same as gold" (a tutorial without hierarchy).
-NEEDS_GOLD_EDGES = ("hierarchy_f1", "hierarchy_50_f1", "path_ratio")
+# Every hierarchy figure alike, the raw edges count too.
+NEEDS_GOLD_EDGES = ("hierarchy_f1", "hierarchy_50_f1", "hierarchy_f1_raw", "path_ratio")
 NEEDS_GOLD_LINKS = ("relation_exact_f1", "relation_relaxed_f1", "alpha_relations")
 
 
@@ -52,7 +53,9 @@ def unsupported(gold: TopicAnnotation) -> set[str]:
 
 def scores(gold: TopicAnnotation, mine: TopicAnnotation, schemes: list[str]) -> dict[str, Any]:
     """metric -> score (None where undefined, or where gold cannot support it), for the
-    project's schemes ("scico", "chemu")."""
+    project's schemes ("scico", "chemu"). Undefined: nothing to score on either side, e.g.
+    CoNLL F1 when neither gold nor the attempt has a cluster of two mentions
+    (corefscore.metrics.undefined): None, never 0.0."""
     result: dict[str, Any] = {}
     skip = unsupported(gold)
     for scheme in schemes:
@@ -63,7 +66,12 @@ def scores(gold: TopicAnnotation, mine: TopicAnnotation, schemes: list[str]) -> 
 
 
 def passes(values: dict[str, Any], thresholds: dict[str, float]) -> bool | None:
-    """Whether every threshold holds (a metric without a score fails); None: no threshold."""
+    """Whether every threshold holds; None: no threshold.
+
+    A thresholded metric without a score (undefined, or not supported by gold) is not met:
+    the attempt is not passed, and its results show that metric as "not scored", not as a
+    0.0 under the threshold (docs/onboarding.md, "An undefined score does not pass"). An
+    attempt cannot pass on a figure that measured nothing."""
     if not thresholds:
         return None
     return all(

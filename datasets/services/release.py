@@ -5,7 +5,7 @@ and DATASHEET.md.
     OUT/DATASHEET.md
     OUT/statistics.json     {"total": STATS, "splits": {name: STATS}}
     OUT/statistics.csv      one row per scope (total, then each split)
-    OUT/agreement.csv       the agreement report (docs/agreement-csv.md)
+    OUT/agreement*.csv      the agreement report, one table per file (docs/agreement-csv.md)
     OUT/<format>/<split>.<ext>   (brat, corefi: OUT/<format>/<split>/)
 
 A project without splits is released as one split named `all`. Nothing in the bundle holds
@@ -33,7 +33,15 @@ from datasets.datasheet import datasheet
 from datasets.errors import DatasetRefused
 from datasets.format_fields import FORMAT_FIELDS
 from datasets.selectors import project_statistics, statistics_csv
-from reporting.selectors.agreement import agreement_csv
+from reporting.selectors.agreement_files import agreement_tables
+
+# The agreement report's tables, one per file (docs/agreement-csv.md).
+AGREEMENT_FILES = {
+    "agreement.csv": "the inter-annotator agreement report, per topic and overall",
+    "agreement_vs_gold.csv": "each annotator against the gold",
+    "agreement_validation.csv": "the validation measures",
+    "agreement_left_out.csv": "what the agreement report leaves out, and why",
+}
 
 DATASHEET = "DATASHEET.md"
 # (fraction done, what it does now): the release job's progress (services/release_jobs.py).
@@ -118,11 +126,13 @@ def dataset_release(
     report = facts.agreement(project, with_names=with_names)
     _write(out / "statistics.json", json.dumps(statistics, indent=2) + "\n")
     _write(out / "statistics.csv", statistics_csv(statistics))
-    _write(out / "agreement.csv", agreement_csv(report))
+    tables = agreement_tables(report)
+    for name, text in tables.items():
+        _write(out / name, text)
     files += [
         ("statistics.json", "the statistics, in total and per split (docs/datasets.md)"),
         ("statistics.csv", "the same, one row per scope"),
-        ("agreement.csv", "the inter-annotator agreement report, per topic and overall"),
+        *((name, AGREEMENT_FILES[name]) for name in tables),
     ]
     report_progress(0.9 * (done + 1) / steps, "writing the datasheet")
     text = datasheet(
@@ -220,6 +230,8 @@ def _prepare(out: Path) -> None:
         for name in FORMATS:
             if (out / name).is_dir():
                 shutil.rmtree(out / name)
+        for name in AGREEMENT_FILES:  # (a table the new bundle may not have)
+            (out / name).unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
 
 

@@ -107,7 +107,7 @@ class EvaluationChoices(serializers.Serializer):
 
 
 class ScoreWithInterval(serializers.Serializer):
-    score = Number(allow_null=True)
+    score = Number(allow_null=True, help_text="null: undefined (undefined_reasons says why)")
     ci = serializers.ListField(
         child=Number(), allow_null=True, help_text="95% bootstrap interval over topics"
     )
@@ -151,6 +151,12 @@ class EvaluationResult(serializers.Serializer):
     )
     trained_on_scored = serializers.IntegerField(
         required=False, help_text="scored topics some compared model was trained on"
+    )
+    undefined_reasons = serializers.DictField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="metric -> why its score is null where it is (nothing to score in the gold "
+        "or the response); absent from evaluations run before it was recorded",
     )
 
 

@@ -195,7 +195,15 @@ def score_lines(scores: dict[str, Any]) -> list[str]:
     for name, exact, relaxed in rows:
         lines.append(
             f"held-out {name:20} "
-            f"{exact['precision']:8.4f} {exact['recall']:7.4f} {exact['f1']:7.4f}   "
-            f"{relaxed['precision']:9.4f} {relaxed['recall']:7.4f} {relaxed['f1']:7.4f}"
+            f"{_cell(exact['precision'], 8)} {_cell(exact['recall'], 7)} {_cell(exact['f1'], 7)}"
+            f"   {_cell(relaxed['precision'], 9)} {_cell(relaxed['recall'], 7)}"
+            f" {_cell(relaxed['f1'], 7)}"
         )
+    if any(cell is None for _, exact, relaxed in rows for cell in (exact["f1"], relaxed["f1"])):
+        lines.append("held-out -: undefined (a type neither side has: nothing to score)")
     return lines
+
+
+def _cell(value: float | None, width: int) -> str:
+    """A score, or "-" where undefined (a type neither side has: nothing to score)."""
+    return f"{'-' if value is None else format(value, '.4f'):>{width}}"

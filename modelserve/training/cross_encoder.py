@@ -248,13 +248,15 @@ def tune_decoding(
                 for topic, p in zip(dev, probabilities, strict=True)
             ]
             scores = score_scico(dev, predicted)
+            # (an undefined figure, None, counts 0 in the choice: it gains nothing)
             path_ratio = scores["path_ratio"]["micro"] or 0.0
-            key = (path_ratio,) if criterion == "scico" else (path_ratio, scores["conll_f1"])
+            conll = scores["conll_f1"] or 0.0
+            key = (path_ratio,) if criterion == "scico" else (path_ratio, conll)
             if best is None or key > best[0]:
                 best = (key, agg, hypernym, scores)
     assert best is not None
     _, agg, hypernym, scores = best
-    path, conll = scores["path_ratio"]["micro"] or 0.0, scores["conll_f1"]
+    path, conll = scores["path_ratio"]["micro"] or 0.0, scores["conll_f1"] or 0.0
     log(f"dev: agg {agg}, hypernym {hypernym}: path ratio {path:.4f}, CoNLL F1 {conll:.4f}")
     return {
         "agg_threshold": agg,

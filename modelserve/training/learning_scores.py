@@ -66,18 +66,23 @@ def held_out_judged(
     if backend == CHEMU:
         scores = score_chemu(gold, given, intervals=False)
         out = {
-            "relation_f1": float(scores["exact"]["overall"]["f1"]),
-            "relation_f1_relaxed": float(scores["relaxed"]["overall"]["f1"]),
+            "relation_f1": _figure(scores["exact"]["overall"]["f1"]),
+            "relation_f1_relaxed": _figure(scores["relaxed"]["overall"]["f1"]),
         }
         if options.mentions_model is not None and predictor.raw is not None:
             raw = score_chemu(gold, predictor.raw(gold, options), intervals=False)
-            out["raw_relation_f1"] = float(raw["exact"]["overall"]["f1"])
-            out["mention_f1"] = float(raw["mention_detection"]["exact"]["f1"])
+            out["raw_relation_f1"] = _figure(raw["exact"]["overall"]["f1"])
+            out["mention_f1"] = _figure(raw["mention_detection"]["exact"]["f1"])
         return HeldOut(out, judged)
     scores = score_scico(gold, given, intervals=False)
     figures = {
-        "conll_f1": float(scores["conll_f1"]),
-        "hierarchy_f1": float(scores["hierarchy"]["f1"]),
-        "path_ratio": float(scores["path_ratio"]["micro"]),
+        "conll_f1": _figure(scores["conll_f1"]),
+        "hierarchy_f1": _figure(scores["hierarchy"]["f1"]),
+        "path_ratio": _figure(scores["path_ratio"]["micro"]),
     }
     return HeldOut(figures, judged)
+
+
+def _figure(value: float | None) -> float | None:
+    """A held-out figure; None where undefined (nothing to score on either side)."""
+    return None if value is None else float(value)

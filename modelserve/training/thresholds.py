@@ -31,11 +31,14 @@ GRID = tuple(round(float(x), 2) for x in np.arange(0.1, 0.951, 0.05))
 
 
 def summary(scores: dict[str, Any]) -> dict[str, float]:
+    """The figures thresholds are chosen by; an undefined one (nothing to score on either
+    side: no hierarchy in gold nor prediction) counts 0 here, where a choice must be made:
+    it gains nothing."""
     return {
-        "conll_f1": float(scores["conll_f1"]),
-        "hierarchy_f1": float(scores["hierarchy"]["f1"]),
-        "path_ratio_micro": float(scores["path_ratio"]["micro"]),
-        "path_ratio_macro": float(scores["path_ratio"]["macro"]),
+        "conll_f1": float(scores["conll_f1"] or 0.0),
+        "hierarchy_f1": float(scores["hierarchy"]["f1"] or 0.0),
+        "path_ratio_micro": float(scores["path_ratio"]["micro"] or 0.0),
+        "path_ratio_macro": float(scores["path_ratio"]["macro"] or 0.0),
     }
 
 

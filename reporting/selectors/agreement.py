@@ -17,13 +17,16 @@ import io
 
 from annotation.models import Project
 from annotation.selectors.gold import gold_annotations
-from annotation.validation_hooks import validation_csv_write, validation_measures
+from annotation.validation_hooks import validation_measures
 from corefscore.scoring import api
 from corefscore.scoring.stored import StoredRecord, iaa_from_records
-from reporting.selectors.agreement_gold import annotators_vs_gold, vs_gold_csv_write
+from reporting.domain.agreement_coverage import add_coverage
+from reporting.selectors.agreement_gold import annotators_vs_gold
 from reporting.selectors.agreement_notices import report_notices
 from reporting.selectors.agreement_pairs import (
+    KEEP_SINGLETONS,
     agreement_records,
+    practice_topics_submitted,
     project_schemes,
     report_pairs,
     submitted_work,
@@ -64,6 +67,11 @@ def project_agreement(project: Project) -> dict:
             result["topics"].setdefault(topic, {}).update(metrics)
         result["overall"].update(part["overall"])
     result["unscored_topics"] = unscored_topics(project, [row[2] for row in work])
+    add_coverage(
+        result,
+        practice_topics=practice_topics_submitted(project),
+        keep_singletons=KEEP_SINGLETONS,
+    )
     result["vs_gold"] = annotators_vs_gold(project, work=work, gold=gold, records=records)
     if project.validation:
         result["validation"] = validation_measures(project)
@@ -95,13 +103,10 @@ def _pair_results(
 
 
 def agreement_csv(result: dict) -> str:
-    """The report as CSV text (layout: the scoring engine's `iaa_csv`)."""
+    """The pairs' table as CSV text (layout: the scoring engine's `iaa_csv`); the report's
+    other tables are files of their own (selectors/agreement_files.py)."""
     stream = io.StringIO()
     api.write_iaa_csv(result, stream)
-    if result.get("vs_gold", {}).get("annotators"):
-        vs_gold_csv_write(result["vs_gold"], stream)
-    if "validation" in result:
-        validation_csv_write(result["validation"], stream)
     return stream.getvalue()
 
 

@@ -114,7 +114,7 @@ def _prf(answer: Mapping[str, Any], path: tuple[str, ...]) -> dict[str, float | 
     value: Any = answer
     for key in path:
         value = value[key]
-    if isinstance(value, float):  # CoNLL F1
+    if value is None or isinstance(value, float):  # CoNLL F1 (None: undefined)
         return {"precision": None, "recall": None, "f1": value}
     return {"precision": value["precision"], "recall": value["recall"], "f1": value["f1"]}
 
@@ -137,8 +137,7 @@ def vs_gold_csv_rows(section: dict[str, Any]) -> list[list[str]]:
 
 
 def vs_gold_csv_write(section: dict[str, Any], stream: IO[str]) -> None:
-    """Append the section to the report's CSV, after one empty line (a table of its own)."""
-    stream.write("\n")
+    """Write the section as a table of its own (agreement_vs_gold.csv of the report's zip)."""
     csv.writer(stream, lineterminator="\n").writerows(vs_gold_csv_rows(section))
 
 

@@ -180,6 +180,21 @@ def agreement_pairs_fill(topic_ids: Iterable[int]) -> None:
         AgreementPair.objects.filter(pk__in=gone).delete()
 
 
+def practice_topics_submitted(project: Project) -> list[str]:
+    """External ids of the practice topics with submitted annotator work, in project order:
+    what the report leaves out as practice (and says so)."""
+    return list(
+        Topic.objects.filter(
+            project=project,
+            pk__in=gates.practice_topic_ids(project.pk),
+            annotations__in=Annotation.objects.submitted().annotator_work(),
+        )
+        .distinct()
+        .order_by("position", "id")
+        .values_list("external_id", flat=True)
+    )
+
+
 def unscored_topics(project: Project, submitted_topic_ids: Iterable[int]) -> list[str]:
     """External ids of the topics with fewer than two submitted annotations (including those
     nobody submitted yet), in project order."""

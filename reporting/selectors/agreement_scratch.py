@@ -15,9 +15,14 @@ from annotation.selectors.gold import gold_annotations
 from annotation.selectors.topic_data import annotations_topic_data, document_token_counts
 from annotation.validation_hooks import validation_measures
 from corefscore.scoring import api
+from reporting.domain.agreement_coverage import add_coverage
 from reporting.selectors.agreement_gold import prf_at, vs_gold_section
 from reporting.selectors.agreement_notices import report_notices
-from reporting.selectors.agreement_pairs import unscored_topics
+from reporting.selectors.agreement_pairs import (
+    KEEP_SINGLETONS,
+    practice_topics_submitted,
+    unscored_topics,
+)
 
 
 def project_agreement_scratch(project: Project) -> dict:
@@ -58,6 +63,11 @@ def project_agreement_scratch(project: Project) -> dict:
             result["topics"].setdefault(topic, {}).update(metrics)
         result["overall"].update(part["overall"])
     result["unscored_topics"] = unscored_topics(project, [a.topic_id for a in annotations])
+    add_coverage(
+        result,
+        practice_topics=practice_topics_submitted(project),
+        keep_singletons=KEEP_SINGLETONS,
+    )
     result["vs_gold"] = annotators_vs_gold_scratch(project)
     if project.validation:
         result["validation"] = validation_measures(project)

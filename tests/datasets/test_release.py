@@ -20,7 +20,8 @@ from datasets.selectors import project_statistics
 from datasets.services.splits import dataset_split
 from datasets.statistics import stats_rows
 from fixtures.demo.load import DEMO_DIR, demo_load
-from reporting.selectors.agreement import project_agreement_csv
+from reporting.selectors.agreement import project_agreement, project_agreement_csv
+from reporting.selectors.agreement_files import agreement_tables
 from tests.factories import AdminFactory, ProjectFactory
 
 pytestmark = pytest.mark.django_db
@@ -85,6 +86,8 @@ def test_the_bundle_holds_each_split_in_each_format_the_statistics_agreement_and
     assert sorted(files(tmp_path / "out")) == [
         "DATASHEET.md",
         "agreement.csv",
+        "agreement_left_out.csv",
+        "agreement_vs_gold.csv",
         "conll/test.conll",
         "conll/train.conll",
         "scico/test.jsonl",
@@ -141,9 +144,9 @@ def test_without_names_the_agreement_csv_is_pseudonymised_like_the_datasheet(adj
     release(AGREEMENT, tmp_path / "anonymous")
     release(AGREEMENT, tmp_path / "named", "--with-names")
 
-    anonymous = (tmp_path / "anonymous" / "agreement.csv").read_text()
-    named = (tmp_path / "named" / "agreement.csv").read_text()
-    assert named == project_agreement_csv(adjudicated)
+    anonymous = (tmp_path / "anonymous" / "agreement_vs_gold.csv").read_text()
+    named = (tmp_path / "named" / "agreement_vs_gold.csv").read_text()
+    assert named == agreement_tables(project_agreement(adjudicated))["agreement_vs_gold.csv"]
     assert "vs_gold,annotator1," in named
     assert "vs_gold,annotator A," in anonymous
     for name in ("annotator1", "annotator2", "judge"):
@@ -202,14 +205,11 @@ def test_the_csv_and_json_files_read_back_as_what_the_database_says(adjudicated,
     assert statistics == project_statistics(adjudicated)
     with open(out / "statistics.csv", newline="") as stream:
         assert list(csv.reader(stream)) == stats_rows(statistics)
-    agreement = (out / "agreement.csv").read_text()
-    # The first table is the pairs' (the annotator-vs-gold table follows an empty line).
-    pairs_table = agreement.split("\n\n")[0]
-    rows = list(csv.DictReader(io.StringIO(pairs_table)))
+    # One table per file (the annotator-vs-gold table is agreement_vs_gold.csv)
+    with open(out / "agreement.csv", newline="") as stream:
+        rows = list(csv.DictReader(stream))
     assert {row["scope"] for row in rows} >= {"topic", "overall"}
-    expected = list(
-        csv.DictReader(io.StringIO(project_agreement_csv(adjudicated).split("\n\n")[0]))
-    )
+    expected = list(csv.DictReader(io.StringIO(project_agreement_csv(adjudicated))))
     assert rows == expected  # no name in that table: it is the report's own
 
 

@@ -2,8 +2,8 @@
 
 Three annotators' submitted annotations of the six SciCo demo topics (annotator A's file,
 annotator B's file, and the gold as the third annotator's work) give every topic three pairs,
-so the table, the charts and the pair heatmap have data; the CSV downloaded in the browser is
-compared byte for byte with `manage.py agreement --csv`."""
+so the table, the charts and the pair heatmap have data; the zip of CSV tables downloaded in
+the browser is compared byte for byte with `manage.py agreement --zip`."""
 
 from pathlib import Path
 
@@ -61,8 +61,10 @@ def test_the_agreement_report_sorts_filters_flags_charts_and_downloads_the_comma
     expect(card.locator("dl")).to_contain_text(f"{overall['std'] * 100:.1f}")
     expect(card.locator("dl")).to_contain_text(f"{overall['max_micro'] * 100:.1f}")
     expect(card.locator("dl")).to_contain_text(f"{overall['max_macro'] * 100:.1f}")
-    low, high = overall["avg_ci"]
-    expect(card.locator("dl .ci").first).to_have_text(f"[{low * 100:.1f}–{high * 100:.1f}]")
+    # six topics: fewer than the ten an interval needs, so the card says why there is none
+    assert overall["avg_ci"] is None
+    expect(card.locator("dl .ci").first).to_have_text("")
+    expect(card.get_by_test_id("interval-note")).to_have_text(overall["interval_note"])
     rows = page.locator(".report-table tbody tr[data-topic]")
     expect(rows).to_have_count(6)
 
@@ -99,8 +101,8 @@ def test_the_agreement_report_sorts_filters_flags_charts_and_downloads_the_comma
 
     with page.expect_download() as download:
         page.get_by_test_id("agreement-csv").click()
-    expected = tmp_path / "expected.csv"
-    call_command("agreement", "--project", project.name, "--csv", str(expected))
+    expected = tmp_path / "expected.zip"
+    call_command("agreement", "--project", project.name, "--zip", str(expected))
     assert Path(download.value.path()).read_bytes() == expected.read_bytes()
     assert page.errors == []
 

@@ -4,6 +4,8 @@ each topic's gold (the submitted adjudication, else the imported gold), micro ov
 from __future__ import annotations
 
 import csv
+import io
+import zipfile
 from io import StringIO
 
 import pytest
@@ -16,7 +18,8 @@ from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
 from corefscore.scoring.api import score_scico
-from reporting.selectors.agreement import agreement_csv, project_agreement
+from reporting.selectors.agreement import project_agreement
+from reporting.selectors.agreement_files import agreement_tables
 from tests.factories import PASSWORD, AdminFactory, ProjectFactory, UserFactory
 from tests.paths import DEMO, SCICO_DEMO
 
@@ -104,9 +107,9 @@ def test_only_the_adjudication_as_gold_gives_the_seeding_annotator_full_marks():
 
 
 def test_the_csv_carries_the_section_as_a_table_of_its_own(project):
-    text = agreement_csv(project_agreement(project))
+    tables = agreement_tables(project_agreement(project))
 
-    iaa, section = text.split("\n\n")
+    iaa, section = tables["agreement.csv"], tables["agreement_vs_gold.csv"]
     rows = list(csv.DictReader(StringIO(section)))
     assert list(rows[0]) == [
         "section",
@@ -135,5 +138,7 @@ def test_the_report_endpoint_answers_the_section(project, client):
 
     assert answer.status_code == 200
     assert [r["annotator"] for r in answer.json()["vs_gold"]["annotators"]] == ["alice", "bob"]
-    download = client.get(f"/api/projects/{project.pk}/agreement/?format=csv").content.decode()
-    assert "section,annotator,metric,precision,recall,f1,topics" in download
+    download = client.get(f"/api/projects/{project.pk}/agreement/?format=zip")
+    with zipfile.ZipFile(io.BytesIO(download.content)) as archive:
+        table = archive.read("agreement_vs_gold.csv").decode()
+    assert table.startswith("section,annotator,metric,precision,recall,f1,topics\n")

@@ -1,6 +1,8 @@
 """The validation section of the agreement report: rate with the idle cap, acceptance per
 reason, kappa between two validators, P/R against the consolidated validation; JSON and CSV."""
 
+import io
+import zipfile
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,7 +11,8 @@ from annotation.infra import state_cache
 from annotation.models import Assignment, Operation
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
-from reporting.selectors.agreement import agreement_csv, project_agreement
+from reporting.selectors.agreement import project_agreement
+from reporting.selectors.agreement_files import agreement_tables
 from tests.factories import PASSWORD, AdminFactory, UserFactory, mention_ids
 from tests.validation.validation_setup import validation_project, validation_topic
 from validation.selectors.measures import validation_measures_csv_rows
@@ -123,7 +126,8 @@ def test_precision_and_recall_against_the_consolidated_validation(project):
     # A R A A R A A: p_o = 5/7, both 5 A / 2 R, p_e = 29/49, kappa = 0.3; bob agrees throughout.
     assert ann["kappa_consolidated"] == pytest.approx(0.3)
     assert bob["kappa_consolidated"] == pytest.approx(1.0)
-    lines = agreement_csv(project_agreement(project[0])).splitlines()
+    tables = agreement_tables(project_agreement(project[0]))
+    lines = tables["agreement_validation.csv"].splitlines()
     assert "validator,ann,,kappa_consolidated,0.3" in lines
     assert "validator,bob,,kappa_consolidated,1.0" in lines
 
@@ -139,10 +143,11 @@ def test_the_report_json_and_csv_carry_the_validation_section(project, client):
     answer = client.get(f"/api/projects/{project[0].pk}/agreement/")
     assert answer.status_code == 200
     assert answer.json()["validation"]["pairs"][0]["kappa"] == pytest.approx(0.3)
-    text = agreement_csv(project_agreement(project[0]))
+    text = agreement_tables(project_agreement(project[0]))["agreement_validation.csv"]
     lines = text.splitlines()
-    start = lines.index("section,validator,other_validator,measure,value")
-    assert "pair,ann,bob,kappa,0.3" in lines[start:]
-    assert "validator,ann,,rejected:trigger,1" in lines[start:]
-    csv = client.get(f"/api/projects/{project[0].pk}/agreement/?format=csv")
-    assert b"pair,ann,bob,kappa,0.3" in csv.content
+    assert lines[0] == "section,validator,other_validator,measure,value"  # a table of its own
+    assert "pair,ann,bob,kappa,0.3" in lines
+    assert "validator,ann,,rejected:trigger,1" in lines
+    download = client.get(f"/api/projects/{project[0].pk}/agreement/?format=zip")
+    with zipfile.ZipFile(io.BytesIO(download.content)) as archive:
+        assert "pair,ann,bob,kappa,0.3" in archive.read("agreement_validation.csv").decode()

@@ -33,6 +33,8 @@ export const exportUrl = (project: Id, format: string, source: string): string =
 export const evaluationsCsvUrl = (runs: Id[]): string => `/api/model-evaluations/csv/${query({ runs: runs.join(",") })}`;
 
 export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
+/** Every table of the agreement report (pairs, vs gold, validation, left out), one CSV each, in a zip. */
+export const agreementZipUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=zip`;
 
 /** What the diagnosis compares: all annotators of the topic, or gold beside them (or one). */
 export interface DiagnosisScope {

@@ -1319,6 +1319,14 @@ export interface components {
             };
             /** @description topics fewer than two annotators submitted */
             unscored_topics: string[];
+            /** @description metric -> why its score is null where it is (nothing to score on either side) */
+            undefined_reasons: {
+                [key: string]: string;
+            };
+            /** @description what the report leaves out, and why (with the topics) */
+            left_out: components["schemas"]["LeftOut"];
+            /** @description fewer topics than this: no bootstrap interval (not meaningful) */
+            interval_min_topics: number;
             /** @description each annotator against the topics' gold */
             vs_gold: components["schemas"]["VsGoldSection"];
             /** @description validation projects only */
@@ -1890,6 +1898,10 @@ export interface components {
             left_out?: components["schemas"]["SeenTopic"][];
             /** @description scored topics some compared model was trained on */
             trained_on_scored?: number;
+            /** @description metric -> why its score is null where it is (nothing to score in the gold or the response); absent from evaluations run before it was recorded */
+            undefined_reasons?: {
+                [key: string]: string;
+            };
         };
         EvaluationRow: {
             id: number;
@@ -2152,6 +2164,22 @@ export interface components {
             serving: boolean;
             /** @description an admin chose it */
             pinned: boolean;
+        };
+        LeftOut: {
+            /** @description practice topics with submitted work */
+            practice: components["schemas"]["LeftOutTopics"];
+            /** @description topics fewer than two annotators submitted */
+            unscored: components["schemas"]["LeftOutTopics"];
+            /** @description metric -> scored topics where it is undefined for every pair (only metrics with such topics) */
+            undefined: {
+                [key: string]: components["schemas"]["LeftOutTopics"];
+            };
+        };
+        LeftOutTopics: {
+            /** @description external ids */
+            topics: string[];
+            /** @description why they are left out, in words */
+            reason: string;
         };
         LinkAddedEffect: {
             /**
@@ -2426,39 +2454,43 @@ export interface components {
         OverallMetricScores: {
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             avg: number | null;
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             std: number | null;
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             max_micro: number | null;
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             max_macro: number | null;
-            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha), or too few topics (interval_note) */
             avg_ci?: [
                 number,
                 number
             ] | null;
-            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha), or too few topics (interval_note) */
             max_micro_ci?: [
                 number,
                 number
             ] | null;
-            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha) */
+            /** @description 95% bootstrap interval over topics [low, high] (1,000 seeded resamples); null: none for this metric (alpha), or too few topics (interval_note) */
             max_macro_ci?: [
                 number,
                 number
             ] | null;
+            /** @description scored topics the figures rest on: those where the metric is defined */
+            topics: number;
+            /** @description why no interval is shown: fewer than interval_min_topics topics; null: the intervals stand */
+            interval_note: string | null;
         };
         PatchedProjectRequest: {
             name?: string;
@@ -2995,7 +3027,10 @@ export interface components {
             model_workers: string[];
         };
         ScoreWithInterval: {
-            /** Format: double */
+            /**
+             * Format: double
+             * @description null: undefined (undefined_reasons says why)
+             */
             score: number | null;
             /** @description 95% bootstrap interval over topics */
             ci: number[] | null;
@@ -3347,12 +3382,12 @@ export interface components {
         TopicMetricScores: {
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             avg: number | null;
             /**
              * Format: double
-             * @description null: undefined (nothing to score)
+             * @description null: undefined, nothing to score on either side (undefined_reasons says why); left out of every mean and maximum
              */
             max: number | null;
             /** @description "alice-bob" (usernames in annotator order) -> score */
@@ -6635,7 +6670,7 @@ export interface operations {
     projects_agreement_retrieve: {
         parameters: {
             query?: {
-                format?: "csv" | "json";
+                format?: "csv" | "json" | "zip";
             };
             header?: never;
             path: {
@@ -6652,6 +6687,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AgreementReport"];
                     "text/csv": string;
+                    "application/zip": string;
                 };
             };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */

@@ -29,10 +29,17 @@ export function report(): AgreementReport {
       },
     },
     overall: {
-      conll_f1: { avg: 0.8, std: 0.05, max_micro: 0.9, max_macro: 0.82 },
-      path_ratio: { avg: 0.55, std: 0.1, max_micro: 0.6, max_macro: 0.65 },
+      conll_f1: { avg: 0.8, std: 0.05, max_micro: 0.9, max_macro: 0.82, topics: 3, interval_note: "no interval: 3 topics scored, fewer than 10" },
+      path_ratio: { avg: 0.55, std: 0.1, max_micro: 0.6, max_macro: 0.65, topics: 2, interval_note: "no interval: 2 topics scored, fewer than 10" },
     },
     unscored_topics: ["t4"],
+    undefined_reasons: { conll_f1: "no cluster of two or more mentions on either side", path_ratio: "no hierarchy relation on either side" },
+    left_out: {
+      practice: { topics: ["p1"], reason: "practice topics measure each annotator against gold" },
+      unscored: { topics: ["t4"], reason: "fewer than two submitted annotations" },
+      undefined: { path_ratio: { topics: ["t2"], reason: "no hierarchy relation on either side" } },
+    },
+    interval_min_topics: 10,
     vs_gold: { gold_topics: 0, adjudicated_topics: 0, metrics: [], annotators: [] },
   };
 }

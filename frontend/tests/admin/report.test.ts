@@ -30,7 +30,7 @@ describe("the agreement table", () => {
   });
 
   it("puts SciCo's raw hierarchy count in the closure count's place when the project chose it", () => {
-    const s = { avg: 0.5, std: 0, max_micro: 0.5, max_macro: 0.5 };
+    const s = { avg: 0.5, std: 0, max_micro: 0.5, max_macro: 0.5, topics: 3, interval_note: null };
     const overall = { conll_f1: s, hierarchy_f1: s, path_ratio: s, hierarchy_f1_raw: s, mention_f1: s };
     const closure = { ...report(), overall };
 

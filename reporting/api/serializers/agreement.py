@@ -12,7 +12,12 @@ from reporting.api.serializers.agreement_validation import ValidationMeasures
 
 
 def score(**kwargs) -> Number:
-    return Number(allow_null=True, help_text="null: undefined (nothing to score)", **kwargs)
+    return Number(
+        allow_null=True,
+        help_text="null: undefined, nothing to score on either side (undefined_reasons says "
+        "why); left out of every mean and maximum",
+        **kwargs,
+    )
 
 
 def interval() -> serializers.ListField:
@@ -23,7 +28,7 @@ def interval() -> serializers.ListField:
         allow_null=True,
         required=False,
         help_text="95% bootstrap interval over topics [low, high] (1,000 seeded resamples); "
-        "null: none for this metric (alpha)",
+        "null: none for this metric (alpha), or too few topics (interval_note)",
     )
 
 
@@ -43,6 +48,29 @@ class OverallMetricScores(serializers.Serializer):
     avg_ci = interval()
     max_micro_ci = interval()
     max_macro_ci = interval()
+    topics = serializers.IntegerField(
+        help_text="scored topics the figures rest on: those where the metric is defined"
+    )
+    interval_note = serializers.CharField(
+        allow_null=True,
+        help_text="why no interval is shown: fewer than interval_min_topics topics; null: "
+        "the intervals stand",
+    )
+
+
+class LeftOutTopics(serializers.Serializer):
+    topics = serializers.ListField(child=serializers.CharField(), help_text="external ids")
+    reason = serializers.CharField(help_text="why they are left out, in words")
+
+
+class LeftOut(serializers.Serializer):
+    practice = LeftOutTopics(help_text="practice topics with submitted work")
+    unscored = LeftOutTopics(help_text="topics fewer than two annotators submitted")
+    undefined = serializers.DictField(
+        child=LeftOutTopics(),
+        help_text="metric -> scored topics where it is undefined for every pair (only metrics "
+        "with such topics)",
+    )
 
 
 class AgreementReport(serializers.Serializer):
@@ -68,6 +96,14 @@ class AgreementReport(serializers.Serializer):
     overall = serializers.DictField(child=OverallMetricScores(), help_text="metric -> scores")
     unscored_topics = serializers.ListField(
         child=serializers.CharField(), help_text="topics fewer than two annotators submitted"
+    )
+    undefined_reasons = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="metric -> why its score is null where it is (nothing to score on either side)",
+    )
+    left_out = LeftOut(help_text="what the report leaves out, and why (with the topics)")
+    interval_min_topics = serializers.IntegerField(
+        help_text="fewer topics than this: no bootstrap interval (not meaningful)"
     )
     vs_gold = VsGoldSection(help_text="each annotator against the topics' gold")
     validation = ValidationMeasures(required=False, help_text="validation projects only")

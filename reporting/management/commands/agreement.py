@@ -1,4 +1,4 @@
-"""python manage.py agreement --project NAME [--csv OUT] [--json]"""
+"""python manage.py agreement --project NAME [--csv OUT] [--zip OUT] [--json]"""
 
 import json
 
@@ -7,12 +7,14 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.models import Project
 from corefscore.scoring import tables
 from reporting.selectors.agreement import agreement_csv, project_agreement
+from reporting.selectors.agreement_files import agreement_zip
 
 
 class Command(BaseCommand):
     help = (
         "Inter-annotator agreement over the submitted annotations of a project's topics (AVG, std, "
-        "MAX-micro, MAX-macro per metric). --csv also writes the report the API serves as CSV."
+        "MAX-micro, MAX-macro per metric). --csv also writes the pairs' table the API serves as "
+        "CSV, --zip every table of the report (the page's download)."
     )
 
     def add_arguments(self, parser):
@@ -21,10 +23,17 @@ class Command(BaseCommand):
             "--csv", metavar="OUT", help="write the CSV report to OUT ('-' for standard output)"
         )
         parser.add_argument(
+            "--zip",
+            metavar="OUT",
+            dest="zip_out",
+            help="write every table of the report (pairs, vs gold, validation, left out) "
+            "to the zip OUT",
+        )
+        parser.add_argument(
             "--json", action="store_true", dest="as_json", help="print JSON instead of a table"
         )
 
-    def handle(self, *args, project, csv, as_json: bool, **options):
+    def handle(self, *args, project, csv, zip_out, as_json: bool, **options):
         target = Project.objects.filter(name=project).first()
         if target is None:
             raise CommandError(f"project '{project}' does not exist")
@@ -38,6 +47,12 @@ class Command(BaseCommand):
                     stream.write(agreement_csv(result))
             except OSError as error:
                 raise CommandError(f"cannot write {csv}: {error.strerror}") from None
+        if zip_out:
+            try:
+                with open(zip_out, "wb") as stream:
+                    stream.write(agreement_zip(result))
+            except OSError as error:
+                raise CommandError(f"cannot write {zip_out}: {error.strerror}") from None
         if as_json:
             self.stdout.write(json.dumps(result, indent=2))
             return
@@ -46,5 +61,6 @@ class Command(BaseCommand):
             f"project '{target.name}' ({target.scheme}); annotators with submissions: {names}"
         )
         self.stdout.write(tables.render("iaa", "", result), ending="")
-        if csv:
-            self.stdout.write(f"wrote {csv}")
+        for written in (csv, zip_out):
+            if written:
+                self.stdout.write(f"wrote {written}")

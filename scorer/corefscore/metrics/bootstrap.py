@@ -53,14 +53,16 @@ def resample_weights(topics: int, resamples: int = RESAMPLES, seed: int = SEED) 
 
 
 def f1_of_sums(sums: Any) -> Any:
-    """F1 of summed (p_num, p_den, r_num, r_den) rows, 0/0 as 0 (metrics.md)."""
+    """F1 of summed (p_num, p_den, r_num, r_den) rows, 0/0 as 0 (metrics.md); NaN, undefined,
+    where both denominators are 0 (metrics/undefined.py)."""
     import numpy
 
     with numpy.errstate(divide="ignore", invalid="ignore"):
         precision = numpy.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], 0.0)
         recall = numpy.where(sums[:, 3] > 0, sums[:, 2] / sums[:, 3], 0.0)
         total = precision + recall
-        return numpy.where(total > 0, 2 * precision * recall / total, 0.0)
+        f1 = numpy.where(total > 0, 2 * precision * recall / total, 0.0)
+        return numpy.where((sums[:, 1] > 0) | (sums[:, 3] > 0), f1, numpy.nan)
 
 
 def interval(values: Any) -> Interval:

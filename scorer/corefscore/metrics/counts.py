@@ -111,8 +111,18 @@ class Counts:
         total = precision + recall
         return 2 * precision * recall / total if total else 0.0
 
-    def prf(self) -> dict[str, float]:
-        """The JSON form: ``{"precision", "recall", "f1"}`` as plain floats."""
+    @property
+    def defined(self) -> bool:
+        """Whether either side counted something: with both denominators 0 the scores are
+        undefined (metrics/undefined.py), though ``precision``, ``recall`` and ``f1`` give
+        the reference scorers' 0."""
+        return bool(self.p_den or self.r_den)
+
+    def prf(self) -> dict[str, float | None]:
+        """The JSON form: ``{"precision", "recall", "f1"}`` as plain floats, ``None`` each
+        where undefined."""
+        if not self.defined:
+            return {"precision": None, "recall": None, "f1": None}
         return {
             "precision": float(self.precision),
             "recall": float(self.recall),

@@ -201,7 +201,8 @@ def _vector_metric(
     The same floats as ``metric.score`` / ``metric.pool`` (tested against them): the score
     of sums divides and multiplies in the scalar code's order, and a pair's counts are added
     topic after topic (``add.accumulate`` is a left-to-right running sum), as ``add_counts``
-    adds them. A score of sums is always defined (0/0 is 0), so no pair-topic score is None."""
+    adds them. An undefined score of sums is NaN (metrics/undefined.py): None here, left out
+    of every mean and maximum as the scalar path leaves None out."""
     import numpy
 
     # every pair-topic score in one (topics x pairs) matrix, read back a block of topics
@@ -213,17 +214,20 @@ def _vector_metric(
     for pairs, members in layout.groups.items():
         block = matrix[numpy.ix_(members, [layout.columns[pair] for pair in pairs])].tolist()
         for index, values in zip(members, block, strict=True):
-            top = max(values) if values else None
+            scores = [None if math.isnan(value) else value for value in values]
+            defined = [value for value in scores if value is not None]
+            top = max(defined) if defined else None
             topics[layout.names[index]][name] = {
-                "avg": mean(values),
+                "avg": mean(defined),
                 "max": top,
-                "pairs": dict(zip(pairs, values, strict=True)),
+                "pairs": dict(zip(pairs, scores, strict=True)),
             }
             maxima_by_topic[index] = top
     topic_maxima = [top for top in maxima_by_topic if top is not None]
-    micro = [
+    pooled = [
         float(score_sums(numpy.add.accumulate(array, axis=0)[-1:])[0]) for array in arrays.values()
     ]
+    micro = [value for value in pooled if not math.isnan(value)]
     overall[name] = {
         "avg": mean(micro),
         "std": population_std(micro),

@@ -27,6 +27,7 @@ from corefscore.metrics.path_ratio import (
     path_ratio_macro,
     path_ratio_micro,
 )
+from corefscore.metrics.undefined import f1_or_none, is_defined
 from corefscore.scoring.plain import TopicAnnotation
 
 
@@ -48,15 +49,37 @@ def hierarchies(
 
 
 def path_ratio(key: TopicAnnotation, response: TopicAnnotation) -> tuple[float, int]:
+    """The path ratio's counts; (0.0, 0), undefined, where neither side has a hierarchy
+    relation, as every hierarchy figure is there (metrics/undefined.py)."""
+    if not key.relations and not response.relations:
+        return 0.0, 0
     return path_ratio_counts(key.graph, response.graph)
 
 
-path_micro = path_ratio_micro
-path_macro = path_ratio_macro
+def path_micro(topic_counts: list[tuple[float, int]]) -> float | None:
+    """SciCo's micro path ratio; None where no topic has a scored pair (undefined)."""
+    if not any(count for _, count in topic_counts):
+        return None
+    return path_ratio_micro(topic_counts)
 
 
-def conll_from_totals(totals: dict[str, Counts]) -> float:
-    return float(conll_f1(totals))
+def path_macro(topic_counts: list[tuple[float, int]]) -> float | None:
+    """SciCo's macro path ratio over the topics where it is defined (a topic without a scored
+    pair is left out, not counted 0); None where it is defined on none."""
+    defined = [counts for counts in topic_counts if counts[1]]
+    return path_ratio_macro(defined) if defined else None
+
+
+def conll_or_none(counts: dict[str, Counts]) -> float | None:
+    """CoNLL F1, None where MUC, B3 or CEAF-e is undefined (metrics/undefined.py: on real
+    annotations B3 and CEAF-e are undefined only where MUC is)."""
+    if not all(is_defined(counts[name]) for name in ("muc", "bcub", "ceafe")):
+        return None
+    return float(conll_f1(counts))
+
+
+def conll_from_totals(totals: dict[str, Counts]) -> float | None:
+    return conll_or_none(totals)
 
 
 def relations(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> dict[str, Counts]:
@@ -116,8 +139,8 @@ def pair(
     }
 
 
-def _f1(counts: Counts) -> float:
-    return float(counts.f1)
+def _f1(counts: Counts) -> float | None:
+    return f1_or_none(counts)
 
 
 def _pool_coreference(parts: list[dict[str, Counts]]) -> dict[str, Counts]:
@@ -137,6 +160,7 @@ def _conll_vector(coref: dict[str, Counts]) -> tuple[float, ...]:
 
 
 def _conll_of_sums(sums: Any) -> Any:
+    # NaN (undefined) where MUC's is: NaN propagates through the sum
     return (f1_of_sums(sums[:, 0:4]) + f1_of_sums(sums[:, 4:8]) + f1_of_sums(sums[:, 8:12])) / 3
 
 
@@ -144,7 +168,11 @@ def _ratio_of_sums(sums: Any) -> Any:
     import numpy
 
     with numpy.errstate(divide="ignore", invalid="ignore"):
-        return numpy.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], 0.0)
+        return numpy.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], numpy.nan)
+
+
+def _path_score(counts: tuple[float, int]) -> float | None:
+    return float(ratio(*counts)) if counts[1] else None
 
 
 def _coreference_f1(name: str) -> MetricSpec:
@@ -180,7 +208,7 @@ IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
         MetricSpec(
             "conll_f1",
             lambda result: result["coref"],
-            conll_f1,
+            conll_or_none,
             _pool_coreference,
             vector=_conll_vector,
             score_sums=_conll_of_sums,
@@ -194,7 +222,7 @@ IAA_METRICS: dict[str, tuple[MetricSpec, ...]] = {
         MetricSpec(
             "path_ratio",
             lambda result: result["path"],
-            lambda nd: float(ratio(*nd)),
+            _path_score,
             _pool_path,
             vector=tuple,
             score_sums=_ratio_of_sums,

@@ -28,7 +28,7 @@ from corefscore.metrics.iaa import aggregate
 from corefscore.scoring import evaluate
 from corefscore.scoring.plain import TopicAnnotation
 
-OPTIONS_VERSION = 2  # 2: per-type mention alpha units (issue 38.5)
+OPTIONS_VERSION = 3  # 2: per-type mention alpha units; 3: no path counts without a hierarchy
 SCHEMES = ("scico", "chemu")
 
 Record = dict[str, dict[str, Any]]  # scheme -> what evaluate.pair gives

@@ -114,9 +114,12 @@ def test_a_mention_in_two_clusters_is_refused():
         coreference_counts([["a", "b"], ["b", "c"]], [["a", "b"]])
 
 
-def test_empty_clusterings_score_zero_without_dividing_by_zero():
+def test_empty_clusterings_are_undefined_without_dividing_by_zero():
     counts = coreference_counts([], [])
-    assert all(
-        counts[name].prf() == {"precision": 0.0, "recall": 0.0, "f1": 0.0} for name in METRICS
-    )
+    # the reference scorers' arithmetic still gives 0 (coval f1) ...
+    assert all(counts[name].f1 == 0.0 for name in METRICS)
     assert conll_f1(counts) == 0.0
+    # ... but the JSON form says undefined: nothing was there to score
+    assert all(
+        counts[name].prf() == {"precision": None, "recall": None, "f1": None} for name in METRICS
+    )

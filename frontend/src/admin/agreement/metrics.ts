@@ -48,6 +48,11 @@ export function formatScore(metric: string, value: number | null | undefined): s
   return metricInfo(metric).kind === "alpha" ? value.toFixed(3) : (value * 100).toFixed(1);
 }
 
+/** A score, or "undefined" where there was nothing to score on either side (never 0). */
+export function formatDefined(metric: string, value: number | null | undefined): string {
+  return value === null || value === undefined ? "undefined" : formatScore(metric, value);
+}
+
 /** A 95% bootstrap interval as "[low–high]", or "" when the metric has none (alpha). */
 export function formatInterval(metric: string, bounds: readonly number[] | null | undefined): string {
   if (!bounds || bounds.length !== 2) return "";
