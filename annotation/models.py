@@ -480,6 +480,8 @@ class ImportJob(Job):
     file_name = models.CharField(max_length=300)
     format = models.CharField(max_length=20)
     skip_invalid = models.BooleanField(default=False)
+    # "" imports the file's annotation; "text" or "mentions" leave it out (a raw import)
+    raw = models.CharField(max_length=10, blank=True, default="")
     path = models.CharField(max_length=1000, help_text="the stored upload, removed once run")
     result = models.JSONField(null=True, blank=True, help_text="the import's summary")
     # a refusal's every error, in the annotator's words (the import page lists them)
