@@ -6,6 +6,7 @@ import type {
   BulkAction,
   EvaluationGold,
   ImportFormat,
+  ImportRaw,
   ImportRequest,
   LearnProfile,
   ModelChoice,
@@ -126,11 +127,11 @@ export const adminApi = {
   topics: (project: Id) => answer(client.GET("/api/projects/{id}/topics/", id(project))),
   progress: (project: Id) => answer(client.GET("/api/projects/{id}/progress/", id(project))),
   timeReport: (project: Id) => answer(client.GET("/api/projects/{id}/time/", id(project))),
-  importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean) =>
+  importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean, raw: ImportRaw = "") =>
     answer(
       client.POST("/api/projects/{id}/imports/", {
         ...id(project),
-        body: multipart<ImportRequest>({ file, format, skip_invalid: skipInvalid }),
+        body: multipart<ImportRequest>({ file, format, skip_invalid: skipInvalid, raw }),
       }),
     ),
   importJob: (job: Id) => answer(client.GET("/api/import-jobs/{id}/", id(job))),

@@ -63,6 +63,8 @@ export type BulkAction = Schemas["BulkAction"];
 export type ImportResult = Schemas["ImportSummary"];
 export type ImportRequest = Schemas["ImportRequestRequest"];
 export type ImportFormat = ImportRequest["format"];
+/** A raw import leaves the file's annotation out: "" keeps it. */
+export type ImportRaw = NonNullable<ImportRequest["raw"]>;
 /** A large upload, imported by the worker: poll it (annotation/services/imports/jobs.py). */
 export type ImportJob = Schemas["ImportJobPayload"];
 

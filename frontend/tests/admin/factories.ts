@@ -33,7 +33,7 @@ export function report(): AgreementReport {
       path_ratio: { avg: 0.55, std: 0.1, max_micro: 0.6, max_macro: 0.65 },
     },
     unscored_topics: ["t4"],
-    vs_gold: { gold_topics: 0, adjudicated_topics: 0, metrics: [], annotators: [] },
+    vs_gold: { gold_topics: 0, adjudicated_topics: 0, metrics: [], annotators: [], gold_coverage: null },
   };
 }
 
