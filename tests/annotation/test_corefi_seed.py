@@ -17,6 +17,7 @@ from annotation.services.exports import annotations_export
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
 from annotation.services.topic_changes import topic_delete
+from corefapp.archives.json_ids import effects_remap, payload_remap
 from corefscore.formats import read
 from tests.factories import ProjectFactory, UserFactory
 from tests.paths import COREFI_DATA
@@ -126,3 +127,17 @@ def test_an_annotators_file_replaces_the_seed_of_an_untouched_annotation():
         annotation_state_load(annotation).snapshot()
     )
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.IN_PROGRESS
+
+
+def test_a_project_archive_maps_the_seed_operations_cluster_ids():
+    project = ProjectFactory()
+    topics_import(project=project, path=COREFI_DATA / "scirex_example_.json", format="corefi")
+    assignment = assignment_create(topic=Topic.objects.get(project=project), user=UserFactory())
+    seed = Operation.objects.get(annotation=assignment.annotation, name="seed")
+    ((cluster, key),) = seed.payload["clusters"]
+
+    mapped = payload_remap(seed.payload, lambda space, id: id + 1000)
+
+    assert mapped["clusters"] == [[cluster + 1000, key]]
+    assert mapped["labelled"] == [cluster + 1000]  # the file names it "Neural Machine Translation"
+    assert effects_remap(seed.effects, lambda space, id: id)  # every effect is known
