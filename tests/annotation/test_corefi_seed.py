@@ -141,3 +141,14 @@ def test_a_project_archive_maps_the_seed_operations_cluster_ids():
     assert mapped["clusters"] == [[cluster + 1000, key]]
     assert mapped["labelled"] == [cluster + 1000]  # the file names it "Neural Machine Translation"
     assert effects_remap(seed.effects, lambda space, id: id)  # every effect is known
+
+
+def test_a_validation_project_validates_the_files_clusters_however_few_mentions_they_hold():
+    project = ProjectFactory(hierarchy=False, validation=True)
+
+    result = topics_import(
+        project=project, path=COREFI_DATA / "mt_annotation.json", format="corefi"
+    )
+
+    assert (result.gold, result.seeded) == (1, 0)
+    assert not Topic.objects.filter(project=project, metadata__has_key="seed").exists()

@@ -353,7 +353,8 @@ def topics_write(
     seeds = {
         i: seed_of(t, partial(_text, t))
         for i, t in enumerate(topics)
-        if annotated and format == COREFI and is_seed(t)
+        # (a validation project validates the file's clusters, however many mentions they hold)
+        if annotated and format == COREFI and not project.validation and is_seed(t)
     }
     last = Topic.objects.filter(project=project).aggregate(last=Max("position"))["last"]
     start = 0 if last is None else last + 1
