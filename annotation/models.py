@@ -77,6 +77,13 @@ class Project(models.Model):
         help_text="the primary hierarchy F1 was moved from the raw edges count to SciCo's "
         "closure count (issue 38); cleared when an admin sets it",
     )
+    # Off for a project imported from an archive unless the admin chose otherwise at import:
+    # its assignments are another instance's campaign, not new work for anyone here.
+    in_my_topics = models.BooleanField(
+        default=True,
+        help_text="annotators see their assignments of this project in My topics (off: "
+        "hidden there, as an imported archive's are unless the admin chose otherwise)",
+    )
     # [{"key": ..., "label": ...}, ...]: the reasons a validator picks with 1, 2, 3, ...
     validation_reasons = models.JSONField(default=wec_reasons, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts.api.throttles import throttled_admin_login
 from corefapp import database_outage
+from corefapp.archives.views import ProjectArchiveImportView
 from corefapp.metrics.views import metrics
 from corefapp.spa import spa
 from corefapp.views import healthz
@@ -24,6 +25,7 @@ urlpatterns = [
     path("api/", include("modelserve.urls")),
     path("api/", include("datasets.api.urls")),
     path("api/", include("onboarding.api.urls")),
+    path("api/project-archives/", ProjectArchiveImportView.as_view(), name="project-archives"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads its set-up script as a file: no inline script for the CSP to allow.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),

@@ -16,6 +16,7 @@ def project_row(project: Project) -> dict:
         "topics": project.topics.count() if topics is None else topics,
         "hierarchy_count": project.hierarchy_count,
         "validation_reasons": project.validation_reasons,
+        "in_my_topics": project.in_my_topics,
     }
 
 

@@ -226,8 +226,9 @@ def _my_topics_key(row: dict) -> tuple[int, float]:
 
 def my_assignments_payload(user) -> list[dict]:
     """`user`'s own assignments (an admin's too): in progress (the latest edited first), to
-    do, submitted (MY_TOPICS_ORDER); within each, by project and topic order."""
-    mine = Assignment.objects.filter(user=user)
+    do, submitted (MY_TOPICS_ORDER); within each, by project and topic order. A project kept
+    out of My topics (an imported archive's, unless the admin chose otherwise) is left out."""
+    mine = Assignment.objects.filter(user=user, topic__project__in_my_topics=True)
     rows = assignments_payload(mine.order_by("topic__project__name", "topic__position", "topic_id"))
     # Locked rows (annotation/gates.py) come last: the topic to continue is one I may open.
     # Practice still to do comes first, in the onboarding's order (guided, then scored).

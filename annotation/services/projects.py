@@ -21,6 +21,7 @@ PROJECT_FIELDS = (
     "hierarchy_count",
     "suggestions",
     "validation_reasons",
+    "in_my_topics",
 )
 
 

@@ -21,7 +21,9 @@ from annotation.models import Project
 from corefapp.archives.tables import APPS, TABLES, USER_COLUMNS
 
 FORMAT = "corefapp-project"
-FORMAT_VERSION = 1
+# 2: suggestion displays (reporting.suggestionshown) are carried. Version 1 is still read.
+FORMAT_VERSION = 2
+READS_VERSIONS = (1, 2)
 MANIFEST = "manifest.json"
 USERS_FILE = "users.jsonl"
 

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import psycopg
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from psycopg.types.json import Jsonb
 
 from annotation.domain.errors import DomainError
 from annotation.domain.history import replay
+from annotation.errors import UploadTooLarge
 from annotation.infra.bulk_sql import ids_reserve
 from annotation.models import Annotation, Operation, Project
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
@@ -36,33 +38,56 @@ class Imported:
     # Staff in the instance that exported: created here without staff rights (an archive
     # never grants them); the report names them so an admin can decide.
     staff_in_source: list[str] = field(default_factory=list)
+    # Whether its annotators see the imported assignments in My topics.
+    in_my_topics: bool = False
 
 
-def project_import(*, path: Path, name: str | None = None) -> Imported:
+def project_import(
+    *, path: Path | BinaryIO, name: str | None = None, in_my_topics: bool = False
+) -> Imported:
+    """`in_my_topics`: the imported assignments appear in their annotators' My topics. Off by
+    default: an archive's assignments are the exporting instance's campaign (a copy kept for
+    its reports, a project moved between labs), not new work for whoever has that name here;
+    an admin turns it on at import or later in the project's settings. `path`: the archive, or
+    an open upload of it."""
     archive = archive_read(path)
     new_name = name or archive.project_name
     if not new_name.strip() or len(new_name) > (Project._meta.get_field("name").max_length or 0):
         raise ArchiveInvalid(f"{new_name!r} cannot name a project")
     try:
-        return _write(archive, new_name)
+        return _write(archive, new_name, in_my_topics=in_my_topics)
     # A project of that name created meanwhile, rows that break a constraint together (COPY
     # runs on psycopg's own cursor, so its errors come unwrapped).
     except (IntegrityError, psycopg.errors.IntegrityError) as error:
         raise ArchiveInvalid(f"the database refused the archive's rows ({error})") from None
 
 
+def project_archive_upload_import(
+    *, upload, name: str | None = None, in_my_topics: bool = False
+) -> Imported:
+    """`project_import` of an uploaded archive (the admin's import page), within
+    MAX_UPLOAD_BYTES: a larger archive is imported with `manage.py import_project`."""
+    limit = settings.MAX_UPLOAD_BYTES
+    if upload.size > limit:
+        raise UploadTooLarge(
+            f"{upload.name} is {upload.size:,} bytes, above the {limit:,}-byte limit "
+            "(MAX_UPLOAD_BYTES): import it with manage.py import_project"
+        )
+    return project_import(path=upload, name=name or None, in_my_topics=in_my_topics)
+
+
 def name_clash_message(name: str) -> str:
     return (
-        f"A project named {name!r} exists here already. Import under another name "
-        "with --name NEW, or rename or delete the existing project first."
+        f"A project named {name!r} exists here already. Import it under another name (the "
+        "import's name field, or --name NEW), or rename or delete the existing project first."
     )
 
 
 @transaction.atomic
-def _write(archive: Archive, name: str) -> Imported:
+def _write(archive: Archive, name: str, *, in_my_topics: bool) -> Imported:
     if Project.objects.filter(name=name).exists():
         raise ArchiveInvalid(name_clash_message(name))
-    report = Imported(project=name, project_id=0, rows={})
+    report = Imported(project=name, project_id=0, rows={}, in_my_topics=in_my_topics)
     mapping: dict[str, dict[int, int]] = {"user": _users(archive, report)}
     for table in TABLES:
         old = sorted(archive.ids[table.space])
@@ -75,7 +100,7 @@ def _write(archive: Archive, name: str) -> Imported:
     for table in TABLES:
         rows = [_rewritten(table, row, remap) for row in archive.rows[table.label]]
         if table.label == "annotation.project":
-            rows[0]["name"] = name
+            rows[0].update(name=name, in_my_topics=in_my_topics)
             report.project_id = rows[0]["id"]
         _copy(table, rows)
         report.rows[table.label] = len(rows)
@@ -136,6 +161,9 @@ def _rewritten(table: Table, row: dict[str, Any], remap) -> dict[str, Any]:
             out[column] = remap(space, row[column])
     for column, rewrite in table.json.items():
         out[column] = rewrite(row, remap)
+    for f in table.model._meta.concrete_fields:  # this instance's default, unless set later
+        if f.attname in table.local:
+            out[f.attname] = f.get_default()
     return out
 
 

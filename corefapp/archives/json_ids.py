@@ -4,7 +4,8 @@ Every function takes a value and `remap(space, old id) -> new id` and returns th
 each id replaced; collecting ids is the same walk with a `remap` that records and returns its
 argument, so what is collected and what is rewritten cannot disagree. Spaces are the id
 spaces of the archive's tables (`mention`, `cluster`, ...). A value of the wrong shape raises
-`ArchiveInvalid`: a hostile archive is refused, never half read.
+`ArchiveInvalid`: a hostile archive is refused, never half read. (ArchiveInvalid is a refused
+import of the core's, itself pure.)
 
 The list (docs/operations.md, "Project archives") is read from the writers:
 - operation effects: annotation/domain/effects.py's vocabulary;
@@ -20,11 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from annotation.errors import ImportRefused
+
 Remap = Callable[[str, int], int]
 
 
-class ArchiveInvalid(Exception):
-    """The archive cannot be imported; the message says where and why."""
+class ArchiveInvalid(ImportRefused):
+    """The archive cannot be imported; the message says where and why (the API answers it as
+    any refused import: 400 import_refused)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, [])
 
 
 def _id(value: Any, space: str, remap: Remap, *, nullable: bool = True) -> Any:

@@ -2,7 +2,8 @@
 
 An archive comes from another instance, maybe another release, maybe someone hostile. It is
 read whole and refused, with what and where, unless: it is a zip of exactly the expected
-members within the size limit; its format version is this one's; its schema is this one's
+members within the size limit; its format version is one this release reads (an older one lacks
+the tables added since, read as empty); its schema is this one's
 (no migration unknown here, the same columns per table); every value fits its column; every
 foreign key names a row of the archive; and every id inside a JSON column is a whole number
 where an id belongs."""
@@ -14,14 +15,21 @@ import zipfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.migrations.loader import MigrationLoader
 
-from corefapp.archives.export import FORMAT, FORMAT_VERSION, MANIFEST, USERS_FILE, table_file
+from corefapp.archives.export import (
+    FORMAT,
+    FORMAT_VERSION,
+    MANIFEST,
+    READS_VERSIONS,
+    USERS_FILE,
+    table_file,
+)
 from corefapp.archives.json_ids import ArchiveInvalid
 from corefapp.archives.tables import APPS, TABLES, USER_COLUMNS, Table
 from corefapp.archives.values import values_check
@@ -49,12 +57,19 @@ class Archive:
         return str(self.rows["annotation.project"][0]["name"])
 
 
-def archive_read(path: Path) -> Archive:
+def archive_read(source: Path | BinaryIO) -> Archive:
+    """`source`: a path, or an open file (an upload) that can seek."""
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(source) as archive:
             return _read(archive)
     except (zipfile.BadZipFile, OSError) as error:
-        raise ArchiveInvalid(f"{path} is not a readable zip archive ({error})") from None
+        name = getattr(source, "name", None) or source
+        raise ArchiveInvalid(f"{name} is not a readable zip archive ({error})") from None
+
+
+def tables_of(version: int) -> tuple[Table, ...]:
+    """The tables an archive of format `version` holds."""
+    return tuple(t for t in TABLES if t.since <= version)
 
 
 def _read(archive: zipfile.ZipFile) -> Archive:
@@ -67,15 +82,16 @@ def _read(archive: zipfile.ZipFile) -> Archive:
         raise ArchiveInvalid("this is not a project archive: manifest.json is missing")
     manifest = _json(archive.read(MANIFEST), MANIFEST)
     _check_manifest(manifest)
-    expected = {MANIFEST, USERS_FILE, *(table_file(t.label) for t in TABLES)}
+    carried = tables_of(manifest["format_version"])
+    expected = {MANIFEST, USERS_FILE, *(table_file(t.label) for t in carried)}
     if set(members) != expected:
         strange = sorted(set(members) - expected) or sorted(expected - set(members))
         raise ArchiveInvalid(f"the archive's files are not a project archive's: {strange}")
     if sum(info.file_size for info in members.values()) > MAX_UNCOMPRESSED:
         raise ArchiveInvalid(f"the archive unpacks to more than {MAX_UNCOMPRESSED} bytes")
     users = _users(_lines(archive, USERS_FILE, list(USER_COLUMNS), manifest["users"]["rows"]))
-    result = Archive(manifest=manifest, users=users, rows={})
-    for table in TABLES:
+    result = Archive(manifest=manifest, users=users, rows={t.label: [] for t in TABLES})
+    for table in carried:
         declared = manifest["tables"][table.label]["rows"]
         raw = _lines(archive, table_file(table.label), table.columns, declared)
         result.rows[table.label] = [_typed(table, row, n) for n, row in enumerate(raw, 1)]
@@ -94,10 +110,15 @@ def _json(data: bytes, where: str) -> Any:
 def _check_manifest(manifest: Any) -> None:
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ArchiveInvalid("this is not a project archive (manifest.json names no format)")
-    if manifest.get("format_version") != FORMAT_VERSION:
+    version = manifest.get("format_version")
+    if version not in READS_VERSIONS or isinstance(version, bool):
+        newer = (
+            isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION
+        )
         raise ArchiveInvalid(
-            f"archive format version {manifest.get('format_version')!r}: this release reads "
-            f"version {FORMAT_VERSION} only"
+            f"archive format version {version!r}: this release reads versions "
+            f"{', '.join(map(str, READS_VERSIONS))}"
+            + ("; it was written by a newer release: upgrade this instance first" if newer else "")
         )
     migrations = manifest.get("migrations")
     if not isinstance(migrations, dict):
@@ -115,9 +136,10 @@ def _check_manifest(manifest: Any) -> None:
             f"{', '.join(unknown)}); upgrade this instance first"
         )
     tables = manifest.get("tables")
-    if not isinstance(tables, dict) or set(tables) != {t.label for t in TABLES}:
+    carried = tables_of(version)
+    if not isinstance(tables, dict) or set(tables) != {t.label for t in carried}:
         raise ArchiveInvalid("the manifest does not list this release's project tables")
-    for table in TABLES:
+    for table in carried:
         entry = tables[table.label]
         columns = entry.get("columns") if isinstance(entry, dict) else None
         if columns != table.columns:

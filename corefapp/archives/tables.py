@@ -3,7 +3,8 @@
 Each table names how its rows are found from the project, the id space of each foreign key
 (`user` is matched by name, never by id) and the columns that hold ids without being foreign
 keys: plain id columns (`refs`) and JSON columns read by `json_ids`. Every id of every space
-is remapped on import. Not carried: import jobs (an upload in progress on the old machine),
+is remapped on import. Suggestion displays (when each was first shown) are carried since format
+version 2. Not carried: import jobs (an upload in progress on the old machine),
 model trainings, learnt model versions and trained model files (files on the old machine; a
 pinned version is cleared), sessions, tokens
 and passwords (docs/operations.md says why). Mention flags travel with their annotation.
@@ -29,6 +30,7 @@ from onboarding.models import (
     QualificationChange,
     QualificationRule,
 )
+from reporting.models import SuggestionShown
 
 JsonRemap = Callable[[dict[str, Any], json_ids.Remap], Any]
 
@@ -47,6 +49,11 @@ class Table:
     # Foreign keys to what no archive carries (a learnt model version): written as null, so the
     # importing instance falls back to its own default.
     cleared: frozenset[str] = frozenset()
+    # The archive format version that first carried the table: an older archive has no file
+    # for it and is read as holding no rows of it.
+    since: int = 1
+    # Columns of this instance's own choosing, never carried: the importer sets them.
+    local: frozenset[str] = frozenset()
 
     @property
     def label(self) -> str:
@@ -58,14 +65,15 @@ class Table:
 
     @property
     def columns(self) -> list[str]:
-        return [f.attname for f in self.model._meta.concrete_fields]
+        return [f.attname for f in self.model._meta.concrete_fields if f.attname not in self.local]
 
 
 _ANNOTATION = "annotation__topic__project_id"
 _RULE_TOPICS = QualificationRule.practice_topics.through
 
 TABLES: tuple[Table, ...] = (
-    Table(core.Project, "id", {}),
+    # Whether annotators see its assignments in My topics is the importing admin's choice.
+    Table(core.Project, "id", {}, local=frozenset({"in_my_topics"})),
     Table(core.Topic, "project_id", {"project_id": "project"}),
     Table(core.Document, "topic__project_id", {"topic_id": "topic"}),
     Table(core.Assignment, "topic__project_id", {"topic_id": "topic", "user_id": "user"}),
@@ -135,6 +143,15 @@ TABLES: tuple[Table, ...] = (
             )
         },
     ),
+    # When each suggestion was first shown: the start of its acceptance latency (the progress
+    # page's "Accept latency"). Without it the imported project reads "– (0)".
+    Table(
+        SuggestionShown,
+        _ANNOTATION,
+        {"annotation_id": "annotation"},
+        refs={"suggestion": "suggestion"},
+        since=2,
+    ),
     Table(
         PracticeTopic,
         "topic__project_id",
@@ -166,6 +183,6 @@ TABLES: tuple[Table, ...] = (
 )
 
 # The apps whose migrations shape these tables (the manifest records their state).
-APPS = ("auth", "annotation", "modelserve", "onboarding", "datasets")
+APPS = ("auth", "annotation", "modelserve", "onboarding", "datasets", "reporting")
 # What an archive says about a user; matched by username, created without a password.
 USER_COLUMNS = ("id", "username", "email", "first_name", "last_name", "is_active", "is_staff")

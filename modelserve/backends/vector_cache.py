@@ -21,8 +21,10 @@ import numpy as np
 
 from modelserve.arrays import FloatArray
 from modelserve.backends.mention_features import WordEncoder
+from modelserve.caches import ENCODER_CACHE
 
-FOLDER = "encoder-cache"  # its default place in the models folder
+# Its default place in the models folder; a backup leaves it out (modelserve/caches.py).
+FOLDER = ENCODER_CACHE
 
 
 def encoder_identity(encoder: WordEncoder) -> str:

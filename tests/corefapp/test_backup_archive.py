@@ -61,3 +61,26 @@ def test_a_file_that_is_no_archive_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("hello")
     with pytest.raises(BackupError, match="not a corefapp backup archive"):
         restore(tmp_path / "notes.txt", replace=True)
+
+
+def test_a_restore_keeps_the_instances_own_encoder_cache_and_replaces_the_models(
+    tmp_path, settings
+):
+    """The archive leaves the cache out, so a restore on the machine that took the backup keeps
+    the vectors it already has rather than encoding every document again."""
+    from modelserve.caches import ENCODER_CACHE
+
+    models = tmp_path / "models"
+    settings.MODELS_DIR = models
+    (models / "chemu").mkdir(parents=True)
+    (models / "chemu" / "newer.bin").write_bytes(b"after the backup")
+    (models / ENCODER_CACHE / "ab").mkdir(parents=True)
+    (models / ENCODER_CACHE / "ab" / "abcd.npy").write_bytes(b"vectors")
+    extracted = tmp_path / "extracted"
+    (extracted / archive.MODELS / "chemu").mkdir(parents=True)
+    (extracted / archive.MODELS / "chemu" / "weights.bin").write_bytes(b"backed up")
+
+    archive.replace_models(extracted)
+
+    assert sorted(p.name for p in (models / "chemu").iterdir()) == ["weights.bin"]
+    assert (models / ENCODER_CACHE / "ab" / "abcd.npy").read_bytes() == b"vectors"

@@ -178,3 +178,89 @@ def test_backup_wipe_restore_gives_back_every_row_and_every_log(instance, tmp_pa
         f"restored {rows} rows in {len(before) - 1} tables, "
         f"{sum(map(len, logs_before.values()))} operations in {len(logs_before)} logs"
     )
+
+
+def test_a_backup_leaves_the_encoder_cache_out_and_a_restore_still_suggests(
+    instance, tmp_path, settings, services
+):
+    """The encoder cache (197 of a 243 MB backup) is left out and named in the manifest; on a
+    fresh machine the restored model suggests and the cache is rebuilt when next asked for."""
+    from corefscore.formats.chemu import read_chemu_jsonlines
+    from modelserve.backends.chemu_mentions import encoded
+    from modelserve.backends.vector_cache import VectorCache
+    from modelserve.caches import ENCODER_CACHE
+    from modelserve.models import Suggestion
+    from modelserve.queues import backend_queue
+    from modelserve.services.runs import suggestion_run_request
+    from tests.factories import UserFactory
+    from tests.modelserve.test_baseline_backends import tiny_nli
+    from tests.modelserve.test_runs_with_worker import demo_topic
+    from tests.modelserve.test_vector_cache import CountingEncoder
+    from tests.paths import CHEMU_DEMO
+    from tests.workers import start_worker, wait_for
+
+    env, models_dir, _ = instance
+    nli = tiny_nli(models_dir / "test-tiny-nli")
+    encoder = CountingEncoder()
+    document = read_chemu_jsonlines(CHEMU_DEMO).topics[:1]
+    tokens = document[0].documents[0].tokens
+    encoded(encoder, document, {}, VectorCache(models_dir / ENCODER_CACHE, encoder))
+    cached = [p for p in (models_dir / ENCODER_CACHE).rglob("*") if p.is_file()]
+    assert cached
+    kept = [p for p in models_dir.rglob("*") if p.is_file() and p not in cached]
+    topic = demo_topic("restored suggestions")
+
+    backup = tmp_path / "corefapp.tar.gz"
+    backed_up = manage("backup", str(backup), env=env)
+    assert backed_up.returncode == 0, backed_up.stderr
+    assert "left out models/encoder-cache (1 files" in backed_up.stdout
+    with tarfile.open(backup) as tar:
+        names = tar.getnames()
+        manifest = json.load(tar.extractfile("manifest.json"))
+    assert not [n for n in names if ENCODER_CACHE in n], names
+    assert "models/test-tiny-nli/config.json" in names
+    assert manifest["model_files"] == len(kept)
+    (left_out,) = manifest["left_out"]
+    assert left_out["path"] == f"models/{ENCODER_CACHE}"
+    assert (left_out["files"], left_out["bytes"]) == (1, cached[0].stat().st_size)
+    assert "cache" in left_out["why"]
+    assert "on demand" in left_out["rebuilt"]
+
+    # A fresh machine: no models folder, an empty database.
+    import shutil
+
+    shutil.rmtree(models_dir)
+    call_command("flush", interactive=False, verbosity=0)
+    restored = manage("restore", str(backup), "--replace", env=env)
+    assert restored.returncode == 0, restored.stderr
+    connection.close()  # a fresh session: the restore replaced the schema under the old one
+    assert (models_dir / "test-tiny-nli" / "config.json").is_file()
+    assert not (models_dir / ENCODER_CACHE).exists()
+
+    # The restored model suggests, on a real model worker reading the restored folder.
+    settings.MODELS_DIR = models_dir  # the run's model path is checked against it
+    topic = type(topic).objects.get(pk=topic.pk)
+    run = suggestion_run_request(
+        topic=topic,
+        user=UserFactory(),
+        backend="entailment",
+        params={"nli_model": str(nli), "clusters": "same-head-lemma"},
+    )
+    worker = start_worker(services, queues=backend_queue("entailment"), MODELS_DIR=str(models_dir))
+    try:
+        run = wait_for(run, {"succeeded", "failed"})
+    finally:
+        worker.stop()
+    assert run.status == "succeeded", run.error
+    memberships = Suggestion.objects.filter(run=run, kind="membership")
+    assert sorted(s.payload["mention"] for s in memberships) == sorted(
+        topic.mentions.values_list("id", flat=True)
+    )
+
+    # The cache comes back on demand: the document is encoded again, and then read back.
+    encoder.asked = []
+    store = VectorCache(models_dir / ENCODER_CACHE, encoder)
+    assert store.get(tokens) is None
+    encoded(encoder, document, {}, store)
+    assert encoder.asked == [tokens]
+    assert store.get(tokens) is not None

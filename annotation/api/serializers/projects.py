@@ -41,6 +41,9 @@ class Project(ProjectInfo):
     validation_reasons = ValidationReason(
         many=True, help_text="the reasons validators give for a rejection, in key order 1-3"
     )
+    in_my_topics = serializers.BooleanField(
+        help_text="annotators see their assignments of it in My topics (off: hidden there)"
+    )
 
 
 class TopicRow(serializers.Serializer):

@@ -46,6 +46,11 @@ class ProjectSerializer(serializers.Serializer):
     suggestions = serializers.BooleanField(
         default=True, help_text="annotators may ask the model for suggestions on real topics"
     )
+    in_my_topics = serializers.BooleanField(
+        default=True,
+        help_text="annotators see their assignments of this project in My topics (an imported "
+        "archive's project starts with it off unless chosen at import)",
+    )
     validation_reasons = serializers.ListField(
         child=ValidationReasonInput(),
         required=False,

@@ -1,5 +1,5 @@
-"""`manage.py backup PATH`: one archive of everything the instance stores, taken while the
-servers run (corefapp/backups, README "Backups")."""
+"""`manage.py backup PATH`: one archive of everything the instance stores but its caches, taken
+while the servers run (corefapp/backups, README "Backups")."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from corefapp.backups.pg_tools import BackupError
 
 
 class Command(BaseCommand):
-    help = "Write a backup archive (database dump, trained models, manifest) to PATH."
+    help = (
+        "Write a backup archive (database dump, trained models, manifest) to PATH; caches "
+        "rebuilt on demand are left out and named in the manifest."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("path", type=Path)
@@ -26,3 +29,9 @@ class Command(BaseCommand):
             f"backup written to {path.resolve()} "
             f"({info['model_files']} model files, corefapp {info['versions']['corefapp']})"
         )
+        for cache in info["left_out"]:
+            if cache["files"]:
+                self.stdout.write(
+                    f"left out {cache['path']} ({cache['files']} files, "
+                    f"{cache['bytes'] / 1e6:.0f} MB): a cache, rebuilt {cache['rebuilt']}"
+                )

@@ -2,6 +2,7 @@
 // typed by its path in the generated schema (see http.ts).
 
 import type {
+  ArchiveImportRequest,
   AssignRequest,
   BulkAction,
   EvaluationGold,
@@ -132,6 +133,13 @@ export const adminApi = {
       client.POST("/api/projects/{id}/imports/", {
         ...id(project),
         body: multipart<ImportRequest>({ file, format, skip_invalid: skipInvalid, raw }),
+      }),
+    ),
+  /** A project archive (manage.py export_project's zip) as a new project. */
+  importArchive: (file: File, name: string, inMyTopics: boolean) =>
+    answer(
+      client.POST("/api/project-archives/", {
+        body: multipart<ArchiveImportRequest>({ file, name, in_my_topics: inMyTopics }),
       }),
     ),
   importJob: (job: Id) => answer(client.GET("/api/import-jobs/{id}/", id(job))),

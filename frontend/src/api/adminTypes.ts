@@ -62,6 +62,8 @@ export type BulkAction = Schemas["BulkAction"];
 
 export type ImportResult = Schemas["ImportSummary"];
 export type ImportRequest = Schemas["ImportRequestRequest"];
+export type ArchiveImportRequest = Schemas["ArchiveImportRequestRequest"];
+export type ArchiveImported = Schemas["ArchiveImported"];
 export type ImportFormat = ImportRequest["format"];
 /** A raw import leaves the file's annotation out: "" keeps it. */
 export type ImportRaw = NonNullable<ImportRequest["raw"]>;

@@ -658,6 +658,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/project-archives/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["project_archives_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/": {
         parameters: {
             query?: never;
@@ -1419,6 +1435,40 @@ export interface components {
             applied: components["schemas"]["Applied"][];
             skipped: components["schemas"]["SkippedSuggestion"][];
             version: number;
+        };
+        ArchiveImportRequestRequest: {
+            /**
+             * Format: binary
+             * @description a project archive (.zip) written by export_project
+             */
+            file: string;
+            /**
+             * @description import under this name (blank: the archive's)
+             * @default
+             */
+            name?: string;
+            /**
+             * @description list the imported assignments in their annotators' My topics (default: not; the project's settings can list them later)
+             * @default false
+             */
+            in_my_topics?: boolean;
+        };
+        /** @description What an archive import wrote (corefapp.archives.importer.Imported). */
+        ArchiveImported: {
+            /** @description the new project's name */
+            project: string;
+            project_id: number;
+            /** @description rows per table */
+            rows: {
+                [key: string]: number;
+            };
+            /** @description accounts created, without a password */
+            users_created: string[];
+            users_matched: string[];
+            /** @description created users who were staff where exported (not here) */
+            staff_in_source: string[];
+            /** @description its assignments are listed in the annotators' My topics */
+            in_my_topics: boolean;
         };
         /** @enum {string} */
         AssignMode: "all" | "balanced";
@@ -2424,6 +2474,11 @@ export interface components {
              * @default true
              */
             suggestions?: boolean;
+            /**
+             * @description annotators see their assignments of this project in My topics (an imported archive's project starts with it off unless chosen at import)
+             * @default true
+             */
+            in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
@@ -2593,6 +2648,8 @@ export interface components {
             hierarchy_count: components["schemas"]["HierarchyCountEnum"];
             /** @description the reasons validators give for a rejection, in key order 1-3 */
             validation_reasons: components["schemas"]["ValidationReason"][];
+            /** @description annotators see their assignments of it in My topics (off: hidden there) */
+            in_my_topics: boolean;
         };
         /** @description A project's schemes and rules, as the workspace applies them. */
         ProjectInfo: {
@@ -2656,6 +2713,11 @@ export interface components {
              * @default true
              */
             suggestions?: boolean;
+            /**
+             * @description annotators see their assignments of this project in My topics (an imported archive's project starts with it off unless chosen at import)
+             * @default true
+             */
+            in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
         };
@@ -6147,6 +6209,65 @@ export interface operations {
             };
             /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    project_archives_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ArchiveImportRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArchiveImported"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

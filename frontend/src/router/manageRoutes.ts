@@ -44,6 +44,12 @@ export const manageRoutes: RouteRecordRaw[] = [
         meta: { ...admin, title: "New project" },
       },
       {
+        path: "projects/import-archive",
+        name: "project-import-archive",
+        component: () => import("../admin/projects/ArchiveImportPage.vue"),
+        meta: { ...admin, title: "Import a project archive" },
+      },
+      {
         path: "projects/:project(\\d+)",
         component: () => import("../admin/projects/ProjectLayout.vue"),
         props: (route) => ({ projectId: Number(route.params.project) }),

@@ -17,6 +17,7 @@ export function emptyProject(): ProjectInput {
     validation: false,
     hierarchy_count: "closure",
     suggestions: true,
+    in_my_topics: true,
     suggestion_backend: "",
     suggestion_params: {},
   };
@@ -37,6 +38,7 @@ export function projectInput(project: ProjectRow): ProjectInput {
     validation: project.validation ?? false,
     hierarchy_count: project.hierarchy_count,
     suggestions: project.suggestions ?? true,
+    in_my_topics: project.in_my_topics,
     suggestion_backend: project.suggestion_backend,
     suggestion_params: { ...project.suggestion_params },
     // Sent only for a validation project (the others keep theirs unused).
