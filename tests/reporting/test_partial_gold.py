@@ -1,10 +1,14 @@
 """A gold that clusters only some of its topics' mentions is named as such beside every figure
 built on it: the agreement report's annotator-vs-gold section and the Models page's gold
-choices (a brat file whose coreference sets hold 2 of its 5 entities)."""
+choices, and the release's datasheet (a brat file whose coreference sets hold 2 of its 5
+entities)."""
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 
 from annotation.models import Topic
 from annotation.services.assignments import assignment_create, assignment_submit
@@ -84,3 +88,18 @@ def test_the_models_page_gold_choices_carry_the_coverage(admin_client):
         "partial_topics": 1,
     }
     assert by_source["adjudicated"]["gold_coverage"] is None  # no adjudication: nothing
+
+
+def test_the_datasheet_says_how_much_of_the_mentions_the_gold_covers(tmp_path):
+    project = ProjectFactory(name="Partial gold", hierarchy=True, anaphora=True)
+    topics_import(project=project, path=BRAT, format="brat")
+    submitted_singletons(project, "alice")
+
+    call_command("dataset_release", "--project", project.name, str(tmp_path), stdout=StringIO())
+
+    datasheet = (tmp_path / "DATASHEET.md").read_text()
+    against = datasheet.split("## Annotators against the gold")[1].split("\n## ")[0]
+    assert (
+        "The gold covers 2 of 5 mentions (topics with mentions outside every cluster: 1 of 1)"
+        in (" ".join(against.split()))
+    )
