@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("annotation", "0016_reporting_tables"),
+        ("annotation", "0017_project_in_my_topics"),
     ]
 
     operations = [
