@@ -2,11 +2,14 @@
 the topic's gold; a file that gives every mention a cluster id stays gold."""
 
 import json
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from annotation.domain.history import replay
 from annotation.models import Annotation, Assignment, ClusterMember, Operation, Topic
+from annotation.selectors.progress import project_progress
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
 from annotation.services.assignments import (
     assignment_create,
@@ -16,6 +19,7 @@ from annotation.services.assignments import (
 from annotation.services.exports import annotations_export
 from annotation.services.imports.annotation import annotation_import_for_assignment
 from annotation.services.imports.topics import topics_import
+from annotation.services.operations import annotation_operation_apply
 from annotation.services.topic_changes import topic_delete
 from corefapp.archives.json_ids import effects_remap, payload_remap
 from corefscore.formats import read
@@ -152,3 +156,27 @@ def test_a_validation_project_validates_the_files_clusters_however_few_mentions_
 
     assert (result.gold, result.seeded) == (1, 0)
     assert not Topic.objects.filter(project=project, metadata__has_key="seed").exists()
+
+
+def test_the_progress_matrix_starts_a_seeded_cell_at_its_seed_and_times_only_the_annotator():
+    project = ProjectFactory()
+    topics_import(project=project, path=COREFI_DATA / "trial_hmm.json", format="corefi")
+    user = UserFactory()
+    assignment = assignment_create(topic=Topic.objects.get(project=project), user=user)
+    # The seed was handed an hour before the annotator's first change.
+    Operation.objects.filter(annotation=assignment.annotation, name="seed").update(
+        created_at=timezone.now() - timedelta(hours=1)
+    )
+    cluster = assignment.annotation.clusters.get()
+    annotation_operation_apply(
+        annotation_id=assignment.annotation.pk,
+        user=user,
+        expected_version=1,
+        payload={"op": "rename", "cluster": cluster.pk, "label": "the HMM"},
+    )
+
+    (row,) = project_progress(project)["cells"]
+
+    assert (row["version"], row["start_version"]) == (2, 1)
+    # One change of the annotator's own: no gap to time (counting from the seed gave the cap).
+    assert row["seconds_spent"] == 0

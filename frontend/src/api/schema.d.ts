@@ -2603,6 +2603,8 @@ export interface components {
             role: components["schemas"]["AssignmentRole"];
             annotation: number;
             version: number;
+            /** @description the version the annotator was handed: 1 when it starts from the topic's seed, else 0; the annotator's own work is the versions above it */
+            start_version: number;
             mentions_done: number;
             mentions_total: number;
             links: number;

@@ -43,6 +43,7 @@ export function cell(partial: Partial<ProgressCell> & Pick<ProgressCell, "assign
     role: "annotator",
     annotation: partial.assignment + 1000,
     version: 0,
+    start_version: 0,
     mentions_done: 0,
     mentions_total: 7,
     links: 0,
