@@ -28,7 +28,9 @@ reporting when a topic's submitted work changed. As with
   counts then: reporting/apps.py).
 - ``practice_topic_ids(project_id) -> {topic id}``: the topics kept apart from real work (practice
   topics): the agreement report, exports, dataset statistics, release bundles and training
-  leave them out. This one function is the gate all of them read.
+  leave them out. This one function is the gate all of them read; through it
+  ``practice_proposals_refusal`` keeps proposals made before a topic became practice off it
+  (not listed, not accepted).
 """
 
 from __future__ import annotations
@@ -156,3 +158,17 @@ def practice_topic_ids(project_id: int) -> Collection[int]:
     for hook in _practice:
         ids.update(hook(project_id))
     return ids
+
+
+# What a decision on a proposal is refused with on a practice topic (accepting, one by one or
+# in bulk): a model suggestion made before the topic became practice would still answer the
+# test for the annotator.
+PRACTICE_PROPOSALS = (
+    "Suggestions are off on practice topics: the practice measures you, not the model, so "
+    "none can be accepted here."
+)
+
+
+def practice_proposals_refusal(topic_id: int, project_id: int) -> str | None:
+    """Why proposals may not be listed or accepted on this topic (None: they may)."""
+    return PRACTICE_PROPOSALS if topic_id in practice_topic_ids(project_id) else None

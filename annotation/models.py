@@ -30,8 +30,26 @@ WEC_REASONS = [
 ]
 
 
+# The same three conditions for clusters of scientific concepts (SciCo's clusters, our model's
+# suggestion runs): a concept has a name rather than a trigger, and its neighbours in the
+# hierarchy are broader or narrower concepts rather than sub-events.
+CONCEPT_REASONS = [
+    {"key": "span", "label": "Its boundaries are not the concept's name (too much or too little)"},
+    {"key": "context", "label": "Its paragraph does not tell that it means the cluster's concept"},
+    {"key": "level", "label": "It names a broader or narrower concept than the cluster's"},
+]
+
+# What a validation project's clusters are -> the reasons its validators reject for.
+REASON_PRESETS = {"events": WEC_REASONS, "concepts": CONCEPT_REASONS}
+
+
 def wec_reasons() -> list[dict[str, str]]:
     return [dict(reason) for reason in WEC_REASONS]
+
+
+def preset_reasons(kind: str) -> list[dict[str, str]]:
+    """A fresh copy of the reasons for clusters of `kind` ("events" or "concepts")."""
+    return [dict(reason) for reason in REASON_PRESETS[kind]]
 
 
 class Project(models.Model):

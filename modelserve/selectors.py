@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from annotation import gates
 from annotation.domain.errors import DomainError, NotFound
 from annotation.domain.operations import plan
 from annotation.domain.state import AnnotationState, as_spans
@@ -193,9 +194,11 @@ def annotation_suggestions(annotation: Annotation, run: SuggestionRun | None = N
     `version` is the annotation version the items were mapped against; `newest_run` is the
     topic's most recent run in any state, so that a page opened while a run is queued or
     running shows its progress, and one opened after a failure shows the error."""
-    newest = newest_run(annotation.topic_id)
+    # A topic made practice after a run: its suggestions would answer the test, so none.
+    practice = gates.practice_proposals_refusal(annotation.topic_id, annotation.topic.project_id)
+    newest = None if practice else newest_run(annotation.topic_id)
     context = {"version": annotation.version, "newest_run": run_payload(newest) if newest else None}
-    run = run or latest_run(annotation.topic_id)
+    run = None if practice else run or latest_run(annotation.topic_id)
     if run is None:
         return {"run": None, **{key: [] for key in ITEM_KEYS.values()}, **context}
     with annotation_state_read(annotation) as state:

@@ -76,6 +76,11 @@ class QualificationRule(models.Model):
     practice_topics = models.ManyToManyField(PracticeTopic, related_name="rules")
     # metric name (onboarding.scores.METRICS) -> the least score that passes, 0..1.
     thresholds = models.JSONField(default=dict)
+    # How many scored attempts an annotator may submit in the project before an admin steps
+    # in (None: no limit). Unlimited retries with feedback turn the test into a search.
+    attempts_allowed = models.PositiveIntegerField(
+        null=True, blank=True, default=3, help_text="scored attempts per annotator; null: no limit"
+    )
 
     def __str__(self) -> str:
         return f"qualification rule of project {self.project_id}"

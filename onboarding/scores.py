@@ -83,29 +83,46 @@ def _groups(state: AnnotationState, keys: dict[int, Key]) -> dict[Key, tuple[int
 
 
 def diff(gold: AnnotationState, mine: AnnotationState, documents: dict[int, int], text: Text):
-    """What differs: mentions clustered differently (their cluster and gold's), hierarchy
-    edges and links missing or extra. Ids in the entries are the annotator's."""
+    """What is wrong in the annotator's annotation, without gold's answer: how many mentions
+    are clustered differently, which of *their* clusters mix mentions gold keeps apart or
+    miss mentions gold puts with theirs (named by their own label), and their hierarchy
+    edges and links that gold lacks. What gold has and they lack is only counted: listing
+    gold's members, edges or links would let an annotator copy the answer into the next
+    attempt (docs/onboarding.md, "The gate cannot be copied"). Ids are the annotator's."""
     gold_keys, my_keys = _active(gold, documents), _active(mine, documents)
-    my_id = {key: id for id, key in my_keys.items()}
     gold_groups, my_groups = _groups(gold, gold_keys), _groups(mine, my_keys)
 
-    def names(members: frozenset) -> list[str]:
-        return [text(key) for key in sorted(members)]
+    def gold_of(key: Key) -> frozenset:
+        # A mention alone in its cluster and a mention in none are alike (scores leave
+        # singletons out).
+        return gold_groups[key][1] if key in gold_groups else frozenset({key})
 
-    mentions = []
-    for key in sorted(set(gold_keys.values()) | set(my_keys.values())):
-        in_gold, in_mine = gold_groups.get(key), my_groups.get(key)
-        if in_gold and in_mine and in_gold[1] == in_mine[1]:
+    def same(key: Key) -> bool:
+        return (my_groups[key][1] if key in my_groups else frozenset({key})) == gold_of(key)
+
+    wrong = [
+        key for key in sorted(set(gold_keys.values()) | set(my_keys.values())) if not same(key)
+    ]
+    clusters = []
+    for cluster in sorted(mine.clusters.values(), key=lambda c: min(c.members, default=0)):
+        members = frozenset(my_keys[m] for m in cluster.members if m in my_keys)
+        if not members or all(same(key) for key in members):
             continue
-        mentions.append(
+        # Gold's cluster of each member (a mention gold clusters nowhere is its own).
+        theirs = {
+            gold_groups[key][1] if key in gold_groups else frozenset({key}) for key in members
+        }
+        clusters.append(
             {
-                "mention": my_id.get(key),
-                "text": text(key),
-                "cluster": in_mine[0] if in_mine else None,
-                "yours": names(in_mine[1]) if in_mine else None,
-                "gold": names(in_gold[1]) if in_gold else None,
+                "cluster": cluster.id,
+                "label": cluster.label,
+                "size": len(members),
+                "mixed": len(theirs) > 1,
+                "split": any(not group <= members for group in theirs),
+                "mention": min(m for m in cluster.members if m in my_keys),
             }
         )
+    unclustered = sum(1 for key in wrong if key in gold_groups and key not in my_groups)
 
     def edges(state: AnnotationState, keys: dict[int, Key]) -> dict[tuple, tuple[int, int]]:
         members = {
@@ -116,19 +133,19 @@ def diff(gold: AnnotationState, mine: AnnotationState, documents: dict[int, int]
 
     gold_edges, my_edges = edges(gold, gold_keys), edges(mine, my_keys)
 
-    def edge_entry(pair: tuple, ids: tuple[int, int] | None) -> dict:
-        parent, child = pair
-        first = min(child) if child else None
+    def edge_entry(ids: tuple[int, int]) -> dict:
+        parent, child = ids
+        members = sorted(mine.clusters[child].members)
         return {
-            "parent": names(parent),
-            "child": names(child),
-            "cluster": ids[1] if ids else None,
-            "mention": my_id.get(first) if first else None,
+            "parent": mine.clusters[parent].label,
+            "child": mine.clusters[child].label,
+            "cluster": child,
+            "mention": members[0] if members else None,
         }
 
-    def links(state: AnnotationState, keys: dict[int, Key]) -> set[tuple]:
+    def links(state: AnnotationState, keys: dict[int, Key]) -> dict[tuple, Any]:
         return {
-            (link.type, keys[link.anaphor], keys[link.antecedent])
+            (link.type, keys[link.anaphor], keys[link.antecedent]): link
             for link in state.links
             if link.anaphor in keys and link.antecedent in keys
         }
@@ -141,17 +158,17 @@ def diff(gold: AnnotationState, mine: AnnotationState, documents: dict[int, int]
             "type": type,
             "anaphor": text(anaphor),
             "antecedent": text(antecedent),
-            "mention": my_id.get(anaphor),
+            "mention": my_links[link].anaphor,
         }
 
     return {
-        "mentions": mentions,
-        "missing_edges": [
-            edge_entry(e, None) for e in sorted(gold_edges.keys() - my_edges.keys(), key=str)
-        ],
+        "mentions_wrong": len(wrong),
+        "unclustered": unclustered,
+        "clusters": clusters,
+        "missing_edges": len(gold_edges.keys() - my_edges.keys()),
         "extra_edges": [
-            edge_entry(e, my_edges[e]) for e in sorted(my_edges.keys() - gold_edges.keys(), key=str)
+            edge_entry(my_edges[e]) for e in sorted(my_edges.keys() - gold_edges.keys(), key=str)
         ],
-        "missing_links": [link_entry(link) for link in sorted(gold_links - my_links)],
-        "extra_links": [link_entry(link) for link in sorted(my_links - gold_links)],
+        "missing_links": len(gold_links.keys() - my_links.keys()),
+        "extra_links": [link_entry(link) for link in sorted(my_links.keys() - gold_links.keys())],
     }

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from annotation import gates
 from annotation.domain import history
 from annotation.domain.effects import apply_effects
-from annotation.domain.errors import DomainError, NotFound
+from annotation.domain.errors import DomainError, NotAllowed, NotFound
 from annotation.domain.operations import plan
 from annotation.domain.operations.payload import Payload
 from annotation.domain.operations.result import OperationResult
@@ -229,11 +229,16 @@ def _state_for(locked: Locked):
     return state
 
 
-def _check_proposal(topic_id: int, payload: dict[str, Any]) -> None:
-    """Decisions name proposals made for this topic, so acceptance rates mean something."""
+def _check_proposal(locked: Locked, payload: dict[str, Any]) -> None:
+    """Decisions name proposals made for this topic, so acceptance rates mean something; and
+    none is accepted on a practice topic (it measures the annotator, not the model)."""
     if payload.get("op") in DECISION_OPERATIONS:
+        if payload.get("op") == "accept_suggestion":
+            why = gates.practice_proposals_refusal(locked.topic_id, locked.project_id)
+            if why:
+                raise NotAllowed(why, setting="practice")
         proposal = Payload(payload).id("suggestion")
-        if not proposal_exists(topic_id=topic_id, proposal_id=proposal):
+        if not proposal_exists(topic_id=locked.topic_id, proposal_id=proposal):
             raise NotFound(
                 "suggestion", proposal, f"There is no suggestion #{proposal} for this topic."
             )
@@ -244,7 +249,7 @@ def annotation_operation_apply(
     *, annotation_id: int, user, payload: dict[str, Any], expected_version: int, client_id: str = ""
 ) -> Applied:
     locked = _lock_editable(annotation_id, expected_version, user)
-    _check_proposal(locked.topic_id, payload)
+    _check_proposal(locked, payload)
     state = _state_for(locked)
     feedback = gates.operation_feedback(_edit_context(locked, user), state, payload)
     result = plan(state, payload, _new_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from annotation.errors import ProjectRefused
-from annotation.models import Annotation, Project, ValidationDecision
+from annotation.models import Annotation, Project, ValidationDecision, preset_reasons
 
 PROJECT_FIELDS = (
     "name",
@@ -63,9 +63,19 @@ def _check_reasons(project: Project | None, reasons: list[dict] | None) -> None:
         )
 
 
+def _fields(values: dict) -> dict:
+    """The model's fields of `values`; `validation_reasons_for` ("concepts", "events") names
+    the reasons for what the clusters are, when no reasons of their own are given."""
+    kind = values.get("validation_reasons_for")
+    fields = {k: v for k, v in values.items() if k in PROJECT_FIELDS}
+    if kind and "validation_reasons" not in fields:
+        fields["validation_reasons"] = preset_reasons(kind)
+    return fields
+
+
 @transaction.atomic
 def project_create(**values) -> Project:
-    values = {k: v for k, v in values.items() if k in PROJECT_FIELDS}
+    values = _fields(values)
     _check_scheme({"hierarchy": True, **values})
     _check_reasons(None, values.get("validation_reasons"))
     if Project.objects.filter(name=values.get("name")).exists():
@@ -82,7 +92,7 @@ def project_update(*, project: Project, **values) -> Project:
     clusters and the reasons' check of existing rejections most of all, and the plain flags
     (adding mentions, fixing spans, links, validation) likewise take effect between two
     operations, never in the middle of one."""
-    values = {k: v for k, v in values.items() if k in PROJECT_FIELDS}
+    values = _fields(values)
     list(Project.objects.select_for_update().filter(pk=project.pk).values_list("pk"))
     project.refresh_from_db()  # the flags as of the lock, not as the caller read them
     merged = {f: getattr(project, f) for f in PROJECT_FIELDS} | values

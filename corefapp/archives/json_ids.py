@@ -188,13 +188,22 @@ def feedback_remap(feedback: Any, remap: Remap) -> dict:
 _DIFF_ENTRY = {"mention": "mention", "cluster": "cluster"}
 
 
+# What gold has and the annotator lacks is a count in an attempt's feedback (it names no
+# gold member); archives written before that hold lists there.
+_DIFF_COUNTS = ("missing_edges", "missing_links")
+
+
 def diff_remap(diff: Any, remap: Remap) -> dict:
     if not isinstance(diff, dict):
         raise ArchiveInvalid("an attempt's diff must be an object")
     out = dict(diff)
-    for key in ("mentions", "missing_edges", "extra_edges", "missing_links", "extra_links"):
-        if key in out:
-            out[key] = [_fields(e, _DIFF_ENTRY, remap, "a diff entry") for e in _seq(out[key])]
+    for key in ("mentions", "clusters", *_DIFF_COUNTS, "extra_edges", "extra_links"):
+        if key not in out:
+            continue
+        value = out[key]
+        if key in _DIFF_COUNTS and isinstance(value, int) and not isinstance(value, bool):
+            continue
+        out[key] = [_fields(e, _DIFF_ENTRY, remap, "a diff entry") for e in _seq(value)]
     return out
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from annotation.domain.errors import NotFound
+from annotation import gates
+from annotation.domain.errors import NotAllowed, NotFound
 from annotation.selectors.access import editable_annotation
 from annotation.services.operations import annotation_operations_apply_each
 from modelserve.models import Suggestion
@@ -42,7 +43,11 @@ def suggestions_accept_above(
     a suggested cluster opens a new cluster, the next ones join it) and applied as its own
     logged operation; one the rules refuse now is skipped and reported. Without `run_id`,
     the topic's latest finished run."""
-    topic_id = editable_annotation(user, annotation_id).topic_id
+    annotation = editable_annotation(user, annotation_id)
+    topic_id = annotation.topic_id
+    why = gates.practice_proposals_refusal(topic_id, annotation.topic.project_id)
+    if why:
+        raise NotAllowed(why, setting="practice")
     run = latest_run(topic_id) if run_id is None else finished_run(topic_id, run_id)
     if run is None:
         raise NotFound("suggestion run", run_id, "No finished suggestion run for this topic.")

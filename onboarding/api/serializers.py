@@ -11,17 +11,24 @@ class MetricScores(serializers.DictField):
     child = serializers.FloatField(allow_null=True)
 
 
-class PracticeDiffMention(serializers.Serializer):
-    mention = serializers.IntegerField(allow_null=True, help_text="your mention's id")
-    text = serializers.CharField()
-    cluster = serializers.IntegerField(allow_null=True, help_text="your cluster's id")
-    yours = serializers.ListField(child=serializers.CharField(), allow_null=True)
-    gold = serializers.ListField(child=serializers.CharField(), allow_null=True)
+class PracticeDiffCluster(serializers.Serializer):
+    """One of the annotator's clusters that gold does not have as it is (no gold members)."""
+
+    cluster = serializers.IntegerField(help_text="your cluster's id")
+    label = serializers.CharField(help_text="your cluster's label")
+    size = serializers.IntegerField(help_text="its mentions")
+    mixed = serializers.BooleanField(help_text="it holds mentions gold keeps apart")
+    split = serializers.BooleanField(
+        help_text="gold puts some of its mentions with mentions outside it"
+    )
+    mention = serializers.IntegerField(help_text="your first mention in it")
 
 
 class PracticeDiffEdge(serializers.Serializer):
-    parent = serializers.ListField(child=serializers.CharField())
-    child = serializers.ListField(child=serializers.CharField())
+    """One of the annotator's hierarchy edges that gold lacks, by their clusters' labels."""
+
+    parent = serializers.CharField()
+    child = serializers.CharField()
     cluster = serializers.IntegerField(allow_null=True)
     mention = serializers.IntegerField(allow_null=True)
 
@@ -34,10 +41,15 @@ class PracticeDiffLink(serializers.Serializer):
 
 
 class PracticeDiff(serializers.Serializer):
-    mentions = PracticeDiffMention(many=True)
-    missing_edges = PracticeDiffEdge(many=True)
+    """What was wrong, without gold's answer: what gold has and the annotator lacks is only
+    counted (docs/onboarding.md)."""
+
+    mentions_wrong = serializers.IntegerField(help_text="mentions clustered differently")
+    unclustered = serializers.IntegerField(help_text="mentions gold clusters that you did not")
+    clusters = PracticeDiffCluster(many=True)
+    missing_edges = serializers.IntegerField(help_text="gold's hierarchy edges you lack")
     extra_edges = PracticeDiffEdge(many=True)
-    missing_links = PracticeDiffLink(many=True)
+    missing_links = serializers.IntegerField(help_text="gold's links you lack")
     extra_links = PracticeDiffLink(many=True)
 
 
@@ -68,6 +80,16 @@ class MyQualification(serializers.Serializer):
     )
 
 
+class AttemptAllowance(serializers.Serializer):
+    allowed = serializers.IntegerField(
+        allow_null=True, help_text="scored attempts the project allows (null: no limit)"
+    )
+    used = serializers.IntegerField(help_text="my scored attempts in the project")
+    left = serializers.IntegerField(
+        allow_null=True, help_text="null: no limit applies (none set, or qualified)"
+    )
+
+
 class MyPractice(serializers.Serializer):
     assignment = serializers.IntegerField()
     topic = serializers.CharField()
@@ -76,11 +98,15 @@ class MyPractice(serializers.Serializer):
     settings = serializers.DictField(child=serializers.JSONField())
     thresholds = MetricScores()
     attempts = PracticeAttemptRow(many=True)
+    allowance = AttemptAllowance()
     qualification = MyQualification()
 
 
 class PracticeReset(serializers.Serializer):
-    assignment = serializers.IntegerField(help_text="the new assignment of the practice topic")
+    assignment = serializers.IntegerField(help_text="the assignment of the next attempt")
+    topic = serializers.CharField(
+        help_text="its topic: after a failure, another practice topic where there is one"
+    )
 
 
 class GuidedStarted(serializers.Serializer):
@@ -110,11 +136,19 @@ class RuleRequest(serializers.Serializer):
         child=serializers.IntegerField(), help_text="practice topic ids; none: not required"
     )
     thresholds = MetricScores()
+    attempts_allowed = serializers.IntegerField(
+        min_value=1,
+        allow_null=True,
+        required=False,
+        default=3,
+        help_text="scored attempts per annotator; null: no limit",
+    )
 
 
 class QualificationRuleRow(serializers.Serializer):
     practice_topics = serializers.ListField(child=serializers.IntegerField())
     thresholds = MetricScores()
+    attempts_allowed = serializers.IntegerField(allow_null=True)
     text = serializers.CharField()
 
 

@@ -16,10 +16,12 @@ from rest_framework.views import APIView
 from annotation.api.parsers import FormParser, MultiPartParser
 from annotation.models import Project, Topic
 from foundation.api.permissions import AdminView
+from foundation.api.schema import refuses
 from onboarding.api import serializers as s
+from onboarding.errors import AttemptsUsedUp
 from onboarding.selectors.attempts_csv import attempts_csv
 from onboarding.selectors.export import practice_corefi
-from onboarding.selectors.practice import my_practice
+from onboarding.selectors.my_practice import my_practice
 from onboarding.selectors.qualification import project_qualifications, user_qualifications
 from onboarding.services import attempts, practice, qualification
 
@@ -31,10 +33,12 @@ class MyPracticeView(APIView):
 
 
 class ResetView(APIView):
+    @refuses(AttemptsUsedUp)
     @extend_schema(request=None, responses={201: s.PracticeReset})
     def post(self, request, pk: int):
         assignment = attempts.practice_reset(assignment_id=pk, user=request.user)
-        return Response({"assignment": assignment.pk}, status=status.HTTP_201_CREATED)
+        answer = {"assignment": assignment.pk, "topic": assignment.topic.external_id}
+        return Response(s.PracticeReset(answer).data, status=status.HTTP_201_CREATED)
 
 
 class GuidedStartView(APIView):
@@ -74,6 +78,7 @@ class RuleView(AdminView):
             project=project,
             practice_topic_ids=data.validated_data["practice_topics"],
             thresholds=data.validated_data["thresholds"],
+            attempts_allowed=data.validated_data["attempts_allowed"],
         )
         return Response(s.ProjectOnboarding(project_qualifications(project)).data)
 

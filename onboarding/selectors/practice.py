@@ -6,11 +6,10 @@ from typing import Any
 
 from django.db.models import Count
 
-from annotation.domain.errors import NotFound
-from annotation.models import Annotation, Assignment, ClusterMember, Document, Mention, Topic
+from annotation.models import Annotation, ClusterMember, Document, Mention, Topic
 from annotation.selectors.gold import gold_annotations
 from annotation.selectors.state import mention_text
-from onboarding.models import PracticeAttempt, PracticeTopic, Qualification, QualificationRule
+from onboarding.models import PracticeAttempt, PracticeTopic, QualificationRule
 
 
 def practice_gold(practice: PracticeTopic) -> Annotation | None:
@@ -53,56 +52,6 @@ def thresholds_for(practice: PracticeTopic) -> dict[str, float]:
         project_id=practice.topic.project_id, practice_topics=practice
     ).first()
     return dict(rule.thresholds) if rule else {}
-
-
-def my_practice(user, assignment_id: int) -> dict[str, Any]:
-    """What the workspace needs about one of my assignments that is a practice topic."""
-    assignment = (
-        Assignment.objects.filter(pk=assignment_id, user=user)
-        .select_related("topic__practice")
-        .first()
-    )
-    practice = getattr(assignment.topic, "practice", None) if assignment else None
-    if assignment is None or practice is None:
-        raise NotFound("practice topic", assignment_id, "This is not one of your practice topics.")
-    attempts = PracticeAttempt.objects.filter(practice=practice, user=user).select_related(
-        "practice__topic"
-    )
-    return {
-        "assignment": assignment.pk,
-        "topic": assignment.topic.external_id,
-        "mode": practice.mode,
-        "tour_steps": practice.tour_steps,
-        "settings": practice.settings,
-        "thresholds": thresholds_for(practice),
-        "attempts": [attempt_payload(a) for a in attempts.order_by("-number")],
-        "qualification": _qualification(user, assignment.topic.project_id),
-    }
-
-
-def _qualification(user, project_id: int) -> dict[str, Any]:
-    """Whether the project requires qualification, whether I have it, and (once I have) my
-    real topics there that it unlocked: what the results tell an annotator who qualifies."""
-    rule = QualificationRule.objects.filter(
-        project_id=project_id, practice_topics__isnull=False
-    ).exists()
-    qualified = Qualification.objects.filter(
-        project_id=project_id, user=user, qualified=True
-    ).exists()
-    unlocked = (
-        Assignment.objects.filter(
-            user=user, role=Assignment.Role.ANNOTATOR, topic__project_id=project_id
-        )
-        .exclude(topic__practice__isnull=False)
-        .exclude(status=Assignment.Status.SUBMITTED)
-        .order_by("topic__position", "topic_id")
-        .values_list("topic__external_id", flat=True)
-    )
-    return {
-        "required": rule,
-        "qualified": qualified,
-        "unlocked": list(unlocked) if rule and qualified else [],
-    }
 
 
 def practice_suggestions_off(topic) -> str | None:

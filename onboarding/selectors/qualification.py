@@ -169,6 +169,7 @@ def project_qualifications(project: Project) -> dict[str, Any]:
             if rule
             else [],
             "thresholds": rule.thresholds if rule else {},
+            "attempts_allowed": rule.attempts_allowed if rule else None,
             "text": rule_text(rule) if rule else "",
         },
         "practice_topics": [

@@ -15,8 +15,9 @@ from annotation.selectors.workspace import annotation_payload
 from annotation.services.assignments import assignment_create
 from corefscore.scoring.api import from_topic
 from onboarding import scores
-from onboarding.errors import PracticeRefused
+from onboarding.errors import AttemptsUsedUp, PracticeRefused
 from onboarding.models import PracticeAttempt, PracticeTopic
+from onboarding.selectors.attempt_policy import attempts_refusal, next_practice
 from onboarding.selectors.practice import (
     document_indexes,
     key_text,
@@ -47,6 +48,11 @@ def attempt_record(*, practice: PracticeTopic, assignment: Assignment) -> Practi
         )
     mine = assignment.annotation
     project = practice.topic.project
+    if practice.mode == PracticeTopic.Mode.SCORED:
+        # The cap holds however the attempt came about (a reset, a reopened submission).
+        why = attempts_refusal(assignment.user_id, project)
+        if why:
+            raise AttemptsUsedUp(why)
     data = annotations_topic_data([gold, mine], scoring=True)
     counts = document_token_counts([practice.topic_id]).get(practice.topic_id, ())
     gold_plain = replace(from_topic(data[gold.pk]), token_counts=counts)
@@ -85,16 +91,48 @@ def _snapshot(annotation) -> dict:
 
 @transaction.atomic
 def practice_reset(*, assignment_id: int, user) -> Assignment:
-    """Start a practice topic again: a new, empty annotation. Submitted attempts stay (with a
-    copy of what they scored); unsubmitted work of the old annotation is discarded."""
+    """Start practising again: a new, empty annotation. Submitted attempts stay (with a copy
+    of what they scored); unsubmitted work of the old annotation is discarded.
+
+    A scored topic is the gate, so: refused once the annotator has used the project's
+    attempts (AttemptsUsedUp, 403), and after a failed attempt the next one is on another
+    practice topic of the project where there is one (`next_practice`); the failed topic's
+    assignment then stays as it was submitted."""
     assignment = (
         Assignment.objects.select_for_update(of=("self",))
-        .select_related("topic")
+        .select_related("topic__project")
         .filter(pk=assignment_id, user=user)
         .first()
     )
-    if assignment is None or not PracticeTopic.objects.filter(topic=assignment.topic).exists():
+    practice = (
+        PracticeTopic.objects.filter(topic=assignment.topic).select_related("topic").first()
+        if assignment
+        else None
+    )
+    if assignment is None or practice is None:
         raise NotFound("practice topic", assignment_id, "This is not one of your practice topics.")
     topic, role = assignment.topic, assignment.role
+    if practice.mode == PracticeTopic.Mode.SCORED:
+        why = attempts_refusal(user.pk, topic.project)
+        if why:
+            raise AttemptsUsedUp(why)
+        latest = PracticeAttempt.objects.filter(practice=practice, user=user).order_by("-number")
+        if latest.values_list("passed", flat=True).first() is False:
+            drawn = next_practice(user.pk, practice)
+            if drawn.pk != practice.pk:
+                return _assignment_of(drawn.topic, user=user, role=role)
     assignment.delete()
+    return assignment_create(topic=topic, user=user, role=role)
+
+
+def _assignment_of(topic, *, user, role: str) -> Assignment:
+    """The annotator's assignment of a drawn practice topic: their work there as it is, or a
+    new empty one where they have none or submitted it already."""
+    current = (
+        Assignment.objects.select_for_update(of=("self",)).filter(topic=topic, user=user).first()
+    )
+    if current is not None and current.status != Assignment.Status.SUBMITTED:
+        return current
+    if current is not None:
+        current.delete()
     return assignment_create(topic=topic, user=user, role=role)

@@ -71,7 +71,11 @@ def qualification_set(*, project: Project, user, qualified: bool, actor, note: s
 
 @transaction.atomic
 def qualification_rule_set(
-    *, project: Project, practice_topic_ids: list[int], thresholds: dict[str, float]
+    *,
+    project: Project,
+    practice_topic_ids: list[int],
+    thresholds: dict[str, float],
+    attempts_allowed: int | None = 3,
 ) -> QualificationRule:
     """Require qualification (practice topics + thresholds); no topics: not required."""
     topics = list(PracticeTopic.objects.filter(pk__in=practice_topic_ids, topic__project=project))
@@ -91,8 +95,11 @@ def qualification_rule_set(
             "Give at least one threshold (for example CoNLL F1 ≥ 75%): "
             "without one no attempt can pass."
         )
+    if attempts_allowed is not None and attempts_allowed < 1:
+        raise ProjectRefused("Allow at least one attempt, or leave the limit empty for none.")
     rule, _ = QualificationRule.objects.update_or_create(
-        project=project, defaults={"thresholds": dict(thresholds)}
+        project=project,
+        defaults={"thresholds": dict(thresholds), "attempts_allowed": attempts_allowed},
     )
     rule.practice_topics.set(topics)
     memo_forget()  # now for this process, and again once committed (a racing request)

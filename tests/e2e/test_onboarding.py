@@ -1,7 +1,8 @@
 """Onboarding in the browser: guidelines shown once and toggled with I; CoRefi's tutorial in
 guided mode (a wrong decision refused with its message and the mention still current, a
-right one applied with its message); a scored practice topic failed, its diff read, started
-again, passed, and then the real topic opens. Screenshots of each step in test-artifacts/."""
+right one applied with its message); a scored practice topic failed, what was wrong read (by
+the annotator's own clusters), started again, passed, and then the real topic opens.
+Screenshots of each step in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -147,7 +148,9 @@ def test_an_annotator_fails_a_scored_practice_reads_the_diff_retries_passes_and_
     page.goto(f"/annotate/{real.pk}")
     expect(page.get_by_role("alert")).to_contain_text("Locked until you qualify")
 
-    # A first attempt that keeps CNN and its expansion apart: not passed; the diff says why.
+    # A first attempt that keeps CNN and its expansion apart: not passed; the results say what
+    # was wrong by the annotator's own clusters, not by gold's members
+    # (tests/e2e/test_walk_gate_copy.py plays the copier).
     open_workspace(page, practice_assignment.pk)
     expect(page.get_by_test_id("practice-bar")).to_have_attribute("data-mode", "scored")
     annotate(page, m, right=False)
@@ -156,8 +159,9 @@ def test_an_annotator_fails_a_scored_practice_reads_the_diff_retries_passes_and_
     expect(results).to_have_attribute("data-passed", "false")
     expect(results.locator("h2")).to_have_text("Attempt 1: Not passed yet")
     expect(results.locator("tr[data-metric=conll_f1]")).to_contain_text("≥ 75.0")
-    diff = results.get_by_test_id("diff-mentions")
-    expect(diff).to_contain_text("gold: “CNN”, “convolutional neural network”")
+    diff = results.get_by_test_id("diff-clusters")
+    expect(diff).to_contain_text("gold puts some of its mentions with mentions outside it")
+    expect(diff).not_to_contain_text("gold:")
     page.screenshot(path=str(artifacts / "onboarding-07-scored-failed-with-diff.png"))
     diff.get_by_role("button", name="“convolutional neural network”").click()
     expect(page.locator(".m.is-current")).to_have_attribute(
@@ -167,8 +171,9 @@ def test_an_annotator_fails_a_scored_practice_reads_the_diff_retries_passes_and_
     expect(page.locator(".m.is-current")).to_have_attribute("data-mention", str(m["CNN"]))
     page.screenshot(path=str(artifacts / "onboarding-08-diff-entry-in-the-documents.png"))
 
-    # Start again: a fresh annotation; the right one passes and qualifies.
-    results.get_by_role("button", name="Start again").click()
+    # Try again (the project has no other practice topic to draw): a fresh annotation; the
+    # right one passes and qualifies.
+    results.get_by_role("button", name="Try again").click()
     page.wait_for_url(lambda url: f"/annotate/{practice_assignment.pk}" not in url)
     page.wait_for_selector("html[data-workspace-ready='true']")
     expect(page.get_by_test_id("practice-results")).to_be_hidden()

@@ -96,6 +96,8 @@ def work_that_leaves_ids_in_the_logs_only() -> Annotation:
     Project.objects.filter(pk=project.pk).update(allow_add_mentions=True, allow_fix_spans=True)
     annotation = (
         Annotation.objects.filter(topic__project=project, kind="annotator")
+        # A real topic: a practice topic takes no suggestion (docs/onboarding.md).
+        .exclude(topic__practice__isnull=False)
         .select_related("assignment__user", "topic")
         .order_by("pk")
         .first()

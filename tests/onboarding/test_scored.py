@@ -50,10 +50,11 @@ def test_a_right_annotation_scores_one(scored):
 
     assert attempt["scores"]["conll_f1"] == 1.0
     assert attempt["scores"]["muc_f1"] == 1.0
-    assert attempt["diff"]["mentions"] == []
+    assert attempt["diff"]["mentions_wrong"] == 0
+    assert attempt["diff"]["clusters"] == []
 
 
-def test_a_wrong_annotation_scores_less_and_the_diff_names_both_clusters(scored):
+def test_a_wrong_annotation_scores_less_and_the_diff_names_your_clusters(scored):
     _practice, _user, client, assignment, annotation, m = scored
     annotate(client, annotation.pk, m, right=False)
     client.post(f"/api/assignments/{assignment.pk}/submit/")
@@ -61,9 +62,8 @@ def test_a_wrong_annotation_scores_less_and_the_diff_names_both_clusters(scored)
     (attempt,) = client.get(f"/api/onboarding/assignments/{assignment.pk}/").json()["attempts"]
 
     assert attempt["scores"]["conll_f1"] < 0.5
-    cnn = next(d for d in attempt["diff"]["mentions"] if d["text"] == "CNN")
-    assert cnn["yours"] == ["CNN"]
-    assert cnn["gold"] == ["CNN", "convolutional neural network"]
+    cnn = next(c for c in attempt["diff"]["clusters"] if c["label"] == "CNN")
+    assert (cnn["size"], cnn["mixed"], cnn["split"]) == (1, False, True)
     assert cnn["mention"] == m["CNN"]
 
 

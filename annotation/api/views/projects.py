@@ -58,6 +58,12 @@ class ProjectSerializer(serializers.Serializer):
         # generated TypeScript, which a form's list cannot be)
         help_text="a validation project's reasons for a rejection (1-3; default: WEC's three)",
     )
+    validation_reasons_for = serializers.ChoiceField(
+        choices=["concepts", "events"],
+        required=False,
+        help_text="what a validation project's clusters are, for the reasons without "
+        "validation_reasons: scientific concepts (SciCo) or events (WEC's three)",
+    )
 
 
 class ProjectsView(AdminView):

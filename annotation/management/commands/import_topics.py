@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from annotation.errors import ImportRefused
-from annotation.models import Project
+from annotation.models import REASON_PRESETS, Project, preset_reasons
 from annotation.services.imports.guessing import AUTO, format_guess
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import READERS
@@ -83,8 +83,16 @@ class Command(BaseCommand):
             default="annotation",
             help="validation: the file's clusters are for validators to accept or reject",
         )
+        parser.add_argument(
+            "--reasons",
+            choices=sorted(REASON_PRESETS),
+            help="with --as validation --create: what the clusters are, for the reasons to "
+            "reject (default: concepts for SciCo files, events (WEC's) otherwise)",
+        )
 
-    def handle(self, *args, path, project, format, skip_invalid, raw, create, purpose, **options):
+    def handle(
+        self, *args, path, project, format, skip_invalid, raw, create, purpose, reasons, **options
+    ):
         # One transaction with the project's creation, so a refused import leaves no empty project.
         created = None
         guessed = None
@@ -102,11 +110,14 @@ class Command(BaseCommand):
                     hierarchy, anaphora = SCHEMES[format]
                     if purpose == "validation":
                         hierarchy, anaphora = False, False
+                    # SciCo's clusters are scientific concepts: WEC's event wording misfits.
+                    kind = reasons or ("concepts" if format == "scico" else "events")
                     target = created = Project.objects.create(
                         name=project,
                         hierarchy=hierarchy,
                         anaphora=anaphora,
                         validation=purpose == "validation",
+                        validation_reasons=preset_reasons(kind),
                     )
                 if target.validation != (purpose == "validation"):
                     raise CommandError(

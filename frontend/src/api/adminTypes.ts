@@ -21,9 +21,10 @@ export type ProjectRow = Project & {
 
 /** What the project form sends: the project (POST creates, PATCH changes) and its
  * suggestion settings (PUT), every field filled in by the form but a validation project's
- * reasons (a new project gets WEC's three from the server; they are edited afterwards). */
-export type ProjectInput = Required<Omit<Schemas["ProjectRequest"], "validation_reasons">> &
-  Pick<Schemas["ProjectRequest"], "validation_reasons"> & {
+ * reasons (a new project names what its clusters are, and gets that kind's reasons from the
+ * server; they are edited afterwards). */
+export type ProjectInput = Required<Omit<Schemas["ProjectRequest"], "validation_reasons" | "validation_reasons_for">> &
+  Pick<Schemas["ProjectRequest"], "validation_reasons" | "validation_reasons_for"> & {
   suggestion_backend: SuggestionSettings["backend"];
   suggestion_params: SuggestionSettings["params"];
 };

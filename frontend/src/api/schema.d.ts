@@ -1559,6 +1559,14 @@ export interface components {
             /** @description new assignments (existing ones are kept) */
             created: number;
         };
+        AttemptAllowance: {
+            /** @description scored attempts the project allows (null: no limit) */
+            allowed: number | null;
+            /** @description my scored attempts in the project */
+            used: number;
+            /** @description null: no limit applies (none set, or qualified) */
+            left: number | null;
+        };
         BackendChoice: {
             name: string;
             /** @description has a model folder to choose */
@@ -2373,6 +2381,7 @@ export interface components {
                 [key: string]: number | null;
             };
             attempts: components["schemas"]["PracticeAttemptRow"][];
+            allowance: components["schemas"]["AttemptAllowance"];
             qualification: components["schemas"]["MyQualification"];
         };
         MyQualification: {
@@ -2481,6 +2490,13 @@ export interface components {
             in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
+            /**
+             * @description what a validation project's clusters are, for the reasons without validation_reasons: scientific concepts (SciCo) or events (WEC's three)
+             *
+             *     * `concepts` - concepts
+             *     * `events` - events
+             */
+            validation_reasons_for?: components["schemas"]["ValidationReasonsForEnum"];
         };
         PatchedTopicNameRequest: {
             /** @description the topic's id in its project */
@@ -2509,16 +2525,42 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description What was wrong, without gold's answer: what gold has and the annotator lacks is only
+         *     counted (docs/onboarding.md).
+         */
         PracticeDiff: {
-            mentions: components["schemas"]["PracticeDiffMention"][];
-            missing_edges: components["schemas"]["PracticeDiffEdge"][];
+            /** @description mentions clustered differently */
+            mentions_wrong: number;
+            /** @description mentions gold clusters that you did not */
+            unclustered: number;
+            clusters: components["schemas"]["PracticeDiffCluster"][];
+            /** @description gold's hierarchy edges you lack */
+            missing_edges: number;
             extra_edges: components["schemas"]["PracticeDiffEdge"][];
-            missing_links: components["schemas"]["PracticeDiffLink"][];
+            /** @description gold's links you lack */
+            missing_links: number;
             extra_links: components["schemas"]["PracticeDiffLink"][];
         };
+        /** @description One of the annotator's clusters that gold does not have as it is (no gold members). */
+        PracticeDiffCluster: {
+            /** @description your cluster's id */
+            cluster: number;
+            /** @description your cluster's label */
+            label: string;
+            /** @description its mentions */
+            size: number;
+            /** @description it holds mentions gold keeps apart */
+            mixed: boolean;
+            /** @description gold puts some of its mentions with mentions outside it */
+            split: boolean;
+            /** @description your first mention in it */
+            mention: number;
+        };
+        /** @description One of the annotator's hierarchy edges that gold lacks, by their clusters' labels. */
         PracticeDiffEdge: {
-            parent: string[];
-            child: string[];
+            parent: string;
+            child: string;
             cluster: number | null;
             mention: number | null;
         };
@@ -2527,15 +2569,6 @@ export interface components {
             anaphor: string;
             antecedent: string;
             mention: number | null;
-        };
-        PracticeDiffMention: {
-            /** @description your mention's id */
-            mention: number | null;
-            text: string;
-            /** @description your cluster's id */
-            cluster: number | null;
-            yours: string[] | null;
-            gold: string[] | null;
         };
         PracticeImportRequestRequest: {
             /**
@@ -2555,8 +2588,10 @@ export interface components {
             mode: components["schemas"]["ModeEnum"];
         };
         PracticeReset: {
-            /** @description the new assignment of the practice topic */
+            /** @description the assignment of the next attempt */
             assignment: number;
+            /** @description its topic: after a failure, another practice topic where there is one */
+            topic: string;
         };
         PracticeRow: {
             id: number;
@@ -2722,6 +2757,13 @@ export interface components {
             in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
+            /**
+             * @description what a validation project's clusters are, for the reasons without validation_reasons: scientific concepts (SciCo) or events (WEC's three)
+             *
+             *     * `concepts` - concepts
+             *     * `events` - events
+             */
+            validation_reasons_for?: components["schemas"]["ValidationReasonsForEnum"];
         };
         ProjectRunsAnswer: {
             /** @description one per topic */
@@ -2765,6 +2807,7 @@ export interface components {
             thresholds: {
                 [key: string]: number | null;
             };
+            attempts_allowed: number | null;
             text: string;
         };
         QualifyRequestRequest: {
@@ -2870,6 +2913,11 @@ export interface components {
             thresholds: {
                 [key: string]: number | null;
             };
+            /**
+             * @description scored attempts per annotator; null: no limit
+             * @default 3
+             */
+            attempts_allowed?: number | null;
         };
         /**
          * @description A suggestion run of a topic (modelserve/selectors.py `run_payload`); the websocket
@@ -3468,6 +3516,12 @@ export interface components {
             key: string;
             label: string;
         };
+        /**
+         * @description * `concepts` - concepts
+         *     * `events` - events
+         * @enum {string}
+         */
+        ValidationReasonsForEnum: "concepts" | "events";
         ValidationSetEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript

@@ -109,6 +109,14 @@ export type CommandId =
   | "selectionRight"
   | "selectionExtendLeft"
   | "selectionExtendRight"
+  | "selectionSentenceLeft"
+  | "selectionSentenceRight"
+  | "selectionExtendSentenceLeft"
+  | "selectionExtendSentenceRight"
+  | "selectionLineUp"
+  | "selectionLineDown"
+  | "selectionExtendLineUp"
+  | "selectionExtendLineDown"
   | "validateAccept"
   | "validateReject"
   | "validateReason1"
@@ -127,6 +135,8 @@ export type CommandId =
   | "findNext"
   | "findPrev"
   | "findClose"
+  | "findSelect"
+  | "submit"
   | "questions"
   | "questionYes"
   | "questionNo"
@@ -227,7 +237,9 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "any", ["I"], "guidelines", "Show or hide the project's guidelines"),
   b("workspace", "any", ["D"], "nextDifference", "Practice results: go to the next difference from gold"),
   b("workspace", "any", ["Ctrl+F", "Meta+F"], "findText", "Find in the documents' text (every document, not only those on screen)", true),
-  b("workspace", "any", ["Escape"], "escape", "Close the messages; else cancel (the pending anaphor, a selection)"),
+  b("workspace", "any", ["Escape"], "escape", "Cancel the pending anaphor (and close the messages); else close the messages, or leave a field"),
+  // Ctrl+Enter, not a letter: it cannot be hit while typing or by a slip, and it only asks.
+  e("workspace", "any", ["Ctrl+Enter", "Meta+Enter"], "submit", "Submit the topic (asks first; Ctrl+Enter or Enter confirms)"),
   b("workspace", "any", ["Enter"], "nextTopic", "After submitting: open the next topic to do"),
   // The hierarchy tree, when it has the focus.
   b("tree", "hierarchy", ["ArrowUp"], "treeUp", "Tree: previous node"),
@@ -253,6 +265,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("find", "any", ["Enter"], "findNext", "Find: next match", true),
   b("find", "any", ["Shift+Enter"], "findPrev", "Find: previous match", true),
   b("find", "any", ["Escape"], "findClose", "Find: close", true),
+  b("find", "spans", ["Alt+Enter"], "findSelect", "Find: select the match shown as text (then the selection's keys move it)", true),
   // Pickers (merge target, parent): hierarchy projects only.
   b("picker", "hierarchy", ["ArrowUp"], "pickerUp", "Picker: previous match", true),
   b("picker", "hierarchy", ["ArrowDown"], "pickerDown", "Picker: next match", true),
@@ -266,10 +279,18 @@ export const KEYMAP: readonly KeyBinding[] = [
   e("selection", "addMentions", ["Enter"], "selectionAdd", "Selection: add it as a new mention"),
   e("selection", "fixSpans", ["F"], "selectionFix", "Selection: make it the span of the current mention"),
   e("selection", "fixSpans", ["+"], "selectionAddPart", "Selection: add it as another part of the current mention"),
-  b("selection", "spans", ["ArrowLeft"], "selectionLeft", "Selection: move one word left"),
-  b("selection", "spans", ["ArrowRight"], "selectionRight", "Selection: move one word right"),
-  b("selection", "spans", ["Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),
-  b("selection", "spans", ["Shift+ArrowRight"], "selectionExtendRight", "Selection: move its end one word right"),
+  b("selection", "spans", ["ArrowLeft", "Ctrl+ArrowLeft"], "selectionLeft", "Selection: move one word left"),
+  b("selection", "spans", ["ArrowRight", "Ctrl+ArrowRight"], "selectionRight", "Selection: move one word right"),
+  b("selection", "spans", ["Shift+ArrowLeft", "Ctrl+Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),
+  b("selection", "spans", ["Shift+ArrowRight", "Ctrl+Shift+ArrowRight"], "selectionExtendRight", "Selection: move its end one word right"),
+  b("selection", "spans", ["Alt+ArrowLeft"], "selectionSentenceLeft", "Selection: to the start of the sentence (again: the previous one)"),
+  b("selection", "spans", ["Alt+ArrowRight"], "selectionSentenceRight", "Selection: to the first word of the next sentence"),
+  b("selection", "spans", ["Alt+Shift+ArrowLeft"], "selectionExtendSentenceLeft", "Selection: move its end to the sentence's start"),
+  b("selection", "spans", ["Alt+Shift+ArrowRight"], "selectionExtendSentenceRight", "Selection: move its end to the sentence's end"),
+  b("selection", "spans", ["ArrowUp"], "selectionLineUp", "Selection: to the word on the line above"),
+  b("selection", "spans", ["ArrowDown"], "selectionLineDown", "Selection: to the word on the line below"),
+  b("selection", "spans", ["Shift+ArrowUp"], "selectionExtendLineUp", "Selection: move its end one line up"),
+  b("selection", "spans", ["Shift+ArrowDown"], "selectionExtendLineDown", "Selection: move its end one line down"),
   b("selection", "spans", ["Escape"], "selectionCancel", "Selection: cancel"),
   // Question mode (Q): one question at a time, answered with one key (docs/questions.md).
   e("question", "any", ["Y"], "questionYes", "Question: yes (a link: of the type the model suggests)"),

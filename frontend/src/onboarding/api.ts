@@ -23,11 +23,11 @@ export const onboardingApi = {
   startGuided: (assignment: Id) => answer(client.POST("/api/onboarding/assignments/{id}/start/", id(assignment))),
   reset: (assignment: Id) => answer(client.POST("/api/onboarding/assignments/{id}/reset/", id(assignment))),
   project: (project: Id) => answer(client.GET("/api/onboarding/projects/{id}/", id(project))),
-  setRule: (project: Id, practiceTopics: Id[], thresholds: Record<string, number>) =>
+  setRule: (project: Id, practiceTopics: Id[], thresholds: Record<string, number>, attemptsAllowed: number | null) =>
     answer(
       client.PUT("/api/onboarding/projects/{id}/rule/", {
         ...id(project),
-        body: { practice_topics: practiceTopics, thresholds },
+        body: { practice_topics: practiceTopics, thresholds, attempts_allowed: attemptsAllowed },
       }),
     ),
   qualify: (project: Id, user: Id, qualified: boolean, note: string) =>

@@ -1,5 +1,6 @@
 // The places of a practice attempt's differences from gold, in the order the results list
-// them: what the D key walks through and each entry's click opens in the workspace.
+// them: what the D key walks through and each entry's click opens in the workspace. They are
+// the annotator's own clusters, edges and links: gold's answer is never in the feedback.
 
 import type { PracticeDiff } from "./api";
 
@@ -10,10 +11,8 @@ export interface Place {
 
 export function differencePlaces(diff: PracticeDiff): Place[] {
   const places: Place[] = [
-    ...diff.mentions.map((d) => ({ mention: d.mention, cluster: d.cluster })),
-    ...diff.missing_edges.map((d) => ({ mention: d.mention, cluster: d.cluster })),
+    ...diff.clusters.map((d) => ({ mention: d.mention, cluster: d.cluster })),
     ...diff.extra_edges.map((d) => ({ mention: d.mention, cluster: d.cluster })),
-    ...diff.missing_links.map((d) => ({ mention: d.mention, cluster: null })),
     ...diff.extra_links.map((d) => ({ mention: d.mention, cluster: null })),
   ];
   return places.filter((p) => p.mention !== null || p.cluster !== null);
@@ -48,4 +47,18 @@ export const METRIC_LABELS: Record<string, string> = {
 export function formatMetric(metric: string, value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
   return metric.startsWith("alpha") ? value.toFixed(3) : `${(value * 100).toFixed(1)}`;
+}
+
+/** What is wrong with one of the annotator's clusters, in words that name no gold member. */
+export function clusterProblem(cluster: { mixed: boolean; split: boolean }): string {
+  const parts = [
+    cluster.mixed ? "mixes mentions that gold keeps apart" : "",
+    cluster.split ? "gold puts some of its mentions with mentions outside it" : "",
+  ].filter(Boolean);
+  return parts.join("; ");
+}
+
+/** Whether an attempt's feedback finds nothing wrong. */
+export function nothingWrong(diff: PracticeDiff): boolean {
+  return diff.mentions_wrong + diff.clusters.length + diff.missing_edges + diff.extra_edges.length + diff.missing_links + diff.extra_links.length === 0;
 }

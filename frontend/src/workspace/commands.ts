@@ -165,7 +165,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
       return;
     }
     nav.anaphor.set(mention);
-    notices.status(`Anaphor ${mentionLabel(mention)}: go to its antecedent (K/J or click) and press 1-5 for the type.`);
+    notices.status(`Anaphor ${mentionLabel(mention)}: go to its antecedent (K/J or click) and press 1-5 for the type; Esc cancels.`);
   }
 
   function link(type: LinkType): void {

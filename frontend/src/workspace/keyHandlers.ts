@@ -6,7 +6,10 @@ import type { CommandId } from "../keyboard/keymap";
 import { readOnlyText } from "./editing";
 import type { Workspace } from "./workspace";
 
-export type KeyHandlerDeps = Pick<Workspace, "commands" | "nav" | "ui" | "events" | "notices" | "store" | "suggestions">;
+export type KeyHandlerDeps = Pick<
+  Workspace,
+  "commands" | "nav" | "ui" | "events" | "notices" | "store" | "suggestions" | "reviewing" | "assignment"
+>;
 
 export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<CommandId, KeyHandler>> {
   const { commands, nav, ui, events, notices, store, suggestions } = deps;
@@ -54,15 +57,23 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     undo: () => void commands.undo(),
     redo: () => void commands.redo(),
     help: () => void (ui.help = !ui.help),
+    // The header's Submit…: the same dialog, which asks before anything is sent.
+    submit: () => {
+      if (deps.reviewing || deps.assignment === null) return false;
+      ui.confirmSubmit = true;
+    },
     escape: () => {
-      // Escape closes the notices first (they may cover the text), then cancels as before.
-      if (notices.items.length) {
-        notices.clear();
-        return;
-      }
+      // A pending anaphor goes with one Escape, messages or not: marking it shows a message,
+      // so closing messages first made cancelling it take two presses.
       if (nav.anaphor.value.value !== null) {
         nav.anaphor.set(null);
+        notices.clear();
         notices.status("No anaphor selected.");
+        return;
+      }
+      // Then the notices (they may cover the text).
+      if (notices.items.length) {
+        notices.clear();
         return;
       }
       const active = document.activeElement as HTMLElement | null;

@@ -127,6 +127,30 @@ describe("the keymap", () => {
     expect(lookup(KEYMAP, "validation", "Enter", VALIDATION)?.command).toBe("validateNextTopic");
   });
 
+  it("submits a workspace topic with Ctrl+Enter, an edit no letter or slip can fire", () => {
+    for (const schemes of [HIERARCHY, ANAPHORA]) {
+      const submit = lookup(KEYMAP, "workspace", "Ctrl+Enter", schemes);
+      expect(submit?.command).toBe("submit");
+      expect(submit?.edits).toBe(true);
+      expect(submit?.inTextFields).toBeFalsy();
+    }
+    expect(keyString(key("Enter", { code: "Enter", ctrlKey: true }))).toBe("Ctrl+Enter");
+  });
+
+  it("moves a selection by word, sentence (Alt) and line (up, down), and starts one from the find", () => {
+    const SPANS: ReadonlySet<Scheme> = new Set(["any", "spans", "addMentions"]);
+    const command = (k: string, context: "selection" | "find" = "selection") => lookup(KEYMAP, context, k, SPANS)?.command;
+    expect(command("Ctrl+ArrowRight")).toBe("selectionRight");
+    expect(command("Ctrl+Shift+ArrowLeft")).toBe("selectionExtendLeft");
+    expect(command("Alt+ArrowRight")).toBe("selectionSentenceRight");
+    expect(command("Alt+Shift+ArrowLeft")).toBe("selectionExtendSentenceLeft");
+    expect(command("ArrowDown")).toBe("selectionLineDown");
+    expect(command("Shift+ArrowUp")).toBe("selectionExtendLineUp");
+    expect(command("Alt+Enter", "find")).toBe("findSelect");
+    expect(lookup(KEYMAP, "find", "Alt+Enter", HIERARCHY)).toBeUndefined(); // no text to select
+    expect(keyString(key("ArrowRight", { code: "ArrowRight", altKey: true, shiftKey: true }))).toBe("Alt+Shift+ArrowRight");
+  });
+
   it("has a key to split and a key to open the next topic after submitting", () => {
     expect(lookup(KEYMAP, "workspace", "S", HIERARCHY)?.command).toBe("split");
     expect(lookup(KEYMAP, "workspace", "S", ANAPHORA)).toBeUndefined();

@@ -1,23 +1,36 @@
 import { describe, expect, it } from "vitest";
 import type { PracticeDiff } from "../../src/onboarding/api";
-import { differencePlaces, formatMetric } from "../../src/onboarding/differences";
+import { clusterProblem, differencePlaces, formatMetric, nothingWrong } from "../../src/onboarding/differences";
 import { placeCard } from "../../src/onboarding/tourTargets";
 
 describe("practice differences", () => {
-  it("lists the places of every difference in the order shown, skipping those with none", () => {
-    const diff: PracticeDiff = {
-      mentions: [{ mention: 4, text: "CNN", cluster: 9, yours: ["CNN"], gold: ["CNN", "convnet"] }],
-      missing_edges: [{ parent: ["a"], child: ["b"], cluster: null, mention: 5 }],
-      extra_edges: [{ parent: ["c"], child: ["d"], cluster: 11, mention: null }],
-      missing_links: [{ type: "COREFERENCE", anaphor: "it", antecedent: "x", mention: null }],
-      extra_links: [{ type: "WORK_UP", anaphor: "the mixture", antecedent: "y", mention: 7 }],
-    };
+  const diff: PracticeDiff = {
+    mentions_wrong: 3,
+    unclustered: 0,
+    clusters: [{ cluster: 9, label: "CNN", size: 1, mixed: false, split: true, mention: 4 }],
+    missing_edges: 2,
+    extra_edges: [{ parent: "c", child: "d", cluster: 11, mention: null }],
+    missing_links: 1,
+    extra_links: [{ type: "WORK_UP", anaphor: "the mixture", antecedent: "y", mention: 7 }],
+  };
+
+  it("lists the places of the annotator's own clusters, edges and links, in the order shown", () => {
     expect(differencePlaces(diff)).toEqual([
       { mention: 4, cluster: 9 },
-      { mention: 5, cluster: null },
       { mention: null, cluster: 11 },
       { mention: 7, cluster: null },
     ]);
+  });
+
+  it("says what is wrong with a cluster without naming gold's members", () => {
+    expect(clusterProblem({ mixed: true, split: false })).toBe("mixes mentions that gold keeps apart");
+    expect(clusterProblem({ mixed: true, split: true })).toContain("; gold puts some of its mentions with mentions outside it");
+  });
+
+  it("finds nothing wrong only when every count is zero", () => {
+    expect(nothingWrong(diff)).toBe(false);
+    expect(nothingWrong({ ...diff, mentions_wrong: 0, clusters: [], missing_edges: 0, extra_edges: [], missing_links: 0, extra_links: [] })).toBe(true);
+    expect(nothingWrong({ ...diff, mentions_wrong: 0, clusters: [], missing_edges: 1, extra_edges: [], missing_links: 0, extra_links: [] })).toBe(false);
   });
 
   it("writes F1 scores as percentages and alpha as a fraction", () => {

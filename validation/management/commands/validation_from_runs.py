@@ -2,12 +2,14 @@
 
 Copies topics with a succeeded suggestion run into a validation project, the run's clusters
 to be validated (members' confidences from the run). --from-project takes the newest
-succeeded run of each topic of SRC."""
+succeeded run of each topic of SRC. --create makes the project with the reasons for clusters
+of scientific concepts (our model's clusters are SciCo's kind), or --reasons events for
+WEC's."""
 
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.errors import ImportRefused
-from annotation.models import Project
+from annotation.models import REASON_PRESETS, Project, preset_reasons
 from modelserve.models import SuggestionRun
 from validation.selectors.runs import newest_succeeded_runs
 from validation.services.from_runs import validation_topics_from_runs
@@ -23,13 +25,24 @@ class Command(BaseCommand):
         parser.add_argument(
             "--create", action="store_true", help="create the validation project if missing"
         )
+        parser.add_argument(
+            "--reasons",
+            choices=sorted(REASON_PRESETS),
+            default="concepts",
+            help="with --create: what the clusters are, for the reasons to reject",
+        )
 
-    def handle(self, *args, project, run, from_project, create, **options):
+    def handle(self, *args, project, run, from_project, create, reasons, **options):
         target = Project.objects.filter(name=project).first()
         if target is None:
             if not create:
                 raise CommandError(f"project '{project}' does not exist; pass --create")
-            target = Project.objects.create(name=project, hierarchy=False, validation=True)
+            target = Project.objects.create(
+                name=project,
+                hierarchy=False,
+                validation=True,
+                validation_reasons=preset_reasons(reasons),
+            )
         runs = list(SuggestionRun.objects.filter(pk__in=run).select_related("topic"))
         if len(runs) != len(set(run)):
             raise CommandError("no such suggestion run: " + ", ".join(map(str, run)))

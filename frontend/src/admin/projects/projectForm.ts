@@ -88,5 +88,10 @@ export function projectErrors(input: ProjectInput): Record<string, string> {
   } else if (!input.hierarchy && !input.anaphora) errors.schemes = "Choose at least one scheme: hierarchy, anaphora, or both.";
   const reasons = input.validation && input.validation_reasons ? reasonsError(input.validation_reasons) : null;
   if (reasons) errors.reasons = reasons;
+  // A new validation project: its reasons follow what the clusters are, said explicitly
+  // (WEC's event wording misfits clusters of concepts, and a default would hide the choice).
+  if (input.validation && !input.validation_reasons && !input.validation_reasons_for) {
+    errors.reasons = "Say what the clusters are (scientific concepts or events): validators reject for that kind's reasons.";
+  }
   return errors;
 }
