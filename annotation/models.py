@@ -12,11 +12,15 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 
 from annotation import gates
 from corefscore.corpus import LINK_TYPES
 from foundation.jobs.models import Job
+
+# The logged operation that hands an annotator a topic's seed, the clusters an imported file
+# starts every annotator from (services/seeds.py); it is not the annotator's work.
+SEED_OPERATION = "seed"
 
 # WEC's three conditions (seed 001, section 3.3), as the reasons a mention fails them.
 WEC_REASONS = [
@@ -246,6 +250,14 @@ class AnnotationQuerySet(models.QuerySet["Annotation"]):
         """The most recent submission first (a topic's gold is its latest adjudication)."""
         return self.order_by("-assignment__submitted_at", "-id")
 
+    def worked(self) -> AnnotationQuerySet:
+        """Annotations someone changed: a logged operation beyond the topic's seed (an
+        annotation that holds only the seed it was handed is still untouched work)."""
+        seed_only = Operation.objects.filter(
+            annotation=OuterRef("pk"), version=1, name=SEED_OPERATION
+        )
+        return self.filter(version__gt=0).exclude(Q(version=1) & Exists(seed_only))
+
 
 class Annotation(models.Model):
     """One annotator's (or the gold / adjudicated) clusters, edges and links for a topic."""
@@ -281,6 +293,15 @@ class Annotation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} annotation {self.pk} of topic {self.topic_id}"
+
+    @property
+    def has_work(self) -> bool:
+        """Whether someone changed it (`AnnotationQuerySet.worked`)."""
+        if self.version == 0:
+            return False
+        if self.version > 1:
+            return True
+        return not self.operations.filter(version=1, name=SEED_OPERATION).exists()
 
     @property
     def assignment_of_work(self) -> Assignment:
@@ -484,6 +505,8 @@ class ImportJob(Job):
     file_name = models.CharField(max_length=300)
     format = models.CharField(max_length=20)
     skip_invalid = models.BooleanField(default=False)
+    # "" imports the file's annotation; "text" or "mentions" leave it out (a raw import)
+    raw = models.CharField(max_length=10, blank=True, default="")
     path = models.CharField(max_length=1000, help_text="the stored upload, removed once run")
     result = models.JSONField(null=True, blank=True, help_text="the import's summary")
     # a refusal's every error, in the annotator's words (the import page lists them)

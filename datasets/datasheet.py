@@ -260,6 +260,16 @@ def _versus_gold(section: dict) -> str:
         "Coreference leaves singletons out; mentions are exact-span detection. All metrics, "
         "with precision and recall, are in agreement_vs_gold.csv."
     )
+    coverage = section.get("gold_coverage")
+    if coverage:  # a gold that clusters only some mentions scores everyone low
+        lines += [
+            "",
+            (
+                f"The gold covers {coverage['covered']:,} of {coverage['mentions']:,} mentions "
+                f"(topics with mentions outside every cluster: {coverage['partial_topics']:,} of "
+                f"{coverage['topics']:,}), so these scores are low by construction."
+            ),
+        ]
     lines += [
         "",
         "| Annotator | Topics | " + " | ".join(label for _, label in columns) + " |",

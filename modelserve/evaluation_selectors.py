@@ -24,6 +24,7 @@ from annotation.models import Annotation, Project
 from annotation.selectors.gold import (
     adjudicated_annotations,
     gold_annotations,
+    gold_coverage,
     imported_gold_annotations,
 )
 from modelserve import model_scores
@@ -153,14 +154,22 @@ def evaluation_choices(project: Project) -> dict[str, Any]:
             for name in backends
         ],
         "gold_sources": [
-            {
-                "gold_source": source,
-                "description": label,
-                "topics": len(gold_for(project, source)),
-            }
-            for source, label in GOLD_LABELS.items()
+            _gold_choice(project, source, label) for source, label in GOLD_LABELS.items()
         ],
         "seen": seen_listed(seen_topics(project.pk)),
+    }
+
+
+def _gold_choice(project: Project, source: str, label: str) -> dict[str, Any]:
+    gold = gold_for(project, source)
+    # A gold that clusters only some mentions scores a model low by construction; an anaphora
+    # gold (links) leaves mentions unlinked by design.
+    coverage = gold_coverage(gold).as_dict() if project.hierarchy else None
+    return {
+        "gold_source": source,
+        "description": label,
+        "topics": len(gold),
+        "gold_coverage": coverage,
     }
 
 

@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.models import Count
 
 from annotation.models import (
+    SEED_OPERATION,
     Assignment,
     ClusterMember,
     Mention,
@@ -37,10 +38,11 @@ def _time_spent(annotation_ids: list[int]) -> dict[int, float]:
                 SELECT annotation_id,
                        EXTRACT(EPOCH FROM created_at - LAG(created_at) OVER (
                            PARTITION BY annotation_id ORDER BY version)) AS gap
-                FROM {table} WHERE annotation_id = ANY(%s) AND name <> 'import'
+                FROM {table} WHERE annotation_id = ANY(%s) AND name <> ALL(%s)
             ) gaps GROUP BY annotation_id
             """,
-            [IDLE_CAP_SECONDS, annotation_ids],
+            # (an import and a seed are written for the annotator, not by them)
+            [IDLE_CAP_SECONDS, annotation_ids, ["import", SEED_OPERATION]],
         )
         return {row[0]: float(row[1] or 0) for row in cursor.fetchall()}
 
@@ -74,6 +76,12 @@ def project_progress(project) -> dict:
     )
     spent = _time_spent(annotation_ids)
     decided = validation_decided_counts(annotation_ids)  # a validator's mentions done
+    # Annotations handed the topic's seed (services/seeds.py): their work starts above it.
+    seeded = set(
+        Operation.objects.filter(
+            annotation_id__in=annotation_ids, version=1, name=SEED_OPERATION
+        ).values_list("annotation_id", flat=True)
+    )
     users = {}
     cells = []
     for a in assignments:
@@ -93,6 +101,7 @@ def project_progress(project) -> dict:
                 "role": a.role,
                 "annotation": annotation_id,
                 "version": a.annotation.version,
+                "start_version": 1 if annotation_id in seeded else 0,
                 "mentions_done": assigned.get(annotation_id, 0) + decided.get(annotation_id, 0),
                 "mentions_total": total,
                 "links": links.get(annotation_id, 0),

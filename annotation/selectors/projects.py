@@ -66,4 +66,4 @@ def project_topics(project: Project) -> list[dict]:
 
 # Annotations someone worked on: an annotator's or adjudicator's with at least one change
 # (the Topics page's delete is refused while a topic has any; services/topic_changes.py).
-_WORK = Annotation.objects.exclude(kind=Annotation.Kind.GOLD).filter(version__gt=0)
+_WORK = Annotation.objects.exclude(kind=Annotation.Kind.GOLD).worked()

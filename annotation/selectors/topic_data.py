@@ -22,6 +22,7 @@ from typing import Any
 from django.db.models import F, JSONField, Q, Value
 
 from annotation.models import (
+    SEED_OPERATION,
     Annotation,
     Cluster,
     ClusterMember,
@@ -178,8 +179,9 @@ class _Rows:
         # What a ChEMU-Ref import kept of the gold itself (services/imports/topics.py
         # GOLD_KEYS): link entries no link carries, marks on what the workspace refuses.
         self.held: dict[int, dict[str, list[Any]]] = defaultdict(dict)
+        # A seed (services/seeds.py) names its clusters like an import.
         imports = Operation.objects.filter(
-            annotation_id__in=ids, kind=Operation.Kind.DO, name="import"
+            annotation_id__in=ids, kind=Operation.Kind.DO, name__in=("import", SEED_OPERATION)
         )
         for annotation, payload in imports.order_by("version").values_list(
             "annotation_id", "payload"

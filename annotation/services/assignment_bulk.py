@@ -84,7 +84,7 @@ def assignments_delete(*, assignment_ids: list[int], discard_work: bool = False)
     """Delete every assignment listed, with its annotation. Work is never lost silently: if any
     of them has been started the whole request is refused unless `discard_work` is set."""
     rows = _locked(assignment_ids)
-    started = [a for a in rows if a.annotation.version > 0]
+    started = [a for a in rows if a.annotation.has_work]
     if started and not discard_work:
         raise AssignmentRefused(
             f"{len(started)} of these {len(rows)} assignments have work in them; "

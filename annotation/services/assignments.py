@@ -14,6 +14,7 @@ from annotation.errors import (
     IncompleteAnnotation,
 )
 from annotation.models import Annotation, Assignment, ClusterMember, Mention, MentionEdit, Topic
+from annotation.services.seeds import seeds_write
 from foundation import broadcast
 from foundation.side_effects import after_commit
 
@@ -30,7 +31,7 @@ def assignment_create(*, topic: Topic, user, role: str = Assignment.Role.ANNOTAT
             if role == Assignment.Role.ADJUDICATOR
             else Annotation.Kind.ANNOTATOR
         )
-        Annotation.objects.create(topic=topic, assignment=assignment, kind=kind)
+        seeds_write([Annotation.objects.create(topic=topic, assignment=assignment, kind=kind)])
     return assignment
 
 
@@ -127,7 +128,7 @@ def assignments_bulk_create(
 def _create_with_annotations(assignments: list[Assignment]) -> int:
     created = Assignment.objects.bulk_create(assignments)
     kind: dict[str, str] = {Assignment.Role.ADJUDICATOR: Annotation.Kind.ADJUDICATION}
-    Annotation.objects.bulk_create(
+    annotations = Annotation.objects.bulk_create(
         [
             Annotation(
                 topic_id=a.topic_id, assignment=a, kind=kind.get(a.role, Annotation.Kind.ANNOTATOR)
@@ -135,6 +136,7 @@ def _create_with_annotations(assignments: list[Assignment]) -> int:
             for a in created
         ]
     )
+    seeds_write(annotations)
     return len(created)
 
 
@@ -227,7 +229,7 @@ def assignment_reassign(*, assignment_id: int, user, discard_work: bool = False)
         raise AssignmentRefused(
             "A submitted topic cannot be reassigned; reopen it or assign the topic anew."
         )
-    if assignment.annotation.version > 0 and not discard_work:
+    if assignment.annotation.has_work and not discard_work:
         raise AssignmentRefused(
             f"{assignment.user.username} has started this topic "
             f"({assignment.annotation.version} operations); "
@@ -246,7 +248,7 @@ def assignment_delete(*, assignment_id: int, discard_work: bool = False) -> None
         .select_related("annotation")
         .get(pk=assignment_id)
     )
-    if assignment.annotation.version > 0 and not discard_work:
+    if assignment.annotation.has_work and not discard_work:
         raise AssignmentRefused(
             "This assignment has work in it; deleting discards it: confirm with discard_work."
         )

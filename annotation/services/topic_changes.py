@@ -40,9 +40,7 @@ def topic_rename(*, topic: Topic, external_id: str) -> Topic:
 def topic_delete(*, topic: Topic) -> None:
     with transaction.atomic():
         locked = Topic.objects.select_for_update().get(pk=topic.pk)
-        worked = Annotation.objects.filter(topic=locked, version__gt=0).exclude(
-            kind=Annotation.Kind.GOLD
-        )
+        worked = Annotation.objects.filter(topic=locked).worked().exclude(kind=Annotation.Kind.GOLD)
         submitted = Assignment.objects.filter(
             topic=locked, status=Assignment.Status.SUBMITTED
         ).count()

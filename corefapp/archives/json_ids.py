@@ -95,6 +95,7 @@ PAYLOAD_IDS: dict[str, dict[str, str]] = {
     "undo": {},
     "redo": {},
     "import": {},  # `clusters` and `labelled`, below
+    "seed": {},  # a topic's seed handed to an annotator: like an import
     "adjudication_seed": {},  # `sources`, below
 }
 
@@ -121,7 +122,7 @@ def payload_remap(payload: Any, remap: Remap) -> dict:
         out["mentions"] = _list(out.get("mentions"), "mention", remap)
     elif name == "accept_suggestion" and "operation" in out:
         out["operation"] = payload_remap(out["operation"], remap)
-    elif name == "import":
+    elif name in ("import", "seed"):
         out["clusters"] = [_import_cluster(entry, remap) for entry in _seq(out.get("clusters"))]
         out["labelled"] = _list(out.get("labelled", []), "cluster", remap)
     elif name == "adjudication_seed":

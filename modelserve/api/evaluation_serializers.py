@@ -6,6 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from annotation.api.serializers.fields import EnumField, Number
+from annotation.api.serializers.gold import gold_coverage_field
 from modelserve.models import ModelEvaluation
 
 
@@ -83,6 +84,7 @@ class GoldChoice(serializers.Serializer):
     gold_source = EnumField("EvaluationGold", ModelEvaluation.Gold.values)
     description = serializers.CharField()
     topics = serializers.IntegerField(help_text="topics that have this gold")
+    gold_coverage = gold_coverage_field()
 
 
 class SeenTopic(serializers.Serializer):

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from annotation.models import Annotation, Project
-from annotation.selectors.gold import gold_annotations
+from annotation.selectors.gold import gold_annotations, gold_coverage
 from corefscore.scoring.stored import StoredRecord, score_from_records
 from reporting.selectors.agreement_pairs import (
     agreement_records,
@@ -55,8 +55,9 @@ def annotators_vs_gold(
     records: Mapping[tuple[int, int], StoredRecord] | None = None,
 ) -> dict[str, Any]:
     """`{"gold_topics", "adjudicated_topics", "metrics", "annotators": [{"annotator",
-    "topics", "scores": {metric: {"precision", "recall", "f1"}}}]}`, annotators by name;
-    `metrics` lists the metrics in report order (the project's schemes).
+    "topics", "scores": {metric: {"precision", "recall", "f1"}}}], "gold_coverage"}`,
+    annotators by name; `metrics` lists the metrics in report order (the project's schemes);
+    `gold_coverage` is None unless the gold leaves some mentions out of every cluster.
 
     From the stored per-pair counts (selectors/agreement_pairs.py); the report passes the
     `work`, `gold` and `records` it has read already."""
@@ -98,6 +99,9 @@ def vs_gold_section(
         ),
         "metrics": list(metrics),
         "annotators": [],
+        # Clusters are what a hierarchy gold gives every mention; a gold of links (anaphora)
+        # leaves mentions without a link by design.
+        "gold_coverage": gold_coverage(gold).as_dict() if project.hierarchy else None,
     }
     return metrics, section
 

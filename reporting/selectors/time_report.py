@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import asdict
 from typing import Any
 
-from annotation.models import Annotation, Operation, Project
+from annotation.models import SEED_OPERATION, Annotation, Operation, Project
 from annotation.selectors.gold import adjudicated_annotations
 from annotation.selectors.progress import IDLE_CAP_SECONDS
 from corefscore.scoring.stored import StoredRecord, score_from_records
@@ -40,7 +40,7 @@ def project_time_report(project: Project) -> dict[str, Any]:
     # Only the two payload keys the kinds need, not whole payloads and effects.
     rows = (
         Operation.objects.filter(annotation_id__in=list(owners))
-        .exclude(name="import")
+        .exclude(name__in=("import", SEED_OPERATION))  # written for the annotator, not by them
         .values_list(
             "annotation_id",
             "user__username",

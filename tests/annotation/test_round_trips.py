@@ -5,12 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from annotation.models import Annotation
+from annotation.models import Annotation, Topic
 from annotation.selectors.topic_data import annotations_topic_data
+from annotation.services.assignments import assignments_bulk_create
 from annotation.services.exports import annotations_export
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read, write
-from tests.factories import ProjectFactory
+from corefscore.formats.corefi import is_seed
+from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +42,9 @@ def round_trip(format, path, out, *, skip_invalid=False, **scheme):
     [
         ("scico", DEMO / "scico_demo.jsonl", "out.jsonl", {}),
         ("scico", DEMO / "scico_demo_annotator_a.jsonl", "out.jsonl", {}),
-        ("corefi", DATA / "corefi", "out", {}),
+        # (a CoRefi file whose gold is every mention's cluster; seeds round-trip through an
+        # annotator's export: test_every_corefi_example_exports_json_equal)
+        ("corefi", DATA / "corefi" / "guided_mt.json", "out", {}),
         (
             "chemu",
             DEMO / "chemu_demo.jsonlines",
@@ -84,16 +88,25 @@ def test_a_scico_export_is_json_equal_to_the_imported_file(tmp_path):
 
 
 def test_every_corefi_example_exports_json_equal(tmp_path):
+    """Gold files from the gold; annotation-mode files (their cluster ids a seed) from an
+    annotator's annotation, which starts from the seed."""
     project = ProjectFactory()
     topics_import(project=project, path=DATA / "corefi", format="corefi")
+    assignments_bulk_create(
+        topics=list(Topic.objects.filter(project=project)), users=[UserFactory(username="ann")]
+    )
 
-    annotations_export(project=project, format="corefi", out=tmp_path)
+    annotations_export(project=project, format="corefi", out=tmp_path / "gold")
+    annotations_export(project=project, format="corefi", out=tmp_path / "ann", source="ann")
 
+    gold_files = {p.name for p in (tmp_path / "gold").iterdir()}
     for path in sorted((DATA / "corefi").glob("*.json")):
-        topic_id = read("corefi", path).topics[0].external_id
-        assert json.loads((tmp_path / f"{topic_id}.json").read_text()) == json.loads(
-            path.read_text()
+        topic = read("corefi", path).topics[0]
+        folder = "ann" if is_seed(topic) else "gold"
+        assert json.loads((tmp_path / folder / f"{topic.external_id}.json").read_text()) == (
+            json.loads(path.read_text())
         ), path.name
+    assert len(gold_files) == 3
 
 
 def test_chemu_gold_exported_as_brat_imports_with_the_same_mentions_and_links(tmp_path):

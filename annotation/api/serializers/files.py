@@ -21,5 +21,9 @@ class ImportSummary(serializers.Serializer):
     topics = serializers.ListField(child=serializers.CharField(), help_text="their external ids")
     mentions = serializers.IntegerField()
     gold = serializers.IntegerField(help_text="topics imported with a gold annotation")
+    seeded = serializers.IntegerField(
+        help_text="topics whose file's clusters are a seed every annotator starts from, not gold "
+        "(a CoRefi file that gives only some mentions a cluster id)"
+    )
     warnings = serializers.ListField(child=serializers.CharField())
     skipped = serializers.ListField(child=SkippedLine())

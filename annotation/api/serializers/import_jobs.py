@@ -12,6 +12,8 @@ class ImportJobResult(serializers.Serializer):
     topics = serializers.ListField(child=serializers.CharField())
     mentions = serializers.IntegerField()
     gold = serializers.IntegerField()
+    # (jobs finished before seeds were told apart have none: 0)
+    seeded = serializers.IntegerField(default=0)
     warnings = serializers.ListField(child=serializers.CharField())
     skipped = serializers.ListField(child=serializers.CharField())
 

@@ -87,6 +87,10 @@ class ProgressCell(serializers.Serializer):
     role = assignment_role()
     annotation = serializers.IntegerField()
     version = serializers.IntegerField()
+    start_version = serializers.IntegerField(
+        help_text="the version the annotator was handed: 1 when it starts from the topic's "
+        "seed, else 0; the annotator's own work is the versions above it"
+    )
     mentions_done = serializers.IntegerField()
     mentions_total = serializers.IntegerField()
     links = serializers.IntegerField()

@@ -19,6 +19,7 @@ from annotation.services.imports.guessing import AUTO
 from annotation.services.imports.jobs import import_job_create, is_large
 from annotation.services.imports.upload import topics_upload_import
 from corefscore.formats import READERS, WRITERS
+from corefscore.formats.raw import LEVELS as RAW_LEVELS
 from foundation.api.permissions import AdminView
 
 
@@ -37,6 +38,12 @@ class ImportRequest(serializers.Serializer):
         help_text="auto: guessed from the file, and said in the warnings",
     )
     skip_invalid = serializers.BooleanField(default=False)
+    raw = serializers.ChoiceField(
+        choices=["", *RAW_LEVELS],
+        default="",
+        help_text="leave the file's annotation out (no gold, no seed): text = documents only; "
+        "mentions = documents and the file's mentions, without clusters, relations or links",
+    )
 
 
 class ImportView(AdminView):
@@ -56,6 +63,7 @@ class ImportView(AdminView):
                 upload=data.validated_data["file"],
                 format=data.validated_data["format"],
                 skip_invalid=data.validated_data["skip_invalid"],
+                raw=data.validated_data["raw"] or None,
                 user=request.user,
             )
             return Response(ImportJobPayload(job).data, status=status.HTTP_202_ACCEPTED)
@@ -64,6 +72,7 @@ class ImportView(AdminView):
             upload=data.validated_data["file"],
             format=data.validated_data["format"],
             skip_invalid=data.validated_data["skip_invalid"],
+            raw=data.validated_data["raw"] or None,
             user=request.user,
         )
         return Response(ImportSummary(result).data, status=status.HTTP_201_CREATED)

@@ -1,6 +1,6 @@
 """python manage.py import_topics --project NAME [--format auto|scico|corefi|chemu|brat|
 webanno-tsv|webanno-tsv-folders|uima-xmi|uima-xmi-folders|corefud|label-studio]
-[--skip-invalid] [--create] [--as annotation|validation] PATH
+[--skip-invalid] [--raw text|mentions] [--create] [--as annotation|validation] PATH
 
 `--format auto` (the default) guesses the format from the file and prints what it guessed
 (docs/formats.md, "Guessing the format").
@@ -64,6 +64,12 @@ class Command(BaseCommand):
             help="import the valid records and list the skipped ones instead of refusing",
         )
         parser.add_argument(
+            "--raw",
+            choices=["text", "mentions"],
+            help="leave the file's annotation out (no gold): text = documents only; mentions = "
+            "documents and the file's mentions, without clusters, relations or links",
+        )
+        parser.add_argument(
             "--create",
             action="store_true",
             help="create the project if missing (hierarchy for scico/corefi, anaphora for chemu, "
@@ -85,7 +91,7 @@ class Command(BaseCommand):
         )
 
     def handle(
-        self, *args, path, project, format, skip_invalid, create, purpose, reasons, **options
+        self, *args, path, project, format, skip_invalid, raw, create, purpose, reasons, **options
     ):
         # One transaction with the project's creation, so a refused import leaves no empty project.
         created = None
@@ -121,7 +127,7 @@ class Command(BaseCommand):
                         + ("validation" if target.validation else "annotation")
                     )
                 result = topics_import(
-                    project=target, path=path, format=format, skip_invalid=skip_invalid
+                    project=target, path=path, format=format, skip_invalid=skip_invalid, raw=raw
                 )
         except ImportRefused as refused:
             for error in refused.errors:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.domain.effects import apply_effects
+from annotation.domain.effects import apply_effects, invert_effects
 from annotation.domain.errors import CorruptEffects
 from annotation.domain.invariants import invariant_violations
 from annotation.domain.state import AnnotationState
@@ -20,6 +20,7 @@ from annotation.domain.state import Mention as StateMention
 from annotation.errors import ImportRefused
 from annotation.infra.effects_sql import effects_write
 from annotation.models import (
+    SEED_OPERATION,
     Annotation,
     Assignment,
     Cluster,
@@ -66,7 +67,10 @@ def annotation_import_for_assignment(
         status=annotation.assignment_of_work.status,
     )
     where = file or topic.external_id
-    if not _is_empty(annotation):
+    # An annotation that holds only the seed it was handed (services/seeds.py) is untouched:
+    # the file's annotation replaces the seed, in the same operation.
+    seed = [] if annotation.has_work else _seed_effects(annotation)
+    if not seed and not _is_empty(annotation):
         raise ImportRefused(
             f"{where}: the annotation of {assignment.user} on topic {annotation.topic.external_id} "
             "is not empty; an import needs an empty annotation",
@@ -100,8 +104,10 @@ def annotation_import_for_assignment(
             for id, document, spans in candidates
         },
     )
+    effects = invert_effects(seed) + plan.effects
     try:
-        apply_effects(state, plan.effects)
+        apply_effects(state, seed)  # the annotation as it is
+        apply_effects(state, effects)
     except CorruptEffects as error:
         raise ImportRefused(
             f"{where}: the annotation cannot be applied ({error})", [str(error)]
@@ -109,7 +115,7 @@ def annotation_import_for_assignment(
     # Imported data may break editing rules (several parents, a link whose antecedent comes
     # later); like gold data it is kept, and the admin is told.
     warnings = plan.warnings + invariant_violations(state)
-    effects_write(annotation_id=annotation.pk, topic_id=annotation.topic_id, effects=plan.effects)
+    effects_write(annotation_id=annotation.pk, topic_id=annotation.topic_id, effects=effects)
     annotation.version += 1
     Annotation.objects.filter(pk=annotation.pk).update(
         version=annotation.version, updated_at=timezone.now()
@@ -126,7 +132,7 @@ def annotation_import_for_assignment(
             "clusters": plan.clusters,
             "labelled": plan.labelled,
         },
-        effects=plan.effects,
+        effects=effects,
         warnings=warnings,
     )
     Assignment.objects.filter(pk=assignment.pk).update(status=Assignment.Status.IN_PROGRESS)
@@ -136,7 +142,7 @@ def annotation_import_for_assignment(
         "version": annotation.version,
         "name": "import",
         "kind": "do",
-        "effects": plan.effects,
+        "effects": effects,
         "warnings": warnings,
         "created": {},
         "client_id": "",
@@ -144,6 +150,14 @@ def annotation_import_for_assignment(
     after_commit(broadcast.annotation_applied, annotation.pk, message)
     unmatched = len(candidates) - len(set(mention_ids))
     return AnnotationImported(annotation.pk, annotation.version, operation.pk, warnings, unmatched)
+
+
+def _seed_effects(annotation: Annotation) -> list[dict]:
+    """The effects of the seed the annotation holds alone, or none."""
+    seed = Operation.objects.filter(
+        annotation=annotation, version=1, name=SEED_OPERATION, kind=Operation.Kind.DO
+    ).first()
+    return list(seed.effects) if seed is not None and annotation.version == 1 else []
 
 
 def _is_empty(annotation: Annotation) -> bool:

@@ -47,7 +47,13 @@ def is_large(upload) -> bool:
 
 
 def import_job_create(
-    *, project: Project, upload, format: str, skip_invalid: bool = False, user=None
+    *,
+    project: Project,
+    upload,
+    format: str,
+    skip_invalid: bool = False,
+    raw: str | None = None,
+    user=None,
 ) -> ImportJob:
     """Store `upload` and queue its import; refusals that need no reading come at once."""
     limit = settings.MAX_UPLOAD_BYTES
@@ -70,6 +76,7 @@ def import_job_create(
             file_name=upload.name[:300],
             format=format,
             skip_invalid=skip_invalid,
+            raw=raw or "",
             path=str(path),
             message="waiting for a worker",
         )
@@ -111,6 +118,7 @@ def import_job_run(*, job_id: int, worker: str = "") -> str:
                 path=path,
                 format=job.format,
                 skip_invalid=job.skip_invalid,
+                raw=job.raw or None,
                 user=job.user,
                 name=job.file_name,
                 progress=lifecycle.progress_reporter(job, every=0),  # three steps
@@ -159,6 +167,7 @@ def summary(result: ImportResult) -> dict:
         "topics": list(result.topics),
         "mentions": result.mentions,
         "gold": result.gold,
+        "seeded": result.seeded,
         "warnings": [str(w) for w in result.warnings],
         "skipped": [skipped_line(s) for s in result.skipped],
     }

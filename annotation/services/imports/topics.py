@@ -47,12 +47,17 @@ from annotation.services.imports.sources import (
     topics_check,
     unzip,
 )
+from annotation.services.seeds import SEED_KEY, seed_of
 from annotation.validation_hooks import validation_unfit_drop
 from corefscore.corpus import TopicData
 from corefscore.formats import READERS, FormatErrors, FormatWarning, Skipped
 from corefscore.formats._io import display_name
 from corefscore.formats.chemu import FORMAT as CHEMU
 from corefscore.formats.chemu import GOLD_KEYS
+from corefscore.formats.corefi import is_seed
+from corefscore.formats.corefi_parser import FORMAT as COREFI
+from corefscore.formats.raw import LEVELS as RAW_LEVELS
+from corefscore.formats.raw import raw_topics
 
 # Where a topic's tokens are, per format: the field an error about a topic without any names.
 TOKENS_FIELD = {
@@ -78,13 +83,16 @@ class ImportResult:
     topics: list[str] = field(default_factory=list)
     mentions: int = 0
     gold: int = 0
+    seeded: int = 0  # topics whose file's clusters are a seed for the annotators, not gold
     warnings: list[FormatWarning | str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
 
     def __str__(self) -> str:
         return (
             f"{self.file}: imported {len(self.topics)} topic(s) into project '{self.project.name}' "
-            f"({self.mentions} mentions, {self.gold} with a gold annotation); "
+            f"({self.mentions} mentions, {self.gold} with a gold annotation"
+            + (f", {self.seeded} with a seed for the annotators" if self.seeded else "")
+            + "); "
             f"{len(self.warnings)} warning(s), {len(self.skipped)} skipped"
         )
 
@@ -107,6 +115,7 @@ def topics_import(
     path: Any,
     format: str,
     skip_invalid: bool = False,
+    raw: str | None = None,
     user=None,
     name: str | None = None,
     progress: Callable[[float, str], None] | None = None,
@@ -116,10 +125,13 @@ def topics_import(
     uploaded file; `name` is what messages call it (default: its base name). `progress`
     hears (fraction, what now) between the steps; `written(result)` runs in the transaction
     that writes the topics, so what it writes commits with them, and what it raises undoes
-    them (an import job finishes itself there: services/imports/jobs.py)."""
+    them (an import job finishes itself there: services/imports/jobs.py). `raw` ("text" or
+    "mentions", corefscore.formats.raw) leaves the file's annotation out: no gold, no seed."""
     report_progress = progress or (lambda fraction, message: None)
     if format not in READERS and format != AUTO:
         raise ImportRefused(f"unknown format {format!r}; use one of {', '.join(READERS)}", [])
+    if raw is not None and raw not in RAW_LEVELS:
+        raise ImportRefused(f"unknown raw import {raw!r}; use one of {', '.join(RAW_LEVELS)}", [])
     file = name or display_name(path)
     _check_size(path, file)
     if is_zip_path(path):
@@ -129,6 +141,7 @@ def topics_import(
                 path=unzip(path, target=Path(folder), name=file),
                 format=format,
                 skip_invalid=skip_invalid,
+                raw=raw,
                 user=user,
                 name=file,
                 progress=progress,
@@ -155,7 +168,8 @@ def topics_import(
     )
     if guessed is not None:
         result.warnings.insert(0, f"{file}: format guessed: {guessed}")
-    in_scheme, outside = links_in_scheme(report.topics, file=file)
+    read_topics = report.topics if raw is None else raw_topics(report.topics, raw)
+    in_scheme, outside = links_in_scheme(read_topics, file=file)
     result.warnings += outside
     topics = _drop_unfit(project, in_scheme, format, source, skip_invalid, result)
     if project.validation:
@@ -167,7 +181,13 @@ def topics_import(
     try:
         with transaction.atomic():
             topics_write(
-                project=project, topics=topics, format=format, file=file, user=user, result=result
+                project=project,
+                topics=topics,
+                format=format,
+                file=file,
+                user=user,
+                result=result,
+                annotated=raw is None,
             )
             if written is not None:
                 written(result)
@@ -321,11 +341,21 @@ def topics_write(
     file: str,
     user,
     result: ImportResult,
+    annotated: bool = True,
 ) -> None:
     """Write checked topics (documents, candidate mentions, any gold as a logged `import`
     operation) into `project`, filling `result`: the import's writer, public for the apps
     that build topics themselves (validation: from suggestion runs, a validated project).
-    Nothing is checked here; the caller has done what `topics_import` does before it."""
+    Nothing is checked here; the caller has done what `topics_import` does before it.
+    A CoRefi topic whose clusters are a seed (corefi.is_seed) gets no gold: its seed goes in
+    the topic's metadata for the annotators' annotations (services/seeds.py). `annotated`
+    False (a raw import: the topics were stripped) writes no gold at all."""
+    seeds = {
+        i: seed_of(t, partial(_text, t))
+        for i, t in enumerate(topics)
+        # (a validation project validates the file's clusters, however many mentions they hold)
+        if annotated and format == COREFI and not project.validation and is_seed(t)
+    }
     last = Topic.objects.filter(project=project).aggregate(last=Max("position"))["last"]
     start = 0 if last is None else last + 1
     topic_rows = Topic.objects.bulk_create(
@@ -334,7 +364,7 @@ def topics_write(
                 project=project,
                 external_id=t.external_id,
                 source=t.source,
-                metadata=_without_held(t.metadata),
+                metadata=_without_held(t.metadata) | ({SEED_KEY: seeds[i]} if i in seeds else {}),
                 position=start + i,
             )
             for i, t in enumerate(topics)
@@ -381,7 +411,11 @@ def topics_write(
     # Every ChEMU-Ref line is an annotated snippet, also one without a relation (3 of the
     # training file's 900) or with only held entries (an empty side): its gold goes in, so an
     # export of the gold gives every line back.
-    gold = [i for i, t in enumerate(topics) if t.has_annotation or format == CHEMU]
+    gold = [
+        i
+        for i, t in enumerate(topics)
+        if annotated and i not in seeds and (t.has_annotation or format == CHEMU)
+    ]
     annotations = Annotation.objects.bulk_create(
         [Annotation(topic=topic_rows[i], kind=Annotation.Kind.GOLD, version=1) for i in gold],
         batch_size=500,
@@ -419,6 +453,15 @@ def topics_write(
         result.warnings += [f"{file}: topic {topic.external_id}: {w}" for w in plan.warnings]
     Operation.objects.bulk_create(operations, batch_size=200)
     result.gold = len(annotations)
+    result.seeded = len(seeds)
+    for i in seeds:
+        topic = topics[i]
+        clustered = sum(1 for m in topic.mentions if m.cluster is not None)
+        result.warnings.append(
+            f"{file}: topic {topic.external_id}: the file gives a cluster id to {clustered} of "
+            f"{len(topic.mentions)} mentions: imported as every annotator's starting point (a "
+            "seed), not as gold"
+        )
 
 
 def _without_held(metadata: dict[str, Any]) -> dict[str, Any]:

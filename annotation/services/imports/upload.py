@@ -19,7 +19,13 @@ from annotation.services.imports.topics import ImportResult, topics_import
 
 
 def topics_upload_import(
-    *, project: Project, upload, format: str, skip_invalid: bool = False, user=None
+    *,
+    project: Project,
+    upload,
+    format: str,
+    skip_invalid: bool = False,
+    raw: str | None = None,
+    user=None,
 ) -> ImportResult:
     """`topics_import` of an uploaded file (brat needs a zip of its folder)."""
     limit = settings.MAX_UPLOAD_BYTES
@@ -44,6 +50,7 @@ def topics_upload_import(
             path=source,
             format=format,
             skip_invalid=skip_invalid,
+            raw=raw,
             user=user,
             name=upload.name,
         )

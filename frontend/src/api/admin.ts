@@ -7,6 +7,7 @@ import type {
   BulkAction,
   EvaluationGold,
   ImportFormat,
+  ImportRaw,
   ImportRequest,
   LearnProfile,
   ModelChoice,
@@ -129,11 +130,11 @@ export const adminApi = {
   topics: (project: Id) => answer(client.GET("/api/projects/{id}/topics/", id(project))),
   progress: (project: Id) => answer(client.GET("/api/projects/{id}/progress/", id(project))),
   timeReport: (project: Id) => answer(client.GET("/api/projects/{id}/time/", id(project))),
-  importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean) =>
+  importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean, raw: ImportRaw = "") =>
     answer(
       client.POST("/api/projects/{id}/imports/", {
         ...id(project),
-        body: multipart<ImportRequest>({ file, format, skip_invalid: skipInvalid }),
+        body: multipart<ImportRequest>({ file, format, skip_invalid: skipInvalid, raw }),
       }),
     ),
   /** A project archive (manage.py export_project's zip) as a new project. */

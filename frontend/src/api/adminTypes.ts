@@ -66,6 +66,8 @@ export type ImportRequest = Schemas["ImportRequestRequest"];
 export type ArchiveImportRequest = Schemas["ArchiveImportRequestRequest"];
 export type ArchiveImported = Schemas["ArchiveImported"];
 export type ImportFormat = ImportRequest["format"];
+/** A raw import leaves the file's annotation out: "" keeps it. */
+export type ImportRaw = NonNullable<ImportRequest["raw"]>;
 /** A large upload, imported by the worker: poll it (annotation/services/imports/jobs.py). */
 export type ImportJob = Schemas["ImportJobPayload"];
 

@@ -2001,6 +2001,8 @@ export interface components {
             description: string;
             /** @description topics that have this gold */
             topics: number;
+            /** @description null when the gold clusters every mention of its topics; otherwise how much it covers (scores against a partial gold are low by construction) */
+            gold_coverage: components["schemas"]["GoldCoverageSummary"] | null;
         };
         GoldCoverage: {
             topic: number;
@@ -2008,6 +2010,16 @@ export interface components {
             covered: number;
             /** @description the topic's candidate mentions */
             mentions: number;
+        };
+        GoldCoverageSummary: {
+            /** @description mentions in a gold cluster */
+            covered: number;
+            /** @description the gold topics' mentions */
+            mentions: number;
+            /** @description gold topics */
+            topics: number;
+            /** @description gold topics with unclustered mentions */
+            partial_topics: number;
         };
         GoldOverTime: {
             topics: components["schemas"]["GoldTopic"][];
@@ -2065,6 +2077,8 @@ export interface components {
             topics: string[];
             mentions: number;
             gold: number;
+            /** @default 0 */
+            seeded?: number;
             warnings: string[];
             skipped: string[];
         };
@@ -2097,6 +2111,15 @@ export interface components {
             format: components["schemas"]["FormatEnum"];
             /** @default false */
             skip_invalid?: boolean;
+            /**
+             * @description leave the file's annotation out (no gold, no seed): text = documents only; mentions = documents and the file's mentions, without clusters, relations or links
+             *
+             *     * `` -
+             *     * `text` - text
+             *     * `mentions` - mentions
+             * @default
+             */
+            raw?: components["schemas"]["RawEnum"] | components["schemas"]["BlankEnum"];
         };
         /** @description What an upload imported (annotation.services.imports.topics.ImportResult). */
         ImportSummary: {
@@ -2107,6 +2130,8 @@ export interface components {
             mentions: number;
             /** @description topics imported with a gold annotation */
             gold: number;
+            /** @description topics whose file's clusters are a seed every annotator starts from, not gold (a CoRefi file that gives only some mentions a cluster id) */
+            seeded: number;
             warnings: string[];
             skipped: string[];
         };
@@ -2683,6 +2708,8 @@ export interface components {
             role: components["schemas"]["AssignmentRole"];
             annotation: number;
             version: number;
+            /** @description the version the annotator was handed: 1 when it starts from the topic's seed, else 0; the annotator's own work is the versions above it */
+            start_version: number;
             mentions_done: number;
             mentions_total: number;
             links: number;
@@ -2858,6 +2885,13 @@ export interface components {
             /** @default  */
             note?: string;
         };
+        /**
+         * @description * `` -
+         *     * `text` - text
+         *     * `mentions` - mentions
+         * @enum {string}
+         */
+        RawEnum: "text" | "mentions";
         ReasonCount: {
             count: number;
             /**
@@ -3730,6 +3764,8 @@ export interface components {
             /** @description in report order */
             metrics: string[];
             annotators: components["schemas"]["AnnotatorVsGold"][];
+            /** @description null when the gold clusters every mention of its topics; otherwise how much it covers (scores against a partial gold are low by construction) */
+            gold_coverage: components["schemas"]["GoldCoverageSummary"] | null;
         };
     };
     responses: never;

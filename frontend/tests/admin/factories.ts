@@ -40,7 +40,7 @@ export function report(): AgreementReport {
       undefined: { path_ratio: { topics: ["t2"], reason: "no hierarchy relation on either side" } },
     },
     interval_min_topics: 10,
-    vs_gold: { gold_topics: 0, adjudicated_topics: 0, metrics: [], annotators: [] },
+    vs_gold: { gold_topics: 0, adjudicated_topics: 0, metrics: [], annotators: [], gold_coverage: null },
   };
 }
 
@@ -50,6 +50,7 @@ export function cell(partial: Partial<ProgressCell> & Pick<ProgressCell, "assign
     role: "annotator",
     annotation: partial.assignment + 1000,
     version: 0,
+    start_version: 0,
     mentions_done: 0,
     mentions_total: 7,
     links: 0,

@@ -3,6 +3,7 @@ import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
 import VsGoldTable from "../../src/admin/agreement/VsGoldTable.vue";
 import { goldSource, percent, vsGoldRows, type VsGoldSection } from "../../src/admin/agreement/vsGold";
+import { goldCoverageNote } from "../../src/admin/goldCoverage";
 
 const section: VsGoldSection = {
   gold_topics: 3,
@@ -16,6 +17,7 @@ const section: VsGoldSection = {
     },
     { annotator: "bob", topics: 2, scores: { muc: { precision: 1, recall: 1, f1: 1 } } },
   ],
+  gold_coverage: null,
 };
 
 describe("the annotator-vs-gold table", () => {
@@ -45,5 +47,18 @@ describe("the annotator-vs-gold table", () => {
     expect(none.find("table").exists()).toBe(false);
     expect(none.find("[data-testid=vs-gold-none]").exists()).toBe(true);
     expect(some.findAll("tbody tr")).toHaveLength(2);
+  });
+
+  it("says beside the table how much of the mentions a partial gold covers, and nothing for a full one", () => {
+    const partial = { covered: 1, mentions: 14, topics: 3, partial_topics: 1 };
+    const shown = mount(VsGoldTable, { props: { section: { ...section, gold_coverage: partial } } });
+    const full = mount(VsGoldTable, { props: { section } });
+
+    expect(shown.get("[data-testid=vs-gold-coverage]").text()).toBe(
+      "Gold covers 1 of 14 mentions: in 1 of its 3 topics it leaves mentions outside every cluster, " +
+        "so scores against it are low by construction.",
+    );
+    expect(full.find("[data-testid=vs-gold-coverage]").exists()).toBe(false);
+    expect(goldCoverageNote({ ...partial, topics: 1 })).toContain("in its topic it leaves");
   });
 });

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from annotation.api.serializers.fields import Number
+from annotation.api.serializers.gold import gold_coverage_field
 
 
 def _score(help_text: str) -> Number:
@@ -28,3 +29,4 @@ class VsGoldSection(serializers.Serializer):
     adjudicated_topics = serializers.IntegerField(help_text="of which gold is an adjudication")
     metrics = serializers.ListField(child=serializers.CharField(), help_text="in report order")
     annotators = AnnotatorVsGold(many=True)
+    gold_coverage = gold_coverage_field()

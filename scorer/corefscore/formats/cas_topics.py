@@ -97,6 +97,10 @@ class _Reading:
         self.chains_at: dict[MentionKey, set[str]] = {}  # span -> clusters with a link there
         self.pending_links: list[tuple[str, MentionKey, MentionKey]] = []
         self.dropped_layers: dict[str, int] = {}
+        # What became of each span and relation layer, reported layer by layer with counts
+        # (nothing an annotator sees carries a span's values: they ride along for the export).
+        self.span_layers: dict[str, _LayerUse] = {}
+        self.relation_layers: dict[str, _LayerUse] = {}
 
     def document(self, index: int, document: CasDocument) -> None:
         pieces = pieces_of(document, _cuts(document))
@@ -187,7 +191,15 @@ class _Reading:
                     f"{annotation.begin}-{annotation.end} covers no token; left out",
                 )
                 continue
-            mention = _mention_at(self.mentions, (index, (span,)))
+            use = self.span_layers.setdefault(layer, _LayerUse())
+            key = (index, (span,))
+            if key in self.mentions and self.mentions[key].cluster is not None:
+                use.on_links += 1
+            else:
+                use.elsewhere += 1
+                use.mentions.add(key)
+            use.values.update(v for v in annotation.features.values() if v)
+            mention = _mention_at(self.mentions, key)
             mention.metadata.setdefault(NAMESPACE, {}).setdefault("spans", []).append(
                 {"layer": layer, "features": dict(annotation.features)}
             )
@@ -205,6 +217,10 @@ class _Reading:
             values = [v for v in relation.features.values() if v]
             type_ = (link_type(values[0]) or values[0]) if values else short(relation.layer)
             self.pending_links.append((type_, dependent.key, governor.key))
+            use = self.relation_layers.setdefault(relation.layer, _LayerUse())
+            use.elsewhere += 1
+            use.values.add(type_)
+            use.mentions.update(m.key for m in (governor, dependent) if m.cluster is None)
 
     def topic_data(self) -> TopicData | None:
         for layer, count in self.dropped_layers.items():
@@ -213,6 +229,7 @@ class _Reading:
                 short(layer),
                 f"{count} {short(layer)} annotation(s) describe tokens, not mentions; left out",
             )
+        self._layer_warnings()
         if self.problems.errors:
             return None
         # A stable sort: stacked mentions follow their span's first one, in chain order.
@@ -224,6 +241,54 @@ class _Reading:
         indices = {k: first[id(m)] for k, m in self.mentions.items()}
         self.topic.links = [LinkData(t, indices[a], indices[b]) for t, a, b in self.pending_links]
         return self.topic
+
+    def _layer_warnings(self) -> None:
+        for layer, use in self.span_layers.items():
+            name = short(layer)
+            if use.elsewhere:
+                self.problems.warn(
+                    None,
+                    name,
+                    f"{use.elsewhere} {name} annotation(s){_values(use)} on no chain link: "
+                    f"imported as {len(use.mentions)} mention(s) outside every cluster; their "
+                    "values are kept for the export only, not shown",
+                )
+            if use.on_links:
+                self.problems.warn(
+                    None,
+                    name,
+                    f"{use.on_links} {name} annotation(s){_values(use)} on chain links: kept "
+                    "with those mentions for the export only, not shown",
+                )
+        for layer, use in self.relation_layers.items():
+            name = short(layer)
+            ends = f" (their ends: {len(use.mentions)} mention(s) outside every cluster)"
+            self.problems.warn(
+                None,
+                name,
+                f"{use.elsewhere} {name} relation(s) imported as anaphora links of type "
+                f"{', '.join(sorted(use.values))}{ends if use.mentions else ''}; a project "
+                "shows them with the anaphora scheme",
+            )
+
+
+class _LayerUse:
+    """One layer's annotations in a topic: on chain links, elsewhere, the mentions they made."""
+
+    def __init__(self) -> None:
+        self.on_links = 0
+        self.elsewhere = 0
+        self.mentions: set[MentionKey] = set()
+        self.values: set[str] = set()
+
+
+def _values(use: _LayerUse) -> str:
+    """A few of the layer's values, so the admin recognises it (` ("PER", "LOC", ...)`)."""
+    if not use.values:
+        return ""
+    shown = sorted(use.values)[:3]
+    more = ", ..." if len(use.values) > 3 else ""
+    return " (" + ", ".join(repr(v) for v in shown) + more + ")"
 
 
 def _cuts(document: CasDocument) -> list[int]:

@@ -129,6 +129,16 @@ def _parse(text: str, stem: str, problems: Problems) -> TopicData | None:
     )
 
 
+def is_seed(topic: TopicData) -> bool:
+    """Whether a CoRefi topic's clusters are a seed, not gold: its file leaves some mention
+    without a ``clustId``. CoRefi's annotation mode hands the annotator a file whose only
+    cluster id marks the cluster to complete (``selectedCluster``), a starting point; its
+    onboarding files give every mention its gold cluster. So the rule: gold only when every
+    mention carries a cluster id (docs/formats.md, "CoRefi")."""
+    clustered = sum(1 for mention in topic.mentions if mention.cluster is not None)
+    return 0 < clustered < len(topic.mentions)
+
+
 # --------------------------------------------------------------------------- writing
 
 
