@@ -168,11 +168,16 @@ HEADER = (
 )
 
 
+def percent(value: float | None, width: int) -> str:
+    """A figure in percent; "undef." where nothing was there to score (docs/scoring.md)."""
+    return f"{'undef.':>{width}}" if value is None else f"{100 * value:{width}.1f}"
+
+
 def line(row: dict[str, Any]) -> str:
     return (
         f"{row.get('data', ''):9} {row['backend']:16} {row['device']:6} {row['topics']:>6} "
-        f"{row['seconds_per_topic']:9.3f} {100 * row['conll_f1']:8.1f} "
-        f"{100 * row['hierarchy_f1']:8.1f} {100 * (row['path_ratio'] or 0):6.1f}  {row['note']}"
+        f"{row['seconds_per_topic']:9.3f} {percent(row['conll_f1'], 8)} "
+        f"{percent(row['hierarchy_f1'], 8)} {percent(row['path_ratio'], 6)}  {row['note']}"
     )
 
 

@@ -10,7 +10,9 @@ from pathlib import Path
 from tests.paths import REPO
 
 MAP = REPO / "docs" / "architecture.md"
-# Not ours to map (tests mirror the source; frontend/ is TypeScript), or not source at all.
+# Not ours to map (tests mirror the source; frontend/ is TypeScript), or not source at all
+# (BUILT: what setuptools leaves beside a distribution it built, ignored by git).
+BUILT = {"build"}
 OUTSIDE = {"tests", "frontend", ".venv", "var", "node_modules", ".git"}
 FOLDER = re.compile(r"^(?P<indent> *)(?P<name>[a-z_][\w/]*/)(?:,|\s|$)")
 
@@ -21,7 +23,13 @@ def python_packages(root: Path = REPO) -> set[str]:
     found = set()
     for path in root.rglob("*.py"):
         parts = path.relative_to(root).parts[:-1]
-        if not parts or parts[0] in OUTSIDE or parts[0].startswith(".") or "migrations" in parts:
+        if (
+            not parts
+            or parts[0] in OUTSIDE
+            or parts[0].startswith(".")
+            or "migrations" in parts
+            or BUILT & set(parts)
+        ):
             continue
         found.add("/".join(parts) + "/")
     return found

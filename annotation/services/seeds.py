@@ -23,7 +23,7 @@ from corefscore.corpus import TopicData
 SEED_KEY = "seed"  # in Topic.metadata; never shown to annotators (selectors/shown_metadata.py)
 
 
-def seed_of(topic: TopicData, mention_text: Callable[[int], str]) -> dict[str, Any]:
+def seed_of(topic: TopicData, *, mention_text: Callable[[int], str]) -> dict[str, Any]:
     """What the topic's metadata keeps of a seed file's clusters: each cluster's file key,
     label (the file's, else its first mention's text) and mention positions, in file order."""
     declared = {cluster.key: cluster.label for cluster in topic.clusters}

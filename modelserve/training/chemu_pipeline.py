@@ -207,9 +207,14 @@ def _aggregate(scores: list[Any], combine: Callable[[list[float]], float]) -> An
         return {
             key: _aggregate([s[key] for s in scores], combine)
             for key in first
-            if isinstance(first[key], dict | int | float)
+            if first[key] is None or isinstance(first[key], dict | int | float)
         }
-    return combine([float(s) for s in scores])
+    # An undefined figure (None: nothing to score) is left out; too few left, it stays None.
+    defined = [float(s) for s in scores if s is not None]
+    try:
+        return combine(defined) if defined else None
+    except statistics.StatisticsError:
+        return None
 
 
 def table_rows(scores: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
@@ -241,10 +246,13 @@ def table_lines(scores: dict[str, Any], sd: dict[str, Any] | None = None) -> lis
         cells = []
         for part, values in ((1, exact), (2, relaxed)):
             for key in ("precision", "recall", "f1"):
-                cell = f"{values[key]:.4f}"
-                if sd_rows is not None:
-                    deviation: dict[str, float] = sd_rows[index][part]  # type: ignore[assignment]
-                    cell += f" ± {deviation[key]:.4f}"
+                # undefined: nothing to score on either side (docs/scoring.md)
+                value = values.get(key)
+                cell = "undef." if value is None else f"{value:.4f}"
+                spread: dict[str, Any] = sd_rows[index][part] if sd_rows else {}  # type: ignore[assignment]
+                deviation = spread.get(key)
+                if value is not None and deviation is not None:
+                    cell += f" ± {deviation:.4f}"
                 cells.append(f"{cell:>{width}}")
             cells.append("  ")
         lines.append(f"{name:20} " + " ".join(cells).rstrip())

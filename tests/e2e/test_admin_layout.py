@@ -140,6 +140,8 @@ def test_the_agreement_page_says_its_scale_and_the_csvs(new_page):
     expect(scale).to_contain_text("in %")
     expect(scale).to_contain_text("The CSV writes every score as a fraction")
     expect(page.get_by_test_id("agreement-csv")).to_have_attribute(
-        "title", "Every score as a fraction from 0 to 1 (α from −1 to 1), at full precision"
+        "title",
+        "One CSV file per table (pairs, vs gold, what is left out), in a zip; every score as a "
+        "fraction from 0 to 1 (α from −1 to 1), at full precision",
     )
     expect(page.get_by_text("2 annotators with submitted topics")).to_be_visible()

@@ -150,6 +150,11 @@ def test_snippets_the_default_chemu_model_was_trained_on_are_flagged_on_both_pag
     snippets = read("chemu", CHEMU_TRAIN, skip_invalid=True).topics
     trained, imported = tmp_path / "trained.jsonlines", tmp_path / "imported.jsonlines"
     write("chemu", snippets[:2], trained)
+    # The third is a text no default model saw: the checkout's real default ChEMU model (when
+    # one is trained there) was trained on the whole file, so its own record flags the file's
+    # snippets too; a word added at the end makes the third one new to every record.
+    last = snippets[2].documents[-1]
+    last.tokens = [*last.tokens, "(edited)"]
     write("chemu", snippets[:3], imported)  # two of the model's own snippets, and one more
     # A default model's record is read from any folder of the models folder: this test's
     # own, so that the checkout's real default model and its record are left alone.

@@ -58,7 +58,14 @@ def test_the_practice_bar_and_the_submitted_notice_cover_nothing(new_page, artif
     expect(bar).to_be_visible()
 
     tree = page.get_by_role("tree", name="Cluster hierarchy")
-    tree.evaluate("(el) => { el.scrollTop = el.scrollHeight; }")
+    # The tree is a virtual list: its height grows as rows are measured, so one write of
+    # scrollTop can land short of the end. Scroll again each frame until the end is reached;
+    # then the last row rendered is the tree's last row.
+    page.wait_for_function(
+        "(el) => { el.scrollTop = el.scrollHeight;"
+        " return el.scrollTop + el.clientHeight >= el.scrollHeight - 1; }",
+        arg=tree.element_handle(),
+    )
     last = tree.get_by_role("treeitem").last
     expect(last).to_be_visible()
     page.screenshot(path=str(artifacts / "campaign-layout-1-tree-end.png"))

@@ -193,7 +193,7 @@ def an_adjudication_and_validation_decisions() -> None:
         validation.assignment.user,
         [
             {"op": "validate", "mention": m[0], "decision": "accepted"},
-            {"op": "validate", "mention": m[1], "decision": "rejected", "reason": "trigger"},
+            {"op": "validate", "mention": m[1], "decision": "rejected", "reason": "context"},
         ],
     )
 

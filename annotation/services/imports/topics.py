@@ -351,7 +351,7 @@ def topics_write(
     the topic's metadata for the annotators' annotations (services/seeds.py). `annotated`
     False (a raw import: the topics were stripped) writes no gold at all."""
     seeds = {
-        i: seed_of(t, partial(_text, t))
+        i: seed_of(t, mention_text=partial(_text, t))
         for i, t in enumerate(topics)
         # (a validation project validates the file's clusters, however many mentions they hold)
         if annotated and format == COREFI and not project.validation and is_seed(t)
