@@ -7,36 +7,13 @@ import re
 
 from playwright.sync_api import expect
 
-from annotation.models import Project
-from annotation.services.imports.topics import topics_import
-from corefscore.formats import read
 from corefscore.metrics.undefined import NO_CLUSTER
-from onboarding.services.practice import practice_mark
 from tests.factories import AdminFactory
-from tests.paths import DEMO
-from tests.reporting.test_agreement_db import _clustered, load
-
-SAME, PRACTICE = "9004", "9005"
-
-
-def undefined_project() -> Project:
-    project = Project.objects.create(name="Undefined e2e", hierarchy=True)
-    topics_import(project=project, path=DEMO / "scico_demo.jsonl", format="scico")
-    gold = {t.external_id: t for t in read("scico", DEMO / "scico_demo.jsonl").topics}
-    for name, letter in (("alice", "a"), ("bob", "b")):
-        own = {
-            t.external_id: t
-            for t in read("scico", DEMO / f"scico_demo_annotator_{letter}.jsonl").topics
-        }
-        same = _clustered(gold[SAME])
-        same.relations = []
-        load(project, name, [own["9001"], own["9002"], own["9003"], same, own[PRACTICE]])
-    practice_mark(topic=project.topics.get(external_id=PRACTICE), mode="scored")
-    return project
+from tests.reporting.test_agreement_left_out import SAME, undefined_project
 
 
 def test_the_report_page_shows_undefined_with_the_reason_and_what_is_left_out(new_page, artifacts):
-    project = undefined_project()
+    project = undefined_project("Undefined e2e")
     page = new_page(AdminFactory())
     with page.expect_response(lambda r: r.url.endswith(f"/api/projects/{project.pk}/agreement/")):
         page.goto(f"/manage/projects/{project.pk}/agreement")

@@ -17,27 +17,12 @@ from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
 from tests.e2e.data import topic_from_data
 from tests.factories import ProjectFactory, UserFactory
+from tests.modelserve.test_chemu_ensemble import tiny_tagger
 from tests.modelserve.test_mention_suggestion_worker import half_annotated_snippet
 from tests.paths import CHEMU_TRAIN
 from tests.workers import start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def tiny_tagger(topics, folder: Path, seed: int) -> Path:
-    from modelserve.backends.chemu_mentions import train_chemu_mentions
-
-    train_chemu_mentions(
-        topics,
-        folder,
-        seed=seed,
-        epochs=15,
-        hidden=32,
-        holdout_fraction=0.0,
-        device="cpu",
-        log=lambda line: None,
-    )
-    return folder
 
 
 @pytest.fixture(scope="module")

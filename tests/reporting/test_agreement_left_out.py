@@ -13,6 +13,7 @@ from statistics import fmean
 import pytest
 from django.core.management import call_command
 
+from annotation.models import Project
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
 from corefscore.metrics.undefined import NO_CLUSTER, NO_HIERARCHY
@@ -28,20 +29,27 @@ SAME = "9004"  # both annotators: the same 14-ish singletons, no hierarchy
 PRACTICE = "9005"  # submitted by both, then made a practice topic
 
 
-@pytest.fixture
-def report(client):
-    project = ProjectFactory(name="left-out")
+def undefined_project(name: str) -> Project:
+    """The demo topics, both annotators' own work, topic SAME left all singletons by both,
+    and PRACTICE made a practice topic after both submitted it (the browser test uses it too)."""
+    project = ProjectFactory(name=name)
     topics_import(project=project, path=DEMO / "scico_demo.jsonl", format="scico")
     gold = {t.external_id: t for t in read("scico", DEMO / "scico_demo.jsonl").topics}
-    for name, letter in (("alice", "a"), ("bob", "b")):
+    for name_, letter in (("alice", "a"), ("bob", "b")):
         own = {
             t.external_id: t
             for t in read("scico", DEMO / f"scico_demo_annotator_{letter}.jsonl").topics
         }
         same = _clustered(gold[SAME])
         same.relations = []
-        load(project, name, [own["9001"], own["9002"], own["9003"], same, own[PRACTICE]])
+        load(project, name_, [own["9001"], own["9002"], own["9003"], same, own[PRACTICE]])
     practice_mark(topic=project.topics.get(external_id=PRACTICE), mode="scored")
+    return project
+
+
+@pytest.fixture
+def report(client):
+    project = undefined_project("left-out")
     admin = AdminFactory()
     client.login(username=admin.username, password=PASSWORD)
     answer = client.get(f"/api/projects/{project.pk}/agreement/")
