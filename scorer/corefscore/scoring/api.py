@@ -85,7 +85,7 @@ def score_scico(
     }
     totals = {name: add_counts(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
     result.update({name: counts.prf() for name, counts in totals.items()})
-    result["conll_f1"] = evaluate.conll_from_totals(totals)
+    result["conll_f1"] = evaluate.conll_or_none(totals)
     result["hierarchy"] = add_counts(topic.hierarchy[0] for topic in per_topic).prf()
     result["hierarchy_50"] = add_counts(topic.hierarchy[1] for topic in per_topic).prf()
     # the raw edges count (not SciCo's: raw relations matched against the closure), always

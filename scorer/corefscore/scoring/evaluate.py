@@ -78,10 +78,6 @@ def conll_or_none(counts: dict[str, Counts]) -> float | None:
     return float(conll_f1(counts))
 
 
-def conll_from_totals(totals: dict[str, Counts]) -> float | None:
-    return conll_or_none(totals)
-
-
 def relations(key: TopicAnnotation, response: TopicAnnotation, kind: str) -> dict[str, Counts]:
     return relation_counts(key.links, response.links, relaxed=kind == "relaxed")
 
@@ -139,10 +135,6 @@ def pair(
     }
 
 
-def _f1(counts: Counts) -> float | None:
-    return f1_or_none(counts)
-
-
 def _pool_coreference(parts: list[dict[str, Counts]]) -> dict[str, Counts]:
     return {name: add_counts(part[name] for part in parts) for name in COREFERENCE_METRICS}
 
@@ -179,7 +171,7 @@ def _coreference_f1(name: str) -> MetricSpec:
     return MetricSpec(
         f"{name}_f1",
         lambda result: result["coref"][name],
-        _f1,
+        f1_or_none,
         add_counts,
         vector=_vector,
         score_sums=f1_of_sums,
@@ -188,7 +180,12 @@ def _coreference_f1(name: str) -> MetricSpec:
 
 def _counts_f1(name: str, field: str) -> MetricSpec:
     return MetricSpec(
-        name, lambda result: result[field], _f1, add_counts, vector=_vector, score_sums=f1_of_sums
+        name,
+        lambda result: result[field],
+        f1_or_none,
+        add_counts,
+        vector=_vector,
+        score_sums=f1_of_sums,
     )
 
 

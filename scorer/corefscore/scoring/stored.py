@@ -261,7 +261,7 @@ def score_from_records(scheme: str, records: Sequence[StoredRecord]) -> dict[str
     result["mentions"] = _add_stored(c["mentions"] for c in coref).prf()
     totals = {name: _add_stored(c[name] for c in coref) for name in ("muc", "bcub", "ceafe", "lea")}
     result.update({name: counts.prf() for name, counts in totals.items()})
-    result["conll_f1"] = evaluate.conll_from_totals(totals)
+    result["conll_f1"] = evaluate.conll_or_none(totals)
     result["hierarchy"] = _add_stored(part["hierarchy"] for part in parts).prf()
     result["hierarchy_50"] = _add_stored(part["hierarchy_50"] for part in parts).prf()
     result["hierarchy_f1_raw"] = _add_stored(part["hierarchy_raw"] for part in parts).prf()
