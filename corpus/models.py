@@ -7,11 +7,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from django.conf import settings
-from django.contrib.postgres.indexes import OpClass
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Cast
-from pgvector.django import HnswIndex, VectorField
+from pgvector.django import VectorField
 
 from annotation.models import Project
 from foundation.jobs.models import Job
@@ -189,16 +187,9 @@ class MentionVector(models.Model):
             # a chunk stored twice (two workers, a redelivered task) fails here, whole
             models.UniqueConstraint(fields=["encoding", "mention"], name="corpus_vector_once")
         ]
-        indexes: ClassVar[list[models.Index]] = [
-            HnswIndex(
-                OpClass(Cast("vector", VectorField(dimensions=dim)), name="vector_cosine_ops"),
-                name=f"corpus_vector_hnsw_{dim}",
-                condition=Q(dim=dim),
-                m=16,
-                ef_construction=64,
-            )
-            for dim in INDEXED_DIMENSIONS
-        ]
+        # The HNSW indexes (one per INDEXED_DIMENSIONS, partial on `dim`, over the column
+        # cast to that size) are SQL in migration 0002: Django renders an operator class over
+        # a cast without the parentheses PostgreSQL needs around the expression.
 
     def __str__(self) -> str:
         return f"vector of mention {self.mention_id} by encoding {self.encoding_id}"
