@@ -38,22 +38,28 @@ def nearest_mentions(
     encoding = encoding or corpus.active_encoding
     if encoding is None or encoding.dim is None:
         return []
-    dim = encoding.dim
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, ef_search or 2 * k)])
             cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        rows = list(
-            MentionVector.objects.filter(encoding=encoding, dim=dim)
-            .annotate(
-                distance=CosineDistance(Cast("vector", VectorField(dimensions=dim)), list(vector))
-            )
-            .order_by("distance")
-            .select_related("mention__document")[:k]
-        )
+        rows = list(nearest_vectors(encoding, vector).select_related("mention__document")[:k])
     # relaxed order: the index may hand back near-ties out of order
     rows.sort(key=lambda row: row.distance)
     return [Neighbour(row.mention, 1.0 - float(row.distance)) for row in rows]
+
+
+def nearest_vectors(encoding: CorpusEncoding, vector: Sequence[float]):
+    """The encoding's vectors by cosine distance to `vector`, nearest first: the query the
+    partial HNSW index of the encoding's size serves (its WHERE and ORDER BY match the
+    index's `dim` condition and cast expression)."""
+    dim = encoding.dim
+    return (
+        MentionVector.objects.filter(encoding=encoding, dim=dim)
+        .annotate(
+            distance=CosineDistance(Cast("vector", VectorField(dimensions=dim)), list(vector))
+        )
+        .order_by("distance")
+    )
 
 
 def mention_vector(mention: CorpusMention, encoding: CorpusEncoding | None = None):

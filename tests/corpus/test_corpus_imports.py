@@ -6,6 +6,7 @@ through the API and a real Celery worker."""
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import timedelta
 
@@ -18,24 +19,11 @@ from corpus.models import Corpus, CorpusDocument, CorpusImport, CorpusMention
 from corpus.reading import records
 from corpus.services import imports
 from foundation.jobs import lifecycle
+from tests.corpus.build import job_for, run
 from tests.corpus.files import corpus_line, dygiepp_line, scico_line, write_lines
 from tests.workers import start_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def job_for(corpus: Corpus, path, format: str) -> CorpusImport:
-    """The job row as corpus_import_queue_file makes it, without sending its task: the job's
-    body runs in this process."""
-    return CorpusImport.objects.create(
-        corpus=corpus, file_name=path.name, format=format, path=f"keep:{path}"
-    )
-
-
-def run(job: CorpusImport, worker: str = "worker-a") -> CorpusImport:
-    imports.corpus_import_run(job_id=job.pk, worker=worker)
-    job.refresh_from_db()
-    return job
 
 
 @pytest.mark.parametrize(
@@ -165,7 +153,7 @@ def test_an_upload_is_imported_by_the_worker_and_polled(services, admin_client):
     try:
         made = admin_client.post("/api/corpora/", {"name": "cs"}, format="json")
         assert made.status_code == 201, made.content
-        content = "".join(f"{__import__('json').dumps(dygiepp_line(f'P{i}'))}\n" for i in range(40))
+        content = "".join(f"{json.dumps(dygiepp_line(f'P{i}'))}\n" for i in range(40))
         answer = admin_client.post(
             f"/api/corpora/{made.json()['id']}/imports/",
             {"file": SimpleUploadedFile("pred.jsonl", content.encode()), "format": "dygiepp"},
