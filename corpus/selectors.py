@@ -52,7 +52,7 @@ def nearest_vectors(encoding: CorpusEncoding, vector: Sequence[float]):
     """The encoding's vectors by cosine distance to `vector`, nearest first: the query the
     partial HNSW index of the encoding's size serves (its WHERE and ORDER BY match the
     index's `dim` condition and cast expression)."""
-    dim = encoding.dim
+    dim = encoding.dim or 0
     return (
         MentionVector.objects.filter(encoding=encoding, dim=dim)
         .annotate(

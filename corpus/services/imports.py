@@ -64,22 +64,33 @@ def corpus_import_create(*, corpus: Corpus, upload, format: str, user=None) -> C
     return _queued(corpus, str(stored), upload.name, format, user)
 
 
-def corpus_import_queue_file(*, corpus: Corpus, path: str, format: str, user=None) -> CorpusImport:
-    """A file already on the server's disk (the command line): imported where it is, not
-    removed afterwards (an absolute path is the caller's; see annotation's _local_copy)."""
+def corpus_import_file(*, corpus: Corpus, path: str, format: str, user=None) -> CorpusImport:
+    """A file on the server's own disk (the command line: no upload limit), imported in this
+    process by the job's own body, read where it is and kept. The same job as an upload's:
+    a second run of the command skips what the first wrote."""
     if format not in CORPUS_FORMATS:
         raise ImportRefused(f"'{format}' is not a corpus format", [path])
-    return _queued(corpus, path, path.rsplit("/", 1)[-1], format, user, keep=True)
+    job = CorpusImport.objects.create(
+        corpus=corpus,
+        user=user,
+        file_name=path.rsplit("/", 1)[-1][:300],
+        format=format,
+        path=f"keep:{path}",
+        message="importing on the command line",
+    )
+    corpus_import_run(job_id=job.pk, worker="command line")
+    job.refresh_from_db()
+    return job
 
 
-def _queued(corpus, path, file_name, format, user, keep: bool = False) -> CorpusImport:
+def _queued(corpus, path, file_name, format, user) -> CorpusImport:
     with transaction.atomic():
         job = CorpusImport.objects.create(
             corpus=corpus,
             user=user,
             file_name=file_name[:300],
             format=format,
-            path=path if not keep else f"keep:{path}",
+            path=path,
             message="waiting for a worker",
         )
         after_commit(_send, job.pk)

@@ -16,6 +16,7 @@ then, and they are removed after the switch commits.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from pathlib import Path
@@ -153,13 +154,13 @@ def _chunk(encoding: CorpusEncoding, index: int, first: int, last: int, n: int) 
 
 def _send_all(chunk_ids: list[int]) -> None:
     for chunk_id in chunk_ids:
-        lifecycle.send_or_fail(
-            EncodeChunk,
-            chunk_id,
-            lambda chunk_id=chunk_id: current_app.send_task(
-                ENCODE_TASK, kwargs={"chunk_id": chunk_id}, queue=backend_queue(DEFAULT_BACKEND)
-            ),
-        )
+        lifecycle.send_or_fail(EncodeChunk, chunk_id, functools.partial(_send, chunk_id))
+
+
+def _send(chunk_id: int) -> None:
+    current_app.send_task(
+        ENCODE_TASK, kwargs={"chunk_id": chunk_id}, queue=backend_queue(DEFAULT_BACKEND)
+    )
 
 
 def encode_chunk_execute(*, chunk_id: int, worker: str = "") -> str:

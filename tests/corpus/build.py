@@ -31,7 +31,7 @@ def varied_line(i: int) -> dict:
 
 
 def job_for(corpus: Corpus, path: Path, format: str) -> CorpusImport:
-    """The job row as corpus_import_queue_file makes it, without sending its task: the job's
+    """The job row as an upload makes it, without sending its task: the job's
     body runs in this process."""
     return CorpusImport.objects.create(
         corpus=corpus, file_name=path.name, format=format, path=f"keep:{path}"

@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 import time
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.utils import timezone
 
 from annotation.models import Document, Topic
@@ -170,3 +173,25 @@ def test_an_upload_is_imported_by_the_worker_and_polled(services, admin_client):
     assert body["status"] == "succeeded", body
     summary = admin_client.get(f"/api/corpora/{made.json()['id']}/").json()
     assert (summary["documents"], summary["mentions"]) == (40, 160)
+
+
+def test_the_command_line_imports_a_server_file_once(tmp_path):
+    path = write_lines(tmp_path / "pred.jsonl", [dygiepp_line(f"P{i}") for i in range(5)])
+    out = StringIO()
+
+    call_command("import_corpus", "cmd", str(path), format="dygiepp", stdout=out)
+    call_command("import_corpus", "cmd", str(path), format="dygiepp", stdout=out)
+
+    assert out.getvalue().splitlines() == [
+        "5 documents and 20 mentions imported",
+        "0 documents and 0 mentions imported; 5 already in the corpus",
+    ]
+    assert CorpusMention.objects.filter(corpus__name="cmd").count() == 20
+    assert path.exists()  # a server file is read where it is, and kept
+    with pytest.raises(CommandError, match="is not a dygiepp file"):
+        call_command(
+            "import_corpus",
+            "cmd",
+            str(write_lines(tmp_path / "s.jsonl", [scico_line(1)])),
+            format="dygiepp",
+        )
