@@ -48,7 +48,9 @@ class CorpusImportRequest(serializers.Serializer):
             "invalid": "No file was received: choose a file to import.",
         }
     )
-    format = serializers.ChoiceField(choices=sorted(CORPUS_FORMATS))
+    # a string, not a choice: the service refuses an unknown one in words, and the schema
+    # keeps one FormatEnum (the topic import's)
+    format = serializers.CharField(help_text="one of: " + ", ".join(sorted(CORPUS_FORMATS)))
 
 
 class CorpusImportPayload(serializers.ModelSerializer):

@@ -195,3 +195,17 @@ def test_the_command_line_imports_a_server_file_once(tmp_path):
             str(write_lines(tmp_path / "s.jsonl", [scico_line(1)])),
             format="dygiepp",
         )
+
+
+def test_an_upload_of_an_unknown_format_is_refused_at_once(admin_client):
+    corpus = Corpus.objects.create(name="refused")
+    upload = SimpleUploadedFile("c.jsonl", json.dumps(corpus_line("a")).encode())
+
+    answer = admin_client.post(
+        f"/api/corpora/{corpus.pk}/imports/", {"file": upload, "format": "nope"}
+    )
+
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["error"] == "import_refused"
+    assert "'nope' is not a corpus format" in answer.json()["message"]
+    assert not CorpusImport.objects.exists()
