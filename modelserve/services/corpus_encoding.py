@@ -179,7 +179,7 @@ def encode_chunk_execute(*, chunk_id: int, worker: str = "") -> str:
     try:
         with lifecycle.Heartbeat(chunk):
             mention_ids, vectors = chunk_vectors(chunk)
-            stored = chunk_store(chunk, mention_ids, vectors)
+            stored = chunk_store(chunk, mention_ids=mention_ids, vectors=vectors)
     except Exception as error:  # the chunk and its encoding record any failure
         logger.exception("encode chunk %s failed", chunk_id)
         message = f"{type(error).__name__}: {error}"
@@ -218,7 +218,7 @@ def chunk_vectors(chunk: EncodeChunk):
     return mention_ids, encoder.embed(topic)
 
 
-def chunk_store(chunk: EncodeChunk, mention_ids: list[int], vectors) -> bool:
+def chunk_store(chunk: EncodeChunk, *, mention_ids: list[int], vectors) -> bool:
     """Store the chunk's vectors and its end, and switch the corpus to the encoding if this
     was its last chunk: all in one transaction, only while this claim owns the chunk. False
     (nothing stored) when another worker took it over."""
