@@ -16,6 +16,9 @@
 import type { Id, Span } from "../api/types";
 import type { Mention } from "./state";
 
+/** The most mentions one bulk operation takes (the server's BULK_LIMIT). */
+export const BULK_LIMIT = 1000;
+
 export interface Occurrence {
   document: Id;
   start: number;
