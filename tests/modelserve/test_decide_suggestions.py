@@ -160,3 +160,41 @@ def test_suggestions_of_another_topic_are_refused_as_a_field(workspace, links):
     assert answer.status_code == 400, answer.content
     assert answer.json()["field"] == "suggestions"
     assert not Operation.objects.filter(annotation=annotation).exists()
+
+
+def test_accepting_every_membership_puts_a_suggested_cluster_together_in_one_step():
+    """SciCo: the second member joins the cluster the first one opened, within the one step."""
+    topic = make_topic(ProjectFactory(hierarchy=True))
+    user = UserFactory()
+    _, annotation = assign(topic, user)
+    client = APIClient()
+    client.force_authenticate(user)
+    crf, tagger = mention(topic, 0, [[3, 4]]), mention(topic, 1, [[7, 8]])
+    run = SuggestionRun.objects.create(
+        topic=topic, backend="minilm", status="succeeded", progress=1.0, finished_at=timezone.now()
+    )
+    cluster = Suggestion.objects.create(
+        run=run, kind="cluster", position=0, score=0.9, payload={"mentions": [crf.pk, tagger.pk]}
+    )
+    memberships = [
+        Suggestion.objects.create(
+            run=run,
+            kind="membership",
+            position=i,
+            score=0.9,
+            payload={"mention": m.pk, "cluster": cluster.pk},
+        )
+        for i, m in enumerate((crf, tagger))
+    ]
+
+    answer = decide(client, annotation, 0, "accepted", memberships)
+
+    assert answer.status_code == 200, answer.content
+    clusters = {e["new"] for e in answer.json()["effects"] if e["e"] == "member_set"}
+    assert len(clusters) == 1  # one new cluster holds both
+    assert Operation.objects.filter(annotation=annotation).count() == 1
+    undone = client.post(
+        f"/api/annotations/{annotation.pk}/undo/", {"expected_version": 1}, format="json"
+    )
+    assert undone.status_code == 200, undone.content
+    assert not annotation.clusters.exists()
