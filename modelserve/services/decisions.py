@@ -153,8 +153,8 @@ def suggestions_decide(
     if missing:
         raise InvalidOperation(
             "suggestions",
-            f"{len(missing)} of them are not open suggestions of this topic's run "
-            "(the suggestions changed: fetch them again)",
+            f"{len(missing)} of them {'is' if len(missing) == 1 else 'are'} not among the "
+            "suggestions of this topic's run (they changed: reload the suggestions)",
         )
     ordered = sorted(found.values(), key=lambda s: (KIND_ORDER.index(s.kind), -s.score, s.position))
     clusters = run_clusters(run) if accepting else {}
