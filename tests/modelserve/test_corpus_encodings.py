@@ -144,7 +144,8 @@ def test_a_chunk_taken_over_from_a_paused_worker_is_stored_once(corpus, settings
     EncodeChunk.objects.filter(pk=chunk.pk).update(heartbeat_at=stale)
 
     outcome = encoding_service.encode_chunk_execute(chunk_id=chunk.pk, worker="worker-b")
-    late = encoding_service.chunk_store(paused, mention_ids=mention_ids, vectors=vectors)  # the paused one wakes
+    # the paused worker wakes and stores
+    late = encoding_service.chunk_store(paused, mention_ids=mention_ids, vectors=vectors)
 
     assert outcome.startswith("succeeded"), outcome
     assert late is False
