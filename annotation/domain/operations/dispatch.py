@@ -100,6 +100,9 @@ _PLANNERS: dict[OperationName, Planner] = {
         anaphor=op.id("anaphor"),
         antecedent=op.id("antecedent"),
     ),
+    "retype_links": lambda s, op, new_id: links.retype_links(
+        s, links=op.links("links"), type=op.choice("type", LINK_TYPES)
+    ),
     "accept_suggestion": _accept_suggestion,
     "reject_suggestion": lambda s, op, new_id: suggestions.reject_suggestion(
         s, suggestion=op.id("suggestion")

@@ -27,6 +27,7 @@ EditName = Literal[
     "reject_mention",
     "add_link",
     "remove_link",
+    "retype_links",
 ]
 # Decisions on what someone proposed: never nested inside an accepted suggestion.
 SuggestionDecisionName = Literal["accept_suggestion", "reject_suggestion"]
