@@ -102,6 +102,19 @@ def test_links_are_retyped_removed_and_walked_by_key_and_by_click(new_page, arti
     wait_saved(page)
     assert links(page, stored.pk) == before
 
+    # Every one of these keys is in the help.
+    press(page, "?")
+    help = page.get_by_role("dialog", name="Keyboard shortcuts")
+    for described in (
+        "Next link of the current mention",
+        "Previous link of the current mention",
+        "Remove the current link (Delete alone rejects the mention)",
+        "Go to the other end of the current link",
+        "with a second type",
+        "change the current link, or the links ticked in the list",
+    ):
+        expect(help).to_contain_text(described)
+
 
 def click_arc(page, key, modifiers=()):
     """Click the arc of `key` on its stroke (the middle of the path, not of its box)."""
