@@ -67,6 +67,10 @@ def test_a_keyboard_and_screen_reader_user_works_in_the_workspace(new_page, arti
     press(page, "Space")
     wait_saved(page)
     expect(announcer).to_have_text(re.compile(rf"^Done: assign .+ to .{label}.\."))
+    press(page, "c")
+    expect(announcer).to_have_text(f'Collapsed "{label}" in the hierarchy.')
+    press(page, "c")
+    expect(announcer).to_have_text(f'Expanded "{label}" in the hierarchy.')
 
     # Dialogs: opened by key or by the Submit… button, closed, the focus goes to the text
     # (SPACE on the Submit… button would open it again).
