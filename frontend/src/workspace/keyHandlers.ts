@@ -114,6 +114,10 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
       if (store.locked.value) notices.status(readOnlyText(store));
       else ui.bulkAccept = true;
     },
+    decideType: () => {
+      if (store.locked.value) notices.status(readOnlyText(store));
+      else ui.decideAll = true;
+    },
     toggleArcs: () => {
       ui.allArcs = !ui.allArcs;
       notices.status(ui.allArcs ? "Drawing every link." : "Drawing the links of the current mention only.");
