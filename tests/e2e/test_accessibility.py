@@ -135,7 +135,7 @@ def test_every_annotator_page_and_workspace_state_has_no_serious_violation(
         stored, user, [{"op": "assign", "mention": ids[1], "cluster": made.created["cluster"]}]
     )
     _suggestions(topic)
-    chemu = Project.objects.create(name="ChEMU a11y", anaphora=True)
+    chemu = Project.objects.create(name="ChEMU a11y", anaphora=True, allow_add_mentions=True)
     chemu_assignment, _ = assign(topic_from_data(chemu, chemu_demo_topic(2)), user)
     validation, _ = assign(validation_topic(validation_project("Validate a11y")), user)
     onboarding = Project.objects.create(
@@ -171,6 +171,14 @@ def test_every_annotator_page_and_workspace_state_has_no_serious_violation(
     report.check(page, "anaphora workspace")
     press(page, "a", "l")
     report.check(page, "anaphora: anaphor marked, all arcs")
+    press(page, "Escape", "v")
+    expect(page.get_by_role("toolbar", name="Selected text")).to_be_visible()
+    press(page, "e")
+    expect(
+        page.get_by_role("dialog", name="Every occurrence of the selected words")
+    ).to_be_visible()
+    report.check(page, "anaphora: every occurrence dialog")
+    press(page, "Escape")
 
     page.goto(f"/validate/annotations/{validation.annotation.pk}")
     page.locator("[data-current-mention]").wait_for()
