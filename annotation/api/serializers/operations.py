@@ -90,6 +90,20 @@ class LinkOperation(serializers.Serializer):
     antecedent = serializers.IntegerField()
 
 
+class LinkRef(serializers.Serializer):
+    type = link_type()
+    anaphor = serializers.IntegerField()
+    antecedent = serializers.IntegerField()
+
+
+class RetypeLinksOperation(serializers.Serializer):
+    """Give every link of `links` the type `type` (one operation, one undo)."""
+
+    op = serializers.CharField()
+    links = LinkRef(many=True)
+    type = link_type()
+
+
 _EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
     "assign": AssignOperation,
     "merge": MergeOperation,
@@ -104,6 +118,7 @@ _EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
     "reject_mention": RejectMentionOperation,
     "add_link": LinkOperation,
     "remove_link": LinkOperation,
+    "retype_links": RetypeLinksOperation,
 }
 # In the one list's order; a name without a serializer fails here, on import.
 # The PolymorphicProxySerializer's own value type (a class or an instance).

@@ -106,6 +106,9 @@ _PLANNERS: dict[OperationName, Planner] = {
         anaphor=op.id("anaphor"),
         antecedent=op.id("antecedent"),
     ),
+    "retype_links": lambda s, op, new_id: links.retype_links(
+        s, links=op.links("links"), type=op.choice("type", LINK_TYPES)
+    ),
     "add_mentions": _add_mentions,
     "reject_mentions": lambda s, op, new_id: bulk.reject_mentions(s, mentions=op.ids("mentions")),
     "accept_suggestion": _accept_suggestion,

@@ -27,6 +27,7 @@ EditName = Literal[
     "reject_mention",
     "add_link",
     "remove_link",
+    "retype_links",
 ]
 # Many edits as one operation (one undo step); never nested inside an accepted suggestion.
 BulkName = Literal["add_mentions", "reject_mentions"]
