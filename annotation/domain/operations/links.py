@@ -102,6 +102,20 @@ def duplicate_pair_warnings(state: AnnotationState, link: Link) -> list[str]:
     ]
 
 
+def link_removal(state: AnnotationState, link: Link) -> list[fx.Effect]:
+    """The effects that remove `link`: its note and attributes cleared first, so that the
+    inverse (undo) brings them back with the link. Every planner that removes a link (a
+    removal, a rejected mention, a change of type) goes through here."""
+    effects = []
+    note = state.link_notes.get(link, "")
+    if note:
+        effects.append(fx.link_note_set(link, note, ""))
+    for name, value in sorted(state.link_attributes.get(link, {}).items()):
+        effects.append(fx.link_attribute_set(link, name, value, None))
+    effects.append(fx.link_removed(link))
+    return effects
+
+
 def _link(state: AnnotationState, type: str, anaphor: int, antecedent: int) -> Link:
     if type not in LINK_TYPES:
         raise InvalidOperation("type", f"must be one of {', '.join(LINK_TYPES)}, not {type!r}")
@@ -131,4 +145,4 @@ def remove_link(
             f"There is no {type} link from {state.mention_name(anaphor)} to "
             f"{state.mention_name(antecedent)}.",
         )
-    return OperationResult([fx.link_removed(link)])
+    return OperationResult(link_removal(state, link))

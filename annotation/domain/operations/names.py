@@ -27,6 +27,9 @@ EditName = Literal[
     "reject_mention",
     "add_link",
     "remove_link",
+    "set_link_note",
+    "set_link_attribute",
+    "set_cluster_attribute",
 ]
 # Decisions on what someone proposed: never nested inside an accepted suggestion.
 SuggestionDecisionName = Literal["accept_suggestion", "reject_suggestion"]
