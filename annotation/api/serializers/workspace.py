@@ -56,7 +56,9 @@ class ProjectInfo(serializers.Serializer):
         required=False, help_text="annotators may ask for model suggestions on real topics"
     )
     attributes = AttributeDefinition(
-        many=True, help_text="the attributes annotators may set on links and clusters"
+        many=True,
+        required=False,
+        help_text="the attributes annotators may set on links and clusters",
     )
 
 
@@ -100,7 +102,7 @@ class ClusterPayload(serializers.Serializer):
     note = serializers.CharField()
     members = serializers.ListField(child=serializers.IntegerField())
     attributes = serializers.DictField(
-        child=serializers.CharField(), help_text="attribute name -> value"
+        child=serializers.CharField(), required=False, help_text="attribute name -> value"
     )
 
 
@@ -158,7 +160,9 @@ class AnnotationPayload(serializers.Serializer):
         help_text="[type, anaphor, antecedent] triples",
     )
     link_details = LinkDetails(
-        many=True, help_text="the links that carry a note or attributes, with them"
+        many=True,
+        required=False,
+        help_text="the links that carry a note or attributes, with them",
     )
     mentions = MentionPayload(many=True)
     decisions = serializers.DictField(child=decision(), help_text="suggestion id -> decision")

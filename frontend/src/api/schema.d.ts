@@ -1359,7 +1359,7 @@ export interface components {
                 ("COREFERENCE" | "TRANSFORMED" | "REACTION_ASSOCIATED" | "WORK_UP" | "CONTAINED") | number
             ][];
             /** @description the links that carry a note or attributes, with them */
-            link_details: components["schemas"]["LinkDetails"][];
+            link_details?: components["schemas"]["LinkDetails"][];
             mentions: components["schemas"]["MentionPayload"][];
             /** @description suggestion id -> decision */
             decisions: {
@@ -1676,7 +1676,7 @@ export interface components {
             note: string;
             members: number[];
             /** @description attribute name -> value */
-            attributes: {
+            attributes?: {
                 [key: string]: string;
             };
         };
@@ -2811,7 +2811,7 @@ export interface components {
             /** @description annotators may ask for model suggestions on real topics */
             suggestions?: boolean;
             /** @description the attributes annotators may set on links and clusters */
-            attributes: components["schemas"]["AttributeDefinition"][];
+            attributes?: components["schemas"]["AttributeDefinition"][];
             /** @description how many topics it has */
             topics: number;
             /**
@@ -2844,7 +2844,7 @@ export interface components {
             /** @description annotators may ask for model suggestions on real topics */
             suggestions?: boolean;
             /** @description the attributes annotators may set on links and clusters */
-            attributes: components["schemas"]["AttributeDefinition"][];
+            attributes?: components["schemas"]["AttributeDefinition"][];
         };
         ProjectOnboarding: {
             required: boolean;

@@ -72,6 +72,8 @@ export type CommandId =
   | "linkType5"
   | "rejectMention"
   | "toggleArcs"
+  | "linkNote"
+  | "cycleAttribute"
   | "suggest"
   | "acceptSuggestion"
   | "rejectSuggestion"
@@ -221,6 +223,14 @@ export const KEYMAP: readonly KeyBinding[] = [
   e("workspace", "anaphora", ["3"], "linkType3", "… REACTION_ASSOCIATED"),
   e("workspace", "anaphora", ["4"], "linkType4", "… WORK_UP"),
   e("workspace", "anaphora", ["5"], "linkType5", "… CONTAINED"),
+  e("workspace", "anaphora", ["Shift+N"], "linkNote", "Write a note on the current mention's link (Ctrl+Enter saves)"),
+  e(
+    "workspace",
+    "any",
+    ["Alt+1", "Alt+2", "Alt+3", "Alt+4", "Alt+5", "Alt+6", "Alt+7", "Alt+8", "Alt+9"],
+    "cycleAttribute",
+    "Set the project's attribute k of the current mention's link (no link: of the selected cluster) to its next value; after the last, none",
+  ),
   b("workspace", "anaphora", ["L"], "toggleArcs", "Draw all links of the documents, or only those of the current mention"),
   e("workspace", "rejectMentions", ["Delete"], "rejectMention", "Reject the current mention (not a real mention)"),
   e("workspace", "spans", ["V"], "selectText", "Select text by keyboard, from the current mention's first word"),

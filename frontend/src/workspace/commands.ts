@@ -5,6 +5,7 @@ import type { Id, LinkType, Span } from "../api/types";
 import { LINK_TYPES } from "../api/types";
 import type { Link } from "../domain/state";
 import { describeChange } from "./changeText";
+import { createNoteCommands } from "./noteCommands";
 import type { Editing } from "./editing";
 import type { AnnotationStore } from "./stores/annotation";
 import type { NavigationStore } from "./stores/navigation";
@@ -262,6 +263,8 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     fixSpans,
     clickMention,
     reopenMention,
+    // Notes and attributes on links and clusters (./noteCommands.ts).
+    notes: createNoteCommands({ topic, store, nav, editing, notices, mentionLabel, clusterLabel }),
     undo: () => editing.send({ kind: "undo" }, "undo", { done: (applied) => notices.status(describeChange(applied, names)) }),
     redo: () => editing.send({ kind: "redo" }, "redo", { done: (applied) => notices.status(describeChange(applied, names)) }),
   };

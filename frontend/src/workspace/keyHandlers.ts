@@ -101,6 +101,15 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
       if (store.locked.value) notices.status(readOnlyText(store));
       else ui.bulkAccept = true;
     },
+    linkNote: () => {
+      const link = commands.notes.currentLink();
+      if (link !== null) ui.linkNote = link;
+    },
+    // Alt+k, by the physical digit key (keyString): attribute k-1 of the project's list.
+    cycleAttribute: (event) => {
+      const digit = Number(("code" in event && event.code ? event.code.replace("Digit", "") : "") || event.key);
+      if (digit >= 1 && digit <= 9) commands.notes.cycleAttribute(digit - 1);
+    },
     toggleArcs: () => {
       ui.allArcs = !ui.allArcs;
       notices.status(ui.allArcs ? "Drawing every link." : "Drawing the links of the current mention only.");
