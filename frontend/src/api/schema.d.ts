@@ -1331,6 +1331,10 @@ export interface components {
             vs_gold: components["schemas"]["VsGoldSection"];
             /** @description validation projects only */
             validation?: components["schemas"]["ValidationMeasures"];
+            /** @description attribute name -> agreement on it where two annotators drew the same link (projects with link attributes) */
+            attributes?: {
+                [key: string]: components["schemas"]["AttributeAgreement"];
+            };
         };
         /** @enum {string} */
         AnnotationKind: "annotator" | "adjudication" | "gold";
@@ -1577,6 +1581,21 @@ export interface components {
             /** @description null: no limit applies (none set, or qualified) */
             left: number | null;
         };
+        AttributeAgreement: {
+            /** @description units compared, over every annotator pair */
+            units: number;
+            /** Format: double */
+            observed: number | null;
+            /**
+             * Format: double
+             * @description Krippendorff's alpha (nominal) over every annotator
+             */
+            alpha: number | null;
+            /** @description a-b -> scores */
+            pairs: {
+                [key: string]: components["schemas"]["AttributePairScores"];
+            };
+        };
         /** @description One attribute annotators may set on links and clusters, with its allowed values. */
         AttributeDefinition: {
             name: string;
@@ -1587,6 +1606,20 @@ export interface components {
             name: string;
             /** @description its allowed values (1-9, each its own; the workspace picks them by digit) */
             values: string[];
+        };
+        AttributePairScores: {
+            /** @description links both drew, one of them with a value of the attribute */
+            units: number;
+            /**
+             * Format: double
+             * @description the share with equal values
+             */
+            observed: number | null;
+            /**
+             * Format: double
+             * @description Cohen's kappa
+             */
+            kappa: number | null;
         };
         BackendChoice: {
             name: string;
