@@ -74,10 +74,10 @@ def project_agreement(project: Project) -> dict:
         keep_singletons=KEEP_SINGLETONS,
     )
     result["vs_gold"] = annotators_vs_gold(project, work=work, gold=gold, records=records)
-    # Where two annotators drew the same link: do they give it the same attribute values?
-    result["attributes"] = project_attribute_agreement(project, work)
     if project.validation:
         result["validation"] = validation_measures(project)
+    # Where two annotators drew the same link: do they give it the same attribute values?
+    result["attributes"] = project_attribute_agreement(project, work)
     return result
 
 
