@@ -53,6 +53,11 @@ _BY_NAME = {
     "add_mention": "mention",
     "fix_span": "mention",
     "reject_mention": "mention",
+    # Bulk steps: one decision of the annotator each, however many changes it makes.
+    "add_mentions": "mention",
+    "reject_mentions": "mention",
+    "accept_suggestions": "suggestion_accept",
+    "reject_suggestions": "suggestion_reject",
 }
 # Potato's rubber-stamping threshold on the median acceptance latency.
 RUBBER_STAMP_SECONDS = 0.5

@@ -16,8 +16,10 @@ from rest_framework import serializers
 from annotation.api.serializers.effects import link_type
 from annotation.api.serializers.fields import Shaped, span_list
 from annotation.domain.operations.names import (
+    BULK_OPERATIONS,
     DECISION_OPERATIONS,
     EDIT_OPERATIONS,
+    BulkName,
     DecisionName,
     EditName,
 )
@@ -133,6 +135,31 @@ EDIT_OPERATION = PolymorphicProxySerializer(
 )
 
 
+class MentionPlace(serializers.Serializer):
+    document = serializers.IntegerField()
+    spans = span_list()
+
+
+class AddMentionsOperation(serializers.Serializer):
+    """A mention at each place, as one operation (one undo step); refused whole if one is."""
+
+    op = serializers.CharField()
+    mentions = MentionPlace(many=True)
+
+
+class RejectMentionsOperation(serializers.Serializer):
+    """Reject each mention, as one operation (one undo step); refused whole if one is."""
+
+    op = serializers.CharField()
+    mentions = serializers.ListField(child=serializers.IntegerField())
+
+
+_BULK_SERIALIZERS: dict[BulkName, type[serializers.Serializer]] = {
+    "add_mentions": AddMentionsOperation,
+    "reject_mentions": RejectMentionsOperation,
+}
+
+
 class AcceptSuggestionOperation(serializers.Serializer):
     op = serializers.CharField()
     suggestion = serializers.IntegerField()
@@ -161,9 +188,11 @@ _DECISION_SERIALIZERS: dict[DecisionName, type[serializers.Serializer]] = {
     "reject_suggestion": RejectSuggestionOperation,
     "validate": ValidateOperation,
 }
-SHAPES: dict[str, Shape] = EDIT_SHAPES | {
-    name: _DECISION_SERIALIZERS[name] for name in DECISION_OPERATIONS
-}
+SHAPES: dict[str, Shape] = (
+    EDIT_SHAPES
+    | {name: _BULK_SERIALIZERS[name] for name in BULK_OPERATIONS}
+    | {name: _DECISION_SERIALIZERS[name] for name in DECISION_OPERATIONS}
+)
 
 OPERATION: PolymorphicProxySerializer = PolymorphicProxySerializer(
     component_name="Operation", serializers=SHAPES, resource_type_field_name="op"

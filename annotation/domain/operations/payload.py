@@ -95,5 +95,12 @@ class Payload:
             )
         return tuple((start, end) for start, end in value)
 
+    def objects(self, name: str) -> list[Payload]:
+        """A non-empty list of JSON objects, each read as a payload (`mentions[2].spans`)."""
+        value = self._get(name)
+        if not isinstance(value, list) or not value:
+            raise InvalidOperation(self.field(name), "must be a non-empty list")
+        return [Payload(item, prefix=f"{self.field(name)}[{i}].") for i, item in enumerate(value)]
+
     def nested(self, name: str) -> Payload:
         return Payload(self._get(name), prefix=self.field(name) + ".")

@@ -168,6 +168,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/annotations/{id}/suggestions/decide/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Accept or reject the suggestions named, as ONE operation (one undo step). */
+        post: operations["annotations_suggestions_decide_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/annotations/{id}/timeline/": {
         parameters: {
             query?: never;
@@ -1252,6 +1269,15 @@ export interface components {
                 number
             ][];
         };
+        /** @description A mention at each place, as one operation (one undo step); refused whole if one is. */
+        AddMentionsOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "add_mentions";
+            mentions: components["schemas"]["MentionPlace"][];
+        };
         AddedMention: {
             /** @description the id in the annotator's annotation only */
             id: number;
@@ -1738,6 +1764,18 @@ export interface components {
         };
         CursorRequestRequest: {
             mention: number | null;
+        };
+        DecideRequestRequest: {
+            expected_version: number;
+            decision: components["schemas"]["DecisionEnum"];
+            /** @description the open suggestions of one kind the annotator was shown the count of */
+            suggestions: [
+                number,
+                ...number[]
+            ];
+            run?: number | null;
+            /** @default  */
+            client_id?: string;
         };
         /** @enum {string} */
         Decision: "accepted" | "rejected";
@@ -2441,6 +2479,13 @@ export interface components {
             added: boolean;
             rejected: boolean;
         };
+        MentionPlace: {
+            document: number;
+            spans: [
+                number,
+                number
+            ][];
+        };
         MentionRemovedEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2564,7 +2609,7 @@ export interface components {
             old: string;
             new: string;
         };
-        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
+        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["AddMentionsOperation"] | components["schemas"]["RejectMentionsOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
         /** @enum {string} */
         OperationKind: "do" | "undo" | "redo";
         OperationRequestRequest: {
@@ -3017,6 +3062,15 @@ export interface components {
              */
             op: "reject_mention";
             mention: number;
+        };
+        /** @description Reject each mention, as one operation (one undo step); refused whole if one is. */
+        RejectMentionsOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "reject_mentions";
+            mentions: number[];
         };
         RejectSuggestionOperation: {
             /**
@@ -4721,6 +4775,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppliedBatch"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `version_conflict`, `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionConflict"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_suggestions_decide_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DecideRequestRequest"];
+                "multipart/form-data": components["schemas"]["DecideRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Applied"];
                 };
             };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */

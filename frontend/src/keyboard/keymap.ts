@@ -79,6 +79,7 @@ export type CommandId =
   | "rejectSuggestion"
   | "nextSuggestion"
   | "acceptAbove"
+  | "decideType"
   | "treeAcceptSuggestion"
   | "treeRejectSuggestion"
   | "treeUp"
@@ -105,6 +106,7 @@ export type CommandId =
   | "selectionAdd"
   | "selectionFix"
   | "selectionAddPart"
+  | "selectionEvery"
   | "selectionCancel"
   | "selectText"
   | "selectionLeft"
@@ -241,6 +243,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "any", ["G"], "nextSuggestion", "Go to the next open suggestion (suggested mentions included)"),
   e("workspace", "any", ["Q"], "questions", "Questions: the model asks its most uncertain decisions one at a time (Q or Escape: leave)"),
   e("workspace", "any", ["Shift+Y"], "acceptAbove", "Accept every suggestion above a score… (choose it, Enter)"),
+  e("workspace", "any", ["Shift+X"], "decideType", "Accept or reject every suggestion of one type… (a link type, suggested mentions, …; one undo step)"),
   e("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
   e("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),
   b("workspace", "any", ["?"], "help", "Show or hide this help"),
@@ -289,6 +292,13 @@ export const KEYMAP: readonly KeyBinding[] = [
   e("selection", "addMentions", ["Enter"], "selectionAdd", "Selection: add it as a new mention"),
   e("selection", "fixSpans", ["F"], "selectionFix", "Selection: make it the span of the current mention"),
   e("selection", "fixSpans", ["+"], "selectionAddPart", "Selection: add it as another part of the current mention"),
+  e(
+    "selection",
+    "mentions",
+    ["E"],
+    "selectionEvery",
+    "Selection: add a mention at every occurrence of its words in the topic, or reject every mention of them… (counts first; one undo step)",
+  ),
   b("selection", "spans", ["ArrowLeft", "Ctrl+ArrowLeft"], "selectionLeft", "Selection: move one word left"),
   b("selection", "spans", ["ArrowRight", "Ctrl+ArrowRight"], "selectionRight", "Selection: move one word right"),
   b("selection", "spans", ["Shift+ArrowLeft", "Ctrl+Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),

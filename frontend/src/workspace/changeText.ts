@@ -101,6 +101,19 @@ export function describeOperation(name: string, effects: readonly Effect[], name
       const set = first(effects, "rejected_set");
       return set ? `rejection of ${names.mention(set.mention)}` : "rejection";
     }
+    case "add_mentions": {
+      const n = all(effects, "mention_added").length;
+      return `adding ${n} mention${n === 1 ? "" : "s"}`;
+    }
+    case "reject_mentions": {
+      const n = all(effects, "rejected_set").length;
+      return `rejection of ${n} mention${n === 1 ? "" : "s"}`;
+    }
+    case "accept_suggestions":
+    case "reject_suggestions": {
+      const n = all(effects, "suggestion_decided").length;
+      return `${name === "accept_suggestions" ? "accepting" : "rejecting"} ${n} suggestion${n === 1 ? "" : "s"}`;
+    }
     case "accept_suggestion":
       return "accepting a suggestion";
     case "reject_suggestion":

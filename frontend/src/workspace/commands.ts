@@ -3,6 +3,7 @@
 
 import type { Id, LinkType, Span } from "../api/types";
 import { LINK_TYPES } from "../api/types";
+import type { Occurrence } from "../domain/occurrences";
 import type { Link } from "../domain/state";
 import { describeChange } from "./changeText";
 import { createNoteCommands } from "./noteCommands";
@@ -219,6 +220,23 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     });
   }
 
+  /** A mention at each occurrence (../domain/occurrences.ts), as one change (one undo step). */
+  function addMentions(text: string, places: readonly Occurrence[]): void {
+    const mentions = places.map((o) => ({ document: o.document, spans: [[o.start, o.end] as Span] }));
+    const what = `add ${mentions.length} mention${mentions.length === 1 ? "" : "s"} of ${quote(text)}`;
+    editing.op({ op: "add_mentions", mentions }, what, {
+      done: () => notices.status(`Added ${mentions.length} mention${mentions.length === 1 ? "" : "s"} of ${quote(text)} (one step: Ctrl+Z removes them all).`),
+    });
+  }
+
+  /** Reject every one of `mentions` (the mentions of one text), as one change. */
+  function rejectMentions(text: string, mentions: readonly Id[]): void {
+    const what = `reject ${mentions.length} mention${mentions.length === 1 ? "" : "s"} of ${quote(text)}`;
+    editing.op({ op: "reject_mentions", mentions: [...mentions] }, what, {
+      done: () => notices.status(`Rejected ${mentions.length} mention${mentions.length === 1 ? "" : "s"} of ${quote(text)} (one step: Ctrl+Z brings them back).`),
+    });
+  }
+
   function fixSpans(mention: Id, spans: Span[]): void {
     const doc = state().mentions.get(mention)?.document;
     if (doc === undefined) return;
@@ -260,6 +278,8 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     removeLink,
     rejectCurrent,
     addMention,
+    addMentions,
+    rejectMentions,
     fixSpans,
     clickMention,
     reopenMention,

@@ -110,6 +110,10 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
       const digit = Number(("code" in event && event.code ? event.code.replace("Digit", "") : "") || event.key);
       if (digit >= 1 && digit <= 9) commands.notes.cycleAttribute(digit - 1);
     },
+    decideType: () => {
+      if (store.locked.value) notices.status(readOnlyText(store));
+      else ui.decideAll = true;
+    },
     toggleArcs: () => {
       ui.allArcs = !ui.allArcs;
       notices.status(ui.allArcs ? "Drawing every link." : "Drawing the links of the current mention only.");

@@ -2,7 +2,7 @@
 // the annotation does not depend on it.
 
 import { reactive } from "vue";
-import type { Id } from "../../api/types";
+import type { Id, Span } from "../../api/types";
 import type { Link } from "../../domain/state";
 
 /** What a cluster picker chooses: a merge target (M), the parent (P) or another parent (Shift+P). */
@@ -20,6 +20,10 @@ export interface UiStore {
   confirmSubmit: boolean;
   /** The bulk-accept dialog (Shift+Y). */
   bulkAccept: boolean;
+  /** Accept or reject every suggestion of one kind (Shift+X). */
+  decideAll: boolean;
+  /** Add or remove a mention at every occurrence of the selected words (E on a selection). */
+  everyOccurrence: { document: Id; spans: Span[] } | null;
   /** Question mode (Q): the model's most uncertain suggestions asked one at a time. */
   questions: boolean;
   /** The last threshold chosen in it. */
@@ -61,6 +65,8 @@ export function createUiStore(): UiStore {
     help: false,
     confirmSubmit: false,
     bulkAccept: false,
+    decideAll: false,
+    everyOccurrence: null,
     questions: false,
     bulkThreshold: 0.8,
     allArcs: false,
