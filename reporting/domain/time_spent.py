@@ -47,6 +47,7 @@ _BY_NAME = {
     "remove_edge": "hierarchy_edge",
     "add_link": "link",
     "remove_link": "link",
+    "retype_links": "link",
     "accept_suggestion": "suggestion_accept",
     "reject_suggestion": "suggestion_reject",
     "validate": "validation",

@@ -26,7 +26,7 @@ def test_a_note_and_an_attribute_are_set_by_key_kept_and_exported(new_page, arti
     note.fill("the organic layer, not the aqueous one")
     press(page, "Control+Enter")
     wait_saved(page)
-    press(page, "Alt+Digit1")  # certainty: its first value
+    press(page, "Control+Alt+Digit1")  # certainty: its first value
     expect(page.locator(".notice-statuses")).to_contain_text("certainty of the")
     wait_saved(page)
 

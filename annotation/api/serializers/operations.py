@@ -106,6 +106,20 @@ class SetClusterAttributeOperation(serializers.Serializer):
     value = serializers.CharField(allow_null=True, help_text="one of its values; null clears it")
 
 
+class LinkRef(serializers.Serializer):
+    type = link_type()
+    anaphor = serializers.IntegerField()
+    antecedent = serializers.IntegerField()
+
+
+class RetypeLinksOperation(serializers.Serializer):
+    """Give every link of `links` the type `type` (one operation, one undo)."""
+
+    op = serializers.CharField()
+    links = LinkRef(many=True)
+    type = link_type()
+
+
 _EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
     "assign": AssignOperation,
     "merge": MergeOperation,
@@ -123,6 +137,7 @@ _EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
     "set_link_note": SetLinkNoteOperation,
     "set_link_attribute": SetLinkAttributeOperation,
     "set_cluster_attribute": SetClusterAttributeOperation,
+    "retype_links": RetypeLinksOperation,
 }
 # In the one list's order; a name without a serializer fails here, on import.
 # The PolymorphicProxySerializer's own value type (a class or an instance).

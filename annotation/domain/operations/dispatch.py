@@ -119,6 +119,9 @@ _PLANNERS: dict[OperationName, Planner] = {
     "set_cluster_attribute": lambda s, op, new_id: notes.set_cluster_attribute(
         s, cluster=op.id("cluster"), name=op.text("name"), value=op.optional_text("value")
     ),
+    "retype_links": lambda s, op, new_id: links.retype_links(
+        s, links=op.links("links"), type=op.choice("type", LINK_TYPES)
+    ),
     "add_mentions": _add_mentions,
     "reject_mentions": lambda s, op, new_id: bulk.reject_mentions(s, mentions=op.ids("mentions")),
     "accept_suggestion": _accept_suggestion,

@@ -30,6 +30,7 @@ EditName = Literal[
     "set_link_note",
     "set_link_attribute",
     "set_cluster_attribute",
+    "retype_links",
 ]
 # Many edits as one operation (one undo step); never nested inside an accepted suggestion.
 BulkName = Literal["add_mentions", "reject_mentions"]

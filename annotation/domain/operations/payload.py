@@ -78,6 +78,18 @@ class Payload:
             raise InvalidOperation(self.field(name), f"must hold integer ids only, not {value!r}")
         return list(dict.fromkeys(value))
 
+    def links(self, name: str) -> list[tuple[str, int, int]]:
+        """A non-empty list of links, each `{"type", "anaphor", "antecedent"}`, as triples
+        (the type is checked by the planner, which names the allowed ones)."""
+        value = self._get(name)
+        if not isinstance(value, list) or not value:
+            raise InvalidOperation(self.field(name), "must be a non-empty list of links")
+        out = []
+        for i, item in enumerate(value):
+            link = Payload(item, f"{self.field(name)}[{i}].")
+            out.append((link.text("type"), link.id("anaphor"), link.id("antecedent")))
+        return out
+
     def spans(self, name: str) -> Spans:
         """`[[start, end], ...]`, non-empty, integers; the rules on spans are checked later."""
         value = self._get(name)

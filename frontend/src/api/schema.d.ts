@@ -1890,7 +1890,7 @@ export interface components {
             parent: number;
             child: number;
         };
-        EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"];
+        EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["RetypeLinksOperation"];
         Effect: components["schemas"]["ClusterCreatedEffect"] | components["schemas"]["ClusterDeletedEffect"] | components["schemas"]["MemberSetEffect"] | components["schemas"]["EdgeAddedEffect"] | components["schemas"]["EdgeRemovedEffect"] | components["schemas"]["LabelSetEffect"] | components["schemas"]["NoteSetEffect"] | components["schemas"]["LinkAddedEffect"] | components["schemas"]["LinkRemovedEffect"] | components["schemas"]["MentionAddedEffect"] | components["schemas"]["MentionRemovedEffect"] | components["schemas"]["SpansSetEffect"] | components["schemas"]["RejectedSetEffect"] | components["schemas"]["SuggestionDecidedEffect"] | components["schemas"]["ValidationSetEffect"] | components["schemas"]["LinkNoteSetEffect"] | components["schemas"]["LinkAttributeSetEffect"] | components["schemas"]["ClusterAttributeSetEffect"];
         /**
          * @description Every refusal: what `exception_handler` and the views below answer. The details differ
@@ -2368,6 +2368,11 @@ export interface components {
             anaphor: number;
             antecedent: number;
         };
+        LinkRef: {
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+        };
         LinkRemovedEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2609,7 +2614,7 @@ export interface components {
             old: string;
             new: string;
         };
-        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["AddMentionsOperation"] | components["schemas"]["RejectMentionsOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
+        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["RetypeLinksOperation"] | components["schemas"]["AddMentionsOperation"] | components["schemas"]["RejectMentionsOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
         /** @enum {string} */
         OperationKind: "do" | "undo" | "redo";
         OperationRequestRequest: {
@@ -3135,6 +3140,16 @@ export interface components {
             op: "rename";
             cluster: number;
             label: string;
+        };
+        /** @description Give every link of `links` the type `type` (one operation, one undo). */
+        RetypeLinksOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "retype_links";
+            links: components["schemas"]["LinkRef"][];
+            type: components["schemas"]["LinkType"];
         };
         RuleRequestRequest: {
             /** @description practice topic ids; none: not required */

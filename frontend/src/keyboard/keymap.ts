@@ -74,6 +74,11 @@ export type CommandId =
   | "toggleArcs"
   | "linkNote"
   | "cycleAttribute"
+  | "linkAlso"
+  | "nextLink"
+  | "prevLink"
+  | "followLink"
+  | "removeLink"
   | "suggest"
   | "acceptSuggestion"
   | "rejectSuggestion"
@@ -220,7 +225,13 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "hierarchy", ["T"], "focusTree", "Go to the hierarchy tree"),
   b("workspace", "hierarchy", ["B"], "focusBank", "Go to the cluster bank"),
   e("workspace", "anaphora", ["A"], "markAnaphor", "Take the current mention as the anaphor of a new link"),
-  e("workspace", "anaphora", ["1"], "linkType1", "Link the anaphor to the current mention: COREFERENCE"),
+  e(
+    "workspace",
+    "anaphora",
+    ["1"],
+    "linkType1",
+    "Link the anaphor to the current mention (a pair linked already changes type); with no anaphor, change the current link, or the links ticked in the list, to: COREFERENCE",
+  ),
   e("workspace", "anaphora", ["2"], "linkType2", "… TRANSFORMED"),
   e("workspace", "anaphora", ["3"], "linkType3", "… REACTION_ASSOCIATED"),
   e("workspace", "anaphora", ["4"], "linkType4", "… WORK_UP"),
@@ -229,10 +240,15 @@ export const KEYMAP: readonly KeyBinding[] = [
   e(
     "workspace",
     "any",
-    ["Alt+1", "Alt+2", "Alt+3", "Alt+4", "Alt+5", "Alt+6", "Alt+7", "Alt+8", "Alt+9"],
+    ["Ctrl+Alt+1", "Ctrl+Alt+2", "Ctrl+Alt+3", "Ctrl+Alt+4", "Ctrl+Alt+5", "Ctrl+Alt+6", "Ctrl+Alt+7", "Ctrl+Alt+8", "Ctrl+Alt+9"],
     "cycleAttribute",
     "Set the project's attribute k of the current mention's link (no link: of the selected cluster) to its next value; after the last, none",
   ),
+  e("workspace", "anaphora", ["Alt+1", "Alt+2", "Alt+3", "Alt+4", "Alt+5"], "linkAlso", "Link the anaphor to the current mention with a second type, keeping the pair's link"),
+  b("workspace", "anaphora", ["]"], "nextLink", "Next link of the current mention: it becomes the current link (bold, and marked in the list)"),
+  b("workspace", "anaphora", ["["], "prevLink", "Previous link of the current mention"),
+  b("workspace", "anaphora", ["O"], "followLink", "Go to the other end of the current link, scrolled into view however far (O again: back)"),
+  e("workspace", "anaphora", ["Shift+Delete"], "removeLink", "Remove the current link (Delete alone rejects the mention)"),
   b("workspace", "anaphora", ["L"], "toggleArcs", "Draw all links of the documents, or only those of the current mention"),
   e("workspace", "rejectMentions", ["Delete"], "rejectMention", "Reject the current mention (not a real mention)"),
   e("workspace", "spans", ["V"], "selectText", "Select text by keyboard, from the current mention's first word"),

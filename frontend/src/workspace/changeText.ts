@@ -89,6 +89,15 @@ export function describeOperation(name: string, effects: readonly Effect[], name
       const set = first(effects, "cluster_attribute_set");
       return set ? `${set.name} change of ${cluster(set.cluster)}` : "cluster attribute change";
     }
+    case "retype_links": {
+      const added = all(effects, "link_added");
+      const removed = all(effects, "link_removed");
+      if (added.length === 1 && removed.length === 1) {
+        const [was, now] = [removed[0]!, added[0]!];
+        return `the change of the link ${names.mention(now.anaphor)} → ${names.mention(now.antecedent)} from ${was.type} to ${now.type}`;
+      }
+      return added.length ? `the change of ${added.length} links to ${added[0]!.type}` : "a change of link types";
+    }
     case "add_mention": {
       const added = first(effects, "mention_added");
       return added ? `adding the mention ${names.text(added.document, added.spans)}` : "new mention";

@@ -1,13 +1,14 @@
 // Notes and attributes on links and clusters: the commands behind Shift+N (a link's note) and
-// Alt+1-9 (the project's attribute k, set to its next value), and the link they act on.
+// Ctrl+Alt+1-9 (the project's attribute k, set to its next value), and the link they act on.
 //
-// The link a key acts on is the current mention's: its first link as the anaphor in the
-// text's order, else its first as the antecedent (the link list shows the same order).
+// The link a key acts on is the current link ([ and ] choose it) when it touches the current
+// mention, else the current mention's first link (./linkEditing.ts's order, the list's).
 
 import type { Id } from "../api/types";
 import type { Link } from "../domain/state";
 import { linkKey } from "../domain/state";
 import type { Editing } from "./editing";
+import { linksOfMention } from "./linkEditing";
 import type { AnnotationStore } from "./stores/annotation";
 import type { NavigationStore } from "./stores/navigation";
 import type { Notices } from "./stores/notices";
@@ -39,13 +40,10 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
   }
 
   function linkOf(mention: Id): Link | null {
-    const s = state();
-    const start = (id: Id) => s.mentions.get(id)?.spans[0]?.[0] ?? 0;
-    const links = [...(s.mentionLinks.get(mention) ?? [])].map((key) => s.links.get(key)!).filter(Boolean);
-    const byText = (a: Link, b: Link) => start(a.antecedent) - start(b.antecedent) || start(a.anaphor) - start(b.anaphor);
-    const asAnaphor = links.filter((l) => l.anaphor === mention).sort(byText);
-    const asAntecedent = links.filter((l) => l.antecedent === mention).sort(byText);
-    return asAnaphor[0] ?? asAntecedent[0] ?? null;
+    const key = nav.link.value.value;
+    const chosen = key === null ? undefined : state().links.get(key);
+    if (chosen && (chosen.anaphor === mention || chosen.antecedent === mention)) return chosen;
+    return linksOfMention(state(), mention)[0] ?? null;
   }
 
   /** The link the keys act on, or null with a word on how to get one. */
@@ -81,14 +79,14 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
   }
 
   /**
-   * Alt+k: attribute k of the current link (anaphora), else of the selected cluster, to its
+   * Ctrl+Alt+k: attribute k of the current link (anaphora), else of the selected cluster, to its
    * next value; after the last value it is cleared. Says what it set.
    */
   function cycleAttribute(index: number): void {
     const attribute = attributes()[index];
     if (attribute === undefined) {
       const count = attributes().length;
-      notices.status(count ? `This project has ${count} attribute${count === 1 ? "" : "s"}: Alt+1 to Alt+${count}.` : "This project defines no attributes.");
+      notices.status(count ? `This project has ${count} attribute${count === 1 ? "" : "s"}: Ctrl+Alt+1 to Ctrl+Alt+${count}.` : "This project defines no attributes.");
       return;
     }
     const mention = nav.current.value.value;

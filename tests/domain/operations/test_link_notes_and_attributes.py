@@ -137,3 +137,16 @@ def test_a_cluster_emptied_by_a_move_loses_its_attributes_until_undo():
     assert 2 not in session.state.clusters
     session.undo()
     assert session.state.clusters[2].attributes == {"certainty": "low"}
+
+
+def test_retyping_a_link_carries_its_note_and_attributes_and_undo_puts_them_back():
+    session = linked()
+    session.do({"op": "set_link_note", **LINK, "note": "why"})
+    session.do({"op": "set_link_attribute", **LINK, "name": "certainty", "value": "low"})
+    session.do({"op": "retype_links", "links": [LINK], "type": "WORK_UP"})
+    new = Link("WORK_UP", 2, 1)
+    assert session.state.link_notes == {new: "why"}
+    assert session.state.link_attributes == {new: {"certainty": "low"}}
+    session.undo()
+    assert session.state.link_notes == {KEY: "why"}
+    assert session.state.link_attributes == {KEY: {"certainty": "low"}}

@@ -93,7 +93,7 @@ export function parseAttributes(text: string): { attributes: AttributeDefinition
     if (attributes.some((a) => a.name === name)) return { attributes, error: `${where}: ${name} is defined twice.` };
     attributes.push({ name, values });
   }
-  if (attributes.length > 9) return { attributes, error: "At most 9 attributes (Alt+1 to Alt+9 set them)." };
+  if (attributes.length > 9) return { attributes, error: "At most 9 attributes (Ctrl+Alt+1 to Ctrl+Alt+9 set them)." };
   return { attributes, error: null };
 }
 

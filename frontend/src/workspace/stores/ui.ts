@@ -36,6 +36,8 @@ export interface UiStore {
   collapsed: Set<Id>;
   /** Members of the selected cluster ticked to be split off (S, or the Split button). */
   ticked: Set<Id>;
+  /** Anaphora links ticked in the link list (or Shift-clicked on their arcs): 1-5 retypes them all. */
+  chosenLinks: Set<string>;
   /** The sign-in dialog is open (the session expired). */
   signIn: boolean;
   /** Draw suggested hierarchy edges in the tree. */
@@ -72,6 +74,7 @@ export function createUiStore(): UiStore {
     allArcs: false,
     collapsed: new Set<Id>(),
     ticked: new Set<Id>(),
+    chosenLinks: new Set<string>(),
     signIn: false,
     suggestedEdges: true,
     bankShare: savedBankShare(),
