@@ -29,11 +29,24 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     const cluster = commands.requireSelected(what);
     if (cluster !== null) run(cluster);
   };
+  // Selecting a cluster changes only colours: say which one it is.
+  const announceSelected = () => {
+    const selected = nav.selected.value.value;
+    if (selected === null) return;
+    const size = store.state.value.clusters.get(selected)?.members.size ?? 0;
+    notices.announce(`Selected ${commands.clusterLabel(selected)}, ${size === 1 ? "1 mention" : `${size} mentions`}.`);
+  };
   return {
     assign: () => commands.assignCurrent(false),
     assignNew: () => commands.assignCurrent(true),
-    prevCluster: () => nav.selectRelative(-1),
-    nextCluster: () => nav.selectRelative(1),
+    prevCluster: () => {
+      nav.selectRelative(-1);
+      announceSelected();
+    },
+    nextCluster: () => {
+      nav.selectRelative(1);
+      announceSelected();
+    },
     nextMention: () => nav.step(1),
     prevMention: () => nav.step(-1),
     nextUnassigned: () => {
