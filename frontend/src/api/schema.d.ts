@@ -1437,6 +1437,10 @@ export interface components {
             vs_gold: components["schemas"]["VsGoldSection"];
             /** @description validation projects only */
             validation?: components["schemas"]["ValidationMeasures"];
+            /** @description attribute name -> agreement on it where two annotators drew the same link (projects with link attributes) */
+            attributes?: {
+                [key: string]: components["schemas"]["AttributeAgreement"];
+            };
         };
         /** @enum {string} */
         AnnotationKind: "annotator" | "adjudication" | "gold";
@@ -1464,6 +1468,8 @@ export interface components {
                 ("COREFERENCE" | "TRANSFORMED" | "REACTION_ASSOCIATED" | "WORK_UP" | "CONTAINED") | number,
                 ("COREFERENCE" | "TRANSFORMED" | "REACTION_ASSOCIATED" | "WORK_UP" | "CONTAINED") | number
             ][];
+            /** @description the links that carry a note or attributes, with them */
+            link_details?: components["schemas"]["LinkDetails"][];
             mentions: components["schemas"]["MentionPayload"][];
             /** @description suggestion id -> decision */
             decisions: {
@@ -1681,6 +1687,46 @@ export interface components {
             /** @description null: no limit applies (none set, or qualified) */
             left: number | null;
         };
+        AttributeAgreement: {
+            /** @description units compared, over every annotator pair */
+            units: number;
+            /** Format: double */
+            observed: number | null;
+            /**
+             * Format: double
+             * @description Krippendorff's alpha (nominal) over every annotator
+             */
+            alpha: number | null;
+            /** @description a-b -> scores */
+            pairs: {
+                [key: string]: components["schemas"]["AttributePairScores"];
+            };
+        };
+        /** @description One attribute annotators may set on links and clusters, with its allowed values. */
+        AttributeDefinition: {
+            name: string;
+            values: string[];
+        };
+        /** @description An attribute annotators may set on links and clusters, e.g. certainty: high, low. */
+        AttributeDefinitionInputRequest: {
+            name: string;
+            /** @description its allowed values (1-9, each its own; the workspace picks them by digit) */
+            values: string[];
+        };
+        AttributePairScores: {
+            /** @description links both drew, one of them with a value of the attribute */
+            units: number;
+            /**
+             * Format: double
+             * @description the share with equal values
+             */
+            observed: number | null;
+            /**
+             * Format: double
+             * @description Cohen's kappa
+             */
+            kappa: number | null;
+        };
         BackendChoice: {
             name: string;
             /** @description has a model folder to choose */
@@ -1732,6 +1778,17 @@ export interface components {
                 number
             ][];
         };
+        ClusterAttributeSetEffect: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            e: "cluster_attribute_set";
+            cluster: number;
+            name: string;
+            old: string | null;
+            new: string | null;
+        };
         ClusterCreatedEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1757,6 +1814,10 @@ export interface components {
             label: string;
             note: string;
             members: number[];
+            /** @description attribute name -> value */
+            attributes?: {
+                [key: string]: string;
+            };
         };
         ClusterSize: {
             size: number;
@@ -1949,8 +2010,8 @@ export interface components {
             parent: number;
             child: number;
         };
-        EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["RetypeLinksOperation"];
-        Effect: components["schemas"]["ClusterCreatedEffect"] | components["schemas"]["ClusterDeletedEffect"] | components["schemas"]["MemberSetEffect"] | components["schemas"]["EdgeAddedEffect"] | components["schemas"]["EdgeRemovedEffect"] | components["schemas"]["LabelSetEffect"] | components["schemas"]["NoteSetEffect"] | components["schemas"]["LinkAddedEffect"] | components["schemas"]["LinkRemovedEffect"] | components["schemas"]["MentionAddedEffect"] | components["schemas"]["MentionRemovedEffect"] | components["schemas"]["SpansSetEffect"] | components["schemas"]["RejectedSetEffect"] | components["schemas"]["SuggestionDecidedEffect"] | components["schemas"]["ValidationSetEffect"];
+        EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["RetypeLinksOperation"];
+        Effect: components["schemas"]["ClusterCreatedEffect"] | components["schemas"]["ClusterDeletedEffect"] | components["schemas"]["MemberSetEffect"] | components["schemas"]["EdgeAddedEffect"] | components["schemas"]["EdgeRemovedEffect"] | components["schemas"]["LabelSetEffect"] | components["schemas"]["NoteSetEffect"] | components["schemas"]["LinkAddedEffect"] | components["schemas"]["LinkRemovedEffect"] | components["schemas"]["MentionAddedEffect"] | components["schemas"]["MentionRemovedEffect"] | components["schemas"]["SpansSetEffect"] | components["schemas"]["RejectedSetEffect"] | components["schemas"]["SuggestionDecidedEffect"] | components["schemas"]["ValidationSetEffect"] | components["schemas"]["LinkNoteSetEffect"] | components["schemas"]["LinkAttributeSetEffect"] | components["schemas"]["ClusterAttributeSetEffect"];
         EncodingRequestRequest: {
             /** @description an encoder folder inside the model folders the server allows; null: the packaged MiniLM */
             encoder_path?: string | null;
@@ -2396,12 +2457,48 @@ export interface components {
             anaphor: number;
             antecedent: number;
         };
+        LinkAttributeSetEffect: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            e: "link_attribute_set";
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            name: string;
+            old: string | null;
+            new: string | null;
+        };
         LinkCounts: {
             COREFERENCE: number;
             TRANSFORMED: number;
             REACTION_ASSOCIATED: number;
             WORK_UP: number;
             CONTAINED: number;
+        };
+        /** @description What an annotator wrote on one link: its note and attribute values. */
+        LinkDetails: {
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            note: string;
+            /** @description attribute name -> value */
+            attributes: {
+                [key: string]: string;
+            };
+        };
+        LinkNoteSetEffect: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            e: "link_note_set";
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            old: string;
+            new: string;
         };
         LinkOperation: {
             /**
@@ -2659,7 +2756,7 @@ export interface components {
             old: string;
             new: string;
         };
-        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["RetypeLinksOperation"] | components["schemas"]["AddMentionsOperation"] | components["schemas"]["RejectMentionsOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
+        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["RetypeLinksOperation"] | components["schemas"]["AddMentionsOperation"] | components["schemas"]["RejectMentionsOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
         /** @enum {string} */
         OperationKind: "do" | "undo" | "redo";
         OperationRequestRequest: {
@@ -2752,6 +2849,8 @@ export interface components {
             in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
+            /** @description the attributes annotators may set on links and clusters, each a name and its allowed values (e.g. certainty: high, low) */
+            attributes?: components["schemas"]["AttributeDefinitionInputRequest"][];
             /**
              * @description what a validation project's clusters are, for the reasons without validation_reasons: scientific concepts (SciCo) or events (WEC's three)
              *
@@ -2936,6 +3035,8 @@ export interface components {
             validation?: boolean;
             /** @description annotators may ask for model suggestions on real topics */
             suggestions?: boolean;
+            /** @description the attributes annotators may set on links and clusters */
+            attributes?: components["schemas"]["AttributeDefinition"][];
             /** @description how many topics it has */
             topics: number;
             /**
@@ -2967,6 +3068,8 @@ export interface components {
             validation?: boolean;
             /** @description annotators may ask for model suggestions on real topics */
             suggestions?: boolean;
+            /** @description the attributes annotators may set on links and clusters */
+            attributes?: components["schemas"]["AttributeDefinition"][];
         };
         ProjectOnboarding: {
             required: boolean;
@@ -3019,6 +3122,8 @@ export interface components {
             in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
+            /** @description the attributes annotators may set on links and clusters, each a name and its allowed values (e.g. certainty: high, low) */
+            attributes?: components["schemas"]["AttributeDefinitionInputRequest"][];
             /**
              * @description what a validation project's clusters are, for the reasons without validation_reasons: scientific concepts (SciCo) or events (WEC's three)
              *
@@ -3301,6 +3406,44 @@ export interface components {
             user: components["schemas"]["Me"] | null;
             /** @description the OpenID Connect provider, null when none is configured */
             single_sign_on: components["schemas"]["SingleSignOn"] | null;
+        };
+        SetClusterAttributeOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "set_cluster_attribute";
+            cluster: number;
+            /** @description one of the project's attributes */
+            name: string;
+            /** @description one of its values; null clears it */
+            value: string | null;
+        };
+        SetLinkAttributeOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "set_link_attribute";
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            /** @description one of the project's attributes */
+            name: string;
+            /** @description one of its values; null clears it */
+            value: string | null;
+        };
+        SetLinkNoteOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "set_link_note";
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            /** @description empty: no note */
+            note: string;
         };
         SetNoteOperation: {
             /**

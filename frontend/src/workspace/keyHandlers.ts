@@ -135,6 +135,15 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
       if (store.locked.value) notices.status(readOnlyText(store));
       else ui.bulkAccept = true;
     },
+    linkNote: () => {
+      const link = commands.notes.currentLink();
+      if (link !== null) ui.linkNote = link;
+    },
+    // Ctrl+Alt+k (Alt+k is a second link type), by the physical digit key (keyString): attribute k-1 of the project's list.
+    cycleAttribute: (event) => {
+      const digit = Number(("code" in event && event.code ? event.code.replace("Digit", "") : "") || event.key);
+      if (digit >= 1 && digit <= 9) commands.notes.cycleAttribute(digit - 1);
+    },
     decideType: () => {
       if (store.locked.value) notices.status(readOnlyText(store));
       else ui.decideAll = true;
