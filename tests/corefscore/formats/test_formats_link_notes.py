@@ -73,6 +73,14 @@ def test_formats_that_cannot_hold_them_say_how_many_they_left_out(tmp_path):
     brat = write("brat", [topic], tmp_path / "brat")
     assert {w.field for w in brat} >= {"cluster notes", "cluster attributes"}
     assert not {w.field for w in brat} & {"link notes", "link attributes"}
+    # XMI writes DKPro Core's fixed coreference types and no relations: it holds none of them
+    xmi = write("uima-xmi", [topic], tmp_path / "xmi")
+    assert {w.field for w in xmi} >= {
+        "link notes",
+        "link attributes",
+        "cluster notes",
+        "cluster attributes",
+    }
 
 
 def chemu_noted_text():
