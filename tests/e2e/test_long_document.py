@@ -54,7 +54,8 @@ def test_a_long_document_is_drawn_in_blocks_and_everything_reaches_past_them(new
     user = UserFactory()
     assignment, stored = assign(topic, user)
     Annotation.objects.filter(pk=stored.pk).update(cursor=ids[550])  # token 5,500
-    page = open_workspace(new_page(user), assignment.pk)
+    page = new_page(user)
+    open_workspace(page, assignment.pk)
 
     current = page.locator(".m.is-current")
     expect(current).to_have_attribute("data-mention", str(ids[550]))
