@@ -13,7 +13,9 @@ code (`chemu_ensemble.voted_mentions`, `ensemble_links`; boundary correction on)
 scorer (`score_chemu`): one tagger or three voting, with one link model or three averaged,
 gold-trained or jackknifed, and the link threshold around its 0.5. Models and results stay in
 `--work` (default /tmp/chemu-levers): a rerun trains only what is missing and prints the
-table of every split done, mean and sample sd (what docs/models.md shows).
+table of every split done, mean and sample sd (what docs/models.md shows). `--singles` trains
+the init-s models only (baseline and jackknife rows); `--gold-members` then adds the ensemble's
+members without their jackknifed link models (the ensemble rows alone).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def train_split(
     epochs: int,
     members: bool,
     device_name: str = "cpu",
+    jackknifed_members: bool = True,
 ) -> None:
     """Train what is missing for one split into work/split-<s>/."""
 
@@ -150,7 +153,8 @@ def train_split(
     jackknifed_links(split, predicted)
     for init in (split + 10, split + 20) if members else ():
         gold_pair(init)
-        jackknifed_links(init, predicted)
+        if jackknifed_members:
+            jackknifed_links(init, predicted)
 
 
 def score_split(topics: list[Any], split: int, work: Path) -> dict[str, Any]:
@@ -254,6 +258,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--singles", action="store_true", help="train the init-s models only (no ensemble)"
     )
+    parser.add_argument(
+        "--gold-members",
+        action="store_true",
+        help="the ensemble's two extra members on gold mentions only (no jackknifed ones)",
+    )
     parser.add_argument("--limit", type=int, default=0, help="the first N snippets (a smoke run)")
     parser.add_argument("--epochs", type=int, default=0, help="tagger epochs (0: the default)")
     args = parser.parse_args(argv)
@@ -275,7 +284,15 @@ def main(argv: list[str] | None = None) -> int:
         if not args.score_only:
             folds = args.folds or FOLDS
             train_split(
-                topics, split, args.work, folds, cache_dir, epochs, not args.singles, args.device
+                topics,
+                split,
+                args.work,
+                folds,
+                cache_dir,
+                epochs,
+                not args.singles,
+                args.device,
+                jackknifed_members=not args.gold_members,
             )
         score_split(topics, split, args.work)
     for line in table(args.work):

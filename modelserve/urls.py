@@ -49,6 +49,11 @@ urlpatterns = [
         name="api-accept-above",
     ),
     path(
+        "annotations/<int:pk>/suggestions/decide/",
+        api.DecideView.as_view(),
+        name="api-decide-suggestions",
+    ),
+    path(
         "projects/<int:pk>/model-evaluation-choices/",
         evaluations.EvaluationChoicesView.as_view(),
         name="api-model-evaluation-choices",

@@ -21,8 +21,9 @@ from annotation.domain import history
 from annotation.domain.effects import apply_effects
 from annotation.domain.errors import DomainError, NotAllowed, NotFound
 from annotation.domain.operations import plan
+from annotation.domain.operations.bulk import plan_parts
 from annotation.domain.operations.payload import Payload
-from annotation.domain.operations.result import OperationResult
+from annotation.domain.operations.result import NewId, OperationResult
 from annotation.domain.state import AnnotationState, Settings
 from annotation.errors import VersionConflict
 from annotation.infra import state_cache
@@ -320,6 +321,28 @@ def annotation_operations_apply_each(
             )
         )
     return applied, skipped
+
+
+@transaction.atomic
+def annotation_operation_apply_parts(
+    *,
+    annotation_id: int,
+    user,
+    expected_version: int,
+    payload: dict[str, Any],
+    parts: Callable[[AnnotationState, NewId], Iterable[tuple[Callable[[Any], str] | None, Any]]],
+    nothing: str,
+    client_id: str = "",
+) -> Applied:
+    """Apply many changes as ONE logged operation (one undo step), under one lock: `parts`
+    gets the state and the id source and gives `(name, plan)` pairs for `bulk.plan_parts`,
+    each planned against what the ones before it left. One the rules refuse refuses them
+    all (a DomainError, nothing written). `payload` is what the log records (its `op` is the
+    step's name). Used to accept or reject every open suggestion of one kind."""
+    locked = _lock_editable(annotation_id, expected_version, user)
+    state = _state_for(locked)
+    result = plan_parts(state, parts(state, _new_id), nothing=nothing)
+    return _commit_do(locked, state, user=user, payload=payload, result=result, client_id=client_id)
 
 
 def _undo_or_redo(

@@ -88,6 +88,7 @@ PAYLOAD_IDS: dict[str, dict[str, str]] = {
     "reject_mention": _MENTION,
     "add_link": _LINK,
     "remove_link": _LINK,
+    "retype_links": {},  # `links`: a list of links, below
     "accept_suggestion": {"suggestion": "suggestion"},  # and its nested `operation`
     "reject_suggestion": {"suggestion": "suggestion"},
     "validate": _MENTION,
@@ -120,6 +121,10 @@ def payload_remap(payload: Any, remap: Remap) -> dict:
     out = _fields(payload, PAYLOAD_IDS[name], remap, f"operation {name}")
     if name == "split":
         out["mentions"] = _list(out.get("mentions"), "mention", remap)
+    elif name == "retype_links":
+        out["links"] = [
+            _fields(link, _LINK, remap, "a retyped link") for link in _seq(out.get("links"))
+        ]
     elif name == "accept_suggestion" and "operation" in out:
         out["operation"] = payload_remap(out["operation"], remap)
     elif name in ("import", "seed"):

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.api.refusals import EDIT
+from annotation.api.serializers.workspace import Applied
 from annotation.errors import AnnotationLocked, Conflict, ServiceUnavailable
 from annotation.models import Project
 from annotation.selectors.access import visible_topics
@@ -37,7 +38,7 @@ from modelserve.selectors import (
     run_payload,
     topic_runs,
 )
-from modelserve.services.decisions import suggestions_accept_above
+from modelserve.services.decisions import suggestions_accept_above, suggestions_decide
 from modelserve.services.runs import project_runs_request, topic_run_request
 from modelserve.services.settings import suggestion_settings_set
 from modelserve.training.profiles import PROFILES
@@ -67,6 +68,18 @@ class AcceptAboveRequest(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0)
     threshold = serializers.FloatField(min_value=0.0, max_value=1.0)
     kinds = serializers.ListField(child=suggestion_kind(), default=["membership", "edge", "link"])
+    run = serializers.IntegerField(required=False, allow_null=True, default=None)
+    client_id = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
+
+
+class DecideRequest(serializers.Serializer):
+    expected_version = serializers.IntegerField(min_value=0)
+    decision = serializers.ChoiceField(choices=["accepted", "rejected"])
+    suggestions = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=1,
+        help_text="the open suggestions of one kind the annotator was shown the count of",
+    )
     run = serializers.IntegerField(required=False, allow_null=True, default=None)
     client_id = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
 
@@ -186,3 +199,24 @@ class AcceptAboveView(APIView):
             client_id=v["client_id"],
         )
         return Response(AppliedBatch(batch).data)
+
+
+class DecideView(APIView):
+    """Accept or reject the suggestions named, as ONE operation (one undo step)."""
+
+    @refuses(*EDIT)
+    @extend_schema(request=DecideRequest, responses=Applied)
+    def post(self, request, pk: int):
+        data = DecideRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        applied = suggestions_decide(
+            annotation_id=pk,
+            user=request.user,
+            run_id=v["run"],
+            decision=v["decision"],
+            suggestions=v["suggestions"],
+            expected_version=v["expected_version"],
+            client_id=v["client_id"],
+        )
+        return Response(Applied(applied.as_message()).data)

@@ -47,12 +47,18 @@ _BY_NAME = {
     "remove_edge": "hierarchy_edge",
     "add_link": "link",
     "remove_link": "link",
+    "retype_links": "link",
     "accept_suggestion": "suggestion_accept",
     "reject_suggestion": "suggestion_reject",
     "validate": "validation",
     "add_mention": "mention",
     "fix_span": "mention",
     "reject_mention": "mention",
+    # Bulk steps: one decision of the annotator each, however many changes it makes.
+    "add_mentions": "mention",
+    "reject_mentions": "mention",
+    "accept_suggestions": "suggestion_accept",
+    "reject_suggestions": "suggestion_reject",
 }
 # Potato's rubber-stamping threshold on the median acceptance latency.
 RUBBER_STAMP_SECONDS = 0.5

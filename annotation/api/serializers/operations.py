@@ -16,8 +16,10 @@ from rest_framework import serializers
 from annotation.api.serializers.effects import link_type
 from annotation.api.serializers.fields import Shaped, span_list
 from annotation.domain.operations.names import (
+    BULK_OPERATIONS,
     DECISION_OPERATIONS,
     EDIT_OPERATIONS,
+    BulkName,
     DecisionName,
     EditName,
 )
@@ -88,6 +90,20 @@ class LinkOperation(serializers.Serializer):
     antecedent = serializers.IntegerField()
 
 
+class LinkRef(serializers.Serializer):
+    type = link_type()
+    anaphor = serializers.IntegerField()
+    antecedent = serializers.IntegerField()
+
+
+class RetypeLinksOperation(serializers.Serializer):
+    """Give every link of `links` the type `type` (one operation, one undo)."""
+
+    op = serializers.CharField()
+    links = LinkRef(many=True)
+    type = link_type()
+
+
 _EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
     "assign": AssignOperation,
     "merge": MergeOperation,
@@ -102,6 +118,7 @@ _EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
     "reject_mention": RejectMentionOperation,
     "add_link": LinkOperation,
     "remove_link": LinkOperation,
+    "retype_links": RetypeLinksOperation,
 }
 # In the one list's order; a name without a serializer fails here, on import.
 # The PolymorphicProxySerializer's own value type (a class or an instance).
@@ -112,6 +129,31 @@ EDIT_SHAPES: dict[str, Shape] = {name: _EDIT_SERIALIZERS[name] for name in EDIT_
 EDIT_OPERATION = PolymorphicProxySerializer(
     component_name="EditOperation", serializers=EDIT_SHAPES, resource_type_field_name="op"
 )
+
+
+class MentionPlace(serializers.Serializer):
+    document = serializers.IntegerField()
+    spans = span_list()
+
+
+class AddMentionsOperation(serializers.Serializer):
+    """A mention at each place, as one operation (one undo step); refused whole if one is."""
+
+    op = serializers.CharField()
+    mentions = MentionPlace(many=True)
+
+
+class RejectMentionsOperation(serializers.Serializer):
+    """Reject each mention, as one operation (one undo step); refused whole if one is."""
+
+    op = serializers.CharField()
+    mentions = serializers.ListField(child=serializers.IntegerField())
+
+
+_BULK_SERIALIZERS: dict[BulkName, type[serializers.Serializer]] = {
+    "add_mentions": AddMentionsOperation,
+    "reject_mentions": RejectMentionsOperation,
+}
 
 
 class AcceptSuggestionOperation(serializers.Serializer):
@@ -142,9 +184,11 @@ _DECISION_SERIALIZERS: dict[DecisionName, type[serializers.Serializer]] = {
     "reject_suggestion": RejectSuggestionOperation,
     "validate": ValidateOperation,
 }
-SHAPES: dict[str, Shape] = EDIT_SHAPES | {
-    name: _DECISION_SERIALIZERS[name] for name in DECISION_OPERATIONS
-}
+SHAPES: dict[str, Shape] = (
+    EDIT_SHAPES
+    | {name: _BULK_SERIALIZERS[name] for name in BULK_OPERATIONS}
+    | {name: _DECISION_SERIALIZERS[name] for name in DECISION_OPERATIONS}
+)
 
 OPERATION: PolymorphicProxySerializer = PolymorphicProxySerializer(
     component_name="Operation", serializers=SHAPES, resource_type_field_name="op"

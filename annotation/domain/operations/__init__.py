@@ -5,10 +5,17 @@
 """
 
 from .dispatch import plan
-from .names import DECISION_OPERATIONS, EDIT_OPERATIONS, OPERATIONS, SUGGESTION_DECISIONS
+from .names import (
+    BULK_OPERATIONS,
+    DECISION_OPERATIONS,
+    EDIT_OPERATIONS,
+    OPERATIONS,
+    SUGGESTION_DECISIONS,
+)
 from .result import NewId, OperationResult
 
 __all__ = [
+    "BULK_OPERATIONS",
     "DECISION_OPERATIONS",
     "EDIT_OPERATIONS",
     "OPERATIONS",

@@ -9,8 +9,8 @@ from corefscore.corpus import LINK_TYPES
 
 from ..errors import InvalidOperation
 from ..state import AnnotationState
-from . import clusters, hierarchy, links, mentions, suggestions, validation
-from .names import DECISION_OPERATIONS, OperationName, operation_names_check
+from . import bulk, clusters, hierarchy, links, mentions, suggestions, validation
+from .names import BULK_OPERATIONS, DECISION_OPERATIONS, OperationName, operation_names_check
 from .payload import Payload
 from .result import NewId, OperationResult
 
@@ -28,8 +28,8 @@ def plan(state: AnnotationState, op: dict[str, Any], new_id: NewId) -> Operation
 def _plan(state: AnnotationState, op: Payload, new_id: NewId, *, nested: bool) -> OperationResult:
     name = op.text("op")
     planner = _BY_NAME.get(name)
-    if planner is None or (nested and name in _DECISIONS):
-        allowed = sorted(set(_BY_NAME) - (_DECISIONS if nested else set()))
+    if planner is None or (nested and name in _NOT_NESTED):
+        allowed = sorted(set(_BY_NAME) - (_NOT_NESTED if nested else set()))
         raise InvalidOperation(op.field("op"), f"must be one of {', '.join(allowed)}, not {name!r}")
     return planner(state, op, new_id)
 
@@ -53,7 +53,13 @@ def _validate(state: AnnotationState, op: Payload, new_id: NewId) -> OperationRe
     )
 
 
-_DECISIONS: set[str] = set(DECISION_OPERATIONS)
+def _add_mentions(state: AnnotationState, op: Payload, new_id: NewId) -> OperationResult:
+    places = [(item.id("document"), item.spans("spans")) for item in op.objects("mentions")]
+    return bulk.add_mentions(state, mentions=places, new_id=new_id)
+
+
+# Never inside an accepted suggestion: a suggestion proposes one edit.
+_NOT_NESTED: set[str] = set(DECISION_OPERATIONS) | set(BULK_OPERATIONS)
 
 Planner = Callable[[AnnotationState, Payload, NewId], OperationResult]
 
@@ -100,6 +106,11 @@ _PLANNERS: dict[OperationName, Planner] = {
         anaphor=op.id("anaphor"),
         antecedent=op.id("antecedent"),
     ),
+    "retype_links": lambda s, op, new_id: links.retype_links(
+        s, links=op.links("links"), type=op.choice("type", LINK_TYPES)
+    ),
+    "add_mentions": _add_mentions,
+    "reject_mentions": lambda s, op, new_id: bulk.reject_mentions(s, mentions=op.ids("mentions")),
     "accept_suggestion": _accept_suggestion,
     "reject_suggestion": lambda s, op, new_id: suggestions.reject_suggestion(
         s, suggestion=op.id("suggestion")

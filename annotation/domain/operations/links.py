@@ -8,7 +8,10 @@ anaphor). COREFERENCE, REACTION_ASSOCIATED, WORK_UP and CONTAINED are one-to-man
 anaphor, so they carry no count limit. The same pair may carry two different types, with a
 warning naming the link already there; `duplicate_pair` refuses it in a project whose
 `refuse_duplicate_link_pairs` setting is on.
-Adding a link needs the anaphora scheme; removing one is always allowed.
+Adding a link needs the anaphora scheme; removing one is always allowed. Retyping links
+(`retype_links`: one link, or a chosen set of them) is one operation, so one undo: each link
+is removed and added again with the new type, and the new links are checked against the state
+as it will be (the links retyped gone, those retyped before them there).
 """
 
 from __future__ import annotations
@@ -23,8 +26,17 @@ from .clusters import require_mention
 from .result import OperationResult
 
 
-def check_link(state: AnnotationState, link: Link) -> None:
-    """Raise `LinkRuleError` naming the first ChEMU-Ref rule that `link` would break."""
+def check_link(
+    state: AnnotationState,
+    link: Link,
+    *,
+    gone: frozenset[Link] = frozenset(),
+    coming: frozenset[Link] = frozenset(),
+) -> None:
+    """Raise `LinkRuleError` naming the first ChEMU-Ref rule that `link` would break.
+
+    `gone` and `coming`: links the same operation removes and adds before `link` (a retype),
+    so the state is read as it will be when `link` is added (no copy of it)."""
     anaphor, antecedent = state.mentions[link.anaphor], state.mentions[link.antecedent]
     rule = pair_rule(link, anaphor, antecedent)  # (the rules themselves: domain/link_rules.py)
     if rule == SELF_LINK:
@@ -48,13 +60,14 @@ def check_link(state: AnnotationState, link: Link) -> None:
             f"{state.mention_name(anaphor.id)}.",
             rule="order",
         )
-    if link in state.links:
+    if (link in state.links and link not in gone) or link in coming:
         raise LinkRuleError(
             f"There is already a {link.type} link from {state.mention_name(anaphor.id)} to "
             f"{state.mention_name(antecedent.id)}.",
             rule="duplicate",
         )
-    if state.settings.refuse_duplicate_link_pairs and (others := _same_pair(state, link)):
+    others = _same_pair(state, link, gone, coming)
+    if state.settings.refuse_duplicate_link_pairs and others:
         raise LinkRuleError(
             f"{state.mention_name(anaphor.id)} is already linked to "
             f"{state.mention_name(antecedent.id)} as {others[0].type}, and this project "
@@ -62,7 +75,9 @@ def check_link(state: AnnotationState, link: Link) -> None:
             rule="duplicate_pair",
         )
     taken = one_to_one_taken(
-        link, state.mention_links[anaphor.id], state.mention_links[antecedent.id]
+        link,
+        _touching(state, anaphor.id, gone, coming),
+        _touching(state, antecedent.id, gone, coming),
     )
     if taken is not None:
         side, existing = taken
@@ -81,24 +96,42 @@ def check_link(state: AnnotationState, link: Link) -> None:
         )
 
 
-def _same_pair(state: AnnotationState, link: Link) -> list[Link]:
+def _touching(
+    state: AnnotationState, mention: int, gone: frozenset[Link], coming: frozenset[Link]
+) -> list[Link]:
+    """The links of `mention` once `gone` are removed and `coming` added."""
+    now = [existing for existing in state.mention_links[mention] if existing not in gone]
+    return now + [new for new in coming if mention in (new.anaphor, new.antecedent)]
+
+
+def _same_pair(
+    state: AnnotationState,
+    link: Link,
+    gone: frozenset[Link] = frozenset(),
+    coming: frozenset[Link] = frozenset(),
+) -> list[Link]:
     """The links of other types between the same anaphor and antecedent, by type."""
     return sorted(
         existing
-        for existing in state.mention_links[link.anaphor]
+        for existing in _touching(state, link.anaphor, gone, coming)
         if existing.anaphor == link.anaphor
         and existing.antecedent == link.antecedent
         and existing.type != link.type
     )
 
 
-def duplicate_pair_warnings(state: AnnotationState, link: Link) -> list[str]:
+def duplicate_pair_warnings(
+    state: AnnotationState,
+    link: Link,
+    gone: frozenset[Link] = frozenset(),
+    coming: frozenset[Link] = frozenset(),
+) -> list[str]:
     """What adding `link` tells the annotator when the pair already carries another type."""
     return [
         f"{state.mention_name(link.anaphor)} was already linked to "
         f"{state.mention_name(link.antecedent)} as {existing.type}; it is now linked as "
         f"{link.type} too. Remove one of the two if the pair has one relation."
-        for existing in _same_pair(state, link)
+        for existing in _same_pair(state, link, gone, coming)
     ]
 
 
@@ -120,15 +153,52 @@ def add_link(
     return OperationResult([fx.link_added(link)], duplicate_pair_warnings(state, link))
 
 
-def remove_link(
-    state: AnnotationState, *, type: str, anaphor: int, antecedent: int
-) -> OperationResult:
-    link = _link(state, type, anaphor, antecedent)
+def _existing(state: AnnotationState, link: Link) -> Link:
     if link not in state.links:
         raise NotFound(
             "link",
             list(link),
-            f"There is no {type} link from {state.mention_name(anaphor)} to "
-            f"{state.mention_name(antecedent)}.",
+            f"There is no {link.type} link from {state.mention_name(link.anaphor)} to "
+            f"{state.mention_name(link.antecedent)}.",
         )
+    return link
+
+
+def remove_link(
+    state: AnnotationState, *, type: str, anaphor: int, antecedent: int
+) -> OperationResult:
+    link = _existing(state, _link(state, type, anaphor, antecedent))
     return OperationResult([fx.link_removed(link)])
+
+
+def retype_links(
+    state: AnnotationState, *, links: list[tuple[str, int, int]], type: str
+) -> OperationResult:
+    """Give each of `links` the type `type`, as one operation. Links already of that type are
+    left as they are (a chosen set may hold some); none to change is refused."""
+    if not state.settings.anaphora:
+        raise NotAllowed("This project has no anaphora links.", setting="anaphora")
+    if type not in LINK_TYPES:
+        raise InvalidOperation("type", f"must be one of {', '.join(LINK_TYPES)}, not {type!r}")
+    old = [_existing(state, _link(state, *link)) for link in dict.fromkeys(links)]
+    changing = [link for link in old if link.type != type]
+    if not changing:
+        first = old[0]
+        raise LinkRuleError(
+            f"The link {state.mention_name(first.anaphor)} → "
+            f"{state.mention_name(first.antecedent)} is already {type}."
+            if len(old) == 1
+            else f"These {len(old)} links are already {type}.",
+            rule="same_type",
+        )
+    gone = frozenset(changing)
+    effects: list[fx.Effect] = [fx.link_removed(link) for link in changing]
+    warnings: list[str] = []
+    coming: frozenset[Link] = frozenset()
+    for link in changing:
+        new = Link(type, link.anaphor, link.antecedent)
+        check_link(state, new, gone=gone, coming=coming)
+        warnings += duplicate_pair_warnings(state, new, gone, coming)
+        coming |= {new}
+        effects.append(fx.link_added(new))
+    return OperationResult(effects, warnings)

@@ -27,17 +27,21 @@ EditName = Literal[
     "reject_mention",
     "add_link",
     "remove_link",
+    "retype_links",
 ]
+# Many edits as one operation (one undo step); never nested inside an accepted suggestion.
+BulkName = Literal["add_mentions", "reject_mentions"]
 # Decisions on what someone proposed: never nested inside an accepted suggestion.
 SuggestionDecisionName = Literal["accept_suggestion", "reject_suggestion"]
 DecisionName = Literal[SuggestionDecisionName, "validate"]
-OperationName = Literal[EditName, DecisionName]
+OperationName = Literal[EditName, BulkName, DecisionName]
 
 EDIT_OPERATIONS: tuple[EditName, ...] = get_args(EditName)
+BULK_OPERATIONS: tuple[BulkName, ...] = get_args(BulkName)
 SUGGESTION_DECISIONS: tuple[SuggestionDecisionName, ...] = get_args(SuggestionDecisionName)
 DECISION_OPERATIONS: tuple[DecisionName, ...] = get_args(DecisionName)
-# In this order in the schema's Operation (edits first, then decisions).
-OPERATIONS: tuple[OperationName, ...] = EDIT_OPERATIONS + DECISION_OPERATIONS
+# In this order in the schema's Operation (edits first, then bulk edits, then decisions).
+OPERATIONS: tuple[OperationName, ...] = EDIT_OPERATIONS + BULK_OPERATIONS + DECISION_OPERATIONS
 
 
 def operation_names_check(names: Iterable[str], what: str) -> None:

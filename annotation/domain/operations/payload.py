@@ -72,6 +72,18 @@ class Payload:
             raise InvalidOperation(self.field(name), f"must hold integer ids only, not {value!r}")
         return list(dict.fromkeys(value))
 
+    def links(self, name: str) -> list[tuple[str, int, int]]:
+        """A non-empty list of links, each `{"type", "anaphor", "antecedent"}`, as triples
+        (the type is checked by the planner, which names the allowed ones)."""
+        value = self._get(name)
+        if not isinstance(value, list) or not value:
+            raise InvalidOperation(self.field(name), "must be a non-empty list of links")
+        out = []
+        for i, item in enumerate(value):
+            link = Payload(item, f"{self.field(name)}[{i}].")
+            out.append((link.text("type"), link.id("anaphor"), link.id("antecedent")))
+        return out
+
     def spans(self, name: str) -> Spans:
         """`[[start, end], ...]`, non-empty, integers; the rules on spans are checked later."""
         value = self._get(name)
@@ -88,6 +100,13 @@ class Payload:
                 self.field(name), f"must be a non-empty list of [start, end] pairs, not {value!r}"
             )
         return tuple((start, end) for start, end in value)
+
+    def objects(self, name: str) -> list[Payload]:
+        """A non-empty list of JSON objects, each read as a payload (`mentions[2].spans`)."""
+        value = self._get(name)
+        if not isinstance(value, list) or not value:
+            raise InvalidOperation(self.field(name), "must be a non-empty list")
+        return [Payload(item, prefix=f"{self.field(name)}[{i}].") for i, item in enumerate(value)]
 
     def nested(self, name: str) -> Payload:
         return Payload(self._get(name), prefix=self.field(name) + ".")

@@ -2,7 +2,7 @@
 // its path in the generated schema (see http.ts).
 
 import { answer, backendOf, client } from "./http";
-import { type Id, type Operation, type SuggestionKind, withLinkTriples } from "./types";
+import { type Decision, type Id, type Operation, type SuggestionKind, withLinkTriples } from "./types";
 
 const id = (value: Id) => ({ params: { path: { id: value } } });
 
@@ -50,6 +50,15 @@ export const api = {
       client.POST("/api/annotations/{id}/suggestions/accept-above/", {
         ...id(annotation),
         body: { expected_version: expectedVersion, threshold, kinds, client_id: clientId },
+      }),
+    ),
+  /** Accept or reject these suggestions as one change (one undo step). */
+  decideSuggestions: (annotation: Id, expectedVersion: number, decision: Decision, suggestions: Id[], clientId: string) =>
+    answer(
+      client.POST("/api/annotations/{id}/suggestions/decide/", {
+        ...id(annotation),
+        // The schema asks for at least one; the caller sends nothing when there is none.
+        body: { expected_version: expectedVersion, decision, suggestions: suggestions as [Id, ...Id[]], client_id: clientId },
       }),
     ),
   submit: (assignment: Id) => answer(client.POST("/api/assignments/{id}/submit/", id(assignment))),

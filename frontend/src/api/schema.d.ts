@@ -168,6 +168,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/annotations/{id}/suggestions/decide/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Accept or reject the suggestions named, as ONE operation (one undo step). */
+        post: operations["annotations_suggestions_decide_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/annotations/{id}/timeline/": {
         parameters: {
             query?: never;
@@ -1252,6 +1269,15 @@ export interface components {
                 number
             ][];
         };
+        /** @description A mention at each place, as one operation (one undo step); refused whole if one is. */
+        AddMentionsOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "add_mentions";
+            mentions: components["schemas"]["MentionPlace"][];
+        };
         AddedMention: {
             /** @description the id in the annotator's annotation only */
             id: number;
@@ -1678,6 +1704,18 @@ export interface components {
         CursorRequestRequest: {
             mention: number | null;
         };
+        DecideRequestRequest: {
+            expected_version: number;
+            decision: components["schemas"]["DecisionEnum"];
+            /** @description the open suggestions of one kind the annotator was shown the count of */
+            suggestions: [
+                number,
+                ...number[]
+            ];
+            run?: number | null;
+            /** @default  */
+            client_id?: string;
+        };
         /** @enum {string} */
         Decision: "accepted" | "rejected";
         /**
@@ -1791,7 +1829,7 @@ export interface components {
             parent: number;
             child: number;
         };
-        EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"];
+        EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["RetypeLinksOperation"];
         Effect: components["schemas"]["ClusterCreatedEffect"] | components["schemas"]["ClusterDeletedEffect"] | components["schemas"]["MemberSetEffect"] | components["schemas"]["EdgeAddedEffect"] | components["schemas"]["EdgeRemovedEffect"] | components["schemas"]["LabelSetEffect"] | components["schemas"]["NoteSetEffect"] | components["schemas"]["LinkAddedEffect"] | components["schemas"]["LinkRemovedEffect"] | components["schemas"]["MentionAddedEffect"] | components["schemas"]["MentionRemovedEffect"] | components["schemas"]["SpansSetEffect"] | components["schemas"]["RejectedSetEffect"] | components["schemas"]["SuggestionDecidedEffect"] | components["schemas"]["ValidationSetEffect"];
         /**
          * @description Every refusal: what `exception_handler` and the views below answer. The details differ
@@ -2233,6 +2271,11 @@ export interface components {
             anaphor: number;
             antecedent: number;
         };
+        LinkRef: {
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+        };
         LinkRemovedEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2343,6 +2386,13 @@ export interface components {
             ][];
             added: boolean;
             rejected: boolean;
+        };
+        MentionPlace: {
+            document: number;
+            spans: [
+                number,
+                number
+            ][];
         };
         MentionRemovedEffect: {
             /**
@@ -2467,7 +2517,7 @@ export interface components {
             old: string;
             new: string;
         };
-        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
+        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["RetypeLinksOperation"] | components["schemas"]["AddMentionsOperation"] | components["schemas"]["RejectMentionsOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
         /** @enum {string} */
         OperationKind: "do" | "undo" | "redo";
         OperationRequestRequest: {
@@ -2913,6 +2963,15 @@ export interface components {
             op: "reject_mention";
             mention: number;
         };
+        /** @description Reject each mention, as one operation (one undo step); refused whole if one is. */
+        RejectMentionsOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "reject_mentions";
+            mentions: number[];
+        };
         RejectSuggestionOperation: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2976,6 +3035,16 @@ export interface components {
             op: "rename";
             cluster: number;
             label: string;
+        };
+        /** @description Give every link of `links` the type `type` (one operation, one undo). */
+        RetypeLinksOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "retype_links";
+            links: components["schemas"]["LinkRef"][];
+            type: components["schemas"]["LinkType"];
         };
         RuleRequestRequest: {
             /** @description practice topic ids; none: not required */
@@ -4578,6 +4647,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppliedBatch"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `version_conflict`, `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionConflict"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_suggestions_decide_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DecideRequestRequest"];
+                "multipart/form-data": components["schemas"]["DecideRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Applied"];
                 };
             };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */

@@ -72,11 +72,17 @@ export type CommandId =
   | "linkType5"
   | "rejectMention"
   | "toggleArcs"
+  | "linkAlso"
+  | "nextLink"
+  | "prevLink"
+  | "followLink"
+  | "removeLink"
   | "suggest"
   | "acceptSuggestion"
   | "rejectSuggestion"
   | "nextSuggestion"
   | "acceptAbove"
+  | "decideType"
   | "treeAcceptSuggestion"
   | "treeRejectSuggestion"
   | "treeUp"
@@ -103,6 +109,7 @@ export type CommandId =
   | "selectionAdd"
   | "selectionFix"
   | "selectionAddPart"
+  | "selectionEvery"
   | "selectionCancel"
   | "selectText"
   | "selectionLeft"
@@ -216,11 +223,22 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "hierarchy", ["T"], "focusTree", "Go to the hierarchy tree"),
   b("workspace", "hierarchy", ["B"], "focusBank", "Go to the cluster bank"),
   e("workspace", "anaphora", ["A"], "markAnaphor", "Take the current mention as the anaphor of a new link"),
-  e("workspace", "anaphora", ["1"], "linkType1", "Link the anaphor to the current mention: COREFERENCE"),
+  e(
+    "workspace",
+    "anaphora",
+    ["1"],
+    "linkType1",
+    "Link the anaphor to the current mention (a pair linked already changes type); with no anaphor, change the current link, or the links ticked in the list, to: COREFERENCE",
+  ),
   e("workspace", "anaphora", ["2"], "linkType2", "… TRANSFORMED"),
   e("workspace", "anaphora", ["3"], "linkType3", "… REACTION_ASSOCIATED"),
   e("workspace", "anaphora", ["4"], "linkType4", "… WORK_UP"),
   e("workspace", "anaphora", ["5"], "linkType5", "… CONTAINED"),
+  e("workspace", "anaphora", ["Alt+1", "Alt+2", "Alt+3", "Alt+4", "Alt+5"], "linkAlso", "Link the anaphor to the current mention with a second type, keeping the pair's link"),
+  b("workspace", "anaphora", ["]"], "nextLink", "Next link of the current mention: it becomes the current link (bold, and marked in the list)"),
+  b("workspace", "anaphora", ["["], "prevLink", "Previous link of the current mention"),
+  b("workspace", "anaphora", ["O"], "followLink", "Go to the other end of the current link, scrolled into view however far (O again: back)"),
+  e("workspace", "anaphora", ["Shift+Delete"], "removeLink", "Remove the current link (Delete alone rejects the mention)"),
   b("workspace", "anaphora", ["L"], "toggleArcs", "Draw all links of the documents, or only those of the current mention"),
   e("workspace", "rejectMentions", ["Delete"], "rejectMention", "Reject the current mention (not a real mention)"),
   e("workspace", "spans", ["V"], "selectText", "Select text by keyboard, from the current mention's first word"),
@@ -231,6 +249,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "any", ["G"], "nextSuggestion", "Go to the next open suggestion (suggested mentions included)"),
   e("workspace", "any", ["Q"], "questions", "Questions: the model asks its most uncertain decisions one at a time (Q or Escape: leave)"),
   e("workspace", "any", ["Shift+Y"], "acceptAbove", "Accept every suggestion above a score… (choose it, Enter)"),
+  e("workspace", "any", ["Shift+X"], "decideType", "Accept or reject every suggestion of one type… (a link type, suggested mentions, …; one undo step)"),
   e("workspace", "any", ["Ctrl+Z", "Meta+Z"], "undo", "Undo"),
   e("workspace", "any", ["Ctrl+Shift+Z", "Meta+Shift+Z", "Ctrl+Y"], "redo", "Redo"),
   b("workspace", "any", ["?"], "help", "Show or hide this help"),
@@ -279,6 +298,13 @@ export const KEYMAP: readonly KeyBinding[] = [
   e("selection", "addMentions", ["Enter"], "selectionAdd", "Selection: add it as a new mention"),
   e("selection", "fixSpans", ["F"], "selectionFix", "Selection: make it the span of the current mention"),
   e("selection", "fixSpans", ["+"], "selectionAddPart", "Selection: add it as another part of the current mention"),
+  e(
+    "selection",
+    "mentions",
+    ["E"],
+    "selectionEvery",
+    "Selection: add a mention at every occurrence of its words in the topic, or reject every mention of them… (counts first; one undo step)",
+  ),
   b("selection", "spans", ["ArrowLeft", "Ctrl+ArrowLeft"], "selectionLeft", "Selection: move one word left"),
   b("selection", "spans", ["ArrowRight", "Ctrl+ArrowRight"], "selectionRight", "Selection: move one word right"),
   b("selection", "spans", ["Shift+ArrowLeft", "Ctrl+Shift+ArrowLeft"], "selectionExtendLeft", "Selection: move its end one word left"),

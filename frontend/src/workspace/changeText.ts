@@ -77,6 +77,15 @@ export function describeOperation(name: string, effects: readonly Effect[], name
       const what = link ? `the ${link.type} link ${names.mention(link.anaphor)} → ${names.mention(link.antecedent)}` : "a link";
       return name === "add_link" ? `adding ${what}` : `removal of ${what}`;
     }
+    case "retype_links": {
+      const added = all(effects, "link_added");
+      const removed = all(effects, "link_removed");
+      if (added.length === 1 && removed.length === 1) {
+        const [was, now] = [removed[0]!, added[0]!];
+        return `the change of the link ${names.mention(now.anaphor)} → ${names.mention(now.antecedent)} from ${was.type} to ${now.type}`;
+      }
+      return added.length ? `the change of ${added.length} links to ${added[0]!.type}` : "a change of link types";
+    }
     case "add_mention": {
       const added = first(effects, "mention_added");
       return added ? `adding the mention ${names.text(added.document, added.spans)}` : "new mention";
@@ -88,6 +97,19 @@ export function describeOperation(name: string, effects: readonly Effect[], name
     case "reject_mention": {
       const set = first(effects, "rejected_set");
       return set ? `rejection of ${names.mention(set.mention)}` : "rejection";
+    }
+    case "add_mentions": {
+      const n = all(effects, "mention_added").length;
+      return `adding ${n} mention${n === 1 ? "" : "s"}`;
+    }
+    case "reject_mentions": {
+      const n = all(effects, "rejected_set").length;
+      return `rejection of ${n} mention${n === 1 ? "" : "s"}`;
+    }
+    case "accept_suggestions":
+    case "reject_suggestions": {
+      const n = all(effects, "suggestion_decided").length;
+      return `${name === "accept_suggestions" ? "accepting" : "rejecting"} ${n} suggestion${n === 1 ? "" : "s"}`;
     }
     case "accept_suggestion":
       return "accepting a suggestion";

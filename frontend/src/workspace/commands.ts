@@ -3,8 +3,11 @@
 
 import type { Id, LinkType, Span } from "../api/types";
 import { LINK_TYPES } from "../api/types";
-import type { Link } from "../domain/state";
+import type { Occurrence } from "../domain/occurrences";
+import { linkKey, type Link } from "../domain/state";
 import { describeChange } from "./changeText";
+import { linksOfMention, otherEnd, pairLinks, retypeOperation, stepLink, tokenPlace } from "./linkEditing";
+import { sentencesOf } from "./textSelection";
 import type { Editing } from "./editing";
 import type { AnnotationStore } from "./stores/annotation";
 import type { NavigationStore } from "./stores/navigation";
@@ -168,7 +171,112 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     notices.status(`Anaphor ${mentionLabel(mention)}: go to its antecedent (K/J or click) and press 1-5 for the type; Esc cancels.`);
   }
 
-  function link(type: LinkType): void {
+  const sentences = new Map<Id, [number, number][]>();
+  /** "s2 w5": sentence and word where the mention starts, so equal texts can be told apart. */
+  function mentionPlace(id: Id): string {
+    const mention = state().mentions.get(id);
+    const doc = mention && topic.documentById.get(mention.document);
+    if (!mention || !doc) return "";
+    let list = sentences.get(doc.id);
+    if (!list) sentences.set(doc.id, (list = sentencesOf(doc)));
+    const { sentence, word } = tokenPlace(list, mention.spans[0]?.[0] ?? 0);
+    return `s${sentence} w${word}`;
+  }
+
+  function linkLabel(l: Link): string {
+    return `${mentionLabel(l.anaphor)} (${mentionPlace(l.anaphor)}) → ${mentionLabel(l.antecedent)} (${mentionPlace(l.antecedent)})`;
+  }
+
+  /** The current link when it still exists and touches the current mention (else none). */
+  function currentLink(): Link | null {
+    const key = nav.link.value.value;
+    const link = key === null ? undefined : state().links.get(key);
+    const mention = nav.current.value.value;
+    if (!link || (mention !== null && link.anaphor !== mention && link.antecedent !== mention)) return null;
+    return link;
+  }
+
+  /** [ and ]: the previous or next link of the current mention becomes the current link. */
+  function stepCurrentLink(delta: 1 | -1): void {
+    const mention = nav.current.value.value;
+    if (mention === null) return;
+    const links = linksOfMention(state(), mention);
+    const next = stepLink(links, currentLink() ? nav.link.value.value : null, delta, linkKey);
+    if (!next) {
+      notices.status(`${mentionLabel(mention)} has no links.`);
+      return;
+    }
+    nav.link.set(linkKey(next));
+    announceLink(next);
+  }
+
+  /** Say which link is current now, and what the keys do with it. */
+  function announceLink(l: Link): void {
+    const mention = nav.current.value.value;
+    const links = mention === null ? [] : linksOfMention(state(), mention);
+    const at = links.findIndex((other) => linkKey(other) === linkKey(l)) + 1;
+    const place = at > 0 ? `Link ${at} of ${links.length}: ` : "Link ";
+    notices.status(`${place}${linkLabel(l)} as ${l.type}. 1-5 changes its type, Shift+Delete removes it, O goes to its other end.`);
+  }
+
+  /** Give `links` the type `type` as one operation (one undo); the current link follows. */
+  function retype(links: readonly Link[], type: LinkType): void {
+    if (links.length === 0) return;
+    const op = retypeOperation(links, type);
+    if (op === null) {
+      notices.status(links.length === 1 ? `${linkLabel(links[0]!)} is already ${type}.` : `These ${links.length} links are already ${type}.`);
+      return;
+    }
+    const before = nav.link.value.value;
+    const current = links.find((l) => linkKey(l) === before);
+    if (current) nav.link.set(linkKey({ ...current, type }));
+    const what = links.length === 1 ? `the link ${linkLabel(links[0]!)}` : `${links.length} links`;
+    editing.op(op, `change ${what} to ${type}`, {
+      failed() {
+        if (current && nav.link.value.value === linkKey({ ...current, type })) nav.link.set(before);
+      },
+    });
+  }
+
+  /** Keys 1-5 and the type buttons: link the pending anaphor; with none, retype the links
+   * ticked in the list, else the current link. */
+  function applyType(type: LinkType, chosen: readonly Link[]): void {
+    if (nav.anaphor.value.value !== null) return link(type);
+    if (chosen.length > 0) return retype(chosen, type);
+    const current = currentLink();
+    if (current) return retype([current], type);
+    notices.status("Press A on the anaphor first, then go to its antecedent and press 1-5; or choose a link ([ and ], or click it) to change its type.");
+  }
+
+  /** Shift+Delete: remove the current link. */
+  function removeCurrentLink(): void {
+    const current = currentLink();
+    if (!current) {
+      notices.status("Choose a link first ([ and ] go through the current mention's links), then Shift+Delete removes it.");
+      return;
+    }
+    nav.link.set(null);
+    removeLink(current);
+  }
+
+  /** O: go to the other end of the current link (the list scrolls to it, however far). */
+  function followLink(): void {
+    const mention = nav.current.value.value;
+    let current = currentLink();
+    if (!current && mention !== null) {
+      current = linksOfMention(state(), mention)[0] ?? null;
+      if (current) nav.link.set(linkKey(current));
+    }
+    if (!current || mention === null) {
+      notices.status("The current mention has no links to follow.");
+      return;
+    }
+    const other = otherEnd(current, mention);
+    nav.current.set(other);
+    notices.status(`At the ${other === current.antecedent ? "antecedent" : "anaphor"} ${mentionLabel(other)} (${mentionPlace(other)}) of the ${current.type} link; O goes back.`);
+  }
+
+  function link(type: LinkType, also = false): void {
     const anaphor = nav.anaphor.value.value;
     const antecedent = nav.current.value.value;
     if (anaphor === null) {
@@ -180,15 +288,24 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
       return;
     }
     if (refusedLinkEnd(anaphor, "the anaphor") || refusedLinkEnd(antecedent, "the antecedent")) return;
+    // The pair is linked already with one other type: the annotator means to change it (Alt
+    // with the digit adds a second type instead, which ChEMU allows with a warning).
+    const existing = pairLinks(state(), anaphor, antecedent);
+    if (!also && existing.length === 1 && existing[0]!.type !== type) {
+      nav.link.set(linkKey(existing[0]!));
+      retype(existing, type);
+      return;
+    }
+    nav.link.set(linkKey({ type, anaphor, antecedent }));
     editing.op(
       { op: "add_link", type, anaphor, antecedent },
       `link ${mentionLabel(anaphor)} → ${mentionLabel(antecedent)} as ${type}`,
     );
   }
 
-  function linkByIndex(index: number): void {
+  function linkByIndex(index: number, chosen: readonly Link[] = []): void {
     const type = LINK_TYPES[index];
-    if (type) link(type);
+    if (type) applyType(type, chosen);
   }
 
   function removeLink(l: Link): void {
@@ -215,6 +332,23 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
         const created = applied.created["mention"];
         if (created !== undefined) nav.current.set(created);
       },
+    });
+  }
+
+  /** A mention at each occurrence (../domain/occurrences.ts), as one change (one undo step). */
+  function addMentions(text: string, places: readonly Occurrence[]): void {
+    const mentions = places.map((o) => ({ document: o.document, spans: [[o.start, o.end] as Span] }));
+    const what = `add ${mentions.length} mention${mentions.length === 1 ? "" : "s"} of ${quote(text)}`;
+    editing.op({ op: "add_mentions", mentions }, what, {
+      done: () => notices.status(`Added ${mentions.length} mention${mentions.length === 1 ? "" : "s"} of ${quote(text)} (one step: Ctrl+Z removes them all).`),
+    });
+  }
+
+  /** Reject every one of `mentions` (the mentions of one text), as one change. */
+  function rejectMentions(text: string, mentions: readonly Id[]): void {
+    const what = `reject ${mentions.length} mention${mentions.length === 1 ? "" : "s"} of ${quote(text)}`;
+    editing.op({ op: "reject_mentions", mentions: [...mentions] }, what, {
+      done: () => notices.status(`Rejected ${mentions.length} mention${mentions.length === 1 ? "" : "s"} of ${quote(text)} (one step: Ctrl+Z brings them back).`),
     });
   }
 
@@ -256,9 +390,20 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     markAnaphor,
     link,
     linkByIndex,
+    applyType,
+    retype,
+    currentLink,
+    stepCurrentLink,
+    announceLink,
+    removeCurrentLink,
+    followLink,
+    mentionPlace,
+    linkLabel,
     removeLink,
     rejectCurrent,
     addMention,
+    addMentions,
+    rejectMentions,
     fixSpans,
     clickMention,
     reopenMention,

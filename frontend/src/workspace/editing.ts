@@ -4,7 +4,7 @@
 import { reactive } from "vue";
 import type { ApiError } from "../api/http";
 import type { Api } from "../api/endpoints";
-import type { Applied, AppliedBatch, Id, Operation, SocketMessage, SuggestionKind } from "../api/types";
+import type { Applied, AppliedBatch, Decision, Id, Operation, SocketMessage, SuggestionKind } from "../api/types";
 import type { Notices } from "./stores/notices";
 import { type Edit, type EditRequest, OperationQueue, type QueueStatus } from "./operationQueue";
 import { connectLive, type LiveSocket, wsUrl } from "../api/liveSocket";
@@ -78,6 +78,9 @@ export function createEditing(deps: EditingDeps) {
       send(request: EditRequest, expected: number) {
         if (request.kind === "undo") return api.undo(annotationId, expected, clientId);
         if (request.kind === "redo") return api.redo(annotationId, expected, clientId);
+        if (request.kind === "decide") {
+          return api.decideSuggestions(annotationId, expected, request.decision, request.suggestions, clientId);
+        }
         if (request.kind === "acceptAbove") {
           return api.acceptAbove(annotationId, expected, request.threshold, request.kinds, clientId);
         }
@@ -214,6 +217,10 @@ export function createEditing(deps: EditingDeps) {
     /** Accept every open suggestion scoring at least `threshold`: one request, each acceptance its own change. */
     acceptAbove(threshold: number, kinds: SuggestionKind[], description: string, options?: EditCallbacks) {
       return send({ kind: "acceptAbove", threshold, kinds }, description, options);
+    },
+    /** Accept or reject these suggestions: one request, one change, one undo step. */
+    decide(decision: Decision, suggestions: Id[], description: string, options?: EditCallbacks) {
+      return send({ kind: "decide", decision, suggestions }, description, options);
     },
     retryNow: () => queue.retryNow(),
     dispose() {

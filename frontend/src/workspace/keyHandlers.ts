@@ -3,6 +3,8 @@
 
 import type { KeyHandler } from "../keyboard/dispatcher";
 import type { CommandId } from "../keyboard/keymap";
+import { LINK_TYPES } from "../api/types";
+import type { Link } from "../domain/state";
 import { readOnlyText } from "./editing";
 import type { Workspace } from "./workspace";
 
@@ -13,6 +15,16 @@ export type KeyHandlerDeps = Pick<
 
 export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<CommandId, KeyHandler>> {
   const { commands, nav, ui, events, notices, store, suggestions } = deps;
+  /** 1-5: with no anaphor pending, the links ticked in the link list take the type (and are
+   * unticked); else the type goes to the new link or the current one. */
+  const typeKey = (index: number) => {
+    let chosen: Link[] = [];
+    if (nav.anaphor.value.value === null && ui.chosenLinks.size > 0) {
+      chosen = [...ui.chosenLinks].flatMap((key) => store.state.value.links.get(key) ?? []);
+      ui.chosenLinks.clear();
+    }
+    commands.linkByIndex(index, chosen);
+  };
   const withSelected = (what: string, run: (cluster: number) => void) => () => {
     const cluster = commands.requireSelected(what);
     if (cluster !== null) run(cluster);
@@ -84,11 +96,20 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
       return false;
     },
     markAnaphor: () => commands.markAnaphor(),
-    linkType1: () => commands.linkByIndex(0),
-    linkType2: () => commands.linkByIndex(1),
-    linkType3: () => commands.linkByIndex(2),
-    linkType4: () => commands.linkByIndex(3),
-    linkType5: () => commands.linkByIndex(4),
+    linkType1: () => typeKey(0),
+    linkType2: () => typeKey(1),
+    linkType3: () => typeKey(2),
+    linkType4: () => typeKey(3),
+    linkType5: () => typeKey(4),
+    linkAlso: (event) => {
+      const type = LINK_TYPES[Number((event.code ?? "").replace("Digit", "")) - 1];
+      if (!type) return false;
+      commands.link(type, true);
+    },
+    nextLink: () => commands.stepCurrentLink(1),
+    prevLink: () => commands.stepCurrentLink(-1),
+    followLink: () => commands.followLink(),
+    removeLink: () => commands.removeCurrentLink(),
     rejectMention: () => commands.rejectCurrent(),
     suggest: () => void suggestions.requestRun(),
     acceptSuggestion: () => suggestions.acceptFocused(),
@@ -100,6 +121,10 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     acceptAbove: () => {
       if (store.locked.value) notices.status(readOnlyText(store));
       else ui.bulkAccept = true;
+    },
+    decideType: () => {
+      if (store.locked.value) notices.status(readOnlyText(store));
+      else ui.decideAll = true;
     },
     toggleArcs: () => {
       ui.allArcs = !ui.allArcs;

@@ -21,13 +21,15 @@
 // and the next edit is sent with the version the last of them produced.
 
 import { ApiError, NetworkError } from "../api/http";
-import type { Applied, AppliedBatch, Id, Operation, SuggestionKind } from "../api/types";
+import type { Applied, AppliedBatch, Decision, Id, Operation, SuggestionKind } from "../api/types";
 
 export type EditRequest =
   | { kind: "op"; operation: Operation }
   | { kind: "undo" }
   | { kind: "redo" }
-  | { kind: "acceptAbove"; threshold: number; kinds: SuggestionKind[] };
+  | { kind: "acceptAbove"; threshold: number; kinds: SuggestionKind[] }
+  /** Accept or reject these suggestions as one change (one undo step). */
+  | { kind: "decide"; decision: Decision; suggestions: Id[] };
 
 export interface Edit {
   readonly id: number;

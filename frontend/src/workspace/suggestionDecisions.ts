@@ -1,9 +1,10 @@
 // Deciding on suggestions: accept (Y) and reject (X) one, or accept all above a score. Every
 // decision is an ordinary operation through the queue (accept_suggestion / reject_suggestion,
-// or one accept-above batch), so undo, versions and the log work as for any edit.
+// one accept-above batch, or one decision on every suggestion of a type), so undo, versions and
+// the log work as for any edit.
 
 import type { ComputedRef, ShallowRef } from "vue";
-import type { Id, LinkItem, LinkType, Operation, SuggestionKind } from "../api/types";
+import type { Decision, Id, LinkItem, LinkType, Operation, SuggestionKind } from "../api/types";
 import type { Commands } from "./commands";
 import type { Editing } from "./editing";
 import type { AnnotationStore } from "./stores/annotation";
@@ -11,6 +12,7 @@ import type { NavigationStore } from "./stores/navigation";
 import type { Notices } from "./stores/notices";
 import { proposalSpans } from "./mentionSuggestions";
 import type { Focus } from "./suggestionFocus";
+import { groupLabel, type SuggestionGroup } from "./suggestionGroups";
 import { type BulkCount, edgeEnds, formatScore, linkEnds, membershipOperation, type OpenMembership } from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
 
@@ -170,5 +172,24 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
     });
   }
 
-  return { accept, acceptLinkAs, reject, acceptFocused, rejectFocused, acceptAbove };
+  /** Accept (the ones the rules allowed when fetched) or reject every open suggestion of one
+   * group (../suggestionGroups.ts): one request, one change, one undo step. */
+  function decideGroup(group: SuggestionGroup, decision: Decision): void {
+    const ids = decision === "accepted" ? group.acceptable : group.all;
+    const label = groupLabel(group, ids.length);
+    if (ids.length === 0) {
+      notices.status(`No open ${groupLabel(group)} to ${decision === "accepted" ? "accept" : "reject"}.`);
+      return;
+    }
+    const verb = decision === "accepted" ? "accept" : "reject";
+    editing.decide(decision, ids, `${verb} ${ids.length} ${label}`, {
+      done() {
+        const done = decision === "accepted" ? "Accepted" : "Rejected";
+        notices.status(`${done} ${ids.length} ${label} (one step: Ctrl+Z undoes them all).`);
+        refresh();
+      },
+    });
+  }
+
+  return { accept, acceptLinkAs, reject, acceptFocused, rejectFocused, acceptAbove, decideGroup };
 }

@@ -5,6 +5,7 @@ import pytest
 
 from annotation.domain.errors import InvalidOperation
 from annotation.domain.operations import (
+    BULK_OPERATIONS,
     DECISION_OPERATIONS,
     EDIT_OPERATIONS,
     OPERATIONS,
@@ -23,8 +24,8 @@ def refusal(op) -> InvalidOperation:
     return refused.value
 
 
-def test_the_list_is_the_edits_then_the_decisions_each_name_once():
-    assert OPERATIONS == EDIT_OPERATIONS + DECISION_OPERATIONS
+def test_the_list_is_the_edits_the_bulk_edits_then_the_decisions_each_name_once():
+    assert OPERATIONS == EDIT_OPERATIONS + BULK_OPERATIONS + DECISION_OPERATIONS
     assert len(set(OPERATIONS)) == len(OPERATIONS)
     assert set(SUGGESTION_DECISIONS) < set(DECISION_OPERATIONS)
 

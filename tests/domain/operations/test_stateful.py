@@ -125,6 +125,17 @@ class AnnotationMachine(RuleBasedStateMachine):
         return spans
 
     def draw_link_op(self, data, kind):
+        if kind == "retype_links":  # some links there, maybe one that is not
+            pool = [
+                *sorted(self.state.links),
+                tuple(self.draw_link_op(data, "add_link").values())[1:],
+            ]
+            chosen = data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3))
+            return {
+                "op": "retype_links",
+                "type": data.draw(st.sampled_from(LINK_TYPES)),
+                "links": [{"type": t, "anaphor": a, "antecedent": b} for t, a, b in chosen],
+            }
         type = data.draw(st.sampled_from(LINK_TYPES))
         anaphor = self.draw_mention(data)
         same_document = sorted(
@@ -198,7 +209,7 @@ class AnnotationMachine(RuleBasedStateMachine):
             }
         if kind == "reject_mention":
             return {"op": "reject_mention", "mention": self.draw_mention(data)}
-        if kind in ("add_link", "remove_link"):
+        if kind in ("add_link", "remove_link", "retype_links"):
             return self.draw_link_op(data, kind)
         if kind == "accept_suggestion":
             inner = self.draw_op(data, SIMPLE_OPS)
@@ -231,7 +242,7 @@ class AnnotationMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def do_link_operation(self, data):
-        self.do(data, ["add_link", "add_link", "remove_link", "fix_span"])
+        self.do(data, ["add_link", "add_link", "remove_link", "retype_links", "fix_span"])
 
     @rule(data=st.data())
     def do_suggestion_or_malformed_operation(self, data):

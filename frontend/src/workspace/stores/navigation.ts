@@ -26,6 +26,9 @@ export interface NavigationStore {
   readonly selected: KeyedChoice<Id>;
   readonly hovered: KeyedChoice<Id>;
   readonly anaphor: KeyedChoice<Id>;
+  /** The current anaphora link (its linkKey): [ and ] move it through the current mention's
+   * links, 1-5 retype it, Shift+Delete removes it, O goes to its other end. */
+  readonly link: KeyedChoice<string>;
   /** Assignments sent but not yet confirmed: mention -> cluster (a negative id: a new one). */
   readonly pendingAssign: Map<Id, Id>;
   /** New clusters sent but not yet confirmed: negative local id -> label. */
@@ -76,6 +79,7 @@ export function createNavigationStore(store: AnnotationStore, topic: TopicModel)
   const selected = keyedChoice<Id>();
   const hovered = keyedChoice<Id>();
   const anaphor = keyedChoice<Id>();
+  const link = keyedChoice<string>();
 
   function isDone(id: Id): boolean {
     const s = state();
@@ -127,6 +131,7 @@ export function createNavigationStore(store: AnnotationStore, topic: TopicModel)
     selected,
     hovered,
     anaphor,
+    link,
     pendingAssign,
     pendingClusters,
     isDone,

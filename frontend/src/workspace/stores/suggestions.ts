@@ -5,13 +5,14 @@
 
 import { type ComputedRef, type Ref, type ShallowRef, watch } from "vue";
 import type { Api } from "../../api/endpoints";
-import type { Id, LinkItem, LinkType, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
+import type { Decision, Id, LinkItem, LinkType, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
 import type { Commands } from "../commands";
 import type { Editing } from "../editing";
 import { createOpenSuggestions, type SuggestedEdge } from "../openSuggestions";
 import { createSuggestionDecisions } from "../suggestionDecisions";
 import { createSuggestionFocus, type Focus } from "../suggestionFocus";
 import type { BulkCount, MappingSource, OpenMembership, SuggestionIndex } from "../suggestionModel";
+import type { SuggestionGroup } from "../suggestionGroups";
 import { createSuggestionRuns } from "../suggestionRuns";
 import { createShownRecorder, focusedSuggestion } from "../suggestionShown";
 import type { TopicModel } from "../topicModel";
@@ -76,6 +77,8 @@ export interface SuggestionsStore {
   /** G: go to the next open suggestion. */
   next(): void;
   acceptAbove(threshold: number, kinds: SuggestionKind[]): void;
+  /** Accept or reject every open suggestion of one type (Shift+X), as one step. */
+  decideGroup(group: SuggestionGroup, decision: Decision): void;
   isPeer(mention: Id): boolean;
   dispose(): void;
 }
@@ -136,6 +139,7 @@ export function createSuggestionsStore(deps: SuggestionDeps): SuggestionsStore {
     chooseMention: focus.chooseMention,
     next: focus.next,
     acceptAbove: decisions.acceptAbove,
+    decideGroup: decisions.decideGroup,
     isPeer: focus.isPeer,
     dispose() {
       stopShown();

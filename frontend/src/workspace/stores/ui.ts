@@ -2,7 +2,7 @@
 // the annotation does not depend on it.
 
 import { reactive } from "vue";
-import type { Id } from "../../api/types";
+import type { Id, Span } from "../../api/types";
 
 /** What a cluster picker chooses: a merge target (M), the parent (P) or another parent (Shift+P). */
 export type PickerMode = "merge" | "parent" | "addParent";
@@ -17,6 +17,10 @@ export interface UiStore {
   confirmSubmit: boolean;
   /** The bulk-accept dialog (Shift+Y). */
   bulkAccept: boolean;
+  /** Accept or reject every suggestion of one kind (Shift+X). */
+  decideAll: boolean;
+  /** Add or remove a mention at every occurrence of the selected words (E on a selection). */
+  everyOccurrence: { document: Id; spans: Span[] } | null;
   /** Question mode (Q): the model's most uncertain suggestions asked one at a time. */
   questions: boolean;
   /** The last threshold chosen in it. */
@@ -29,6 +33,8 @@ export interface UiStore {
   collapsed: Set<Id>;
   /** Members of the selected cluster ticked to be split off (S, or the Split button). */
   ticked: Set<Id>;
+  /** Anaphora links ticked in the link list (or Shift-clicked on their arcs): 1-5 retypes them all. */
+  chosenLinks: Set<string>;
   /** The sign-in dialog is open (the session expired). */
   signIn: boolean;
   /** Draw suggested hierarchy edges in the tree. */
@@ -57,11 +63,14 @@ export function createUiStore(): UiStore {
     help: false,
     confirmSubmit: false,
     bulkAccept: false,
+    decideAll: false,
+    everyOccurrence: null,
     questions: false,
     bulkThreshold: 0.8,
     allArcs: false,
     collapsed: new Set<Id>(),
     ticked: new Set<Id>(),
+    chosenLinks: new Set<string>(),
     signIn: false,
     suggestedEdges: true,
     bankShare: savedBankShare(),
