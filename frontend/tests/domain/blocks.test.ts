@@ -13,6 +13,10 @@ describe("blocks of a long document", () => {
     expect(blockRanges(10, [[0, 3], [3, 5], [5, 8], [8, 10]], 4)).toEqual([[0, 4], [5, 9]]);
   });
 
+  it("joins a short rest to the last block", () => {
+    expect(blockRanges(10, [[0, 4], [4, 9], [9, 10]], 4)).toEqual([[0, 3], [4, 9]]);
+  });
+
   it("cuts a run without a sentence end at the size", () => {
     expect(blockRanges(10, [[0, 10]], 4)).toEqual([[0, 3], [4, 9]]);
     expect(blockRanges(13, [[0, 13]], 4)).toEqual([[0, 3], [4, 7], [8, 12]]);
