@@ -104,6 +104,9 @@ class Project(models.Model):
     )
     # [{"key": ..., "label": ...}, ...]: the reasons a validator picks with 1, 2, 3, ...
     validation_reasons = models.JSONField(default=wec_reasons, blank=True)
+    # [{"name": "certainty", "values": ["high", "low"]}, ...]: what annotators may set on
+    # links and clusters (services/projects.py checks the shape).
+    attributes = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -320,6 +323,8 @@ class Cluster(models.Model):
     annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="clusters")
     label = models.TextField(blank=True)
     note = models.TextField(blank=True)
+    # {attribute name: value}, among the project's attributes.
+    attributes = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return self.label or f"cluster {self.pk}"
@@ -364,6 +369,9 @@ class RelationLink(models.Model):
     )
     anaphor = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
     antecedent = models.ForeignKey(Mention, on_delete=models.CASCADE, related_name="+")
+    note = models.TextField(blank=True)
+    # {attribute name: value}, among the project's attributes.
+    attributes = models.JSONField(default=dict, blank=True)
 
     class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [

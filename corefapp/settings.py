@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "adjudication",
     "reporting",
     "validation",
+    "corpus",
     "modelserve",
     "onboarding",
     "datasets",

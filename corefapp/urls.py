@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/", include("modelserve.urls")),
     path("api/", include("datasets.api.urls")),
     path("api/", include("onboarding.api.urls")),
+    path("api/", include("corpus.api.urls")),
     path("api/project-archives/", ProjectArchiveImportView.as_view(), name="project-archives"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads its set-up script as a file: no inline script for the CSP to allow.

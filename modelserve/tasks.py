@@ -14,6 +14,7 @@ from django.db import close_old_connections, connection
 
 from foundation.jobs import lifecycle
 from modelserve.queues import is_model_queue
+from modelserve.services.corpus_encoding import ENCODE_TASK, encode_chunk_execute
 from modelserve.services.evaluations import EVALUATE_TASK, model_evaluation_execute
 from modelserve.services.execution import suggestion_run_execute
 from modelserve.services.learning import learning_due_request
@@ -68,6 +69,19 @@ def evaluate_model(self, *, evaluation_id: int) -> str:
     outcome = model_evaluation_execute(
         evaluation_id=evaluation_id, worker=self.request.hostname or ""
     )
+    if outcome == lifecycle.BUSY:
+        raise self.retry(countdown=lifecycle.retry_countdown())
+    return outcome
+
+
+@shared_task(
+    bind=True, name=ENCODE_TASK, acks_late=True, reject_on_worker_lost=True, max_retries=None
+)
+def encode_corpus_chunk(self, *, chunk_id: int) -> str:
+    """One chunk of a corpus's mentions encoded and stored (services/corpus_encoding.py).
+    Acknowledged late: a worker killed mid-chunk leaves the message unacknowledged, Redis
+    redelivers it, and the next worker redoes the chunk once the heartbeat is stale."""
+    outcome = encode_chunk_execute(chunk_id=chunk_id, worker=self.request.hostname or "")
     if outcome == lifecycle.BUSY:
         raise self.retry(countdown=lifecycle.retry_countdown())
     return outcome

@@ -1,10 +1,15 @@
 from django.urls import path
 
+from modelserve.api import corpus_encodings, versions
 from modelserve.api import evaluation_views as evaluations
-from modelserve.api import versions
 from modelserve.api import views as api
 
 urlpatterns = [
+    path(
+        "corpora/<int:pk>/encodings/",
+        corpus_encodings.CorpusEncodingView.as_view(),
+        name="api-corpus-encodings",
+    ),
     path(
         "suggestion-backends/", api.SuggestionBackendsView.as_view(), name="api-suggestion-backends"
     ),

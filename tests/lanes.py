@@ -43,6 +43,10 @@ SLOW = {
     "tests/modelserve/test_baseline_runs.py",  # 126 s: a real worker runs four backends
     "tests/modelserve/test_model_evaluation_worker.py",  # a real worker scores a baseline
     "tests/modelserve/test_model_caches_worker.py",  # 115 s: a real worker, five versions
+    # two real model workers encode a corpus, the first killed mid-chunk
+    "tests/modelserve/test_corpus_encoding_worker.py",
+    # a real default worker imports an upload (one test; the rest run the job's body here)
+    "tests/corpus/test_corpus_imports.py",
     # 60 s: 2,000 random topics decoded twice, once by the port of SciCo's released code
     "tests/modelserve/test_scico_decoding.py",
     "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes

@@ -9,6 +9,11 @@ database layer (which applies the same effects as SQL) and the live-update broad
     {"e": "edge_added" | "edge_removed", "parent": id, "child": id}
     {"e": "label_set" | "note_set", "cluster": id, "old": str, "new": str}
     {"e": "link_added" | "link_removed", "type": str, "anaphor": id, "antecedent": id}
+    {"e": "link_note_set", "type": str, "anaphor": id, "antecedent": id, "old": str, "new": str}
+    {"e": "link_attribute_set", "type": str, "anaphor": id, "antecedent": id, "name": str,
+     "old": str | None, "new": str | None}
+    {"e": "cluster_attribute_set", "cluster": id, "name": str, "old": str | None,
+     "new": str | None}
     {"e": "mention_added" | "mention_removed", "mention": id, "document": id,
      "spans": [[start, end], ...]}
     {"e": "spans_set", "mention": id, "old": [[s, e], ...], "new": [[s, e], ...]}
@@ -20,8 +25,10 @@ database layer (which applies the same effects as SQL) and the live-update broad
 Order matters and planners respect it: a cluster is created before mentions move into it;
 a cluster is deleted only once empty and without edges (moves and edge removals first); an
 edge is removed before the one replacing it is added; a mention's links are removed and it
-leaves its cluster before it is marked rejected. `mention_added` always creates an added,
-unassigned, non-rejected mention, and `mention_removed` only removes such a one.
+leaves its cluster before it is marked rejected; a link's note and attributes are cleared
+before it is removed, a cluster's attributes before it is deleted (so that undo restores
+them: `link_removal` and `cluster_deletion` in operations/). `mention_added` always creates
+an added, unassigned, non-rejected mention, and `mention_removed` only removes such a one.
 """
 
 from __future__ import annotations
@@ -54,6 +61,9 @@ _SWAPPED = {
     "rejected_set",
     "suggestion_decided",
     "validation_set",
+    "link_note_set",
+    "link_attribute_set",
+    "cluster_attribute_set",
 }
 
 
@@ -108,6 +118,22 @@ def link_removed(link: Link) -> Effect:
         "anaphor": link.anaphor,
         "antecedent": link.antecedent,
     }
+
+
+def _link_fields(link: Link) -> Effect:
+    return {"type": link.type, "anaphor": link.anaphor, "antecedent": link.antecedent}
+
+
+def link_note_set(link: Link, old: str, new: str) -> Effect:
+    return {"e": "link_note_set", **_link_fields(link), "old": old, "new": new}
+
+
+def link_attribute_set(link: Link, name: str, old: str | None, new: str | None) -> Effect:
+    return {"e": "link_attribute_set", **_link_fields(link), "name": name, "old": old, "new": new}
+
+
+def cluster_attribute_set(cluster: int, name: str, old: str | None, new: str | None) -> Effect:
+    return {"e": "cluster_attribute_set", "cluster": cluster, "name": name, "old": old, "new": new}
 
 
 def mention_added(mention: int, document: int, spans: Spans) -> Effect:
@@ -218,6 +244,7 @@ def _cluster_deleted(state: AnnotationState, e: Effect) -> None:
         _refuse(e, "no such cluster")
     _require((cluster.label, cluster.note) == (e["label"], e["note"]), e, "label or note differ")
     _require(not cluster.members, e, "the cluster still has members")
+    _require(not cluster.attributes, e, "the cluster still has attributes")
     _require(not state.parents[id] and not state.children[id], e, "the cluster still has edges")
     state.delete_cluster(id)
 
@@ -278,7 +305,41 @@ def _link_added(state: AnnotationState, e: Effect) -> None:
 def _link_removed(state: AnnotationState, e: Effect) -> None:
     link = _link(e)
     _require(link in state.links, e, "no such link")
+    _require(
+        link not in state.link_notes and link not in state.link_attributes,
+        e,
+        "the link still has a note or attributes",
+    )
     state.remove_link(link)
+
+
+def _optional_text(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _link_note_set(state: AnnotationState, e: Effect) -> None:
+    link = _link(e)
+    _require(link in state.links, e, "no such link")
+    _require(state.link_notes.get(link, "") == e["old"], e, "note differs")
+    _require(isinstance(e["new"], str), e, "note is text")
+    state.set_link_note(link, e["new"])
+
+
+def _link_attribute_set(state: AnnotationState, e: Effect) -> None:
+    link, name = _link(e), e["name"]
+    _require(link in state.links, e, "no such link")
+    _require(isinstance(name, str) and _optional_text(e["new"]), e, "name and value are text")
+    _require(state.link_attributes.get(link, {}).get(name) == e["old"], e, "value differs")
+    state.set_link_attribute(link, name, e["new"])
+
+
+def _cluster_attribute_set(state: AnnotationState, e: Effect) -> None:
+    cluster, name = state.clusters.get(e["cluster"]), e["name"]
+    if cluster is None:
+        _refuse(e, "no such cluster")
+    _require(isinstance(name, str) and _optional_text(e["new"]), e, "name and value are text")
+    _require(cluster.attributes.get(name) == e["old"], e, "value differs")
+    state.set_cluster_attribute(cluster.id, name, e["new"])
 
 
 def _mention_added(state: AnnotationState, e: Effect) -> None:
@@ -360,6 +421,9 @@ _HANDLERS = {
     "note_set": _note_set,
     "link_added": _link_added,
     "link_removed": _link_removed,
+    "link_note_set": _link_note_set,
+    "link_attribute_set": _link_attribute_set,
+    "cluster_attribute_set": _cluster_attribute_set,
     "mention_added": _mention_added,
     "mention_removed": _mention_removed,
     "spans_set": _spans_set,

@@ -49,6 +49,16 @@ class Settings:
     # rejecting with one of the project's reasons (their keys here).
     validation: bool = False
     validation_reasons: tuple[str, ...] = ()
+    # The project's attributes of links and clusters: (name, allowed values) pairs, e.g.
+    # (("certainty", ("high", "low")),); a link or a cluster carries at most one value of each.
+    attributes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def attribute_values(self, name: str) -> tuple[str, ...] | None:
+        """The allowed values of the attribute `name`, or None when the project has none."""
+        for defined, values in self.attributes:
+            if defined == name:
+                return values
+        return None
 
 
 def as_spans(spans: Any) -> Spans:
@@ -81,6 +91,7 @@ class Cluster:
     label: str
     note: str = ""
     members: set[int] = field(default_factory=set)
+    attributes: dict[str, str] = field(default_factory=dict)  # name -> value
 
 
 class Validation(NamedTuple):
@@ -107,6 +118,9 @@ class AnnotationState:
     links: set[Link] = field(default_factory=set)
     decisions: dict[int, str] = field(default_factory=dict)  # suggestion id -> decision
     validations: dict[int, Validation] = field(default_factory=dict)  # mention id -> decision
+    # What annotators wrote on links: only the links that carry a note or an attribute.
+    link_notes: dict[Link, str] = field(default_factory=dict)
+    link_attributes: dict[Link, dict[str, str]] = field(default_factory=dict)  # name -> value
     mention_text: Callable[[Mention], str] | None = field(default=None, repr=False)
 
     # Indexes, derived from the fields above.
@@ -138,6 +152,13 @@ class AnnotationState:
                 raise ValueError(f"link {tuple(link)} names a missing mention")
             self.mention_links[link.anaphor].add(link)
             self.mention_links[link.antecedent].add(link)
+        self.link_notes = {Link(*link): note for link, note in self.link_notes.items()}
+        self.link_attributes = {
+            Link(*link): dict(values) for link, values in self.link_attributes.items()
+        }
+        for link in (*self.link_notes, *self.link_attributes):
+            if link not in self.links:
+                raise ValueError(f"a note or attribute names the missing link {tuple(link)}")
         self.mentions_at = {}
         for mention in self.mentions.values():
             self.mentions_at.setdefault((mention.document, mention.spans), set()).add(mention.id)
@@ -204,6 +225,17 @@ class AnnotationState:
             "links": sorted(list(link) for link in self.links),
             "decisions": sorted([id, decision] for id, decision in self.decisions.items()),
             "validations": sorted([id, *v] for id, v in self.validations.items()),
+            "link_notes": sorted([*link, note] for link, note in self.link_notes.items()),
+            "link_attributes": sorted(
+                [*link, name, value]
+                for link, values in self.link_attributes.items()
+                for name, value in values.items()
+            ),
+            "cluster_attributes": sorted(
+                [c.id, name, value]
+                for c in self.clusters.values()
+                for name, value in c.attributes.items()
+            ),
         }
 
     def copy(self) -> AnnotationState:
@@ -212,11 +244,16 @@ class AnnotationState:
             settings=self.settings,
             documents=dict(self.documents),
             mentions=dict(self.mentions),  # Mention objects are immutable
-            clusters={id: replace(c, members=set(c.members)) for id, c in self.clusters.items()},
+            clusters={
+                id: replace(c, members=set(c.members), attributes=dict(c.attributes))
+                for id, c in self.clusters.items()
+            },
             edges=set(self.edges),
             links=set(self.links),
             decisions=dict(self.decisions),
             validations=dict(self.validations),
+            link_notes=dict(self.link_notes),
+            link_attributes={link: dict(values) for link, values in self.link_attributes.items()},
             mention_text=self.mention_text,
         )
 
@@ -257,6 +294,28 @@ class AnnotationState:
         self.links.discard(link)
         self.mention_links[link.anaphor].discard(link)
         self.mention_links[link.antecedent].discard(link)
+
+    def set_link_note(self, link: Link, note: str) -> None:
+        if note:
+            self.link_notes[link] = note
+        else:
+            self.link_notes.pop(link, None)
+
+    def set_link_attribute(self, link: Link, name: str, value: str | None) -> None:
+        values = self.link_attributes.setdefault(link, {})
+        if value is None:
+            values.pop(name, None)
+        else:
+            values[name] = value
+        if not values:
+            del self.link_attributes[link]
+
+    def set_cluster_attribute(self, cluster: int, name: str, value: str | None) -> None:
+        values = self.clusters[cluster].attributes
+        if value is None:
+            values.pop(name, None)
+        else:
+            values[name] = value
 
     def set_validation(self, mention: int, validation: Validation | None) -> None:
         if validation is None:

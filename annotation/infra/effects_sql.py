@@ -61,7 +61,8 @@ class _Writer:
 
     def cluster_created(self, run: list[Effect]) -> None:
         self._many(
-            f"INSERT INTO {CLUSTER} (id, annotation_id, label, note) VALUES (%s, %s, %s, %s)",
+            f"INSERT INTO {CLUSTER} (id, annotation_id, label, note, attributes) "
+            "VALUES (%s, %s, %s, %s, '{}'::jsonb)",
             [(e["cluster"], self.annotation, e["label"], e["note"]) for e in run],
         )
 
@@ -125,8 +126,8 @@ class _Writer:
 
     def link_added(self, run: list[Effect]) -> None:
         self._many(
-            f"INSERT INTO {LINK} (annotation_id, type, anaphor_id, antecedent_id) "
-            "VALUES (%s, %s, %s, %s)",
+            f"INSERT INTO {LINK} (annotation_id, type, anaphor_id, antecedent_id, note, "
+            "attributes) VALUES (%s, %s, %s, %s, '', '{}'::jsonb)",
             [(self.annotation, e["type"], e["anaphor"], e["antecedent"]) for e in run],
         )
 
@@ -135,6 +136,39 @@ class _Writer:
             f"DELETE FROM {LINK} WHERE annotation_id = %s AND type = %s AND anaphor_id = %s "
             f"AND antecedent_id = %s",
             [(self.annotation, e["type"], e["anaphor"], e["antecedent"]) for e in run],
+        )
+
+    def link_note_set(self, run: list[Effect]) -> None:
+        self._many(
+            f"UPDATE {LINK} SET note = %s WHERE annotation_id = %s AND type = %s "
+            "AND anaphor_id = %s AND antecedent_id = %s",
+            [(e["new"], self.annotation, e["type"], e["anaphor"], e["antecedent"]) for e in run],
+        )
+
+    def link_attribute_set(self, run: list[Effect]) -> None:
+        # A null value removes the name; any other sets it (one statement per effect, in order).
+        self._many(
+            f"UPDATE {LINK} SET attributes = CASE WHEN %s::text IS NULL THEN attributes - %s "
+            "ELSE attributes || jsonb_build_object(%s::text, %s::text) END "
+            "WHERE annotation_id = %s AND type = %s AND anaphor_id = %s AND antecedent_id = %s",
+            [
+                (
+                    *_attribute_args(e),
+                    self.annotation,
+                    e["type"],
+                    e["anaphor"],
+                    e["antecedent"],
+                )
+                for e in run
+            ],
+        )
+
+    def cluster_attribute_set(self, run: list[Effect]) -> None:
+        self._many(
+            f"UPDATE {CLUSTER} SET attributes = CASE WHEN %s::text IS NULL THEN attributes - %s "
+            "ELSE attributes || jsonb_build_object(%s::text, %s::text) END "
+            "WHERE id = %s AND annotation_id = %s",
+            [(*_attribute_args(e), e["cluster"], self.annotation) for e in run],
         )
 
     # -- mentions --------------------------------------------------------------------------
@@ -222,3 +256,8 @@ def _json(value) -> str:
     import json
 
     return json.dumps(value)
+
+
+def _attribute_args(e: Effect) -> tuple:
+    """The parameters of the attribute UPDATEs above: (new, name, name, new)."""
+    return (e["new"], e["name"], e["name"], e["new"])

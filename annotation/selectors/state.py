@@ -43,13 +43,18 @@ SETTINGS_COLUMNS = (
     "refuse_duplicate_link_pairs",
     "validation",
     "validation_reasons",
+    "attributes",
 )
 
 
 def settings_from(values: Mapping[str, Any]) -> Settings:
     """The domain's Settings from the project's columns (`SETTINGS_COLUMNS`)."""
     reasons = tuple(reason["key"] for reason in values["validation_reasons"] or ())
-    return Settings(**{**values, "validation_reasons": reasons})
+    attributes = tuple(
+        (definition["name"], tuple(definition["values"]))
+        for definition in values["attributes"] or ()
+    )
+    return Settings(**{**values, "validation_reasons": reasons, "attributes": attributes})
 
 
 def project_settings(project: Project) -> Settings:
@@ -112,11 +117,23 @@ def annotation_state_load(annotation: Annotation) -> AnnotationState:
     ):
         members[cluster].add(mention)
     clusters = {
-        id: Cluster(id=id, label=label, note=note, members=members.get(id, set()))
-        for id, label, note in ClusterRow.objects.filter(annotation=annotation).values_list(
-            "id", "label", "note"
+        id: Cluster(
+            id=id, label=label, note=note, members=members.get(id, set()), attributes=attributes
         )
+        for id, label, note, attributes in ClusterRow.objects.filter(
+            annotation=annotation
+        ).values_list("id", "label", "note", "attributes")
     }
+    links, link_notes, link_attributes = set(), {}, {}
+    for type, anaphor, antecedent, note, attributes in RelationLink.objects.filter(
+        annotation=annotation
+    ).values_list("type", "anaphor_id", "antecedent_id", "note", "attributes"):
+        link = Link(type, anaphor, antecedent)
+        links.add(link)
+        if note:
+            link_notes[link] = note
+        if attributes:
+            link_attributes[link] = attributes
     return AnnotationState(
         settings=project_settings(project),
         documents=documents,
@@ -125,12 +142,9 @@ def annotation_state_load(annotation: Annotation) -> AnnotationState:
         edges=set(
             HierarchyEdge.objects.filter(annotation=annotation).values_list("parent_id", "child_id")
         ),
-        links={
-            Link(*row)
-            for row in RelationLink.objects.filter(annotation=annotation).values_list(
-                "type", "anaphor_id", "antecedent_id"
-            )
-        },
+        links=links,
+        link_notes=link_notes,
+        link_attributes=link_attributes,
         decisions=dict(
             SuggestionDecision.objects.filter(annotation=annotation).values_list(
                 "suggestion", "decision"

@@ -157,13 +157,13 @@ class _Rows:
             annotation_id__in=ids
         ).values_list("annotation_id", "mention_id", "cluster_id"):
             self.members[annotation][mention] = cluster
-        self.clusters: dict[int, dict[int, tuple[str, str]]] = defaultdict(dict)
-        for annotation, id, label, note in (
+        self.clusters: dict[int, dict[int, tuple[str, str, dict[str, str]]]] = defaultdict(dict)
+        for annotation, id, label, note, attributes in (
             Cluster.objects.filter(annotation_id__in=ids)
             .order_by("id")
-            .values_list("annotation_id", "id", "label", "note")
+            .values_list("annotation_id", "id", "label", "note", "attributes")
         ):
-            self.clusters[annotation][id] = (label, note)
+            self.clusters[annotation][id] = (label, note, attributes)
         self.edges = _grouped(
             HierarchyEdge.objects.filter(annotation_id__in=ids)
             .order_by("id")
@@ -172,7 +172,9 @@ class _Rows:
         self.links = _grouped(
             RelationLink.objects.filter(annotation_id__in=ids)
             .order_by("id")
-            .values_list("annotation_id", "type", "anaphor_id", "antecedent_id")
+            .values_list(
+                "annotation_id", "type", "anaphor_id", "antecedent_id", "note", "attributes"
+            )
         )
         self.keys: dict[int, list[list[Any]]] = defaultdict(list)
         self.labelled: dict[int, set[int]] = defaultdict(set)
@@ -237,7 +239,7 @@ def _build(
     clusters = []
     label: str | None
     for id, key in keys.items():
-        label, note = stored[id]
+        label, note, attributes = stored[id]
         head = first.get(key)
         if (
             not scoring
@@ -246,11 +248,11 @@ def _build(
             and label == mention_text(documents[head.document].tokens, head.spans)
         ):
             label = None
-        clusters.append(ClusterData(key, label, note))
+        clusters.append(ClusterData(key, label, note, attributes))
     relations = [(keys[parent], keys[child]) for parent, child in rows.edges.get(annotation, [])]
     links = [
-        LinkData(type, position[anaphor], position[antecedent])
-        for type, anaphor, antecedent in rows.links.get(annotation, [])
+        LinkData(type, position[anaphor], position[antecedent], note, attributes)
+        for type, anaphor, antecedent, note, attributes in rows.links.get(annotation, [])
         if anaphor in position and antecedent in position
     ]
     metadata = topic["metadata"]

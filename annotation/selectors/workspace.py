@@ -38,6 +38,7 @@ def project_payload(project) -> dict:
         "guidelines": project.guidelines,
         "validation": project.validation,
         "suggestions": project.suggestions,
+        "attributes": project.attributes,
     }
 
 
@@ -87,11 +88,27 @@ def _annotation_payload(annotation: Annotation, state: AnnotationState) -> dict:
         "status": assignment.status if assignment else "gold",
         "cursor": annotation.cursor,
         "clusters": [
-            {"id": c.id, "label": c.label, "note": c.note, "members": sorted(c.members)}
+            {
+                "id": c.id,
+                "label": c.label,
+                "note": c.note,
+                "members": sorted(c.members),
+                "attributes": c.attributes,
+            }
             for c in sorted(state.clusters.values(), key=lambda c: c.id)
         ],
         "edges": sorted([p, c] for p, c in state.edges),
         "links": sorted([link.type, link.anaphor, link.antecedent] for link in state.links),
+        "link_details": [
+            {
+                "type": link.type,
+                "anaphor": link.anaphor,
+                "antecedent": link.antecedent,
+                "note": state.link_notes.get(link, ""),
+                "attributes": state.link_attributes.get(link, {}),
+            }
+            for link in sorted({*state.link_notes, *state.link_attributes})
+        ],
         "mentions": [
             {
                 "id": m.id,

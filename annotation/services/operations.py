@@ -123,7 +123,8 @@ def _lock_editable(annotation_id: int, expected_version: int, user) -> Locked:
         raise NotFound("annotation", annotation_id)
     columns = dict(zip(SETTINGS_COLUMNS, row[7:], strict=True))
     # A raw cursor hands jsonb over as text (Django decodes JSONField itself).
-    columns["validation_reasons"] = json.loads(columns["validation_reasons"] or "null")
+    for jsonb in ("validation_reasons", "attributes"):
+        columns[jsonb] = json.loads(columns[jsonb] or "null")
     id_, version, topic_id, project_id, assignment_id, owner_id, status = row[:7]
     locked = Locked(
         id_, version, topic_id, project_id, assignment_id, owner_id, status, settings_from(columns)

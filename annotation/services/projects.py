@@ -21,8 +21,12 @@ PROJECT_FIELDS = (
     "hierarchy_count",
     "suggestions",
     "validation_reasons",
+    "attributes",
     "in_my_topics",
 )
+# The workspace picks an attribute with a key and its value with a digit 1-9.
+MAX_ATTRIBUTES = 9
+MAX_VALUES = 9
 
 
 def _check_scheme(values: dict) -> None:
@@ -63,6 +67,55 @@ def _check_reasons(project: Project | None, reasons: list[dict] | None) -> None:
         )
 
 
+def _check_attributes(project: Project | None, attributes: list[dict] | None) -> None:
+    """Each attribute its own name, each value its own; a name or value that links or
+    clusters already carry stays: removing it would leave them with one the project does
+    not know."""
+    if attributes is None:
+        return
+    if len(attributes) > MAX_ATTRIBUTES:
+        raise ProjectRefused(f"At most {MAX_ATTRIBUTES} attributes.")
+    names = [attribute["name"] for attribute in attributes]
+    for attribute in attributes:
+        name, values = attribute["name"], attribute["values"]
+        if names.count(name) > 1:
+            raise ProjectRefused(f"Two attributes are named {name!r}: each needs its own name.")
+        if not values or len(values) > MAX_VALUES:
+            raise ProjectRefused(f"The attribute {name!r} needs 1 to {MAX_VALUES} values.")
+        for value in values:
+            if values.count(value) > 1:
+                raise ProjectRefused(f"The attribute {name!r} lists the value {value!r} twice.")
+    if project is None:
+        return
+    allowed = {
+        (attribute["name"], value) for attribute in attributes for value in attribute["values"]
+    }
+    for name, value in sorted(_attribute_values_in_use(project) - allowed):
+        raise ProjectRefused(
+            f"Links or clusters already have {name} {value!r}: keep that value (clear it "
+            "where it is set first to remove it)."
+        )
+
+
+def _attribute_values_in_use(project: Project) -> set[tuple[str, str]]:
+    from django.db import connection
+
+    from annotation.models import Cluster, RelationLink, Topic
+
+    used: set[tuple[str, str]] = set()
+    with connection.cursor() as cursor:
+        for table in (RelationLink._meta.db_table, Cluster._meta.db_table):
+            cursor.execute(
+                f"SELECT DISTINCT kv.key, kv.value FROM {table} x "
+                f"JOIN {Annotation._meta.db_table} a ON a.id = x.annotation_id "
+                f"JOIN {Topic._meta.db_table} t ON t.id = a.topic_id, "
+                "jsonb_each_text(x.attributes) kv WHERE t.project_id = %s",
+                [project.pk],
+            )
+            used.update(cursor.fetchall())
+    return used
+
+
 def _fields(values: dict) -> dict:
     """The model's fields of `values`; `validation_reasons_for` ("concepts", "events") names
     the reasons for what the clusters are, when no reasons of their own are given."""
@@ -78,6 +131,7 @@ def project_create(**values) -> Project:
     values = _fields(values)
     _check_scheme({"hierarchy": True, **values})
     _check_reasons(None, values.get("validation_reasons"))
+    _check_attributes(None, values.get("attributes"))
     if Project.objects.filter(name=values.get("name")).exists():
         raise ProjectRefused(f"A project named {values.get('name')!r} exists already.")
     return Project.objects.create(**values)
@@ -98,6 +152,7 @@ def project_update(*, project: Project, **values) -> Project:
     merged = {f: getattr(project, f) for f in PROJECT_FIELDS} | values
     _check_scheme(merged)
     _check_reasons(project, values.get("validation_reasons"))
+    _check_attributes(project, values.get("attributes"))
     if (
         values.get("single_parent")
         and not project.single_parent

@@ -66,6 +66,9 @@ EFFECT_IDS: dict[str, dict[str, str]] = {
     "note_set": _CLUSTER,
     "link_added": _LINK,
     "link_removed": _LINK,
+    "link_note_set": _LINK,
+    "link_attribute_set": _LINK,
+    "cluster_attribute_set": _CLUSTER,
     "mention_added": {"mention": "mention", "document": "document"},
     "mention_removed": {"mention": "mention", "document": "document"},
     "spans_set": _MENTION,
@@ -88,6 +91,9 @@ PAYLOAD_IDS: dict[str, dict[str, str]] = {
     "reject_mention": _MENTION,
     "add_link": _LINK,
     "remove_link": _LINK,
+    "set_link_note": _LINK,
+    "set_link_attribute": _LINK,
+    "set_cluster_attribute": _CLUSTER,
     "retype_links": {},  # `links`: a list of links, below
     "accept_suggestion": {"suggestion": "suggestion"},  # and its nested `operation`
     "reject_suggestion": {"suggestion": "suggestion"},

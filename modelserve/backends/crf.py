@@ -78,10 +78,13 @@ class CRF(nn.Module):
     def log_partition_loop(self, emissions: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """The same as `log_partition`, one step per position (the reference)."""
         transitions, start = self._scores()
-        alpha = start + emissions[:, 0]
-        for t in range(1, emissions.shape[1]):
-            step = torch.logsumexp(alpha.unsqueeze(2) + transitions, dim=1) + emissions[:, t]
-            alpha = torch.where(mask[:, t].unsqueeze(1), step, alpha)
+        # one unbind, not `emissions[:, t]` per step: each indexing's backward wrote a whole
+        # (batch, time, tags) gradient of zeros but one column, time x time work in all
+        steps, real = emissions.unbind(1), mask.unsqueeze(2).unbind(1)
+        alpha = start + steps[0]
+        for t in range(1, len(steps)):
+            step = torch.logsumexp(alpha.unsqueeze(2) + transitions, dim=1) + steps[t]
+            alpha = torch.where(real[t], step, alpha)
         return torch.logsumexp(alpha + self.end, dim=1)
 
     def gold_score(

@@ -21,6 +21,7 @@ from annotation.validation_hooks import validation_measures
 from corefscore.scoring import api
 from corefscore.scoring.stored import StoredRecord, iaa_from_records
 from reporting.domain.agreement_coverage import add_coverage
+from reporting.selectors.agreement_attributes import project_attribute_agreement
 from reporting.selectors.agreement_gold import annotators_vs_gold
 from reporting.selectors.agreement_notices import report_notices
 from reporting.selectors.agreement_pairs import (
@@ -75,6 +76,8 @@ def project_agreement(project: Project) -> dict:
     result["vs_gold"] = annotators_vs_gold(project, work=work, gold=gold, records=records)
     if project.validation:
         result["validation"] = validation_measures(project)
+    # Where two annotators drew the same link: do they give it the same attribute values?
+    result["attributes"] = project_attribute_agreement(project, work)
     return result
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from annotation.validation_hooks import validation_csv_write
 from corefscore.scoring import api
+from reporting.selectors.agreement_attributes import attribute_csv_rows
 from reporting.selectors.agreement_gold import vs_gold_csv_write
 
 LEFT_OUT_HEADER = ["left_out", "topic", "metric", "reason"]
@@ -21,7 +22,8 @@ LEFT_OUT_HEADER = ["left_out", "topic", "metric", "reason"]
 def agreement_tables(result: dict[str, Any]) -> dict[str, str]:
     """File name -> CSV text of one table: `agreement.csv` (the scorer's `iaa --csv` table),
     `agreement_vs_gold.csv` (when some annotator has gold to compare with),
-    `agreement_validation.csv` (validation projects) and `agreement_left_out.csv`."""
+    `agreement_validation.csv` (validation projects), `agreement_attributes.csv` (projects
+    with link attributes) and `agreement_left_out.csv`."""
     tables = {"agreement.csv": _text(lambda stream: api.write_iaa_csv(result, stream))}
     if result.get("vs_gold", {}).get("annotators"):
         tables["agreement_vs_gold.csv"] = _text(
@@ -31,6 +33,12 @@ def agreement_tables(result: dict[str, Any]) -> dict[str, str]:
         # (the validation app writes its section after an empty line: a table of its own)
         text = _text(lambda stream: validation_csv_write(result["validation"], stream))
         tables["agreement_validation.csv"] = text.lstrip("\n")
+    if result.get("attributes"):
+        tables["agreement_attributes.csv"] = _text(
+            lambda stream: csv.writer(stream, lineterminator="\n").writerows(
+                attribute_csv_rows(result["attributes"])
+            )
+        )
     tables["agreement_left_out.csv"] = _text(
         lambda stream: csv.writer(stream, lineterminator="\n").writerows(left_out_rows(result))
     )

@@ -16,11 +16,13 @@ from annotation.selectors.topic_data import annotations_topic_data, document_tok
 from annotation.validation_hooks import validation_measures
 from corefscore.scoring import api
 from reporting.domain.agreement_coverage import add_coverage
+from reporting.selectors.agreement_attributes import project_attribute_agreement
 from reporting.selectors.agreement_gold import prf_at, vs_gold_section
 from reporting.selectors.agreement_notices import report_notices
 from reporting.selectors.agreement_pairs import (
     KEEP_SINGLETONS,
     practice_topics_submitted,
+    submitted_work,
     unscored_topics,
 )
 
@@ -71,6 +73,8 @@ def project_agreement_scratch(project: Project) -> dict:
     result["vs_gold"] = annotators_vs_gold_scratch(project)
     if project.validation:
         result["validation"] = validation_measures(project)
+    # (never stored: computed from the annotations as the report computes it)
+    result["attributes"] = project_attribute_agreement(project, submitted_work(project))
     return result
 
 

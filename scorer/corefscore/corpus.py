@@ -47,6 +47,8 @@ class ClusterData:
     key: str
     label: str | None = None
     note: str = ""
+    # The project's attributes set on it: name -> value.
+    attributes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -54,6 +56,9 @@ class LinkData:
     type: str
     anaphor: int
     antecedent: int
+    # What the annotator wrote on it: a free-text note, the project's attributes (name -> value).
+    note: str = ""
+    attributes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

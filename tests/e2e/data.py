@@ -140,3 +140,24 @@ def apply_gold(
             ],
         )
     return cluster_ids
+
+
+def annotate_and_submit(topic: Topic, username: str, clusters: list[list[int]]) -> None:
+    """A new user's submitted annotation of `topic`: `clusters` as indices of its mentions."""
+    from annotation.services.assignments import assignment_submit
+    from tests.factories import UserFactory, assign
+
+    user = UserFactory(username=username)
+    assignment, stored = assign(topic, user)
+    ids = mention_ids(topic)
+    for cluster in clusters:
+        created = apply_ops(
+            stored, user, [{"op": "assign", "mention": ids[cluster[0]], "cluster": None}]
+        )
+        target = created[0].created["cluster"]
+        apply_ops(
+            stored,
+            user,
+            [{"op": "assign", "mention": ids[m], "cluster": target} for m in cluster[1:]],
+        )
+    assignment_submit(assignment_id=assignment.pk, user=user)

@@ -15,6 +15,7 @@ from adjudication.services.adjudications import create_adjudication
 from annotation.models import Annotation, Project
 from annotation.services.assignments import assignment_submit
 from annotation.services.exports import annotations_export
+from tests.e2e.data import annotate_and_submit as annotate
 from tests.e2e.data import apply_gold, apply_ops, mention_ids, scico_demo_topic, topic_from_data
 from tests.e2e.workspace import annotation, partition, press, wait_saved
 from tests.factories import DEFAULT_MENTIONS, UserFactory, assign, make_topic
@@ -25,23 +26,6 @@ VERSIONS = {
     "bob": [[0, 1, 2], [3, 4], [5, 6]],
     "carol": [[0, 1], [2, 3, 4], [5], [6]],
 }
-
-
-def annotate(topic, username: str, clusters: list[list[int]]) -> None:
-    user = UserFactory(username=username)
-    assignment, stored = assign(topic, user)
-    ids = mention_ids(topic)
-    for cluster in clusters:
-        created = apply_ops(
-            stored, user, [{"op": "assign", "mention": ids[cluster[0]], "cluster": None}]
-        )
-        target = created[0].created["cluster"]
-        apply_ops(
-            stored,
-            user,
-            [{"op": "assign", "mention": ids[m], "cluster": target} for m in cluster[1:]],
-        )
-    assignment_submit(assignment_id=assignment.pk, user=user)
 
 
 def remaining(page) -> int:

@@ -56,6 +56,25 @@ class LinkShape(serializers.Serializer):
     antecedent = serializers.IntegerField()
 
 
+class LinkNoteSetShape(LinkShape):
+    old = serializers.CharField(allow_blank=True)
+    new = serializers.CharField(allow_blank=True)
+
+
+class LinkAttributeSetShape(LinkShape):
+    name = serializers.CharField()
+    old = serializers.CharField(allow_null=True)
+    new = serializers.CharField(allow_null=True)
+
+
+class ClusterAttributeSetShape(serializers.Serializer):
+    e = serializers.CharField()
+    cluster = serializers.IntegerField()
+    name = serializers.CharField()
+    old = serializers.CharField(allow_null=True)
+    new = serializers.CharField(allow_null=True)
+
+
 class MentionShape(serializers.Serializer):
     e = serializers.CharField()
     mention = serializers.IntegerField()
@@ -121,6 +140,9 @@ SHAPES: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
     **_each(RejectedSetShape, "rejected_set"),
     **_each(SuggestionDecidedShape, "suggestion_decided"),
     **_each(ValidationSetShape, "validation_set"),
+    **_each(LinkNoteSetShape, "link_note_set"),
+    **_each(LinkAttributeSetShape, "link_attribute_set"),
+    **_each(ClusterAttributeSetShape, "cluster_attribute_set"),
 }
 
 EFFECT = PolymorphicProxySerializer(

@@ -90,6 +90,22 @@ class LinkOperation(serializers.Serializer):
     antecedent = serializers.IntegerField()
 
 
+class SetLinkNoteOperation(LinkOperation):
+    note = serializers.CharField(allow_blank=True, help_text="empty: no note")
+
+
+class SetLinkAttributeOperation(LinkOperation):
+    name = serializers.CharField(help_text="one of the project's attributes")
+    value = serializers.CharField(allow_null=True, help_text="one of its values; null clears it")
+
+
+class SetClusterAttributeOperation(serializers.Serializer):
+    op = serializers.CharField()
+    cluster = serializers.IntegerField()
+    name = serializers.CharField(help_text="one of the project's attributes")
+    value = serializers.CharField(allow_null=True, help_text="one of its values; null clears it")
+
+
 class LinkRef(serializers.Serializer):
     type = link_type()
     anaphor = serializers.IntegerField()
@@ -118,6 +134,9 @@ _EDIT_SERIALIZERS: dict[EditName, type[serializers.Serializer]] = {
     "reject_mention": RejectMentionOperation,
     "add_link": LinkOperation,
     "remove_link": LinkOperation,
+    "set_link_note": SetLinkNoteOperation,
+    "set_link_attribute": SetLinkAttributeOperation,
+    "set_cluster_attribute": SetClusterAttributeOperation,
     "retype_links": RetypeLinksOperation,
 }
 # In the one list's order; a name without a serializer fails here, on import.

@@ -29,6 +29,25 @@ class ValidationReasonInput(serializers.Serializer):
     label = serializers.CharField(max_length=200)
 
 
+_WORD = r"^[A-Za-z][A-Za-z0-9_-]*$"
+_WORD_MESSAGE = (
+    "An attribute's name and each of its values are one word: letters, digits, - or _ "
+    "(brat's attribute lines and the report's CSV name them so)."
+)
+
+
+class AttributeDefinitionInput(serializers.Serializer):
+    """An attribute annotators may set on links and clusters, e.g. certainty: high, low."""
+
+    name = serializers.RegexField(_WORD, max_length=40, error_messages={"invalid": _WORD_MESSAGE})
+    values = serializers.ListField(
+        child=serializers.RegexField(
+            _WORD, max_length=40, error_messages={"invalid": _WORD_MESSAGE}
+        ),
+        help_text="its allowed values (1-9, each its own; the workspace picks them by digit)",
+    )
+
+
 class Project(ProjectInfo):
     """A project row of the admin pages (its suggestion settings are the suggestions app's)."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from annotation.api.serializers.effects import EFFECT, decision
+from annotation.api.serializers.effects import EFFECT, decision, link_type
 from annotation.api.serializers.fields import EnumField, Shaped, span_list
 from annotation.models import Annotation, Assignment, Operation
 from corefscore.corpus import LINK_TYPES
@@ -24,6 +24,13 @@ def assignment_role(**kwargs) -> EnumField:
 
 def operation_kind(**kwargs) -> EnumField:
     return EnumField("OperationKind", Operation.Kind.values, **kwargs)
+
+
+class AttributeDefinition(serializers.Serializer):
+    """One attribute annotators may set on links and clusters, with its allowed values."""
+
+    name = serializers.CharField()
+    values = serializers.ListField(child=serializers.CharField())
 
 
 class ProjectInfo(serializers.Serializer):
@@ -47,6 +54,11 @@ class ProjectInfo(serializers.Serializer):
     )
     suggestions = serializers.BooleanField(
         required=False, help_text="annotators may ask for model suggestions on real topics"
+    )
+    attributes = AttributeDefinition(
+        many=True,
+        required=False,
+        help_text="the attributes annotators may set on links and clusters",
     )
 
 
@@ -89,6 +101,9 @@ class ClusterPayload(serializers.Serializer):
     label = serializers.CharField()
     note = serializers.CharField()
     members = serializers.ListField(child=serializers.IntegerField())
+    attributes = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text="attribute name -> value"
+    )
 
 
 class MentionPayload(serializers.Serializer):
@@ -103,6 +118,18 @@ class MentionPayload(serializers.Serializer):
 class LinkPart(serializers.JSONField):
     """One part of a `[type, anaphor, antecedent]` link triple (OpenAPI 3.0 has no tuples of
     mixed types, so each part is described as either)."""
+
+
+class LinkDetails(serializers.Serializer):
+    """What an annotator wrote on one link: its note and attribute values."""
+
+    type = link_type()
+    anaphor = serializers.IntegerField()
+    antecedent = serializers.IntegerField()
+    note = serializers.CharField(allow_blank=True)
+    attributes = serializers.DictField(
+        child=serializers.CharField(), help_text="attribute name -> value"
+    )
 
 
 class ImportMark(serializers.Serializer):
@@ -131,6 +158,11 @@ class AnnotationPayload(serializers.Serializer):
     links = serializers.ListField(
         child=serializers.ListField(child=LinkPart(), min_length=3, max_length=3),
         help_text="[type, anaphor, antecedent] triples",
+    )
+    link_details = LinkDetails(
+        many=True,
+        required=False,
+        help_text="the links that carry a note or attributes, with them",
     )
     mentions = MentionPayload(many=True)
     decisions = serializers.DictField(child=decision(), help_text="suggestion id -> decision")

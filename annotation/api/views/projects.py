@@ -10,6 +10,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from annotation.api.serializers.projects import (
+    AttributeDefinitionInput,
     ProgressPayload,
     Project,
     TopicRow,
@@ -57,6 +58,12 @@ class ProjectSerializer(serializers.Serializer):
         # 1-3 of them: checked by the service (a length here becomes a tuple type in the
         # generated TypeScript, which a form's list cannot be)
         help_text="a validation project's reasons for a rejection (1-3; default: WEC's three)",
+    )
+    attributes = serializers.ListField(
+        child=AttributeDefinitionInput(),
+        required=False,
+        help_text="the attributes annotators may set on links and clusters, each a name and "
+        "its allowed values (e.g. certainty: high, low)",
     )
     validation_reasons_for = serializers.ChoiceField(
         choices=["concepts", "events"],

@@ -6,7 +6,7 @@ from .. import effects as fx
 from ..errors import InvalidOperation, NoChange, NotFound, TextTooLong
 from ..state import AnnotationState
 from .graph import ancestor_path, cycle_error
-from .moves import move_effects, unreject_effects
+from .moves import cluster_deletion, move_effects, unreject_effects
 from .result import NewId, OperationResult
 
 NOTE_SEPARATOR = "\n\n"
@@ -118,7 +118,17 @@ def merge(state: AnnotationState, *, source: int, target: int) -> OperationResul
     if source_note.strip():
         merged = target_note + NOTE_SEPARATOR + source_note if target_note.strip() else source_note
         effects.append(fx.note_set(target, target_note, merged))
-    effects.append(fx.cluster_deleted(source, state.clusters[source].label, source_note))
+    # The target keeps its own attribute values; it takes the source's where it has none.
+    target_values = state.clusters[target].attributes
+    for name, value in sorted(state.clusters[source].attributes.items()):
+        if name not in target_values:
+            effects.append(fx.cluster_attribute_set(target, name, None, value))
+        elif target_values[name] != value:
+            warnings.append(
+                f"{state.cluster_name(target)} keeps its {name} {target_values[name]!r}; "
+                f"{state.cluster_name(source)} had {value!r}."
+            )
+    effects += cluster_deletion(state, source)
     return OperationResult(effects, warnings)
 
 

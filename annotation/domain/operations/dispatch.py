@@ -8,8 +8,8 @@ from typing import Any
 from corefscore.corpus import LINK_TYPES
 
 from ..errors import InvalidOperation
-from ..state import AnnotationState
-from . import bulk, clusters, hierarchy, links, mentions, suggestions, validation
+from ..state import AnnotationState, Link
+from . import bulk, clusters, hierarchy, links, mentions, notes, suggestions, validation
 from .names import BULK_OPERATIONS, DECISION_OPERATIONS, OperationName, operation_names_check
 from .payload import Payload
 from .result import NewId, OperationResult
@@ -51,6 +51,10 @@ def _validate(state: AnnotationState, op: Payload, new_id: NewId) -> OperationRe
     return validation.validate(
         state, mention=op.id("mention"), decision=decision, reason=reason, note=note
     )
+
+
+def _link_of(op: Payload) -> Link:
+    return Link(op.choice("type", LINK_TYPES), op.id("anaphor"), op.id("antecedent"))
 
 
 def _add_mentions(state: AnnotationState, op: Payload, new_id: NewId) -> OperationResult:
@@ -105,6 +109,15 @@ _PLANNERS: dict[OperationName, Planner] = {
         type=op.choice("type", LINK_TYPES),
         anaphor=op.id("anaphor"),
         antecedent=op.id("antecedent"),
+    ),
+    "set_link_note": lambda s, op, new_id: notes.set_link_note(
+        s, link=_link_of(op), note=op.text("note")
+    ),
+    "set_link_attribute": lambda s, op, new_id: notes.set_link_attribute(
+        s, link=_link_of(op), name=op.text("name"), value=op.optional_text("value")
+    ),
+    "set_cluster_attribute": lambda s, op, new_id: notes.set_cluster_attribute(
+        s, cluster=op.id("cluster"), name=op.text("name"), value=op.optional_text("value")
     ),
     "retype_links": lambda s, op, new_id: links.retype_links(
         s, links=op.links("links"), type=op.choice("type", LINK_TYPES)

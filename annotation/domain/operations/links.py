@@ -135,6 +135,20 @@ def duplicate_pair_warnings(
     ]
 
 
+def link_removal(state: AnnotationState, link: Link) -> list[fx.Effect]:
+    """The effects that remove `link`: its note and attributes cleared first, so that the
+    inverse (undo) brings them back with the link. Every planner that removes a link (a
+    removal, a rejected mention, a change of type) goes through here."""
+    effects = []
+    note = state.link_notes.get(link, "")
+    if note:
+        effects.append(fx.link_note_set(link, note, ""))
+    for name, value in sorted(state.link_attributes.get(link, {}).items()):
+        effects.append(fx.link_attribute_set(link, name, value, None))
+    effects.append(fx.link_removed(link))
+    return effects
+
+
 def _link(state: AnnotationState, type: str, anaphor: int, antecedent: int) -> Link:
     if type not in LINK_TYPES:
         raise InvalidOperation("type", f"must be one of {', '.join(LINK_TYPES)}, not {type!r}")
@@ -168,7 +182,7 @@ def remove_link(
     state: AnnotationState, *, type: str, anaphor: int, antecedent: int
 ) -> OperationResult:
     link = _existing(state, _link(state, type, anaphor, antecedent))
-    return OperationResult([fx.link_removed(link)])
+    return OperationResult(link_removal(state, link))
 
 
 def retype_links(
@@ -192,7 +206,8 @@ def retype_links(
             rule="same_type",
         )
     gone = frozenset(changing)
-    effects: list[fx.Effect] = [fx.link_removed(link) for link in changing]
+    # A link's note and attributes go with it to its new type (cleared on the old first).
+    effects: list[fx.Effect] = [e for link in changing for e in link_removal(state, link)]
     warnings: list[str] = []
     coming: frozenset[Link] = frozenset()
     for link in changing:
@@ -201,4 +216,17 @@ def retype_links(
         warnings += duplicate_pair_warnings(state, new, gone, coming)
         coming |= {new}
         effects.append(fx.link_added(new))
+        effects += _extras_carried(state, link, new)
     return OperationResult(effects, warnings)
+
+
+def _extras_carried(state: AnnotationState, old: Link, new: Link) -> list[fx.Effect]:
+    """The effects that give `new` the note and attributes `old` has (read before the
+    operation's effects, which clear them on `old`)."""
+    effects = []
+    note = state.link_notes.get(old, "")
+    if note:
+        effects.append(fx.link_note_set(new, "", note))
+    for name, value in sorted(state.link_attributes.get(old, {}).items()):
+        effects.append(fx.link_attribute_set(new, name, None, value))
+    return effects

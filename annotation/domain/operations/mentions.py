@@ -16,6 +16,7 @@ from ..errors import (
 )
 from ..state import AnnotationState, Spans
 from .clusters import require_mention
+from .links import link_removal
 from .moves import move_effects
 from .result import NewId, OperationResult
 
@@ -102,7 +103,11 @@ def reject_mention(state: AnnotationState, *, mention: int) -> OperationResult:
     require_mention(state, mention)
     if state.mentions[mention].rejected:
         raise NoChange(f"{state.mention_name(mention)} is already rejected.")
-    effects = [fx.link_removed(link) for link in sorted(state.mention_links[mention])]
+    effects = [
+        effect
+        for link in sorted(state.mention_links[mention])
+        for effect in link_removal(state, link)
+    ]
     moves, warnings = move_effects(state, [(mention, None)])
     effects += moves
     effects.append(fx.rejected_set(mention, False, True))

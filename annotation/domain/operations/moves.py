@@ -71,8 +71,7 @@ def delete_effects(state: AnnotationState, doomed: set[int]) -> tuple[list[fx.Ef
     effects += [fx.edge_added(*edge) for edge in sorted(added)]
     warnings = []
     for id in sorted(doomed):
-        cluster = state.clusters[id]
-        effects.append(fx.cluster_deleted(id, cluster.label, cluster.note))
+        effects += cluster_deletion(state, id)
         warnings.append(_removal_warning(state, id, doomed, survivors[id]))
     return effects, warnings
 
@@ -137,4 +136,16 @@ def unreject_effects(state: AnnotationState, mentions: Iterable[int]) -> list[fx
             )
         reopened.add(key)
         effects.append(fx.rejected_set(id, True, False))
+    return effects
+
+
+def cluster_deletion(state: AnnotationState, id: int) -> list[fx.Effect]:
+    """The effects that delete the (emptied, edgeless) cluster `id`: its attributes cleared
+    first, so that undo restores them."""
+    cluster = state.clusters[id]
+    effects = [
+        fx.cluster_attribute_set(id, name, value, None)
+        for name, value in sorted(cluster.attributes.items())
+    ]
+    effects.append(fx.cluster_deleted(id, cluster.label, cluster.note))
     return effects

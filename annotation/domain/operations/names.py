@@ -27,6 +27,9 @@ EditName = Literal[
     "reject_mention",
     "add_link",
     "remove_link",
+    "set_link_note",
+    "set_link_attribute",
+    "set_cluster_attribute",
     "retype_links",
 ]
 # Many edits as one operation (one undo step); never nested inside an accepted suggestion.

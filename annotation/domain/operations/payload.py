@@ -55,6 +55,12 @@ class Payload:
             raise InvalidOperation(self.field(name), "must not be empty")
         return value
 
+    def optional_text(self, name: str) -> str | None:
+        """Required key whose value may be null (null clears an attribute)."""
+        if self._get(name) is None:
+            return None
+        return self.text(name)
+
     def choice(self, name: str, choices: tuple[str, ...]) -> str:
         value: str = self._get(name)  # (one of the choices, once checked)
         if value not in choices:

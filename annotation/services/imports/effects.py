@@ -73,6 +73,8 @@ def import_plan(
         plan.effects.append(
             fx.cluster_created(server[key], label, cluster.note if cluster is not None else "")
         )
+        for name, value in sorted((cluster.attributes if cluster is not None else {}).items()):
+            plan.effects.append(fx.cluster_attribute_set(server[key], name, None, value))
     for index, mention in enumerate(topic.mentions):
         if mention.cluster is not None:
             plan.effects.append(fx.member_set(mention_ids[index], None, server[mention.cluster]))
@@ -91,4 +93,9 @@ def import_plan(
         elif item not in seen:
             seen.add(item)
             plan.effects.append(fx.link_added(item))
+            # What the file wrote on the link (brat's notes and attributes, our JSON).
+            if link.note:
+                plan.effects.append(fx.link_note_set(item, "", link.note))
+            for name, value in sorted(link.attributes.items()):
+                plan.effects.append(fx.link_attribute_set(item, name, None, value))
     return plan

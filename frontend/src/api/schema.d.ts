@@ -412,6 +412,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/corpora/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["corpora_list"];
+        put?: never;
+        post: operations["corpora_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corpora/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["corpora_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corpora/{id}/encodings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["corpora_encodings_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corpora/{id}/imports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["corpora_imports_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corpus-imports/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["corpus_imports_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/import-jobs/{id}/": {
         parameters: {
             query?: never;
@@ -1357,6 +1437,10 @@ export interface components {
             vs_gold: components["schemas"]["VsGoldSection"];
             /** @description validation projects only */
             validation?: components["schemas"]["ValidationMeasures"];
+            /** @description attribute name -> agreement on it where two annotators drew the same link (projects with link attributes) */
+            attributes?: {
+                [key: string]: components["schemas"]["AttributeAgreement"];
+            };
         };
         /** @enum {string} */
         AnnotationKind: "annotator" | "adjudication" | "gold";
@@ -1384,6 +1468,8 @@ export interface components {
                 ("COREFERENCE" | "TRANSFORMED" | "REACTION_ASSOCIATED" | "WORK_UP" | "CONTAINED") | number,
                 ("COREFERENCE" | "TRANSFORMED" | "REACTION_ASSOCIATED" | "WORK_UP" | "CONTAINED") | number
             ][];
+            /** @description the links that carry a note or attributes, with them */
+            link_details?: components["schemas"]["LinkDetails"][];
             mentions: components["schemas"]["MentionPayload"][];
             /** @description suggestion id -> decision */
             decisions: {
@@ -1601,6 +1687,46 @@ export interface components {
             /** @description null: no limit applies (none set, or qualified) */
             left: number | null;
         };
+        AttributeAgreement: {
+            /** @description units compared, over every annotator pair */
+            units: number;
+            /** Format: double */
+            observed: number | null;
+            /**
+             * Format: double
+             * @description Krippendorff's alpha (nominal) over every annotator
+             */
+            alpha: number | null;
+            /** @description a-b -> scores */
+            pairs: {
+                [key: string]: components["schemas"]["AttributePairScores"];
+            };
+        };
+        /** @description One attribute annotators may set on links and clusters, with its allowed values. */
+        AttributeDefinition: {
+            name: string;
+            values: string[];
+        };
+        /** @description An attribute annotators may set on links and clusters, e.g. certainty: high, low. */
+        AttributeDefinitionInputRequest: {
+            name: string;
+            /** @description its allowed values (1-9, each its own; the workspace picks them by digit) */
+            values: string[];
+        };
+        AttributePairScores: {
+            /** @description links both drew, one of them with a value of the attribute */
+            units: number;
+            /**
+             * Format: double
+             * @description the share with equal values
+             */
+            observed: number | null;
+            /**
+             * Format: double
+             * @description Cohen's kappa
+             */
+            kappa: number | null;
+        };
         BackendChoice: {
             name: string;
             /** @description has a model folder to choose */
@@ -1652,6 +1778,17 @@ export interface components {
                 number
             ][];
         };
+        ClusterAttributeSetEffect: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            e: "cluster_attribute_set";
+            cluster: number;
+            name: string;
+            old: string | null;
+            new: string | null;
+        };
         ClusterCreatedEffect: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1677,6 +1814,10 @@ export interface components {
             label: string;
             note: string;
             members: number[];
+            /** @description attribute name -> value */
+            attributes?: {
+                [key: string]: string;
+            };
         };
         ClusterSize: {
             size: number;
@@ -1693,6 +1834,46 @@ export interface components {
             mentions: {
                 [key: string]: unknown;
             }[];
+        };
+        CorpusImportPayload: {
+            job: number;
+            corpus: number;
+            file_name: string;
+            format: string;
+            status?: components["schemas"]["StatusEnum"];
+            /** Format: double */
+            progress?: number;
+            message?: string;
+            attempts?: number;
+            documents_written?: number;
+            documents_skipped?: number;
+            mentions_written?: number;
+            result?: unknown;
+            errors?: unknown;
+            /** Format: date-time */
+            readonly created_at: string;
+            /** Format: date-time */
+            finished_at?: string | null;
+        };
+        CorpusImportRequestRequest: {
+            /** Format: binary */
+            file: string;
+            /** @description one of: brat, chemu, corefi, corefud, corpus-jsonl, dygiepp, label-studio, scico, uima-xmi, uima-xmi-folders, webanno-tsv, webanno-tsv-folders */
+            format: string;
+        };
+        CorpusRequestRequest: {
+            name: string;
+            /** @default  */
+            description?: string;
+            projects?: number[];
+        };
+        CorpusSummary: {
+            id: number;
+            name: string;
+            documents: number;
+            mentions: number;
+            active_encoding: number | null;
+            encodings: components["schemas"]["EncodingSummary"][];
         };
         CredentialsRequest: {
             username: string;
@@ -1829,8 +2010,30 @@ export interface components {
             parent: number;
             child: number;
         };
-        EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["RetypeLinksOperation"];
-        Effect: components["schemas"]["ClusterCreatedEffect"] | components["schemas"]["ClusterDeletedEffect"] | components["schemas"]["MemberSetEffect"] | components["schemas"]["EdgeAddedEffect"] | components["schemas"]["EdgeRemovedEffect"] | components["schemas"]["LabelSetEffect"] | components["schemas"]["NoteSetEffect"] | components["schemas"]["LinkAddedEffect"] | components["schemas"]["LinkRemovedEffect"] | components["schemas"]["MentionAddedEffect"] | components["schemas"]["MentionRemovedEffect"] | components["schemas"]["SpansSetEffect"] | components["schemas"]["RejectedSetEffect"] | components["schemas"]["SuggestionDecidedEffect"] | components["schemas"]["ValidationSetEffect"];
+        EditOperation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["RetypeLinksOperation"];
+        Effect: components["schemas"]["ClusterCreatedEffect"] | components["schemas"]["ClusterDeletedEffect"] | components["schemas"]["MemberSetEffect"] | components["schemas"]["EdgeAddedEffect"] | components["schemas"]["EdgeRemovedEffect"] | components["schemas"]["LabelSetEffect"] | components["schemas"]["NoteSetEffect"] | components["schemas"]["LinkAddedEffect"] | components["schemas"]["LinkRemovedEffect"] | components["schemas"]["MentionAddedEffect"] | components["schemas"]["MentionRemovedEffect"] | components["schemas"]["SpansSetEffect"] | components["schemas"]["RejectedSetEffect"] | components["schemas"]["SuggestionDecidedEffect"] | components["schemas"]["ValidationSetEffect"] | components["schemas"]["LinkNoteSetEffect"] | components["schemas"]["LinkAttributeSetEffect"] | components["schemas"]["ClusterAttributeSetEffect"];
+        EncodingRequestRequest: {
+            /** @description an encoder folder inside the model folders the server allows; null: the packaged MiniLM */
+            encoder_path?: string | null;
+            /** @default 512 */
+            chunk_size?: number;
+        };
+        EncodingSummary: {
+            id: number;
+            encoder: string;
+            dim: number | null;
+            status: string;
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            chunks_total: number;
+            chunks_done: number;
+            chunks_failed: number;
+            /** Format: double */
+            progress: number;
+        };
         /**
          * @description Every refusal: what `exception_handler` and the views below answer. The details differ
          *     by code; those a client reads are named here, any other may follow.
@@ -2254,12 +2457,48 @@ export interface components {
             anaphor: number;
             antecedent: number;
         };
+        LinkAttributeSetEffect: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            e: "link_attribute_set";
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            name: string;
+            old: string | null;
+            new: string | null;
+        };
         LinkCounts: {
             COREFERENCE: number;
             TRANSFORMED: number;
             REACTION_ASSOCIATED: number;
             WORK_UP: number;
             CONTAINED: number;
+        };
+        /** @description What an annotator wrote on one link: its note and attribute values. */
+        LinkDetails: {
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            note: string;
+            /** @description attribute name -> value */
+            attributes: {
+                [key: string]: string;
+            };
+        };
+        LinkNoteSetEffect: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            e: "link_note_set";
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            old: string;
+            new: string;
         };
         LinkOperation: {
             /**
@@ -2517,7 +2756,7 @@ export interface components {
             old: string;
             new: string;
         };
-        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["RetypeLinksOperation"] | components["schemas"]["AddMentionsOperation"] | components["schemas"]["RejectMentionsOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
+        Operation: components["schemas"]["AssignOperation"] | components["schemas"]["MergeOperation"] | components["schemas"]["SplitOperation"] | components["schemas"]["RenameOperation"] | components["schemas"]["SetNoteOperation"] | components["schemas"]["SetParentOperation"] | components["schemas"]["EdgeOperation"] | components["schemas"]["AddMentionOperation"] | components["schemas"]["FixSpanOperation"] | components["schemas"]["RejectMentionOperation"] | components["schemas"]["LinkOperation"] | components["schemas"]["SetLinkNoteOperation"] | components["schemas"]["SetLinkAttributeOperation"] | components["schemas"]["SetClusterAttributeOperation"] | components["schemas"]["RetypeLinksOperation"] | components["schemas"]["AddMentionsOperation"] | components["schemas"]["RejectMentionsOperation"] | components["schemas"]["AcceptSuggestionOperation"] | components["schemas"]["RejectSuggestionOperation"] | components["schemas"]["ValidateOperation"];
         /** @enum {string} */
         OperationKind: "do" | "undo" | "redo";
         OperationRequestRequest: {
@@ -2610,6 +2849,8 @@ export interface components {
             in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
+            /** @description the attributes annotators may set on links and clusters, each a name and its allowed values (e.g. certainty: high, low) */
+            attributes?: components["schemas"]["AttributeDefinitionInputRequest"][];
             /**
              * @description what a validation project's clusters are, for the reasons without validation_reasons: scientific concepts (SciCo) or events (WEC's three)
              *
@@ -2794,6 +3035,8 @@ export interface components {
             validation?: boolean;
             /** @description annotators may ask for model suggestions on real topics */
             suggestions?: boolean;
+            /** @description the attributes annotators may set on links and clusters */
+            attributes?: components["schemas"]["AttributeDefinition"][];
             /** @description how many topics it has */
             topics: number;
             /**
@@ -2825,6 +3068,8 @@ export interface components {
             validation?: boolean;
             /** @description annotators may ask for model suggestions on real topics */
             suggestions?: boolean;
+            /** @description the attributes annotators may set on links and clusters */
+            attributes?: components["schemas"]["AttributeDefinition"][];
         };
         ProjectOnboarding: {
             required: boolean;
@@ -2877,6 +3122,8 @@ export interface components {
             in_my_topics?: boolean;
             /** @description a validation project's reasons for a rejection (1-3; default: WEC's three) */
             validation_reasons?: components["schemas"]["ValidationReasonInputRequest"][];
+            /** @description the attributes annotators may set on links and clusters, each a name and its allowed values (e.g. certainty: high, low) */
+            attributes?: components["schemas"]["AttributeDefinitionInputRequest"][];
             /**
              * @description what a validation project's clusters are, for the reasons without validation_reasons: scientific concepts (SciCo) or events (WEC's three)
              *
@@ -3159,6 +3406,44 @@ export interface components {
             user: components["schemas"]["Me"] | null;
             /** @description the OpenID Connect provider, null when none is configured */
             single_sign_on: components["schemas"]["SingleSignOn"] | null;
+        };
+        SetClusterAttributeOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "set_cluster_attribute";
+            cluster: number;
+            /** @description one of the project's attributes */
+            name: string;
+            /** @description one of its values; null clears it */
+            value: string | null;
+        };
+        SetLinkAttributeOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "set_link_attribute";
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            /** @description one of the project's attributes */
+            name: string;
+            /** @description one of its values; null clears it */
+            value: string | null;
+        };
+        SetLinkNoteOperation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            op: "set_link_note";
+            type: components["schemas"]["LinkType"];
+            anaphor: number;
+            antecedent: number;
+            /** @description empty: no note */
+            note: string;
         };
         SetNoteOperation: {
             /**
@@ -5666,6 +5951,360 @@ export interface operations {
             };
             /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    corpora_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorpusSummary"][];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    corpora_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorpusRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CorpusRequestRequest"];
+                "multipart/form-data": components["schemas"]["CorpusRequestRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorpusSummary"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `version_conflict`, `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    corpora_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorpusSummary"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    corpora_encodings_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EncodingRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["EncodingRequestRequest"];
+                "multipart/form-data": components["schemas"]["EncodingRequestRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorpusSummary"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `version_conflict`, `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    corpora_imports_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CorpusImportRequestRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorpusImportPayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    corpus_imports_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorpusImportPayload"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,6 +37,9 @@ const SWAPPED = new Set<Effect["e"]>([
   "rejected_set",
   "suggestion_decided",
   "validation_set",
+  "link_note_set",
+  "link_attribute_set",
+  "cluster_attribute_set",
 ]);
 
 export function invertEffect(effect: Effect): Effect {
@@ -113,6 +116,7 @@ const HANDLERS: Handlers = {
     need(cluster !== undefined, e, "no such cluster");
     need(cluster.label === e.label && cluster.note === e.note, e, "label or note differ");
     need(cluster.members.size === 0, e, "the cluster still has members");
+    need(cluster.attributes.size === 0, e, "the cluster still has attributes");
     need(
       state.parents.get(e.cluster)!.size === 0 && state.children.get(e.cluster)!.size === 0,
       e,
@@ -167,8 +171,36 @@ const HANDLERS: Handlers = {
   link_removed(state, e) {
     checkFields(e, ["type", "anaphor", "antecedent"]);
     const link = asLink(e);
-    need(state.links.has(`${link.type}|${link.anaphor}|${link.antecedent}`), e, "no such link");
+    const key = `${link.type}|${link.anaphor}|${link.antecedent}`;
+    need(state.links.has(key), e, "no such link");
+    need(!state.linkNotes.has(key) && !state.linkAttributes.has(key), e, "the link still has a note or attributes");
     state.removeLink(link);
+  },
+  link_note_set(state, e) {
+    checkFields(e, ["type", "anaphor", "antecedent", "old", "new"]);
+    const link = asLink(e);
+    const key = `${link.type}|${link.anaphor}|${link.antecedent}`;
+    need(state.links.has(key), e, "no such link");
+    need((state.linkNotes.get(key) ?? "") === e.old, e, "note differs");
+    need(typeof e.new === "string", e, "note is text");
+    state.setLinkNote(link, e.new);
+  },
+  link_attribute_set(state, e) {
+    checkFields(e, ["type", "anaphor", "antecedent", "name", "old", "new"]);
+    const link = asLink(e);
+    const key = `${link.type}|${link.anaphor}|${link.antecedent}`;
+    need(state.links.has(key), e, "no such link");
+    need(typeof e.name === "string" && (e.new === null || typeof e.new === "string"), e, "name and value are text");
+    need((state.linkAttributes.get(key)?.get(e.name) ?? null) === e.old, e, "value differs");
+    state.setLinkAttribute(link, e.name, e.new);
+  },
+  cluster_attribute_set(state, e) {
+    checkFields(e, ["cluster", "name", "old", "new"]);
+    const cluster = state.clusters.get(e.cluster);
+    need(cluster !== undefined, e, "no such cluster");
+    need(typeof e.name === "string" && (e.new === null || typeof e.new === "string"), e, "name and value are text");
+    need((cluster.attributes.get(e.name) ?? null) === e.old, e, "value differs");
+    state.setClusterAttribute(e.cluster, e.name, e.new);
   },
   mention_added(state, e) {
     checkFields(e, ["mention", "document", "spans"]);

@@ -21,6 +21,8 @@ export interface Cluster {
   label: string;
   note: string;
   members: Set<Id>;
+  /** attribute name -> value, among the project's attributes */
+  attributes: Map<string, string>;
 }
 
 export interface Link {
@@ -54,6 +56,23 @@ export function linkKey(link: Link): string {
   return `${link.type}|${link.anaphor}|${link.antecedent}`;
 }
 
+/** A linkKey back to its [type, anaphor, antecedent] (ids as numbers, as Python's snapshot has them). */
+function splitKey(key: string): [string, number, number] {
+  const [type, anaphor, antecedent] = key.split("|");
+  return [type!, Number(anaphor), Number(antecedent)];
+}
+
+/** Python's sort of mixed rows: element by element, numbers as numbers, text as text. */
+function compareRows(a: readonly (string | number)[], b: readonly (string | number)[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
 export function edgeKey(parent: Id, child: Id): string {
   return `${parent}>${child}`;
 }
@@ -77,10 +96,18 @@ export interface StateInit {
   settings?: Partial<Settings>;
   documents?: Iterable<[Id, number]>;
   mentions?: Iterable<Mention>;
-  clusters?: Iterable<{ id: Id; label: string; note?: string; members?: Iterable<Id> }>;
+  clusters?: Iterable<{
+    id: Id;
+    label: string;
+    note?: string;
+    members?: Iterable<Id>;
+    attributes?: Record<string, string>;
+  }>;
   edges?: Iterable<readonly [Id, Id]>;
   links?: Iterable<Link>;
   decisions?: Iterable<[Id, Decision]>;
+  /** What annotators wrote on links: only the links that carry a note or an attribute. */
+  linkDetails?: Iterable<Link & { note: string; attributes: Record<string, string> }>;
 }
 
 export class AnnotationState {
@@ -93,6 +120,10 @@ export class AnnotationState {
   edges: Map<string, readonly [Id, Id]>;
   links: Map<string, Link>;
   decisions: Map<Id, Decision>;
+  /** linkKey -> note, for the links that have one */
+  linkNotes: Map<string, string>;
+  /** linkKey -> (attribute name -> value), for the links that have any */
+  linkAttributes: Map<string, Map<string, string>>;
 
   // Indexes, derived from the fields above.
   mentionCluster: Map<Id, Id>;
@@ -110,7 +141,13 @@ export class AnnotationState {
     this.parents = new Map();
     this.children = new Map();
     for (const c of init.clusters ?? []) {
-      const cluster: Cluster = { id: c.id, label: c.label, note: c.note ?? "", members: new Set(c.members ?? []) };
+      const cluster: Cluster = {
+        id: c.id,
+        label: c.label,
+        note: c.note ?? "",
+        members: new Set(c.members ?? []),
+        attributes: new Map(Object.entries(c.attributes ?? {})),
+      };
       this.clusters.set(c.id, cluster);
       this.parents.set(c.id, new Set());
       this.children.set(c.id, new Set());
@@ -126,6 +163,15 @@ export class AnnotationState {
     for (const id of this.mentions.keys()) this.mentionLinks.set(id, new Set());
     for (const link of init.links ?? []) this.addLink(link);
     this.decisions = new Map(init.decisions ?? []);
+    this.linkNotes = new Map();
+    this.linkAttributes = new Map();
+    for (const details of init.linkDetails ?? []) {
+      const key = linkKey(details);
+      if (!this.links.has(key)) throw new Error(`a note or attribute names the missing link ${key}`);
+      if (details.note) this.linkNotes.set(key, details.note);
+      const values = Object.entries(details.attributes);
+      if (values.length) this.linkAttributes.set(key, new Map(values));
+    }
   }
 
   static fromPayload(
@@ -141,6 +187,7 @@ export class AnnotationState {
       edges: payload.edges,
       links: payload.links.map(([type, anaphor, antecedent]) => ({ type, anaphor, antecedent })),
       decisions: Object.entries(payload.decisions).map(([k, v]) => [Number(k), v] as [Id, Decision]),
+      linkDetails: payload.link_details ?? [],
     });
   }
 
@@ -168,13 +215,20 @@ export class AnnotationState {
       edges: [...this.edges.values()].map((e) => [...e]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!),
       links: [...this.links.values()].map((l) => [l.type, l.anaphor, l.antecedent]).sort(),
       decisions: [...this.decisions.entries()].sort(byId),
+      link_notes: [...this.linkNotes.entries()].map(([key, note]) => [...splitKey(key), note]).sort(compareRows),
+      link_attributes: [...this.linkAttributes.entries()]
+        .flatMap(([key, values]) => [...values.entries()].map(([name, value]) => [...splitKey(key), name, value]))
+        .sort(compareRows),
+      cluster_attributes: [...this.clusters.values()]
+        .flatMap((c) => [...c.attributes.entries()].map(([name, value]) => [c.id, name, value]))
+        .sort(compareRows),
     };
   }
 
   // -- mutators (for applyEffects only) ------------------------------------------------
 
   createCluster(id: Id, label: string, note: string): void {
-    this.clusters.set(id, { id, label, note, members: new Set() });
+    this.clusters.set(id, { id, label, note, members: new Set(), attributes: new Map() });
     this.parents.set(id, new Set());
     this.children.set(id, new Set());
   }
@@ -221,6 +275,26 @@ export class AnnotationState {
     this.links.delete(key);
     this.mentionLinks.get(link.anaphor)?.delete(key);
     this.mentionLinks.get(link.antecedent)?.delete(key);
+  }
+
+  setLinkNote(link: Link, note: string): void {
+    if (note) this.linkNotes.set(linkKey(link), note);
+    else this.linkNotes.delete(linkKey(link));
+  }
+
+  setLinkAttribute(link: Link, name: string, value: string | null): void {
+    const key = linkKey(link);
+    const values = this.linkAttributes.get(key) ?? new Map<string, string>();
+    if (value === null) values.delete(name);
+    else values.set(name, value);
+    if (values.size) this.linkAttributes.set(key, values);
+    else this.linkAttributes.delete(key);
+  }
+
+  setClusterAttribute(cluster: Id, name: string, value: string | null): void {
+    const values = this.clusters.get(cluster)!.attributes;
+    if (value === null) values.delete(name);
+    else values.set(name, value);
   }
 
   /** Add a mention or replace one (new spans, new rejected flag). */

@@ -72,6 +72,8 @@ export type CommandId =
   | "linkType5"
   | "rejectMention"
   | "toggleArcs"
+  | "linkNote"
+  | "cycleAttribute"
   | "linkAlso"
   | "nextLink"
   | "prevLink"
@@ -234,6 +236,14 @@ export const KEYMAP: readonly KeyBinding[] = [
   e("workspace", "anaphora", ["3"], "linkType3", "… REACTION_ASSOCIATED"),
   e("workspace", "anaphora", ["4"], "linkType4", "… WORK_UP"),
   e("workspace", "anaphora", ["5"], "linkType5", "… CONTAINED"),
+  e("workspace", "anaphora", ["Shift+N"], "linkNote", "Write a note on the current mention's link (Ctrl+Enter saves)"),
+  e(
+    "workspace",
+    "any",
+    ["Ctrl+Alt+1", "Ctrl+Alt+2", "Ctrl+Alt+3", "Ctrl+Alt+4", "Ctrl+Alt+5", "Ctrl+Alt+6", "Ctrl+Alt+7", "Ctrl+Alt+8", "Ctrl+Alt+9"],
+    "cycleAttribute",
+    "Set the project's attribute k of the current mention's link (no link: of the selected cluster) to its next value; after the last, none",
+  ),
   e("workspace", "anaphora", ["Alt+1", "Alt+2", "Alt+3", "Alt+4", "Alt+5"], "linkAlso", "Link the anaphor to the current mention with a second type, keeping the pair's link"),
   b("workspace", "anaphora", ["]"], "nextLink", "Next link of the current mention: it becomes the current link (bold, and marked in the list)"),
   b("workspace", "anaphora", ["["], "prevLink", "Previous link of the current mention"),

@@ -77,6 +77,18 @@ export function describeOperation(name: string, effects: readonly Effect[], name
       const what = link ? `the ${link.type} link ${names.mention(link.anaphor)} → ${names.mention(link.antecedent)}` : "a link";
       return name === "add_link" ? `adding ${what}` : `removal of ${what}`;
     }
+    case "set_link_note": {
+      const set = first(effects, "link_note_set");
+      return set ? `note change of the ${set.type} link ${names.mention(set.anaphor)} → ${names.mention(set.antecedent)}` : "link note change";
+    }
+    case "set_link_attribute": {
+      const set = first(effects, "link_attribute_set");
+      return set ? `${set.name} change of the ${set.type} link ${names.mention(set.anaphor)} → ${names.mention(set.antecedent)}` : "link attribute change";
+    }
+    case "set_cluster_attribute": {
+      const set = first(effects, "cluster_attribute_set");
+      return set ? `${set.name} change of ${cluster(set.cluster)}` : "cluster attribute change";
+    }
     case "retype_links": {
       const added = all(effects, "link_added");
       const removed = all(effects, "link_removed");

@@ -6,6 +6,7 @@ import { LINK_TYPES } from "../api/types";
 import type { Occurrence } from "../domain/occurrences";
 import { linkKey, type Link } from "../domain/state";
 import { describeChange } from "./changeText";
+import { createNoteCommands } from "./noteCommands";
 import { linksOfMention, otherEnd, pairLinks, retypeOperation, stepLink, tokenPlace } from "./linkEditing";
 import { sentencesOf } from "./textSelection";
 import type { Editing } from "./editing";
@@ -407,6 +408,8 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
     fixSpans,
     clickMention,
     reopenMention,
+    // Notes and attributes on links and clusters (./noteCommands.ts).
+    notes: createNoteCommands({ topic, store, nav, editing, notices, mentionLabel, clusterLabel }),
     undo: () => editing.send({ kind: "undo" }, "undo", { done: (applied) => notices.status(describeChange(applied, names)) }),
     redo: () => editing.send({ kind: "redo" }, "redo", { done: (applied) => notices.status(describeChange(applied, names)) }),
   };

@@ -95,6 +95,7 @@ export function createEditing(deps: EditingDeps) {
         // decision after a wrong one), so their "Not done" notices go.
         notices.clearTag("refused");
         if (applied.warnings.length) notices.status(`${edit.description}:`, applied.warnings);
+        else notices.announce(`Done: ${edit.description}.`);
         if (edit.request.kind === "acceptAbove") return; // batchDone follows
         callbacks.get(edit.id)?.done?.(applied);
         callbacks.delete(edit.id);

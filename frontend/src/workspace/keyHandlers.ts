@@ -29,11 +29,24 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     const cluster = commands.requireSelected(what);
     if (cluster !== null) run(cluster);
   };
+  // Selecting a cluster changes only colours: say which one it is.
+  const announceSelected = () => {
+    const selected = nav.selected.value.value;
+    if (selected === null) return;
+    const size = store.state.value.clusters.get(selected)?.members.size ?? 0;
+    notices.announce(`Selected ${commands.clusterLabel(selected)}, ${size === 1 ? "1 mention" : `${size} mentions`}.`);
+  };
   return {
     assign: () => commands.assignCurrent(false),
     assignNew: () => commands.assignCurrent(true),
-    prevCluster: () => nav.selectRelative(-1),
-    nextCluster: () => nav.selectRelative(1),
+    prevCluster: () => {
+      nav.selectRelative(-1);
+      announceSelected();
+    },
+    nextCluster: () => {
+      nav.selectRelative(1);
+      announceSelected();
+    },
     nextMention: () => nav.step(1),
     prevMention: () => nav.step(-1),
     nextUnassigned: () => {
@@ -121,6 +134,15 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     acceptAbove: () => {
       if (store.locked.value) notices.status(readOnlyText(store));
       else ui.bulkAccept = true;
+    },
+    linkNote: () => {
+      const link = commands.notes.currentLink();
+      if (link !== null) ui.linkNote = link;
+    },
+    // Ctrl+Alt+k (Alt+k is a second link type), by the physical digit key (keyString): attribute k-1 of the project's list.
+    cycleAttribute: (event) => {
+      const digit = Number(("code" in event && event.code ? event.code.replace("Digit", "") : "") || event.key);
+      if (digit >= 1 && digit <= 9) commands.notes.cycleAttribute(digit - 1);
     },
     decideType: () => {
       if (store.locked.value) notices.status(readOnlyText(store));

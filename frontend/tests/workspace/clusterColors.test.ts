@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createClusterColors, PALETTE, PATTERNS, slotColor, swatchStyle } from "../../src/workspace/clusterColors";
 
 function clusters(ids: number[]) {
-  return { clusters: new Map(ids.map((id) => [id, { id, label: "", note: "", members: new Set<number>() }])) };
+  return { clusters: new Map(ids.map((id) => [id, { id, label: "", note: "", members: new Set<number>(), attributes: new Map<string, string>() }])) };
 }
 
 describe("cluster colours", () => {

@@ -73,6 +73,23 @@ class LeftOut(serializers.Serializer):
     )
 
 
+class AttributePairScores(serializers.Serializer):
+    units = serializers.IntegerField(
+        help_text="links both drew, one of them with a value of the attribute"
+    )
+    observed = serializers.FloatField(allow_null=True, help_text="the share with equal values")
+    kappa = serializers.FloatField(allow_null=True, help_text="Cohen's kappa")
+
+
+class AttributeAgreement(serializers.Serializer):
+    units = serializers.IntegerField(help_text="units compared, over every annotator pair")
+    observed = serializers.FloatField(allow_null=True)
+    alpha = serializers.FloatField(
+        allow_null=True, help_text="Krippendorff's alpha (nominal) over every annotator"
+    )
+    pairs = serializers.DictField(child=AttributePairScores(), help_text="a-b -> scores")
+
+
 class AgreementReport(serializers.Serializer):
     """reporting/selectors/agreement.py `project_agreement`."""
 
@@ -107,3 +124,9 @@ class AgreementReport(serializers.Serializer):
     )
     vs_gold = VsGoldSection(help_text="each annotator against the topics' gold")
     validation = ValidationMeasures(required=False, help_text="validation projects only")
+    attributes = serializers.DictField(
+        child=AttributeAgreement(),
+        required=False,
+        help_text="attribute name -> agreement on it where two annotators drew the same link "
+        "(projects with link attributes)",
+    )

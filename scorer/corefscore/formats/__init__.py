@@ -58,6 +58,13 @@ class Format:
     folder: bool = False
     # What an upload of this format may be named (a zip holds a folder or several files).
     accepts: tuple[str, ...] = ()
+    # What annotators write beside the annotation that the format can hold (WRITTEN_EXTRAS);
+    # `write` reports the rest as left out.
+    holds: frozenset[str] = frozenset()
+
+
+# What annotators write beside clusters and links, in the words an export's warning uses.
+WRITTEN_EXTRAS = ("link notes", "link attributes", "cluster notes", "cluster attributes")
 
 
 FORMATS: dict[str, Format] = {
@@ -88,7 +95,17 @@ FORMATS: dict[str, Format] = {
             ".jsonlines",
             accepts=(".jsonlines", ".jsonl", ".zip"),
         ),
-        Format("brat", "brat standoff", read_brat, write_brat, "", folder=True, accepts=(".zip",)),
+        Format(
+            "brat",
+            "brat standoff",
+            read_brat,
+            write_brat,
+            "",
+            folder=True,
+            accepts=(".zip",),
+            # `#` AnnotatorNotes and `A` attribute lines on relations; equivalences have no id
+            holds=frozenset({"link notes", "link attributes"}),
+        ),
         Format("conll", "CoNLL-2012", None, write_conll, ".conll"),
         Format(
             "corefud",
@@ -178,7 +195,31 @@ def write(
         writer = WRITERS[format]
     except KeyError:
         raise ValueError(f"unknown format {format!r}; writers: {', '.join(WRITERS)}") from None
-    return writer(list(topics), path, **options)
+    topics = list(topics)
+    return writer(topics, path, **options) + left_out_extras(format, topics)
+
+
+def left_out_extras(format: str, topics: list[Any]) -> list[FormatWarning]:
+    """One warning per kind of what annotators wrote (notes, attributes) that ``format``
+    cannot hold, with how many were left out: an export never drops them silently."""
+    holds = FORMATS[format].holds
+    counts = dict.fromkeys(WRITTEN_EXTRAS, 0)
+    for topic in topics:
+        counts["link notes"] += sum(1 for link in topic.links if link.note)
+        counts["link attributes"] += sum(len(link.attributes) for link in topic.links)
+        counts["cluster notes"] += sum(1 for cluster in topic.clusters if cluster.note)
+        counts["cluster attributes"] += sum(len(cluster.attributes) for cluster in topic.clusters)
+    return [
+        FormatWarning(
+            format,
+            None,
+            what,
+            f"{FORMATS[format].label} cannot hold {what}: {n} left out "
+            "(a project archive keeps them)",
+        )
+        for what, n in counts.items()
+        if n and what not in holds
+    ]
 
 
 __all__ = [

@@ -22,8 +22,10 @@ computes the character offsets, so brat -> TopicData -> brat -> TopicData is sta
 from __future__ import annotations
 
 import os
+import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +190,7 @@ def _topic(
     links, relation_ids, relation_names = _links(
         relations, mention_of, mentions, document, problems, other_lines
     )
+    _read_link_notes(links, relation_ids, other_lines)
     if relation_ids:
         brat["relation_ids"], brat["relation_names"] = relation_ids, relation_names
     clusters, equiv_types = _clusters(equivalences, mention_of, mentions, problems)
@@ -238,6 +241,27 @@ def _links(
         ids.append(id_)
         names.append(name)
     return links, ids, names
+
+
+_NOTE_LINE = re.compile(r"^#\d+\tAnnotatorNotes (R\d+)\t(.*)$")
+_ATTRIBUTE_LINE = re.compile(r"^A\d+\t(\S+) (R\d+) (\S+)$")
+
+
+def _read_link_notes(links: list[LinkData], ids: list[str], other_lines: list[str]) -> None:
+    """A relation's ``#`` AnnotatorNotes line becomes its link's note, and its valued ``A``
+    attribute lines its attributes; those lines leave ``other_lines`` (the writer writes them
+    from the link again). Lines on entities, or unvalued (binary) attributes, stay kept."""
+    by_id = dict(zip(ids, links, strict=True))
+    kept = []
+    for line in other_lines:
+        note, attribute = _NOTE_LINE.match(line), _ATTRIBUTE_LINE.match(line)
+        if note and note.group(1) in by_id and not by_id[note.group(1)].note:
+            by_id[note.group(1)].note = note.group(2)
+        elif attribute and attribute.group(2) in by_id:
+            by_id[attribute.group(2)].attributes[attribute.group(1)] = attribute.group(3)
+        else:
+            kept.append(line)
+    other_lines[:] = kept
 
 
 def _apply_link_rules(
@@ -439,6 +463,10 @@ def _relation_lines(
     used = set(ids)
     number = 1
     lines = []
+    # Note and attribute ids after those of the lines kept as they are.
+    kept = brat.get("other_lines", [])
+    notes = _numbers_after(kept, "#")
+    attributes = _numbers_after(kept, "A")
     for index, link in enumerate(topic.links):
         anaphor, antecedent = topic.mentions[link.anaphor], topic.mentions[link.antecedent]
         if anaphor.document != d:
@@ -460,7 +488,28 @@ def _relation_lines(
         lines.append(
             f"{id_}\t{name} Arg1:{entity_ids[link.anaphor]} Arg2:{entity_ids[link.antecedent]}"
         )
+        if link.note:
+            if "\n" in link.note or "\t" in link.note:
+                problems.warn(
+                    topic.external_id,
+                    f"links[{index}].note",
+                    "a brat note is one line: its line breaks and tabs are written as spaces",
+                )
+            one_line = " ".join(link.note.split())
+            lines.append(f"#{next(notes)}\tAnnotatorNotes {id_}\t{one_line}")
+        for attribute, value in sorted(link.attributes.items()):
+            lines.append(f"A{next(attributes)}\t{attribute} {id_} {value}")
     return lines
+
+
+def _numbers_after(lines: list[str], prefix: str) -> Iterator[int]:
+    """1, 2, ... past the largest ``<prefix><n>`` id among ``lines``."""
+    taken = [
+        int(match.group(1))
+        for line in lines
+        if (match := re.match(rf"^{re.escape(prefix)}(\d+)\t", line))
+    ]
+    return count(max(taken, default=0) + 1)
 
 
 def _equivalence_lines(

@@ -20,6 +20,7 @@ export function emptyProject(): ProjectInput {
     in_my_topics: true,
     suggestion_backend: "",
     suggestion_params: {},
+    attributes: [],
   };
 }
 
@@ -41,6 +42,7 @@ export function projectInput(project: ProjectRow): ProjectInput {
     in_my_topics: project.in_my_topics,
     suggestion_backend: project.suggestion_backend,
     suggestion_params: { ...project.suggestion_params },
+    attributes: (project.attributes ?? []).map((a) => ({ name: a.name, values: [...a.values] })),
     // Sent only for a validation project (the others keep theirs unused).
     ...(project.validation ? { validation_reasons: project.validation_reasons.map((r) => ({ ...r })) } : {}),
   };
@@ -60,6 +62,39 @@ export function reasonsError(reasons: readonly { key: string; label: string }[])
     if (reasons.findIndex((r) => r.key === reason.key) !== i) return `Reasons ${reasons.findIndex((r) => r.key === reason.key) + 1} and ${i + 1} have the same key.`;
   }
   return null;
+}
+
+export interface AttributeDefinition {
+  name: string;
+  values: string[];
+}
+
+const WORD = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** The attributes as the admin writes them, one a line: `certainty: high, low`. */
+export function attributesText(attributes: readonly AttributeDefinition[]): string {
+  return attributes.map((a) => `${a.name}: ${a.values.join(", ")}`).join("\n");
+}
+
+/** The lines back to definitions, or why they cannot be saved (the server checks again). */
+export function parseAttributes(text: string): { attributes: AttributeDefinition[]; error: string | null } {
+  const attributes: AttributeDefinition[] = [];
+  for (const [i, line] of text.split("\n").entries()) {
+    if (!line.trim()) continue;
+    const [name = "", rest] = line.split(":", 2).map((part) => part.trim());
+    const values = (rest ?? "").split(",").map((value) => value.trim()).filter(Boolean);
+    const where = `Line ${i + 1}`;
+    if (!WORD.test(name)) return { attributes, error: `${where}: write the attribute as one word, a colon, then its values (certainty: high, low).` };
+    if (!values.length) return { attributes, error: `${where}: ${name} needs at least one value after the colon.` };
+    if (values.length > 9) return { attributes, error: `${where}: ${name} has ${values.length} values; at most 9 (picked by digit).` };
+    const bad = values.find((value) => !WORD.test(value));
+    if (bad !== undefined) return { attributes, error: `${where}: the value “${bad}” is not one word (letters, digits, - or _).` };
+    if (new Set(values).size < values.length) return { attributes, error: `${where}: ${name} lists a value twice.` };
+    if (attributes.some((a) => a.name === name)) return { attributes, error: `${where}: ${name} is defined twice.` };
+    attributes.push({ name, values });
+  }
+  if (attributes.length > 9) return { attributes, error: "At most 9 attributes (Ctrl+Alt+1 to Ctrl+Alt+9 set them)." };
+  return { attributes, error: null };
 }
 
 export interface ParsedParams {

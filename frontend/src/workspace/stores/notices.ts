@@ -34,10 +34,15 @@ export interface Notices {
   /** Dismiss every notice (Escape). */
   clear(): void;
   clearTag(tag: string): void;
+  /** What a screen reader says after a key that shows nothing in words (an edit saved, a
+   * cluster selected): read from an off-screen polite region, never shown. */
+  readonly spoken: { text: string };
+  announce(text: string): void;
 }
 
 export function createNotices(options: { statusMs?: number; alertMs?: number; maxAlerts?: number } = {}): Notices {
   const items = reactive<Notice[]>([]);
+  const spoken = reactive({ text: "" });
   const timers = new Map<number, ReturnType<typeof setTimeout>>();
   let next = 1;
   const statusMs = options.statusMs ?? 5000;
@@ -58,6 +63,11 @@ export function createNotices(options: { statusMs?: number; alertMs?: number; ma
   };
   return {
     items,
+    spoken,
+    // The same words twice must still be spoken: a region reads only what changed.
+    announce(text) {
+      spoken.text = spoken.text === text ? `${text}\u00a0` : text;
+    },
     status(text, details = []) {
       for (const old of items.filter((n) => n.kind === "status")) dismiss(old.id);
       const id = next++;

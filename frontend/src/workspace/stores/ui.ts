@@ -3,6 +3,7 @@
 
 import { reactive } from "vue";
 import type { Id, Span } from "../../api/types";
+import type { Link } from "../../domain/state";
 
 /** What a cluster picker chooses: a merge target (M), the parent (P) or another parent (Shift+P). */
 export type PickerMode = "merge" | "parent" | "addParent";
@@ -13,6 +14,8 @@ export interface UiStore {
   // Overlays (modal while open).
   picker: { mode: PickerMode; cluster: Id } | null;
   dialog: { kind: DialogKind; cluster: Id } | null;
+  /** The note dialog of a link (Shift+N, or the link list's ✎). */
+  linkNote: Link | null;
   help: boolean;
   confirmSubmit: boolean;
   /** The bulk-accept dialog (Shift+Y). */
@@ -60,6 +63,7 @@ export function createUiStore(): UiStore {
   return reactive<UiStore>({
     picker: null,
     dialog: null,
+    linkNote: null,
     help: false,
     confirmSubmit: false,
     bulkAccept: false,
