@@ -40,6 +40,11 @@ BENCHMARKS = [
     ),
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
     ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),
+    (
+        "long-documents",
+        "bench.long_documents",
+        "browser: 6,000, 20,000 and 100,000-token documents: open, keystroke, saved, memory",
+    ),
     ("admin", "bench.admin_bench", "browser: admin bulk actions over 300 topics"),
     ("adjudication", "bench.adjudication", "consensus seeding and the adjudication workspace"),
     ("validation", "bench.validation", "validation workspace: load, next mention, tool ceiling"),

@@ -82,13 +82,14 @@ def test_the_help_shows_the_split_key_and_only_the_keys_of_the_project(new_page)
 
 
 def test_a_second_link_type_for_a_pair_warns_naming_the_existing_link(new_page):
+    # a plain type key now retypes the pair's link (test_anaphora_links.py); Alt adds a second
     page, stored, ids = chemu_workspace(new_page)
     mention(page, ids[6]).dblclick()
     press(page, "a")
     mention(page, ids[1]).click()
     press(page, "3")
     wait_saved(page)
-    press(page, "1")
+    press(page, "Alt+1")
     wait_saved(page)
 
     expect(statuses(page)).to_contain_text("was already linked to")

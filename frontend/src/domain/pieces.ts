@@ -49,12 +49,21 @@ interface Node {
   children: Node[];
 }
 
-export function buildPieces(tokenCount: number, mentions: readonly { id: Id; spans: readonly Span[] }[]): Piece[] {
+/** The pieces of tokens `lo`..`hi` (the whole text by default); a mention that crosses either
+ * end is cut there, so a long document can be drawn block by block (./blocks.ts). */
+export function buildPieces(
+  tokenCount: number,
+  mentions: readonly { id: Id; spans: readonly Span[] }[],
+  lo = 0,
+  hi = tokenCount - 1,
+): Piece[] {
   const parts: Part[] = [];
+  const first = Math.max(0, lo);
+  const last = Math.min(tokenCount - 1, hi);
   for (const m of mentions) {
     m.spans.forEach(([start, end], part) => {
-      const s = Math.max(0, start);
-      const e = Math.min(tokenCount - 1, end);
+      const s = Math.max(first, start);
+      const e = Math.min(last, end);
       if (s <= e) parts.push({ mention: m.id, part, start: s, end: e });
     });
   }
@@ -73,7 +82,7 @@ export function buildPieces(tokenCount: number, mentions: readonly { id: Id; spa
     (top ? top.children : roots).push(node);
     stack.push(node);
   }
-  return toPieces(roots, 0, tokenCount - 1);
+  return toPieces(roots, first, last);
 }
 
 function toPieces(nodes: Node[], lo: number, hi: number): Piece[] {

@@ -54,7 +54,16 @@ export function retypeOperation(links: readonly Link[], type: LinkType): Operati
 
 /** Sentence and word (both from 1) of `token`, given the document's sentences (sentencesOf). */
 export function tokenPlace(sentences: readonly (readonly [number, number])[], token: number): { sentence: number; word: number } {
-  const index = sentences.findIndex(([start, end]) => start <= token && token < end);
-  if (index < 0) return { sentence: 1, word: token + 1 };
-  return { sentence: index + 1, word: token - sentences[index]![0] + 1 };
+  // Sentences are in text order: the last one starting at or before the token (a binary search,
+  // as a novel's link list asks for thousands of places among thousands of sentences).
+  let lo = 0;
+  let hi = sentences.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sentences[mid]![0] <= token) lo = mid;
+    else hi = mid - 1;
+  }
+  const found = sentences[lo];
+  if (!found || token < found[0] || token >= found[1]) return { sentence: 1, word: token + 1 };
+  return { sentence: lo + 1, word: token - found[0] + 1 };
 }
