@@ -19,11 +19,13 @@ from corefscore.formats import FORMATS
 
 @dataclass(frozen=True)
 class Download:
-    """An open file (`zipped`: an in-memory zip of a folder) and the name to save it under."""
+    """An open file (`zipped`: an in-memory zip of a folder), the name to save it under and
+    the writer's warnings (what the format could not hold), which the page shows."""
 
     file: BinaryIO
     filename: str
     zipped: bool
+    warnings: tuple[str, ...] = ()
 
 
 def annotations_download(*, project: Project, format: str, source: str | None) -> Download:
@@ -35,16 +37,23 @@ def annotations_download(*, project: Project, format: str, source: str | None) -
         extension = known.extension if known is not None else ""
         name = safe_file_name(project.name)
         out = path_inside(folder, "export" if per_user else f"{name}{extension}")
-        annotations_export(project=project, format=format, out=out, source=source)
+        result = annotations_export(project=project, format=format, out=out, source=source)
+        warnings = tuple(
+            line.removeprefix("warning: ")
+            for line in result.lines()
+            if line.startswith("warning: ")
+        )
         if out.is_file():
             # Still readable once the folder is gone (POSIX keeps an open file's content).
-            return Download(open(out, "rb"), out.name, zipped=False)
+            return Download(open(out, "rb"), out.name, zipped=False, warnings=warnings)
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for path in sorted(out.rglob("*")):
                 if path.is_file():
                     archive.write(path, path.relative_to(out))
         buffer.seek(0)
-        return Download(buffer, f"{name}-{safe_file_name(format)}.zip", zipped=True)
+        return Download(
+            buffer, f"{name}-{safe_file_name(format)}.zip", zipped=True, warnings=warnings
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -2,6 +2,7 @@
 on import (brat), are counted as left out by those that cannot (CoNLL), and travel whole in a
 project archive (rows, the project's definitions, the operation log)."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,20 @@ def test_a_project_archive_carries_rows_definitions_and_log(noted, tmp_path):
     # the log's effects name the copy's mentions (their ids remapped), so undo still fits
     effect = Operation.objects.get(annotation=row.annotation, name="set_link_note").effects[0]
     assert (effect["anaphor"], effect["antecedent"]) == (row.anaphor_id, row.antecedent_id)
+
+
+def test_the_download_names_what_its_format_left_out_in_a_header(noted):
+    admin = APIClient()
+    admin.force_authenticate(AdminFactory())
+
+    conll = admin.get(f"/api/projects/{noted.pk}/export/?format=conll&source=ann")
+    brat = admin.get(f"/api/projects/{noted.pk}/export/?format=brat&source=ann")
+
+    assert conll.status_code == brat.status_code == 200
+    assert json.loads(conll["X-Export-Warnings"]) == [
+        f"conll: field link {what}: CoNLL-2012 cannot hold link {what}: 1 left out "
+        "(a project archive keeps them)"
+        for what in ("notes", "attributes")
+    ]
+    assert b"".join(conll.streaming_content).strip()  # still the plain file
+    assert "X-Export-Warnings" not in brat  # brat holds both

@@ -146,3 +146,24 @@ def test_an_export_without_annotations_says_why(new_page):
     page.get_by_role("button", name="Download").click()
 
     expect(page.get_by_role("alert")).to_contain_text("no submitted annotations")
+
+
+def test_the_export_page_lists_what_its_format_left_out(new_page, artifacts, tmp_path):
+    from tests.corefscore.formats.test_formats_chemu import chemu_line
+
+    project = Project.objects.create(name="Noted export", anaphora=True, hierarchy=False)
+    noted = [{"relation": "Coreference", "pair": [[[7, 8]], [[0, 1], [4, 5]]], "note": "same"}]
+    (tmp_path / "noted.jsonlines").write_text(chemu_line(relation_notes=noted) + "\n")
+    topics_import(project=project, path=tmp_path / "noted.jsonlines", format="chemu")
+    page = new_page(AdminFactory())
+    page.goto(f"/manage/projects/{project.pk}/export")
+    page.get_by_label("Format").select_option("conll")
+    page.get_by_label("Source").select_option("gold")
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download").click()
+
+    assert download.value.suggested_filename == "Noted export.conll"
+    left_out = page.get_by_test_id("export-warnings")
+    expect(left_out).to_contain_text("CoNLL-2012 cannot hold link notes: 1 left out")
+    page.screenshot(path=str(artifacts / "admin-export-left-out.png"))

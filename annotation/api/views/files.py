@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
@@ -84,6 +86,11 @@ class ImportJobView(AdminView):
         return Response(ImportJobPayload(get_object_or_404(ImportJob, pk=pk)).data)
 
 
+# In a header so the download stays a plain file; capped so the header stays small.
+WARNINGS_HEADER = "X-Export-Warnings"
+WARNINGS_SHOWN = 20
+
+
 class ExportQuery(serializers.Serializer):
     # The export service checks both and says what it accepts.
     format = serializers.CharField(allow_blank=True, default="scico")
@@ -99,6 +106,11 @@ class ExportView(AdminView):
             ),
         ],
         responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
+        description=(
+            f"The writer's warnings (what the format cannot hold, with counts) come in the "
+            f"`{WARNINGS_HEADER}` header: a JSON list of strings, at most "
+            f"{WARNINGS_SHOWN} and then how many more."
+        ),
     )
     def get(self, request, pk: int):
         query = ExportQuery(data=request.query_params)
@@ -109,9 +121,20 @@ class ExportView(AdminView):
             source=query.validated_data["source"] or None,
         )
         if not download.zipped:
-            return FileResponse(download.file, as_attachment=True, filename=download.filename)
-        response = HttpResponse(download.file.read(), content_type="application/zip")
-        response["Content-Disposition"] = content_disposition_header(
-            as_attachment=True, filename=download.filename
-        )
+            response = FileResponse(download.file, as_attachment=True, filename=download.filename)
+        else:
+            response = HttpResponse(download.file.read(), content_type="application/zip")
+            response["Content-Disposition"] = content_disposition_header(
+                as_attachment=True, filename=download.filename
+            )
+        if download.warnings:
+            response[WARNINGS_HEADER] = _warnings_header(download.warnings)
         return response
+
+
+def _warnings_header(warnings: tuple[str, ...]) -> str:
+    shown = list(warnings[:WARNINGS_SHOWN])
+    if len(warnings) > WARNINGS_SHOWN:
+        shown.append(f"and {len(warnings) - WARNINGS_SHOWN} more warning(s)")
+    # ASCII escapes: header values must be Latin-1, mention texts are not.
+    return json.dumps(shown, ensure_ascii=True)

@@ -80,8 +80,22 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, errorBody(response.status, data));
 }
 
-/** A file download: the body and the name the server gave it. */
-async function download(path: string): Promise<{ blob: Blob; filename: string }> {
+/**
+ * What the export's writer could not hold, from the `X-Export-Warnings` header (a JSON list of
+ * strings); none when the header is absent or unreadable, since the file itself arrived.
+ */
+export function exportWarnings(header: string | null): string[] {
+  if (!header) return [];
+  try {
+    const value: unknown = JSON.parse(header);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A file download: the body, the name the server gave it and the writer's warnings. */
+async function download(path: string): Promise<{ blob: Blob; filename: string; warnings: string[] }> {
   let response: Response;
   try {
     response = await fetch(path, { credentials: "same-origin" });
@@ -91,7 +105,7 @@ async function download(path: string): Promise<{ blob: Blob; filename: string }>
   if (!response.ok) throw await errorOf(response);
   const disposition = response.headers.get("Content-Disposition") ?? "";
   const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? "export";
-  return { blob: await response.blob(), filename };
+  return { blob: await response.blob(), filename, warnings: exportWarnings(response.headers.get("X-Export-Warnings")) };
 }
 
 export const adminApi = {

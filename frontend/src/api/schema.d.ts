@@ -842,6 +842,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** @description The writer's warnings (what the format cannot hold, with counts) come in the `X-Export-Warnings` header: a JSON list of strings, at most 20 and then how many more. */
         get: operations["projects_export_retrieve"];
         put?: never;
         post?: never;

@@ -77,6 +77,8 @@ FORMATS: dict[str, Format] = {
             write_scico_jsonl,
             ".jsonl",
             accepts=(".jsonl", ".json", ".zip"),
+            # a `cluster_notes` key beside the clusters' mentions (SciCo has no links)
+            holds=frozenset({"cluster notes", "cluster attributes"}),
         ),
         Format(
             "corefi",
@@ -94,6 +96,8 @@ FORMATS: dict[str, Format] = {
             write_chemu_jsonlines,
             ".jsonlines",
             accepts=(".jsonlines", ".jsonl", ".zip"),
+            # a `relation_notes` key beside the relation lists
+            holds=frozenset({"link notes", "link attributes"}),
         ),
         Format(
             "brat",

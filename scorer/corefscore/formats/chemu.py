@@ -25,6 +25,12 @@ Validation decisions (docs/formats.md): official data goes in and comes out as r
   is, with a warning. With ``link_rules`` (what the importer asks for) the warning says the
   workspace would refuse it, and it, an empty side and a repeat are also listed in
   ``metadata["chemu"]["marks"]`` (field and message: what the workspace shows as flagged).
+- What annotators wrote on links (a note, attributes) goes in one extra key,
+  ``relation_notes``: a list of ``{"relation": key, "pair": [anaphor, antecedent], "note":
+  ..., "attributes": {name: value}}``, the pair written as in the relation's list, so the
+  entry names its link by its spans whatever the lists' order. Official readers ignore the
+  key; it is only written when some link carries one. An entry that names no link of the
+  line is left out with a warning; a malformed one invalidates the line.
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ SIDES = ("anaphor", "antecedent")
 # What of ``metadata["chemu"]`` records the file's gold itself (the held link entries, the
 # marks): an import keeps it with the gold annotation, not with the topic.
 GOLD_KEYS = ("held", "marks")
+NOTES_KEY = "relation_notes"
 _Pair = tuple[
     str, str, int, list[Any]
 ]  # (relation key, link type, index in the list, [anaphor, antecedent])
@@ -143,10 +150,17 @@ class _LineParser:
         if self.record_problems.errors:
             return None
         assert isinstance(doc_key, str)  # (an error above otherwise)
+        notes = self.notes(obj.get(NOTES_KEY, []), type_keys)
+        if self.record_problems.errors:
+            return None
         mentions, links = self.mentions_and_links(pairs, tokens)
+        self.put_notes(notes, mentions, links)
         chemu: dict[str, Any] = {}
-        if tuple(obj) != DEFAULT_FIELDS:
-            chemu["fields"] = list(obj)
+        # The notes key is written after the fields whenever there are notes, so its place in
+        # the line is no field order to keep.
+        keys = [key for key in obj if key != NOTES_KEY]
+        if tuple(keys) != DEFAULT_FIELDS:
+            chemu["fields"] = keys
         renamed = {t: key for key, t in type_keys.items() if key != CHEMU_NAMES[t]}
         if renamed:
             chemu["type_keys"] = renamed
@@ -154,7 +168,7 @@ class _LineParser:
             chemu["held"] = self.held
         if self.marks:
             chemu["marks"] = self.marks
-        modelled = {"doc_key", "sentences", *type_keys}
+        modelled = {"doc_key", "sentences", NOTES_KEY, *type_keys}
         extra = {key: value for key, value in obj.items() if key not in modelled}
         if extra:
             chemu["extra"] = extra
@@ -166,6 +180,83 @@ class _LineParser:
             links=links,
             metadata={FORMAT: chemu} if chemu else {},
         )
+
+    def notes(
+        self, value: Any, type_keys: dict[str, str]
+    ) -> list[tuple[str, str, Spans, Spans, str, dict[str, str]]]:
+        """(field, link type, anaphor, antecedent, note, attributes) of each entry."""
+        if not isinstance(value, list):
+            self.record_error(NOTES_KEY, f"must be a list of objects, not {json_type(value)}")
+            return []
+        result = []
+        for i, entry in enumerate(value):
+            field = f"{NOTES_KEY}[{i}]"
+            pair = entry.get("pair") if isinstance(entry, dict) else None
+            note = entry.get("note", "") if isinstance(entry, dict) else None
+            attributes = entry.get("attributes", {}) if isinstance(entry, dict) else None
+            shapely = (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and all(
+                    isinstance(spans, list)
+                    and spans
+                    and all(
+                        isinstance(span, list) and len(span) == 2 and all(is_int(x) for x in span)
+                        for span in spans
+                    )
+                    for spans in pair
+                )
+            )
+            if not (
+                isinstance(entry, dict)
+                and isinstance(entry.get("relation"), str)
+                and shapely
+                and isinstance(note, str)
+                and isinstance(attributes, dict)
+                and all(isinstance(v, str) for v in attributes.values())
+            ):
+                self.record_error(
+                    field,
+                    'must be {"relation": key, "pair": [anaphor, antecedent], "note": text, '
+                    '"attributes": {name: value}}',
+                )
+                continue
+            assert isinstance(pair, list)
+            assert isinstance(note, str)
+            kind = type_keys.get(entry["relation"])
+            if kind is None:
+                self.warn(
+                    field, f"{entry['relation']!r} is no relation list of this line; left out"
+                )
+                continue
+            result.append(
+                (
+                    field,
+                    kind,
+                    _sorted_spans(pair[0]),
+                    _sorted_spans(pair[1]),
+                    note,
+                    {str(k): v for k, v in attributes.items()},
+                )
+            )
+        return result
+
+    def put_notes(
+        self,
+        notes: list[tuple[str, str, Spans, Spans, str, dict[str, str]]],
+        mentions: list[MentionData],
+        links: list[LinkData],
+    ) -> None:
+        by_identity = {
+            (link.type, mentions[link.anaphor].spans, mentions[link.antecedent].spans): link
+            for link in links
+        }
+        for field, kind, anaphor, antecedent, note, attributes in notes:
+            link = by_identity.get((kind, anaphor, antecedent))
+            if link is None:
+                self.warn(field, "names no link of this line; its note and attributes left out")
+                continue
+            link.note, link.attributes = note, attributes
 
     def sentences(self, value: Any) -> tuple[list[str], list[tuple[int, int]]]:
         tokens: list[str] = []
@@ -409,9 +500,17 @@ def topic_to_chemu(topic: TopicData, problems: Problems | None = None) -> list[d
                 "links across documents cannot be written to ChEMU-Ref; not written",
             )
         else:
-            by_document[anaphor.document][key].append(
-                [_written_spans(anaphor), _written_spans(antecedent)]
-            )
+            pair = [_written_spans(anaphor), _written_spans(antecedent)]
+            by_document[anaphor.document][key].append(pair)
+            if link.note or link.attributes:
+                entry: dict[str, Any] = {"relation": key, "pair": pair}
+                if link.note:
+                    entry["note"] = link.note
+                if link.attributes:
+                    entry["attributes"] = dict(link.attributes)
+                by_document[anaphor.document].setdefault(NOTES_KEY, []).append(entry)
+    if any(NOTES_KEY in values for _, values in lines) and NOTES_KEY not in fields:
+        fields.append(NOTES_KEY)
     if len(topic.documents) == 1:
         _put_back_held(chemu.get("held") or [], by_document[0], topic)
     if any(len(members) > 1 for members in topic.cluster_members().values()):

@@ -44,7 +44,7 @@ from corefscore.formats.errors import (
     Skipped,
 )
 from corefscore.formats.scico_mentions import flatten_mentions
-from corefscore.formats.scico_parser import FORMAT, KNOWN_FIELDS, TopicParser
+from corefscore.formats.scico_parser import FORMAT, KNOWN_FIELDS, NOTES_KEY, TopicParser
 
 # The order of the SciCo release (README), used for topics that did not come from SciCo.
 DEFAULT_FIELDS = KNOWN_FIELDS
@@ -247,7 +247,20 @@ def topic_to_scico(
         "flatten_mentions": scico.get("flatten_mentions", flatten_mentions(paragraphs, mentions)),
     }
     values.update(scico.get("extra", {}))
+    notes = [
+        {
+            "cluster": cluster_ids[c.key],
+            **({"note": c.note} if c.note else {}),
+            **({"attributes": dict(c.attributes)} if c.attributes else {}),
+        }
+        for c in topic.clusters
+        if c.note or c.attributes
+    ]
+    if notes:
+        values[NOTES_KEY] = notes
     fields = list(scico.get("fields", DEFAULT_FIELDS))
+    if notes and NOTES_KEY not in fields:
+        fields.append(NOTES_KEY)
     for name in ("id", "tokens", "mentions"):
         if name not in fields:
             fields.append(name)

@@ -27,6 +27,9 @@ KNOWN_FIELDS = (
     "source",
 )
 REQUIRED_FIELDS = ("id", "tokens", "mentions")
+# What annotators wrote on clusters: a list of {"cluster": id, "note": text, "attributes":
+# {name: value}}; an extra key SciCo's own code ignores, written only when there are any.
+NOTES_KEY = "cluster_notes"
 
 
 class TopicParser:
@@ -85,7 +88,10 @@ class TopicParser:
             self.error("source", f"must be a string, not {json_type(source)}")
         if self.flattened:
             self.check_flattened(paragraphs, scico)
-        extra = {key: value for key, value in obj.items() if key not in KNOWN_FIELDS}
+        notes = self.cluster_notes(obj.get(NOTES_KEY, []), cluster_order or [])
+        extra = {
+            key: value for key, value in obj.items() if key not in KNOWN_FIELDS and key != NOTES_KEY
+        }
         if extra:
             scico["extra"] = extra
         if self.bad or documents is None or mentions is None:
@@ -94,11 +100,45 @@ class TopicParser:
             external_id=topic_id,
             documents=documents,
             mentions=mentions,
-            clusters=[ClusterData(key) for key in cluster_order],
+            clusters=[ClusterData(key, None, *notes.get(key, ("", {}))) for key in cluster_order],
             relations=relations,
             source=source if isinstance(source, str) else "",
             metadata={FORMAT: scico},
         )
+
+    def cluster_notes(
+        self, value: Any, cluster_order: list[str]
+    ) -> dict[str, tuple[str, dict[str, str]]]:
+        """Cluster key -> (note, attributes); an entry naming no cluster is left out (warning),
+        a malformed one is an error."""
+        if not isinstance(value, list):
+            self.error(NOTES_KEY, f"must be a list of objects, not {json_type(value)}")
+            return {}
+        known, result = set(cluster_order), {}
+        for i, entry in enumerate(value):
+            field = f"{NOTES_KEY}[{i}]"
+            cluster = entry.get("cluster") if isinstance(entry, dict) else None
+            note = entry.get("note", "") if isinstance(entry, dict) else None
+            attributes = entry.get("attributes", {}) if isinstance(entry, dict) else None
+            if not (
+                (is_int(cluster) or isinstance(cluster, str))
+                and isinstance(note, str)
+                and isinstance(attributes, dict)
+                and all(isinstance(v, str) for v in attributes.values())
+            ):
+                self.error(
+                    field,
+                    'must be {"cluster": id, "note": text, "attributes": {name: value}}',
+                )
+                continue
+            assert isinstance(note, str)
+            assert isinstance(attributes, dict)
+            key = str(cluster)
+            if key not in known:
+                self.warn(field, f"cluster {key} has no mention on this line; left out")
+                continue
+            result[key] = (note, {str(k): v for k, v in attributes.items()})
+        return result
 
     def topic_id(self, scico: dict[str, Any]) -> str:
         value = self.obj["id"]
