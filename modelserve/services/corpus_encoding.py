@@ -42,7 +42,6 @@ from foundation.jobs import lifecycle
 from foundation.jobs.models import JobStatus
 from foundation.side_effects import after_commit
 from modelserve.backends import DEFAULT_BACKEND
-from modelserve.encoders import default_encoder_path
 from modelserve.queues import backend_queue
 from modelserve.services.settings import model_path_checked
 
@@ -56,6 +55,10 @@ def encoder_checked(encoder_path: str | None) -> tuple[str, int]:
     """The encoder folder, resolved (the packaged MiniLM for None; else inside the folders
     the server allows, as every model path), and its vector size, read from its config
     without loading it: the web process never loads a model."""
+    # imported here: modelserve.encoders imports torch and transformers, which the web
+    # process must not load (tests/corefapp/test_startup_imports.py)
+    from modelserve.encoders import default_encoder_path
+
     folder = (
         str(Path(default_encoder_path()).resolve())
         if encoder_path is None
