@@ -15,7 +15,7 @@ from tests.paths import REPO
 DIST = REPO / "frontend" / "dist"
 MANIFEST = DIST / ".vite" / "manifest.json"
 # frontend/README.md, "Small first page": change both together.
-BUDGET_KB = 118
+BUDGET_KB = 130
 
 
 def manifest() -> dict:
