@@ -134,7 +134,7 @@ def test_an_admin_reads_the_history_of_the_adjudication_from_its_review(
     page.get_by_test_id("history-link").click()
 
     history = page.get_by_test_id("annotation-history")
-    expect(history.locator("h2")).to_contain_text("judge")
+    expect(history.locator("h1")).to_contain_text("judge")
     rows = history.locator("tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(0)).to_contain_text("judge")  # newest first
