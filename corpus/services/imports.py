@@ -24,12 +24,10 @@ from django.db.models import F
 
 from annotation.errors import ImportRefused, UploadTooLarge
 from annotation.infra.file_names import safe_file_name
-
-# The import job's storage helpers: a corpus upload is stored and read back the same way.
-from annotation.services.imports.jobs import _local_copy, _remove_stored
 from corpus.models import Corpus, CorpusDocument, CorpusImport, CorpusMention
 from corpus.reading import CORPUS_FORMATS, CheckReport, DocumentRecord, check, records
 from foundation.jobs import lifecycle
+from foundation.jobs.stored_files import local_copy, remove_stored
 from foundation.side_effects import after_commit
 
 logger = logging.getLogger(__name__)
@@ -115,7 +113,7 @@ def _stored(job: CorpusImport) -> tuple[str, bool]:
 def _remove(job: CorpusImport) -> None:
     path, kept = _stored(job)
     if not kept:
-        _remove_stored(path)
+        remove_stored(path)
 
 
 def corpus_import_run(*, job_id: int, worker: str = "") -> str:
@@ -129,7 +127,7 @@ def corpus_import_run(*, job_id: int, worker: str = "") -> str:
     job: CorpusImport = claim.job
     progress = lifecycle.progress_reporter(job)
     try:
-        with lifecycle.Heartbeat(job), _local_copy(_stored(job)[0]) as path:
+        with lifecycle.Heartbeat(job), local_copy(_stored(job)[0]) as path:
             report = _checked(job, path, progress)
             if not report.ok:
                 return _finish(job, CorpusImport.Status.FAILED, report.summary(), report.errors)

@@ -18,12 +18,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-import shutil
-import tempfile
 import zipfile
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 from celery import current_app
 from django.conf import settings
@@ -35,6 +30,7 @@ from annotation.infra.file_names import safe_file_name
 from annotation.models import ImportJob, Project
 from annotation.services.imports.topics import ImportResult, skipped_line, topics_import
 from foundation.jobs import lifecycle
+from foundation.jobs.stored_files import local_copy, remove_stored
 from foundation.side_effects import after_commit
 
 logger = logging.getLogger(__name__)
@@ -98,7 +94,7 @@ def import_job_run(*, job_id: int, worker: str = "") -> str:
     claim = lifecycle.claim(ImportJob, job_id, worker=worker)
     if not claim.claimed:
         if claim.outcome == "exhausted":
-            _remove_stored(claim.job.path)
+            remove_stored(claim.job.path)
         return claim.answer()
     job: ImportJob = claim.job
 
@@ -109,10 +105,10 @@ def import_job_run(*, job_id: int, worker: str = "") -> str:
             job, ImportJob.Status.SUCCEEDED, str(result), progress=1.0, result=summary(result)
         ):
             raise _TakenOver
-        after_commit(_remove_stored, job.path)  # once the topics and the end commit
+        after_commit(remove_stored, job.path)  # once the topics and the end commit
 
     try:
-        with lifecycle.Heartbeat(job), _local_copy(job.path) as path:
+        with lifecycle.Heartbeat(job), local_copy(job.path) as path:
             result = topics_import(
                 project=job.project,
                 path=path,
@@ -138,28 +134,6 @@ class _TakenOver(Exception):
     """The import's owner changed while it ran: its topics are rolled back."""
 
 
-@contextmanager
-def _local_copy(stored: str) -> Iterator[Path]:
-    """The stored upload as a local file the readers can open (a zip needs seeking): the file
-    itself for a job queued before uploads went through the storage API (an absolute path),
-    else a copy in this process's temporary folder, removed afterwards."""
-    if Path(stored).is_absolute():
-        yield Path(stored)
-        return
-    with tempfile.TemporaryDirectory(prefix="import-job-") as folder:
-        local = Path(folder) / Path(stored).name
-        with default_storage.open(stored, "rb") as source, open(local, "wb") as target:
-            shutil.copyfileobj(source, target)
-        yield local
-
-
-def _remove_stored(stored: str) -> None:
-    if Path(stored).is_absolute():
-        Path(stored).unlink(missing_ok=True)
-    else:
-        default_storage.delete(stored)
-
-
 def summary(result: ImportResult) -> dict:
     """What the API answers for an import (annotation/api/serializers/files.ImportSummary)."""
     return {
@@ -183,5 +157,5 @@ def _finish(job: ImportJob, status: str, message: str, *, errors=None, result=No
         result=result,
     ):
         return "skipped: another worker took the import over"
-    after_commit(_remove_stored, job.path)  # after the topics commit: a take-over reads it
+    after_commit(remove_stored, job.path)  # after the topics commit: a take-over reads it
     return f"{status}: {message}"
