@@ -84,11 +84,20 @@ def world(in_process_wsgi, settings):
     from datasets.models import ReleaseJob
 
     release = ReleaseJob.objects.create(project_id=topic.project_id, user=admin)
+    from corpus.models import Corpus, CorpusImport
+
+    corpus = Corpus.objects.create(name="fuzzed corpus")
+    corpus.projects.add(topic.project_id)
+    corpus_import = CorpusImport.objects.create(
+        corpus=corpus, user=admin, file_name="corpus.jsonl", format="corpus-jsonl", path=""
+    )
     ids = {
         "annotations": annotation.pk,
         "model-evaluations": evaluation.pk,
         "release-jobs": release.pk,
         "import-jobs": job.pk,
+        "corpora": corpus.pk,
+        "corpus-imports": corpus_import.pk,
         "assignments": assignment.pk,
         "projects": topic.project_id,
         "topics": topic.pk,
