@@ -14,55 +14,18 @@ import numpy as np
 import pytest
 from rest_framework.test import APIClient
 
-from annotation.models import Annotation, Cluster, ClusterMember, HierarchyEdge, Project
-from corefscore.corpus import DocumentData, MentionData, TopicData
+from annotation.models import Project
 from corpus.models import Corpus, CorpusDocument, CorpusMention
 from corpus.selectors import mention_vector
 from modelserve.services import corpus_encoding as encoding_service
 from modelserve.services import query_encoding
-from tests.corpus.build import imported_corpus
-from tests.e2e.data import topic_from_data
+from tests.corpus.build import imported_corpus, query_topics
 from tests.factories import UserFactory, assign, make_topic
 
 # the chunk task closes old connections, as a worker does: outside a test transaction
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DOCUMENTS = 40  # "We use <method> for <task> in study i ." : 80 mentions
-
-
-def topic_of(corpus: Corpus, doc_ids: list[str], *, extra: tuple[list[str], ...] = ()) -> TopicData:
-    """A topic made of corpus documents (same ids, words, mentions), and extra documents the
-    corpus does not hold (each: one mention of its fourth word)."""
-    data = TopicData(external_id="t")
-    for document in CorpusDocument.objects.filter(corpus=corpus, doc_id__in=doc_ids).order_by("pk"):
-        index = len(data.documents)
-        data.documents.append(
-            DocumentData(document.doc_id, document.tokens, [tuple(s) for s in document.sentences])
-        )
-        for mention in document.mentions.order_by("start"):
-            data.mentions.append(MentionData(index, ((mention.start, mention.end),)))
-    for words in extra:
-        data.documents.append(
-            DocumentData(f"extra-{len(data.documents)}", words, [(0, len(words))])
-        )
-        data.mentions.append(MentionData(len(data.documents) - 1, ((3, 3),)))
-    return data
-
-
-def gold(topic, clusters: dict[str, tuple[str, ...]], parents: dict[str, str]) -> None:
-    """A gold annotation: each cluster (label -> the words of its members), and parents."""
-    annotation = Annotation.objects.create(topic=topic, kind=Annotation.Kind.GOLD)
-    made = {label: Cluster.objects.create(annotation=annotation, label=label) for label in clusters}
-    for mention in topic.mentions.select_related("document"):
-        (start, end), *_ = mention.spans
-        words = " ".join(mention.document.tokens[start : end + 1])
-        for label, members in clusters.items():
-            if words in members:
-                ClusterMember.objects.create(
-                    annotation=annotation, mention=mention, cluster=made[label]
-                )
-    for child, parent in parents.items():
-        HierarchyEdge.objects.create(annotation=annotation, parent=made[parent], child=made[child])
 
 
 @pytest.fixture
@@ -72,27 +35,7 @@ def world(tmp_path):
     for chunk in encoding.chunks.order_by("index"):
         assert encoding_service.encode_chunk_execute(chunk_id=chunk.pk).startswith("succeeded")
     corpus.refresh_from_db()
-    project = Project.objects.create(name="SciCo methods")
-    corpus.projects.add(project)
-    # a gold topic of the first 20 documents: BERT under "neural models", beside an LSTM
-    gold_topic = topic_from_data(
-        project, topic_of(corpus, [f"doc-{i}" for i in range(20)]), external_id="gold-topic"
-    )
-    gold(
-        gold_topic,
-        {"BERT": ("BERT",), "recurrent nets": ("an LSTM",), "neural models": ()},
-        {"BERT": "neural models", "recurrent nets": "neural models"},
-    )
-    # the annotator's topic: documents 20-39 of the corpus, and one the corpus lacks
-    work = topic_from_data(
-        project,
-        topic_of(
-            corpus,
-            [f"doc-{i}" for i in range(20, DOCUMENTS)],
-            extra=(["Our", "tagger", "uses", "transformers", "for", "parsing", "."],),
-        ),
-        external_id="work-topic",
-    )
+    _, work = query_topics(corpus, DOCUMENTS)
     annotator = UserFactory()
     _, annotation = assign(work, annotator)
     return SimpleNamespace(corpus=corpus, work=work, annotator=annotator, annotation=annotation)
