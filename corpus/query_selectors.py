@@ -35,6 +35,9 @@ from foundation.roles import is_admin
 
 # The words shown each side of a hit inside its sentence (a run-on sentence is cut).
 CONTEXT_WORDS = 30
+# The HNSW candidate list of a panel query: recall@10 1.000 at 100,000 generated mentions at
+# this width, 0.97 at 40 (bench/corpus.py; docs/corpus.md, "Speed"). Wider costs little.
+QUERY_EF_SEARCH = 80
 TOPIC_DOCUMENT_ID = re.compile(r"^(?P<topic>.+)/(?P<position>\d+)$")
 
 Spans = list[list[int]]
@@ -107,6 +110,7 @@ def similar_mentions(
     k: int = 10,
     leave_out: int | None = None,
     topic: Topic | None = None,
+    ef_search: int | None = None,
 ) -> list[dict[str, Any]]:
     """The k corpus mentions nearest `vector`, best first, each in its sentence, with the
     clusters and parents it has in the topics the user may see (`topic`, where the query was
@@ -114,7 +118,9 @@ def similar_mentions(
     own corpus mention."""
     neighbours = [
         n
-        for n in nearest_mentions(corpus, vector, k=k + (leave_out is not None))
+        for n in nearest_mentions(
+            corpus, vector, k=k + (leave_out is not None), ef_search=ef_search or QUERY_EF_SEARCH
+        )
         if n.mention.pk != leave_out
     ][:k]
     treated = treatments(user, corpus, [n.mention for n in neighbours], leave_out_topic=topic)
