@@ -6,12 +6,13 @@ the cost of every operation that misses the state cache, so it stays lean.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from django.db.models import Q
+from django.db import connection
 
 from annotation.domain.state import AnnotationState, Cluster, Link, Mention, Settings, Validation
 from annotation.models import (
@@ -86,6 +87,24 @@ def topic_documents(topic_id: int) -> dict[int, int]:
     return dict(rows.values_list("id", "token_count"))
 
 
+_MENTIONS_SQL = f"""
+SELECT COALESCE(
+    json_agg(json_build_array(id, document_id, spans, added_in_id) ORDER BY position, id),
+    '[]')::text
+FROM {MentionRow._meta.db_table}
+WHERE topic_id = %s AND (added_in_id IS NULL OR added_in_id = %s)
+"""
+
+
+def _mention_rows(topic_id: int, annotation_id: int) -> list[list[Any]]:
+    """[id, document, spans, added_in] of the topic's candidates and of the mentions this
+    annotation added, in topic order: one JSON array built by PostgreSQL and decoded once
+    (row by row, Django decodes each `spans` on its own: most of loading a novel's state)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_MENTIONS_SQL, [topic_id, annotation_id])
+        return json.loads(cursor.fetchone()[0])
+
+
 def annotation_state_load(annotation: Annotation) -> AnnotationState:
     topic_id = annotation.topic_id
     project = annotation.topic.project
@@ -97,12 +116,7 @@ def annotation_state_load(annotation: Annotation) -> AnnotationState:
         ).values_list("mention_id", "spans", "rejected")
     }
     mentions = {}
-    rows = MentionRow.objects.filter(
-        Q(added_in__isnull=True) | Q(added_in=annotation), topic_id=topic_id
-    )
-    for id, document, spans, added_in in rows.values_list(
-        "id", "document_id", "spans", "added_in_id"
-    ):
+    for id, document, spans, added_in in _mention_rows(topic_id, annotation.pk):
         fixed, rejected = edits.get(id, (None, False))
         mentions[id] = Mention(
             id=id,

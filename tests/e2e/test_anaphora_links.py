@@ -14,7 +14,7 @@ from annotation.models import Project
 from corefscore.formats.chemu import read_chemu_jsonlines
 from tests.e2e.data import apply_ops, mention_ids, topic_from_data
 from tests.e2e.test_anaphora import chemu_workspace, links, mention
-from tests.e2e.workspace import open_workspace, press, wait_saved
+from tests.e2e.workspace import link_row, open_workspace, press, wait_saved
 from tests.factories import UserFactory, assign
 from tests.paths import CHEMU_TRAIN
 
@@ -199,7 +199,7 @@ def test_the_densest_snippet_with_every_arc_keeps_labels_clear_and_far_links_fol
     )
     key = f"{far.type}|{ids[far.anaphor]}|{ids[far.antecedent]}"
     press(page, "l")
-    page.locator(f".link-row[data-link='{key}'] .link-text").click()
+    link_row(page, key).locator(".link-text").click()
     expect(page.locator(".m.is-current").first).to_have_attribute(
         "data-mention", str(ids[far.anaphor])
     )

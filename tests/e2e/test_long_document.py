@@ -91,3 +91,39 @@ def test_a_long_document_is_drawn_in_blocks_and_everything_reaches_past_them(new
     page.locator(f".m[data-mention='{anaphor}']").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "long-document-arc.png"))
     assert page.errors == []
+
+
+ROW_IN_LIST = """el => {
+  const box = el.getBoundingClientRect();
+  const list = el.closest('.link-list').getBoundingClientRect();
+  return box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
+}"""
+
+
+def test_a_long_link_list_draws_the_rows_on_screen_and_brings_the_current_link_in(new_page):
+    """400 links in one document: the link list holds only the rows it shows (a novel's 2,000
+    rows made every key slow), and `]` on a mention near the end brings its row into view."""
+    from annotation.selectors.workspace import annotation_payload
+    from bench.long_document import seed_annotation
+
+    project = Project.objects.create(name="Novel links", hierarchy=False, anaphora=True)
+    topic = create_long_document(project, tokens=TOKENS, mentions=600, external_id="linked")
+    user = UserFactory()
+    assignment, stored = assign(topic, user)
+    seed_annotation(stored, mention_ids(topic), links=400)
+    links = annotation_payload(Annotation.objects.get(pk=stored.pk))["links"]
+    assert len(links) == 400
+    type_, anaphor, antecedent = max(links, key=lambda link: link[1])  # the list's last rows
+    Annotation.objects.filter(pk=stored.pk).update(cursor=anaphor)
+    page = new_page(user)
+    open_workspace(page, assignment.pk)
+
+    expect(page.get_by_role("heading", name="Links in this document (400)")).to_be_visible()
+    drawn = page.locator(".link-row").count()
+    assert 0 < drawn < 100, drawn
+    press(page, "]")
+    row = page.locator(".link-row.is-current-link")
+    expect(row).to_have_attribute("data-link", f"{type_}|{anaphor}|{antecedent}")
+    page.wait_for_function(ROW_IN_LIST, arg=row.element_handle())
+    assert row.get_attribute("aria-setsize") == "400"
+    assert page.errors == []

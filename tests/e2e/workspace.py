@@ -42,3 +42,21 @@ def edges_by_label(annotation_json: dict) -> set[tuple[str, str]]:
 def press(page: Page, *keys: str) -> None:
     for key in keys:
         page.keyboard.press(key)
+
+
+# The link list is virtual (only its rows on screen are in the page): scroll it down, as an
+# annotator would, until the row is drawn (from the top again after the end).
+_SCROLL_TO_ROW = """key => {
+  if (document.querySelector(`.link-row[data-link='${key}']`)) return true;
+  const list = document.querySelector('.link-list');
+  if (!list) return false;
+  const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 1;
+  list.scrollTop = atEnd ? 0 : list.scrollTop + list.clientHeight / 2;
+  return false;
+}"""
+
+
+def link_row(page: Page, key: str):
+    """The link list's row of the link `type|anaphor|antecedent`, scrolled into the page."""
+    page.wait_for_function(_SCROLL_TO_ROW, arg=key, polling=100)
+    return page.locator(f".link-row[data-link='{key}']")
