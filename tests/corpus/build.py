@@ -50,3 +50,18 @@ def imported_corpus(folder: Path, name: str, documents: int) -> Corpus:
     job = run(job_for(corpus, path, "corpus-jsonl"))
     assert job.status == "succeeded", (job.message, job.errors)
     return corpus
+
+
+def encoded_corpus(folder: Path, name: str, documents: int) -> Corpus:
+    """An imported corpus encoded by the packaged MiniLM, its one chunk run in this process
+    as a model worker runs it."""
+    from modelserve.services import corpus_encoding
+
+    corpus = imported_corpus(folder, name, documents)
+    encoding = corpus_encoding.corpus_encoding_start(corpus=corpus, chunk_size=100_000)
+    for chunk in encoding.chunks.all():
+        outcome = corpus_encoding.encode_chunk_execute(chunk_id=chunk.pk, worker="worker-a")
+        assert outcome.startswith("succeeded"), outcome
+    corpus.refresh_from_db()
+    assert corpus.active_encoding is not None
+    return corpus
