@@ -14,11 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from annotation.errors import Conflict, ImportRefused
-from corpus.models import Candidate, CandidateMention, CandidateRun, ConceptGroup, Corpus
-from corpus.selectors import Neighbour, nearest_mentions
+from corpus.models import (
+    Candidate,
+    CandidateMention,
+    CandidateRun,
+    ConceptGroup,
+    Corpus,
+    CorpusEncoding,
+)
+from corpus.selectors import nearest_vectors
 from foundation.jobs import lifecycle
 from foundation.jobs.models import JobStatus
 from foundation.side_effects import after_commit
@@ -120,8 +127,9 @@ def candidates_build(
     assert run.encoding is not None  # set at creation; a removed encoding fails the run
     hits: dict[str, list[Hit]] = {}
     for done, (concept, vector) in enumerate(vectors.items()):
-        neighbours = nearest_mentions(run.corpus, vector, k=run.k, encoding=run.encoding)
-        hits[concept] = _kept(concept, neighbours, run.floor)
+        hits[concept] = nearest_hits(
+            run.encoding, vector, concept=concept, k=run.k, floor=run.floor
+        )
         progress(0.5 + 0.4 * (done + 1) / max(1, len(vectors)), f"retrieved {done + 1:,} concepts")
     groups = list(run.groups.order_by("pk"))
     made, small = 0, []
@@ -156,8 +164,22 @@ def candidates_build(
     return f"succeeded: {message}"
 
 
-def _kept(concept: str, neighbours: Iterable[Neighbour], floor: float) -> list[Hit]:
-    return [Hit(n.mention.pk, concept, n.similarity) for n in neighbours if n.similarity >= floor]
+def nearest_hits(
+    encoding: CorpusEncoding, vector: Sequence[float], *, concept: str, k: int, floor: float
+) -> list[Hit]:
+    """The k mentions nearest `vector` at or above `floor`: `nearest_mentions`'s query and
+    index settings, reading only the mention ids and distances (a candidate run makes
+    hundreds of queries; the mentions' documents are not needed until the review)."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, 2 * k)])
+            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        rows = list(nearest_vectors(encoding, vector).values_list("mention_id", "distance")[:k])
+    return [
+        Hit(mention_id, concept, 1.0 - float(distance))
+        for mention_id, distance in rows
+        if 1.0 - float(distance) >= floor
+    ]
 
 
 def group_union(per_concept: Iterable[list[Hit]], *, limit: int) -> list[Hit]:
