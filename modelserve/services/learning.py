@@ -42,6 +42,7 @@ from modelserve.training.learning import (
     eligibility,
     is_not_worse,
     learner_for,
+    mention_epochs_within,
     primary_score,
     run_params,
     with_base,
@@ -158,7 +159,7 @@ def learning_start(project_id: int) -> tuple[str | None, str]:
     return encoder, chosen.learn_profile
 
 
-def _train(
+def learning_fit(
     backend: str,
     train,
     folder: Path,
@@ -195,11 +196,14 @@ def _train(
         from modelserve.backends.chemu_mentions import train_chemu_mentions
 
         mentions_folder = folder / "mentions"
+        documents = sum(len(topic.documents) for topic in train)
         train_chemu_mentions(
             train,
             mentions_folder,
             holdout_fraction=0.0,
-            epochs=settings.LEARN_MENTION_EPOCHS,
+            epochs=mention_epochs_within(
+                settings.LEARN_MENTION_EPOCHS, settings.LEARN_MENTION_BUDGET, documents
+            ),
             device=device,
             link_model_dir=model_folder,
             vector_folder=Path(settings.MODELS_DIR) / vector_cache.FOLDER,
@@ -278,7 +282,7 @@ def learning_train(training: ModelTraining, *, progress: Progress) -> str:
     )
     shutil.rmtree(folder, ignore_errors=True)
     encoder, profile = learning_start(project.pk)
-    params = _train(backend, train, folder, progress, encoder=encoder, profile=profile)
+    params = learning_fit(backend, train, folder, progress, encoder=encoder, profile=profile)
     _share(params)
     score_options = {"models_dir": Path(settings.MODELS_DIR), "device": settings.SUGGEST_DEVICE}
     progress(0.75, f"scoring on {len(work.held_out)} held-out topics")

@@ -177,6 +177,20 @@ def with_base(team: Sequence[T], base: Sequence[T], *, weight: int) -> list[T]:
     return [*base, *(list(team) * weight)]
 
 
+def mention_epochs_within(epochs: int, budget: int, documents: int) -> int:
+    """The tagger's epochs in a retraining on `documents` snippets: `epochs`, or fewer where
+    epochs x documents would pass `budget` (document passes), and at least one.
+
+    Why a budget: a ChEMU retraining starts from the default model's ~900 snippets and adds
+    the team's work twice, so a fixed number of epochs would make each retraining slower than
+    the last as the project grows; the loop has to stay under 3 minutes on 2 cores. With
+    more documents an epoch also carries more of them, so fewer epochs lose little
+    (docs/learning.md has the held-out check)."""
+    if epochs < 1 or budget < 1:
+        raise ValueError(f"epochs ({epochs}) and the budget ({budget}) must be at least 1")
+    return max(1, min(epochs, budget // max(1, documents)))
+
+
 def text_key(documents: Sequence[Sequence[str]]) -> str:
     """One topic's text as a key (its documents' tokens), so that a base topic the project
     also holds, under whatever id, is left out of the base: a held-out topic must not be

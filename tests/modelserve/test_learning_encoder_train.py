@@ -15,7 +15,7 @@ from modelserve.backends.cross_encoder import THRESHOLDS_FILE
 from modelserve.backends.scico_checkpoints import LINEAR_FILE
 from modelserve.errors import ModelPathRefused
 from modelserve.models import SuggestionSettings
-from modelserve.services.learning import _train, learning_start
+from modelserve.services.learning import learning_fit, learning_start
 from tests.factories import AdminFactory, ProjectFactory
 from tests.modelserve.scico_lightning import tiny_encoder
 from tests.modelserve.scico_topics import MT_DOCUMENTS, build_topic
@@ -89,7 +89,7 @@ def test_learning_fine_tunes_the_chosen_encoder_by_the_chosen_profile(models_dir
     ]
     start, profile = learning_start(project.pk)
 
-    params = _train("cross-encoder", topics, models_dir / "v1", lambda f, m: None,
+    params = learning_fit("cross-encoder", topics, models_dir / "v1", lambda f, m: None,
                     encoder=start, profile=profile)  # fmt: skip
 
     folder = models_dir / "v1" / "model"

@@ -11,6 +11,7 @@ from modelserve.training.learning import (
     held_out,
     is_not_worse,
     learner_for,
+    mention_epochs_within,
     serving_version,
     teaching_annotation,
     text_key,
@@ -152,3 +153,18 @@ def test_a_topics_text_key_is_its_tokens_document_by_document():
     assert text_key([["a", "b"], ["c"]]) == text_key([["a", "b"], ["c"]])
     assert text_key([["a", "b"], ["c"]]) != text_key([["a"], ["b", "c"]])
     assert text_key([["a b"]]) != text_key([["a", "b"]])
+
+
+def test_the_taggers_epochs_shrink_as_a_retraining_grows_and_never_pass_the_budget():
+    # a small project trains the full epochs; the ChEMU base (~900 snippets) and more, fewer
+    assert mention_epochs_within(14, 9000, 200) == 14
+    assert mention_epochs_within(14, 9000, 900) == 10
+    assert mention_epochs_within(14, 9000, 1100) == 8
+    for documents in (1, 500, 643, 900, 1500, 4000):
+        epochs = mention_epochs_within(14, 9000, documents)
+        assert 1 <= epochs <= 14
+        assert epochs * documents <= 9000
+    # a project far beyond the budget still trains one epoch
+    assert mention_epochs_within(14, 9000, 20000) == 1
+    with pytest.raises(ValueError, match="must be at least 1"):
+        mention_epochs_within(0, 9000, 100)
