@@ -10,7 +10,7 @@ import pytest
 from annotation.errors import Conflict, ImportRefused
 from annotation.models import Assignment, Mention, Topic
 from annotation.services.assignments import assignment_create
-from corpus.models import Candidate, CandidateRun, TopicRetrieval
+from corpus.models import Candidate, CandidateRun, ConceptGroup, TopicRetrieval
 from corpus.selectors_candidates import run_review
 from corpus.services.candidate_edits import (
     candidate_mentions_drop,
@@ -18,6 +18,7 @@ from corpus.services.candidate_edits import (
     candidates_merge,
 )
 from corpus.services.candidate_topics import candidates_to_topics
+from corpus.services.candidates import candidate_run_create
 from datasets.services.release import dataset_release
 from tests.corpus.build import reviewed_run
 from tests.factories import ProjectFactory, UserFactory
@@ -153,3 +154,52 @@ def test_creating_topics_is_refused_whole_on_a_name_the_project_holds(run):
     assert methods.status == "open"
     with pytest.raises(ImportRefused, match="1 of the chosen candidates are not in this run"):
         candidates_to_topics(run=run, candidates=[methods.pk, 10**9], project=project)
+
+
+def test_a_run_is_refused_in_words_before_anything_is_queued(run):
+    corpus = run.corpus
+    group = ConceptGroup.objects.create(
+        corpus=corpus, taxonomy="t", kind="flat", name="g", concepts=["BERT"]
+    )
+    sent: list[int] = []
+    with pytest.raises(ImportRefused) as refused:
+        candidate_run_create(
+            corpus=corpus, groups=[group.pk], k=0, min_mentions=5, max_mentions=3, send=sent.append
+        )
+    assert refused.value.errors == [
+        "K is 0: retrieve between 1 and 1000 mentions per concept",
+        "A topic of 5 to 3 mentions: the least must be at least 1 and at most the most",
+    ]
+    with pytest.raises(ImportRefused, match="1 of the chosen groups are not in corpus 'cs'"):
+        candidate_run_create(corpus=corpus, groups=[group.pk, 10**9], send=sent.append)
+    with pytest.raises(Conflict, match="Corpus 'cs' has no complete encoding yet"):
+        candidate_run_create(corpus=corpus, groups=[group.pk], send=sent.append)
+    assert CandidateRun.objects.count() == 1  # the fixture's
+    assert not sent
+
+
+def test_the_api_refuses_edits_in_words(run, admin_client):
+    methods, tasks = candidate(run, "methods"), candidate(run, "tasks")
+    answer = admin_client.post(
+        f"/api/candidates/{methods.pk}/split/", {"concepts": ["GPT"]}, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["message"] == (
+        "Split candidate 'methods' by its own concepts ('BERT', 'LSTM'); 'GPT' is not one."
+    )
+    answer = admin_client.post(
+        f"/api/candidates/{methods.pk}/merge/", {"other": tasks.pk}, format="json"
+    )
+    assert answer.status_code == 200
+    merged = next(c for c in answer.json()["candidates"] if c["name"] == "methods")
+    assert (merged["mentions"], merged["groups"]) == (6, ["methods", "tasks"])
+    project = ProjectFactory(name="P")
+    Topic.objects.create(project=project, external_id="methods")
+    answer = admin_client.post(
+        f"/api/candidate-runs/{run.pk}/topics/",
+        {"project": project.pk, "candidates": [methods.pk]},
+        format="json",
+    )
+    assert answer.status_code == 409
+    assert "topic 'methods' is already in project 'P'" in answer.json()["message"]
+    assert Topic.objects.filter(project=project).count() == 1
