@@ -60,6 +60,11 @@ BENCHMARKS = [
         "decisions to reach gold: no suggestions, static model, learning in the loop, questions",
     ),
     (
+        "corpus",
+        "bench.corpus",
+        "corpus: import + encoding at 100k mentions, a query at 1M indexed, the W panel",
+    ),
+    (
         "scico-backends",
         "bench.scico_backends",
         "every SciCo backend on generated and demo topics: scores, seconds per topic, CPU/GPU",

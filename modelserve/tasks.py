@@ -19,6 +19,7 @@ from modelserve.services.corpus_encoding import ENCODE_TASK, encode_chunk_execut
 from modelserve.services.evaluations import EVALUATE_TASK, model_evaluation_execute
 from modelserve.services.execution import suggestion_run_execute
 from modelserve.services.learning import learning_due_request
+from modelserve.services.query_encoding import QUERY_TASK, encode_query_execute
 from modelserve.services.runs import RUN_TASK, suggestion_runs_requeue
 from modelserve.services.trainings import (
     TRAIN_TASK,
@@ -99,6 +100,13 @@ def candidate_topics(self, *, run_id: int) -> str:
     if outcome == lifecycle.BUSY:
         raise self.retry(countdown=lifecycle.retry_countdown())
     return outcome
+
+
+@shared_task(name=QUERY_TASK)
+def encode_query(*, encoder: str, context: str, words: list[str], spans: list[list[int]]):
+    """One query-by-example vector while a request waits for it (services/query_encoding.py):
+    no state, so a lost one is simply asked again."""
+    return encode_query_execute(encoder=encoder, context=context, words=words, spans=spans)
 
 
 def _train_in_background(*, training_id: int, worker: str) -> None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from modelserve.api import candidate_runs, corpus_encodings, versions
+from modelserve.api import candidate_runs, corpus_encodings, corpus_queries, versions
 from modelserve.api import evaluation_views as evaluations
 from modelserve.api import views as api
 
@@ -14,6 +14,11 @@ urlpatterns = [
         "corpora/<int:pk>/candidate-runs/",
         candidate_runs.CandidateRunsView.as_view(),
         name="api-candidate-runs",
+    ),
+    path(
+        "annotations/<int:pk>/corpus-query/",
+        corpus_queries.CorpusQueryView.as_view(),
+        name="api-corpus-query",
     ),
     path(
         "suggestion-backends/", api.SuggestionBackendsView.as_view(), name="api-suggestion-backends"

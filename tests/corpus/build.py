@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotation.models import Annotation, Cluster, ClusterMember, HierarchyEdge
+from corefscore.corpus import DocumentData, MentionData, TopicData
 from corpus.models import (
     Candidate,
     CandidateMention,
     CandidateRun,
     Corpus,
+    CorpusDocument,
     CorpusImport,
     CorpusMention,
 )
@@ -112,3 +115,67 @@ def reviewed_run(folder: Path) -> CandidateRun:
         candidate=tasks, mention=mentions["BERT"][0], concept="parsing", similarity=0.5
     )
     return run
+
+
+def topic_of(corpus: Corpus, doc_ids: list[str], *, extra: tuple[list[str], ...] = ()) -> TopicData:
+    """A topic made of corpus documents (same ids, words, mentions), and extra documents the
+    corpus does not hold (each: one mention of its fourth word)."""
+    data = TopicData(external_id="t")
+    for document in CorpusDocument.objects.filter(corpus=corpus, doc_id__in=doc_ids).order_by("pk"):
+        index = len(data.documents)
+        data.documents.append(
+            DocumentData(document.doc_id, document.tokens, [tuple(s) for s in document.sentences])
+        )
+        for mention in document.mentions.order_by("start"):
+            data.mentions.append(MentionData(index, ((mention.start, mention.end),)))
+    for words in extra:
+        data.documents.append(
+            DocumentData(f"extra-{len(data.documents)}", words, [(0, len(words))])
+        )
+        data.mentions.append(MentionData(len(data.documents) - 1, ((3, 3),)))
+    return data
+
+
+def gold_annotation(topic, clusters: dict[str, tuple[str, ...]], parents: dict[str, str]) -> None:
+    """A gold annotation: each cluster (label -> the words of its members), and parents."""
+    annotation = Annotation.objects.create(topic=topic, kind=Annotation.Kind.GOLD)
+    made = {label: Cluster.objects.create(annotation=annotation, label=label) for label in clusters}
+    for mention in topic.mentions.select_related("document"):
+        (start, end), *_ = mention.spans
+        words = " ".join(mention.document.tokens[start : end + 1])
+        for label, members in clusters.items():
+            if words in members:
+                ClusterMember.objects.create(
+                    annotation=annotation, mention=mention, cluster=made[label]
+                )
+    for child, parent in parents.items():
+        HierarchyEdge.objects.create(annotation=annotation, parent=made[parent], child=made[child])
+
+
+def query_topics(corpus: Corpus, documents: int):
+    """A project of the corpus with a gold topic of its first 20 documents (BERT under
+    "neural models", beside "recurrent nets" for an LSTM) and a topic to annotate of the
+    rest, plus one document the corpus does not hold ("... uses transformers ...")."""
+    from annotation.models import Project
+    from tests.e2e.data import topic_from_data
+
+    project = Project.objects.create(name="SciCo methods")
+    corpus.projects.add(project)
+    gold_topic = topic_from_data(
+        project, topic_of(corpus, [f"doc-{i}" for i in range(20)]), external_id="gold-topic"
+    )
+    gold_annotation(
+        gold_topic,
+        {"BERT": ("BERT",), "recurrent nets": ("an LSTM",), "neural models": ()},
+        {"BERT": "neural models", "recurrent nets": "neural models"},
+    )
+    work = topic_from_data(
+        project,
+        topic_of(
+            corpus,
+            [f"doc-{i}" for i in range(20, documents)],
+            extra=(["Our", "tagger", "uses", "transformers", "for", "parsing", "."],),
+        ),
+        external_id="work-topic",
+    )
+    return project, work

@@ -42,6 +42,8 @@ export const api = {
   suggestionRuns: (topic: Id) => answer(client.GET("/api/topics/{id}/suggestion-runs/", id(topic))),
   requestSuggestionRun: (topic: Id, backend?: string) =>
     answer(client.POST("/api/topics/{id}/suggestion-runs/", { ...id(topic), body: backendOf(backend) })),
+  corpusQuery: (annotation: Id, query: { mention?: Id; text?: string }) =>
+    answer(client.GET("/api/annotations/{id}/corpus-query/", { params: { path: { id: annotation }, query } })),
   suggestions: (annotation: Id) => answer(client.GET("/api/annotations/{id}/suggestions/", id(annotation))),
   suggestionsShown: (annotation: Id, shown: { suggestion: Id; age_ms: number }[]) =>
     answer(client.POST("/api/annotations/{id}/suggestions-shown/", { ...id(annotation), body: { shown } })),

@@ -37,6 +37,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/annotations/{id}/corpus-query/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["annotations_corpus_query_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/annotations/{id}/cursor/": {
         parameters: {
             query?: never;
@@ -1555,6 +1571,13 @@ export interface components {
                 [key: string]: components["schemas"]["AttributeAgreement"];
             };
         };
+        /**
+         * @description * `gold` - gold
+         *     * `adjudicated` - adjudicated
+         *     * `yours` - yours
+         * @enum {string}
+         */
+        AnnotationEnum: "gold" | "adjudicated" | "yours";
         /** @enum {string} */
         AnnotationKind: "annotator" | "adjudication" | "gold";
         AnnotationPayload: {
@@ -2109,6 +2132,36 @@ export interface components {
             /** @description one of: brat, chemu, corefi, corefud, corpus-jsonl, dygiepp, label-studio, scico, uima-xmi, uima-xmi-folders, webanno-tsv, webanno-tsv-folders */
             format: string;
         };
+        CorpusNeighbour: {
+            mention: number;
+            text: string;
+            /** @description the extractor's label (Method, Task, ...) */
+            category: string;
+            /** Format: double */
+            similarity: number;
+            document: string;
+            words: string[];
+            marked: number[][];
+            cut_before: boolean;
+            cut_after: boolean;
+            treatments: components["schemas"]["CorpusTreatment"][];
+        };
+        CorpusQueryPayload: {
+            corpus: components["schemas"]["CorpusRef"];
+            query: components["schemas"]["CorpusQueryText"];
+            neighbours: components["schemas"]["CorpusNeighbour"][];
+            message: string;
+            /** Format: double */
+            server_ms: number;
+        };
+        CorpusQueryText: {
+            text: string;
+            vector_from: components["schemas"]["VectorFromEnum"];
+        };
+        CorpusRef: {
+            id: number;
+            name: string;
+        };
         CorpusRequestRequest: {
             name: string;
             /** @default  */
@@ -2122,6 +2175,14 @@ export interface components {
             mentions: number;
             active_encoding: number | null;
             encodings: components["schemas"]["EncodingSummary"][];
+        };
+        CorpusTreatment: {
+            project: string;
+            topic: string;
+            annotation: components["schemas"]["AnnotationEnum"];
+            cluster: string;
+            size: number;
+            parents: string[];
         };
         CreatedTopicPayload: {
             id: number;
@@ -4325,6 +4386,13 @@ export interface components {
              */
             kappa: number | null;
         };
+        /**
+         * @description * `corpus` - corpus
+         *     * `worker` - worker
+         *     * `none` - none
+         * @enum {string}
+         */
+        VectorFromEnum: "corpus" | "worker" | "none";
         VersionCluster: {
             /** @description the cluster's id in the annotator's annotation */
             id: number;
@@ -4511,6 +4579,80 @@ export interface operations {
             };
             /** @description Refused: `annotation_locked`. */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotations_corpus_query_retrieve: {
+        parameters: {
+            query?: {
+                /** @description the corpus to query (default: the project's first indexed) */
+                corpus?: number;
+                k?: number;
+                /** @description a mention of the annotation's topic: its neighbours */
+                mention?: number;
+                /** @description a free-text query */
+                text?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorpusQueryPayload"];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `annotation_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -53,6 +53,8 @@ export type EditOperation = Schemas["EditOperation"];
 export type Applied = Schemas["Applied"];
 /** A model suggestion run of a topic. */
 export type RunPayload = Schemas["RunPayload"];
+export type CorpusQueryPayload = Schemas["CorpusQueryPayload"];
+export type CorpusNeighbour = Schemas["CorpusNeighbour"];
 /** GET /api/topics/<id>/suggestion-runs/ */
 export type RunsAnswer = Schemas["RunsAnswer"];
 /** POST /api/topics/<id>/suggestion-runs/ */

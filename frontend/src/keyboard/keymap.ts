@@ -141,6 +141,7 @@ export type CommandId =
   | "validateSubmit"
   | "validateNextTopic"
   | "findText"
+  | "similarMentions"
   | "findNext"
   | "findPrev"
   | "findClose"
@@ -265,6 +266,13 @@ export const KEYMAP: readonly KeyBinding[] = [
   b("workspace", "any", ["?"], "help", "Show or hide this help"),
   b("workspace", "any", ["I"], "guidelines", "Show or hide the project's guidelines"),
   b("workspace", "any", ["D"], "nextDifference", "Practice results: go to the next difference from gold"),
+  b(
+    "workspace",
+    "any",
+    ["W"],
+    "similarMentions",
+    "What else the corpus means by it: the mentions most like the current one across the project's corpus, in their sentences, with how gold and your topics clustered them; or look up any text (Escape: close)",
+  ),
   b("workspace", "any", ["Ctrl+F", "Meta+F"], "findText", "Find in the documents' text (every document, not only those on screen)", true),
   b("workspace", "any", ["Escape"], "escape", "Cancel the pending anaphor (and close the messages); else close the messages, or leave a field"),
   // Ctrl+Enter, not a letter: it cannot be hit while typing or by a slip, and it only asks.

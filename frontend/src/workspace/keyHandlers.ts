@@ -128,6 +128,11 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     acceptSuggestion: () => suggestions.acceptFocused(),
     rejectSuggestion: () => suggestions.rejectFocused(),
     nextSuggestion: () => suggestions.next(),
+    similarMentions: () => {
+      // the key moment, for the panel's key-to-screen figure (bench/corpus_panel.py)
+      performance.mark("similar-key");
+      ui.similar = ui.similar ? null : { mention: nav.current.value.value };
+    },
     questions: () => {
       ui.questions = !ui.questions;
     },

@@ -26,6 +26,8 @@ export interface UiStore {
   everyOccurrence: { document: Id; spans: Span[] } | null;
   /** Question mode (Q): the model's most uncertain suggestions asked one at a time. */
   questions: boolean;
+  /** Query by example (W): the mention whose corpus neighbours are shown (null: a free text). */
+  similar: { mention: Id | null } | null;
   /** The last threshold chosen in it. */
   bulkThreshold: number;
 
@@ -70,6 +72,7 @@ export function createUiStore(): UiStore {
     decideAll: false,
     everyOccurrence: null,
     questions: false,
+    similar: null,
     bulkThreshold: 0.8,
     allArcs: false,
     collapsed: new Set<Id>(),
