@@ -39,6 +39,11 @@ BENCHMARKS = [
         "load and faults: 8 writers on a make up stack while each part is killed in turn",
     ),
     ("suggestions", "bench.suggestions", "model suggestions end to end"),
+    (
+        "corpus-candidates",
+        "bench.corpus_candidates",
+        "candidate topics for 100 concept groups over 20,000 indexed mentions",
+    ),
     ("frontend", "bench.frontend_bench", "browser: navigation to interactive, keystroke latency"),
     (
         "long-documents",

@@ -193,3 +193,34 @@ class MentionVector(models.Model):
 
     def __str__(self) -> str:
         return f"vector of mention {self.mention_id} by encoding {self.encoding_id}"
+
+
+# Seed taxonomies and candidate topics: their own module, tables of this app.
+from corpus.candidate_models import (
+    Candidate,
+    CandidateMention,
+    CandidateRun,
+    CandidateStatus,
+    ConceptGroup,
+    GroupKind,
+    TopicRetrieval,
+)
+
+__all__ = [
+    "INDEXED_DIMENSIONS",
+    "Candidate",
+    "CandidateMention",
+    "CandidateRun",
+    "CandidateStatus",
+    "ConceptGroup",
+    "Corpus",
+    "CorpusDocument",
+    "CorpusEncoding",
+    "CorpusImport",
+    "CorpusMention",
+    "EncodeChunk",
+    "EncodingStatus",
+    "GroupKind",
+    "MentionVector",
+    "TopicRetrieval",
+]

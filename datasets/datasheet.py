@@ -72,10 +72,12 @@ def datasheet(
     splits: dict,
     files: list[tuple[str, str]],
     formats: list[str],
+    retrieval: dict | None = None,
 ) -> str:
     parts = [
         _head(project, statistics),
         _composition(project, statistics),
+        *([_retrieval(retrieval)] if retrieval else []),
         _process(project, process),
         _agreement(agreement),
         _versus_gold(versus_gold),
@@ -137,6 +139,45 @@ def _composition(project: dict, statistics: dict) -> str:
             "transitivity. Anaphors are the distinct mentions that are the anaphor of a link."
         )
     lines += ["", " ".join(notes)]
+    return "\n".join(lines)
+
+
+def _retrieval(facts: dict) -> str:
+    """Where topics made from a corpus's candidate topics came from (SciCo section 3.2): the
+    seed groups, the encoder, K, the floor and the similarities of what was kept."""
+    lines = ["## Topic retrieval", ""]
+    lines.append(
+        f"{_plural(facts['topics'], 'topic')} were made from candidate topics: each the union "
+        "of the corpus mentions most similar to the concepts of its seed groups (cosine "
+        "similarity of the encoder's vectors, the top K per concept at or above the floor), "
+        "reviewed by an admin (mentions dropped, candidates merged or split) before it "
+        "became a topic."
+    )
+    lines += [
+        "",
+        (
+            "| Corpus | Encoder | K | Floor | Most mentions | Topics | Groups | Concepts | "
+            "Mentions | Similarity (min / mean / max) |"
+        ),
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for run in facts["runs"]:
+        similarity = run["similarity"]
+        spread = (
+            " / ".join(f"{similarity[key]:.3f}" for key in ("min", "mean", "max"))
+            if similarity["mean"] is not None
+            else UNDEFINED
+        )
+        lines.append(
+            f"| {run['corpus']} | {run['encoder']} | {run['k']} | {run['floor']:g} | "
+            f"{run['max_mentions']} | {run['topics']:,} | {len(run['groups']):,} | "
+            f"{run['concepts']:,} | {run['mentions']:,} | {spread} |"
+        )
+    groups = [g for run in facts["runs"] for g in run["groups"]]
+    shown = ", ".join(groups[:30]) + (
+        f", and {len(groups) - 30:,} more" if len(groups) > 30 else ""
+    )
+    lines += ["", f"Seed groups: {shown}."]
     return "\n".join(lines)
 
 

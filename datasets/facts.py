@@ -18,6 +18,7 @@ from django.apps import apps
 
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.selectors.gold import adjudicated_annotations, imported_gold_annotations
+from corpus.selectors_candidates import project_retrievals
 from datasets.models import SplitRecord
 from datasets.selectors import latest_split_record, split_names
 from reporting.selectors.agreement import project_agreement
@@ -170,3 +171,8 @@ def split_facts(project: Project) -> dict:
             1 for key, split in current.items() if record.assignment.get(key, "") != split
         )
     return facts
+
+
+def retrieval(project: Project) -> dict | None:
+    """How the topics made from a corpus's candidate topics were retrieved (None: none was)."""
+    return project_retrievals(project)

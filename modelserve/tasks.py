@@ -14,6 +14,7 @@ from django.db import close_old_connections, connection
 
 from foundation.jobs import lifecycle
 from modelserve.queues import is_model_queue
+from modelserve.services.candidate_runs import CANDIDATES_TASK, candidate_run_execute
 from modelserve.services.corpus_encoding import ENCODE_TASK, encode_chunk_execute
 from modelserve.services.evaluations import EVALUATE_TASK, model_evaluation_execute
 from modelserve.services.execution import suggestion_run_execute
@@ -83,6 +84,19 @@ def encode_corpus_chunk(self, *, chunk_id: int) -> str:
     Acknowledged late: a worker killed mid-chunk leaves the message unacknowledged, Redis
     redelivers it, and the next worker redoes the chunk once the heartbeat is stale."""
     outcome = encode_chunk_execute(chunk_id=chunk_id, worker=self.request.hostname or "")
+    if outcome == lifecycle.BUSY:
+        raise self.retry(countdown=lifecycle.retry_countdown())
+    return outcome
+
+
+@shared_task(
+    bind=True, name=CANDIDATES_TASK, acks_late=True, reject_on_worker_lost=True, max_retries=None
+)
+def candidate_topics(self, *, run_id: int) -> str:
+    """Candidate topics for concept groups (services/candidate_runs.py). Acknowledged late,
+    like a chunk: a redelivered message takes the run over once its heartbeat is stale, and
+    the candidates are stored once, with the run's end."""
+    outcome = candidate_run_execute(run_id=run_id, worker=self.request.hostname or "")
     if outcome == lifecycle.BUSY:
         raise self.retry(countdown=lifecycle.retry_countdown())
     return outcome

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from modelserve.api import corpus_encodings, corpus_queries, versions
+from modelserve.api import candidate_runs, corpus_encodings, corpus_queries, versions
 from modelserve.api import evaluation_views as evaluations
 from modelserve.api import views as api
 
@@ -9,6 +9,11 @@ urlpatterns = [
         "corpora/<int:pk>/encodings/",
         corpus_encodings.CorpusEncodingView.as_view(),
         name="api-corpus-encodings",
+    ),
+    path(
+        "corpora/<int:pk>/candidate-runs/",
+        candidate_runs.CandidateRunsView.as_view(),
+        name="api-candidate-runs",
     ),
     path(
         "annotations/<int:pk>/corpus-query/",

@@ -45,6 +45,8 @@ SLOW = {
     "tests/modelserve/test_model_caches_worker.py",  # 115 s: a real worker, five versions
     # two real model workers encode a corpus, the first killed mid-chunk
     "tests/modelserve/test_corpus_encoding_worker.py",
+    # 42 s: a real model worker runs a candidate-topic run started through the API
+    "tests/modelserve/test_candidate_run_worker.py",
     # a real default worker imports an upload (one test; the rest run the job's body here)
     "tests/corpus/test_corpus_imports.py",
     # 60 s: 2,000 random topics decoded twice, once by the port of SciCo's released code

@@ -154,6 +154,7 @@ def dataset_release(
         adjudication=facts.adjudication(project),
         validation=facts.validation(project),
         splits=facts.split_facts(project),
+        retrieval=facts.retrieval(project),
         files=files,
         formats=formats,
     )

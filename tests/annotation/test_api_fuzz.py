@@ -84,13 +84,17 @@ def world(in_process_wsgi, settings):
     from datasets.models import ReleaseJob
 
     release = ReleaseJob.objects.create(project_id=topic.project_id, user=admin)
-    from corpus.models import Corpus, CorpusImport
+    from corpus.models import Candidate, CandidateRun, Corpus, CorpusImport
 
     corpus = Corpus.objects.create(name="fuzzed corpus")
     corpus.projects.add(topic.project_id)
     corpus_import = CorpusImport.objects.create(
         corpus=corpus, user=admin, file_name="corpus.jsonl", format="corpus-jsonl", path=""
     )
+    candidate_run = CandidateRun.objects.create(
+        corpus=corpus, encoder="minilm", k=5, floor=0.5, max_mentions=10, min_mentions=1
+    )
+    candidate = Candidate.objects.create(run=candidate_run, name="fuzzed", concepts=["BERT"])
     ids = {
         "annotations": annotation.pk,
         "model-evaluations": evaluation.pk,
@@ -98,6 +102,8 @@ def world(in_process_wsgi, settings):
         "import-jobs": job.pk,
         "corpora": corpus.pk,
         "corpus-imports": corpus_import.pk,
+        "candidate-runs": candidate_run.pk,
+        "candidates": candidate.pk,
         "assignments": assignment.pk,
         "projects": topic.project_id,
         "topics": topic.pk,

@@ -31,6 +31,13 @@ export const manageRoutes: RouteRecordRaw[] = [
         meta: { ...admin, title: "Datasets" },
       },
       {
+        path: "candidate-runs/:run(\\d+)",
+        name: "candidate-review",
+        component: () => import("../admin/corpus/CandidateReviewPage.vue"),
+        props: (route) => ({ runId: Number(route.params.run) }),
+        meta: { ...admin, title: "Candidate topics" },
+      },
+      {
         path: "annotations/:annotation(\\d+)/history",
         name: "annotation-history",
         component: () => import("../admin/history/AnnotationHistoryPage.vue"),
