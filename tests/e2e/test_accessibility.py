@@ -33,6 +33,7 @@ ADMIN_PAGES = [
     "/manage",
     "/manage/users",
     "/manage/datasets",
+    "/manage/corpora",
     "/manage/projects/new",
     "/manage/projects/import-archive",
     "/manage/annotations/{annotation}/history",

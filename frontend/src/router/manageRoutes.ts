@@ -31,6 +31,12 @@ export const manageRoutes: RouteRecordRaw[] = [
         meta: { ...admin, title: "Datasets" },
       },
       {
+        path: "corpora",
+        name: "manage-corpora",
+        component: () => import("../admin/corpus/CorporaPage.vue"),
+        meta: { ...admin, title: "Corpora" },
+      },
+      {
         path: "candidate-runs/:run(\\d+)",
         name: "candidate-review",
         component: () => import("../admin/corpus/CandidateReviewPage.vue"),
