@@ -106,17 +106,18 @@ def load_average() -> str:
 
 
 def loop_retraining(train_file, folder) -> float:
-    """Time one retraining of a ChEMU project as the model worker runs it (`learning_fit`):
+    """Time retrainings of a ChEMU project as the model worker runs them (`learning_fit`) on
     the ChEMU-Ref snippets less the team's, beside the team's first LOOP_TEAM topics counted
-    LEARN_TEAM_WEIGHT times; returns its seconds (encoder cache warm)."""
+    LEARN_TEAM_WEIGHT times (encoder cache warm): the default (the link model; the shared
+    tagger stays), then with the tagger retrained too (LEARN_MENTION_EPOCHS as a deployment
+    may set it, within LEARN_MENTION_BUDGET). Returns the slower one's seconds."""
     from pathlib import Path
 
     import django
     from django.conf import settings
 
     django.setup()
-    if SMOKE:  # a tiny run: one epoch, and nothing written in the real models folder
-        settings.LEARN_MENTION_EPOCHS = 1
+    if SMOKE:  # a tiny run: nothing written in the real models folder
         settings.MODELS_DIR = str(Path(folder).parent / "models")
     from corefscore.formats.chemu import read_chemu_jsonlines
     from modelserve.learning_selectors import chemu_base_topics
@@ -127,20 +128,36 @@ def loop_retraining(train_file, folder) -> float:
     team = size(snippets[:LOOP_TEAM], snippets[:2])
     base = size(chemu_base_topics(team), snippets[2:10])
     train = with_base(team, base, weight=settings.LEARN_TEAM_WEIGHT)
-    started = time.monotonic()
-    params = learning_fit(CHEMU, train, folder, lambda fraction, message: None)
-    seconds = time.monotonic() - started
-    tagger = json.loads((Path(params["mentions_dir"]) / "config.json").read_text())
-    epochs = tagger["epochs"]
-    print(
-        f"learning-loop retraining (a learnt chemu version: one link model, one tagger, as the "
-        f"model worker trains it; load average {load_average()}): {len(train)} snippets = "
-        f"{len(base)} of ChEMU-Ref + {len(team)} team topics x {settings.LEARN_TEAM_WEIGHT}, "
-        f"tagger {epochs} epochs (LEARN_MENTION_BUDGET {settings.LEARN_MENTION_BUDGET}): "
-        f"{seconds:.0f} s, encoder cache warm; goal < {TRAIN_GOAL_S:.0f} s"
-        + ("" if seconds < TRAIN_GOAL_S else ": FAILED")
+    sizes = (
+        f"{len(train)} snippets = {len(base)} of ChEMU-Ref + {len(team)} team topics x "
+        f"{settings.LEARN_TEAM_WEIGHT}"
     )
-    return seconds
+    slowest = 0.0
+    for epochs in (settings.LEARN_MENTION_EPOCHS, size(14, 1)):
+        settings.LEARN_MENTION_EPOCHS = epochs
+        started = time.monotonic()
+        params = learning_fit(
+            CHEMU,
+            train=train,
+            folder=Path(folder) / f"epochs-{epochs}",
+            progress=lambda fraction, message: None,
+        )
+        seconds = time.monotonic() - started
+        slowest = max(slowest, seconds)
+        if "mentions_dir" in params:
+            tagger = json.loads((Path(params["mentions_dir"]) / "config.json").read_text())
+            what = (
+                f"with LEARN_MENTION_EPOCHS={epochs}: one link model and one tagger of "
+                f"{tagger['epochs']} epochs (LEARN_MENTION_BUDGET {settings.LEARN_MENTION_BUDGET})"
+            )
+        else:
+            what = "the default: one link model, the shared tagger kept"
+        print(
+            f"learning-loop retraining ({what}; as the model worker trains it, load average "
+            f"{load_average()}): {sizes}: {seconds:.0f} s, encoder cache warm; goal < "
+            f"{TRAIN_GOAL_S:.0f} s" + ("" if seconds < TRAIN_GOAL_S else ": FAILED")
+        )
+    return slowest
 
 
 def seeds_table(results_path) -> None:

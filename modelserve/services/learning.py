@@ -161,10 +161,10 @@ def learning_start(project_id: int) -> tuple[str | None, str]:
 
 def learning_fit(
     backend: str,
+    *,
     train,
     folder: Path,
     progress: Progress,
-    *,
     encoder: str | None = None,
     profile: str = "default",
 ) -> dict[str, Any]:
@@ -282,7 +282,9 @@ def learning_train(training: ModelTraining, *, progress: Progress) -> str:
     )
     shutil.rmtree(folder, ignore_errors=True)
     encoder, profile = learning_start(project.pk)
-    params = learning_fit(backend, train, folder, progress, encoder=encoder, profile=profile)
+    params = learning_fit(
+        backend, train=train, folder=folder, progress=progress, encoder=encoder, profile=profile
+    )
     _share(params)
     score_options = {"models_dir": Path(settings.MODELS_DIR), "device": settings.SUGGEST_DEVICE}
     progress(0.75, f"scoring on {len(work.held_out)} held-out topics")

@@ -31,9 +31,13 @@ def test_the_mentions_bench_runs_on_a_models_folder_with_nothing_in_it(tmp_path)
     assert result.returncode == 0, (result.stdout[-3000:], result.stderr[-3000:])
     assert "held out, seed 0 (the run just timed):" in result.stdout
     # the learning loop's retraining, timed through the loop's own training function
-    loop = next(line for line in result.stdout.splitlines() if "learning-loop" in line)
-    assert "12 snippets = 8 of ChEMU-Ref + 2 team topics x 2, tagger 1 epochs" in loop
-    assert " s, encoder cache warm; goal < 180 s" in loop
+    loops = [line for line in result.stdout.splitlines() if "learning-loop" in line]
+    assert len(loops) == 2, loops
+    assert "the default: one link model, the shared tagger kept" in loops[0]
+    assert "one link model and one tagger of 1 epochs" in loops[1]
+    for loop in loops:
+        assert "12 snippets = 8 of ChEMU-Ref + 2 team topics x 2: " in loop
+        assert " s, encoder cache warm; goal < 180 s" in loop
     assert "the default model's single members, trained once" in result.stdout
     assert "relations (all)" in result.stdout
     assert "--seeds 0,1,2" in result.stdout  # how to get the 3-seed table

@@ -89,8 +89,8 @@ def test_learning_fine_tunes_the_chosen_encoder_by_the_chosen_profile(models_dir
     ]
     start, profile = learning_start(project.pk)
 
-    params = learning_fit("cross-encoder", topics, models_dir / "v1", lambda f, m: None,
-                    encoder=start, profile=profile)  # fmt: skip
+    params = learning_fit("cross-encoder", train=topics, folder=models_dir / "v1",
+                          progress=lambda f, m: None, encoder=start, profile=profile)  # fmt: skip
 
     folder = models_dir / "v1" / "model"
     assert params == {"model_path": str(folder)}
