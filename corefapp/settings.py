@@ -443,7 +443,7 @@ LEARN_EPOCHS = env.int("LEARN_EPOCHS", default=0)
 # at most N epochs and at most LEARN_MENTION_BUDGET document passes (epochs x snippets), so
 # that a retraining stays under 3 minutes on 2 cores as the project grows.
 LEARN_MENTION_EPOCHS = env.int("LEARN_MENTION_EPOCHS", default=0)
-LEARN_MENTION_BUDGET = env.int("LEARN_MENTION_BUDGET", default=9000)
+LEARN_MENTION_BUDGET = env.int("LEARN_MENTION_BUDGET", default=6000)
 # A ChEMU retraining starts from the default model's snippets (CHEMU_TRAIN_FILE) beside the
 # project's own work counted LEARN_TEAM_WEIGHT times (docs/learning.md; bench/learning.py's (c)).
 LEARN_CHEMU_BASE = env.bool("LEARN_CHEMU_BASE", default=True)
