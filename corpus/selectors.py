@@ -4,7 +4,8 @@ docs/corpus.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -38,14 +39,23 @@ def nearest_mentions(
     encoding = encoding or corpus.active_encoding
     if encoding is None or encoding.dim is None:
         return []
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, ef_search or 2 * k)])
-            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    with hnsw_scan(k=k, ef_search=ef_search):
         rows = list(nearest_vectors(encoding, vector).select_related("mention__document")[:k])
     # relaxed order: the index may hand back near-ties out of order
     rows.sort(key=lambda row: row.distance)
     return [Neighbour(row.mention, 1.0 - float(row.distance)) for row in rows]
+
+
+@contextmanager
+def hnsw_scan(*, k: int, ef_search: int | None = None) -> Iterator[None]:
+    """A transaction whose HNSW scans look at `ef_search` candidates (at least 40, and twice
+    k by default) and scan on past the filter on the encoding (pgvector's iterative scan), so
+    that a filtered query still finds k rows; every nearest-vector query runs inside one."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, ef_search or 2 * k)])
+            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        yield
 
 
 def nearest_vectors(encoding: CorpusEncoding, vector: Sequence[float]):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from annotation.errors import Conflict, ImportRefused
 from corpus.models import (
@@ -25,7 +25,7 @@ from corpus.models import (
     Corpus,
     CorpusEncoding,
 )
-from corpus.selectors import nearest_vectors
+from corpus.selectors import hnsw_scan, nearest_vectors
 from foundation.jobs import lifecycle
 from foundation.jobs.models import JobStatus
 from foundation.side_effects import after_commit
@@ -170,10 +170,7 @@ def nearest_hits(
     """The k mentions nearest `vector` at or above `floor`: `nearest_mentions`'s query and
     index settings, reading only the mention ids and distances (a candidate run makes
     hundreds of queries; the mentions' documents are not needed until the review)."""
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, 2 * k)])
-            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    with hnsw_scan(k=k):
         rows = list(nearest_vectors(encoding, vector).values_list("mention_id", "distance")[:k])
     return [
         Hit(mention_id, concept, 1.0 - float(distance))
