@@ -96,7 +96,7 @@ type Handlers = { [E in Effect["e"]]: Handler<E> };
 function applyOne(state: AnnotationState, effect: Effect): void {
   const handler = (HANDLERS as Record<string, Handler<Effect["e"]> | undefined>)[effect.e];
   need(handler !== undefined, effect, "unknown effect");
-  handler(state, effect as never);
+  handler(state, effect);
 }
 
 function asLink(e: { type: Link["type"]; anaphor: number; antecedent: number }): Link {

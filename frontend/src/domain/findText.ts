@@ -70,7 +70,7 @@ export function hitsByDocument(hits: readonly FindHit[]): Map<Id, Map<number, nu
   const out = new Map<Id, Map<number, number>>();
   hits.forEach((hit, index) => {
     let tokens = out.get(hit.doc);
-    if (!tokens) out.set(hit.doc, (tokens = new Map()));
+    if (!tokens) out.set(hit.doc, (tokens = new Map<number, number>()));
     for (let t = hit.start; t <= hit.end; t++) tokens.set(t, index);
   });
   return out;

@@ -110,7 +110,7 @@ export class KeyDispatcher {
   handle(event: KeyLike & { target?: unknown; isComposing?: boolean; preventDefault?(): void }): boolean {
     if (event.isComposing) return false;
     const key = keyString(event);
-    const target = (event.target ?? null) as DispatchTarget | null;
+    const target = event.target ?? null;
     const inText = isTextField(target);
     if ((key === "Space" || key === "Enter") && isActivatable(target)) return false;
     for (const context of this.contextsFor(target)) {
@@ -124,7 +124,7 @@ export class KeyDispatcher {
       const list = this.handlers.get(binding.command);
       const handler = list?.[list.length - 1];
       if (!handler) continue;
-      if (handler(event as KeyboardEvent) === false) continue;
+      if (handler(event) === false) continue;
       event.preventDefault?.();
       return true;
     }

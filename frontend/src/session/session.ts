@@ -37,10 +37,10 @@ export function retryText(retry: SignInRetry): string {
 
 /** What the session needs of the server. */
 export interface SessionApi {
-  session(): Promise<SessionPayload>;
-  csrf(): Promise<unknown>;
-  login(username: string, password: string): Promise<Me>;
-  logout(): Promise<void>;
+  session: () => Promise<SessionPayload>;
+  csrf: () => Promise<unknown>;
+  login: (username: string, password: string) => Promise<Me>;
+  logout: () => Promise<void>;
 }
 
 export const sessionApi: SessionApi = {

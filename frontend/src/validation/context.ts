@@ -19,7 +19,7 @@ export function paragraphRange(document: ValidationDocument, spans: readonly Spa
   if (n <= LONG) return [0, n];
   const first = spans[0]![0];
   const last = spans[spans.length - 1]![1];
-  const sentences = document.sentences as [number, number][];
+  const sentences = document.sentences;
   if (sentences.length > 0) {
     const at = (t: number) => sentences.findIndex(([s, e]) => s <= t && t < e);
     const from = Math.max(0, at(first) - 1);

@@ -7,7 +7,6 @@ import type { Effect } from "../api/types";
 import { CorruptEffects } from "../domain/effects";
 import type { Verdict } from "./types";
 
-type ValidationSet = Extract<Effect, { e: "validation_set" }>;
 
 function same(a: Verdict | null | undefined, b: Verdict | null | undefined): boolean {
   if (!a || !b) return !a && !b;
@@ -46,11 +45,10 @@ export class Decisions {
     const touched: number[] = [];
     for (const effect of effects) {
       if (effect.e !== "validation_set") continue;
-      const e = effect as ValidationSet;
-      if (!same(this.confirmed.get(e.mention), e.old)) throw new CorruptEffects("validation differs", e);
-      if (e.new) this.confirmed.set(e.mention, e.new);
-      else this.confirmed.delete(e.mention);
-      touched.push(e.mention);
+      if (!same(this.confirmed.get(effect.mention), effect.old)) throw new CorruptEffects("validation differs", effect);
+      if (effect.new) this.confirmed.set(effect.mention, effect.new);
+      else this.confirmed.delete(effect.mention);
+      touched.push(effect.mention);
     }
     if (edit !== undefined) this.dropEdit(edit);
     this.changed();

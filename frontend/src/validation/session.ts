@@ -2,7 +2,7 @@
 // what they decided, and the edits on their way to the server through the workspace's
 // operation queue (one in flight, versions checked, refusals reported, retries when offline).
 import { computed, reactive, ref, shallowRef } from "vue";
-import { ApiError } from "../api/http";
+import type { ApiError } from "../api/http";
 import type { Applied, AppliedBatch, Id } from "../api/types";
 import { type EditRequest, OperationQueue } from "../workspace/operationQueue";
 import { Decisions } from "./decisions";

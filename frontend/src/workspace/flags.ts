@@ -11,13 +11,14 @@ export interface KeyedChoice<T> {
 }
 
 export function keyedChoice<T>(): KeyedChoice<T> {
-  const value = shallowRef<T | null>(null);
+  const value: ShallowRef<T | null> = shallowRef<T | null>(null);
   const chosen = reactive(new Set<T>()) as Set<T>;
   return {
     value,
     set(next) {
-      if (next === value.value) return;
-      if (value.value !== null) chosen.delete(value.value);
+      const old = value.value;
+      if (next === old) return;
+      if (old !== null) chosen.delete(old);
       value.value = next;
       if (next !== null) chosen.add(next);
     },

@@ -95,7 +95,7 @@ export function resolveLocalIds<T>(value: T, resolved: ReadonlyMap<Id, Id>): T {
     if (id === undefined) throw new UnresolvedLocalId(String(value));
     return id as T;
   }
-  if (Array.isArray(value)) return value.map((v) => resolveLocalIds(v, resolved)) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => resolveLocalIds(v, resolved)) as T;
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = resolveLocalIds(v, resolved);

@@ -138,7 +138,7 @@ export interface SuggestionIndex {
   links: LinkItem[];
   /** mention -> the link suggestions it is the anaphor or antecedent of */
   linksByMention: Map<Id, LinkItem[]>;
-  byId: Map<Id, { kind: SuggestionKind; item: MembershipItem | EdgeItem | LinkItem | MentionSuggestionItem }>;
+  byId: Map<Id, { kind: SuggestionKind; item: MembershipItem | EdgeItem | MentionSuggestionItem }>;
   /** Proposed new mentions, best score first. */
   mentions: MentionSuggestionItem[];
 }

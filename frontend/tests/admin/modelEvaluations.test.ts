@@ -50,10 +50,10 @@ describe("the Models page's tables", () => {
   it("lines two runs up by topic, a topic one run lacks left empty", () => {
     const rows = topicRows([run(1, [["a", 0.5, 0.9], ["b", 0.4, null]]), run(2, [["b", 0.7, null]])], "conll_f1");
     expect(rows.map((r) => r.topic)).toEqual(["a", "b"]);
-    expect(rows[0].model).toEqual([0.5, null]);
-    expect(rows[0].annotators).toEqual([0.9, null]);
-    expect(rows[0].annotatorCount).toBe(2);
-    expect(rows[1].model).toEqual([0.4, 0.7]);
+    expect(rows[0]!.model).toEqual([0.5, null]);
+    expect(rows[0]!.annotators).toEqual([0.9, null]);
+    expect(rows[0]!.annotatorCount).toBe(2);
+    expect(rows[1]!.model).toEqual([0.4, 0.7]);
   });
 
   it("marks a topic any shown run's model was trained on, with who", () => {
@@ -63,7 +63,7 @@ describe("the Models page's tables", () => {
     );
     expect(rows.map((r) => r.seenBy)).toEqual([["version 2", "the default ChEMU model"], []]);
     expect(trainedOnText(["the default ChEMU model"])).toBe("the default ChEMU model was trained on this text");
-    expect(trainedOnText(rows[0].seenBy)).toBe("version 2, the default ChEMU model were trained on this text");
+    expect(trainedOnText(rows[0]!.seenBy)).toBe("version 2, the default ChEMU model were trained on this text");
   });
 
   it("names a run by its backend and the end of its model folder", () => {

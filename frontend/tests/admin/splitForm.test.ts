@@ -42,8 +42,8 @@ describe("a refusal in the server's words", () => {
       error: "invalid",
       message: "Invalid input.",
       fields: { split: ["Ensure this field has no more than 40 characters."] },
-    } as never);
+    });
     expect(refusalText(refused)).toBe("Ensure this field has no more than 40 characters.");
-    expect(refusalText(new ApiError(400, { error: "refused", message: "No." } as never))).toBe("No.");
+    expect(refusalText(new ApiError(400, { error: "refused", message: "No." }))).toBe("No.");
   });
 });

@@ -2,7 +2,7 @@
 // type assertions: `npm run build` (vue-tsc) fails on a mismatch.
 import { describe, expectTypeOf, it } from "vitest";
 import type { components } from "../../src/api/schema";
-import { LINK_TYPES, type AnnotationPayload, type LinkType } from "../../src/api/types";
+import type { AnnotationPayload, LINK_TYPES, LinkType } from "../../src/api/types";
 
 type Schemas = components["schemas"];
 

@@ -3,13 +3,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RetryLater } from "../../src/api/http";
 import { createSession, retryText, SIGN_IN_ATTEMPTS, type SessionApi, type SignInRetry } from "../../src/session/session";
 
-function fakeApi(answer: Awaited<ReturnType<SessionApi["session"]>>): SessionApi {
+function fakeApi(answer: Awaited<ReturnType<SessionApi["session"]>>) {
   return {
     session: vi.fn(() => Promise.resolve(answer)),
     csrf: vi.fn(() => Promise.resolve({})),
-    login: vi.fn((username: string) => Promise.resolve({ id: 1, username, is_admin: false })),
+    login: vi.fn((username: string, _password: string) => Promise.resolve({ id: 1, username, is_admin: false })),
     logout: vi.fn(() => Promise.resolve()),
-  };
+  } satisfies SessionApi;
 }
 
 describe("the session", () => {
@@ -39,7 +39,7 @@ describe("the session", () => {
     const api = fakeApi({ authenticated: false, user: null, single_sign_on: null });
     const session = createSession(api);
     await session.login("ann", "pw");
-    expect(api.csrf).toHaveBeenCalledBefore(api.login as ReturnType<typeof vi.fn>);
+    expect(api.csrf).toHaveBeenCalledBefore(api.login);
     expect(session.user.value?.username).toBe("ann");
   });
 });
@@ -54,7 +54,7 @@ describe("a sign-in the server asks to send again later (503 with Retry-After)",
   it("is sent again after the wait the server names, and says so before each wait", async () => {
     vi.useFakeTimers();
     const api = fakeApi({ authenticated: false, user: null, single_sign_on: null });
-    const login = api.login as ReturnType<typeof vi.fn>;
+    const login = api.login;
     login.mockImplementationOnce(() => Promise.reject(busy())).mockImplementationOnce(() => Promise.reject(busy()));
     const heard: SignInRetry[] = [];
     const session = createSession(api);
@@ -78,7 +78,7 @@ describe("a sign-in the server asks to send again later (503 with Retry-After)",
   it("gives up after SIGN_IN_ATTEMPTS tries with the server's refusal", async () => {
     vi.useFakeTimers();
     const api = fakeApi({ authenticated: false, user: null, single_sign_on: null });
-    const login = api.login as ReturnType<typeof vi.fn>;
+    const login = api.login;
     login.mockImplementation(() => Promise.reject(busy()));
     const session = createSession(api);
 
@@ -92,7 +92,7 @@ describe("a sign-in the server asks to send again later (503 with Retry-After)",
 
   it("is not sent again after a refusal of the password", async () => {
     const api = fakeApi({ authenticated: false, user: null, single_sign_on: null });
-    const login = api.login as ReturnType<typeof vi.fn>;
+    const login = api.login;
     login.mockImplementation(() => Promise.reject(new Error("Wrong username or password.")));
 
     await expect(createSession(api).login("ann", "pw")).rejects.toThrow("Wrong username or password.");

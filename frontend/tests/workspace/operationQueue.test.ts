@@ -213,7 +213,7 @@ describe("a batch edit (accepting suggestions above a score)", () => {
     const queue = new OperationQueue(
       {
         send: (request: EditRequest, expected: number) =>
-          server.transport.send(request, expected) as unknown as Promise<Applied | AppliedBatch>,
+          server.transport.send(request, expected),
       },
       {
         ...host,

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { defineComponent, h, nextTick } from "vue";
 import type { Api } from "../../src/api/endpoints";
 import type { AnnotationPayload, AssignmentRow, TopicPayload } from "../../src/api/types";
-import Pieces from "../../src/components/workspace/Pieces.vue";
+import PieceRun from "../../src/components/workspace/PieceRun.vue";
 import { buildPieces } from "../../src/domain/pieces";
 import { provideWorkspace } from "../../src/workspace/inject";
 import { createWorkspace, type Workspace } from "../../src/workspace/workspace";
@@ -46,7 +46,7 @@ function mountDocument() {
     setup() {
       ws = createWorkspace(loaded(), { api: fakeApi, live: false });
       provideWorkspace(ws);
-      return () => h(Pieces, { pieces: buildPieces(TOKENS.length, MENTIONS), tokens: TOKENS, lo: 0 });
+      return () => h(PieceRun, { pieces: buildPieces(TOKENS.length, MENTIONS), tokens: TOKENS, lo: 0 });
     },
   });
   const wrapper = mount(Host, {

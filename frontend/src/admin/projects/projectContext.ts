@@ -5,7 +5,7 @@ import type { ProjectRow } from "../../api/adminTypes";
 
 export interface ProjectContext {
   project: Ref<ProjectRow>;
-  reload(): Promise<void>;
+  reload: () => Promise<void>;
 }
 
 export const PROJECT_KEY: InjectionKey<ProjectContext> = Symbol("admin-project");

@@ -110,7 +110,7 @@ export function parseParams(text: string): ParsedParams {
     if (value && typeof value === "object" && !Array.isArray(value)) return { params: value as Record<string, unknown>, error: null };
     return { params: null, error: 'Backend parameters must be a JSON object, e.g. {"threshold": 0.5}.' };
   } catch (e) {
-    return { params: null, error: `Backend parameters are not valid JSON (${e instanceof Error ? e.message : e}).` };
+    return { params: null, error: `Backend parameters are not valid JSON (${e instanceof Error ? e.message : String(e)}).` };
   }
 }
 

@@ -108,12 +108,12 @@ function mentionKeys(state: Adjudicated, versions: readonly AnnotatorVersion[]) 
   const perVersion = versions.map((version) => {
     const rename = new Map<number, Key>();
     for (const added of version.added) {
-      const where = placeKey(added.document, added.spans as Span[]);
+      const where = placeKey(added.document, added.spans);
       let key = atPlace.get(where);
       if (key === undefined) {
         key = -(places.size + 1);
         atPlace.set(where, key);
-        places.set(key, { document: added.document, spans: added.spans as Span[] });
+        places.set(key, { document: added.document, spans: added.spans });
       }
       rename.set(added.id, key);
     }
@@ -150,9 +150,9 @@ function buildStaticView(index: number, version: AnnotatorVersion, key: (id: num
   }
   const edges = new Set<string>();
   for (const [parent, child] of version.edges) {
-    edges.add(edgeKey(parent!, child!));
-    parents.set(child!, [...(parents.get(child!) ?? []), parent!]);
-    children.set(parent!, [...(children.get(parent!) ?? []), child!]);
+    edges.add(edgeKey(parent, child));
+    parents.set(child, [...(parents.get(child) ?? []), parent]);
+    children.set(parent, [...(children.get(parent) ?? []), child]);
   }
   const links = new Map<string, MappedLink>();
   const linksOf = new Map<Key, string[]>();

@@ -79,7 +79,7 @@ export interface SuggestionsStore {
   acceptAbove(threshold: number, kinds: SuggestionKind[]): void;
   /** Accept or reject every open suggestion of one type (Shift+X), as one step. */
   decideGroup(group: SuggestionGroup, decision: Decision): void;
-  isPeer(mention: Id): boolean;
+  isPeer: (mention: Id) => boolean;
   dispose(): void;
 }
 

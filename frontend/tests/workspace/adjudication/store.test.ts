@@ -36,7 +36,7 @@ function world() {
         { id: 52, label: "C", members: [6] },
       ],
     }),
-  ) as unknown as AnnotationState;
+  );
   const sent: Operation[] = [];
   const outcome = { fail: false, apply: (_operation: Operation) => {} };
   const said: string[] = [];
