@@ -45,7 +45,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
   const names = { mention: mentionLabel, cluster: clusterLabel, text: (document: Id, spans: readonly Span[]) => quote(topic.text(document, spans)) };
 
   function requireSelected(what: string): Id | null {
-    const selected = nav.selected.value.value;
+    const selected = nav.selected.value;
     if (selected === null || selected < 0 || !state().clusters.has(selected)) {
       notices.status(`Select a cluster first (←/→, / to search, or click a mention) to ${what}.`);
       return null;
@@ -55,16 +55,16 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
 
   /** SPACE (existing cluster) and Ctrl/Alt+SPACE (new cluster). */
   function assignCurrent(toNew: boolean): void {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === null) return;
     let target: Id;
-    const previousSelection = nav.selected.value.value;
+    const previousSelection = nav.selected.value;
     let creates: { local: Id; kind: "cluster" } | undefined;
     if (toNew) {
       target = editing.queue.newLocalId();
       creates = { local: target, kind: "cluster" };
     } else {
-      const selected = nav.selected.value.value;
+      const selected = nav.selected.value;
       if (selected === null) {
         notices.status("Select a cluster first (←/→ or /), or press Ctrl+Space for a new cluster.");
         return;
@@ -90,19 +90,19 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
         if (nav.pendingAssign.get(mention) === target) nav.pendingAssign.delete(mention);
         if (toNew) nav.pendingClusters.delete(target);
         const created = applied.created["cluster"];
-        if (toNew && created !== undefined && nav.selected.value.value === target) nav.selected.set(created);
+        if (toNew && created !== undefined && nav.selected.value === target) nav.selected.set(created);
       },
       failed() {
         if (nav.pendingAssign.get(mention) === target) nav.pendingAssign.delete(mention);
         if (toNew) nav.pendingClusters.delete(target);
-        if (toNew && nav.selected.value.value === target) nav.selected.set(previousSelection);
+        if (toNew && nav.selected.value === target) nav.selected.set(previousSelection);
         // Not saved: back to that mention, unless the annotator has moved on by hand.
-        if (nav.current.value.value === advancedTo) nav.current.set(mention);
+        if (nav.current.value === advancedTo) nav.current.set(mention);
       },
     });
     if (store.locked.value) return;
     if (!nav.toNextUndone()) nav.step(1);
-    advancedTo = nav.current.value.value;
+    advancedTo = nav.current.value;
   }
 
   function merge(source: Id, target: Id): void {
@@ -111,7 +111,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
       done: () => {
         // The source is gone (its selection was dropped when it went): the merged cluster is
         // the one to go on with, unless another was selected meanwhile.
-        const selected = nav.selected.value.value;
+        const selected = nav.selected.value;
         if (selected === null || selected === source) nav.selected.set(target);
       },
     });
@@ -160,10 +160,10 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
   }
 
   function markAnaphor(): void {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === null) return;
-    if (nav.anaphor.value.value !== mention && refusedLinkEnd(mention, "the anaphor")) return;
-    if (nav.anaphor.value.value === mention) {
+    if (nav.anaphor.value !== mention && refusedLinkEnd(mention, "the anaphor")) return;
+    if (nav.anaphor.value === mention) {
       nav.anaphor.set(null);
       notices.status("No anaphor selected.");
       return;
@@ -190,19 +190,19 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
 
   /** The current link when it still exists and touches the current mention (else none). */
   function currentLink(): Link | null {
-    const key = nav.link.value.value;
+    const key = nav.link.value;
     const link = key === null ? undefined : state().links.get(key);
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (!link || (mention !== null && link.anaphor !== mention && link.antecedent !== mention)) return null;
     return link;
   }
 
   /** [ and ]: the previous or next link of the current mention becomes the current link. */
   function stepCurrentLink(delta: 1 | -1): void {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === null) return;
     const links = linksOfMention(state(), mention);
-    const next = stepLink(links, currentLink() ? nav.link.value.value : null, delta, linkKey);
+    const next = stepLink(links, currentLink() ? nav.link.value : null, delta, linkKey);
     if (!next) {
       notices.status(`${mentionLabel(mention)} has no links.`);
       return;
@@ -213,7 +213,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
 
   /** Say which link is current now, and what the keys do with it. */
   function announceLink(l: Link): void {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     const links = mention === null ? [] : linksOfMention(state(), mention);
     const at = links.findIndex((other) => linkKey(other) === linkKey(l)) + 1;
     const place = at > 0 ? `Link ${at} of ${links.length}: ` : "Link ";
@@ -228,13 +228,13 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
       notices.status(links.length === 1 ? `${linkLabel(links[0]!)} is already ${type}.` : `These ${links.length} links are already ${type}.`);
       return;
     }
-    const before = nav.link.value.value;
+    const before = nav.link.value;
     const current = links.find((l) => linkKey(l) === before);
     if (current) nav.link.set(linkKey({ ...current, type }));
     const what = links.length === 1 ? `the link ${linkLabel(links[0]!)}` : `${links.length} links`;
     editing.op(op, `change ${what} to ${type}`, {
       failed() {
-        if (current && nav.link.value.value === linkKey({ ...current, type })) nav.link.set(before);
+        if (current && nav.link.value === linkKey({ ...current, type })) nav.link.set(before);
       },
     });
   }
@@ -242,7 +242,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
   /** Keys 1-5 and the type buttons: link the pending anaphor; with none, retype the links
    * ticked in the list, else the current link. */
   function applyType(type: LinkType, chosen: readonly Link[]): void {
-    if (nav.anaphor.value.value !== null) return link(type);
+    if (nav.anaphor.value !== null) return link(type);
     if (chosen.length > 0) return retype(chosen, type);
     const current = currentLink();
     if (current) return retype([current], type);
@@ -262,7 +262,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
 
   /** O: go to the other end of the current link (the list scrolls to it, however far). */
   function followLink(): void {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     let current = currentLink();
     if (!current && mention !== null) {
       current = linksOfMention(state(), mention)[0] ?? null;
@@ -278,8 +278,8 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
   }
 
   function link(type: LinkType, also = false): void {
-    const anaphor = nav.anaphor.value.value;
-    const antecedent = nav.current.value.value;
+    const anaphor = nav.anaphor.value;
+    const antecedent = nav.current.value;
     if (anaphor === null) {
       notices.status("Press A on the anaphor first, then go to its antecedent and press 1-5.");
       return;
@@ -317,7 +317,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
   }
 
   function rejectCurrent(): void {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === null || !topic.project.allow_reject_mentions) return;
     if (state().mentions.get(mention)?.rejected) {
       notices.status(`${mentionLabel(mention)} is already rejected; assign it to a cluster to bring it back.`);
@@ -361,7 +361,7 @@ export function createCommands({ topic, store, nav, editing, notices }: CommandD
 
   /** Clicking a mention selects its cluster (CoRefi); an unassigned one becomes current. */
   function clickMention(mention: Id): void {
-    if (topic.project.anaphora && (nav.anaphor.value.value !== null || !topic.project.hierarchy)) {
+    if (topic.project.anaphora && (nav.anaphor.value !== null || !topic.project.hierarchy)) {
       nav.current.set(mention);
       return;
     }

@@ -19,7 +19,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
    * unticked); else the type goes to the new link or the current one. */
   const typeKey = (index: number) => {
     let chosen: Link[] = [];
-    if (nav.anaphor.value.value === null && ui.chosenLinks.size > 0) {
+    if (nav.anaphor.value === null && ui.chosenLinks.size > 0) {
       chosen = [...ui.chosenLinks].flatMap((key) => store.state.value.links.get(key) ?? []);
       ui.chosenLinks.clear();
     }
@@ -31,7 +31,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
   };
   // Selecting a cluster changes only colours: say which one it is.
   const announceSelected = () => {
-    const selected = nav.selected.value.value;
+    const selected = nav.selected.value;
     if (selected === null) return;
     const size = store.state.value.clusters.get(selected)?.members.size ?? 0;
     notices.announce(`Selected ${commands.clusterLabel(selected)}, ${size === 1 ? "1 mention" : `${size} mentions`}.`);
@@ -60,7 +60,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
         commands.split(ticked);
         return;
       }
-      const mention = nav.current.value.value;
+      const mention = nav.current.value;
       const cluster = mention === null ? undefined : store.state.value.mentionCluster.get(mention);
       if (mention === null || cluster === undefined) {
         notices.status("Tick members of the selected cluster (or go to a mention in a cluster), then press S to split them off.");
@@ -90,7 +90,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     escape: () => {
       // A pending anaphor goes with one Escape, messages or not: marking it shows a message,
       // so closing messages first made cancelling it take two presses.
-      if (nav.anaphor.value.value !== null) {
+      if (nav.anaphor.value !== null) {
         nav.anaphor.set(null);
         notices.clear();
         notices.status("No anaphor selected.");
@@ -131,7 +131,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     similarMentions: () => {
       // the key moment, for the panel's key-to-screen figure (bench/corpus_panel.py)
       performance.mark("similar-key");
-      ui.similar = ui.similar ? null : { mention: nav.current.value.value };
+      ui.similar = ui.similar ? null : { mention: nav.current.value };
     },
     questions: () => {
       ui.questions = !ui.questions;

@@ -40,7 +40,7 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
   }
 
   function linkOf(mention: Id): Link | null {
-    const key = nav.link.value.value;
+    const key = nav.link.value;
     const chosen = key === null ? undefined : state().links.get(key);
     if (chosen && (chosen.anaphor === mention || chosen.antecedent === mention)) return chosen;
     return linksOfMention(state(), mention)[0] ?? null;
@@ -48,7 +48,7 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
 
   /** The link the keys act on, or null with a word on how to get one. */
   function currentLink(): Link | null {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     const link = mention === null ? null : linkOf(mention);
     if (link === null) notices.status("Go to a mention with a link (K/J or click it) to write on its link.");
     return link;
@@ -89,7 +89,7 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
       notices.status(count ? `This project has ${count} attribute${count === 1 ? "" : "s"}: Ctrl+Alt+1 to Ctrl+Alt+${count}.` : "This project defines no attributes.");
       return;
     }
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     const link = topic.project.anaphora && mention !== null ? linkOf(mention) : null;
     if (link !== null) {
       const value = nextValue(attribute.values, linkAttribute(link, attribute.name));
@@ -97,7 +97,7 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
       notices.status(`${attribute.name} of ${linkLabel(link)}: ${value ?? "none"}.`);
       return;
     }
-    const cluster = topic.project.hierarchy ? nav.selected.value.value : null;
+    const cluster = topic.project.hierarchy ? nav.selected.value : null;
     if (cluster !== null && cluster >= 0 && state().clusters.has(cluster)) {
       const value = nextValue(attribute.values, state().clusters.get(cluster)!.attributes.get(attribute.name) ?? null);
       setClusterAttribute(cluster, attribute.name, value);

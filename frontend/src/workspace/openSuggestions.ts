@@ -52,7 +52,7 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
   };
 
   const currentMembership = computed<OpenMembership | null>(() => {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === null || !project.hierarchy) return null;
     const item = index.value.byMention.get(mention);
     return item ? openMembership(item, source) : null;
@@ -60,7 +60,7 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
 
   /** Undecided or rejected link suggestions of the current mention, as anaphor first. */
   const currentLinks = computed<LinkItem[]>(() => {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === null || !project.anaphora) return [];
     const list = (index.value.linksByMention.get(mention) ?? []).filter((item) => linkIsOpen(item, source));
     const asAnaphor = (item: LinkItem) => (linkEnds(item)!.anaphor === mention ? 0 : 1);

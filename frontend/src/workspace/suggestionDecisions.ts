@@ -59,7 +59,7 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
 
   function acceptMembership(open: OpenMembership): void {
     const mention = open.mention;
-    const previousSelection = nav.selected.value.value;
+    const previousSelection = nav.selected.value;
     let target = open.target;
     let creates: { local: Id; kind: "cluster" } | undefined;
     if (target === null) {
@@ -79,18 +79,18 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
         if (nav.pendingAssign.get(mention) === local) nav.pendingAssign.delete(mention);
         if (creates) nav.pendingClusters.delete(local);
         const created = applied.created["cluster"];
-        if (creates && created !== undefined && nav.selected.value.value === local) nav.selected.set(created);
+        if (creates && created !== undefined && nav.selected.value === local) nav.selected.set(created);
       },
       failed() {
         if (nav.pendingAssign.get(mention) === local) nav.pendingAssign.delete(mention);
         if (creates) nav.pendingClusters.delete(local);
-        if (nav.selected.value.value === local) nav.selected.set(previousSelection);
-        if (nav.current.value.value === advancedTo) nav.current.set(mention);
+        if (nav.selected.value === local) nav.selected.set(previousSelection);
+        if (nav.current.value === advancedTo) nav.current.set(mention);
       },
     });
     if (store.locked.value) return;
     if (!nav.toNextUndone()) nav.step(1);
-    advancedTo = nav.current.value.value;
+    advancedTo = nav.current.value;
   }
 
   function accept(f: Focus): void {

@@ -45,7 +45,7 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
 
   function chosenProposal(): MentionSuggestionItem | null {
     const c = chosenMention.value;
-    if (c === null || c.at !== nav.current.value.value) return null;
+    if (c === null || c.at !== nav.current.value) return null;
     const entry = index.value.byId.get(c.suggestion);
     if (entry?.kind !== "mention") return null;
     const item = entry.item as MentionSuggestionItem;
@@ -56,7 +56,7 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
     const proposal = chosenProposal();
     if (proposal) return { kind: "mention", item: proposal };
     const c = chosen.value;
-    if (c !== null && c.mention === nav.current.value.value) {
+    if (c !== null && c.mention === nav.current.value) {
       const item = currentLinks.value.find((l) => l.suggestion === c.suggestion);
       if (item) return { kind: "link", item };
     }
@@ -73,7 +73,7 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
     if (f.kind === "membership") return f.open.fellows;
     if (f.kind === "link") {
       const ends = linkEnds(f.item)!;
-      return [ends.anaphor === nav.current.value.value ? ends.antecedent : ends.anaphor];
+      return [ends.anaphor === nav.current.value ? ends.antecedent : ends.anaphor];
     }
     return EMPTY;
   });
@@ -85,14 +85,14 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
 
   /** After deciding on a link, the next suggested link of the same mention gets the keys. */
   function chooseNextLink(decided: Id): void {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     const next = currentLinks.value.find((l) => l.suggestion !== decided && !state().decisions.has(l.suggestion));
     chosen.value = next && mention !== null ? { suggestion: next.suggestion, mention } : null;
   }
 
   /** Hand the keys to a proposed mention (a click on it, G, or the next after a decision). */
   function chooseMention(item: MentionSuggestionItem): void {
-    chosenMention.value = { suggestion: item.suggestion, at: nav.current.value.value };
+    chosenMention.value = { suggestion: item.suggestion, at: nav.current.value };
   }
 
   function readingKeys(): ReadingKeys {
@@ -118,13 +118,13 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       .map((item) => ({ item, k: key(item) }))
       .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1])
       .find(({ k }) => k[0] > d0 || (k[0] === d0 && k[1] > s0));
-    if (after) chosenMention.value = { suggestion: after.item.suggestion, at: nav.current.value.value };
+    if (after) chosenMention.value = { suggestion: after.item.suggestion, at: nav.current.value };
     else chosenMention.value = null;
   }
 
   function chooseLink(item: LinkItem): void {
     const ends = linkEnds(item)!;
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     const at = mention === ends.antecedent ? ends.antecedent : ends.anaphor;
     if (mention !== at) nav.current.set(at);
     chosen.value = { suggestion: item.suggestion, mention: at };
@@ -152,7 +152,7 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       entries.push({ suggestion: item.suggestion, kind: "mention", mention: -1, position: p, rank: 0 });
     }
     sortWalk(entries);
-    const cur = nav.current.value.value;
+    const cur = nav.current.value;
     const f = focus.value;
     const focused = f === null ? null : f.kind === "membership" ? f.open.item.suggestion : f.item.suggestion;
     const onCurrent =
@@ -176,7 +176,7 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
   }
 
   // Choosing a link belongs to the mention it was chosen at.
-  watch(nav.current.value, (mention) => {
+  watch(() => nav.current.value, (mention) => {
     if (chosen.value !== null && chosen.value.mention !== mention) chosen.value = null;
     if (chosenMention.value !== null && chosenMention.value.at !== mention) chosenMention.value = null;
   });

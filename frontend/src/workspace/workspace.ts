@@ -105,12 +105,12 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
         nav.pendingClusters.clear();
         store.replace(payload);
         const s = store.state.value;
-        if (nav.current.value.value === null || !s.mentions.has(nav.current.value.value)) {
+        if (nav.current.value === null || !s.mentions.has(nav.current.value)) {
           nav.current.set(nav.startMention(payload.cursor));
         }
-        const sel = nav.selected.value.value;
+        const sel = nav.selected.value;
         if (sel !== null && !s.clusters.has(sel)) nav.selected.set(null);
-        const anaphor = nav.anaphor.value.value;
+        const anaphor = nav.anaphor.value;
         if (anaphor !== null && !s.mentions.has(anaphor)) nav.anaphor.set(null);
         suggestions.refresh(); // mapped against the state that was replaced
         if (reason !== "conflict") notices.status(`Reloaded the annotation: ${reason}.`);
@@ -154,15 +154,15 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
 
   // Start where the annotator left off, else at the first mention still to do.
   nav.current.set(nav.startMention(store.initialCursor));
-  const startCluster = nav.current.value.value === null ? undefined : store.state.value.mentionCluster.get(nav.current.value.value);
+  const startCluster = nav.current.value === null ? undefined : store.state.value.mentionCluster.get(nav.current.value);
   nav.selected.set(startCluster ?? nav.clusterOrder.value[0] ?? null);
 
   // Clusters that disappear (merged, emptied, undone) cannot stay selected.
   editing.onApplied(() => {
     const s = store.state.value;
-    const sel = nav.selected.value.value;
+    const sel = nav.selected.value;
     if (sel !== null && sel >= 0 && !s.clusters.has(sel)) nav.selected.set(null);
-    const cur = nav.current.value.value;
+    const cur = nav.current.value;
     if (cur !== null && !s.mentions.has(cur)) nav.step(0);
   });
 
@@ -170,14 +170,14 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
   let cursorTimer: ReturnType<typeof setTimeout> | null = null;
   let savedCursor: Id | null = store.initialCursor;
   const saveCursor = (keepalive = false) => {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === savedCursor || store.locked.value || reviewing) return;
     savedCursor = mention;
     api.cursor(annotationId, mention, keepalive).catch(() => {
       savedCursor = null; // try again on the next move
     });
   };
-  const stopCursorWatch = watch(nav.current.value, () => {
+  const stopCursorWatch = watch(() => nav.current.value, () => {
     if (cursorTimer !== null) clearTimeout(cursorTimer);
     cursorTimer = setTimeout(() => saveCursor(), 400);
   });

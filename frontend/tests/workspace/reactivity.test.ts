@@ -2,9 +2,10 @@
 // A key press re-renders only the mentions it changes, not every mention on the screen.
 import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
-import { defineComponent, h, nextTick } from "vue";
+import { defineComponent, h, nextTick, watch } from "vue";
 import type { Api } from "../../src/api/endpoints";
 import type { AnnotationPayload, AssignmentRow, TopicPayload } from "../../src/api/types";
+import ClusterDetail from "../../src/components/workspace/ClusterDetail.vue";
 import PieceRun from "../../src/components/workspace/PieceRun.vue";
 import { buildPieces } from "../../src/domain/pieces";
 import { provideWorkspace } from "../../src/workspace/inject";
@@ -97,5 +98,36 @@ describe("per-mention reactivity", () => {
     await nextTick();
     expect(updates).toEqual([7]);
     expect(wrapper.find(".m[data-mention='7']").attributes("data-cluster")).toBe("200");
+  });
+});
+
+describe("the navigation store's choices", () => {
+  it("re-render a component that reads one when it changes", async () => {
+    let ws!: Workspace;
+    const Host = defineComponent({
+      setup() {
+        ws = createWorkspace(loaded(), { api: fakeApi, live: false });
+        provideWorkspace(ws);
+        return () => h(ClusterDetail);
+      },
+    });
+    const wrapper = mount(Host);
+    ws.nav.selected.set(100);
+    await nextTick();
+    expect(wrapper.find(".detail-label").text()).toBe("A");
+    ws.nav.selected.set(200);
+    await nextTick();
+    expect(wrapper.find(".detail-label").text()).toBe("B");
+  });
+
+  it("are followed by a watch on the value read", async () => {
+    const { ws } = mountDocument();
+    const seen: (number | null)[] = [];
+    watch(() => ws.nav.current.value, (id) => seen.push(id));
+    ws.nav.step(1);
+    await nextTick();
+    ws.nav.current.set(null);
+    await nextTick();
+    expect(seen).toEqual([5, null]);
   });
 });

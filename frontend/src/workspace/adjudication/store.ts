@@ -112,7 +112,7 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
   }
 
   // Going to a mention (J/K, a click) makes its disagreement the current item.
-  watch(nav.current.value, (mention) => {
+  watch(() => nav.current.value, (mention) => {
     if (mention === null || currentItem.value?.anchor === mention) return;
     const item = items.value.find((i) => i.kind === "mention" && i.mention === mention);
     if (item) {

@@ -74,13 +74,13 @@ describe("the adjudication store", () => {
     expect(adjudication.remainingCount.value).toBe(2); // mention 3, the link 6 -> 4
 
     adjudication.step(1);
-    expect(current.value.value).toBe(3);
+    expect(current.value).toBe(3);
     adjudication.adopt(2);
 
     expect(sent).toEqual([{ op: "assign", mention: 3, cluster: 51 }]);
     expect(adjudication.remainingCount.value).toBe(1);
     adjudication.step(1);
-    expect(current.value.value).toBe(6);
+    expect(current.value).toBe(6);
     adjudication.adopt(2);
     expect(sent[1]).toEqual({ op: "add_link", type: "COREFERENCE", anaphor: 6, antecedent: 4 });
     expect(adjudication.remainingCount.value).toBe(0);
