@@ -1,7 +1,7 @@
 // The JSON of the admin endpoints, by the names the admin pages use: aliases of the types
 // generated from the server's OpenAPI schema (see types.ts), plus what the pages compose.
 
-import type { components } from "./schema";
+import type { components, operations } from "./schema";
 
 type Schemas = components["schemas"];
 
@@ -66,6 +66,7 @@ export type ImportRequest = Schemas["ImportRequestRequest"];
 export type ArchiveImportRequest = Schemas["ArchiveImportRequestRequest"];
 export type ArchiveImported = Schemas["ArchiveImported"];
 export type ImportFormat = ImportRequest["format"];
+export type ExportFormat = NonNullable<NonNullable<operations["projects_export_retrieve"]["parameters"]["query"]>["format"]>;
 /** A raw import leaves the file's annotation out: "" keeps it. */
 export type ImportRaw = NonNullable<ImportRequest["raw"]>;
 /** A large upload, imported by the worker: poll it (annotation/services/imports/jobs.py). */
