@@ -198,7 +198,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     "Adopt annotator k's decision for the current disagreement (with an anaphor marked by A, 1-5 still link)",
   ),
   e("workspace", "adjudication", ["Alt+N"], "editNote", "Edit the note of the selected cluster"),
-  // An annotator's own annotation: a flag for the adjudicator (components/workspace/flags/).
+  // An annotator's own annotation: a flag for the adjudicator (workspace/flags/).
   e("workspace", "flags", ["F"], "flagMention", "Flag the current mention for the adjudicator, with a comment"),
   // The workspace (CoRefi's keys first: annotators are trained on them).
   e("workspace", "hierarchy", ["Space"], "assign", "Assign the current mention to the selected cluster"),

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
-import ImportMarks from "../../src/components/workspace/ImportMarks.vue";
+import ImportMarks from "../../src/workspace/ImportMarks.vue";
 
 describe("the import marks", () => {
   it("list each entry of the file the workspace would refuse, where and why", () => {
