@@ -80,11 +80,11 @@ def _set_up():
 
 def seeding() -> bool:
     from adjudication.domain.consensus import Rules, consensus
-    from adjudication.domain.consensus_state import version_from_state
     from adjudication.selectors.candidates import submitted_annotator_work
     from adjudication.services.adjudications import create_adjudication
     from annotation.models import Operation
     from annotation.selectors.state import annotation_state_load
+    from tests.adjudication.state_version import version_from_state
     from tests.factories import UserFactory
 
     topic, mentions = _set_up()
