@@ -1,6 +1,6 @@
 """The docs a newcomer reads point at what is there: README.md's "Docs" index names every file
-under docs/ and nothing else, and every repository path that README.md or a doc names in
-backticks (or links to) exists in the checkout."""
+under docs/ and nothing else, and every repository path that README.md or a doc names (in
+backticks, as a link, or written out as folders and a file) exists in the checkout."""
 
 from __future__ import annotations
 
@@ -15,6 +15,10 @@ DOCS = REPO / "docs"
 INDEX_LINE = re.compile(r"^- \[(?P<text>docs/[^\]]+)\]\((?P<target>docs/[^)]+)\): \S", re.MULTILINE)
 CODE = re.compile(r"`([^`\n]+)`")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
+# A path written without backticks: folders, then a file with an extension.
+BARE = re.compile(
+    r"(?<![\w/.`-])((?:[\w.-]+/)+[\w*.-]+\.(?:py|ts|vue|md|toml|json|jsonl|yaml|yml|sh|css|html))\b"
+)
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 # Created at run time, so absent from a fresh clone: local state (var/: the databases, keys,
 # models, logs, wheels, backups), the virtual environment `make install` creates, what the
@@ -69,7 +73,7 @@ def missing(path: str) -> bool:
 
 def named_paths(doc: Path) -> set[str]:
     text = FENCE.sub("", doc.read_text())
-    names = {p for t in CODE.findall(text) if (p := repository_path(t))}
+    names = {p for t in CODE.findall(text) + BARE.findall(text) if (p := repository_path(t))}
     for target in LINK.findall(text):
         target = target.split("#", 1)[0]
         if target and "://" not in target and not target.startswith("mailto:"):
