@@ -83,6 +83,17 @@ def named_paths(doc: Path) -> set[str]:
     return names
 
 
+# `path.py::name`: the docs' way of naming a definition inside a file.
+DEFINITION = re.compile(r"`([\w./-]+\.(?:py|ts|vue))::([\w.]+)`")
+
+
+def defines(path: Path, name: str) -> bool:
+    """Whether the file defines `name` (a function, class, constant or exported binding)."""
+    word = re.escape(name.split(".")[-1])
+    pattern = rf"\b(def|class|function|const|let)\s+{word}\b|^\s*{word}\s*[:=]"
+    return re.search(pattern, path.read_text(), re.MULTILINE) is not None
+
+
 def test_the_index_names_every_docs_file_once_and_nothing_else():
     lines = INDEX_LINE.findall(index_section())
     assert all(text == target for text, target in lines), "an index line links elsewhere"
@@ -115,3 +126,17 @@ def test_every_path_the_docs_name_exists():
     assert dangling == [], "paths named in the docs that are not in the checkout:\n" + "\n".join(
         dangling
     )
+
+
+def test_every_definition_the_docs_name_is_in_its_file():
+    """A definition moved to another module leaves its file in place, so the path check
+    alone would not see `old/module.py::Moved` go stale."""
+    assert defines(REPO / "tests" / "test_docs_index.py", "defines")
+    assert not defines(REPO / "tests" / "test_docs_index.py", "no_such_function")
+    stale = sorted(
+        f"{doc.relative_to(REPO)}: {path}::{name}"
+        for doc in [README, *sorted(DOCS.glob("*.md"))]
+        for path, name in DEFINITION.findall(FENCE.sub("", doc.read_text()))
+        if (REPO / path).is_file() and not defines(REPO / path, name)
+    )
+    assert stale == [], "definitions the docs place in a file that lacks them:\n" + "\n".join(stale)
