@@ -15,7 +15,7 @@ documents in 200 input clusters of 10, each member with a confidence (least conf
   saved (the page's "saving" indicator gone and the rows in PostgreSQL); mentions per hour =
   decisions / that wall time.
 
-Targets (issue 16): interactive < 1.5 s; decision -> next mention p95 < 50 ms.
+Targets: interactive < 1.5 s; decision -> next mention p95 < 50 ms.
 """
 
 from __future__ import annotations
