@@ -1,4 +1,5 @@
-"""The agreement report from the database on a 1,000-topic, 4-annotator project (issue 26.9).
+"""The agreement report from the database on a 1,000-topic, 4-annotator project
+(docs/agreement-store.md).
 
     .venv/bin/python -m bench.agreement_db [--topics 1000] [--repeat 3] [--no-scratch]
 

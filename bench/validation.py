@@ -17,7 +17,7 @@ document and carries no other document metadata).
   saved (the page's "saving" indicator gone and the rows in PostgreSQL); mentions per hour =
   decisions / that wall time.
 
-Targets (issue 16): interactive < 1.5 s; decision -> next mention p95 < 50 ms.
+Targets: interactive < 1.5 s; decision -> next mention p95 < 50 ms.
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def seed_effects(
 def _distinct(labels: list[str]) -> list[str]:
     """The labels with a later repeat numbered ("segmentation (2)"): two clusters of the seed
     under one name read as one concept in the bank and in the queue ("GraphSAGE under
-    GraphSAGE", issue 24 item 5), though the consensus kept them apart."""
+    GraphSAGE" on the demo), though the consensus kept them apart."""
     taken = set(labels)
     seen: set[str] = set()
     result = []

@@ -95,7 +95,7 @@ def test_files_and_folders_left_open_by_an_older_version_are_closed(var):
 
 
 # Every path that writes under var/, with a permissive umask in the process that writes: what
-# it writes is 0600 in 0700 folders whatever the umask (issue 44, item 4).
+# it writes is 0600 in 0700 folders whatever the umask.
 
 
 @pytest.fixture

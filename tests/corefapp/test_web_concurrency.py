@@ -216,7 +216,7 @@ def test_a_killed_worker_is_restarted_and_the_port_keeps_answering(web):
     assert "web worker" in web.output()
     assert "exited unexpectedly (code -9)" in web.output()
     assert "restarted" in web.output()
-    # ...and on make up's output, as every other child's exit (issue 44, item 12).
+    # ...and on make up's output, as every other child's exit.
     reported = web.reported("restarted")
     assert any(
         line.startswith("web worker ") and "exited unexpectedly (code -9)" in line

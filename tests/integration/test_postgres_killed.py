@@ -29,7 +29,7 @@ from tests.services import _template_cluster, copy_template_cluster
 
 pytestmark = pytest.mark.integration
 
-BACK_WITHIN = 5.0  # seconds from the kill to a working connection: issue 44, item 2
+BACK_WITHIN = 5.0  # seconds from the kill to a working connection
 
 # Starts PostgreSQL and never waits for a child. As a child subreaper it is handed the orphans
 # of what it starts, as PID 1 is, so the postmaster is its child however it was started

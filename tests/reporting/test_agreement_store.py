@@ -1,5 +1,5 @@
-"""The agreement report from stored per-pair counts (issue 26.9): the same numbers as the
-from-scratch computation, never a stale row, rows stored after commit on submit."""
+"""The agreement report from stored per-pair counts (docs/agreement-store.md): the same numbers as
+the from-scratch computation, never a stale row, rows stored after commit on submit."""
 
 import random
 
