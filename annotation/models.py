@@ -93,7 +93,7 @@ class Project(models.Model):
     hierarchy_count_migrated = models.BooleanField(
         default=False,
         help_text="the primary hierarchy F1 was moved from the raw edges count to SciCo's "
-        "closure count (issue 38); cleared when an admin sets it",
+        "closure count (what eval/hypernym.py counts); cleared when an admin sets it",
     )
     # Off for a project imported from an archive unless the admin chose otherwise at import:
     # its assignments are another instance's campaign, not new work for anyone here.
@@ -169,6 +169,11 @@ class Document(models.Model):
         ordering: ClassVar[list[str]] = ["topic", "position"]
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["topic", "position"], name="document_position_unique"),
+        ]
+        # Query by example finds the topic documents that are a corpus document by their id,
+        # across every topic of the corpus's projects: without it a seq scan per query.
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["doc_id"], name="document_doc_id")
         ]
 
     def __str__(self) -> str:
