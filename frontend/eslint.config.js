@@ -30,8 +30,11 @@ export default tseslint.config(
       eqeqeq: ["error", "always", { null: "ignore" }],
       "@typescript-eslint/consistent-type-imports": "error",
       // As TypeScript's noUnusedParameters: a leading underscore marks a parameter kept for
-      // its place in a signature.
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      // its place in a signature; a rest's siblings are named to leave them out of it.
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
     },
   },
   {

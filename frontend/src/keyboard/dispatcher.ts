@@ -32,7 +32,16 @@ export interface DispatchTarget {
   type?: string;
 }
 
-const TEXT_INPUT_TYPES = new Set(["text", "search", "password", "email", "number", "url", "tel", ""]);
+const TEXT_INPUT_TYPES = new Set([
+  "text",
+  "search",
+  "password",
+  "email",
+  "number",
+  "url",
+  "tel",
+  "",
+]);
 
 function isTextField(target: DispatchTarget | null): boolean {
   if (!target || !target.tagName) return false;
@@ -107,7 +116,9 @@ export class KeyDispatcher {
   }
 
   /** Find and run the command for a key press; true when one ran (the default is then prevented). */
-  handle(event: KeyLike & { target?: unknown; isComposing?: boolean; preventDefault?(): void }): boolean {
+  handle(
+    event: KeyLike & { target?: unknown; isComposing?: boolean; preventDefault?(): void },
+  ): boolean {
     if (event.isComposing) return false;
     const key = keyString(event);
     const target = event.target ?? null;

@@ -2,7 +2,15 @@
 // the workspace's one dispatcher (./dispatcher.ts) while it is mounted, and enters its context
 // (a dialog, a picker, a text selection) while it is mounted, or only while `active` says so.
 
-import { inject, type InjectionKey, onBeforeUnmount, onMounted, provide, watch, type WatchSource } from "vue";
+import {
+  inject,
+  type InjectionKey,
+  onBeforeUnmount,
+  onMounted,
+  provide,
+  watch,
+  type WatchSource,
+} from "vue";
 import type { KeyDispatcher, KeyHandler } from "./dispatcher";
 import type { CommandId, KeyContext } from "./keymap";
 

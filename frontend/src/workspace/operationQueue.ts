@@ -122,10 +122,17 @@ export class OperationQueue {
     private readonly host: QueueHost,
     options: QueueOptions = {},
   ) {
-    this.status = options.status ?? { queued: 0, inFlight: false, offline: false, paused: null, retryAt: null };
+    this.status = options.status ?? {
+      queued: 0,
+      inFlight: false,
+      offline: false,
+      paused: null,
+      retryAt: null,
+    };
     this.backoff = options.backoffMs ?? defaultBackoff;
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-    this.clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+    this.clearTimer =
+      options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
     this.now = options.now ?? (() => Date.now());
   }
 
@@ -219,7 +226,8 @@ export class OperationQueue {
   /** Handle a failed send; true to go on with the next edit, false to stop the pump. */
   private async handleFailure(edit: Edit, error: unknown): Promise<boolean> {
     const retryable =
-      error instanceof NetworkError || (error instanceof ApiError && RETRYABLE_STATUSES.has(error.status));
+      error instanceof NetworkError ||
+      (error instanceof ApiError && RETRYABLE_STATUSES.has(error.status));
     if (retryable) {
       edit.attempts += 1;
       this.status.offline = error instanceof NetworkError;

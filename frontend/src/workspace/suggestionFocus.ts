@@ -9,7 +9,15 @@ import type { OpenSuggestions } from "./openSuggestions";
 import type { AnnotationStore } from "./stores/annotation";
 import type { NavigationStore } from "./stores/navigation";
 import type { Notices } from "./stores/notices";
-import { linkEnds, mentionIsOpen, nextEntry, type OpenMembership, openMembership, sortWalk, type WalkEntry } from "./suggestionModel";
+import {
+  linkEnds,
+  mentionIsOpen,
+  nextEntry,
+  type OpenMembership,
+  openMembership,
+  sortWalk,
+  type WalkEntry,
+} from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
 
 /** A suggestion the keys act on. */
@@ -31,7 +39,14 @@ export interface SuggestionFocusDeps {
 
 const EMPTY: readonly Id[] = Object.freeze([]);
 
-export function createSuggestionFocus({ open, topic, store, nav, notices, noSuggestionsText }: SuggestionFocusDeps) {
+export function createSuggestionFocus({
+  open,
+  topic,
+  store,
+  nav,
+  notices,
+  noSuggestionsText,
+}: SuggestionFocusDeps) {
   const project = topic.project;
   const state = () => store.state.value;
   const { index, source, currentMembership, currentLinks, openLinks, openMentions } = open;
@@ -62,7 +77,9 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
     }
     const membership = currentMembership.value;
     if (membership) return { kind: "membership", open: membership };
-    const first = currentLinks.value.find((l) => state().decisions.get(l.suggestion) !== "rejected") ?? currentLinks.value[0];
+    const first =
+      currentLinks.value.find((l) => state().decisions.get(l.suggestion) !== "rejected") ??
+      currentLinks.value[0];
     return first ? { kind: "link", item: first } : null;
   });
 
@@ -86,7 +103,9 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
   /** After deciding on a link, the next suggested link of the same mention gets the keys. */
   function chooseNextLink(decided: Id): void {
     const mention = nav.current.value;
-    const next = currentLinks.value.find((l) => l.suggestion !== decided && !state().decisions.has(l.suggestion));
+    const next = currentLinks.value.find(
+      (l) => l.suggestion !== decided && !state().decisions.has(l.suggestion),
+    );
     chosen.value = next && mention !== null ? { suggestion: next.suggestion, mention } : null;
   }
 
@@ -112,7 +131,8 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       chosenMention.value = null;
       return;
     }
-    const key = (item: MentionSuggestionItem) => [topic.documentIndex.get(item.document) ?? 0, item.spans[0]![0]] as const;
+    const key = (item: MentionSuggestionItem) =>
+      [topic.documentIndex.get(item.document) ?? 0, item.spans[0]![0]] as const;
     const [d0, s0] = key(at);
     const after = list
       .map((item) => ({ item, k: key(item) }))
@@ -138,26 +158,52 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       for (const item of index.value.byMention.values()) {
         if (state().decisions.has(item.suggestion) || !openMembership(item, source)) continue;
         const p = position.get(item.mention);
-        if (p !== undefined) entries.push({ suggestion: item.suggestion, kind: "membership", mention: item.mention, position: p, rank: 0 });
+        if (p !== undefined)
+          entries.push({
+            suggestion: item.suggestion,
+            kind: "membership",
+            mention: item.mention,
+            position: p,
+            rank: 0,
+          });
       }
     }
     for (const item of openLinks.value) {
       const ends = linkEnds(item)!;
       const p = position.get(ends.anaphor);
-      if (p !== undefined) entries.push({ suggestion: item.suggestion, kind: "link", mention: ends.anaphor, position: p, rank: 1 + (position.get(ends.antecedent) ?? 0) / 1e6 });
+      if (p !== undefined)
+        entries.push({
+          suggestion: item.suggestion,
+          kind: "link",
+          mention: ends.anaphor,
+          position: p,
+          rank: 1 + (position.get(ends.antecedent) ?? 0) / 1e6,
+        });
     }
     const keys = openMentions.value.length ? readingKeys() : [];
     for (const item of openMentions.value) {
       const p = walkPosition(topic.documentIndex.get(item.document) ?? 0, item.spans[0]![0], keys);
-      entries.push({ suggestion: item.suggestion, kind: "mention", mention: -1, position: p, rank: 0 });
+      entries.push({
+        suggestion: item.suggestion,
+        kind: "mention",
+        mention: -1,
+        position: p,
+        rank: 0,
+      });
     }
     sortWalk(entries);
     const cur = nav.current.value;
     const f = focus.value;
-    const focused = f === null ? null : f.kind === "membership" ? f.open.item.suggestion : f.item.suggestion;
+    const focused =
+      f === null ? null : f.kind === "membership" ? f.open.item.suggestion : f.item.suggestion;
     const onCurrent =
-      f !== null && entries.some((e) => e.suggestion === focused && (e.mention === cur || e.kind === "mention"));
-    const entry = nextEntry(entries, cur === null ? -1 : (position.get(cur) ?? -1), onCurrent ? focused : null);
+      f !== null &&
+      entries.some((e) => e.suggestion === focused && (e.mention === cur || e.kind === "mention"));
+    const entry = nextEntry(
+      entries,
+      cur === null ? -1 : (position.get(cur) ?? -1),
+      onCurrent ? focused : null,
+    );
     if (!entry) {
       notices.status(noSuggestionsText());
       return;
@@ -171,15 +217,20 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       return;
     }
     nav.current.set(entry.mention);
-    chosen.value = entry.kind === "link" ? { suggestion: entry.suggestion, mention: entry.mention } : null;
+    chosen.value =
+      entry.kind === "link" ? { suggestion: entry.suggestion, mention: entry.mention } : null;
     chosenMention.value = null;
   }
 
   // Choosing a link belongs to the mention it was chosen at.
-  watch(() => nav.current.value, (mention) => {
-    if (chosen.value !== null && chosen.value.mention !== mention) chosen.value = null;
-    if (chosenMention.value !== null && chosenMention.value.at !== mention) chosenMention.value = null;
-  });
+  watch(
+    () => nav.current.value,
+    (mention) => {
+      if (chosen.value !== null && chosen.value.mention !== mention) chosen.value = null;
+      if (chosenMention.value !== null && chosenMention.value.at !== mention)
+        chosenMention.value = null;
+    },
+  );
 
   return {
     focus,

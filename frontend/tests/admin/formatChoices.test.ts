@@ -12,7 +12,9 @@ const enumOf = (name: string): string[] => {
   return found.enum;
 };
 const exportEnum = (): string[] => {
-  const parameter = schema.paths["/api/projects/{id}/export/"].get.parameters.find((p) => p.name === "format");
+  const parameter = schema.paths["/api/projects/{id}/export/"].get.parameters.find(
+    (p) => p.name === "format",
+  );
   return (parameter?.schema as { enum?: string[] } | undefined)?.enum ?? [];
 };
 const values = (choices: readonly { value: string }[]) => choices.map((c) => c.value).sort();

@@ -19,7 +19,11 @@ describe("the API types", () => {
   });
 
   it("narrow an effect and an operation by their names", () => {
-    expectTypeOf<Extract<Schemas["Effect"], { e: "cluster_created" }>>().toEqualTypeOf<Schemas["ClusterCreatedEffect"]>();
-    expectTypeOf<Extract<Schemas["Operation"], { op: "assign" }>>().toEqualTypeOf<Schemas["AssignOperation"]>();
+    expectTypeOf<Extract<Schemas["Effect"], { e: "cluster_created" }>>().toEqualTypeOf<
+      Schemas["ClusterCreatedEffect"]
+    >();
+    expectTypeOf<Extract<Schemas["Operation"], { op: "assign" }>>().toEqualTypeOf<
+      Schemas["AssignOperation"]
+    >();
   });
 });

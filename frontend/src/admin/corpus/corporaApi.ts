@@ -46,7 +46,8 @@ export const TAXONOMY_FORMATS = choicesOf<TaxonomyFormat, { label: string }>({
 export const corporaApi = {
   list: () => answer(client.GET("/api/corpora/")),
   get: (corpus: Id) => answer(client.GET("/api/corpora/{id}/", at(corpus))),
-  create: (name: string, projects: number[]) => answer(client.POST("/api/corpora/", { body: { name, projects } })),
+  create: (name: string, projects: number[]) =>
+    answer(client.POST("/api/corpora/", { body: { name, projects } })),
   importFile: (corpus: Id, file: File, format: CorpusFormat) =>
     answer(
       client.POST("/api/corpora/{id}/imports/", {
@@ -56,7 +57,9 @@ export const corporaApi = {
     ),
   importJob: (job: Id) => answer(client.GET("/api/corpus-imports/{id}/", at(job))),
   encode: (corpus: Id) =>
-    answer(client.POST("/api/corpora/{id}/encodings/", { ...at(corpus), body: { encoder_path: null } })),
+    answer(
+      client.POST("/api/corpora/{id}/encodings/", { ...at(corpus), body: { encoder_path: null } }),
+    ),
   importTaxonomy: (corpus: Id, file: File, format: TaxonomyFormat) =>
     answer(
       client.POST("/api/corpora/{id}/concept-groups/", {
@@ -64,10 +67,16 @@ export const corporaApi = {
         body: multipart<Schemas["TaxonomyImportRequestRequest"]>({ file, format }),
       }),
     ),
-  conceptGroups: (corpus: Id) => answer(client.GET("/api/corpora/{id}/concept-groups/", at(corpus))),
+  conceptGroups: (corpus: Id) =>
+    answer(client.GET("/api/corpora/{id}/concept-groups/", at(corpus))),
   runs: (corpus: Id) => answer(client.GET("/api/corpora/{id}/candidate-runs/", at(corpus))),
   startRun: (corpus: Id, settings: CandidateRunSettings) =>
-    answer(client.POST("/api/corpora/{id}/candidate-runs/", { ...at(corpus), body: { groups: [], ...settings } })),
+    answer(
+      client.POST("/api/corpora/{id}/candidate-runs/", {
+        ...at(corpus),
+        body: { groups: [], ...settings },
+      }),
+    ),
 };
 
 /** An encoder folder's name; a package's weights in a folder named "model" (the packaged

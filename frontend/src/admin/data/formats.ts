@@ -12,10 +12,22 @@ export const IMPORT_FORMATS = choicesOf<ImportFormat, { label: string; accept: s
   chemu: { label: "ChEMU-Ref (.jsonlines)", accept: ".jsonlines,.jsonl,.zip" },
   corefi: { label: "CoRefi (.json, or .zip of a folder)", accept: ".json,.zip" },
   brat: { label: "brat standoff (.zip of .txt + .ann)", accept: ".zip" },
-  "webanno-tsv": { label: "INCEpTION WebAnno TSV (.tsv, or .zip: a topic per file)", accept: ".tsv,.zip" },
-  "webanno-tsv-folders": { label: "INCEpTION WebAnno TSV (.zip: a topic per folder)", accept: ".zip" },
-  "uima-xmi": { label: "INCEpTION UIMA CAS XMI (.xmi, or .zip: a topic per file)", accept: ".xmi,.zip" },
-  "uima-xmi-folders": { label: "INCEpTION UIMA CAS XMI (.zip: a topic per folder)", accept: ".zip" },
+  "webanno-tsv": {
+    label: "INCEpTION WebAnno TSV (.tsv, or .zip: a topic per file)",
+    accept: ".tsv,.zip",
+  },
+  "webanno-tsv-folders": {
+    label: "INCEpTION WebAnno TSV (.zip: a topic per folder)",
+    accept: ".zip",
+  },
+  "uima-xmi": {
+    label: "INCEpTION UIMA CAS XMI (.xmi, or .zip: a topic per file)",
+    accept: ".xmi,.zip",
+  },
+  "uima-xmi-folders": {
+    label: "INCEpTION UIMA CAS XMI (.zip: a topic per folder)",
+    accept: ".zip",
+  },
   corefud: { label: "CorefUD (.conllu)", accept: ".conllu,.zip" },
   "label-studio": { label: "Label Studio JSON export (.json)", accept: ".json,.zip" },
 });

@@ -5,7 +5,16 @@
 
 import { type ComputedRef, type Ref, type ShallowRef, watch } from "vue";
 import type { Api } from "../../api/endpoints";
-import type { Decision, Id, LinkItem, LinkType, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
+import type {
+  Decision,
+  Id,
+  LinkItem,
+  LinkType,
+  MentionSuggestionItem,
+  RunPayload,
+  SuggestionKind,
+  SuggestionsPayload,
+} from "../../api/types";
 import type { Commands } from "../commands";
 import type { Editing } from "../editing";
 import { createOpenSuggestions, type SuggestedEdge } from "../openSuggestions";
