@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -97,7 +98,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--pytest-args", default="", help="more pytest arguments, e.g. '-k x'")
     parser.add_argument("modules", nargs="*", help="test files or folders (default: all)")
     args = parser.parse_args(argv)
-    args.pytest_args = args.pytest_args.split()
+    args.pytest_args = shlex.split(args.pytest_args)
     return args
 
 
@@ -121,21 +122,23 @@ def _exit(signum: int, _frame: object) -> None:
 
 
 def _pytest(command: list[str], log: Path) -> int:
-    """pytest's output goes to the terminal and into the log."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-    }
-    with log.open("w", encoding="utf-8") as out:
-        out.write(" ".join(command) + "\n")
+    """pytest's output goes to the terminal and into the log as it comes (its progress dots
+    end no line, so this reads what is there, not lines)."""
+    path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    sys.stdout.flush()  # what was printed before comes before pytest's bytes
+    with log.open("wb") as out:
+        out.write((" ".join(command) + "\n").encode())
         process = subprocess.Popen(
-            command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
+            command, cwd=REPO, env={**os.environ, "PYTHONPATH": path},
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        assert process.stdout is not None
         try:
-            assert process.stdout is not None
-            for line in process.stdout:
-                sys.stdout.write(line)
-                out.write(line)
+            while chunk := os.read(process.stdout.fileno(), 65536):
+                sys.stdout.buffer.write(chunk)
+                sys.stdout.flush()
+                out.write(chunk)
+                out.flush()
             return process.wait()
         finally:
             if process.poll() is None:
