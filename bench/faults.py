@@ -394,8 +394,8 @@ def _print(kills: list[Kill], writers: list[Writer], health: Health, wall: float
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "corefapp.settings")  # stack_models()
     from corefapp.runtime.defaults import var_dir
-    from corefapp.runtime.preflight import free_port
     from tests.integration.stack import Launcher, wait_healthy
+    from tests.ports import free_port
 
     (var_dir() / "test").mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix="faults-", dir=var_dir() / "test"))

@@ -22,9 +22,9 @@ import redis
 from corefapp.private_files import PRIVATE_UMASK, private_umask, var_private
 from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.postgres import EmbeddedPostgres
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.redis_server import EmbeddedRedis
 from tests.paths import REPO
+from tests.ports import free_port
 
 
 @pytest.fixture

@@ -22,10 +22,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from corefapp.private_files import PRIVATE_UMASK
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.supervisor import Reports
 from corefapp.runtime.web import default_concurrency, web_concurrency
 from tests.factories import UserFactory, assign, make_topic, mention_ids
+from tests.ports import free_port
 
 # Websockets and two real workers: a hang fails within minutes, not the run's 600 s.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]

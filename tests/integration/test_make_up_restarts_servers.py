@@ -24,7 +24,6 @@ import psutil
 import pytest
 
 from corefapp.runtime.defaults import var_dir
-from corefapp.runtime.preflight import free_port
 from tests.integration.stack import (
     Launcher,
     child_pid,
@@ -33,6 +32,7 @@ from tests.integration.stack import (
     wait_healthy,
     web_worker_pid,
 )
+from tests.ports import free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(540)]
 

@@ -22,9 +22,9 @@ import pytest
 
 from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.postgres import EmbeddedPostgres
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.supervisor import WatchedServer
 from tests.paths import REPO
+from tests.ports import free_port
 from tests.services import _template_cluster, copy_template_cluster
 
 pytestmark = pytest.mark.integration

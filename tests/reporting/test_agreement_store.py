@@ -18,9 +18,9 @@ from bench.scoring.generate import generate
 from corefscore.formats import read
 from reporting.models import AgreementPair
 from reporting.selectors.agreement import agreement_csv, project_agreement
-from reporting.selectors.agreement_scratch import project_agreement_scratch
 from tests.factories import ProjectFactory, UserFactory
 from tests.paths import DEMO
+from tests.reporting.agreement_scratch import project_agreement_scratch
 from tests.reporting.test_agreement_db import load
 
 pytestmark = pytest.mark.django_db
