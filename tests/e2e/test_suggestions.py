@@ -39,26 +39,15 @@ RUN_TIMEOUT_MS = 150_000  # a cold worker loads torch and the model first
 
 @pytest.fixture(scope="session")
 def chemu_models_dir(tmp_path_factory):
-    """MODELS_DIR for the worker: the trained default model, or a small one trained here."""
+    """MODELS_DIR for the worker: the trained default model, or the small one the test run
+    shares."""
     from modelserve.backends.chemu import is_trained
+    from tests.trained_models import chemu_link_model
 
     if is_trained(settings.MODELS_DIR / "chemu"):
         return None
-    from corefscore.formats.chemu import read_chemu_jsonlines
-    from modelserve.backends.chemu_training import train_chemu
-    from tests.paths import CHEMU_TRAIN
-
     out = tmp_path_factory.mktemp("models")
-    topics = read_chemu_jsonlines(CHEMU_TRAIN, skip_invalid=True).topics[:150]
-    train_chemu(
-        topics,
-        out / "chemu",
-        seed=0,
-        holdout_fraction=0.0,
-        epochs=3,
-        device="cpu",
-        log=lambda line: None,
-    )
+    (out / "chemu").symlink_to(chemu_link_model(tmp_path_factory))
     return out
 
 
