@@ -104,6 +104,7 @@ FAST_TESTS := not e2e and not integration and not training and not slow and not 
 test: install frontend chromium image-bases scorer-wheels $(OIDC_PROVIDER)
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
+	@cd frontend && npm run --silent lint
 	@$(VENV)/bin/lint-imports --no-cache
 	@$(VENV)/bin/ruff check .
 	@$(VENV)/bin/ruff format --check .
@@ -115,6 +116,7 @@ test: install frontend chromium image-bases scorer-wheels $(OIDC_PROVIDER)
 test-fast: install
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
+	@cd frontend && npm run --silent lint
 	@$(VENV)/bin/pytest $(PARALLEL) -m "$(FAST_TESTS)" $(PYTEST_ARGS)
 
 # The browser, stack and worker modules N times each in PYTEST_WORKERS processes, beside

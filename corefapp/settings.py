@@ -372,6 +372,11 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "foundation.api.schema.open_error_bodies",
     ],
+    # Named after their registries (the topic import's format is ImportRequestFormatEnum).
+    "ENUM_NAME_OVERRIDES": {
+        "CorpusFormatEnum": "corpus.reading.CORPUS_FORMATS",
+        "TaxonomyFormatEnum": "corpus.reading.taxonomies.TAXONOMY_FORMATS",
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

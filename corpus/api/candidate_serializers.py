@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from annotation.models import Project
+from corpus.api.fields import format_name
 from corpus.reading.taxonomies import TAXONOMY_FORMATS
 
 
@@ -16,8 +17,7 @@ class TaxonomyImportRequest(serializers.Serializer):
             "invalid": "No file was received: choose a taxonomy file to import.",
         }
     )
-    # a string, not a choice: the reader refuses an unknown one in words
-    format = serializers.CharField(help_text="one of: " + ", ".join(TAXONOMY_FORMATS))
+    format = format_name(TAXONOMY_FORMATS)
     name = serializers.CharField(
         max_length=200, allow_blank=True, default="", help_text="default: the file's name"
     )

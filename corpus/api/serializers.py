@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from annotation.models import Project
+from corpus.api.fields import format_name
 from corpus.models import CorpusImport
 from corpus.reading import CORPUS_FORMATS
 
@@ -48,9 +49,7 @@ class CorpusImportRequest(serializers.Serializer):
             "invalid": "No file was received: choose a file to import.",
         }
     )
-    # a string, not a choice: the service refuses an unknown one in words, and the schema
-    # keeps one FormatEnum (the topic import's)
-    format = serializers.CharField(help_text="one of: " + ", ".join(sorted(CORPUS_FORMATS)))
+    format = format_name(CORPUS_FORMATS)
 
 
 class CorpusImportPayload(serializers.ModelSerializer):

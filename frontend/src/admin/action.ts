@@ -30,7 +30,8 @@ export function useAction(): Action {
     message.value = null;
     try {
       const outcome = await action();
-      if (outcome) message.value = typeof outcome === "string" ? { kind: "ok", text: outcome } : outcome;
+      if (outcome)
+        message.value = typeof outcome === "string" ? { kind: "ok", text: outcome } : outcome;
       return true;
     } catch (e) {
       message.value = { kind: "error", text: errorText(e) };

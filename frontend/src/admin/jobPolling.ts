@@ -82,7 +82,9 @@ export function useJobPolling<T>(options: JobPollingOptions<T>): JobPolling<T> {
 
   function schedule() {
     if (Date.now() - startedAt >= settings.limitMs) {
-      stopWith(`Still running after ${duration(settings.limitMs / 1000)}: this page stopped checking. Reload it to check again.`);
+      stopWith(
+        `Still running after ${duration(settings.limitMs / 1000)}: this page stopped checking. Reload it to check again.`,
+      );
       return;
     }
     timer = setTimeout(() => {
@@ -103,7 +105,9 @@ export function useJobPolling<T>(options: JobPollingOptions<T>): JobPolling<T> {
       failures += 1;
       const why = errorText(e).replace(/\.$/, "");
       if (failures > settings.retries) {
-        stopWith(`Stopped checking after ${failures} failed tries (${why}). Reload the page to check again.`);
+        stopWith(
+          `Stopped checking after ${failures} failed tries (${why}). Reload the page to check again.`,
+        );
       } else {
         message.value = `Could not check (${why}); trying again…`;
         if (lookAgain) {
@@ -146,7 +150,8 @@ export function useJobPolling<T>(options: JobPollingOptions<T>): JobPolling<T> {
         return result;
       }
     }
-    if (inFlight) lookAgain = true; // never a second request out: look again once it is in
+    if (inFlight)
+      lookAgain = true; // never a second request out: look again once it is in
     else if (first !== undefined) schedule();
     else void look();
     return result;

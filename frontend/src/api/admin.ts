@@ -31,11 +31,14 @@ const query = (params: Record<string, string | undefined>): string => {
 export const exportUrl = (project: Id, format: string, source: string): string =>
   `/api/projects/${project}/export/${query({ format, source })}`;
 
-export const evaluationsCsvUrl = (runs: Id[]): string => `/api/model-evaluations/csv/${query({ runs: runs.join(",") })}`;
+export const evaluationsCsvUrl = (runs: Id[]): string =>
+  `/api/model-evaluations/csv/${query({ runs: runs.join(",") })}`;
 
-export const agreementCsvUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=csv`;
+export const agreementCsvUrl = (project: Id): string =>
+  `/api/projects/${project}/agreement/?format=csv`;
 /** Every table of the agreement report (pairs, vs gold, validation, left out), one CSV each, in a zip. */
-export const agreementZipUrl = (project: Id): string => `/api/projects/${project}/agreement/?format=zip`;
+export const agreementZipUrl = (project: Id): string =>
+  `/api/projects/${project}/agreement/?format=zip`;
 
 /** What the diagnosis compares: all annotators of the topic, or gold beside them (or one). */
 export interface DiagnosisScope {
@@ -88,24 +91,34 @@ export function exportWarnings(header: string | null): string[] {
   if (!header) return [];
   try {
     const value: unknown = JSON.parse(header);
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+    return Array.isArray(value)
+      ? value.filter((item): item is string => typeof item === "string")
+      : [];
   } catch {
     return [];
   }
 }
 
 /** A file download: the body, the name the server gave it and the writer's warnings. */
-async function download(path: string): Promise<{ blob: Blob; filename: string; warnings: string[] }> {
+async function download(
+  path: string,
+): Promise<{ blob: Blob; filename: string; warnings: string[] }> {
   let response: Response;
   try {
     response = await fetch(path, { credentials: "same-origin" });
   } catch (error) {
-    throw new NetworkError(error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined);
+    throw new NetworkError(
+      error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined,
+    );
   }
   if (!response.ok) throw await errorOf(response);
   const disposition = response.headers.get("Content-Disposition") ?? "";
   const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? "export";
-  return { blob: await response.blob(), filename, warnings: exportWarnings(response.headers.get("X-Export-Warnings")) };
+  return {
+    blob: await response.blob(),
+    filename,
+    warnings: exportWarnings(response.headers.get("X-Export-Warnings")),
+  };
 }
 
 export const adminApi = {
@@ -144,7 +157,13 @@ export const adminApi = {
   topics: (project: Id) => answer(client.GET("/api/projects/{id}/topics/", id(project))),
   progress: (project: Id) => answer(client.GET("/api/projects/{id}/progress/", id(project))),
   timeReport: (project: Id) => answer(client.GET("/api/projects/{id}/time/", id(project))),
-  importTopics: (project: Id, file: File, format: ImportFormat, skipInvalid: boolean, raw: ImportRaw = "") =>
+  importTopics: (
+    project: Id,
+    file: File,
+    format: ImportFormat,
+    skipInvalid: boolean,
+    raw: ImportRaw = "",
+  ) =>
     answer(
       client.POST("/api/projects/{id}/imports/", {
         ...id(project),
@@ -159,14 +178,19 @@ export const adminApi = {
       }),
     ),
   importJob: (job: Id) => answer(client.GET("/api/import-jobs/{id}/", id(job))),
-  exportFile: (project: Id, format: string, source: string) => download(exportUrl(project, format, source)),
+  exportFile: (project: Id, format: string, source: string) =>
+    download(exportUrl(project, format, source)),
   agreement: (project: Id) => answer(client.GET("/api/projects/{id}/agreement/", id(project))),
   diagnosis: (project: Id, scope: DiagnosisScope) =>
     answer(
       client.GET("/api/projects/{id}/agreement/diagnosis/", {
         params: {
           path: { id: project },
-          query: { topic: scope.topic, gold: scope.gold ?? false, annotator: scope.annotator ?? "" },
+          query: {
+            topic: scope.topic,
+            gold: scope.gold ?? false,
+            annotator: scope.annotator ?? "",
+          },
         },
       }),
     ),
@@ -191,18 +215,32 @@ export const adminApi = {
       }),
     ),
   bulk: (action: BulkAction, assignments: Id[], discardWork = false) =>
-    answer(client.POST("/api/assignments/bulk/", { body: { action, assignments, discard_work: discardWork } })),
-  acceptance: (project: Id) => answer(client.GET("/api/projects/{id}/suggestion-acceptance/", id(project))),
+    answer(
+      client.POST("/api/assignments/bulk/", {
+        body: { action, assignments, discard_work: discardWork },
+      }),
+    ),
+  acceptance: (project: Id) =>
+    answer(client.GET("/api/projects/{id}/suggestion-acceptance/", id(project))),
   modelTrainings: () => answer(client.GET("/api/model-trainings/")),
   /** Learning in the loop (docs/learning.md): the project's learnt versions and its training. */
-  modelVersions: (project: Id) => answer(client.GET("/api/projects/{id}/model-versions/", id(project))),
+  modelVersions: (project: Id) =>
+    answer(client.GET("/api/projects/{id}/model-versions/", id(project))),
   /** Runs use `version` from now on (a rollback or roll forward), or the base model (`base`);
    * neither: the automatic choice (the newest eligible version, else the base model). */
   pinModelVersion: (project: Id, version: Id | null, base = false) =>
-    answer(client.PUT("/api/projects/{id}/model-versions/pinned/", { ...id(project), body: { version, base } })),
+    answer(
+      client.PUT("/api/projects/{id}/model-versions/pinned/", {
+        ...id(project),
+        body: { version, base },
+      }),
+    ),
   setLearning: (project: Id, learn: boolean) =>
-    answer(client.PUT("/api/projects/{id}/suggestion-settings/", { ...id(project), body: { learn } })),
-  suggestionSettings: (project: Id) => answer(client.GET("/api/projects/{id}/suggestion-settings/", id(project))),
+    answer(
+      client.PUT("/api/projects/{id}/suggestion-settings/", { ...id(project), body: { learn } }),
+    ),
+  suggestionSettings: (project: Id) =>
+    answer(client.GET("/api/projects/{id}/suggestion-settings/", id(project))),
   /** What learning fine-tunes from (an encoder folder the server allows; "": the packaged
    * MiniLM) and the cross-encoder's training profile; the answer has the folder resolved. */
   setLearnFrom: (project: Id, encoder: string, profile: LearnProfile) =>
@@ -214,8 +252,10 @@ export const adminApi = {
     ),
   evaluationChoices: (project: Id) =>
     answer(client.GET("/api/projects/{id}/model-evaluation-choices/", id(project))),
-  evaluations: (project: Id) => answer(client.GET("/api/projects/{id}/model-evaluations/", id(project))),
-  evaluation: (evaluation: Id) => answer(client.GET("/api/model-evaluations/{id}/", id(evaluation))),
+  evaluations: (project: Id) =>
+    answer(client.GET("/api/projects/{id}/model-evaluations/", id(project))),
+  evaluation: (evaluation: Id) =>
+    answer(client.GET("/api/model-evaluations/{id}/", id(evaluation))),
   /** `model`: a learnt version (its id goes as `version`), a trained folder, or null for the
    * backend's own model. */
   /** `includeTrained`: score the topics a compared model was trained on too (marked), which
@@ -234,12 +274,19 @@ export const adminApi = {
           backend,
           gold_source: goldSource,
           include_trained: includeTrained,
-          ...(model?.version ? { version: model.version.id } : { model_version: model?.model_version ?? "" }),
+          ...(model?.version
+            ? { version: model.version.id }
+            : { model_version: model?.model_version ?? "" }),
         },
       }),
     ),
   suggestEveryTopic: (project: Id, backend?: string) =>
-    answer(client.POST("/api/projects/{id}/suggestion-runs/", { ...id(project), body: backendOf(backend) })),
+    answer(
+      client.POST("/api/projects/{id}/suggestion-runs/", {
+        ...id(project),
+        body: backendOf(backend),
+      }),
+    ),
 };
 
 export type AdminApi = typeof adminApi;

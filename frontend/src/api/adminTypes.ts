@@ -1,7 +1,7 @@
 // The JSON of the admin endpoints, by the names the admin pages use: aliases of the types
 // generated from the server's OpenAPI schema (see types.ts), plus what the pages compose.
 
-import type { components } from "./schema";
+import type { components, operations } from "./schema";
 
 type Schemas = components["schemas"];
 
@@ -23,11 +23,13 @@ export type ProjectRow = Project & {
  * suggestion settings (PUT), every field filled in by the form but a validation project's
  * reasons (a new project names what its clusters are, and gets that kind's reasons from the
  * server; they are edited afterwards). */
-export type ProjectInput = Required<Omit<Schemas["ProjectRequest"], "validation_reasons" | "validation_reasons_for">> &
+export type ProjectInput = Required<
+  Omit<Schemas["ProjectRequest"], "validation_reasons" | "validation_reasons_for">
+> &
   Pick<Schemas["ProjectRequest"], "validation_reasons" | "validation_reasons_for"> & {
-  suggestion_backend: SuggestionSettings["backend"];
-  suggestion_params: SuggestionSettings["params"];
-};
+    suggestion_backend: SuggestionSettings["backend"];
+    suggestion_params: SuggestionSettings["params"];
+  };
 
 export type SuggestionBackends = Schemas["SuggestionBackends"];
 export type ValidationReasonInput = Schemas["ValidationReasonInputRequest"];
@@ -66,6 +68,9 @@ export type ImportRequest = Schemas["ImportRequestRequest"];
 export type ArchiveImportRequest = Schemas["ArchiveImportRequestRequest"];
 export type ArchiveImported = Schemas["ArchiveImported"];
 export type ImportFormat = ImportRequest["format"];
+export type ExportFormat = NonNullable<
+  NonNullable<operations["projects_export_retrieve"]["parameters"]["query"]>["format"]
+>;
 /** A raw import leaves the file's annotation out: "" keeps it. */
 export type ImportRaw = NonNullable<ImportRequest["raw"]>;
 /** A large upload, imported by the worker: poll it (annotation/services/imports/jobs.py). */

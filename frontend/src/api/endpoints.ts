@@ -2,7 +2,13 @@
 // its path in the generated schema (see http.ts).
 
 import { answer, backendOf, client } from "./http";
-import { type Decision, type Id, type Operation, type SuggestionKind, withLinkTriples } from "./types";
+import {
+  type Decision,
+  type Id,
+  type Operation,
+  type SuggestionKind,
+  withLinkTriples,
+} from "./types";
 
 const id = (value: Id) => ({ params: { path: { id: value } } });
 
@@ -38,16 +44,40 @@ export const api = {
       }),
     ),
   cursor: (annotation: Id, mention: Id | null, keepalive = false) =>
-    answer(client.PUT("/api/annotations/{id}/cursor/", { ...id(annotation), body: { mention }, keepalive })),
+    answer(
+      client.PUT("/api/annotations/{id}/cursor/", {
+        ...id(annotation),
+        body: { mention },
+        keepalive,
+      }),
+    ),
   suggestionRuns: (topic: Id) => answer(client.GET("/api/topics/{id}/suggestion-runs/", id(topic))),
   requestSuggestionRun: (topic: Id, backend?: string) =>
-    answer(client.POST("/api/topics/{id}/suggestion-runs/", { ...id(topic), body: backendOf(backend) })),
+    answer(
+      client.POST("/api/topics/{id}/suggestion-runs/", { ...id(topic), body: backendOf(backend) }),
+    ),
   corpusQuery: (annotation: Id, query: { mention?: Id; text?: string }) =>
-    answer(client.GET("/api/annotations/{id}/corpus-query/", { params: { path: { id: annotation }, query } })),
-  suggestions: (annotation: Id) => answer(client.GET("/api/annotations/{id}/suggestions/", id(annotation))),
+    answer(
+      client.GET("/api/annotations/{id}/corpus-query/", {
+        params: { path: { id: annotation }, query },
+      }),
+    ),
+  suggestions: (annotation: Id) =>
+    answer(client.GET("/api/annotations/{id}/suggestions/", id(annotation))),
   suggestionsShown: (annotation: Id, shown: { suggestion: Id; age_ms: number }[]) =>
-    answer(client.POST("/api/annotations/{id}/suggestions-shown/", { ...id(annotation), body: { shown } })),
-  acceptAbove: (annotation: Id, expectedVersion: number, threshold: number, kinds: SuggestionKind[], clientId: string) =>
+    answer(
+      client.POST("/api/annotations/{id}/suggestions-shown/", {
+        ...id(annotation),
+        body: { shown },
+      }),
+    ),
+  acceptAbove: (
+    annotation: Id,
+    expectedVersion: number,
+    threshold: number,
+    kinds: SuggestionKind[],
+    clientId: string,
+  ) =>
     answer(
       client.POST("/api/annotations/{id}/suggestions/accept-above/", {
         ...id(annotation),
@@ -55,12 +85,23 @@ export const api = {
       }),
     ),
   /** Accept or reject these suggestions as one change (one undo step). */
-  decideSuggestions: (annotation: Id, expectedVersion: number, decision: Decision, suggestions: Id[], clientId: string) =>
+  decideSuggestions: (
+    annotation: Id,
+    expectedVersion: number,
+    decision: Decision,
+    suggestions: Id[],
+    clientId: string,
+  ) =>
     answer(
       client.POST("/api/annotations/{id}/suggestions/decide/", {
         ...id(annotation),
         // The schema asks for at least one; the caller sends nothing when there is none.
-        body: { expected_version: expectedVersion, decision, suggestions: suggestions as [Id, ...Id[]], client_id: clientId },
+        body: {
+          expected_version: expectedVersion,
+          decision,
+          suggestions: suggestions as [Id, ...Id[]],
+          client_id: clientId,
+        },
       }),
     ),
   submit: (assignment: Id) => answer(client.POST("/api/assignments/{id}/submit/", id(assignment))),

@@ -68,7 +68,10 @@ export function retryAfterSeconds(header: string | null, now: number = Date.now(
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export function readCookie(name: string, cookies: string = globalThis.document?.cookie ?? ""): string | null {
+export function readCookie(
+  name: string,
+  cookies: string = globalThis.document?.cookie ?? "",
+): string | null {
   for (const part of cookies.split(";")) {
     const [key, ...rest] = part.trim().split("=");
     if (key === name) return decodeURIComponent(rest.join("="));
@@ -89,7 +92,8 @@ export function createApiClient(baseUrl = ""): Client<paths, "application/json">
   });
   client.use({
     onRequest({ request }) {
-      if (WRITE_METHODS.has(request.method)) request.headers.set("X-CSRFToken", readCookie("csrftoken") ?? "");
+      if (WRITE_METHODS.has(request.method))
+        request.headers.set("X-CSRFToken", readCookie("csrftoken") ?? "");
       return request;
     },
   });
@@ -119,14 +123,20 @@ export async function answer<D>(pending: Promise<Answer<D>>): Promise<D> {
   try {
     result = await pending;
   } catch (error) {
-    throw new NetworkError(error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined);
+    throw new NetworkError(
+      error instanceof Error ? `The server cannot be reached (${error.message}).` : undefined,
+    );
   }
   const { data, error, response } = result;
-  const retryAfter = response.status === 503 ? retryAfterSeconds(response.headers.get("Retry-After")) : null;
+  const retryAfter =
+    response.status === 503 ? retryAfterSeconds(response.headers.get("Retry-After")) : null;
   if (retryAfter !== null) throw new RetryLater(retryAfter, errorBody(response.status, error));
   if (GATEWAY_STATUSES.has(response.status)) {
     const restoring = response.status === 503 && errorBody(503, error).error === "restoring";
-    throw new NetworkError(`The server answered ${response.status}.`, restoring ? "restoring" : null);
+    throw new NetworkError(
+      `The server answered ${response.status}.`,
+      restoring ? "restoring" : null,
+    );
   }
   if (!response.ok) throw new ApiError(response.status, errorBody(response.status, error));
   return data as D;
@@ -136,7 +146,9 @@ type MultipartValue<V> = V extends boolean ? boolean : V extends string ? V | Bl
 
 /** A multipart body from the fields the schema names (it gives a file as a string of
  * bytes; the form sends the File): openapi-fetch sends FormData as it is. */
-export function multipart<B extends object>(fields: NoInfer<{ [K in keyof B]: MultipartValue<B[K]> }>): B {
+export function multipart<B extends object>(
+  fields: NoInfer<{ [K in keyof B]: MultipartValue<B[K]> }>,
+): B {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields) as [string, boolean | string | Blob][]) {
     form.append(name, typeof value === "boolean" ? String(value) : value);

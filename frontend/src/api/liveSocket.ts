@@ -13,7 +13,10 @@ export interface LiveSocket {
   readonly connected: () => boolean;
 }
 
-export function wsUrl(path: string, location: { protocol: string; host: string } = window.location): string {
+export function wsUrl(
+  path: string,
+  location: { protocol: string; host: string } = window.location,
+): string {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
 }
 

@@ -2122,6 +2122,8 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        /** @enum {string} */
+        CorpusFormatEnum: "brat" | "chemu" | "corefi" | "corefud" | "corpus-jsonl" | "dygiepp" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
         CorpusImportPayload: {
             job: number;
             corpus: number;
@@ -2145,8 +2147,7 @@ export interface components {
         CorpusImportRequestRequest: {
             /** Format: binary */
             file: string;
-            /** @description one of: brat, chemu, corefi, corefud, corpus-jsonl, dygiepp, label-studio, scico, uima-xmi, uima-xmi-folders, webanno-tsv, webanno-tsv-folders */
-            format: string;
+            format: components["schemas"]["CorpusFormatEnum"];
         };
         CorpusNeighbour: {
             mention: number;
@@ -2551,21 +2552,6 @@ export interface components {
             /** @default  */
             comment?: string;
         };
-        /**
-         * @description * `auto` - auto
-         *     * `brat` - brat
-         *     * `chemu` - chemu
-         *     * `corefi` - corefi
-         *     * `corefud` - corefud
-         *     * `label-studio` - label-studio
-         *     * `scico` - scico
-         *     * `uima-xmi` - uima-xmi
-         *     * `uima-xmi-folders` - uima-xmi-folders
-         *     * `webanno-tsv` - webanno-tsv
-         *     * `webanno-tsv-folders` - webanno-tsv-folders
-         * @enum {string}
-         */
-        FormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
         GoldChoice: {
             gold_source: components["schemas"]["EvaluationGold"];
             description: string;
@@ -2657,6 +2643,21 @@ export interface components {
             field: string;
             message: string;
         };
+        /**
+         * @description * `auto` - auto
+         *     * `brat` - brat
+         *     * `chemu` - chemu
+         *     * `corefi` - corefi
+         *     * `corefud` - corefud
+         *     * `label-studio` - label-studio
+         *     * `scico` - scico
+         *     * `uima-xmi` - uima-xmi
+         *     * `uima-xmi-folders` - uima-xmi-folders
+         *     * `webanno-tsv` - webanno-tsv
+         *     * `webanno-tsv-folders` - webanno-tsv-folders
+         * @enum {string}
+         */
+        ImportRequestFormatEnum: "auto" | "brat" | "chemu" | "corefi" | "corefud" | "label-studio" | "scico" | "uima-xmi" | "uima-xmi-folders" | "webanno-tsv" | "webanno-tsv-folders";
         ImportRequestRequest: {
             /**
              * Format: binary
@@ -2678,7 +2679,7 @@ export interface components {
              *     * `webanno-tsv` - webanno-tsv
              *     * `webanno-tsv-folders` - webanno-tsv-folders
              */
-            format: components["schemas"]["FormatEnum"];
+            format: components["schemas"]["ImportRequestFormatEnum"];
             /** @default false */
             skip_invalid?: boolean;
             /**
@@ -4036,11 +4037,12 @@ export interface components {
         SuggestionsShownRequestRequest: {
             shown: components["schemas"]["ShownSuggestionRequest"][];
         };
+        /** @enum {string} */
+        TaxonomyFormatEnum: "groups-csv" | "groups-json" | "hierarchy-csv" | "hierarchy-json";
         TaxonomyImportRequestRequest: {
             /** Format: binary */
             file: string;
-            /** @description one of: hierarchy-json, hierarchy-csv, groups-json, groups-csv */
-            format: string;
+            format: components["schemas"]["TaxonomyFormatEnum"];
             /**
              * @description default: the file's name
              * @default

@@ -35,7 +35,9 @@ export type MentionPayload = Schemas["MentionPayload"];
  * link as "a link type or an id"; the triple is [type, anaphor, antecedent]. */
 export type AnnotationPayload = WithLinkTriples<Schemas["AnnotationPayload"]>;
 type LooseLinks = { links: (LinkType | Id)[][] };
-export type WithLinkTriples<T extends LooseLinks> = Omit<T, "links"> & { links: [LinkType, Id, Id][] };
+export type WithLinkTriples<T extends LooseLinks> = Omit<T, "links"> & {
+  links: [LinkType, Id, Id][];
+};
 /** A payload's links as the triples the server sends (annotation/api/serializers: a link is
  * always [type, anaphor, antecedent]; the schema can only say "a type or an id" of each). */
 export const withLinkTriples = <T extends LooseLinks>(payload: T): WithLinkTriples<T> =>

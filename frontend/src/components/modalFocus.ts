@@ -19,7 +19,9 @@ const FOCUSABLE = [
 ].join(", ");
 
 export function focusables(box: HTMLElement): HTMLElement[] {
-  return [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((e) => e.getClientRects().length > 0);
+  return [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (e) => e.getClientRects().length > 0,
+  );
 }
 
 /** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
@@ -41,11 +43,16 @@ export function trapTab(box: HTMLElement, event: KeyboardEvent): void {
   }
 }
 
-const pressable = (element: Element) => element.closest("button, a, summary, [role=button]") !== null;
+const pressable = (element: Element) =>
+  element.closest("button, a, summary, [role=button]") !== null;
 
 /** Where the focus goes when a dialog opened from `opener` closes (null: nowhere). */
-export function returnTarget(opener: Element | null, { safe }: { safe: boolean }): HTMLElement | null {
-  const live = opener instanceof HTMLElement && opener !== document.body && document.contains(opener);
+export function returnTarget(
+  opener: Element | null,
+  { safe }: { safe: boolean },
+): HTMLElement | null {
+  const live =
+    opener instanceof HTMLElement && opener !== document.body && document.contains(opener);
   if (live && !(safe && pressable(opener))) return opener;
   return document.querySelector<HTMLElement>("[data-focus-return]");
 }

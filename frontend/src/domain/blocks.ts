@@ -23,7 +23,11 @@ export interface DocumentBlock<D> {
 /** Where a document's blocks start and end (inclusive): a block ends with the first sentence
  * that takes it to `size` tokens; a run of `2 * size` tokens with no sentence end is cut; a
  * rest under half a block joins the last block. */
-export function blockRanges(tokenCount: number, sentences: readonly (readonly [number, number])[], size = BLOCK_TOKENS): [number, number][] {
+export function blockRanges(
+  tokenCount: number,
+  sentences: readonly (readonly [number, number])[],
+  size = BLOCK_TOKENS,
+): [number, number][] {
   const out: [number, number][] = [];
   let start = 0;
   for (const [, end] of sentences) {
@@ -55,14 +59,21 @@ export function documentBlocks<D extends { tokens: readonly string[] }>(
     const n = document.tokens.length;
     // Up to two blocks' worth a document stays whole: snippets and abstracts draw as before
     // (every arc of a dense snippet on the page), only long documents are cut.
-    const ranges = n > 2 * size ? blockRanges(n, sentences(document), size) : [[0, n - 1] as [number, number]];
-    ranges.forEach(([start, end], part) => out.push({ document, index, part, last: part === ranges.length - 1, start, end }));
+    const ranges =
+      n > 2 * size ? blockRanges(n, sentences(document), size) : [[0, n - 1] as [number, number]];
+    ranges.forEach(([start, end], part) =>
+      out.push({ document, index, part, last: part === ranges.length - 1, start, end }),
+    );
   });
   return out;
 }
 
 /** The block holding `token` of the document whose first block is `first`. */
-export function blockOf<D>(blocks: readonly DocumentBlock<D>[], first: number, token: number): number {
+export function blockOf<D>(
+  blocks: readonly DocumentBlock<D>[],
+  first: number,
+  token: number,
+): number {
   let i = first;
   while (i + 1 < blocks.length && !blocks[i]!.last && blocks[i]!.end < token) i++;
   return i;

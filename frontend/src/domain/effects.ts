@@ -90,13 +90,16 @@ function checkFields(effect: Effect, fields: string[]): void {
   }
 }
 
-type Handler<E extends Effect["e"]> = (state: AnnotationState, e: Extract<Effect, { e: E }>) => void;
+type Handler<E extends Effect["e"]> = (
+  state: AnnotationState,
+  e: Extract<Effect, { e: E }>,
+) => void;
 type Handlers = { [E in Effect["e"]]: Handler<E> };
 
 function applyOne(state: AnnotationState, effect: Effect): void {
   const handler = (HANDLERS as Record<string, Handler<Effect["e"]> | undefined>)[effect.e];
   need(handler !== undefined, effect, "unknown effect");
-  handler(state, effect as never);
+  handler(state, effect);
 }
 
 /** A validation from an effect (null: none), or a TypeError (a malformed effect) as Python's
@@ -186,7 +189,11 @@ const HANDLERS: Handlers = {
     checkFields(e, ["type", "anaphor", "antecedent"]);
     const link = asLink(e);
     need((LINK_TYPES as readonly string[]).includes(link.type), e, "unknown link type");
-    need(state.mentions.has(link.anaphor) && state.mentions.has(link.antecedent), e, "no such mention");
+    need(
+      state.mentions.has(link.anaphor) && state.mentions.has(link.antecedent),
+      e,
+      "no such mention",
+    );
     need(!state.links.has(`${link.type}|${link.anaphor}|${link.antecedent}`), e, "the link exists");
     state.addLink(link);
   },
@@ -195,7 +202,11 @@ const HANDLERS: Handlers = {
     const link = asLink(e);
     const key = `${link.type}|${link.anaphor}|${link.antecedent}`;
     need(state.links.has(key), e, "no such link");
-    need(!state.linkNotes.has(key) && !state.linkAttributes.has(key), e, "the link still has a note or attributes");
+    need(
+      !state.linkNotes.has(key) && !state.linkAttributes.has(key),
+      e,
+      "the link still has a note or attributes",
+    );
     state.removeLink(link);
   },
   link_note_set(state, e) {
@@ -212,7 +223,11 @@ const HANDLERS: Handlers = {
     const link = asLink(e);
     const key = `${link.type}|${link.anaphor}|${link.antecedent}`;
     need(state.links.has(key), e, "no such link");
-    need(typeof e.name === "string" && (e.new === null || typeof e.new === "string"), e, "name and value are text");
+    need(
+      typeof e.name === "string" && (e.new === null || typeof e.new === "string"),
+      e,
+      "name and value are text",
+    );
     need((state.linkAttributes.get(key)?.get(e.name) ?? null) === e.old, e, "value differs");
     state.setLinkAttribute(link, e.name, e.new);
   },
@@ -220,7 +235,11 @@ const HANDLERS: Handlers = {
     checkFields(e, ["cluster", "name", "old", "new"]);
     const cluster = state.clusters.get(e.cluster);
     need(cluster !== undefined, e, "no such cluster");
-    need(typeof e.name === "string" && (e.new === null || typeof e.new === "string"), e, "name and value are text");
+    need(
+      typeof e.name === "string" && (e.new === null || typeof e.new === "string"),
+      e,
+      "name and value are text",
+    );
     need((cluster.attributes.get(e.name) ?? null) === e.old, e, "value differs");
     state.setClusterAttribute(e.cluster, e.name, e.new);
   },
@@ -249,11 +268,15 @@ const HANDLERS: Handlers = {
     need(mention !== undefined && sameSpans(mention.spans, e.old), e, "spans differ");
     need(Array.isArray(e.new) && e.new.length > 0, e, "no spans");
     need(
-      e.new.every((span) => Array.isArray(span) && span.length === 2 && isInt(span[0]) && isInt(span[1])),
+      e.new.every(
+        (span) => Array.isArray(span) && span.length === 2 && isInt(span[0]) && isInt(span[1]),
+      ),
       e,
       "spans are [start, end] pairs",
     );
-    state.putMention(makeMention(mention.id, mention.document, e.new, mention.added, mention.rejected));
+    state.putMention(
+      makeMention(mention.id, mention.document, e.new, mention.added, mention.rejected),
+    );
   },
   rejected_set(state, e) {
     checkFields(e, ["mention", "old", "new"]);
@@ -261,10 +284,13 @@ const HANDLERS: Handlers = {
     need(mention !== undefined && mention.rejected === e.old, e, "rejected flag differs");
     need(typeof e.new === "boolean", e, "rejected is a boolean");
     if (e.new) {
-      const inUse = state.mentionCluster.has(mention.id) || (state.mentionLinks.get(mention.id)?.size ?? 0) > 0;
+      const inUse =
+        state.mentionCluster.has(mention.id) || (state.mentionLinks.get(mention.id)?.size ?? 0) > 0;
       need(!inUse, e, "a rejected mention has no cluster and no links");
     }
-    state.putMention(makeMention(mention.id, mention.document, mention.spans, mention.added, e.new));
+    state.putMention(
+      makeMention(mention.id, mention.document, mention.spans, mention.added, e.new),
+    );
   },
   suggestion_decided(state, e) {
     checkFields(e, ["suggestion", "old", "new"]);

@@ -50,7 +50,11 @@ function tokenAt(starts: readonly number[], offset: number): number {
 
 /** Every match of `query` (case-insensitive, surrounding spaces ignored) in document order,
  * at most `limit`. Matches do not overlap. */
-export function findInDocuments(documents: readonly DocumentText[], query: string, limit = FIND_LIMIT): FindHit[] {
+export function findInDocuments(
+  documents: readonly DocumentText[],
+  query: string,
+  limit = FIND_LIMIT,
+): FindHit[] {
   const needle = query.trim().toLowerCase();
   const hits: FindHit[] = [];
   if (!needle) return hits;
@@ -58,7 +62,11 @@ export function findInDocuments(documents: readonly DocumentText[], query: strin
     let from = doc.text.indexOf(needle);
     while (from >= 0) {
       if (hits.length >= limit) return hits;
-      hits.push({ doc: doc.id, start: tokenAt(doc.starts, from), end: tokenAt(doc.starts, from + needle.length - 1) });
+      hits.push({
+        doc: doc.id,
+        start: tokenAt(doc.starts, from),
+        end: tokenAt(doc.starts, from + needle.length - 1),
+      });
       from = doc.text.indexOf(needle, from + needle.length);
     }
   }
@@ -70,7 +78,7 @@ export function hitsByDocument(hits: readonly FindHit[]): Map<Id, Map<number, nu
   const out = new Map<Id, Map<number, number>>();
   hits.forEach((hit, index) => {
     let tokens = out.get(hit.doc);
-    if (!tokens) out.set(hit.doc, (tokens = new Map()));
+    if (!tokens) out.set(hit.doc, (tokens = new Map<number, number>()));
     for (let t = hit.start; t <= hit.end; t++) tokens.set(t, index);
   });
   return out;

@@ -47,7 +47,11 @@ export function wordsOf(tokens: readonly string[], spans: readonly Span[]): stri
 }
 
 /** Every run of whole tokens equal to `words`, in document order, not overlapping. */
-export function findOccurrences(documents: readonly Doc[], words: readonly string[], matchCase: boolean): Occurrence[] {
+export function findOccurrences(
+  documents: readonly Doc[],
+  words: readonly string[],
+  matchCase: boolean,
+): Occurrence[] {
   const needle = words.map((w) => fold(w, matchCase));
   const out: Occurrence[] = [];
   if (needle.length === 0 || needle.every((w) => w.trim() === "")) return out;
@@ -66,16 +70,23 @@ export function findOccurrences(documents: readonly Doc[], words: readonly strin
   return out;
 }
 
-const active = (mentions: readonly Mention[] | undefined) => (mentions ?? []).filter((m) => !m.rejected);
+const active = (mentions: readonly Mention[] | undefined) =>
+  (mentions ?? []).filter((m) => !m.rejected);
 
 /** Sorts the occurrences into those to add and those skipped, and why. */
-export function previewOccurrences(occurrences: readonly Occurrence[], mentionsOf: (document: Id) => readonly Mention[] | undefined): OccurrencePreview {
+export function previewOccurrences(
+  occurrences: readonly Occurrence[],
+  mentionsOf: (document: Id) => readonly Mention[] | undefined,
+): OccurrencePreview {
   const preview: OccurrencePreview = { add: [], marked: [], overlapping: [] };
   for (const o of occurrences) {
     const mentions = active(mentionsOf(o.document));
-    const exact = mentions.some((m) => m.spans.length === 1 && m.spans[0]![0] === o.start && m.spans[0]![1] === o.end);
+    const exact = mentions.some(
+      (m) => m.spans.length === 1 && m.spans[0]![0] === o.start && m.spans[0]![1] === o.end,
+    );
     if (exact) preview.marked.push(o);
-    else if (mentions.some((m) => m.spans.some(([s, e]) => s <= o.end && o.start <= e))) preview.overlapping.push(o);
+    else if (mentions.some((m) => m.spans.some(([s, e]) => s <= o.end && o.start <= e)))
+      preview.overlapping.push(o);
     else preview.add.push(o);
   }
   return preview;
@@ -93,7 +104,10 @@ export function mentionsWithWords(
   const out: Mention[] = [];
   for (const doc of documents) {
     const found = active(mentionsOf(doc.id)).filter(
-      (m) => wordsOf(doc.tokens, m.spans).map((w) => fold(w, matchCase)).join("\u0000") === needle,
+      (m) =>
+        wordsOf(doc.tokens, m.spans)
+          .map((w) => fold(w, matchCase))
+          .join("\u0000") === needle,
     );
     out.push(...found.sort((a, b) => a.spans[0]![0] - b.spans[0]![0] || a.id - b.id));
   }

@@ -4,7 +4,10 @@
 import type { Id } from "../api/types";
 import type { Mention } from "./state";
 
-export function readingOrder(mentions: Iterable<Mention>, documentPosition: ReadonlyMap<Id, number>): Id[] {
+export function readingOrder(
+  mentions: Iterable<Mention>,
+  documentPosition: ReadonlyMap<Id, number>,
+): Id[] {
   return [...mentions]
     .sort(
       (a, b) =>
@@ -17,7 +20,12 @@ export function readingOrder(mentions: Iterable<Mention>, documentPosition: Read
 }
 
 /** The next mention after `from` (wrapping) that passes `accept`, or null. */
-export function nextWhere(order: readonly Id[], from: number, accept: (id: Id) => boolean, step = 1): Id | null {
+export function nextWhere(
+  order: readonly Id[],
+  from: number,
+  accept: (id: Id) => boolean,
+  step = 1,
+): Id | null {
   const n = order.length;
   for (let k = 1; k <= n; k++) {
     const id = order[(((from + step * k) % n) + n) % n]!;

@@ -82,7 +82,13 @@ export function edgeKey(parent: Id, child: Id): string {
 }
 
 /** Mention objects are immutable: a change replaces the object, so Vue need not proxy them. */
-export function makeMention(id: Id, document: Id, spans: readonly Span[], added = false, rejected = false): Mention {
+export function makeMention(
+  id: Id,
+  document: Id,
+  spans: readonly Span[],
+  added = false,
+  rejected = false,
+): Mention {
   return markRaw({
     id,
     document,
@@ -176,7 +182,8 @@ export class AnnotationState {
     this.linkAttributes = new Map();
     for (const details of init.linkDetails ?? []) {
       const key = linkKey(details);
-      if (!this.links.has(key)) throw new Error(`a note or attribute names the missing link ${key}`);
+      if (!this.links.has(key))
+        throw new Error(`a note or attribute names the missing link ${key}`);
       if (details.note) this.linkNotes.set(key, details.note);
       const values = Object.entries(details.attributes);
       if (values.length) this.linkAttributes.set(key, new Map(values));
@@ -191,11 +198,15 @@ export class AnnotationState {
     return new AnnotationState({
       settings,
       documents,
-      mentions: payload.mentions.map((m) => makeMention(m.id, m.document, m.spans, m.added, m.rejected)),
+      mentions: payload.mentions.map((m) =>
+        makeMention(m.id, m.document, m.spans, m.added, m.rejected),
+      ),
       clusters: payload.clusters,
       edges: payload.edges,
       links: payload.links.map(([type, anaphor, antecedent]) => ({ type, anaphor, antecedent })),
-      decisions: Object.entries(payload.decisions).map(([k, v]) => [Number(k), v] as [Id, Decision]),
+      decisions: Object.entries(payload.decisions).map(
+        ([k, v]) => [Number(k), v] as [Id, Decision],
+      ),
       linkDetails: payload.link_details ?? [],
     });
   }
@@ -221,7 +232,9 @@ export class AnnotationState {
       clusters: [...this.clusters.values()]
         .sort((a, b) => a.id - b.id)
         .map((c) => [c.id, c.label, c.note, [...c.members].sort((x, y) => x - y)]),
-      edges: [...this.edges.values()].map((e) => [...e]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!),
+      edges: [...this.edges.values()]
+        .map((e) => [...e])
+        .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!),
       links: [...this.links.values()]
         .map((l) => [l.type, l.anaphor, l.antecedent])
         .sort(compareRows),
@@ -229,9 +242,13 @@ export class AnnotationState {
       validations: [...this.validations.entries()]
         .sort(byId)
         .map(([id, v]) => [id, v.decision, v.reason, v.note]),
-      link_notes: [...this.linkNotes.entries()].map(([key, note]) => [...splitKey(key), note]).sort(compareRows),
+      link_notes: [...this.linkNotes.entries()]
+        .map(([key, note]) => [...splitKey(key), note])
+        .sort(compareRows),
       link_attributes: [...this.linkAttributes.entries()]
-        .flatMap(([key, values]) => [...values.entries()].map(([name, value]) => [...splitKey(key), name, value]))
+        .flatMap(([key, values]) =>
+          [...values.entries()].map(([name, value]) => [...splitKey(key), name, value]),
+        )
         .sort(compareRows),
       cluster_attributes: [...this.clusters.values()]
         .flatMap((c) => [...c.attributes.entries()].map(([name, value]) => [c.id, name, value]))

@@ -32,7 +32,16 @@ export interface DispatchTarget {
   type?: string;
 }
 
-const TEXT_INPUT_TYPES = new Set(["text", "search", "password", "email", "number", "url", "tel", ""]);
+const TEXT_INPUT_TYPES = new Set([
+  "text",
+  "search",
+  "password",
+  "email",
+  "number",
+  "url",
+  "tel",
+  "",
+]);
 
 function isTextField(target: DispatchTarget | null): boolean {
   if (!target || !target.tagName) return false;
@@ -107,10 +116,12 @@ export class KeyDispatcher {
   }
 
   /** Find and run the command for a key press; true when one ran (the default is then prevented). */
-  handle(event: KeyLike & { target?: unknown; isComposing?: boolean; preventDefault?(): void }): boolean {
+  handle(
+    event: KeyLike & { target?: unknown; isComposing?: boolean; preventDefault?(): void },
+  ): boolean {
     if (event.isComposing) return false;
     const key = keyString(event);
-    const target = (event.target ?? null) as DispatchTarget | null;
+    const target = event.target ?? null;
     const inText = isTextField(target);
     if ((key === "Space" || key === "Enter") && isActivatable(target)) return false;
     for (const context of this.contextsFor(target)) {
@@ -124,7 +135,7 @@ export class KeyDispatcher {
       const list = this.handlers.get(binding.command);
       const handler = list?.[list.length - 1];
       if (!handler) continue;
-      if (handler(event as KeyboardEvent) === false) continue;
+      if (handler(event) === false) continue;
       event.preventDefault?.();
       return true;
     }

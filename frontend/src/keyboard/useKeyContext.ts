@@ -2,7 +2,15 @@
 // the workspace's one dispatcher (./dispatcher.ts) while it is mounted, and enters its context
 // (a dialog, a picker, a text selection) while it is mounted, or only while `active` says so.
 
-import { inject, type InjectionKey, onBeforeUnmount, onMounted, provide, toValue, watch, type WatchSource } from "vue";
+import {
+  inject,
+  type InjectionKey,
+  onBeforeUnmount,
+  onMounted,
+  provide,
+  watch,
+  type WatchSource,
+} from "vue";
 import type { KeyDispatcher, KeyHandler } from "./dispatcher";
 import type { CommandId, KeyContext } from "./keymap";
 
@@ -44,7 +52,7 @@ export function useKeyContext(handlers: KeyHandlers, options: KeyContextOptions 
   onMounted(() => {
     mounted = true;
     unregister = keys.register(handlers);
-    enter(active === undefined ? true : toValue(active));
+    enter(active === undefined || (typeof active === "function" ? active() : active.value));
   });
   if (active !== undefined) watch(active, enter);
   onBeforeUnmount(() => {

@@ -19,11 +19,19 @@ export type PracticeMode = PracticeRow["mode"];
 const id = (value: Id) => ({ params: { path: { id: value } } });
 
 export const onboardingApi = {
-  myPractice: (assignment: Id) => answer(client.GET("/api/onboarding/assignments/{id}/", id(assignment))),
-  startGuided: (assignment: Id) => answer(client.POST("/api/onboarding/assignments/{id}/start/", id(assignment))),
-  reset: (assignment: Id) => answer(client.POST("/api/onboarding/assignments/{id}/reset/", id(assignment))),
+  myPractice: (assignment: Id) =>
+    answer(client.GET("/api/onboarding/assignments/{id}/", id(assignment))),
+  startGuided: (assignment: Id) =>
+    answer(client.POST("/api/onboarding/assignments/{id}/start/", id(assignment))),
+  reset: (assignment: Id) =>
+    answer(client.POST("/api/onboarding/assignments/{id}/reset/", id(assignment))),
   project: (project: Id) => answer(client.GET("/api/onboarding/projects/{id}/", id(project))),
-  setRule: (project: Id, practiceTopics: Id[], thresholds: Record<string, number>, attemptsAllowed: number | null) =>
+  setRule: (
+    project: Id,
+    practiceTopics: Id[],
+    thresholds: Record<string, number>,
+    attemptsAllowed: number | null,
+  ) =>
     answer(
       client.PUT("/api/onboarding/projects/{id}/rule/", {
         ...id(project),
@@ -39,7 +47,8 @@ export const onboardingApi = {
     ),
   markPractice: (topic: Id, mode: PracticeMode) =>
     answer(client.PUT("/api/onboarding/topics/{id}/practice/", { ...id(topic), body: { mode } })),
-  unmarkPractice: (topic: Id) => answer(client.DELETE("/api/onboarding/topics/{id}/practice/", id(topic))),
+  unmarkPractice: (topic: Id) =>
+    answer(client.DELETE("/api/onboarding/topics/{id}/practice/", id(topic))),
   users: () => answer(client.GET("/api/onboarding/users/")),
   importPractice: (project: Id, file: File) =>
     answer(

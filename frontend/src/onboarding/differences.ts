@@ -60,5 +60,13 @@ export function clusterProblem(cluster: { mixed: boolean; split: boolean }): str
 
 /** Whether an attempt's feedback finds nothing wrong. */
 export function nothingWrong(diff: PracticeDiff): boolean {
-  return diff.mentions_wrong + diff.clusters.length + diff.missing_edges + diff.extra_edges.length + diff.missing_links + diff.extra_links.length === 0;
+  return (
+    diff.mentions_wrong +
+      diff.clusters.length +
+      diff.missing_edges +
+      diff.extra_edges.length +
+      diff.missing_links +
+      diff.extra_links.length ===
+    0
+  );
 }

@@ -20,7 +20,10 @@ async function reload(): Promise<void> {
 export function useUserQualifications() {
   if (!pending) pending = reload().finally(() => setTimeout(() => (pending = null), 0));
   async function set(row: UserQualification, qualified: boolean): Promise<void> {
-    const note = window.prompt(`${qualified ? "Qualify" : "Unqualify"} in ${row.project_name}: why? (kept in the log)`, "");
+    const note = window.prompt(
+      `${qualified ? "Qualify" : "Unqualify"} in ${row.project_name}: why? (kept in the log)`,
+      "",
+    );
     if (note === null) return;
     try {
       await onboardingApi.qualify(row.project, row.user, qualified, note);

@@ -20,7 +20,10 @@ export function keysOf(command: CommandId): string {
   return binding.keys.filter((k) => !k.startsWith("Meta+")).join(" or ");
 }
 
-export function workspaceTour(project: { hierarchy: boolean; anaphora: boolean }): WorkspaceTourStep[] {
+export function workspaceTour(project: {
+  hierarchy: boolean;
+  anaphora: boolean;
+}): WorkspaceTourStep[] {
   const steps: WorkspaceTourStep[] = [
     {
       target: ".documents",

@@ -40,14 +40,21 @@ export interface MyTopicsFilter {
 }
 
 /** The rows of the project and status chosen, in the order given. */
-export function filterMyTopics(rows: readonly AssignmentRow[], filter: MyTopicsFilter): AssignmentRow[] {
+export function filterMyTopics(
+  rows: readonly AssignmentRow[],
+  filter: MyTopicsFilter,
+): AssignmentRow[] {
   return rows.filter(
-    (r) => (filter.project === null || r.project.id === filter.project) && (filter.status === null || r.status === filter.status),
+    (r) =>
+      (filter.project === null || r.project.id === filter.project) &&
+      (filter.status === null || r.status === filter.status),
   );
 }
 
 /** The projects of my topics, by name, each with how many topics I have in it. */
-export function projectsOf(rows: readonly AssignmentRow[]): { id: number; name: string; count: number }[] {
+export function projectsOf(
+  rows: readonly AssignmentRow[],
+): { id: number; name: string; count: number }[] {
   const byId = new Map<number, { id: number; name: string; count: number }>();
   for (const r of rows) {
     const seen = byId.get(r.project.id);

@@ -17,19 +17,27 @@ declare module "vue-router" {
   }
 }
 
-export function createAppRouter(session: Session, history: RouterHistory = createWebHistory()): Router {
+export function createAppRouter(
+  session: Session,
+  history: RouterHistory = createWebHistory(),
+): Router {
   const router = createRouter({
     history,
     routes: [
       ...annotatorRoutes,
       ...manageRoutes,
-      { path: "/:rest(.*)*", name: "not-found", component: () => import("../pages/NotFoundPage.vue") },
+      {
+        path: "/:rest(.*)*",
+        name: "not-found",
+        component: () => import("../pages/NotFoundPage.vue"),
+      },
     ],
   });
   router.beforeEach(async (to) => {
     if (!session.checked.value) await session.refresh();
     if (to.meta.public) return true;
-    if (!session.user.value) return { name: "login", query: to.fullPath === "/" ? {} : { next: to.fullPath } };
+    if (!session.user.value)
+      return { name: "login", query: to.fullPath === "/" ? {} : { next: to.fullPath } };
     if (to.meta.requiresAdmin && !session.user.value.is_admin) return { name: "topics" };
     return true;
   });

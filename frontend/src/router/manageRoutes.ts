@@ -68,7 +68,11 @@ export const manageRoutes: RouteRecordRaw[] = [
         props: (route) => ({ projectId: Number(route.params.project) }),
         meta: { ...admin },
         children: [
-          { path: "", name: "project", redirect: (to) => ({ name: "project-progress", params: to.params }) },
+          {
+            path: "",
+            name: "project",
+            redirect: (to) => ({ name: "project-progress", params: to.params }),
+          },
           {
             path: "progress",
             name: "project-progress",

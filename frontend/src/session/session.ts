@@ -37,10 +37,10 @@ export function retryText(retry: SignInRetry): string {
 
 /** What the session needs of the server. */
 export interface SessionApi {
-  session(): Promise<SessionPayload>;
-  csrf(): Promise<unknown>;
-  login(username: string, password: string): Promise<Me>;
-  logout(): Promise<void>;
+  session: () => Promise<SessionPayload>;
+  csrf: () => Promise<unknown>;
+  login: (username: string, password: string) => Promise<Me>;
+  logout: () => Promise<void>;
 }
 
 export const sessionApi: SessionApi = {
@@ -69,21 +69,35 @@ export function createSession(api: SessionApi = sessionApi) {
 
   /** Signs in; a sign-in the server asks to send again later is sent again after the wait it
    * names (`onRetry` hears of each), at most SIGN_IN_ATTEMPTS times in all. */
-  async function login(username: string, password: string, onRetry?: (retry: SignInRetry) => void): Promise<Me> {
+  async function login(
+    username: string,
+    password: string,
+    onRetry?: (retry: SignInRetry) => void,
+  ): Promise<Me> {
     await api.csrf(); // sets the CSRF cookie that the POST below must echo
     user.value = await signedIn(username, password, onRetry);
     checked.value = true;
     return user.value;
   }
 
-  async function signedIn(username: string, password: string, onRetry?: (retry: SignInRetry) => void): Promise<Me> {
+  async function signedIn(
+    username: string,
+    password: string,
+    onRetry?: (retry: SignInRetry) => void,
+  ): Promise<Me> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await api.login(username, password);
       } catch (error) {
         if (!(error instanceof RetryLater) || attempt >= SIGN_IN_ATTEMPTS) throw error;
         const seconds = Math.min(error.seconds, LONGEST_WAIT_SECONDS);
-        onRetry?.({ seconds, attempt: attempt + 1, attempts: SIGN_IN_ATTEMPTS, code: error.code, message: error.message });
+        onRetry?.({
+          seconds,
+          attempt: attempt + 1,
+          attempts: SIGN_IN_ATTEMPTS,
+          code: error.code,
+          message: error.message,
+        });
         await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
       }
     }

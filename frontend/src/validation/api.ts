@@ -6,7 +6,9 @@ import type { Id } from "../api/types";
 
 export const validationApi = {
   load: (annotation: Id) =>
-    answer(client.GET("/api/validation/annotations/{id}/", { params: { path: { id: annotation } } })),
+    answer(
+      client.GET("/api/validation/annotations/{id}/", { params: { path: { id: annotation } } }),
+    ),
   operation: api.operation,
   undo: api.undo,
   redo: api.redo,

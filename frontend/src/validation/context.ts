@@ -14,12 +14,15 @@ const WINDOW = 60; // words either side when a long document has no sentences
 const LONG = 2 * WINDOW + 20;
 
 /** The token range [start, end) to show for `spans` of `document`. */
-export function paragraphRange(document: ValidationDocument, spans: readonly Span[]): [number, number] {
+export function paragraphRange(
+  document: ValidationDocument,
+  spans: readonly Span[],
+): [number, number] {
   const n = document.tokens.length;
   if (n <= LONG) return [0, n];
   const first = spans[0]![0];
   const last = spans[spans.length - 1]![1];
-  const sentences = document.sentences as [number, number][];
+  const sentences = document.sentences;
   if (sentences.length > 0) {
     const at = (t: number) => sentences.findIndex(([s, e]) => s <= t && t < e);
     const from = Math.max(0, at(first) - 1);
@@ -30,7 +33,12 @@ export function paragraphRange(document: ValidationDocument, spans: readonly Spa
 }
 
 /** Tokens [start, end) as pieces, the mention's spans marked. */
-export function pieces(tokens: readonly string[], spans: readonly Span[], start: number, end: number): Piece[] {
+export function pieces(
+  tokens: readonly string[],
+  spans: readonly Span[],
+  start: number,
+  end: number,
+): Piece[] {
   const out: Piece[] = [];
   let text: string[] = [];
   let marked = false;

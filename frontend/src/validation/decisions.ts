@@ -7,11 +7,11 @@ import type { Effect } from "../api/types";
 import { CorruptEffects } from "../domain/effects";
 import type { Verdict } from "./types";
 
-type ValidationSet = Extract<Effect, { e: "validation_set" }>;
-
 function same(a: Verdict | null | undefined, b: Verdict | null | undefined): boolean {
   if (!a || !b) return !a && !b;
-  return a.decision === b.decision && (a.reason ?? null) === (b.reason ?? null) && a.note === b.note;
+  return (
+    a.decision === b.decision && (a.reason ?? null) === (b.reason ?? null) && a.note === b.note
+  );
 }
 
 // Plain maps and one revision counter that readers depend on: a reactive Map of 2,000
@@ -46,11 +46,11 @@ export class Decisions {
     const touched: number[] = [];
     for (const effect of effects) {
       if (effect.e !== "validation_set") continue;
-      const e = effect as ValidationSet;
-      if (!same(this.confirmed.get(e.mention), e.old)) throw new CorruptEffects("validation differs", e);
-      if (e.new) this.confirmed.set(e.mention, e.new);
-      else this.confirmed.delete(e.mention);
-      touched.push(e.mention);
+      if (!same(this.confirmed.get(effect.mention), effect.old))
+        throw new CorruptEffects("validation differs", effect);
+      if (effect.new) this.confirmed.set(effect.mention, effect.new);
+      else this.confirmed.delete(effect.mention);
+      touched.push(effect.mention);
     }
     if (edit !== undefined) this.dropEdit(edit);
     this.changed();
@@ -68,7 +68,8 @@ export class Decisions {
   }
 
   private dropEdit(edit: number): void {
-    for (const [mention, entry] of this.pending) if (entry.edit === edit) this.pending.delete(mention);
+    for (const [mention, entry] of this.pending)
+      if (entry.edit === edit) this.pending.delete(mention);
   }
 
   count(ids: readonly number[]): { decided: number; rejected: number } {

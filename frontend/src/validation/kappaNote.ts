@@ -15,13 +15,17 @@ export const HIGH_AGREEMENT = 0.8;
 export const LOW_KAPPA = 0.4;
 
 /** The pair whose agreement and kappa differ most (the first such), or null. */
-export function lowKappaPair<P extends PairAgreement>(pairs: readonly P[]): (P & { agreement: number; kappa: number }) | null {
+export function lowKappaPair<P extends PairAgreement>(
+  pairs: readonly P[],
+): (P & { agreement: number; kappa: number }) | null {
   let worst: (P & { agreement: number; kappa: number }) | null = null;
   for (const pair of pairs) {
     const { agreement, kappa } = pair;
-    if (agreement === null || agreement === undefined || kappa === null || kappa === undefined) continue;
+    if (agreement === null || agreement === undefined || kappa === null || kappa === undefined)
+      continue;
     if (agreement < HIGH_AGREEMENT || kappa >= LOW_KAPPA) continue;
-    if (worst === null || agreement - kappa > worst.agreement - worst.kappa) worst = { ...pair, agreement, kappa };
+    if (worst === null || agreement - kappa > worst.agreement - worst.kappa)
+      worst = { ...pair, agreement, kappa };
   }
   return worst;
 }

@@ -20,10 +20,12 @@ export function visitOrder(
 ): number[] {
   const rank = new Map(mentions.map((m, i) => [m.id, i]));
   const confidence = new Map(mentions.map((m) => [m.id, m.confidence ?? Number.POSITIVE_INFINITY]));
-  const byDoubt = (a: number, b: number) => confidence.get(a)! - confidence.get(b)! || rank.get(a)! - rank.get(b)!;
+  const byDoubt = (a: number, b: number) =>
+    confidence.get(a)! - confidence.get(b)! || rank.get(a)! - rank.get(b)!;
   if (mode === "document") return mentions.map((m) => m.id);
   if (mode === "confidence") return mentions.map((m) => m.id).sort(byDoubt);
-  const first = (c: ValidationCluster) => Math.min(...c.members.map((m) => rank.get(m) ?? Infinity));
+  const first = (c: ValidationCluster) =>
+    Math.min(...c.members.map((m) => rank.get(m) ?? Infinity));
   const ordered = [...clusters].sort((a, b) => first(a) - first(b));
   const withScores = hasConfidences(mentions);
   return ordered.flatMap((c) => {

@@ -2,7 +2,7 @@
 // what they decided, and the edits on their way to the server through the workspace's
 // operation queue (one in flight, versions checked, refusals reported, retries when offline).
 import { computed, reactive, ref, shallowRef } from "vue";
-import { ApiError } from "../api/http";
+import type { ApiError } from "../api/http";
 import type { Applied, AppliedBatch, Id } from "../api/types";
 import { type EditRequest, OperationQueue } from "../workspace/operationQueue";
 import { Decisions } from "./decisions";
@@ -46,10 +46,14 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
   const required = computed(() => {
     const ids = payload.value.mentions.map((m) => m.id);
     const others = payload.value.others;
-    return adjudicating && Object.keys(others).length > 0 ? ids.filter((id) => differs(others, id)) : ids;
+    return adjudicating && Object.keys(others).length > 0
+      ? ids.filter((id) => differs(others, id))
+      : ids;
   });
   const allCounts = computed(() => decisions.value.count(payload.value.mentions.map((m) => m.id)));
-  const finished = computed(() => decisions.value.count(required.value).decided === required.value.length);
+  const finished = computed(
+    () => decisions.value.count(required.value).decided === required.value.length,
+  );
 
   function firstUndecided(from = 0): number {
     const ids = order.value;
@@ -97,7 +101,8 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
       send(request: EditRequest, expected: number): Promise<Applied | AppliedBatch> {
         if (request.kind === "undo") return api.undo(payload.value.id, expected, clientId);
         if (request.kind === "redo") return api.redo(payload.value.id, expected, clientId);
-        if (request.kind === "op") return api.operation(payload.value.id, expected, request.operation, clientId);
+        if (request.kind === "op")
+          return api.operation(payload.value.id, expected, request.operation, clientId);
         throw new Error("not a validation edit");
       },
     },
@@ -135,7 +140,9 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
         notice.value = error.message;
       },
     },
-    { status: reactive({ queued: 0, inFlight: false, offline: false, paused: null, retryAt: null }) },
+    {
+      status: reactive({ queued: 0, inFlight: false, offline: false, paused: null, retryAt: null }),
+    },
   );
 
   async function reload(): Promise<void> {
@@ -175,7 +182,8 @@ export function createValidation(initial: ValidationPayload, api: ValidationApi 
   function describe(mention: number, verdict: Verdict): string {
     const m = mentions.value.get(mention);
     const doc = m ? documents.value.get(m.document) : undefined;
-    const words = m && doc ? m.spans.map(([s, e]) => doc.tokens.slice(s, e + 1).join(" ")).join(" … ") : "";
+    const words =
+      m && doc ? m.spans.map(([s, e]) => doc.tokens.slice(s, e + 1).join(" ")).join(" … ") : "";
     return `${verdict.decision === "accepted" ? "accept" : "reject"} "${words}"`;
   }
 

@@ -54,9 +54,17 @@ export function placeLabels(
   for (const label of labels) {
     let placed: Box | null = null;
     for (const c of label.candidates) {
-      const box = { x: c.x - label.width / 2, y: c.y - label.height / 2, width: label.width, height: label.height };
+      const box = {
+        x: c.x - label.width / 2,
+        y: c.y - label.height / 2,
+        width: label.width,
+        height: label.height,
+      };
       const inside =
-        box.x >= bounds.x && box.y >= bounds.y && box.x + box.width <= bounds.x + bounds.width && box.y + box.height <= bounds.y + bounds.height;
+        box.x >= bounds.x &&
+        box.y >= bounds.y &&
+        box.x + box.width <= bounds.x + bounds.width &&
+        box.y + box.height <= bounds.y + bounds.height;
       if (inside && !index.hits(box)) {
         placed = box;
         break;
@@ -70,13 +78,24 @@ export function placeLabels(
 
 /** Points of the cubic Bézier p0..p3 at the given parameters. */
 export function bezierPoints(
-  p: readonly [{ x: number; y: number }, { x: number; y: number }, { x: number; y: number }, { x: number; y: number }],
+  p: readonly [
+    { x: number; y: number },
+    { x: number; y: number },
+    { x: number; y: number },
+    { x: number; y: number },
+  ],
   ts: readonly number[],
 ): { x: number; y: number }[] {
   return ts.map((t) => {
     const u = 1 - t;
-    const a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
-    return { x: a * p[0].x + b * p[1].x + c * p[2].x + d * p[3].x, y: a * p[0].y + b * p[1].y + c * p[2].y + d * p[3].y };
+    const a = u * u * u,
+      b = 3 * u * u * t,
+      c = 3 * u * t * t,
+      d = t * t * t;
+    return {
+      x: a * p[0].x + b * p[1].x + c * p[2].x + d * p[3].x,
+      y: a * p[0].y + b * p[1].y + c * p[2].y + d * p[3].y,
+    };
   });
 }
 

@@ -26,12 +26,18 @@ function all<E extends Effect["e"]>(effects: readonly Effect[], e: E): Of<E>[] {
 }
 
 /** What the original operation did, from its effects (a "do": not inverted). */
-export function describeOperation(name: string, effects: readonly Effect[], names: ChangeNames): string {
+export function describeOperation(
+  name: string,
+  effects: readonly Effect[],
+  names: ChangeNames,
+): string {
   const labels = new Map<Id, string>();
   for (const effect of effects) {
-    if (effect.e === "cluster_created" || effect.e === "cluster_deleted") labels.set(effect.cluster, `"${effect.label}"`);
+    if (effect.e === "cluster_created" || effect.e === "cluster_deleted")
+      labels.set(effect.cluster, `"${effect.label}"`);
   }
-  const cluster = (id: Id | null | undefined) => (id == null ? "no cluster" : (labels.get(id) ?? names.cluster(id)));
+  const cluster = (id: Id | null | undefined) =>
+    id == null ? "no cluster" : (labels.get(id) ?? names.cluster(id));
   const moves = all(effects, "member_set");
   const mentions = (n: number) => (n === 1 ? names.mention(moves[0]!.mention) : `${n} mentions`);
   switch (name) {
@@ -65,25 +71,35 @@ export function describeOperation(name: string, effects: readonly Effect[], name
     }
     case "add_edge": {
       const added = first(effects, "edge_added");
-      return added ? `adding ${cluster(added.parent)} as a parent of ${cluster(added.child)}` : "new edge";
+      return added
+        ? `adding ${cluster(added.parent)} as a parent of ${cluster(added.child)}`
+        : "new edge";
     }
     case "remove_edge": {
       const removed = first(effects, "edge_removed");
-      return removed ? `detaching ${cluster(removed.child)} from ${cluster(removed.parent)}` : "detach";
+      return removed
+        ? `detaching ${cluster(removed.child)} from ${cluster(removed.parent)}`
+        : "detach";
     }
     case "add_link":
     case "remove_link": {
       const link = first(effects, "link_added") ?? first(effects, "link_removed");
-      const what = link ? `the ${link.type} link ${names.mention(link.anaphor)} → ${names.mention(link.antecedent)}` : "a link";
+      const what = link
+        ? `the ${link.type} link ${names.mention(link.anaphor)} → ${names.mention(link.antecedent)}`
+        : "a link";
       return name === "add_link" ? `adding ${what}` : `removal of ${what}`;
     }
     case "set_link_note": {
       const set = first(effects, "link_note_set");
-      return set ? `note change of the ${set.type} link ${names.mention(set.anaphor)} → ${names.mention(set.antecedent)}` : "link note change";
+      return set
+        ? `note change of the ${set.type} link ${names.mention(set.anaphor)} → ${names.mention(set.antecedent)}`
+        : "link note change";
     }
     case "set_link_attribute": {
       const set = first(effects, "link_attribute_set");
-      return set ? `${set.name} change of the ${set.type} link ${names.mention(set.anaphor)} → ${names.mention(set.antecedent)}` : "link attribute change";
+      return set
+        ? `${set.name} change of the ${set.type} link ${names.mention(set.anaphor)} → ${names.mention(set.antecedent)}`
+        : "link attribute change";
     }
     case "set_cluster_attribute": {
       const set = first(effects, "cluster_attribute_set");
@@ -96,11 +112,15 @@ export function describeOperation(name: string, effects: readonly Effect[], name
         const [was, now] = [removed[0]!, added[0]!];
         return `the change of the link ${names.mention(now.anaphor)} → ${names.mention(now.antecedent)} from ${was.type} to ${now.type}`;
       }
-      return added.length ? `the change of ${added.length} links to ${added[0]!.type}` : "a change of link types";
+      return added.length
+        ? `the change of ${added.length} links to ${added[0]!.type}`
+        : "a change of link types";
     }
     case "add_mention": {
       const added = first(effects, "mention_added");
-      return added ? `adding the mention ${names.text(added.document, added.spans)}` : "new mention";
+      return added
+        ? `adding the mention ${names.text(added.document, added.spans)}`
+        : "new mention";
     }
     case "fix_span": {
       const set = first(effects, "spans_set");
@@ -133,7 +153,10 @@ export function describeOperation(name: string, effects: readonly Effect[], name
 }
 
 /** "Undid …." / "Redid …." for an applied undo or redo (other kinds: "Done …."). */
-export function describeChange(applied: Pick<Applied, "name" | "kind" | "effects">, names: ChangeNames): string {
+export function describeChange(
+  applied: Pick<Applied, "name" | "kind" | "effects">,
+  names: ChangeNames,
+): string {
   const original = applied.kind === "undo" ? invertEffects(applied.effects) : applied.effects;
   const verb = applied.kind === "undo" ? "Undid" : applied.kind === "redo" ? "Redid" : "Done:";
   return `${verb} ${describeOperation(applied.name, original, names)}.`;

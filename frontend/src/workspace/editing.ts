@@ -4,7 +4,15 @@
 import { reactive } from "vue";
 import type { ApiError } from "../api/http";
 import type { Api } from "../api/endpoints";
-import type { Applied, AppliedBatch, Decision, Id, Operation, SocketMessage, SuggestionKind } from "../api/types";
+import type {
+  Applied,
+  AppliedBatch,
+  Decision,
+  Id,
+  Operation,
+  SocketMessage,
+  SuggestionKind,
+} from "../api/types";
 import type { Notices } from "./stores/notices";
 import { type Edit, type EditRequest, OperationQueue, type QueueStatus } from "./operationQueue";
 import { connectLive, type LiveSocket, wsUrl } from "../api/liveSocket";
@@ -79,10 +87,22 @@ export function createEditing(deps: EditingDeps) {
         if (request.kind === "undo") return api.undo(annotationId, expected, clientId);
         if (request.kind === "redo") return api.redo(annotationId, expected, clientId);
         if (request.kind === "decide") {
-          return api.decideSuggestions(annotationId, expected, request.decision, request.suggestions, clientId);
+          return api.decideSuggestions(
+            annotationId,
+            expected,
+            request.decision,
+            request.suggestions,
+            clientId,
+          );
         }
         if (request.kind === "acceptAbove") {
-          return api.acceptAbove(annotationId, expected, request.threshold, request.kinds, clientId);
+          return api.acceptAbove(
+            annotationId,
+            expected,
+            request.threshold,
+            request.kinds,
+            clientId,
+          );
         }
         return api.operation(annotationId, expected, request.operation, clientId);
       },
@@ -134,7 +154,11 @@ export function createEditing(deps: EditingDeps) {
     { status },
   );
 
-  function send(request: EditRequest, description: string, options: EditCallbacks & { creates?: Edit["creates"] } = {}) {
+  function send(
+    request: EditRequest,
+    description: string,
+    options: EditCallbacks & { creates?: Edit["creates"] } = {},
+  ) {
     if (store.locked.value) {
       notices.alert(readOnlyText(store), [`Not done: ${description}.`]);
       options.failed?.();
@@ -142,7 +166,11 @@ export function createEditing(deps: EditingDeps) {
     }
     const edit = queue.enqueue(request, description, options.creates);
     if (options.done || options.failed || options.batchDone) {
-      callbacks.set(edit.id, { done: options.done, failed: options.failed, batchDone: options.batchDone });
+      callbacks.set(edit.id, {
+        done: options.done,
+        failed: options.failed,
+        batchDone: options.batchDone,
+      });
     }
     return edit;
   }
@@ -155,8 +183,10 @@ export function createEditing(deps: EditingDeps) {
     } else if (message.type === "status") {
       const wasLocked = store.locked.value;
       store.setSubmitted(message.status === "submitted");
-      if (!store.reviewing && store.locked.value && !wasLocked) notices.alert("This topic was submitted and is now read-only.");
-      if (!store.reviewing && !store.locked.value && wasLocked) notices.status("This topic was reopened: you can edit it again.");
+      if (!store.reviewing && store.locked.value && !wasLocked)
+        notices.alert("This topic was submitted and is now read-only.");
+      if (!store.reviewing && !store.locked.value && wasLocked)
+        notices.status("This topic was reopened: you can edit it again.");
     }
     for (const listener of messageListeners) listener(message);
   }
@@ -201,7 +231,11 @@ export function createEditing(deps: EditingDeps) {
     queue,
     sync,
     send,
-    op(operation: Operation, description: string, options?: EditCallbacks & { creates?: Edit["creates"] }) {
+    op(
+      operation: Operation,
+      description: string,
+      options?: EditCallbacks & { creates?: Edit["creates"] },
+    ) {
       return send({ kind: "op", operation }, description, options);
     },
     onApplied(listener: (applied: Applied, own: boolean) => void) {
@@ -216,7 +250,12 @@ export function createEditing(deps: EditingDeps) {
       reconnectListeners.push(listener);
     },
     /** Accept every open suggestion scoring at least `threshold`: one request, each acceptance its own change. */
-    acceptAbove(threshold: number, kinds: SuggestionKind[], description: string, options?: EditCallbacks) {
+    acceptAbove(
+      threshold: number,
+      kinds: SuggestionKind[],
+      description: string,
+      options?: EditCallbacks,
+    ) {
       return send({ kind: "acceptAbove", threshold, kinds }, description, options);
     },
     /** Accept or reject these suggestions: one request, one change, one undo step. */

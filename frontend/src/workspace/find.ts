@@ -37,6 +37,13 @@ export function createFind(documents: readonly { id: Id; tokens: readonly string
     hits,
     byDocument,
     current,
+    /** Open the bar (Ctrl+F); the field then takes the focus. */
+    show() {
+      open.value = true;
+    },
+    search(text: string) {
+      query.value = text;
+    },
     next: () => step(1),
     prev: () => step(-1),
     close() {

@@ -5,20 +5,25 @@
 import { reactive, shallowRef, type ShallowRef } from "vue";
 
 export interface KeyedChoice<T> {
-  readonly value: Readonly<ShallowRef<T | null>>;
+  /** The chosen value, read like a ref's: a render or computed that reads it follows it. */
+  readonly value: T | null;
   set(next: T | null): void;
   is(candidate: T): boolean;
 }
 
 export function keyedChoice<T>(): KeyedChoice<T> {
-  const value = shallowRef<T | null>(null);
+  const chosenValue: ShallowRef<T | null> = shallowRef<T | null>(null);
   const chosen = reactive(new Set<T>()) as Set<T>;
   return {
-    value,
+    // A getter over the ref, so readers say `nav.current.value`, not `.value.value`.
+    get value() {
+      return chosenValue.value;
+    },
     set(next) {
-      if (next === value.value) return;
-      if (value.value !== null) chosen.delete(value.value);
-      value.value = next;
+      const old = chosenValue.value;
+      if (next === old) return;
+      if (old !== null) chosen.delete(old);
+      chosenValue.value = next;
       if (next !== null) chosen.add(next);
     },
     is: (candidate) => chosen.has(candidate),

@@ -35,11 +35,20 @@ export interface TreeSource {
 
 export function treeRows(source: TreeSource): TreeRow[] {
   const rows: TreeRow[] = [];
-  const roots = [...source.clusterIds].filter((id) => (source.parents(id)?.size ?? 0) === 0).sort((a, b) => a - b);
+  const roots = [...source.clusterIds]
+    .filter((id) => (source.parents(id)?.size ?? 0) === 0)
+    .sort((a, b) => a - b);
   const visit = (id: Id, parent: Id | null, depth: number, path: string, onPath: Set<Id>) => {
     const children = [...(source.children(id) ?? [])].sort((a, b) => a - b);
     const expanded = children.length > 0 && !source.collapsed(id);
-    rows.push({ key: path, cluster: id, parent, depth, hasChildren: children.length > 0, expanded });
+    rows.push({
+      key: path,
+      cluster: id,
+      parent,
+      depth,
+      hasChildren: children.length > 0,
+      expanded,
+    });
     if (expanded) {
       onPath.add(id);
       for (const child of children) {

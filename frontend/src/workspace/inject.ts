@@ -51,7 +51,8 @@ export function provideWorkspace(ws: Workspace): void {
 
 function injected<T>(key: InjectionKey<T>): T {
   const value = inject(key);
-  if (value === undefined) throw new Error(`No ${key.description} here: it is provided inside a workspace view only.`);
+  if (value === undefined)
+    throw new Error(`No ${key.description} here: it is provided inside a workspace view only.`);
   return value;
 }
 

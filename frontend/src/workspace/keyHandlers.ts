@@ -10,7 +10,15 @@ import type { Workspace } from "./workspace";
 
 export type KeyHandlerDeps = Pick<
   Workspace,
-  "commands" | "nav" | "ui" | "events" | "notices" | "store" | "suggestions" | "reviewing" | "assignment"
+  | "commands"
+  | "nav"
+  | "ui"
+  | "events"
+  | "notices"
+  | "store"
+  | "suggestions"
+  | "reviewing"
+  | "assignment"
 >;
 
 export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<CommandId, KeyHandler>> {
@@ -19,7 +27,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
    * unticked); else the type goes to the new link or the current one. */
   const typeKey = (index: number) => {
     let chosen: Link[] = [];
-    if (nav.anaphor.value.value === null && ui.chosenLinks.size > 0) {
+    if (nav.anaphor.value === null && ui.chosenLinks.size > 0) {
       chosen = [...ui.chosenLinks].flatMap((key) => store.state.value.links.get(key) ?? []);
       ui.chosenLinks.clear();
     }
@@ -31,10 +39,12 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
   };
   // Selecting a cluster changes only colours: say which one it is.
   const announceSelected = () => {
-    const selected = nav.selected.value.value;
+    const selected = nav.selected.value;
     if (selected === null) return;
     const size = store.state.value.clusters.get(selected)?.members.size ?? 0;
-    notices.announce(`Selected ${commands.clusterLabel(selected)}, ${size === 1 ? "1 mention" : `${size} mentions`}.`);
+    notices.announce(
+      `Selected ${commands.clusterLabel(selected)}, ${size === 1 ? "1 mention" : `${size} mentions`}.`,
+    );
   };
   return {
     assign: () => commands.assignCurrent(false),
@@ -52,7 +62,10 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     nextUnassigned: () => {
       if (!nav.toNextUndone()) notices.status("Every mention is done.");
     },
-    merge: withSelected("merge it into another", (cluster) => (ui.picker = { mode: "merge", cluster })),
+    merge: withSelected(
+      "merge it into another",
+      (cluster) => (ui.picker = { mode: "merge", cluster }),
+    ),
     split: () => {
       const ticked = [...ui.ticked];
       if (ticked.length > 0) {
@@ -60,16 +73,26 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
         commands.split(ticked);
         return;
       }
-      const mention = nav.current.value.value;
+      const mention = nav.current.value;
       const cluster = mention === null ? undefined : store.state.value.mentionCluster.get(mention);
       if (mention === null || cluster === undefined) {
-        notices.status("Tick members of the selected cluster (or go to a mention in a cluster), then press S to split them off.");
+        notices.status(
+          "Tick members of the selected cluster (or go to a mention in a cluster), then press S to split them off.",
+        );
       } else if ((store.state.value.clusters.get(cluster)?.members.size ?? 0) < 2) {
-        notices.status(`${commands.mentionLabel(mention)} is alone in its cluster: nothing to split off.`);
+        notices.status(
+          `${commands.mentionLabel(mention)} is alone in its cluster: nothing to split off.`,
+        );
       } else commands.split([mention]);
     },
-    setParent: withSelected("give it a parent", (cluster) => (ui.picker = { mode: "parent", cluster })),
-    addParent: withSelected("add a parent to it", (cluster) => (ui.picker = { mode: "addParent", cluster })),
+    setParent: withSelected(
+      "give it a parent",
+      (cluster) => (ui.picker = { mode: "parent", cluster }),
+    ),
+    addParent: withSelected(
+      "add a parent to it",
+      (cluster) => (ui.picker = { mode: "addParent", cluster }),
+    ),
     moveToRoot: withSelected("move it to the top level", (cluster) => {
       if ((store.state.value.parents.get(cluster)?.size ?? 0) === 0) {
         notices.status(`${commands.clusterLabel(cluster)} is already at the top level.`);
@@ -90,7 +113,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     escape: () => {
       // A pending anaphor goes with one Escape, messages or not: marking it shows a message,
       // so closing messages first made cancelling it take two presses.
-      if (nav.anaphor.value.value !== null) {
+      if (nav.anaphor.value !== null) {
         nav.anaphor.set(null);
         notices.clear();
         notices.status("No anaphor selected.");
@@ -131,7 +154,7 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     similarMentions: () => {
       // the key moment, for the panel's key-to-screen figure (bench/corpus_panel.py)
       performance.mark("similar-key");
-      ui.similar = ui.similar ? null : { mention: nav.current.value.value };
+      ui.similar = ui.similar ? null : { mention: nav.current.value };
     },
     questions: () => {
       ui.questions = !ui.questions;
@@ -146,7 +169,9 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     },
     // Ctrl+Alt+k (Alt+k is a second link type), by the physical digit key (keyString): attribute k-1 of the project's list.
     cycleAttribute: (event) => {
-      const digit = Number(("code" in event && event.code ? event.code.replace("Digit", "") : "") || event.key);
+      const digit = Number(
+        ("code" in event && event.code ? event.code.replace("Digit", "") : "") || event.key,
+      );
       if (digit >= 1 && digit <= 9) commands.notes.cycleAttribute(digit - 1);
     },
     decideType: () => {
@@ -155,7 +180,9 @@ export function workspaceKeyHandlers(deps: KeyHandlerDeps): Partial<Record<Comma
     },
     toggleArcs: () => {
       ui.allArcs = !ui.allArcs;
-      notices.status(ui.allArcs ? "Drawing every link." : "Drawing the links of the current mention only.");
+      notices.status(
+        ui.allArcs ? "Drawing every link." : "Drawing the links of the current mention only.",
+      );
     },
   };
 }

@@ -10,7 +10,8 @@ export function linksOfMention(state: AnnotationState, mention: Id): Link[] {
   const start = (id: Id) => state.mentions.get(id)?.spans[0]?.[0] ?? 0;
   const other = (link: Link) => otherEnd(link, mention);
   return keyedLinks(state, mention).sort(
-    (a, b) => start(other(a)) - start(other(b)) || a.type.localeCompare(b.type) || a.anaphor - b.anaphor,
+    (a, b) =>
+      start(other(a)) - start(other(b)) || a.type.localeCompare(b.type) || a.anaphor - b.anaphor,
   );
 }
 
@@ -30,7 +31,12 @@ export function otherEnd(link: Link, mention: Id): Id {
 
 /** The link `delta` places from `current` in `links` (wrapping); the first (or last) when
  * `current` is not among them. */
-export function stepLink(links: readonly Link[], current: string | null, delta: 1 | -1, key: (link: Link) => string): Link | null {
+export function stepLink(
+  links: readonly Link[],
+  current: string | null,
+  delta: 1 | -1,
+  key: (link: Link) => string,
+): Link | null {
   if (links.length === 0) return null;
   const at = current === null ? -1 : links.findIndex((link) => key(link) === current);
   if (at < 0) return delta > 0 ? links[0]! : links[links.length - 1]!;
@@ -39,7 +45,9 @@ export function stepLink(links: readonly Link[], current: string | null, delta: 
 
 /** The links between an anaphor and an antecedent (of any type). */
 export function pairLinks(state: AnnotationState, anaphor: Id, antecedent: Id): Link[] {
-  return keyedLinks(state, anaphor).filter((link) => link.anaphor === anaphor && link.antecedent === antecedent);
+  return keyedLinks(state, anaphor).filter(
+    (link) => link.anaphor === anaphor && link.antecedent === antecedent,
+  );
 }
 
 /** Give every link of `links` the type `type`: null when each has it already. */
@@ -53,7 +61,10 @@ export function retypeOperation(links: readonly Link[], type: LinkType): Operati
 }
 
 /** Sentence and word (both from 1) of `token`, given the document's sentences (sentencesOf). */
-export function tokenPlace(sentences: readonly (readonly [number, number])[], token: number): { sentence: number; word: number } {
+export function tokenPlace(
+  sentences: readonly (readonly [number, number])[],
+  token: number,
+): { sentence: number; word: number } {
   // Sentences are in text order: the last one starting at or before the token (a binary search,
   // as a novel's link list asks for thousands of places among thousands of sentences).
   let lo = 0;

@@ -21,7 +21,10 @@ export function proposalSpans(item: MentionSuggestionItem): Span[] {
 }
 
 /** Whether the document already has an active mention with exactly these spans. */
-export function hasMentionAt(mentions: readonly MentionLike[] | undefined, spans: readonly Span[]): boolean {
+export function hasMentionAt(
+  mentions: readonly MentionLike[] | undefined,
+  spans: readonly Span[],
+): boolean {
   return (mentions ?? []).some((m) => !m.rejected && sameSpans(m.spans, spans));
 }
 
@@ -36,7 +39,10 @@ export function proposalIsOpen(
 
 /** The mention the proposal sits after in its document (else the document's first), so that
  * making it current brings the proposal on screen; null in a document without mentions. */
-export function anchorMention(item: MentionSuggestionItem, mentionsOfDocument: readonly MentionLike[] | undefined): Id | null {
+export function anchorMention(
+  item: MentionSuggestionItem,
+  mentionsOfDocument: readonly MentionLike[] | undefined,
+): Id | null {
   const start = item.spans[0]![0];
   let before: MentionLike | null = null;
   let first: MentionLike | null = null;

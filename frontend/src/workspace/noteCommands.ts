@@ -31,7 +31,15 @@ export function nextValue(values: readonly string[], current: string | null): st
   return index + 1 < values.length ? values[index + 1]! : null;
 }
 
-export function createNoteCommands({ topic, store, nav, editing, notices, mentionLabel, clusterLabel }: NoteCommandDeps) {
+export function createNoteCommands({
+  topic,
+  store,
+  nav,
+  editing,
+  notices,
+  mentionLabel,
+  clusterLabel,
+}: NoteCommandDeps) {
   const state = () => store.state.value;
   const attributes = () => topic.project.attributes ?? [];
 
@@ -40,7 +48,7 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
   }
 
   function linkOf(mention: Id): Link | null {
-    const key = nav.link.value.value;
+    const key = nav.link.value;
     const chosen = key === null ? undefined : state().links.get(key);
     if (chosen && (chosen.anaphor === mention || chosen.antecedent === mention)) return chosen;
     return linksOfMention(state(), mention)[0] ?? null;
@@ -48,9 +56,10 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
 
   /** The link the keys act on, or null with a word on how to get one. */
   function currentLink(): Link | null {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     const link = mention === null ? null : linkOf(mention);
-    if (link === null) notices.status("Go to a mention with a link (K/J or click it) to write on its link.");
+    if (link === null)
+      notices.status("Go to a mention with a link (K/J or click it) to write on its link.");
     return link;
   }
 
@@ -64,17 +73,26 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
 
   function setLinkNote(link: Link, note: string): void {
     const { type, anaphor, antecedent } = link;
-    editing.op({ op: "set_link_note", type, anaphor, antecedent, note }, `change the note of ${linkLabel(link)}`);
+    editing.op(
+      { op: "set_link_note", type, anaphor, antecedent, note },
+      `change the note of ${linkLabel(link)}`,
+    );
   }
 
   function setLinkAttribute(link: Link, name: string, value: string | null): void {
     const { type, anaphor, antecedent } = link;
-    const what = value === null ? `clear ${name} of ${linkLabel(link)}` : `set ${name} of ${linkLabel(link)} to ${value}`;
+    const what =
+      value === null
+        ? `clear ${name} of ${linkLabel(link)}`
+        : `set ${name} of ${linkLabel(link)} to ${value}`;
     editing.op({ op: "set_link_attribute", type, anaphor, antecedent, name, value }, what);
   }
 
   function setClusterAttribute(cluster: Id, name: string, value: string | null): void {
-    const what = value === null ? `clear ${name} of ${clusterLabel(cluster)}` : `set ${name} of ${clusterLabel(cluster)} to ${value}`;
+    const what =
+      value === null
+        ? `clear ${name} of ${clusterLabel(cluster)}`
+        : `set ${name} of ${clusterLabel(cluster)} to ${value}`;
     editing.op({ op: "set_cluster_attribute", cluster, name, value }, what);
   }
 
@@ -86,10 +104,14 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
     const attribute = attributes()[index];
     if (attribute === undefined) {
       const count = attributes().length;
-      notices.status(count ? `This project has ${count} attribute${count === 1 ? "" : "s"}: Ctrl+Alt+1 to Ctrl+Alt+${count}.` : "This project defines no attributes.");
+      notices.status(
+        count
+          ? `This project has ${count} attribute${count === 1 ? "" : "s"}: Ctrl+Alt+1 to Ctrl+Alt+${count}.`
+          : "This project defines no attributes.",
+      );
       return;
     }
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     const link = topic.project.anaphora && mention !== null ? linkOf(mention) : null;
     if (link !== null) {
       const value = nextValue(attribute.values, linkAttribute(link, attribute.name));
@@ -97,9 +119,12 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
       notices.status(`${attribute.name} of ${linkLabel(link)}: ${value ?? "none"}.`);
       return;
     }
-    const cluster = topic.project.hierarchy ? nav.selected.value.value : null;
+    const cluster = topic.project.hierarchy ? nav.selected.value : null;
     if (cluster !== null && cluster >= 0 && state().clusters.has(cluster)) {
-      const value = nextValue(attribute.values, state().clusters.get(cluster)!.attributes.get(attribute.name) ?? null);
+      const value = nextValue(
+        attribute.values,
+        state().clusters.get(cluster)!.attributes.get(attribute.name) ?? null,
+      );
       setClusterAttribute(cluster, attribute.name, value);
       notices.status(`${attribute.name} of ${clusterLabel(cluster)}: ${value ?? "none"}.`);
       return;
@@ -111,7 +136,17 @@ export function createNoteCommands({ topic, store, nav, editing, notices, mentio
     );
   }
 
-  return { linkOf, currentLink, linkLabel, linkNote, linkAttribute, setLinkNote, setLinkAttribute, setClusterAttribute, cycleAttribute };
+  return {
+    linkOf,
+    currentLink,
+    linkLabel,
+    linkNote,
+    linkAttribute,
+    setLinkNote,
+    setLinkAttribute,
+    setClusterAttribute,
+    cycleAttribute,
+  };
 }
 
 export type NoteCommands = ReturnType<typeof createNoteCommands>;

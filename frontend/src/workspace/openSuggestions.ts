@@ -47,12 +47,13 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
     decision: (s) => state().decisions.get(s),
     hasCluster: (c) => state().clusters.has(c),
     hasEdge: (p, c) => state().edges.has(edgeKey(p, c)),
-    hasLink: (type, anaphor, antecedent) => state().links.has(linkKey({ type, anaphor, antecedent })),
+    hasLink: (type, anaphor, antecedent) =>
+      state().links.has(linkKey({ type, anaphor, antecedent })),
     mentionsOf: (document) => nav.mentionsByDocument.value.get(document),
   };
 
   const currentMembership = computed<OpenMembership | null>(() => {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === null || !project.hierarchy) return null;
     const item = index.value.byMention.get(mention);
     return item ? openMembership(item, source) : null;
@@ -60,9 +61,11 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
 
   /** Undecided or rejected link suggestions of the current mention, as anaphor first. */
   const currentLinks = computed<LinkItem[]>(() => {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === null || !project.anaphora) return [];
-    const list = (index.value.linksByMention.get(mention) ?? []).filter((item) => linkIsOpen(item, source));
+    const list = (index.value.linksByMention.get(mention) ?? []).filter((item) =>
+      linkIsOpen(item, source),
+    );
     const asAnaphor = (item: LinkItem) => (linkEnds(item)!.anaphor === mention ? 0 : 1);
     return list.sort((a, b) => asAnaphor(a) - asAnaphor(b) || b.score - a.score);
   });
@@ -71,7 +74,8 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
   const treeEdges = computed(() => {
     const byParent = new Map<Id, SuggestedEdge[]>();
     for (const item of index.value.edges) {
-      if (!item.valid || state().decisions.has(item.suggestion) || !edgeIsOpen(item, source)) continue;
+      if (!item.valid || state().decisions.has(item.suggestion) || !edgeIsOpen(item, source))
+        continue;
       const ends = edgeEnds(item)!;
       const list = byParent.get(ends.parent) ?? [];
       list.push({ item, ...ends });
@@ -83,12 +87,17 @@ export function createOpenSuggestions({ payload, topic, store, nav }: OpenSugges
 
   /** Link suggestions to draw as dashed arcs: undecided, allowed now. */
   const openLinks = computed(() =>
-    index.value.links.filter((item) => item.valid && !state().decisions.has(item.suggestion) && linkIsOpen(item, source)),
+    index.value.links.filter(
+      (item) => item.valid && !state().decisions.has(item.suggestion) && linkIsOpen(item, source),
+    ),
   );
 
   /** Proposed mentions to draw dashed in the text: undecided, allowed now, not there yet. */
   const openMentions = computed(() =>
-    index.value.mentions.filter((item) => item.valid && !state().decisions.has(item.suggestion) && mentionIsOpen(item, source)),
+    index.value.mentions.filter(
+      (item) =>
+        item.valid && !state().decisions.has(item.suggestion) && mentionIsOpen(item, source),
+    ),
   );
 
   // How many are open, for the panel: counted a moment after changes settle rather than in a

@@ -95,7 +95,7 @@ export function resolveLocalIds<T>(value: T, resolved: ReadonlyMap<Id, Id>): T {
     if (id === undefined) throw new UnresolvedLocalId(String(value));
     return id as T;
   }
-  if (Array.isArray(value)) return value.map((v) => resolveLocalIds(v, resolved)) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => resolveLocalIds(v, resolved)) as T;
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = resolveLocalIds(v, resolved);
@@ -122,10 +122,17 @@ export class OperationQueue {
     private readonly host: QueueHost,
     options: QueueOptions = {},
   ) {
-    this.status = options.status ?? { queued: 0, inFlight: false, offline: false, paused: null, retryAt: null };
+    this.status = options.status ?? {
+      queued: 0,
+      inFlight: false,
+      offline: false,
+      paused: null,
+      retryAt: null,
+    };
     this.backoff = options.backoffMs ?? defaultBackoff;
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-    this.clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+    this.clearTimer =
+      options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
     this.now = options.now ?? (() => Date.now());
   }
 
@@ -219,7 +226,8 @@ export class OperationQueue {
   /** Handle a failed send; true to go on with the next edit, false to stop the pump. */
   private async handleFailure(edit: Edit, error: unknown): Promise<boolean> {
     const retryable =
-      error instanceof NetworkError || (error instanceof ApiError && RETRYABLE_STATUSES.has(error.status));
+      error instanceof NetworkError ||
+      (error instanceof ApiError && RETRYABLE_STATUSES.has(error.status));
     if (retryable) {
       edit.attempts += 1;
       this.status.offline = error instanceof NetworkError;

@@ -7,12 +7,37 @@
 import type { EdgeItem, Id, LinkItem, LinkType } from "../api/types";
 import { LINK_TYPES } from "../api/types";
 import type { Focus } from "./suggestionFocus";
-import { edgeEnds, edgeIsOpen, type LinkEnds, linkEnds, linkIsOpen, type MappingSource, type OpenMembership, openMembership, type SuggestionIndex } from "./suggestionModel";
+import {
+  edgeEnds,
+  edgeIsOpen,
+  type LinkEnds,
+  linkEnds,
+  linkIsOpen,
+  type MappingSource,
+  type OpenMembership,
+  openMembership,
+  type SuggestionIndex,
+} from "./suggestionModel";
 
 export type Question =
   | { kind: "membership"; suggestion: Id; score: number; uncertainty: number; open: OpenMembership }
-  | { kind: "edge"; suggestion: Id; score: number; uncertainty: number; item: EdgeItem; parent: Id; child: Id }
-  | { kind: "link"; suggestion: Id; score: number; uncertainty: number; item: LinkItem; ends: LinkEnds };
+  | {
+      kind: "edge";
+      suggestion: Id;
+      score: number;
+      uncertainty: number;
+      item: EdgeItem;
+      parent: Id;
+      child: Id;
+    }
+  | {
+      kind: "link";
+      suggestion: Id;
+      score: number;
+      uncertainty: number;
+      item: LinkItem;
+      ends: LinkEnds;
+    };
 
 /** What the order of the questions reads. */
 export type Ranked = Pick<Question, "kind" | "suggestion" | "score" | "uncertainty">;
@@ -27,25 +52,50 @@ export interface QuestionScope {
 
 /** Every suggestion not decided yet (a rejected one was answered already) that would still
  * change the annotation and that the rules allow, most uncertain first. */
-export function openQuestions(index: SuggestionIndex, source: MappingSource, scope: QuestionScope): Question[] {
+export function openQuestions(
+  index: SuggestionIndex,
+  source: MappingSource,
+  scope: QuestionScope,
+): Question[] {
   const out: Question[] = [];
   const undecided = (id: Id) => source.decision(id) === undefined;
   if (scope.hierarchy) {
     for (const item of index.byMention.values()) {
       if (!undecided(item.suggestion)) continue;
       const open = openMembership(item, source);
-      if (open) out.push({ kind: "membership", suggestion: item.suggestion, score: item.score, uncertainty: item.uncertainty, open });
+      if (open)
+        out.push({
+          kind: "membership",
+          suggestion: item.suggestion,
+          score: item.score,
+          uncertainty: item.uncertainty,
+          open,
+        });
     }
     for (const item of index.edges) {
       if (!item.valid || !undecided(item.suggestion) || !edgeIsOpen(item, source)) continue;
       const ends = edgeEnds(item)!;
-      out.push({ kind: "edge", suggestion: item.suggestion, score: item.score, uncertainty: item.uncertainty, item, ...ends });
+      out.push({
+        kind: "edge",
+        suggestion: item.suggestion,
+        score: item.score,
+        uncertainty: item.uncertainty,
+        item,
+        ...ends,
+      });
     }
   }
   if (scope.anaphora) {
     for (const item of index.links) {
       if (!item.valid || !undecided(item.suggestion) || !linkIsOpen(item, source)) continue;
-      out.push({ kind: "link", suggestion: item.suggestion, score: item.score, uncertainty: item.uncertainty, item, ends: linkEnds(item)! });
+      out.push({
+        kind: "link",
+        suggestion: item.suggestion,
+        score: item.score,
+        uncertainty: item.uncertainty,
+        item,
+        ends: linkEnds(item)!,
+      });
     }
   }
   return out.sort(compareQuestions);

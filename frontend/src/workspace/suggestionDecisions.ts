@@ -13,7 +13,14 @@ import type { Notices } from "./stores/notices";
 import { proposalSpans } from "./mentionSuggestions";
 import type { Focus } from "./suggestionFocus";
 import { groupLabel, type SuggestionGroup } from "./suggestionGroups";
-import { type BulkCount, edgeEnds, formatScore, linkEnds, membershipOperation, type OpenMembership } from "./suggestionModel";
+import {
+  type BulkCount,
+  edgeEnds,
+  formatScore,
+  linkEnds,
+  membershipOperation,
+  type OpenMembership,
+} from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
 
 export interface SuggestionDecisionDeps {
@@ -37,7 +44,20 @@ export interface SuggestionDecisionDeps {
 }
 
 export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
-  const { topic, store, nav, editing, notices, commands, focus, chooseNextLink, chooseNextMention, counts, noSuggestionsText, refresh } = deps;
+  const {
+    topic,
+    store,
+    nav,
+    editing,
+    notices,
+    commands,
+    focus,
+    chooseNextLink,
+    chooseNextMention,
+    counts,
+    noSuggestionsText,
+    refresh,
+  } = deps;
   const state = () => store.state.value;
 
   function describe(focus: Focus): string {
@@ -59,7 +79,7 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
 
   function acceptMembership(open: OpenMembership): void {
     const mention = open.mention;
-    const previousSelection = nav.selected.value.value;
+    const previousSelection = nav.selected.value;
     let target = open.target;
     let creates: { local: Id; kind: "cluster" } | undefined;
     if (target === null) {
@@ -71,7 +91,11 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
     const local = target;
     nav.pendingAssign.set(mention, local);
     nav.selected.set(local);
-    const operation: Operation = { op: "accept_suggestion", suggestion: open.item.suggestion, operation: membershipOperation(open) };
+    const operation: Operation = {
+      op: "accept_suggestion",
+      suggestion: open.item.suggestion,
+      operation: membershipOperation(open),
+    };
     let advancedTo: Id | null = mention;
     editing.op(operation, `accept ${describe({ kind: "membership", open })}`, {
       creates,
@@ -79,18 +103,19 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
         if (nav.pendingAssign.get(mention) === local) nav.pendingAssign.delete(mention);
         if (creates) nav.pendingClusters.delete(local);
         const created = applied.created["cluster"];
-        if (creates && created !== undefined && nav.selected.value.value === local) nav.selected.set(created);
+        if (creates && created !== undefined && nav.selected.value === local)
+          nav.selected.set(created);
       },
       failed() {
         if (nav.pendingAssign.get(mention) === local) nav.pendingAssign.delete(mention);
         if (creates) nav.pendingClusters.delete(local);
-        if (nav.selected.value.value === local) nav.selected.set(previousSelection);
-        if (nav.current.value.value === advancedTo) nav.current.set(mention);
+        if (nav.selected.value === local) nav.selected.set(previousSelection);
+        if (nav.current.value === advancedTo) nav.current.set(mention);
       },
     });
     if (store.locked.value) return;
     if (!nav.toNextUndone()) nav.step(1);
-    advancedTo = nav.current.value.value;
+    advancedTo = nav.current.value;
   }
 
   function accept(f: Focus): void {
@@ -102,15 +127,22 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
     }
     if (f.kind === "mention") {
       // The new mention becomes current: its suggested links come with the next fetch.
-      editing.op({ op: "accept_suggestion", suggestion: item.suggestion, operation: item.operation }, `accept ${describe(f)}`, {
-        done(applied) {
-          const created = applied.created["mention"];
-          if (created !== undefined) nav.current.set(created);
+      editing.op(
+        { op: "accept_suggestion", suggestion: item.suggestion, operation: item.operation },
+        `accept ${describe(f)}`,
+        {
+          done(applied) {
+            const created = applied.created["mention"];
+            if (created !== undefined) nav.current.set(created);
+          },
         },
-      });
+      );
       return;
     }
-    editing.op({ op: "accept_suggestion", suggestion: item.suggestion, operation: item.operation }, `accept ${describe(f)}`);
+    editing.op(
+      { op: "accept_suggestion", suggestion: item.suggestion, operation: item.operation },
+      `accept ${describe(f)}`,
+    );
     if (f.kind === "link") chooseNextLink(item.suggestion);
   }
 
@@ -123,9 +155,17 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
       notices.status(`Not accepted: ${item.reason}`);
       return;
     }
-    const operation: Operation = { op: "add_link", type, anaphor: e.anaphor, antecedent: e.antecedent };
+    const operation: Operation = {
+      op: "add_link",
+      type,
+      anaphor: e.anaphor,
+      antecedent: e.antecedent,
+    };
     const what = `the suggested link ${commands.mentionLabel(e.anaphor)} → ${commands.mentionLabel(e.antecedent)} as ${type}`;
-    editing.op({ op: "accept_suggestion", suggestion: item.suggestion, operation }, `accept ${what}`);
+    editing.op(
+      { op: "accept_suggestion", suggestion: item.suggestion, operation },
+      `accept ${what}`,
+    );
   }
 
   function reject(f: Focus): void {
@@ -141,7 +181,9 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
 
   function nothingHere(): void {
     const open = counts.value.total;
-    notices.status(open ? "No suggestion for this mention: G goes to the next one." : noSuggestionsText());
+    notices.status(
+      open ? "No suggestion for this mention: G goes to the next one." : noSuggestionsText(),
+    );
   }
 
   function acceptFocused(): void {
@@ -165,7 +207,8 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
         const text = done
           ? `Accepted ${done} suggestion${done === 1 ? "" : "s"} (each one undo step).`
           : "No suggestion at or above that score was left to accept.";
-        if (skipped.length) notices.alert(`${text} ${skipped.length} could not be applied:`, skipped.slice(0, 8));
+        if (skipped.length)
+          notices.alert(`${text} ${skipped.length} could not be applied:`, skipped.slice(0, 8));
         else notices.status(text);
         refresh();
       },
@@ -178,7 +221,9 @@ export function createSuggestionDecisions(deps: SuggestionDecisionDeps) {
     const ids = decision === "accepted" ? group.acceptable : group.all;
     const label = groupLabel(group, ids.length);
     if (ids.length === 0) {
-      notices.status(`No open ${groupLabel(group)} to ${decision === "accepted" ? "accept" : "reject"}.`);
+      notices.status(
+        `No open ${groupLabel(group)} to ${decision === "accepted" ? "accept" : "reject"}.`,
+      );
       return;
     }
     const verb = decision === "accepted" ? "accept" : "reject";

@@ -9,7 +9,15 @@ import type { OpenSuggestions } from "./openSuggestions";
 import type { AnnotationStore } from "./stores/annotation";
 import type { NavigationStore } from "./stores/navigation";
 import type { Notices } from "./stores/notices";
-import { linkEnds, mentionIsOpen, nextEntry, type OpenMembership, openMembership, sortWalk, type WalkEntry } from "./suggestionModel";
+import {
+  linkEnds,
+  mentionIsOpen,
+  nextEntry,
+  type OpenMembership,
+  openMembership,
+  sortWalk,
+  type WalkEntry,
+} from "./suggestionModel";
 import type { TopicModel } from "./topicModel";
 
 /** A suggestion the keys act on. */
@@ -31,7 +39,14 @@ export interface SuggestionFocusDeps {
 
 const EMPTY: readonly Id[] = Object.freeze([]);
 
-export function createSuggestionFocus({ open, topic, store, nav, notices, noSuggestionsText }: SuggestionFocusDeps) {
+export function createSuggestionFocus({
+  open,
+  topic,
+  store,
+  nav,
+  notices,
+  noSuggestionsText,
+}: SuggestionFocusDeps) {
   const project = topic.project;
   const state = () => store.state.value;
   const { index, source, currentMembership, currentLinks, openLinks, openMentions } = open;
@@ -45,7 +60,7 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
 
   function chosenProposal(): MentionSuggestionItem | null {
     const c = chosenMention.value;
-    if (c === null || c.at !== nav.current.value.value) return null;
+    if (c === null || c.at !== nav.current.value) return null;
     const entry = index.value.byId.get(c.suggestion);
     if (entry?.kind !== "mention") return null;
     const item = entry.item as MentionSuggestionItem;
@@ -56,13 +71,15 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
     const proposal = chosenProposal();
     if (proposal) return { kind: "mention", item: proposal };
     const c = chosen.value;
-    if (c !== null && c.mention === nav.current.value.value) {
+    if (c !== null && c.mention === nav.current.value) {
       const item = currentLinks.value.find((l) => l.suggestion === c.suggestion);
       if (item) return { kind: "link", item };
     }
     const membership = currentMembership.value;
     if (membership) return { kind: "membership", open: membership };
-    const first = currentLinks.value.find((l) => state().decisions.get(l.suggestion) !== "rejected") ?? currentLinks.value[0];
+    const first =
+      currentLinks.value.find((l) => state().decisions.get(l.suggestion) !== "rejected") ??
+      currentLinks.value[0];
     return first ? { kind: "link", item: first } : null;
   });
 
@@ -73,7 +90,7 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
     if (f.kind === "membership") return f.open.fellows;
     if (f.kind === "link") {
       const ends = linkEnds(f.item)!;
-      return [ends.anaphor === nav.current.value.value ? ends.antecedent : ends.anaphor];
+      return [ends.anaphor === nav.current.value ? ends.antecedent : ends.anaphor];
     }
     return EMPTY;
   });
@@ -85,14 +102,16 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
 
   /** After deciding on a link, the next suggested link of the same mention gets the keys. */
   function chooseNextLink(decided: Id): void {
-    const mention = nav.current.value.value;
-    const next = currentLinks.value.find((l) => l.suggestion !== decided && !state().decisions.has(l.suggestion));
+    const mention = nav.current.value;
+    const next = currentLinks.value.find(
+      (l) => l.suggestion !== decided && !state().decisions.has(l.suggestion),
+    );
     chosen.value = next && mention !== null ? { suggestion: next.suggestion, mention } : null;
   }
 
   /** Hand the keys to a proposed mention (a click on it, G, or the next after a decision). */
   function chooseMention(item: MentionSuggestionItem): void {
-    chosenMention.value = { suggestion: item.suggestion, at: nav.current.value.value };
+    chosenMention.value = { suggestion: item.suggestion, at: nav.current.value };
   }
 
   function readingKeys(): ReadingKeys {
@@ -112,19 +131,20 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       chosenMention.value = null;
       return;
     }
-    const key = (item: MentionSuggestionItem) => [topic.documentIndex.get(item.document) ?? 0, item.spans[0]![0]] as const;
+    const key = (item: MentionSuggestionItem) =>
+      [topic.documentIndex.get(item.document) ?? 0, item.spans[0]![0]] as const;
     const [d0, s0] = key(at);
     const after = list
       .map((item) => ({ item, k: key(item) }))
       .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1])
       .find(({ k }) => k[0] > d0 || (k[0] === d0 && k[1] > s0));
-    if (after) chosenMention.value = { suggestion: after.item.suggestion, at: nav.current.value.value };
+    if (after) chosenMention.value = { suggestion: after.item.suggestion, at: nav.current.value };
     else chosenMention.value = null;
   }
 
   function chooseLink(item: LinkItem): void {
     const ends = linkEnds(item)!;
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     const at = mention === ends.antecedent ? ends.antecedent : ends.anaphor;
     if (mention !== at) nav.current.set(at);
     chosen.value = { suggestion: item.suggestion, mention: at };
@@ -138,26 +158,52 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       for (const item of index.value.byMention.values()) {
         if (state().decisions.has(item.suggestion) || !openMembership(item, source)) continue;
         const p = position.get(item.mention);
-        if (p !== undefined) entries.push({ suggestion: item.suggestion, kind: "membership", mention: item.mention, position: p, rank: 0 });
+        if (p !== undefined)
+          entries.push({
+            suggestion: item.suggestion,
+            kind: "membership",
+            mention: item.mention,
+            position: p,
+            rank: 0,
+          });
       }
     }
     for (const item of openLinks.value) {
       const ends = linkEnds(item)!;
       const p = position.get(ends.anaphor);
-      if (p !== undefined) entries.push({ suggestion: item.suggestion, kind: "link", mention: ends.anaphor, position: p, rank: 1 + (position.get(ends.antecedent) ?? 0) / 1e6 });
+      if (p !== undefined)
+        entries.push({
+          suggestion: item.suggestion,
+          kind: "link",
+          mention: ends.anaphor,
+          position: p,
+          rank: 1 + (position.get(ends.antecedent) ?? 0) / 1e6,
+        });
     }
     const keys = openMentions.value.length ? readingKeys() : [];
     for (const item of openMentions.value) {
       const p = walkPosition(topic.documentIndex.get(item.document) ?? 0, item.spans[0]![0], keys);
-      entries.push({ suggestion: item.suggestion, kind: "mention", mention: -1, position: p, rank: 0 });
+      entries.push({
+        suggestion: item.suggestion,
+        kind: "mention",
+        mention: -1,
+        position: p,
+        rank: 0,
+      });
     }
     sortWalk(entries);
-    const cur = nav.current.value.value;
+    const cur = nav.current.value;
     const f = focus.value;
-    const focused = f === null ? null : f.kind === "membership" ? f.open.item.suggestion : f.item.suggestion;
+    const focused =
+      f === null ? null : f.kind === "membership" ? f.open.item.suggestion : f.item.suggestion;
     const onCurrent =
-      f !== null && entries.some((e) => e.suggestion === focused && (e.mention === cur || e.kind === "mention"));
-    const entry = nextEntry(entries, cur === null ? -1 : (position.get(cur) ?? -1), onCurrent ? focused : null);
+      f !== null &&
+      entries.some((e) => e.suggestion === focused && (e.mention === cur || e.kind === "mention"));
+    const entry = nextEntry(
+      entries,
+      cur === null ? -1 : (position.get(cur) ?? -1),
+      onCurrent ? focused : null,
+    );
     if (!entry) {
       notices.status(noSuggestionsText());
       return;
@@ -171,15 +217,20 @@ export function createSuggestionFocus({ open, topic, store, nav, notices, noSugg
       return;
     }
     nav.current.set(entry.mention);
-    chosen.value = entry.kind === "link" ? { suggestion: entry.suggestion, mention: entry.mention } : null;
+    chosen.value =
+      entry.kind === "link" ? { suggestion: entry.suggestion, mention: entry.mention } : null;
     chosenMention.value = null;
   }
 
   // Choosing a link belongs to the mention it was chosen at.
-  watch(nav.current.value, (mention) => {
-    if (chosen.value !== null && chosen.value.mention !== mention) chosen.value = null;
-    if (chosenMention.value !== null && chosenMention.value.at !== mention) chosenMention.value = null;
-  });
+  watch(
+    () => nav.current.value,
+    (mention) => {
+      if (chosen.value !== null && chosen.value.mention !== mention) chosen.value = null;
+      if (chosenMention.value !== null && chosenMention.value.at !== mention)
+        chosenMention.value = null;
+    },
+  );
 
   return {
     focus,

@@ -8,7 +8,15 @@
 
 import type { Id, LinkType, SuggestionKind } from "../api/types";
 import { LINK_TYPES } from "../api/types";
-import { edgeIsOpen, linkEnds, linkIsOpen, type MappingSource, mentionIsOpen, openMembership, type SuggestionIndex } from "./suggestionModel";
+import {
+  edgeIsOpen,
+  linkEnds,
+  linkIsOpen,
+  type MappingSource,
+  mentionIsOpen,
+  openMembership,
+  type SuggestionIndex,
+} from "./suggestionModel";
 
 export interface SuggestionGroup {
   /** "link:COREFERENCE", "mention", "membership", "edge". */
@@ -39,26 +47,37 @@ export function groupLabel(group: Pick<SuggestionGroup, "kind" | "type">, count 
 export function suggestionGroups(index: SuggestionIndex, source: MappingSource): SuggestionGroup[] {
   const groups = new Map<string, SuggestionGroup>();
   const undecided = (id: Id) => source.decision(id) === undefined;
-  const take = (kind: SuggestionKind, type: LinkType | null, id: Id, valid: boolean, reason: string) => {
+  const take = (
+    kind: SuggestionKind,
+    type: LinkType | null,
+    id: Id,
+    valid: boolean,
+    reason: string,
+  ) => {
     const key = type ? `link:${type}` : kind;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { key, kind, type, acceptable: [], all: [], refused: [] }));
+    if (!group)
+      groups.set(key, (group = { key, kind, type, acceptable: [], all: [], refused: [] }));
     group.all.push(id);
     if (valid) group.acceptable.push(id);
     else group.refused.push(reason);
   };
   for (const item of index.byMention.values()) {
-    if (undecided(item.suggestion) && openMembership(item, source)) take("membership", null, item.suggestion, true, "");
+    if (undecided(item.suggestion) && openMembership(item, source))
+      take("membership", null, item.suggestion, true, "");
   }
   for (const item of index.edges) {
-    if (undecided(item.suggestion) && edgeIsOpen(item, source)) take("edge", null, item.suggestion, item.valid, item.reason);
+    if (undecided(item.suggestion) && edgeIsOpen(item, source))
+      take("edge", null, item.suggestion, item.valid, item.reason);
   }
   for (const item of index.mentions) {
-    if (undecided(item.suggestion) && mentionIsOpen(item, source)) take("mention", null, item.suggestion, item.valid, item.reason);
+    if (undecided(item.suggestion) && mentionIsOpen(item, source))
+      take("mention", null, item.suggestion, item.valid, item.reason);
   }
   for (const item of index.links) {
     const ends = linkEnds(item);
-    if (ends && undecided(item.suggestion) && linkIsOpen(item, source)) take("link", ends.type, item.suggestion, item.valid, item.reason);
+    if (ends && undecided(item.suggestion) && linkIsOpen(item, source))
+      take("link", ends.type, item.suggestion, item.valid, item.reason);
   }
   // Link types in the scheme's order (the keys 1-5), then the other kinds.
   const order = [...LINK_TYPES.map((t) => `link:${t}`), "mention", "membership", "edge"];

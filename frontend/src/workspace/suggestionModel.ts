@@ -37,7 +37,11 @@ export interface MappingSource {
 }
 
 /** The annotator's cluster holding most of `members` (not counting `exclude`); ties: lowest id. */
-export function majorityCluster(members: readonly Id[], exclude: Id | null, clusterOf: (m: Id) => Id | undefined): Id | null {
+export function majorityCluster(
+  members: readonly Id[],
+  exclude: Id | null,
+  clusterOf: (m: Id) => Id | undefined,
+): Id | null {
   const counts = new Map<Id, number>();
   for (const m of members) {
     if (m === exclude) continue;
@@ -121,7 +125,9 @@ export interface LinkEnds {
 
 export function linkEnds(item: LinkItem): LinkEnds | null {
   const op = item.operation;
-  return op.op === "add_link" ? { type: op.type, anaphor: op.anaphor, antecedent: op.antecedent } : null;
+  return op.op === "add_link"
+    ? { type: op.type, anaphor: op.anaphor, antecedent: op.antecedent }
+    : null;
 }
 
 export function linkIsOpen(item: LinkItem, source: MappingSource): boolean {
@@ -138,13 +144,20 @@ export interface SuggestionIndex {
   links: LinkItem[];
   /** mention -> the link suggestions it is the anaphor or antecedent of */
   linksByMention: Map<Id, LinkItem[]>;
-  byId: Map<Id, { kind: SuggestionKind; item: MembershipItem | EdgeItem | LinkItem | MentionSuggestionItem }>;
+  byId: Map<Id, { kind: SuggestionKind; item: MembershipItem | EdgeItem | MentionSuggestionItem }>;
   /** Proposed new mentions, best score first. */
   mentions: MentionSuggestionItem[];
 }
 
 export function indexSuggestions(payload: SuggestionsPayload | null): SuggestionIndex {
-  const index: SuggestionIndex = { byMention: new Map(), edges: [], links: [], linksByMention: new Map(), byId: new Map(), mentions: [] };
+  const index: SuggestionIndex = {
+    byMention: new Map(),
+    edges: [],
+    links: [],
+    linksByMention: new Map(),
+    byId: new Map(),
+    mentions: [],
+  };
   if (!payload) return index;
   for (const item of payload.memberships) {
     const seen = index.byMention.get(item.mention);
@@ -191,7 +204,12 @@ export interface BulkCount {
 
 /** How many undecided open suggestions score at least `threshold`, per kind (what
  * accept-above would take, before the edges that new clusters make mappable). */
-export function countAbove(index: SuggestionIndex, source: MappingSource, threshold: number, kinds: ReadonlySet<SuggestionKind>): BulkCount {
+export function countAbove(
+  index: SuggestionIndex,
+  source: MappingSource,
+  threshold: number,
+  kinds: ReadonlySet<SuggestionKind>,
+): BulkCount {
   const count: BulkCount = { membership: 0, edge: 0, link: 0, mention: 0, refused: 0, total: 0 };
   const take = (kind: SuggestionKind, valid: boolean) => {
     count[kind] += 1;
@@ -201,22 +219,26 @@ export function countAbove(index: SuggestionIndex, source: MappingSource, thresh
   const undecided = (id: Id) => source.decision(id) === undefined;
   if (kinds.has("membership")) {
     for (const item of index.byMention.values()) {
-      if (item.score >= threshold && undecided(item.suggestion) && openMembership(item, source)) take("membership", true);
+      if (item.score >= threshold && undecided(item.suggestion) && openMembership(item, source))
+        take("membership", true);
     }
   }
   if (kinds.has("edge")) {
     for (const item of index.edges) {
-      if (item.score >= threshold && undecided(item.suggestion) && edgeIsOpen(item, source)) take("edge", item.valid);
+      if (item.score >= threshold && undecided(item.suggestion) && edgeIsOpen(item, source))
+        take("edge", item.valid);
     }
   }
   if (kinds.has("link")) {
     for (const item of index.links) {
-      if (item.score >= threshold && undecided(item.suggestion) && linkIsOpen(item, source)) take("link", item.valid);
+      if (item.score >= threshold && undecided(item.suggestion) && linkIsOpen(item, source))
+        take("link", item.valid);
     }
   }
   if (kinds.has("mention")) {
     for (const item of index.mentions) {
-      if (item.score >= threshold && undecided(item.suggestion) && mentionIsOpen(item, source)) take("mention", item.valid);
+      if (item.score >= threshold && undecided(item.suggestion) && mentionIsOpen(item, source))
+        take("mention", item.valid);
     }
   }
   return count;
@@ -234,18 +256,29 @@ export interface WalkEntry {
 }
 
 export function sortWalk(entries: WalkEntry[]): WalkEntry[] {
-  return entries.sort((a, b) => a.position - b.position || a.rank - b.rank || a.suggestion - b.suggestion);
+  return entries.sort(
+    (a, b) => a.position - b.position || a.rank - b.rank || a.suggestion - b.suggestion,
+  );
 }
 
 /** The entry after the focused one (wrapping); without a focus, the first after `position`. */
-export function nextEntry(entries: readonly WalkEntry[], position: number, focused: Id | null): WalkEntry | null {
+export function nextEntry(
+  entries: readonly WalkEntry[],
+  position: number,
+  focused: Id | null,
+): WalkEntry | null {
   if (entries.length === 0) return null;
   const at = focused === null ? -1 : entries.findIndex((e) => e.suggestion === focused);
   if (at >= 0) return entries[(at + 1) % entries.length]!;
   return entries.find((e) => e.position > position) ?? entries[0]!;
 }
 
-const STATUS_RANK: Record<RunPayload["status"], number> = { queued: 0, running: 1, succeeded: 2, failed: 2 };
+const STATUS_RANK: Record<RunPayload["status"], number> = {
+  queued: 0,
+  running: 1,
+  succeeded: 2,
+  failed: 2,
+};
 
 /** Whether `next` is news about the runs compared with `known` (a newer run, or a later state
  * of the same run: messages and fetches may arrive out of order). */
@@ -255,7 +288,10 @@ export function isNewerRun(next: RunPayload, known: RunPayload | null): boolean 
   const a = STATUS_RANK[next.status];
   const b = STATUS_RANK[known.status];
   if (a !== b) return a > b;
-  return next.attempts > known.attempts || (next.attempts === known.attempts && next.progress >= known.progress);
+  return (
+    next.attempts > known.attempts ||
+    (next.attempts === known.attempts && next.progress >= known.progress)
+  );
 }
 
 export interface RunState {
@@ -269,9 +305,18 @@ export function percent(fraction: number): number {
 
 /** The run's state in words. `workers`: live model workers (null: not asked). `canAsk`: the
  * screen offers Suggest (not a submitted topic, nor someone's annotation under review). */
-export function runState(run: RunPayload | null, workers: readonly string[] | null, canAsk = true): RunState {
+export function runState(
+  run: RunPayload | null,
+  workers: readonly string[] | null,
+  canAsk = true,
+): RunState {
   if (run === null) {
-    return { tone: "idle", text: canAsk ? "No suggestions yet: ask the model with Suggest." : "No suggestions were asked for on this topic." };
+    return {
+      tone: "idle",
+      text: canAsk
+        ? "No suggestions yet: ask the model with Suggest."
+        : "No suggestions were asked for on this topic.",
+    };
   }
   switch (run.status) {
     case "queued":
@@ -283,11 +328,20 @@ export function runState(run: RunPayload | null, workers: readonly string[] | nu
       }
       return { tone: "busy", text: "Queued: waiting for a model worker…" };
     case "running":
-      return { tone: "busy", text: `Running on ${run.backend}: ${percent(run.progress)} %${run.message ? ` (${run.message})` : ""}` };
+      return {
+        tone: "busy",
+        text: `Running on ${run.backend}: ${percent(run.progress)} %${run.message ? ` (${run.message})` : ""}`,
+      };
     case "failed":
-      return { tone: "error", text: `The suggestion run failed: ${run.error || run.message || "no reason given"}` };
+      return {
+        tone: "error",
+        text: `The suggestion run failed: ${run.error || run.message || "no reason given"}`,
+      };
     case "succeeded":
-      return { tone: "ok", text: `Suggestions from ${run.backend}${run.message ? ` (${run.message})` : ""}.` };
+      return {
+        tone: "ok",
+        text: `Suggestions from ${run.backend}${run.message ? ` (${run.message})` : ""}.`,
+      };
   }
 }
 
@@ -325,7 +379,8 @@ export class Throttle {
     private readonly options: ThrottleOptions,
   ) {
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-    this.clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+    this.clearTimer =
+      options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
     this.now = options.now ?? (() => Date.now());
   }
 

@@ -27,7 +27,14 @@ export interface SuggestionRunDeps {
 
 const MIN_GAP_MS = 1500;
 
-export function createSuggestionRuns({ api, annotationId, topic, store, editing, notices }: SuggestionRunDeps) {
+export function createSuggestionRuns({
+  api,
+  annotationId,
+  topic,
+  store,
+  editing,
+  notices,
+}: SuggestionRunDeps) {
   const payload = shallowRef<SuggestionsPayload | null>(null);
   /** The topic's newest run, whatever its state (what the progress bar shows). */
   const run = shallowRef<RunPayload | null>(null);
@@ -76,7 +83,8 @@ export function createSuggestionRuns({ api, annotationId, topic, store, editing,
     const before = run.value;
     run.value = message;
     if (message.status !== "queued") workers.value = null;
-    const changed = before === null || before.run !== message.run || before.status !== message.status;
+    const changed =
+      before === null || before.run !== message.run || before.status !== message.status;
     if (message.status === "succeeded" && changed) refetch.request(true);
   }
 
@@ -117,7 +125,9 @@ export function createSuggestionRuns({ api, annotationId, topic, store, editing,
       workers.value = model_workers;
       if (isNewerRun(created, run.value)) run.value = created;
     } catch (error) {
-      notices.alert("Could not ask for suggestions.", [error instanceof ApiError || error instanceof Error ? error.message : String(error)]);
+      notices.alert("Could not ask for suggestions.", [
+        error instanceof ApiError || error instanceof Error ? error.message : String(error),
+      ]);
     } finally {
       requesting.value = false;
     }
@@ -126,7 +136,9 @@ export function createSuggestionRuns({ api, annotationId, topic, store, editing,
   /** What to say when no suggestion is left to act on. */
   function noSuggestionsText(): string {
     if (isActive(run.value)) return runState(run.value, workers.value).text;
-    return payload.value?.run ? "Every suggestion is decided." : "No suggestions yet: press Shift+S to ask the model.";
+    return payload.value?.run
+      ? "Every suggestion is decided."
+      : "No suggestions yet: press Shift+S to ask the model.";
   }
 
   return {

@@ -35,7 +35,10 @@ export function createShownRecorder(
     const batch = pending;
     pending = [];
     const t = now();
-    const items = batch.map((p) => ({ suggestion: p.suggestion, age_ms: Math.max(0, Math.round(t - p.at)) }));
+    const items = batch.map((p) => ({
+      suggestion: p.suggestion,
+      age_ms: Math.max(0, Math.round(t - p.at)),
+    }));
     Promise.resolve()
       .then(() => send(items))
       .catch((error) => {

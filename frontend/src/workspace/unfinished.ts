@@ -24,13 +24,20 @@ export interface UnfinishedInput {
   pendingAssign?: ReadonlyMap<Id, Id>;
 }
 
-export function unfinishedWork({ state, project, order, openSuggestions, pendingAssign }: UnfinishedInput): Unfinished {
+export function unfinishedWork({
+  state,
+  project,
+  order,
+  openSuggestions,
+  pendingAssign,
+}: UnfinishedInput): Unfinished {
   const unclustered: Id[] = [];
   const unlinked: Id[] = [];
   for (const id of order) {
     const mention = state.mentions.get(id);
     if (!mention || mention.rejected) continue;
-    if (project.hierarchy && !state.mentionCluster.has(id) && !pendingAssign?.has(id)) unclustered.push(id);
+    if (project.hierarchy && !state.mentionCluster.has(id) && !pendingAssign?.has(id))
+      unclustered.push(id);
     if (project.anaphora && (state.mentionLinks.get(id)?.size ?? 0) === 0) unlinked.push(id);
   }
   return { unclustered, unlinked, openSuggestions };
@@ -40,4 +47,5 @@ export function unfinishedWork({ state, project, order, openSuggestions, pending
 export const blocksSubmit = (work: Unfinished): boolean => work.unclustered.length > 0;
 
 /** Something is left that the annotator may leave, once they say so. */
-export const needsConfirmation = (work: Unfinished): boolean => work.unlinked.length > 0 || work.openSuggestions > 0;
+export const needsConfirmation = (work: Unfinished): boolean =>
+  work.unlinked.length > 0 || work.openSuggestions > 0;

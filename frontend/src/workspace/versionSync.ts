@@ -50,7 +50,8 @@ export class VersionSync {
       }
       next = this.waiting.get(this.host.version() + 1);
     }
-    for (const version of this.waiting.keys()) if (version <= this.host.version()) this.waiting.delete(version);
+    for (const version of this.waiting.keys())
+      if (version <= this.host.version()) this.waiting.delete(version);
     if (this.waiting.size === 0) this.stopTimer();
     else if (this.timer === null) {
       const set = this.host.setTimer ?? ((fn, ms) => setTimeout(fn, ms));

@@ -39,7 +39,10 @@ export interface LoadedWorkspace {
 export class WorkspaceNotFound extends Error {}
 
 /** Someone's annotation, to review it read-only (the server says who may see it). */
-export async function loadReview(annotationId: Id, api: Api = defaultApi): Promise<LoadedWorkspace> {
+export async function loadReview(
+  annotationId: Id,
+  api: Api = defaultApi,
+): Promise<LoadedWorkspace> {
   let annotation: AnnotationPayload;
   try {
     annotation = await api.annotation(annotationId);
@@ -61,19 +64,31 @@ export interface AfterSubmit {
 /** The first of my topics still to do other than this one, in the order the server sends them
  * (practice first, guided then scored), this topic's project before any other: after the
  * tutorial comes the project's test, after qualifying the project's real topics. */
-export function nextTopicToDo(rows: readonly AssignmentRow[], current: Id | null): AssignmentRow | null {
-  const open = rows.filter((row) => row.id !== current && row.status !== "submitted" && !row.locked);
+export function nextTopicToDo(
+  rows: readonly AssignmentRow[],
+  current: Id | null,
+): AssignmentRow | null {
+  const open = rows.filter(
+    (row) => row.id !== current && row.status !== "submitted" && !row.locked,
+  );
   const project = rows.find((row) => row.id === current)?.project.id;
   return open.find((row) => row.project.id === project) ?? open[0] ?? null;
 }
 
-export async function loadWorkspace(assignmentId: Id, api: Api = defaultApi): Promise<LoadedWorkspace> {
+export async function loadWorkspace(
+  assignmentId: Id,
+  api: Api = defaultApi,
+): Promise<LoadedWorkspace> {
   const rows = await api.myAssignments();
   const assignment = rows.find((row) => row.id === assignmentId);
   if (!assignment) throw new WorkspaceNotFound(`You have no assignment #${assignmentId}.`);
-  const versions = assignment.role === "adjudicator" ? fetchVersions(assignment.annotation) : undefined;
+  const versions =
+    assignment.role === "adjudicator" ? fetchVersions(assignment.annotation) : undefined;
   versions?.catch(() => undefined); // the adjudication store reports a failure once it awaits
-  const [topic, annotation] = await Promise.all([api.topic(assignment.topic.id), api.annotation(assignment.annotation)]);
+  const [topic, annotation] = await Promise.all([
+    api.topic(assignment.topic.id),
+    api.annotation(assignment.annotation),
+  ]);
   return { assignment, topic, annotation, versions };
 }
 
@@ -82,7 +97,10 @@ function newClientId(): string {
   return random ?? `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; live?: boolean } = {}) {
+export function createWorkspace(
+  loaded: LoadedWorkspace,
+  options: { api?: Api; live?: boolean } = {},
+) {
   const api = options.api ?? defaultApi;
   const topic = createTopicModel(loaded.topic);
   const reviewing = loaded.review !== undefined || loaded.assignment === null;
@@ -105,17 +123,19 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
         nav.pendingClusters.clear();
         store.replace(payload);
         const s = store.state.value;
-        if (nav.current.value.value === null || !s.mentions.has(nav.current.value.value)) {
+        if (nav.current.value === null || !s.mentions.has(nav.current.value)) {
           nav.current.set(nav.startMention(payload.cursor));
         }
-        const sel = nav.selected.value.value;
+        const sel = nav.selected.value;
         if (sel !== null && !s.clusters.has(sel)) nav.selected.set(null);
-        const anaphor = nav.anaphor.value.value;
+        const anaphor = nav.anaphor.value;
         if (anaphor !== null && !s.mentions.has(anaphor)) nav.anaphor.set(null);
         suggestions.refresh(); // mapped against the state that was replaced
         if (reason !== "conflict") notices.status(`Reloaded the annotation: ${reason}.`);
       } catch (error) {
-        notices.alert("Could not reload the annotation.", [error instanceof Error ? error.message : String(error)]);
+        notices.alert("Could not reload the annotation.", [
+          error instanceof Error ? error.message : String(error),
+        ]);
       } finally {
         reloading = null;
       }
@@ -133,19 +153,40 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
     live: options.live,
   });
   const commands = createCommands({ topic, store, nav, editing, notices });
-  const suggestions = createSuggestionsStore({ api, annotationId, topic, store, nav, editing, notices, commands });
+  const suggestions = createSuggestionsStore({
+    api,
+    annotationId,
+    topic,
+    store,
+    nav,
+    editing,
+    notices,
+    commands,
+  });
   const schemes = schemesOf(topic.project);
   // An adjudication: the annotators' versions beside it, and the keys to adopt their decisions.
   const adjudication =
     loaded.annotation.kind === "adjudication"
-      ? createAdjudicationStore({ annotationId, topic, store, nav, editing, notices, commands, prefetched: loaded.versions })
+      ? createAdjudicationStore({
+          annotationId,
+          topic,
+          store,
+          nav,
+          editing,
+          notices,
+          commands,
+          prefetched: loaded.versions,
+        })
       : null;
   if (adjudication) schemes.add("adjudication");
   // Flags for the adjudicator: in an annotator's own work (not a review, an adjudication or gold).
   if (loaded.annotation.kind === "annotator" && !reviewing) schemes.add("flags");
   const keys = new KeyDispatcher(KEYMAP, () => schemes, {
     readOnly: () => store.locked.value,
-    refuse: (binding) => notices.status(readOnlyText(store), [`${binding.description.replace(/^\w+: /, "")}: not available.`]),
+    refuse: (binding) =>
+      notices.status(readOnlyText(store), [
+        `${binding.description.replace(/^\w+: /, "")}: not available.`,
+      ]),
   });
   const clusterColors = createClusterColors(() => store.state.value);
   /** Signed out (the session expired): the queue keeps every edit until signing in again. */
@@ -154,15 +195,18 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
 
   // Start where the annotator left off, else at the first mention still to do.
   nav.current.set(nav.startMention(store.initialCursor));
-  const startCluster = nav.current.value.value === null ? undefined : store.state.value.mentionCluster.get(nav.current.value.value);
+  const startCluster =
+    nav.current.value === null
+      ? undefined
+      : store.state.value.mentionCluster.get(nav.current.value);
   nav.selected.set(startCluster ?? nav.clusterOrder.value[0] ?? null);
 
   // Clusters that disappear (merged, emptied, undone) cannot stay selected.
   editing.onApplied(() => {
     const s = store.state.value;
-    const sel = nav.selected.value.value;
+    const sel = nav.selected.value;
     if (sel !== null && sel >= 0 && !s.clusters.has(sel)) nav.selected.set(null);
-    const cur = nav.current.value.value;
+    const cur = nav.current.value;
     if (cur !== null && !s.mentions.has(cur)) nav.step(0);
   });
 
@@ -170,29 +214,36 @@ export function createWorkspace(loaded: LoadedWorkspace, options: { api?: Api; l
   let cursorTimer: ReturnType<typeof setTimeout> | null = null;
   let savedCursor: Id | null = store.initialCursor;
   const saveCursor = (keepalive = false) => {
-    const mention = nav.current.value.value;
+    const mention = nav.current.value;
     if (mention === savedCursor || store.locked.value || reviewing) return;
     savedCursor = mention;
     api.cursor(annotationId, mention, keepalive).catch(() => {
       savedCursor = null; // try again on the next move
     });
   };
-  const stopCursorWatch = watch(nav.current.value, () => {
-    if (cursorTimer !== null) clearTimeout(cursorTimer);
-    cursorTimer = setTimeout(() => saveCursor(), 400);
-  });
+  const stopCursorWatch = watch(
+    () => nav.current.value,
+    () => {
+      if (cursorTimer !== null) clearTimeout(cursorTimer);
+      cursorTimer = setTimeout(() => saveCursor(), 400);
+    },
+  );
 
   async function submit(): Promise<void> {
     const assignment = loaded.assignment;
     if (assignment === null || store.locked.value) return;
     if (editing.status.queued > 0 || editing.status.inFlight) {
-      notices.alert(`Wait until ${countOf(editing.status.queued, "unsaved edit")} ${editing.status.queued === 1 ? "is" : "are"} saved, then submit.`);
+      notices.alert(
+        `Wait until ${countOf(editing.status.queued, "unsaved edit")} ${editing.status.queued === 1 ? "is" : "are"} saved, then submit.`,
+      );
       return;
     }
     try {
       await api.submit(assignment.id);
     } catch (error) {
-      notices.alert("Not submitted.", [error instanceof ApiError || error instanceof Error ? error.message : String(error)]);
+      notices.alert("Not submitted.", [
+        error instanceof ApiError || error instanceof Error ? error.message : String(error),
+      ]);
       return;
     }
     store.setSubmitted(true);

@@ -66,7 +66,10 @@ describe("an admin action", () => {
 
   it("shows the server's message when the server refuses, and is no longer busy", async () => {
     const { busy, message, run } = useAction();
-    const refusal = new ApiError(409, { error: "conflict", message: "A project with this name exists." });
+    const refusal = new ApiError(409, {
+      error: "conflict",
+      message: "A project with this name exists.",
+    });
 
     const succeeded = await run(async () => {
       throw refusal;

@@ -29,7 +29,9 @@ describe("the balanced assignment form", () => {
   it("can take every topic, or the first N, as the overlap set", () => {
     expect(overlapTopics(topics, { kind: "all" })).toEqual(topics);
     expect(overlapTopics(topics, { kind: "none" })).toEqual([]);
-    expect(overlapTopics(topics, { kind: "count", count: 3, pick: "first" })).toEqual([100, 101, 102]);
+    expect(overlapTopics(topics, { kind: "count", count: 3, pick: "first" })).toEqual([
+      100, 101, 102,
+    ]);
     expect(overlapTopics(topics, { kind: "count", count: 10, pick: "spread" })).toEqual(topics);
   });
 
@@ -50,22 +52,47 @@ describe("the balanced assignment form", () => {
   });
 
   it("needs topics and annotators", () => {
-    const plan = assignRequest(5, { mode: "all", topics: [], users: [], k: 1, overlap: { kind: "none" } });
+    const plan = assignRequest(5, {
+      mode: "all",
+      topics: [],
+      users: [],
+      k: 1,
+      overlap: { kind: "none" },
+    });
 
     expect(plan.errors).toEqual(["Choose at least one topic.", "Choose at least one annotator."]);
   });
 
   it("by hand sends every topic to every annotator, without k or overlap", () => {
-    const plan = assignRequest(5, { mode: "all", topics: [1, 2, 2], users: [7], k: 3, overlap: { kind: "all" } });
+    const plan = assignRequest(5, {
+      mode: "all",
+      topics: [1, 2, 2],
+      users: [7],
+      k: 3,
+      overlap: { kind: "all" },
+    });
 
     expect(plan.request).toEqual({ project: 5, topics: [1, 2], users: [7], mode: "all" });
     expect(plan.upTo).toBe(2);
   });
 
   it("by hand can assign adjudicators", () => {
-    const plan = assignRequest(5, { mode: "all", topics: [1], users: [7], k: 1, overlap: { kind: "none" }, role: "adjudicator" });
+    const plan = assignRequest(5, {
+      mode: "all",
+      topics: [1],
+      users: [7],
+      k: 1,
+      overlap: { kind: "none" },
+      role: "adjudicator",
+    });
 
-    expect(plan.request).toEqual({ project: 5, topics: [1], users: [7], mode: "all", role: "adjudicator" });
+    expect(plan.request).toEqual({
+      project: 5,
+      topics: [1],
+      users: [7],
+      mode: "all",
+      role: "adjudicator",
+    });
   });
 });
 

@@ -6,7 +6,11 @@ import { cell } from "./factories";
 
 function deleteDialog(cells: ReturnType<typeof cell>[]) {
   const wrapper = mount(CellActions, { props: { cells, users: [], taken: new Set<number>() } });
-  return wrapper.findAll("button").find((b) => b.text() === "Delete…")!.trigger("click").then(() => wrapper.text());
+  return wrapper
+    .findAll("button")
+    .find((b) => b.text() === "Delete…")!
+    .trigger("click")
+    .then(() => wrapper.text());
 }
 
 describe("the selected assignments' actions", () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { colourDomain, HEATMAP_CELL, heatmapLayout, pairMatrix, pairResolver } from "../../src/admin/charts/heatmap";
+import {
+  colourDomain,
+  HEATMAP_CELL,
+  heatmapLayout,
+  pairMatrix,
+  pairResolver,
+} from "../../src/admin/charts/heatmap";
 import { histogram } from "../../src/admin/charts/histogram";
 import { linearScale, niceTicks, rampColor } from "../../src/admin/charts/scale";
 import { report } from "./factories";
@@ -88,12 +94,18 @@ describe("the heatmap's layout", () => {
   it("leaves room above for the longest rotated column name", () => {
     const layout = heatmapLayout(names, sevenPx);
 
-    expect(layout.top).toBeGreaterThanOrEqual(sevenPx(names[2]!) * Math.sin((40 * Math.PI) / 180) + 8);
+    expect(layout.top).toBeGreaterThanOrEqual(
+      sevenPx(names[2]!) * Math.sin((40 * Math.PI) / 180) + 8,
+    );
   });
 
   it("widens the chart for a long last column name that reaches past the cells", () => {
     const layout = heatmapLayout(names, sevenPx);
-    const reach = layout.left + 2 * HEATMAP_CELL + HEATMAP_CELL / 2 + sevenPx(names[2]!) * Math.cos((40 * Math.PI) / 180);
+    const reach =
+      layout.left +
+      2 * HEATMAP_CELL +
+      HEATMAP_CELL / 2 +
+      sevenPx(names[2]!) * Math.cos((40 * Math.PI) / 180);
 
     expect(layout.width).toBeGreaterThanOrEqual(reach);
   });
@@ -115,7 +127,13 @@ describe("the heatmap's colour range", () => {
   });
 
   it("is at least the minimum span wide and stays inside the metric's range", () => {
-    const one = { names: ["a", "b"], cells: [[null, { mean: 0.99, topics: 1, min: 0.99, max: 0.99 }], [null, null]] };
+    const one = {
+      names: ["a", "b"],
+      cells: [
+        [null, { mean: 0.99, topics: 1, min: 0.99, max: 0.99 }],
+        [null, null],
+      ],
+    };
 
     expect(colourDomain(one, [0, 1])).toEqual([0.9, 1]);
     expect(colourDomain({ names: [], cells: [] }, [-1, 1])).toEqual([-1, 1]);

@@ -1,8 +1,17 @@
 // Small agreement reports and progress payloads for the admin tests.
 
-import type { AgreementReport, ProgressCell, ProgressPayload, TopicMetricScores } from "../../src/api/adminTypes";
+import type {
+  AgreementReport,
+  ProgressCell,
+  ProgressPayload,
+  TopicMetricScores,
+} from "../../src/api/adminTypes";
 
-export function scores(avg: number | null, max: number | null, pairs: Record<string, number | null>): TopicMetricScores {
+export function scores(
+  avg: number | null,
+  max: number | null,
+  pairs: Record<string, number | null>,
+): TopicMetricScores {
   return { avg, max, pairs };
 }
 
@@ -29,22 +38,47 @@ export function report(): AgreementReport {
       },
     },
     overall: {
-      conll_f1: { avg: 0.8, std: 0.05, max_micro: 0.9, max_macro: 0.82, topics: 3, interval_note: "no interval: 3 topics scored, fewer than 10" },
-      path_ratio: { avg: 0.55, std: 0.1, max_micro: 0.6, max_macro: 0.65, topics: 2, interval_note: "no interval: 2 topics scored, fewer than 10" },
+      conll_f1: {
+        avg: 0.8,
+        std: 0.05,
+        max_micro: 0.9,
+        max_macro: 0.82,
+        topics: 3,
+        interval_note: "no interval: 3 topics scored, fewer than 10",
+      },
+      path_ratio: {
+        avg: 0.55,
+        std: 0.1,
+        max_micro: 0.6,
+        max_macro: 0.65,
+        topics: 2,
+        interval_note: "no interval: 2 topics scored, fewer than 10",
+      },
     },
     unscored_topics: ["t4"],
-    undefined_reasons: { conll_f1: "no cluster of two or more mentions on either side", path_ratio: "no hierarchy relation on either side" },
+    undefined_reasons: {
+      conll_f1: "no cluster of two or more mentions on either side",
+      path_ratio: "no hierarchy relation on either side",
+    },
     left_out: {
       practice: { topics: ["p1"], reason: "practice topics measure each annotator against gold" },
       unscored: { topics: ["t4"], reason: "fewer than two submitted annotations" },
       undefined: { path_ratio: { topics: ["t2"], reason: "no hierarchy relation on either side" } },
     },
     interval_min_topics: 10,
-    vs_gold: { gold_topics: 0, adjudicated_topics: 0, metrics: [], annotators: [], gold_coverage: null },
+    vs_gold: {
+      gold_topics: 0,
+      adjudicated_topics: 0,
+      metrics: [],
+      annotators: [],
+      gold_coverage: null,
+    },
   };
 }
 
-export function cell(partial: Partial<ProgressCell> & Pick<ProgressCell, "assignment" | "topic" | "user">): ProgressCell {
+export function cell(
+  partial: Partial<ProgressCell> & Pick<ProgressCell, "assignment" | "topic" | "user">,
+): ProgressCell {
   return {
     status: "assigned",
     role: "annotator",
@@ -72,8 +106,22 @@ export function progress(): ProgressPayload {
       { id: 8, username: "bob" },
     ],
     cells: [
-      cell({ assignment: 11, topic: 1, user: 7, status: "submitted", mentions_done: 7, seconds_spent: 60 }),
-      cell({ assignment: 12, topic: 1, user: 8, status: "in_progress", mentions_done: 3, seconds_spent: 30 }),
+      cell({
+        assignment: 11,
+        topic: 1,
+        user: 7,
+        status: "submitted",
+        mentions_done: 7,
+        seconds_spent: 60,
+      }),
+      cell({
+        assignment: 12,
+        topic: 1,
+        user: 8,
+        status: "in_progress",
+        mentions_done: 3,
+        seconds_spent: 30,
+      }),
       cell({ assignment: 21, topic: 2, user: 8 }),
     ],
   };

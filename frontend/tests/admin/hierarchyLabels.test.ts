@@ -7,8 +7,16 @@ import { METRIC_LABELS } from "../../src/onboarding/differences";
 
 describe("the hierarchy F1 labels", () => {
   it("name the closure count SciCo's and the raw count not SciCo's, everywhere", () => {
-    const closure = [metricInfo("hierarchy_f1").label, vsGoldLabel("hierarchy"), METRIC_LABELS.hierarchy_f1];
-    const raw = [metricInfo("hierarchy_f1_raw").label, vsGoldLabel("hierarchy_raw"), METRIC_LABELS.hierarchy_f1_raw];
+    const closure = [
+      metricInfo("hierarchy_f1").label,
+      vsGoldLabel("hierarchy"),
+      METRIC_LABELS.hierarchy_f1,
+    ];
+    const raw = [
+      metricInfo("hierarchy_f1_raw").label,
+      vsGoldLabel("hierarchy_raw"),
+      METRIC_LABELS.hierarchy_f1_raw,
+    ];
 
     for (const label of closure) expect(label).toMatch(/\(SciCo, closure\)$/);
     for (const label of raw) expect(label).toMatch(/raw edges \(not SciCo's\)$/);

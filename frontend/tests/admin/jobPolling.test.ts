@@ -89,7 +89,9 @@ describe("following a job", () => {
     const out = deferred<Job>();
     const shown: Job[] = [];
     const scope = effectScope();
-    const poll = scope.run(() => polling({ fetch: () => out.promise, onAnswer: (job) => shown.push(job) }))!;
+    const poll = scope.run(() =>
+      polling({ fetch: () => out.promise, onAnswer: (job) => shown.push(job) }),
+    )!;
 
     void poll.follow();
     scope.stop();
@@ -112,7 +114,9 @@ describe("following a job", () => {
     expect(jobs.looks).toBe(looks);
     expect(looks).toBeLessThanOrEqual(2 * 60 + 2); // one a second at most, then none
     expect(poll.polling.value).toBe(false);
-    expect(poll.message.value).toBe("Still running after 2 min: this page stopped checking. Reload it to check again.");
+    expect(poll.message.value).toBe(
+      "Still running after 2 min: this page stopped checking. Reload it to check again.",
+    );
   });
 
   it("never has two requests out: a slow answer delays the next look", async () => {
@@ -186,7 +190,9 @@ describe("following a job", () => {
 
     expect(await followed).toBeNull();
     expect(jobs.looks).toBe(4); // the first look and three tries again
-    expect(poll.message.value).toBe("Stopped checking after 4 failed tries (Not found). Reload the page to check again.");
+    expect(poll.message.value).toBe(
+      "Stopped checking after 4 failed tries (Not found). Reload the page to check again.",
+    );
   });
 
   it("follows again from the start when asked after it stopped", async () => {

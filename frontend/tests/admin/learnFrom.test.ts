@@ -1,7 +1,13 @@
 // The learning panel's "start learning from": the profiles in an admin's words, the server's
 // refusal of an encoder folder for the field beside it, and the line once saved.
 import { describe, expect, it } from "vitest";
-import { encoderRefusal, learnFromSaved, PROFILE_LABELS, PROFILES, profileOf } from "../../src/admin/suggestions/learnFrom";
+import {
+  encoderRefusal,
+  learnFromSaved,
+  PROFILE_LABELS,
+  PROFILES,
+  profileOf,
+} from "../../src/admin/suggestions/learnFrom";
 import { ApiError, NetworkError } from "../../src/api/http";
 
 describe("the training profiles", () => {
@@ -43,8 +49,16 @@ describe("a refused encoder folder", () => {
   });
 
   it("leaves any other failure to the panel's line", () => {
-    const profile = new ApiError(400, { error: "invalid", message: "Invalid input.", fields: { learn_profile: ["No."] } });
-    const otherPath = new ApiError(422, { error: "model_path_refused", message: "model_dir: no", parameter: "model_dir" });
+    const profile = new ApiError(400, {
+      error: "invalid",
+      message: "Invalid input.",
+      fields: { learn_profile: ["No."] },
+    });
+    const otherPath = new ApiError(422, {
+      error: "model_path_refused",
+      message: "model_dir: no",
+      parameter: "model_dir",
+    });
     expect(encoderRefusal(profile)).toBeNull();
     expect(encoderRefusal(otherPath)).toBeNull();
     expect(encoderRefusal(new NetworkError())).toBeNull();
@@ -53,7 +67,9 @@ describe("a refused encoder folder", () => {
 
 describe("once saved", () => {
   it("says the folder as the server resolved it, or the packaged MiniLM", () => {
-    expect(learnFromSaved({ learn_encoder: "/srv/models/longformer", learn_profile: "scico-b2" })).toBe(
+    expect(
+      learnFromSaved({ learn_encoder: "/srv/models/longformer", learn_profile: "scico-b2" }),
+    ).toBe(
       "Retraining starts from /srv/models/longformer, with the SciCo B.2 recipe (batch 128, linear head, fp32) training profile.",
     );
     expect(learnFromSaved({ learn_encoder: "", learn_profile: "default" })).toBe(

@@ -17,7 +17,14 @@ describe("what the agreement report leaves out", () => {
   it("puts metrics undefined on the same topics for the same reason on one line", () => {
     const base = report();
     const same = { topics: ["t2", "t3"], reason: "no hierarchy relation on either side" };
-    const grouped = { ...base, left_out: { ...base.left_out, practice: { topics: [], reason: "" }, undefined: { hierarchy_f1: same, path_ratio: same } } };
+    const grouped = {
+      ...base,
+      left_out: {
+        ...base.left_out,
+        practice: { topics: [], reason: "" },
+        undefined: { hierarchy_f1: same, path_ratio: same },
+      },
+    };
 
     expect(leftOutLines(grouped).map((line) => line.text)).toEqual([
       "Hierarchy F1 (SciCo, closure), Path ratio undefined on 2 topics, t2, t3 (no hierarchy relation on either side): left out of their AVG, MAX-micro and MAX-macro",
@@ -25,7 +32,14 @@ describe("what the agreement report leaves out", () => {
   });
 
   it("says nothing when nothing is left out", () => {
-    const plain = { ...report(), left_out: { practice: { topics: [], reason: "" }, unscored: { topics: [], reason: "" }, undefined: {} } };
+    const plain = {
+      ...report(),
+      left_out: {
+        practice: { topics: [], reason: "" },
+        unscored: { topics: [], reason: "" },
+        undefined: {},
+      },
+    };
     expect(leftOutLines(plain)).toEqual([]);
   });
 

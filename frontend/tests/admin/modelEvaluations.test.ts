@@ -10,7 +10,11 @@ import {
   trainedOnText,
 } from "../../src/admin/models/evaluations";
 
-function run(id: number, topics: [string, number, number | null][], seen: Record<string, string[]> = {}): EvaluationDetail {
+function run(
+  id: number,
+  topics: [string, number, number | null][],
+  seen: Record<string, string[]> = {},
+): EvaluationDetail {
   return {
     id,
     project: 1,
@@ -48,22 +52,45 @@ function run(id: number, topics: [string, number, number | null][], seen: Record
 
 describe("the Models page's tables", () => {
   it("lines two runs up by topic, a topic one run lacks left empty", () => {
-    const rows = topicRows([run(1, [["a", 0.5, 0.9], ["b", 0.4, null]]), run(2, [["b", 0.7, null]])], "conll_f1");
+    const rows = topicRows(
+      [
+        run(1, [
+          ["a", 0.5, 0.9],
+          ["b", 0.4, null],
+        ]),
+        run(2, [["b", 0.7, null]]),
+      ],
+      "conll_f1",
+    );
     expect(rows.map((r) => r.topic)).toEqual(["a", "b"]);
-    expect(rows[0].model).toEqual([0.5, null]);
-    expect(rows[0].annotators).toEqual([0.9, null]);
-    expect(rows[0].annotatorCount).toBe(2);
-    expect(rows[1].model).toEqual([0.4, 0.7]);
+    expect(rows[0]!.model).toEqual([0.5, null]);
+    expect(rows[0]!.annotators).toEqual([0.9, null]);
+    expect(rows[0]!.annotatorCount).toBe(2);
+    expect(rows[1]!.model).toEqual([0.4, 0.7]);
   });
 
   it("marks a topic any shown run's model was trained on, with who", () => {
     const rows = topicRows(
-      [run(1, [["a", 0.5, null], ["b", 0.4, null]], { a: ["version 2"] }), run(2, [["a", 0.7, null]], { a: ["the default ChEMU model"] })],
+      [
+        run(
+          1,
+          [
+            ["a", 0.5, null],
+            ["b", 0.4, null],
+          ],
+          { a: ["version 2"] },
+        ),
+        run(2, [["a", 0.7, null]], { a: ["the default ChEMU model"] }),
+      ],
       "conll_f1",
     );
     expect(rows.map((r) => r.seenBy)).toEqual([["version 2", "the default ChEMU model"], []]);
-    expect(trainedOnText(["the default ChEMU model"])).toBe("the default ChEMU model was trained on this text");
-    expect(trainedOnText(rows[0].seenBy)).toBe("version 2, the default ChEMU model were trained on this text");
+    expect(trainedOnText(["the default ChEMU model"])).toBe(
+      "the default ChEMU model was trained on this text",
+    );
+    expect(trainedOnText(rows[0]!.seenBy)).toBe(
+      "version 2, the default ChEMU model were trained on this text",
+    );
   });
 
   it("names a run by its backend and the end of its model folder", () => {
@@ -72,7 +99,12 @@ describe("the Models page's tables", () => {
   });
 
   it("names a run of a learnt version by its number", () => {
-    const learnt = { ...run(3, []), backend: "trained", model_version: "learned/project-1/t4/model", version: { id: 9, number: 4 } };
+    const learnt = {
+      ...run(3, []),
+      backend: "trained",
+      model_version: "learned/project-1/t4/model",
+      version: { id: 9, number: 4 },
+    };
     expect(runTitle(learnt)).toBe("#3 trained · version 4");
   });
 });
@@ -103,7 +135,9 @@ describe("the Models page's model choice", () => {
 
   it("says what a learnt version is, and a folder by its path", () => {
     const label = modelChoiceLabel(learnt(9, 4, true, 0.61));
-    expect(label).toMatch(/^version 4 \(trained\) · .+ · 12 topics · held-out CoNLL F1 0\.610 · serving$/);
+    expect(label).toMatch(
+      /^version 4 \(trained\) · .+ · 12 topics · held-out CoNLL F1 0\.610 · serving$/,
+    );
     expect(modelChoiceLabel(learnt(8, 3, false, null))).toContain("no held-out score");
     expect(modelChoiceLabel(learnt(7, 2, false, 0.1))).toContain("not eligible");
     expect(modelChoiceLabel(folder)).toBe("trained/SciCo");

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { applyMessage, buildMatrix, columnTotals, filterMatrixRows } from "../../src/admin/progress/matrix";
+import {
+  applyMessage,
+  buildMatrix,
+  columnTotals,
+  filterMatrixRows,
+} from "../../src/admin/progress/matrix";
 import { throttle, type Timers } from "../../src/admin/progress/throttle";
 import { parseImportProblem } from "../../src/admin/data/importErrors";
 import { progress } from "./factories";
@@ -29,7 +34,12 @@ describe("the progress matrix", () => {
   it("changes a cell's status and version from a message", () => {
     const m = buildMatrix(progress());
 
-    const cell = applyMessage(m, { type: "progress", assignment: 21, version: 4, status: "in_progress" });
+    const cell = applyMessage(m, {
+      type: "progress",
+      assignment: 21,
+      version: 4,
+      status: "in_progress",
+    });
 
     expect(cell).toBe(m.rows[1]!.cells[1]);
     expect(cell).toMatchObject({ status: "in_progress", version: 4 });
@@ -49,8 +59,21 @@ describe("the progress matrix", () => {
   it("totals each annotator's topics, mentions and time", () => {
     const [ann, bob] = columnTotals(buildMatrix(progress()));
 
-    expect(ann).toEqual({ assigned: 1, started: 0, submitted: 1, mentionsDone: 7, mentionsTotal: 7, seconds: 60 });
-    expect(bob).toMatchObject({ assigned: 2, started: 1, submitted: 0, mentionsDone: 3, seconds: 30 });
+    expect(ann).toEqual({
+      assigned: 1,
+      started: 0,
+      submitted: 1,
+      mentionsDone: 7,
+      mentionsTotal: 7,
+      seconds: 60,
+    });
+    expect(bob).toMatchObject({
+      assigned: 2,
+      started: 1,
+      submitted: 0,
+      mentionsDone: 3,
+      seconds: 30,
+    });
   });
 
   it("filters rows by topic text and by coverage", () => {
@@ -154,7 +177,9 @@ describe("the refetch throttle", () => {
 
 describe("import errors", () => {
   it("name the file, line and field", () => {
-    expect(parseImportProblem("bad.jsonl: line 3, field tokens: missing (a SciCo topic needs id)")).toMatchObject({
+    expect(
+      parseImportProblem("bad.jsonl: line 3, field tokens: missing (a SciCo topic needs id)"),
+    ).toMatchObject({
       file: "bad.jsonl",
       record: "line 3",
       field: "tokens",

@@ -10,7 +10,13 @@ import {
   sortRows,
   visibleMetrics,
 } from "../../src/admin/agreement/report";
-import { formatInterval, formatScore, fromDisplay, metricDomain, toDisplay } from "../../src/admin/agreement/metrics";
+import {
+  formatInterval,
+  formatScore,
+  fromDisplay,
+  metricDomain,
+  toDisplay,
+} from "../../src/admin/agreement/metrics";
 import { report } from "./factories";
 
 const topics = (rows: { topic: string }[]) => rows.map((r) => r.topic);
@@ -31,10 +37,22 @@ describe("the agreement table", () => {
 
   it("puts SciCo's raw hierarchy count in the closure count's place when the project chose it", () => {
     const s = { avg: 0.5, std: 0, max_micro: 0.5, max_macro: 0.5, topics: 3, interval_note: null };
-    const overall = { conll_f1: s, hierarchy_f1: s, path_ratio: s, hierarchy_f1_raw: s, mention_f1: s };
+    const overall = {
+      conll_f1: s,
+      hierarchy_f1: s,
+      path_ratio: s,
+      hierarchy_f1_raw: s,
+      mention_f1: s,
+    };
     const closure = { ...report(), overall };
 
-    expect(reportMetrics(closure)).toEqual(["conll_f1", "hierarchy_f1", "path_ratio", "hierarchy_f1_raw", "mention_f1"]);
+    expect(reportMetrics(closure)).toEqual([
+      "conll_f1",
+      "hierarchy_f1",
+      "path_ratio",
+      "hierarchy_f1_raw",
+      "mention_f1",
+    ]);
     expect(reportMetrics({ ...closure, hierarchy_count: "raw" })).toEqual([
       "conll_f1",
       "hierarchy_f1_raw",
@@ -54,8 +72,16 @@ describe("the agreement table", () => {
   it("sorts by any metric's AVG or MAX", () => {
     const rows = reportRows(report());
 
-    expect(topics(sortRows(rows, metricColumn("conll_f1", "avg"), "asc"))).toEqual(["t2", "t10", "t3"]);
-    expect(topics(sortRows(rows, metricColumn("conll_f1", "max"), "desc"))).toEqual(["t3", "t10", "t2"]);
+    expect(topics(sortRows(rows, metricColumn("conll_f1", "avg"), "asc"))).toEqual([
+      "t2",
+      "t10",
+      "t3",
+    ]);
+    expect(topics(sortRows(rows, metricColumn("conll_f1", "max"), "desc"))).toEqual([
+      "t3",
+      "t10",
+      "t2",
+    ]);
     expect(topics(sortRows(rows, "annotators", "desc"))).toEqual(["t10", "t2", "t3"]);
   });
 
@@ -85,7 +111,13 @@ describe("the agreement table", () => {
     expect(visibleMetrics(["a", "b"], "all")).toEqual(["a", "b"]);
     expect(visibleMetrics(["a", "b"], "b")).toEqual(["b"]);
     expect(visibleMetrics(["a", "b"], "gone")).toEqual(["a", "b"]);
-    const all = ["conll_f1", "hierarchy_f1", "hierarchy_f1_raw", "mention_f1", "mention_relaxed_f1"];
+    const all = [
+      "conll_f1",
+      "hierarchy_f1",
+      "hierarchy_f1_raw",
+      "mention_f1",
+      "mention_relaxed_f1",
+    ];
     expect(visibleMetrics(all, "all")).toEqual(["conll_f1", "hierarchy_f1", "mention_f1"]);
     const rawFirst = ["conll_f1", "hierarchy_f1_raw", "hierarchy_f1", "mention_f1"];
     expect(visibleMetrics(rawFirst, "all")).toEqual(["conll_f1", "hierarchy_f1_raw", "mention_f1"]);

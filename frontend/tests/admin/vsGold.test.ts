@@ -2,7 +2,12 @@
 import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
 import VsGoldTable from "../../src/admin/agreement/VsGoldTable.vue";
-import { goldSource, percent, vsGoldRows, type VsGoldSection } from "../../src/admin/agreement/vsGold";
+import {
+  goldSource,
+  percent,
+  vsGoldRows,
+  type VsGoldSection,
+} from "../../src/admin/agreement/vsGold";
 import { goldCoverageNote } from "../../src/admin/goldCoverage";
 
 const section: VsGoldSection = {
@@ -13,7 +18,10 @@ const section: VsGoldSection = {
     {
       annotator: "alice",
       topics: 3,
-      scores: { muc: { precision: 0.5, recall: 0.25, f1: 1 / 3 }, conll: { precision: null, recall: null, f1: 0.8 } },
+      scores: {
+        muc: { precision: 0.5, recall: 0.25, f1: 1 / 3 },
+        conll: { precision: null, recall: null, f1: 0.8 },
+      },
     },
     { annotator: "bob", topics: 2, scores: { muc: { precision: 1, recall: 1, f1: 1 } } },
   ],
@@ -51,7 +59,9 @@ describe("the annotator-vs-gold table", () => {
 
   it("says beside the table how much of the mentions a partial gold covers, and nothing for a full one", () => {
     const partial = { covered: 1, mentions: 14, topics: 3, partial_topics: 1 };
-    const shown = mount(VsGoldTable, { props: { section: { ...section, gold_coverage: partial } } });
+    const shown = mount(VsGoldTable, {
+      props: { section: { ...section, gold_coverage: partial } },
+    });
     const full = mount(VsGoldTable, { props: { section } });
 
     expect(shown.get("[data-testid=vs-gold-coverage]").text()).toBe(

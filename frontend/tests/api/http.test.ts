@@ -4,7 +4,15 @@
 // stand-in for the network; everything above it is the real client.
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { api } from "../../src/api/endpoints";
-import { answer, ApiError, createApiClient, multipart, NetworkError, RetryLater, retryAfterSeconds } from "../../src/api/http";
+import {
+  answer,
+  ApiError,
+  createApiClient,
+  multipart,
+  NetworkError,
+  RetryLater,
+  retryAfterSeconds,
+} from "../../src/api/http";
 import type { components } from "../../src/api/schema";
 
 type Schemas = components["schemas"];
@@ -30,7 +38,9 @@ describe("the typed client", () => {
   it("sends a write as JSON with the CSRF token, and answers the path's data", async () => {
     reply = () => json(200, { id: 1, username: "ann", is_admin: false });
 
-    const me = await answer(client.POST("/api/auth/login/", { body: { username: "ann", password: "pw" } }));
+    const me = await answer(
+      client.POST("/api/auth/login/", { body: { username: "ann", password: "pw" } }),
+    );
 
     expect(me.username).toBe("ann");
     const request = sent[0]!;
@@ -51,10 +61,19 @@ describe("the typed client", () => {
   });
 
   it("turns a 409 into an ApiError carrying the current version", async () => {
-    reply = () => json(409, { error: "version_conflict", message: "Changed.", expected_version: 1, current_version: 3 });
+    reply = () =>
+      json(409, {
+        error: "version_conflict",
+        message: "Changed.",
+        expected_version: 1,
+        current_version: 3,
+      });
 
     const failure = await answer(
-      client.POST("/api/annotations/{id}/undo/", { params: { path: { id: 2 } }, body: { expected_version: 1 } }),
+      client.POST("/api/annotations/{id}/undo/", {
+        params: { path: { id: 2 } },
+        body: { expected_version: 1 },
+      }),
     ).catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ApiError);
@@ -69,7 +88,10 @@ describe("the typed client", () => {
     const failure = await answer(client.GET("/api/me/")).catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ApiError);
-    expect((failure as ApiError).body).toEqual({ error: "http_403", message: "The server answered 403." });
+    expect((failure as ApiError).body).toEqual({
+      error: "http_403",
+      message: "The server answered 403.",
+    });
   });
 
   it("reads no answer, and a gateway's, as a NetworkError (the queue retries them)", async () => {
@@ -81,16 +103,26 @@ describe("the typed client", () => {
   });
 
   it("reads our 503 with Retry-After as RetryLater, still a NetworkError, with the wait and the body", async () => {
-    const body = { error: "sign_in_busy", message: "Too many sign-ins at once; try again in a few seconds." };
-    reply = () => new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json", "Retry-After": "5" } });
+    const body = {
+      error: "sign_in_busy",
+      message: "Too many sign-ins at once; try again in a few seconds.",
+    };
+    reply = () =>
+      new Response(JSON.stringify(body), {
+        status: 503,
+        headers: { "Content-Type": "application/json", "Retry-After": "5" },
+      });
 
-    const failure = await answer(client.POST("/api/auth/login/", { body: { username: "a", password: "b" } })).catch(
-      (error: unknown) => error,
-    );
+    const failure = await answer(
+      client.POST("/api/auth/login/", { body: { username: "a", password: "b" } }),
+    ).catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(RetryLater);
     expect(failure).toBeInstanceOf(NetworkError);
-    expect([(failure as RetryLater).seconds, (failure as RetryLater).code]).toEqual([5, "sign_in_busy"]);
+    expect([(failure as RetryLater).seconds, (failure as RetryLater).code]).toEqual([
+      5,
+      "sign_in_busy",
+    ]);
 
     reply = () => new Response("busy", { status: 503 }); // a proxy's, with no Retry-After
     const plain = await answer(client.GET("/api/me/")).catch((error: unknown) => error);
@@ -108,7 +140,9 @@ describe("the typed client", () => {
 
   it("reads a restore's 503 as a NetworkError that says the server is restoring", async () => {
     reply = () => json(503, { error: "restoring", message: "A backup is being restored." });
-    const restoring = await answer(client.POST("/api/auth/logout/")).catch((error: unknown) => error);
+    const restoring = await answer(client.POST("/api/auth/logout/")).catch(
+      (error: unknown) => error,
+    );
     expect(restoring).toBeInstanceOf(NetworkError);
     expect((restoring as NetworkError).reason).toBe("restoring");
 
@@ -122,7 +156,8 @@ describe("the typed client", () => {
     expect(later).toBeInstanceOf(RetryLater);
     expect([(later as RetryLater).reason, (later as RetryLater).seconds]).toEqual(["restoring", 3]);
 
-    reply = () => json(503, { error: "database_unavailable", message: "The database is unavailable." });
+    reply = () =>
+      json(503, { error: "database_unavailable", message: "The database is unavailable." });
     const outage = await answer(client.POST("/api/auth/logout/")).catch((error: unknown) => error);
     expect(outage).toBeInstanceOf(NetworkError);
     expect((outage as NetworkError).reason).toBeNull();
@@ -141,12 +176,20 @@ describe("the typed client", () => {
     await answer(
       client.POST("/api/projects/{id}/imports/", {
         params: { path: { id: 3 } },
-        body: multipart<Schemas["ImportRequestRequest"]>({ file, format: "corefi", skip_invalid: true }),
+        body: multipart<Schemas["ImportRequestRequest"]>({
+          file,
+          format: "corefi",
+          skip_invalid: true,
+        }),
       }),
     );
 
     const form = await sent[0]!.formData();
-    expect([form.get("format"), form.get("skip_invalid"), form.has("file")]).toEqual(["corefi", "true", true]);
+    expect([form.get("format"), form.get("skip_invalid"), form.has("file")]).toEqual([
+      "corefi",
+      "true",
+      true,
+    ]);
     expect(sent[0]!.headers.get("Content-Type")).toMatch(/^multipart\/form-data/);
     expect(sent[0]!.headers.get("X-CSRFToken")).toBe("tok=en");
   });
@@ -164,8 +207,12 @@ describe("the endpoint functions", () => {
     void (() => client.GET("/api/no-such-path/"));
     // @ts-expect-error a body without a field the serializer requires
     void (() => client.POST("/api/auth/login/", { body: { username: "a" } }));
-    // @ts-expect-error a body field of the wrong type
-    void (() => client.POST("/api/annotations/{id}/undo/", { params: { path: { id: 1 } }, body: { expected_version: "1" } }));
+    void (() =>
+      client.POST("/api/annotations/{id}/undo/", {
+        params: { path: { id: 1 } },
+        // @ts-expect-error a body field of the wrong type
+        body: { expected_version: "1" },
+      }));
     // @ts-expect-error a missing path parameter
     void (() => client.GET("/api/topics/{id}/", { params: { path: {} } }));
   });

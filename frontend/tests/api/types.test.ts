@@ -2,7 +2,7 @@
 // type assertions: `npm run build` (vue-tsc) fails on a mismatch.
 import { describe, expectTypeOf, it } from "vitest";
 import type { components } from "../../src/api/schema";
-import { LINK_TYPES, type AnnotationPayload, type LinkType } from "../../src/api/types";
+import type { AnnotationPayload, LINK_TYPES, LinkType } from "../../src/api/types";
 
 type Schemas = components["schemas"];
 
@@ -19,7 +19,11 @@ describe("the API types", () => {
   });
 
   it("narrow an effect and an operation by their names", () => {
-    expectTypeOf<Extract<Schemas["Effect"], { e: "cluster_created" }>>().toEqualTypeOf<Schemas["ClusterCreatedEffect"]>();
-    expectTypeOf<Extract<Schemas["Operation"], { op: "assign" }>>().toEqualTypeOf<Schemas["AssignOperation"]>();
+    expectTypeOf<Extract<Schemas["Effect"], { e: "cluster_created" }>>().toEqualTypeOf<
+      Schemas["ClusterCreatedEffect"]
+    >();
+    expectTypeOf<Extract<Schemas["Operation"], { op: "assign" }>>().toEqualTypeOf<
+      Schemas["AssignOperation"]
+    >();
   });
 });

@@ -4,22 +4,60 @@ import { buildPieces, type Piece } from "../../src/domain/pieces";
 
 function outline(pieces: Piece[]): string {
   return pieces
-    .map((p) => (p.kind === "text" ? `${p.start}-${p.end}` : `[m${p.mention} ${p.start}-${p.end}${p.children.length ? ` ${outline(p.children)}` : ""}]`))
+    .map((p) =>
+      p.kind === "text"
+        ? `${p.start}-${p.end}`
+        : `[m${p.mention} ${p.start}-${p.end}${p.children.length ? ` ${outline(p.children)}` : ""}]`,
+    )
     .join(" ");
 }
 
 describe("blocks of a long document", () => {
   it("ends a block with the sentence that takes it to the size", () => {
-    expect(blockRanges(10, [[0, 3], [3, 5], [5, 8], [8, 10]], 4)).toEqual([[0, 4], [5, 9]]);
+    expect(
+      blockRanges(
+        10,
+        [
+          [0, 3],
+          [3, 5],
+          [5, 8],
+          [8, 10],
+        ],
+        4,
+      ),
+    ).toEqual([
+      [0, 4],
+      [5, 9],
+    ]);
   });
 
   it("joins a short rest to the last block", () => {
-    expect(blockRanges(10, [[0, 4], [4, 9], [9, 10]], 4)).toEqual([[0, 3], [4, 9]]);
+    expect(
+      blockRanges(
+        10,
+        [
+          [0, 4],
+          [4, 9],
+          [9, 10],
+        ],
+        4,
+      ),
+    ).toEqual([
+      [0, 3],
+      [4, 9],
+    ]);
   });
 
   it("cuts a run without a sentence end at the size", () => {
-    expect(blockRanges(10, [[0, 10]], 4)).toEqual([[0, 3], [4, 9]]);
-    expect(blockRanges(13, [[0, 13]], 4)).toEqual([[0, 3], [4, 7], [8, 12]]);
+    expect(blockRanges(10, [[0, 10]], 4)).toEqual([
+      [0, 3],
+      [4, 9],
+    ]);
+    expect(blockRanges(13, [[0, 13]], 4)).toEqual([
+      [0, 3],
+      [4, 7],
+      [8, 12],
+    ]);
   });
 
   it("keeps a short document whole and numbers the blocks of each document", () => {

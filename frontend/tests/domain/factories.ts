@@ -6,12 +6,25 @@ import { AnnotationState, makeMention, type Settings } from "../../src/domain/st
 
 export function topic(
   clusters: Record<number, [string, Id[], string?]> = {},
-  options: { edges?: [Id, Id][]; links?: [LinkType, Id, Id][]; rejected?: Id[]; settings?: Partial<Settings> } = {},
+  options: {
+    edges?: [Id, Id][];
+    links?: [LinkType, Id, Id][];
+    rejected?: Id[];
+    settings?: Partial<Settings>;
+  } = {},
 ): AnnotationState {
   const mentions = [];
   for (let k = 1; k <= 12; k++) {
     const j = (k - 1) % 4;
-    mentions.push(makeMention(k, Math.floor((k - 1) / 4) + 1, [[4 * j, 4 * j + 1]], false, (options.rejected ?? []).includes(k)));
+    mentions.push(
+      makeMention(
+        k,
+        Math.floor((k - 1) / 4) + 1,
+        [[4 * j, 4 * j + 1]],
+        false,
+        (options.rejected ?? []).includes(k),
+      ),
+    );
   }
   return new AnnotationState({
     settings: options.settings,
@@ -28,6 +41,10 @@ export function topic(
       members,
     })),
     edges: options.edges ?? [],
-    links: (options.links ?? []).map(([type, anaphor, antecedent]) => ({ type, anaphor, antecedent })),
+    links: (options.links ?? []).map(([type, anaphor, antecedent]) => ({
+      type,
+      anaphor,
+      antecedent,
+    })),
   });
 }

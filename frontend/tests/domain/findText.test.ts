@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { documentText, findInDocuments, hitsByDocument } from "../../src/domain/findText";
 
 const docs = [
-  documentText({ id: 1, tokens: ["Graph", "attention", "networks", "(", "GAT", ")", "use", "attention", "."] }),
+  documentText({
+    id: 1,
+    tokens: ["Graph", "attention", "networks", "(", "GAT", ")", "use", "attention", "."],
+  }),
   documentText({ id: 2, tokens: ["Self-Attention", "is", "all", "you", "need"] }),
 ];
 

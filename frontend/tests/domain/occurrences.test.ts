@@ -1,12 +1,23 @@
 // Every occurrence of a text: whole tokens, case folded unless asked, skipped where a mention
 // is (marked) or touches one (overlapping); removing takes the active mentions of that text.
 import { describe, expect, it } from "vitest";
-import { findOccurrences, mentionsWithWords, previewOccurrences, wordsOf } from "../../src/domain/occurrences";
+import {
+  findOccurrences,
+  mentionsWithWords,
+  previewOccurrences,
+  wordsOf,
+} from "../../src/domain/occurrences";
 import { makeMention, type Mention } from "../../src/domain/state";
 
 const docs = [
-  { id: 1, tokens: ["The", "mixture", "was", "stirred", "and", "the", "mixture", "was", "cooled", "."] },
-  { id: 2, tokens: ["A", "BiLSTM-CRF", "beats", "a", "CRF", ";", "the", "mixture", "mixture", "."] },
+  {
+    id: 1,
+    tokens: ["The", "mixture", "was", "stirred", "and", "the", "mixture", "was", "cooled", "."],
+  },
+  {
+    id: 2,
+    tokens: ["A", "BiLSTM-CRF", "beats", "a", "CRF", ";", "the", "mixture", "mixture", "."],
+  },
 ];
 
 describe("finding occurrences", () => {
@@ -19,7 +30,9 @@ describe("finding occurrences", () => {
   });
 
   it("matches case when asked", () => {
-    expect(findOccurrences(docs, ["The", "mixture"], true)).toEqual([{ document: 1, start: 0, end: 1 }]);
+    expect(findOccurrences(docs, ["The", "mixture"], true)).toEqual([
+      { document: 1, start: 0, end: 1 },
+    ]);
   });
 
   it("matches whole tokens only: CRF is not inside BiLSTM-CRF", () => {
@@ -27,7 +40,9 @@ describe("finding occurrences", () => {
   });
 
   it("never returns overlapping occurrences", () => {
-    expect(findOccurrences([{ id: 3, tokens: ["a", "a", "a"] }], ["a", "a"], false)).toEqual([{ document: 3, start: 0, end: 1 }]);
+    expect(findOccurrences([{ id: 3, tokens: ["a", "a", "a"] }], ["a", "a"], false)).toEqual([
+      { document: 3, start: 0, end: 1 },
+    ]);
   });
 
   it("finds nothing for an empty or blank text", () => {
@@ -38,7 +53,14 @@ describe("finding occurrences", () => {
 
 describe("the preview", () => {
   const mentions = new Map<number, Mention[]>([
-    [1, [makeMention(10, 1, [[0, 1]]), makeMention(11, 1, [[7, 8]]), makeMention(12, 1, [[5, 6]], false, true)]],
+    [
+      1,
+      [
+        makeMention(10, 1, [[0, 1]]),
+        makeMention(11, 1, [[7, 8]]),
+        makeMention(12, 1, [[5, 6]], false, true),
+      ],
+    ],
   ]);
   const found = findOccurrences(docs, ["the", "mixture"], false);
   const preview = previewOccurrences(found, (d) => mentions.get(d));
@@ -54,7 +76,9 @@ describe("the preview", () => {
   });
 
   it("skips an occurrence that shares a word with a mention", () => {
-    const touching = previewOccurrences(findOccurrences(docs, ["mixture", "was"], false), (d) => mentions.get(d));
+    const touching = previewOccurrences(findOccurrences(docs, ["mixture", "was"], false), (d) =>
+      mentions.get(d),
+    );
     expect(touching.overlapping).toEqual([
       { document: 1, start: 1, end: 2 },
       { document: 1, start: 6, end: 7 },
@@ -64,12 +88,28 @@ describe("the preview", () => {
 
   it("removes the active mentions whose words are the text, discontinuous ones included", () => {
     const withParts = new Map<number, Mention[]>([
-      [1, [...mentions.get(1)!, makeMention(13, 1, [[0, 0], [6, 6]])]],
+      [
+        1,
+        [
+          ...mentions.get(1)!,
+          makeMention(13, 1, [
+            [0, 0],
+            [6, 6],
+          ]),
+        ],
+      ],
       [2, [makeMention(20, 2, [[6, 7]]), makeMention(21, 2, [[7, 8]])]],
     ]);
     const removed = mentionsWithWords(docs, (d) => withParts.get(d), ["THE", "mixture"], false);
     expect(removed.map((m) => m.id)).toEqual([10, 13, 20]);
-    expect(mentionsWithWords(docs, (d) => withParts.get(d), ["the", "mixture"], true).map((m) => m.id)).toEqual([20]);
-    expect(wordsOf(docs[0]!.tokens, [[0, 0], [6, 6]])).toEqual(["The", "mixture"]);
+    expect(
+      mentionsWithWords(docs, (d) => withParts.get(d), ["the", "mixture"], true).map((m) => m.id),
+    ).toEqual([20]);
+    expect(
+      wordsOf(docs[0]!.tokens, [
+        [0, 0],
+        [6, 6],
+      ]),
+    ).toEqual(["The", "mixture"]);
   });
 });

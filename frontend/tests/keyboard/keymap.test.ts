@@ -5,7 +5,16 @@ import { KEYMAP, keyString, lookup, type Scheme, schemesOf } from "../../src/key
 const HIERARCHY: ReadonlySet<Scheme> = new Set(["any", "hierarchy"]);
 const ANAPHORA: ReadonlySet<Scheme> = new Set(["any", "anaphora"]);
 
-function key(k: string, extra: Partial<{ code: string; ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean }> = {}) {
+function key(
+  k: string,
+  extra: Partial<{
+    code: string;
+    ctrlKey: boolean;
+    altKey: boolean;
+    shiftKey: boolean;
+    metaKey: boolean;
+  }> = {},
+) {
   return { key: k, code: extra.code ?? "", ...extra };
 }
 
@@ -20,7 +29,9 @@ describe("keyString", () => {
     expect(keyString(key("j", { code: "KeyJ" }))).toBe("J");
     expect(keyString(key("P", { code: "KeyP", shiftKey: true }))).toBe("Shift+P");
     expect(keyString(key("?", { code: "Slash", shiftKey: true }))).toBe("?");
-    expect(keyString(key("Z", { code: "KeyZ", ctrlKey: true, shiftKey: true }))).toBe("Ctrl+Shift+Z");
+    expect(keyString(key("Z", { code: "KeyZ", ctrlKey: true, shiftKey: true }))).toBe(
+      "Ctrl+Shift+Z",
+    );
   });
 
   it("reads the physical key when Alt changes the character (macOS)", () => {
@@ -76,11 +87,22 @@ describe("the keymap", () => {
       allow_fix_spans: false,
       allow_reject_mentions: true,
     };
-    expect([...schemesOf(project)].sort()).toEqual(["anaphora", "any", "dag", "hierarchy", "mentions", "rejectMentions"]);
+    expect([...schemesOf(project)].sort()).toEqual([
+      "anaphora",
+      "any",
+      "dag",
+      "hierarchy",
+      "mentions",
+      "rejectMentions",
+    ]);
   });
 
   it("offers each mention key only where its setting is on", () => {
-    const only = (flags: Partial<Record<"allow_add_mentions" | "allow_fix_spans" | "allow_reject_mentions", boolean>>) =>
+    const only = (
+      flags: Partial<
+        Record<"allow_add_mentions" | "allow_fix_spans" | "allow_reject_mentions", boolean>
+      >,
+    ) =>
       schemesOf({
         hierarchy: true,
         anaphora: false,
@@ -139,7 +161,8 @@ describe("the keymap", () => {
 
   it("moves a selection by word, sentence (Alt) and line (up, down), and starts one from the find", () => {
     const SPANS: ReadonlySet<Scheme> = new Set(["any", "spans", "addMentions"]);
-    const command = (k: string, context: "selection" | "find" = "selection") => lookup(KEYMAP, context, k, SPANS)?.command;
+    const command = (k: string, context: "selection" | "find" = "selection") =>
+      lookup(KEYMAP, context, k, SPANS)?.command;
     expect(command("Ctrl+ArrowRight")).toBe("selectionRight");
     expect(command("Ctrl+Shift+ArrowLeft")).toBe("selectionExtendLeft");
     expect(command("Alt+ArrowRight")).toBe("selectionSentenceRight");
@@ -148,7 +171,9 @@ describe("the keymap", () => {
     expect(command("Shift+ArrowUp")).toBe("selectionExtendLineUp");
     expect(command("Alt+Enter", "find")).toBe("findSelect");
     expect(lookup(KEYMAP, "find", "Alt+Enter", HIERARCHY)).toBeUndefined(); // no text to select
-    expect(keyString(key("ArrowRight", { code: "ArrowRight", altKey: true, shiftKey: true }))).toBe("Alt+Shift+ArrowRight");
+    expect(keyString(key("ArrowRight", { code: "ArrowRight", altKey: true, shiftKey: true }))).toBe(
+      "Alt+Shift+ArrowRight",
+    );
   });
 
   it("has a key to split and a key to open the next topic after submitting", () => {
@@ -159,10 +184,29 @@ describe("the keymap", () => {
 
   it("marks every key that changes the annotation, and no key that only moves", () => {
     const edits = (command: string) => KEYMAP.find((b) => b.command === command)?.edits === true;
-    for (const command of ["assign", "assignNew", "merge", "split", "rename", "editNote", "linkType1", "undo", "redo", "acceptSuggestion"]) {
+    for (const command of [
+      "assign",
+      "assignNew",
+      "merge",
+      "split",
+      "rename",
+      "editNote",
+      "linkType1",
+      "undo",
+      "redo",
+      "acceptSuggestion",
+    ]) {
       expect(edits(command), command).toBe(true);
     }
-    for (const command of ["nextMention", "prevCluster", "help", "escape", "focusTree", "nextSuggestion", "nextTopic"]) {
+    for (const command of [
+      "nextMention",
+      "prevCluster",
+      "help",
+      "escape",
+      "focusTree",
+      "nextSuggestion",
+      "nextTopic",
+    ]) {
       expect(edits(command), command).toBe(false);
     }
   });
@@ -174,9 +218,15 @@ describe("the dispatcher", () => {
     tagName: attrs.tagName ?? "DIV",
     type: attrs.type,
     closest: (selector: string) =>
-      selector === "[data-key-context]" && attrs.context ? { getAttribute: () => attrs.context ?? null } : null,
+      selector === "[data-key-context]" && attrs.context
+        ? { getAttribute: () => attrs.context ?? null }
+        : null,
   });
-  const event = (k: string, t = target(), extra = {}) => ({ ...key(k, extra), target: t, preventDefault: vi.fn() });
+  const event = (k: string, t = target(), extra = {}) => ({
+    ...key(k, extra),
+    target: t,
+    preventDefault: vi.fn(),
+  });
 
   it("runs the command of a key and prevents its default", () => {
     const keys = make();
@@ -246,7 +296,10 @@ describe("the dispatcher", () => {
   });
 
   it("gives the arrows to a text selection while there is one, in a project that edits mentions", () => {
-    const keys = new KeyDispatcher(KEYMAP, () => new Set<Scheme>(["any", "hierarchy", "mentions", "spans"]));
+    const keys = new KeyDispatcher(
+      KEYMAP,
+      () => new Set<Scheme>(["any", "hierarchy", "mentions", "spans"]),
+    );
     const prevCluster = vi.fn();
     const selectionLeft = vi.fn();
     const selectionExtendRight = vi.fn();
@@ -265,7 +318,10 @@ describe("the dispatcher", () => {
   it("answers an editing key at once in a read-only workspace, without running it", () => {
     const refused: string[] = [];
     let readOnly = true;
-    const keys = new KeyDispatcher(KEYMAP, () => HIERARCHY, { readOnly: () => readOnly, refuse: (b) => refused.push(b.command) });
+    const keys = new KeyDispatcher(KEYMAP, () => HIERARCHY, {
+      readOnly: () => readOnly,
+      refuse: (b) => refused.push(b.command),
+    });
     const rename = vi.fn();
     const nextMention = vi.fn();
     keys.register({ rename, nextMention });

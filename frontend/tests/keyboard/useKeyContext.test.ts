@@ -4,12 +4,21 @@ import { describe, expect, it, vi } from "vitest";
 import { defineComponent, h, nextTick, ref, type Ref } from "vue";
 import { KeyDispatcher } from "../../src/keyboard/dispatcher";
 import { KEYMAP, type Scheme } from "../../src/keyboard/keymap";
-import { KEY_DISPATCHER, type KeyContextOptions, type KeyHandlers, useKeyContext } from "../../src/keyboard/useKeyContext";
+import {
+  KEY_DISPATCHER,
+  type KeyContextOptions,
+  type KeyHandlers,
+  useKeyContext,
+} from "../../src/keyboard/useKeyContext";
 
 const SCHEMES: ReadonlySet<Scheme> = new Set(["any", "hierarchy", "mentions", "spans"]);
 const escape = { key: "Escape" };
 
-function mountWithKeys(handlers: KeyHandlers, options: Omit<KeyContextOptions, "keys">, keys = new KeyDispatcher(KEYMAP, () => SCHEMES)) {
+function mountWithKeys(
+  handlers: KeyHandlers,
+  options: Omit<KeyContextOptions, "keys">,
+  keys = new KeyDispatcher(KEYMAP, () => SCHEMES),
+) {
   const Dialog = defineComponent({
     setup() {
       useKeyContext(handlers, options);
@@ -49,7 +58,10 @@ describe("useKeyContext", () => {
   it("enters the context only while it is active", async () => {
     const active: Ref<boolean> = ref(false);
     const cancel = vi.fn();
-    const { keys, wrapper } = mountWithKeys({ selectionCancel: cancel }, { context: "selection", active });
+    const { keys, wrapper } = mountWithKeys(
+      { selectionCancel: cancel },
+      { context: "selection", active },
+    );
     expect(keys.contextsFor(null)).toEqual(["workspace"]);
     active.value = true;
     await nextTick();

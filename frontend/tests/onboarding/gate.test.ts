@@ -2,7 +2,10 @@ import { describe, expect, it, vi } from "vitest";
 import type { LoadedWorkspace } from "../../src/workspace/workspace";
 import { AssignmentLocked, loadUnlockedWorkspace } from "../../src/onboarding/gate";
 
-function loaded(row: { locked?: string | null; practice?: string | null }, version = 0): LoadedWorkspace {
+function loaded(
+  row: { locked?: string | null; practice?: string | null },
+  version = 0,
+): LoadedWorkspace {
   return {
     assignment: { id: 3, locked: row.locked ?? null, practice: row.practice ?? null },
     annotation: { version },
@@ -18,7 +21,10 @@ describe("opening an assignment", () => {
   });
 
   it("starts a new guided topic, then loads it again with what was placed", async () => {
-    const load = vi.fn().mockResolvedValueOnce(loaded({ practice: "guided" })).mockResolvedValueOnce(loaded({ practice: "guided" }, 1));
+    const load = vi
+      .fn()
+      .mockResolvedValueOnce(loaded({ practice: "guided" }))
+      .mockResolvedValueOnce(loaded({ practice: "guided" }, 1));
     const start = vi.fn(async () => ({ placed: 1 }));
     const result = await loadUnlockedWorkspace(3, load, start);
     expect(start).toHaveBeenCalledWith(3);

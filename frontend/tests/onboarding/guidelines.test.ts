@@ -1,7 +1,12 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../src/workspace/guidelines/markdown";
-import { guidelinesSeen, markGuidelinesSeen, markTourSeen, tourSeen } from "../../src/workspace/guidelines/seen";
+import {
+  guidelinesSeen,
+  markGuidelinesSeen,
+  markTourSeen,
+  tourSeen,
+} from "../../src/workspace/guidelines/seen";
 
 describe("guidelines Markdown", () => {
   it("renders headings, emphasis and lists", () => {
@@ -19,9 +24,13 @@ describe("guidelines Markdown", () => {
   });
 
   it("opens links outside the app, and refuses javascript: links", () => {
-    const html = renderMarkdown("[SciCo](https://arxiv.org/abs/2104.08809) and [bad](javascript:alert(1))");
-    expect(html).toContain('<a href="https://arxiv.org/abs/2104.08809" target="_blank" rel="noopener noreferrer">SciCo</a>');
-    expect(html).not.toContain("href=\"javascript:");
+    const html = renderMarkdown(
+      "[SciCo](https://arxiv.org/abs/2104.08809) and [bad](javascript:alert(1))",
+    );
+    expect(html).toContain(
+      '<a href="https://arxiv.org/abs/2104.08809" target="_blank" rel="noopener noreferrer">SciCo</a>',
+    );
+    expect(html).not.toContain('href="javascript:');
   });
 });
 

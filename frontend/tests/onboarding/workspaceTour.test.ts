@@ -13,14 +13,20 @@ describe("the workspace tour", () => {
   });
 
   it("speaks of no part of CoRefi's screen", () => {
-    for (const project of [{ hierarchy: true, anaphora: false }, { hierarchy: false, anaphora: true }]) {
-      const text = workspaceTour(project).map((s) => `${s.title} ${s.content}`).join(" ");
+    for (const project of [
+      { hierarchy: true, anaphora: false },
+      { hierarchy: false, anaphora: true },
+    ]) {
+      const text = workspaceTour(project)
+        .map((s) => `${s.title} ${s.content}`)
+        .join(" ");
       expect(text).not.toMatch(/bottom left|black '\?'|Reset|CoRefi/);
     }
   });
 
   it("shows the panels the project has", () => {
-    const targets = (p: { hierarchy: boolean; anaphora: boolean }) => workspaceTour(p).map((s) => s.target);
+    const targets = (p: { hierarchy: boolean; anaphora: boolean }) =>
+      workspaceTour(p).map((s) => s.target);
     expect(targets({ hierarchy: true, anaphora: false })).toEqual(
       expect.arrayContaining([".bank", ".tree-panel", ".m.is-current", ".ws-actions"]),
     );

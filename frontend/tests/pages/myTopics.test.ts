@@ -1,9 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { AssignmentRow } from "../../src/api/types";
-import { filterMyTopics, nextAssignment, projectsOf, statusCounts, workKind } from "../../src/pages/topics";
+import {
+  filterMyTopics,
+  nextAssignment,
+  projectsOf,
+  statusCounts,
+  workKind,
+} from "../../src/pages/topics";
 
 let nextId = 1;
-function row(topic: string, status: AssignmentRow["status"], project: [number, string] = [1, "Alpha"]): AssignmentRow {
+function row(
+  topic: string,
+  status: AssignmentRow["status"],
+  project: [number, string] = [1, "Alpha"],
+): AssignmentRow {
   const id = nextId++;
   return {
     id,
@@ -43,11 +53,17 @@ describe("My topics", () => {
   });
 
   it("filters by project and keeps the order", () => {
-    expect(topics(filterMyTopics(rows, { project: 2, status: null }))).toEqual(["b-reopened", "b-todo"]);
+    expect(topics(filterMyTopics(rows, { project: 2, status: null }))).toEqual([
+      "b-reopened",
+      "b-todo",
+    ]);
   });
 
   it("filters by status, and by both", () => {
-    expect(topics(filterMyTopics(rows, { project: null, status: "assigned" }))).toEqual(["a-todo", "b-todo"]);
+    expect(topics(filterMyTopics(rows, { project: null, status: "assigned" }))).toEqual([
+      "a-todo",
+      "b-todo",
+    ]);
     expect(topics(filterMyTopics(rows, { project: 1, status: "assigned" }))).toEqual(["a-todo"]);
     expect(filterMyTopics(rows, { project: 2, status: "submitted" })).toEqual([]);
   });
@@ -64,6 +80,8 @@ describe("My topics", () => {
     const plain = row("t", "assigned");
     expect(workKind(plain)).toBeNull();
     expect(workKind({ ...plain, role: "adjudicator" })).toBe("adjudication");
-    expect(workKind({ ...plain, project: { ...plain.project, validation: true } })).toBe("validation");
+    expect(workKind({ ...plain, project: { ...plain.project, validation: true } })).toBe(
+      "validation",
+    );
   });
 });

@@ -4,7 +4,7 @@
 import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
 import type { components } from "../../src/api/schema";
-import ValidationMeasures from "../../src/components/validation/ValidationMeasures.vue";
+import ValidationMeasures from "../../src/validation/ValidationMeasures.vue";
 
 type Measures = components["schemas"]["ValidationMeasures"];
 

@@ -4,7 +4,11 @@ import { Decisions } from "../../src/validation/decisions";
 import { chanceAgreement, lowKappaPair } from "../../src/validation/kappaNote";
 import { defaultOrder, visitOrder } from "../../src/validation/order";
 import { differs } from "../../src/validation/session";
-import type { ValidationCluster, ValidationDocument, ValidationMention } from "../../src/validation/types";
+import type {
+  ValidationCluster,
+  ValidationDocument,
+  ValidationMention,
+} from "../../src/validation/types";
 
 const mention = (id: number, confidence: number | null, start = id): ValidationMention => ({
   id,
@@ -39,7 +43,17 @@ describe("decisions", () => {
     const d = new Decisions({});
     d.propose(5, { decision: "accepted", reason: null, note: "" }, 1);
     expect(d.get(5)?.decision).toBe("accepted");
-    d.applied([{ e: "validation_set", mention: 5, old: null, new: { decision: "accepted", reason: null, note: "" } }], 1);
+    d.applied(
+      [
+        {
+          e: "validation_set",
+          mention: 5,
+          old: null,
+          new: { decision: "accepted", reason: null, note: "" },
+        },
+      ],
+      1,
+    );
     expect(d.confirmed.get(5)?.decision).toBe("accepted");
     expect(d.count([5, 6])).toEqual({ decided: 1, rejected: 0 });
   });
@@ -60,8 +74,14 @@ describe("decisions", () => {
 describe("the adjudicator's filter", () => {
   it("keeps the mentions the validators decided differently", () => {
     const others = {
-      ann: { "1": { decision: "accepted" as const, reason: null, note: "" }, "2": { decision: "accepted" as const, reason: null, note: "" } },
-      bob: { "1": { decision: "rejected" as const, reason: "trigger", note: "" }, "2": { decision: "accepted" as const, reason: null, note: "" } },
+      ann: {
+        "1": { decision: "accepted" as const, reason: null, note: "" },
+        "2": { decision: "accepted" as const, reason: null, note: "" },
+      },
+      bob: {
+        "1": { decision: "rejected" as const, reason: "trigger", note: "" },
+        "2": { decision: "accepted" as const, reason: null, note: "" },
+      },
     };
     expect(differs(others, 1)).toBe(true);
     expect(differs(others, 2)).toBe(false);
@@ -70,7 +90,14 @@ describe("the adjudicator's filter", () => {
 
 describe("the paragraph", () => {
   it("shows a short document whole and marks the mention", () => {
-    const doc = { id: 1, position: 0, doc_id: "", tokens: ["a", "b", "c", "d"], sentences: [], metadata: {} } as ValidationDocument;
+    const doc = {
+      id: 1,
+      position: 0,
+      doc_id: "",
+      tokens: ["a", "b", "c", "d"],
+      sentences: [],
+      metadata: {},
+    } as ValidationDocument;
     expect(paragraphRange(doc, [[1, 2]])).toEqual([0, 4]);
     expect(pieces(doc.tokens, [[1, 2]], 0, 4)).toEqual([
       { text: "a", mark: false },
@@ -82,7 +109,14 @@ describe("the paragraph", () => {
   it("cuts a long document to the sentences around the mention", () => {
     const tokens = Array.from({ length: 400 }, (_, i) => `w${i}`);
     const sentences = Array.from({ length: 40 }, (_, i) => [i * 10, i * 10 + 10]);
-    const doc = { id: 1, position: 0, doc_id: "", tokens, sentences, metadata: {} } as ValidationDocument;
+    const doc = {
+      id: 1,
+      position: 0,
+      doc_id: "",
+      tokens,
+      sentences,
+      metadata: {},
+    } as ValidationDocument;
     expect(paragraphRange(doc, [[205, 206]])).toEqual([190, 220]);
   });
 });
@@ -100,6 +134,8 @@ describe("the kappa note", () => {
     const pe = chanceAgreement(pair);
     expect((pair.agreement - pe) / (1 - pe)).toBeCloseTo(-0.03, 10);
     expect(pe).toBeGreaterThan(0.9);
-    expect(lowKappaPair([pairs[2]!, { validators: ["x", "y"], agreement: 0.9, kappa: null }])).toBeNull();
+    expect(
+      lowKappaPair([pairs[2]!, { validators: ["x", "y"], agreement: 0.9, kappa: null }]),
+    ).toBeNull();
   });
 });

@@ -1,15 +1,36 @@
 // Cluster colours stay apart: neighbours differ in colour, repeats differ in border pattern.
 import { describe, expect, it } from "vitest";
-import { createClusterColors, PALETTE, PATTERNS, slotColor, swatchStyle } from "../../src/workspace/clusterColors";
+import {
+  createClusterColors,
+  PALETTE,
+  PATTERNS,
+  slotColor,
+  swatchStyle,
+} from "../../src/workspace/clusterColors";
 
 function clusters(ids: number[]) {
-  return { clusters: new Map(ids.map((id) => [id, { id, label: "", note: "", members: new Set<number>(), attributes: new Map<string, string>() }])) };
+  return {
+    clusters: new Map(
+      ids.map((id) => [
+        id,
+        {
+          id,
+          label: "",
+          note: "",
+          members: new Set<number>(),
+          attributes: new Map<string, string>(),
+        },
+      ]),
+    ),
+  };
 }
 
 describe("cluster colours", () => {
   it("gives the first clusters the palette's distinct colours, in creation order", () => {
     const colors = createClusterColors(() => clusters([30, 10, 20]));
-    expect([10, 20, 30].map((id) => colors.of(id).background)).toEqual(PALETTE.slice(0, 3).map((p) => p.background));
+    expect([10, 20, 30].map((id) => colors.of(id).background)).toEqual(
+      PALETTE.slice(0, 3).map((p) => p.background),
+    );
   });
 
   it("never gives two clusters the same colour and pattern while fewer than palette x patterns exist", () => {

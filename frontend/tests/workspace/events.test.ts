@@ -2,7 +2,12 @@
 import { mount } from "@vue/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import { defineComponent, h } from "vue";
-import { createEmitter, createWorkspaceEvents, onWorkspaceEvent, WORKSPACE_EVENTS } from "../../src/workspace/events";
+import {
+  createEmitter,
+  createWorkspaceEvents,
+  onWorkspaceEvent,
+  WORKSPACE_EVENTS,
+} from "../../src/workspace/events";
 
 interface TestEvents {
   saved: number;
@@ -75,7 +80,9 @@ describe("onWorkspaceEvent", () => {
         return () => h("div");
       },
     });
-    const wrapper = mount(Listener, { global: { provide: { [WORKSPACE_EVENTS as symbol]: events } } });
+    const wrapper = mount(Listener, {
+      global: { provide: { [WORKSPACE_EVENTS as symbol]: events } },
+    });
     return { events, wrapper };
   }
 

@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { Id } from "../../src/api/types";
 import { type SuggestedChild, treeRows } from "../../src/workspace/hierarchyRows";
 
-function tree(edges: [Id, Id][], suggested: Record<Id, SuggestedChild[]> = {}, collapsed: Id[] = []) {
+function tree(
+  edges: [Id, Id][],
+  suggested: Record<Id, SuggestedChild[]> = {},
+  collapsed: Id[] = [],
+) {
   const parents = new Map<Id, Set<Id>>();
   const children = new Map<Id, Set<Id>>();
   const ids = [1, 2, 3, 4];
@@ -37,7 +41,15 @@ describe("suggested edges in the tree", () => {
   });
 
   it("shows it under a leaf too, and hides it under a collapsed parent", () => {
-    expect(tree([], { 4: [{ child: 1, suggestion: 5, score: 0.6 }] }).map((r) => r.key)).toEqual(["1", "2", "3", "4", "4/~5"]);
-    expect(tree([[1, 2]], { 1: [{ child: 3, suggestion: 70, score: 0.8 }] }, [1]).map((r) => r.key)).toEqual(["1", "3", "4"]);
+    expect(tree([], { 4: [{ child: 1, suggestion: 5, score: 0.6 }] }).map((r) => r.key)).toEqual([
+      "1",
+      "2",
+      "3",
+      "4",
+      "4/~5",
+    ]);
+    expect(
+      tree([[1, 2]], { 1: [{ child: 3, suggestion: 70, score: 0.8 }] }, [1]).map((r) => r.key),
+    ).toEqual(["1", "3", "4"]);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { MentionSuggestionItem, Span } from "../../src/api/types";
-import { anchorMention, hasMentionAt, proposalIsOpen, walkPosition } from "../../src/workspace/mentionSuggestions";
+import {
+  anchorMention,
+  hasMentionAt,
+  proposalIsOpen,
+  walkPosition,
+} from "../../src/workspace/mentionSuggestions";
 
 const proposal = (spans: Span[], suggestion = 7): MentionSuggestionItem => ({
   suggestion,
@@ -13,14 +18,40 @@ const proposal = (spans: Span[], suggestion = 7): MentionSuggestionItem => ({
   document: 1,
   spans,
 });
-const mention = (id: number, spans: Span[], rejected = false) => ({ id, document: 1, spans, rejected });
+const mention = (id: number, spans: Span[], rejected = false) => ({
+  id,
+  document: 1,
+  spans,
+  rejected,
+});
 
 describe("proposed mentions", () => {
   it("is open until an active mention has exactly its spans", () => {
-    const item = proposal([[3, 3], [6, 7]]);
+    const item = proposal([
+      [3, 3],
+      [6, 7],
+    ]);
     expect(proposalIsOpen(item, undefined, [mention(1, [[3, 3]])])).toBe(true);
-    expect(proposalIsOpen(item, undefined, [mention(1, [[3, 3], [6, 7]])])).toBe(false);
-    expect(proposalIsOpen(item, undefined, [mention(1, [[3, 3], [6, 7]], true)])).toBe(true);
+    expect(
+      proposalIsOpen(item, undefined, [
+        mention(1, [
+          [3, 3],
+          [6, 7],
+        ]),
+      ]),
+    ).toBe(false);
+    expect(
+      proposalIsOpen(item, undefined, [
+        mention(
+          1,
+          [
+            [3, 3],
+            [6, 7],
+          ],
+          true,
+        ),
+      ]),
+    ).toBe(true);
   });
 
   it("is closed once accepted, even before the mention arrives", () => {
@@ -37,7 +68,12 @@ describe("proposed mentions", () => {
   });
 
   it("falls half a place before the first mention that starts after it in reading order", () => {
-    const keys = [[0, 2], [0, 8], [1, 0], [1, 4]] as const;
+    const keys = [
+      [0, 2],
+      [0, 8],
+      [1, 0],
+      [1, 4],
+    ] as const;
     expect(walkPosition(0, 5, keys)).toBe(0.5);
     expect(walkPosition(0, 0, keys)).toBe(-0.5);
     expect(walkPosition(1, 9, keys)).toBe(3.5);

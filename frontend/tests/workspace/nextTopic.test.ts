@@ -19,12 +19,20 @@ const row = (id: number, status: AssignmentRow["status"]): AssignmentRow => ({
 
 describe("nextTopicToDo", () => {
   it("skips the topic just submitted and those already submitted", () => {
-    const rows = [row(1, "submitted"), row(2, "submitted"), row(3, "assigned"), row(4, "in_progress")];
+    const rows = [
+      row(1, "submitted"),
+      row(2, "submitted"),
+      row(3, "assigned"),
+      row(4, "in_progress"),
+    ];
     expect(nextTopicToDo(rows, 2)?.id).toBe(3);
   });
 
   it("prefers this topic's project: after the tutorial its test, after qualifying its real topics", () => {
-    const other = { ...row(1, "assigned"), project: { id: 2, name: "Aardvark", hierarchy: true, anaphora: false } };
+    const other = {
+      ...row(1, "assigned"),
+      project: { id: 2, name: "Aardvark", hierarchy: true, anaphora: false },
+    };
     expect(nextTopicToDo([other, row(2, "submitted"), row(3, "assigned")], 2)?.id).toBe(3);
     expect(nextTopicToDo([other, row(2, "submitted")], 2)?.id).toBe(1);
   });

@@ -1,11 +1,25 @@
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, NetworkError } from "../../src/api/http";
 import type { Applied, AppliedBatch, Operation } from "../../src/api/types";
-import { type Edit, type EditRequest, OperationQueue, type QueueHost } from "../../src/workspace/operationQueue";
+import {
+  type Edit,
+  type EditRequest,
+  OperationQueue,
+  type QueueHost,
+} from "../../src/workspace/operationQueue";
 import { syncText } from "../../src/workspace/syncText";
 
 function applied(version: number, created: Record<string, number> = {}): Applied {
-  return { operation_id: version, version, name: "assign", kind: "do", effects: [], warnings: [], created, client_id: "me" };
+  return {
+    operation_id: version,
+    version,
+    name: "assign",
+    kind: "do",
+    effects: [],
+    warnings: [],
+    created,
+    client_id: "me",
+  };
 }
 
 /** A server stand-in: answers each send with the next scripted outcome, when told to. */
@@ -110,7 +124,9 @@ describe("the operation queue", () => {
     await flush();
     await server.answer(new NetworkError("The server answered 503.", "restoring"));
     expect(queue.status).toMatchObject({ offline: true, restoring: true, queued: 1 });
-    expect(syncText(queue.status, 0)).toMatch(/^Restoring a backup: 1 edit queued, retrying in \d+ s$/);
+    expect(syncText(queue.status, 0)).toMatch(
+      /^Restoring a backup: 1 edit queued, retrying in \d+ s$/,
+    );
     timers.shift()!.fn();
     await flush();
     expect(server.sent.map((s) => s.request)).toEqual([op(1), op(1)]);
@@ -136,7 +152,9 @@ describe("the operation queue", () => {
     queue.enqueue(op(2), "second");
     queue.enqueue(op(3), "third");
     await flush();
-    await server.answer(new ApiError(409, { error: "version_conflict", message: "changed", current_version: 10 }));
+    await server.answer(
+      new ApiError(409, { error: "version_conflict", message: "changed", current_version: 10 }),
+    );
     expect(host.conflicts).toHaveLength(1);
     expect(host.conflicts[0]!.map((e) => e.description)).toEqual(["first", "second", "third"]);
     expect(queue.status.queued).toBe(0);
@@ -151,7 +169,9 @@ describe("the operation queue", () => {
     queue.enqueue(op(2), "next one");
     await flush();
     await server.answer(new ApiError(422, { error: "cycle", message: "would close a cycle" }));
-    expect(host.refusedEdits.map(([e, err]) => [e.description, err.message])).toEqual([["refused one", "would close a cycle"]]);
+    expect(host.refusedEdits.map(([e, err]) => [e.description, err.message])).toEqual([
+      ["refused one", "would close a cycle"],
+    ]);
     expect(server.sent).toHaveLength(2);
     expect(server.sent[1]!.expected).toBe(0);
     await server.answer(applied(1));
@@ -196,7 +216,9 @@ describe("the operation queue", () => {
     const { server, queue } = setup();
     queue.enqueue(op(1), "first");
     await flush();
-    await server.answer(new ApiError(403, { error: "not_authenticated", message: "Sign in again." }));
+    await server.answer(
+      new ApiError(403, { error: "not_authenticated", message: "Sign in again." }),
+    );
     expect(queue.status).toMatchObject({ paused: "Sign in again.", queued: 1 });
     queue.retryNow();
     await flush();
@@ -212,8 +234,7 @@ describe("a batch edit (accepting suggestions above a score)", () => {
     const batches: AppliedBatch[] = [];
     const queue = new OperationQueue(
       {
-        send: (request: EditRequest, expected: number) =>
-          server.transport.send(request, expected) as unknown as Promise<Applied | AppliedBatch>,
+        send: (request: EditRequest, expected: number) => server.transport.send(request, expected),
       },
       {
         ...host,
@@ -227,7 +248,11 @@ describe("a batch edit (accepting suggestions above a score)", () => {
     queue.enqueue({ kind: "acceptAbove", threshold: 0.8, kinds: ["membership"] }, "accept above");
     queue.enqueue(op(1), "after");
     await flush();
-    const batch: AppliedBatch = { applied: [applied(5), applied(6), applied(7)], skipped: [{ suggestion: 9, reason: "cycle" }], version: 7 };
+    const batch: AppliedBatch = {
+      applied: [applied(5), applied(6), applied(7)],
+      skipped: [{ suggestion: 9, reason: "cycle" }],
+      version: 7,
+    };
     await server.answer(batch as unknown as Applied);
     expect(versions).toEqual([5, 6, 7]);
     expect(batches).toEqual([batch]);

@@ -1,13 +1,30 @@
 // Question mode's order (src/workspace/questions.ts): the open suggestions, most uncertain
 // first, as the server ranks them (modelserve/questions.py), against the local state.
 import { describe, expect, it } from "vitest";
-import type { Decision, EdgeItem, Id, LinkItem, MembershipItem, SuggestionsPayload } from "../../src/api/types";
-import { linkTypeOfDigit, openQuestions, questionFocus, questionMention } from "../../src/workspace/questions";
+import type {
+  Decision,
+  EdgeItem,
+  Id,
+  LinkItem,
+  MembershipItem,
+  SuggestionsPayload,
+} from "../../src/api/types";
+import {
+  linkTypeOfDigit,
+  openQuestions,
+  questionFocus,
+  questionMention,
+} from "../../src/workspace/questions";
 import { indexSuggestions, type MappingSource } from "../../src/workspace/suggestionModel";
 
-function source(clusters: Record<Id, Id[]>, decisions: Record<Id, Decision> = {}, links: string[] = []): MappingSource {
+function source(
+  clusters: Record<Id, Id[]>,
+  decisions: Record<Id, Decision> = {},
+  links: string[] = [],
+): MappingSource {
   const clusterOf = new Map<Id, Id>();
-  for (const [c, members] of Object.entries(clusters)) for (const m of members) clusterOf.set(m, Number(c));
+  for (const [c, members] of Object.entries(clusters))
+    for (const m of members) clusterOf.set(m, Number(c));
   return {
     clusterOf: (m) => clusterOf.get(m),
     mentionState: (m) => (m >= 1 && m <= 12 ? { rejected: false } : undefined),
@@ -20,7 +37,12 @@ function source(clusters: Record<Id, Id[]>, decisions: Record<Id, Decision> = {}
 }
 
 const base = { decision: null, valid: true, reason: "" } as const;
-const membership = (suggestion: Id, mention: Id, members: Id[], uncertainty: number): MembershipItem => ({
+const membership = (
+  suggestion: Id,
+  mention: Id,
+  members: Id[],
+  uncertainty: number,
+): MembershipItem => ({
   ...base,
   suggestion,
   score: 0.5 + (1 - uncertainty) / 2,
@@ -45,7 +67,16 @@ const link = (suggestion: Id, anaphor: Id, antecedent: Id, uncertainty: number):
 });
 
 function payload(p: Partial<SuggestionsPayload>): SuggestionsPayload {
-  return { run: null, memberships: [], edges: [], links: [], mentions: [], version: 0, newest_run: null, ...p };
+  return {
+    run: null,
+    memberships: [],
+    edges: [],
+    links: [],
+    mentions: [],
+    version: 0,
+    newest_run: null,
+    ...p,
+  };
 }
 
 const scope = { hierarchy: true, anaphora: true };
@@ -68,14 +99,22 @@ describe("openQuestions", () => {
   it("leaves out what is decided (a rejection answered it), done already, or not in the project", () => {
     const index = indexSuggestions(
       payload({
-        memberships: [membership(1, 1, [1, 2], 0.9), membership(2, 3, [3, 4], 0.8), membership(5, 9, [9, 10], 0.7)],
+        memberships: [
+          membership(1, 1, [1, 2], 0.9),
+          membership(2, 3, [3, 4], 0.8),
+          membership(5, 9, [9, 10], 0.7),
+        ],
         links: [link(4, 6, 5, 0.95)],
       }),
     );
     // 1 rejected; 9 already sits with 10 (nothing to change); the link is there already.
     const state = source({ 50: [9, 10] }, { 1: "rejected" }, ["WORK_UP|6|5"]);
     expect(openQuestions(index, state, scope).map((q) => q.suggestion)).toEqual([2]);
-    expect(openQuestions(index, source({}), { hierarchy: false, anaphora: true }).map((q) => q.suggestion)).toEqual([4]);
+    expect(
+      openQuestions(index, source({}), { hierarchy: false, anaphora: true }).map(
+        (q) => q.suggestion,
+      ),
+    ).toEqual([4]);
   });
 
   it("maps the digits 1-5 onto the link types in the keymap's order", () => {

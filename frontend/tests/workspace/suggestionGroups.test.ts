@@ -5,7 +5,13 @@ import type { Decision, Id, LinkItem, LinkType, SuggestionsPayload } from "../..
 import { groupLabel, suggestionGroups } from "../../src/workspace/suggestionGroups";
 import { indexSuggestions, type MappingSource } from "../../src/workspace/suggestionModel";
 
-const link = (suggestion: Id, anaphor: Id, antecedent: Id, type: LinkType, reason = ""): LinkItem => ({
+const link = (
+  suggestion: Id,
+  anaphor: Id,
+  antecedent: Id,
+  type: LinkType,
+  reason = "",
+): LinkItem => ({
   suggestion,
   score: 0.9,
   uncertainty: 0.2,
@@ -46,7 +52,10 @@ const payload: SuggestionsPayload = {
 describe("suggestion groups", () => {
   it("groups open undecided suggestions by link type, in the keys' order", () => {
     // 4 is decided already, 5 is in the annotation already: neither is open.
-    const groups = suggestionGroups(indexSuggestions(payload), source({ 4: "rejected" }, ["COREFERENCE|7|1"]));
+    const groups = suggestionGroups(
+      indexSuggestions(payload),
+      source({ 4: "rejected" }, ["COREFERENCE|7|1"]),
+    );
 
     expect(groups.map((g) => g.key)).toEqual(["link:COREFERENCE", "link:TRANSFORMED"]);
     const [coreference] = groups;
@@ -58,7 +67,13 @@ describe("suggestion groups", () => {
   });
 
   it("offers nothing when every suggestion is decided", () => {
-    const all: Record<Id, Decision> = { 1: "accepted", 2: "rejected", 3: "rejected", 4: "rejected", 5: "accepted" };
+    const all: Record<Id, Decision> = {
+      1: "accepted",
+      2: "rejected",
+      3: "rejected",
+      4: "rejected",
+      5: "accepted",
+    };
     expect(suggestionGroups(indexSuggestions(payload), source(all))).toEqual([]);
   });
 });

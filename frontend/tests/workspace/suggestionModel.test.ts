@@ -1,7 +1,16 @@
 // The pure side of model suggestions: local re-mapping, what is open, counts, walking order,
 // run ordering and wording, and the re-fetch throttle.
 import { describe, expect, it } from "vitest";
-import type { Decision, EdgeItem, Id, LinkItem, LinkType, MembershipItem, RunPayload, SuggestionsPayload } from "../../src/api/types";
+import type {
+  Decision,
+  EdgeItem,
+  Id,
+  LinkItem,
+  LinkType,
+  MembershipItem,
+  RunPayload,
+  SuggestionsPayload,
+} from "../../src/api/types";
 import {
   countAbove,
   indexSuggestions,
@@ -26,12 +35,16 @@ function source(options: {
   mentions?: number;
 }): MappingSource {
   const clusterOf = new Map<Id, Id>();
-  for (const [c, members] of Object.entries(options.clusters ?? {})) for (const m of members) clusterOf.set(m, Number(c));
+  for (const [c, members] of Object.entries(options.clusters ?? {}))
+    for (const m of members) clusterOf.set(m, Number(c));
   const edges = new Set((options.edges ?? []).map(([p, c]) => `${p}>${c}`));
   const links = new Set((options.links ?? []).map((l) => l.join("|")));
   return {
     clusterOf: (m) => clusterOf.get(m),
-    mentionState: (m) => (m >= 1 && m <= (options.mentions ?? 12) ? { rejected: (options.rejected ?? []).includes(m) } : undefined),
+    mentionState: (m) =>
+      m >= 1 && m <= (options.mentions ?? 12)
+        ? { rejected: (options.rejected ?? []).includes(m) }
+        : undefined,
     decision: (s) => options.decisions?.[s],
     hasCluster: (c) => c in (options.clusters ?? {}),
     hasEdge: (p, c) => edges.has(`${p}>${c}`),
@@ -60,7 +73,13 @@ const edge = (suggestion: Id, parent: Id, child: Id, score = 0.7, valid = true):
   valid,
   reason: valid ? "" : "cycle",
 });
-const link = (suggestion: Id, anaphor: Id, antecedent: Id, score = 0.9, type: LinkType = "COREFERENCE"): LinkItem => ({
+const link = (
+  suggestion: Id,
+  anaphor: Id,
+  antecedent: Id,
+  score = 0.9,
+  type: LinkType = "COREFERENCE",
+): LinkItem => ({
   suggestion,
   score,
   uncertainty: 1 - 2 * Math.abs(score - 0.5),
@@ -71,10 +90,24 @@ const link = (suggestion: Id, anaphor: Id, antecedent: Id, score = 0.9, type: Li
 });
 
 function payload(parts: Partial<SuggestionsPayload>): SuggestionsPayload {
-  return { run: null, newest_run: null, version: 0, memberships: [], edges: [], links: [], mentions: [], ...parts };
+  return {
+    run: null,
+    newest_run: null,
+    version: 0,
+    memberships: [],
+    edges: [],
+    links: [],
+    mentions: [],
+    ...parts,
+  };
 }
 
-function run(id: Id, status: RunPayload["status"], progress = 0, extra: Partial<RunPayload> = {}): RunPayload {
+function run(
+  id: Id,
+  status: RunPayload["status"],
+  progress = 0,
+  extra: Partial<RunPayload> = {},
+): RunPayload {
   return {
     run: id,
     topic: 1,
@@ -108,7 +141,11 @@ describe("mapping a membership onto my clusters", () => {
     expect(fresh.fellows).toEqual([2, 3]);
     const afterFirst = source({ clusters: { 50: [1] }, decisions: { 101: "accepted" } });
     expect(openMembership(item1, afterFirst)).toBeNull();
-    expect(membershipOperation(openMembership(item2, afterFirst)!)).toEqual({ op: "assign", mention: 2, cluster: 50 });
+    expect(membershipOperation(openMembership(item2, afterFirst)!)).toEqual({
+      op: "assign",
+      mention: 2,
+      cluster: 50,
+    });
   });
 
   it("uses a cluster still being created (a negative id) like any other", () => {
@@ -117,18 +154,27 @@ describe("mapping a membership onto my clusters", () => {
   });
 
   it("closes when the annotation agrees, the mention is rejected or gone; keeps a rejected decision open", () => {
-    expect(openMembership(membership(1, 2, [1, 2]), source({ clusters: { 7: [1, 2] } }))).toBeNull();
+    expect(
+      openMembership(membership(1, 2, [1, 2]), source({ clusters: { 7: [1, 2] } })),
+    ).toBeNull();
     expect(openMembership(membership(1, 2, [2]), source({ clusters: { 7: [2] } }))).toBeNull();
     expect(openMembership(membership(1, 2, [1, 2]), source({ rejected: [2] }))).toBeNull();
     expect(openMembership(membership(1, 99, [1, 99]), source({}))).toBeNull();
-    const moved = openMembership(membership(1, 2, [1, 2]), source({ clusters: { 7: [1], 8: [2] }, decisions: { 1: "rejected" } }))!;
+    const moved = openMembership(
+      membership(1, 2, [1, 2]),
+      source({ clusters: { 7: [1], 8: [2] }, decisions: { 1: "rejected" } }),
+    )!;
     expect(moved).toMatchObject({ target: 7, current: 8, decision: "rejected" });
   });
 });
 
 describe("indexing and counting", () => {
   const data = payload({
-    memberships: [membership(1, 1, [1, 2], 0.9), membership(2, 2, [1, 2], 0.6), membership(3, 3, [3], 0.95)],
+    memberships: [
+      membership(1, 1, [1, 2], 0.9),
+      membership(2, 2, [1, 2], 0.6),
+      membership(3, 3, [3], 0.95),
+    ],
     edges: [edge(10, 50, 60, 0.85), edge(11, 60, 50, 0.9, false), edge(12, 50, 70, 0.99)],
     links: [link(20, 5, 4, 0.97), link(21, 6, 5, 0.5)],
   });
@@ -144,11 +190,24 @@ describe("indexing and counting", () => {
     const s = source({ clusters: { 50: [9], 60: [10] }, decisions: { 2: "rejected" } });
     const all = new Set(["membership", "edge", "link"] as const);
     // membership 3 is a singleton suggestion of an unassigned mention: a new cluster, open.
-    expect(countAbove(index, s, 0.8, all)).toEqual({ membership: 2, edge: 2, link: 1, mention: 0, refused: 1, total: 5 });
-    expect(countAbove(index, s, 0, new Set(["link"] as const))).toMatchObject({ link: 2, total: 2 });
+    expect(countAbove(index, s, 0.8, all)).toEqual({
+      membership: 2,
+      edge: 2,
+      link: 1,
+      mention: 0,
+      refused: 1,
+      total: 5,
+    });
+    expect(countAbove(index, s, 0, new Set(["link"] as const))).toMatchObject({
+      link: 2,
+      total: 2,
+    });
     // Edge 12 names a cluster that does not exist here (any more): not counted.
     const merged = source({ clusters: { 50: [9], 60: [10] }, edges: [[50, 60]] });
-    expect(countAbove(index, merged, 0.8, new Set(["edge"] as const))).toMatchObject({ edge: 1, refused: 1 });
+    expect(countAbove(index, merged, 0.8, new Set(["edge"] as const))).toMatchObject({
+      edge: 1,
+      refused: 1,
+    });
   });
 });
 
@@ -190,9 +249,17 @@ describe("runs", () => {
     expect(runState(run(1, "queued"), []).text).toMatch(/no model worker is running/);
     expect(runState(run(1, "queued"), ["models@host"]).text).toMatch(/waiting for a model worker/);
     expect(runState(run(1, "queued"), null).text).not.toMatch(/no model worker/);
-    expect(runState(run(1, "running", 0.426, { message: "encoding" }), null).text).toBe("Running on minilm: 43 % (encoding)");
-    const failed = runState(run(1, "failed", 0, { error: "OSError: no model at /x", message: "OSError" }), null);
-    expect(failed).toEqual({ tone: "error", text: "The suggestion run failed: OSError: no model at /x" });
+    expect(runState(run(1, "running", 0.426, { message: "encoding" }), null).text).toBe(
+      "Running on minilm: 43 % (encoding)",
+    );
+    const failed = runState(
+      run(1, "failed", 0, { error: "OSError: no model at /x", message: "OSError" }),
+      null,
+    );
+    expect(failed).toEqual({
+      tone: "error",
+      text: "The suggestion run failed: OSError: no model at /x",
+    });
   });
 });
 

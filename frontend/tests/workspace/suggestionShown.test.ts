@@ -7,7 +7,10 @@ describe("the record of shown suggestions", () => {
     vi.useFakeTimers();
     let clock = 1000;
     const sent: ShownItem[][] = [];
-    const recorder = createShownRecorder(async (items) => void sent.push(items), { now: () => clock, delay: 250 });
+    const recorder = createShownRecorder(async (items) => void sent.push(items), {
+      now: () => clock,
+      delay: 250,
+    });
 
     recorder.shown(7);
     clock += 100;

@@ -47,7 +47,9 @@ describe("moving a selection by sentence and by line", () => {
 
   it("takes a document's own sentences, else ends one at . ! or ? (a raw snippet)", () => {
     expect(sentencesOf({ tokens: ["a", "b"], sentences: [[0, 2]] })).toEqual([[0, 2]]);
-    expect(sentencesOf({ tokens: ["It", "boils", ".", "Then", "?", "no", "end"], sentences: [] })).toEqual([
+    expect(
+      sentencesOf({ tokens: ["It", "boils", ".", "Then", "?", "no", "end"], sentences: [] }),
+    ).toEqual([
       [0, 3],
       [3, 5],
       [5, 7],
@@ -69,8 +71,21 @@ describe("moving a selection by sentence and by line", () => {
   });
 
   it("goes to the word drawn below (or above) nearest in x, and nowhere past the last line", () => {
-    const box = (token: number, line: number, left: number): TokenBox => ({ token, top: line * 20, bottom: line * 20 + 16, left, right: left + 40 });
-    const boxes = [box(0, 0, 0), box(1, 0, 50), box(2, 0, 100), box(3, 1, 0), box(4, 1, 70), box(5, 2, 0)];
+    const box = (token: number, line: number, left: number): TokenBox => ({
+      token,
+      top: line * 20,
+      bottom: line * 20 + 16,
+      left,
+      right: left + 40,
+    });
+    const boxes = [
+      box(0, 0, 0),
+      box(1, 0, 50),
+      box(2, 0, 100),
+      box(3, 1, 0),
+      box(4, 1, 70),
+      box(5, 2, 0),
+    ];
     expect(tokenOnNextLine(boxes, 1, 1)).toBe(4);
     expect(tokenOnNextLine(boxes, 2, 1)).toBe(4);
     expect(tokenOnNextLine(boxes, 4, -1)).toBe(1);

@@ -3,7 +3,14 @@ import type { Applied } from "../../src/api/types";
 import { VersionSync } from "../../src/workspace/versionSync";
 
 const change = (version: number): Applied => ({
-  operation_id: version, version, name: "assign", kind: "do", effects: [], warnings: [], created: {}, client_id: "other",
+  operation_id: version,
+  version,
+  name: "assign",
+  kind: "do",
+  effects: [],
+  warnings: [],
+  created: {},
+  client_id: "other",
 });
 
 function setup(busy = false) {

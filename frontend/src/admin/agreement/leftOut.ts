@@ -14,7 +14,9 @@ export interface LeftOutLine {
 
 /** The topics named in a line: all of them up to five, else the first five and a count. */
 function named(topics: readonly string[]): string {
-  return topics.length <= 5 ? topics.join(", ") : `${topics.slice(0, 5).join(", ")} and ${topics.length - 5} more`;
+  return topics.length <= 5
+    ? topics.join(", ")
+    : `${topics.slice(0, 5).join(", ")} and ${topics.length - 5} more`;
 }
 
 export function leftOutLines(report: AgreementReport): LeftOutLine[] {

@@ -54,7 +54,10 @@ export function formatDefined(metric: string, value: number | null | undefined):
 }
 
 /** A 95% bootstrap interval as "[low–high]", or "" when the metric has none (alpha). */
-export function formatInterval(metric: string, bounds: readonly number[] | null | undefined): string {
+export function formatInterval(
+  metric: string,
+  bounds: readonly number[] | null | undefined,
+): string {
   if (!bounds || bounds.length !== 2) return "";
   return `[${formatScore(metric, bounds[0])}–${formatScore(metric, bounds[1])}]`;
 }

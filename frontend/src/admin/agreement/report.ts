@@ -25,7 +25,10 @@ export const metricColumn = (metric: string, stat: Stat): ColumnKey => `${metric
 export function reportMetrics(report: AgreementReport): string[] {
   const overall = Object.keys(report.overall);
   const first = Object.values(report.topics)[0];
-  return primaryFirst(overall.length ? overall : first ? Object.keys(first) : [], report.hierarchy_count);
+  return primaryFirst(
+    overall.length ? overall : first ? Object.keys(first) : [],
+    report.hierarchy_count,
+  );
 }
 
 /** The project's primary hierarchy F1 first: the raw edges count (not SciCo's) takes SciCo's
@@ -65,7 +68,11 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "bas
 
 /** Sorted copy; topic ids compare naturally ("t2" < "t10"); an undefined score goes last
  * in either direction; equal values keep the report's order. */
-export function sortRows(rows: readonly ReportRow[], column: ColumnKey, direction: Direction): ReportRow[] {
+export function sortRows(
+  rows: readonly ReportRow[],
+  column: ColumnKey,
+  direction: Direction,
+): ReportRow[] {
   const sign = direction === "asc" ? 1 : -1;
   return [...rows].sort((a, b) => {
     const x = cellValue(a, column);
@@ -74,7 +81,10 @@ export function sortRows(rows: readonly ReportRow[], column: ColumnKey, directio
       if (x === y) return a.order - b.order;
       return x === null ? 1 : -1;
     }
-    const compared = typeof x === "string" || typeof y === "string" ? collator.compare(String(x), String(y)) : x - y;
+    const compared =
+      typeof x === "string" || typeof y === "string"
+        ? collator.compare(String(x), String(y))
+        : x - y;
     return compared !== 0 ? sign * compared : a.order - b.order;
   });
 }
@@ -94,7 +104,12 @@ export function isBelow(score: Score, threshold: number | null): boolean {
   return threshold !== null && score !== null && score < threshold;
 }
 
-export function belowCount(rows: readonly ReportRow[], metric: string, stat: Stat, threshold: number | null): number {
+export function belowCount(
+  rows: readonly ReportRow[],
+  metric: string,
+  stat: Stat,
+  threshold: number | null,
+): number {
   return rows.filter((row) => isBelow(scoreOf(row, metric, stat), threshold)).length;
 }
 

@@ -36,13 +36,17 @@ export function vsGoldRows(section: VsGoldSection): VsGoldRow[] {
   return section.metrics.map((metric) => ({
     metric,
     label: vsGoldLabel(metric),
-    cells: section.annotators.map((a) => a.scores[metric] ?? { precision: null, recall: null, f1: null }),
+    cells: section.annotators.map(
+      (a) => a.scores[metric] ?? { precision: null, recall: null, f1: null },
+    ),
   }));
 }
 
 /** A fraction as a percentage with one decimal, as the rest of the page writes F1. */
 export function percent(value: number | null | undefined): string {
-  return value === null || value === undefined || Number.isNaN(value) ? "—" : (value * 100).toFixed(1);
+  return value === null || value === undefined || Number.isNaN(value)
+    ? "—"
+    : (value * 100).toFixed(1);
 }
 
 /** Where the gold comes from, in words. */

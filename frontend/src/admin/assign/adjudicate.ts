@@ -19,11 +19,15 @@ export interface AdjudicateForm {
   topics: readonly Id[];
 }
 
-export function adjudicateRequest(project: Id, form: AdjudicateForm): { request: AdjudicateRequest | null; errors: string[] } {
+export function adjudicateRequest(
+  project: Id,
+  form: AdjudicateForm,
+): { request: AdjudicateRequest | null; errors: string[] } {
   const errors: string[] = [];
   if (form.adjudicator === null) errors.push("Choose the adjudicator.");
   if (!form.seed.trim()) errors.push("Choose what the adjudication starts from.");
-  if (!(form.threshold >= 0 && form.threshold < 1)) errors.push("The threshold is at least 0 and below 1.");
+  if (!(form.threshold >= 0 && form.threshold < 1))
+    errors.push("The threshold is at least 0 and below 1.");
   if (errors.length || form.adjudicator === null) return { request: null, errors };
   return {
     request: {
@@ -39,9 +43,12 @@ export function adjudicateRequest(project: Id, form: AdjudicateForm): { request:
 }
 
 export function adjudicatedText(answer: AdjudicationsCreated): string {
-  const parts = [`${answer.created.length} adjudication${answer.created.length === 1 ? "" : "s"} assigned to ${answer.user}`];
+  const parts = [
+    `${answer.created.length} adjudication${answer.created.length === 1 ? "" : "s"} assigned to ${answer.user}`,
+  ];
   if (answer.submitted) parts.push(`${answer.submitted} submitted as seeded`);
-  if (answer.skipped.length) parts.push(`${answer.skipped.length} already adjudicated by ${answer.user}, skipped`);
+  if (answer.skipped.length)
+    parts.push(`${answer.skipped.length} already adjudicated by ${answer.user}, skipped`);
   return `${parts.join("; ")}.`;
 }
 

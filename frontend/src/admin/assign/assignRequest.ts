@@ -9,7 +9,8 @@ import { plural } from "../format";
 
 /** Which of the chosen topics are annotated k times: all of them, none, or `count` of them
  * spread evenly over the list (every (n/count)-th) or the first `count`. */
-export type OverlapChoice = { kind: "all" } | { kind: "none" } | { kind: "count"; count: number; pick: "spread" | "first" };
+export type OverlapChoice =
+  { kind: "all" } | { kind: "none" } | { kind: "count"; count: number; pick: "spread" | "first" };
 
 export interface AssignForm {
   mode: "all" | "balanced";
@@ -45,16 +46,30 @@ export function assignRequest(project: Id, form: AssignForm): AssignPlan {
   if (users.length === 0) errors.push("Choose at least one annotator.");
   if (form.mode === "all") {
     return {
-      request: errors.length ? null : { project, topics, users, mode: "all", ...(form.role === "adjudicator" ? { role: "adjudicator" } : {}) },
+      request: errors.length
+        ? null
+        : {
+            project,
+            topics,
+            users,
+            mode: "all",
+            ...(form.role === "adjudicator" ? { role: "adjudicator" } : {}),
+          },
       errors,
       upTo: topics.length * users.length,
     };
   }
   const k = Math.floor(form.k);
   if (users.length && (!(k >= 1) || k > users.length)) {
-    errors.push(`Each topic needs between 1 and ${plural(users.length, "annotator")} (the number chosen).`);
+    errors.push(
+      `Each topic needs between 1 and ${plural(users.length, "annotator")} (the number chosen).`,
+    );
   }
-  if (form.overlap.kind === "count" && topics.length && !(form.overlap.count >= 1 && form.overlap.count <= topics.length)) {
+  if (
+    form.overlap.kind === "count" &&
+    topics.length &&
+    !(form.overlap.count >= 1 && form.overlap.count <= topics.length)
+  ) {
     errors.push(`The overlap set needs between 1 and ${plural(topics.length, "topic")}.`);
   }
   const overlap = overlapTopics(topics, form.overlap);

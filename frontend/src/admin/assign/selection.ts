@@ -12,7 +12,13 @@ export function toggleOne(selected: ReadonlySet<Id>, id: Id): Set<Id> {
 
 /** Sets every row between `anchor` and `target` (inclusive, in `ordered`) to `on`. Without
  * an anchor shown in `ordered`, only the target changes. */
-export function setRange(selected: ReadonlySet<Id>, ordered: readonly Id[], anchor: Id | null, target: Id, on: boolean): Set<Id> {
+export function setRange(
+  selected: ReadonlySet<Id>,
+  ordered: readonly Id[],
+  anchor: Id | null,
+  target: Id,
+  on: boolean,
+): Set<Id> {
   const next = new Set(selected);
   const to = ordered.indexOf(target);
   const from = anchor === null ? -1 : ordered.indexOf(anchor);

@@ -39,11 +39,17 @@ export interface PairMatrix {
 }
 
 /** The pairs' scores of `metric`, over the topics listed (all scored topics when omitted). */
-export function pairMatrix(report: AgreementReport, metric: string, topics?: readonly string[]): PairMatrix {
+export function pairMatrix(
+  report: AgreementReport,
+  metric: string,
+  topics?: readonly string[],
+): PairMatrix {
   const names = [...report.annotators];
   const index = new Map(names.map((name, i) => [name, i]));
   const resolve = pairResolver(names);
-  const sums = names.map(() => names.map(() => ({ total: 0, defined: 0, topics: 0, min: Infinity, max: -Infinity })));
+  const sums = names.map(() =>
+    names.map(() => ({ total: 0, defined: 0, topics: 0, min: Infinity, max: -Infinity })),
+  );
   for (const topic of topics ?? Object.keys(report.topics)) {
     const pairs = report.topics[topic]?.[metric]?.pairs ?? {};
     for (const [key, score] of Object.entries(pairs)) {
@@ -82,8 +88,14 @@ export function pairMatrix(report: AgreementReport, metric: string, topics?: rea
 /** The colour range of the heatmap: the range of the pairs' means, at least `minSpan` wide
  * and inside the metric's range, so that pairs at 90 and 96 look different (the legend
  * gives the range). */
-export function colourDomain(matrix: PairMatrix, metric: readonly [number, number], minSpan = 0.1): [number, number] {
-  const means = matrix.cells.flat().flatMap((cell) => (cell && cell.mean !== null ? [cell.mean] : []));
+export function colourDomain(
+  matrix: PairMatrix,
+  metric: readonly [number, number],
+  minSpan = 0.1,
+): [number, number] {
+  const means = matrix.cells
+    .flat()
+    .flatMap((cell) => (cell && cell.mean !== null ? [cell.mean] : []));
   if (!means.length) return [metric[0], metric[1]];
   let lo = Math.min(...means);
   let hi = Math.max(...means);
@@ -112,13 +124,26 @@ export const HEATMAP_ANGLE = 40;
 /** Room for every name as `textWidth` measures it: a rotated name rises by its length times
  * sin(angle) and reaches right by its length times cos(angle), past the last column for long
  * names; the legend takes 34 px below the cells. */
-export function heatmapLayout(names: readonly string[], textWidth: (text: string) => number, cell = HEATMAP_CELL): HeatmapLayout {
+export function heatmapLayout(
+  names: readonly string[],
+  textWidth: (text: string) => number,
+  cell = HEATMAP_CELL,
+): HeatmapLayout {
   const widths = names.map((name) => Math.ceil(textWidth(name)));
   const longest = Math.max(0, ...widths);
   const radians = (HEATMAP_ANGLE * Math.PI) / 180;
   const top = 24 + Math.ceil(longest * Math.sin(radians));
   const left = 16 + longest;
   const cells = left + names.length * cell + 8;
-  const overhang = widths.reduce((right, w, j) => Math.max(right, left + j * cell + cell / 2 + Math.ceil(w * Math.cos(radians)) + 8), 0);
-  return { top, left, width: Math.max(cells, overhang, left + 5 * 28 + 8), height: top + names.length * cell + 34 };
+  const overhang = widths.reduce(
+    (right, w, j) =>
+      Math.max(right, left + j * cell + cell / 2 + Math.ceil(w * Math.cos(radians)) + 8),
+    0,
+  );
+  return {
+    top,
+    left,
+    width: Math.max(cells, overhang, left + 5 * 28 + 8),
+    height: top + names.length * cell + 34,
+  };
 }

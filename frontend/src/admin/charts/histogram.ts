@@ -14,7 +14,12 @@ export interface Histogram {
 
 /** `bins` equal-width bins over [min, max]; each bin holds [x0, x1) except the last, which
  * also holds max. Values outside the range go to the first or last bin. */
-export function histogram(values: readonly (number | null)[], min: number, max: number, bins: number): Histogram {
+export function histogram(
+  values: readonly (number | null)[],
+  min: number,
+  max: number,
+  bins: number,
+): Histogram {
   const n = Math.max(1, Math.floor(bins));
   const width = (max - min) / n;
   const out: Bin[] = Array.from({ length: n }, (_, i) => ({

@@ -2,7 +2,10 @@
 
 export type Scale = (value: number) => number;
 
-export function linearScale(domain: readonly [number, number], range: readonly [number, number]): Scale {
+export function linearScale(
+  domain: readonly [number, number],
+  range: readonly [number, number],
+): Scale {
   const [d0, d1] = domain;
   const [r0, r1] = range;
   const span = d1 - d0 || 1;

@@ -13,7 +13,7 @@ export type CandidateMember = Schemas["CandidateMemberPayload"];
 const at = (id: Id) => ({ params: { path: { id } } });
 /** A list the server refuses empty, typed so: the buttons are disabled until one is checked. */
 export type NonEmpty<T> = [T, ...T[]];
-export const nonEmpty = <T,>(items: T[]): items is NonEmpty<T> => items.length > 0;
+export const nonEmpty = <T>(items: T[]): items is NonEmpty<T> => items.length > 0;
 
 export const candidatesApi = {
   review: (run: Id) => answer(client.GET("/api/candidate-runs/{id}/", at(run))),
@@ -26,5 +26,10 @@ export const candidatesApi = {
   split: (candidate: Id, concepts: NonEmpty<string>) =>
     answer(client.POST("/api/candidates/{id}/split/", { ...at(candidate), body: { concepts } })),
   createTopics: (run: Id, project: number, candidates: NonEmpty<number>) =>
-    answer(client.POST("/api/candidate-runs/{id}/topics/", { ...at(run), body: { project, candidates } })),
+    answer(
+      client.POST("/api/candidate-runs/{id}/topics/", {
+        ...at(run),
+        body: { project, candidates },
+      }),
+    ),
 };

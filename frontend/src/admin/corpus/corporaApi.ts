@@ -3,6 +3,7 @@
 
 import type { components } from "../../api/schema";
 import { answer, client, multipart } from "../../api/http";
+import { choicesOf } from "../choices";
 import type { Id } from "../../api/types";
 
 type Schemas = components["schemas"];
@@ -14,29 +15,40 @@ export type CandidateRunSettings = Omit<Schemas["CandidateRunRequestRequest"], "
 
 const at = (id: Id) => ({ params: { path: { id } } });
 
-// No endpoint lists them: docs/corpus.md's "Formats" (corpus/reading/formats.py's
-// CORPUS_FORMATS); a format the server does not read is refused in words.
-export const CORPUS_FORMATS = [
-  { value: "corpus-jsonl", label: "corpus JSON lines (one document a line)" },
-  { value: "dygiepp", label: "DyGIE++ predictions (sentences, predicted_ner)" },
-  ...["scico", "corefi", "chemu", "brat", "corefud", "label-studio", "webanno-tsv", "webanno-tsv-folders", "uima-xmi", "uima-xmi-folders"].map(
-    (name) => ({ value: name, label: `${name} (the documents of its topics)` }),
-  ),
-] as const;
+export type CorpusFormat = Schemas["CorpusFormatEnum"];
+export type TaxonomyFormat = Schemas["TaxonomyFormatEnum"];
 
-// corpus/reading/taxonomies.py's TAXONOMY_FORMATS
-export const TAXONOMY_FORMATS = [
-  { value: "hierarchy-json", label: "hierarchy JSON (Papers With Code nesting)" },
-  { value: "hierarchy-csv", label: "hierarchy CSV (parent,child)" },
-  { value: "groups-json", label: "groups JSON ({group: [concepts]})" },
-  { value: "groups-csv", label: "groups CSV (group,concept)" },
-] as const;
+const ofTopics = (name: string) => ({ label: `${name} (the documents of its topics)` });
+// The schema's CorpusFormatEnum (corpus/reading/formats.py's CORPUS_FORMATS), in this order.
+export const CORPUS_FORMATS = choicesOf<CorpusFormat, { label: string }>({
+  "corpus-jsonl": { label: "corpus JSON lines (one document a line)" },
+  dygiepp: { label: "DyGIE++ predictions (sentences, predicted_ner)" },
+  scico: ofTopics("scico"),
+  corefi: ofTopics("corefi"),
+  chemu: ofTopics("chemu"),
+  brat: ofTopics("brat"),
+  corefud: ofTopics("corefud"),
+  "label-studio": ofTopics("label-studio"),
+  "webanno-tsv": ofTopics("webanno-tsv"),
+  "webanno-tsv-folders": ofTopics("webanno-tsv-folders"),
+  "uima-xmi": ofTopics("uima-xmi"),
+  "uima-xmi-folders": ofTopics("uima-xmi-folders"),
+});
+
+// The schema's TaxonomyFormatEnum (corpus/reading/taxonomies.py's TAXONOMY_FORMATS).
+export const TAXONOMY_FORMATS = choicesOf<TaxonomyFormat, { label: string }>({
+  "hierarchy-json": { label: "hierarchy JSON (Papers With Code nesting)" },
+  "hierarchy-csv": { label: "hierarchy CSV (parent,child)" },
+  "groups-json": { label: "groups JSON ({group: [concepts]})" },
+  "groups-csv": { label: "groups CSV (group,concept)" },
+});
 
 export const corporaApi = {
   list: () => answer(client.GET("/api/corpora/")),
   get: (corpus: Id) => answer(client.GET("/api/corpora/{id}/", at(corpus))),
-  create: (name: string, projects: number[]) => answer(client.POST("/api/corpora/", { body: { name, projects } })),
-  importFile: (corpus: Id, file: File, format: string) =>
+  create: (name: string, projects: number[]) =>
+    answer(client.POST("/api/corpora/", { body: { name, projects } })),
+  importFile: (corpus: Id, file: File, format: CorpusFormat) =>
     answer(
       client.POST("/api/corpora/{id}/imports/", {
         ...at(corpus),
@@ -45,18 +57,26 @@ export const corporaApi = {
     ),
   importJob: (job: Id) => answer(client.GET("/api/corpus-imports/{id}/", at(job))),
   encode: (corpus: Id) =>
-    answer(client.POST("/api/corpora/{id}/encodings/", { ...at(corpus), body: { encoder_path: null } })),
-  importTaxonomy: (corpus: Id, file: File, format: string) =>
+    answer(
+      client.POST("/api/corpora/{id}/encodings/", { ...at(corpus), body: { encoder_path: null } }),
+    ),
+  importTaxonomy: (corpus: Id, file: File, format: TaxonomyFormat) =>
     answer(
       client.POST("/api/corpora/{id}/concept-groups/", {
         ...at(corpus),
         body: multipart<Schemas["TaxonomyImportRequestRequest"]>({ file, format }),
       }),
     ),
-  conceptGroups: (corpus: Id) => answer(client.GET("/api/corpora/{id}/concept-groups/", at(corpus))),
+  conceptGroups: (corpus: Id) =>
+    answer(client.GET("/api/corpora/{id}/concept-groups/", at(corpus))),
   runs: (corpus: Id) => answer(client.GET("/api/corpora/{id}/candidate-runs/", at(corpus))),
   startRun: (corpus: Id, settings: CandidateRunSettings) =>
-    answer(client.POST("/api/corpora/{id}/candidate-runs/", { ...at(corpus), body: { groups: [], ...settings } })),
+    answer(
+      client.POST("/api/corpora/{id}/candidate-runs/", {
+        ...at(corpus),
+        body: { groups: [], ...settings },
+      }),
+    ),
 };
 
 /** An encoder folder's name; a package's weights in a folder named "model" (the packaged

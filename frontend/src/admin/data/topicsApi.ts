@@ -8,7 +8,13 @@ export const goldLink = (annotation: Id): string => `/review/annotations/${annot
 
 export const topicsApi = {
   rename: (topic: Id, externalId: string) =>
-    answer(client.PATCH("/api/topics/{id}/manage/", { params: { path: { id: topic } }, body: { external_id: externalId } })),
+    answer(
+      client.PATCH("/api/topics/{id}/manage/", {
+        params: { path: { id: topic } },
+        body: { external_id: externalId },
+      }),
+    ),
   /** Refused (422, in words) while the topic has work. */
-  remove: (topic: Id) => answer(client.DELETE("/api/topics/{id}/manage/", { params: { path: { id: topic } } })),
+  remove: (topic: Id) =>
+    answer(client.DELETE("/api/topics/{id}/manage/", { params: { path: { id: topic } } })),
 };

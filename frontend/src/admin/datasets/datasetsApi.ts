@@ -17,7 +17,8 @@ export type ReleaseJob = Schemas["ReleaseJobPayload"];
 // STORAGE_URL bucket.
 export const releaseUrl = (project: Id): string => `/api/projects/${project}/release/`;
 
-const sourceQuery = (source: string): string => (source && source !== "gold" ? `source=${encodeURIComponent(source)}` : "");
+const sourceQuery = (source: string): string =>
+  source && source !== "gold" ? `source=${encodeURIComponent(source)}` : "";
 
 export const statisticsCsvUrl = (project: Id, source: string): string => {
   const query = sourceQuery(source);
@@ -31,15 +32,20 @@ export const datasetsApi = {
         params: { path: { id: project }, query: source && source !== "gold" ? { source } : {} },
       }),
     ),
-  splits: (project: Id) => answer(client.GET("/api/projects/{id}/splits/", { params: { path: { id: project } } })),
+  splits: (project: Id) =>
+    answer(client.GET("/api/projects/{id}/splits/", { params: { path: { id: project } } })),
   /** Queue the bundle's build on the worker: the job to poll (releaseJob) until it ends. */
   release: (project: Id, body: Schemas["ReleaseRequestRequest"] = {}) =>
     answer(client.POST("/api/projects/{id}/release/", { params: { path: { id: project } }, body })),
-  releaseJob: (job: Id) => answer(client.GET("/api/release-jobs/{id}/", { params: { path: { id: job } } })),
+  releaseJob: (job: Id) =>
+    answer(client.GET("/api/release-jobs/{id}/", { params: { path: { id: job } } })),
   /** The project's latest release jobs, newest first. */
-  releaseJobs: (project: Id) => answer(client.GET("/api/projects/{id}/release-jobs/", { params: { path: { id: project } } })),
+  releaseJobs: (project: Id) =>
+    answer(client.GET("/api/projects/{id}/release-jobs/", { params: { path: { id: project } } })),
   split: (project: Id, body: Schemas["SplitRequestRequest"]) =>
     answer(client.POST("/api/projects/{id}/splits/", { params: { path: { id: project } }, body })),
   setSplit: (topic: Id, split: TopicSplit["split"]) =>
-    answer(client.PATCH("/api/topics/{id}/split/", { params: { path: { id: topic } }, body: { split } })),
+    answer(
+      client.PATCH("/api/topics/{id}/split/", { params: { path: { id: topic } }, body: { split } }),
+    ),
 };

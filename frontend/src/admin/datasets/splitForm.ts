@@ -19,7 +19,8 @@ export const defaultParts = (): SplitPart[] => [
   { name: "test", ratio: 0.25 },
 ];
 
-export const defaultBalance = (project: { anaphora: boolean }): Balance => (project.anaphora ? "links" : "clusters");
+export const defaultBalance = (project: { anaphora: boolean }): Balance =>
+  project.anaphora ? "links" : "clusters";
 
 /** The request, or what is wrong with the form in the manager's words. */
 export function splitRequest(
@@ -33,11 +34,14 @@ export function splitRequest(
   if (names.some((n) => !n)) return { error: "Every part needs a name." };
   if (new Set(names).size !== names.length) return { error: "The parts need different names." };
   const ratios = parts.map((p) => Number(p.ratio));
-  if (ratios.some((r) => !Number.isFinite(r) || r <= 0)) return { error: "Every share must be a number above 0." };
+  if (ratios.some((r) => !Number.isFinite(r) || r <= 0))
+    return { error: "Every share must be a number above 0." };
   const total = ratios.reduce((a, b) => a + b, 0);
-  if (Math.abs(total - 1) > 1e-6) return { error: `The shares add up to ${Number(total.toFixed(6))}, not 1.` };
+  if (Math.abs(total - 1) > 1e-6)
+    return { error: `The shares add up to ${Number(total.toFixed(6))}, not 1.` };
   const seedNumber = Number(seed);
-  if (!Number.isInteger(seedNumber) || seedNumber < 0) return { error: "The seed is a whole number, 0 or more." };
+  if (!Number.isInteger(seedNumber) || seedNumber < 0)
+    return { error: "The seed is a whole number, 0 or more." };
   return { request: { names, ratios, seed: seedNumber, balance, replace } };
 }
 

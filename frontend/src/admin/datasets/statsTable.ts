@@ -3,7 +3,13 @@
 
 import type { Stats } from "./datasetsApi";
 
-export const LINK_TYPES = ["COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAINED"] as const;
+export const LINK_TYPES = [
+  "COREFERENCE",
+  "TRANSFORMED",
+  "REACTION_ASSOCIATED",
+  "WORK_UP",
+  "CONTAINED",
+] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
 export interface StatRow {
@@ -18,10 +24,25 @@ export interface StatRow {
 const count = (key: keyof Omit<Stats, "links">) => (stats: Stats) => stats[key] as number;
 
 const COMMON: StatRow[] = [
-  { key: "topics", label: "Topics", help: "topics with an annotation of the source", value: count("topics") },
-  { key: "documents", label: "Documents", help: "each topic's documents, counted in that topic", value: count("documents") },
+  {
+    key: "topics",
+    label: "Topics",
+    help: "topics with an annotation of the source",
+    value: count("topics"),
+  },
+  {
+    key: "documents",
+    label: "Documents",
+    help: "each topic's documents, counted in that topic",
+    value: count("documents"),
+  },
   { key: "tokens", label: "Tokens", help: "tokens of those documents", value: count("tokens") },
-  { key: "sentences", label: "Sentences", help: "the documents' own sentence boundaries, as imported", value: count("sentences") },
+  {
+    key: "sentences",
+    label: "Sentences",
+    help: "the documents' own sentence boundaries, as imported",
+    value: count("sentences"),
+  },
   {
     key: "tokens_per_sentence",
     label: "Tokens per sentence",
@@ -29,13 +50,33 @@ const COMMON: StatRow[] = [
     value: count("tokens_per_sentence"),
     mean: true,
   },
-  { key: "mentions", label: "Mentions", help: "mentions of the annotation, rejected ones excluded", value: count("mentions") },
-  { key: "discontinuous_mentions", label: "Discontinuous mentions", help: "mentions with more than one span", value: count("discontinuous_mentions") },
+  {
+    key: "mentions",
+    label: "Mentions",
+    help: "mentions of the annotation, rejected ones excluded",
+    value: count("mentions"),
+  },
+  {
+    key: "discontinuous_mentions",
+    label: "Discontinuous mentions",
+    help: "mentions with more than one span",
+    value: count("discontinuous_mentions"),
+  },
 ];
 const HIERARCHY: StatRow[] = [
   { key: "clusters", label: "Clusters", help: "singletons included", value: count("clusters") },
-  { key: "singletons", label: "Singletons", help: "clusters of one mention", value: count("singletons") },
-  { key: "relations", label: "Hierarchy relations", help: "edges as drawn, not their closure", value: count("relations") },
+  {
+    key: "singletons",
+    label: "Singletons",
+    help: "clusters of one mention",
+    value: count("singletons"),
+  },
+  {
+    key: "relations",
+    label: "Hierarchy relations",
+    help: "edges as drawn, not their closure",
+    value: count("relations"),
+  },
   {
     key: "mean_components",
     label: "Components per topic",
@@ -72,7 +113,12 @@ const ANAPHORA: StatRow[] = [
     help: "distinct links as drawn (no transitive closure)",
     value: (stats: Stats) => stats.links[type],
   })),
-  { key: "anaphors", label: "Anaphors", help: "distinct mentions that are the anaphor of a link", value: count("anaphors") },
+  {
+    key: "anaphors",
+    label: "Anaphors",
+    help: "distinct mentions that are the anaphor of a link",
+    value: count("anaphors"),
+  },
   ...LINK_TYPES.map((type) => ({
     key: `link_entries.${type}`,
     label: `${type} link entries`,
@@ -82,7 +128,10 @@ const ANAPHORA: StatRow[] = [
 ];
 
 /** The rows to show: a scheme's rows when the project uses it or its numbers are not all 0. */
-export function statRows(scheme: { hierarchy: boolean; anaphora: boolean }, total: Stats): StatRow[] {
+export function statRows(
+  scheme: { hierarchy: boolean; anaphora: boolean },
+  total: Stats,
+): StatRow[] {
   const rows = [...COMMON];
   if (scheme.hierarchy || total.clusters > 0) rows.push(...HIERARCHY);
   if (scheme.anaphora || total.anaphors > 0) rows.push(...ANAPHORA);
@@ -102,7 +151,10 @@ export function scopes(page: { total: Stats; splits: Record<string, Stats> }): [
 /** (value, count) pairs as chart bars from 1 to the largest value, a missing value as 0 (a
  * gap in a distribution is a fact to see), unless the range is too long to draw: then only
  * the values present. */
-export function withGaps(pairs: readonly (readonly [number, number])[], longest = 40): { label: string; count: number }[] {
+export function withGaps(
+  pairs: readonly (readonly [number, number])[],
+  longest = 40,
+): { label: string; count: number }[] {
   const counts = new Map(pairs);
   const top = Math.max(0, ...counts.keys());
   const values = top <= longest ? Array.from({ length: top }, (_, i) => i + 1) : [...counts.keys()];
@@ -111,8 +163,12 @@ export function withGaps(pairs: readonly (readonly [number, number])[], longest 
 
 /** Topics per split, in split order, from the splits endpoint's answer (topics outside every
  * split not counted). */
-export function splitSizes(answer: { names: string[]; topics: { split: string }[] }): [string, number][] {
+export function splitSizes(answer: {
+  names: string[];
+  topics: { split: string }[];
+}): [string, number][] {
   const counts = new Map<string, number>();
-  for (const topic of answer.topics) if (topic.split) counts.set(topic.split, (counts.get(topic.split) ?? 0) + 1);
+  for (const topic of answer.topics)
+    if (topic.split) counts.set(topic.split, (counts.get(topic.split) ?? 0) + 1);
   return answer.names.filter((name) => counts.has(name)).map((name) => [name, counts.get(name)!]);
 }

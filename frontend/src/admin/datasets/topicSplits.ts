@@ -42,7 +42,8 @@ export function useTopicSplits(project: () => number): TopicSplits {
     try {
       const answer = await datasetsApi.setSplit(topic, wanted);
       splits.value = new Map(splits.value).set(topic, answer.split);
-      if (answer.split && !names.value.includes(answer.split)) names.value = [...names.value, answer.split];
+      if (answer.split && !names.value.includes(answer.split))
+        names.value = [...names.value, answer.split];
       error.value = null;
       saved.value = splitSaved(label, answer.split);
     } catch (e) {
@@ -55,5 +56,7 @@ export function useTopicSplits(project: () => number): TopicSplits {
 }
 
 export function splitSaved(label: string, split: string): string {
-  return split ? `Saved: topic ${label} is now in ${split}.` : `Saved: topic ${label} is in no split now.`;
+  return split
+    ? `Saved: topic ${label} is now in ${split}.`
+    : `Saved: topic ${label} is in no split now.`;
 }

@@ -12,7 +12,8 @@ export const GOLD_NAMES: Record<EvaluationGold, string> = {
 /** The metrics the evaluations share, in the report's order. */
 export function sharedMetrics(runs: EvaluationDetail[]): string[] {
   const seen: string[] = [];
-  for (const run of runs) for (const m of run.result?.metrics ?? []) if (!seen.includes(m)) seen.push(m);
+  for (const run of runs)
+    for (const m of run.result?.metrics ?? []) if (!seen.includes(m)) seen.push(m);
   return seen;
 }
 
@@ -69,7 +70,8 @@ export function runTitle(run: {
 export function modelChoiceLabel(choice: ModelChoice): string {
   const v = choice.version;
   if (!v) return choice.model_version;
-  const score = v.score === null ? "no held-out score" : `held-out ${v.metric} ${v.score.toFixed(3)}`;
+  const score =
+    v.score === null ? "no held-out score" : `held-out ${v.metric} ${v.score.toFixed(3)}`;
   const state = v.serving
     ? v.pinned
       ? " · serving (chosen)"

@@ -29,7 +29,9 @@ export function useLiveProgress(projectId: Id, options: LiveProgressOptions = {}
   const updatedAt = shallowRef<Date | null>(null);
   /** Assignments changed by a message in the last moments (the page highlights them). */
   const recent = ref(new Set<Id>());
-  const matrix = computed(() => (progress.value ? buildMatrix(progress.value, options.extra?.value ?? []) : null));
+  const matrix = computed(() =>
+    progress.value ? buildMatrix(progress.value, options.extra?.value ?? []) : null,
+  );
 
   async function load(): Promise<void> {
     try {
@@ -74,7 +76,18 @@ export function useLiveProgress(projectId: Id, options: LiveProgressOptions = {}
     refetch.cancel();
   });
 
-  return { progress, matrix, error, connected, fetches, messages, updatedAt, recent, load, refetch };
+  return {
+    progress,
+    matrix,
+    error,
+    connected,
+    fetches,
+    messages,
+    updatedAt,
+    recent,
+    load,
+    refetch,
+  };
 }
 
 export type LiveProgress = ReturnType<typeof useLiveProgress>;

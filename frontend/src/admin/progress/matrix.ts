@@ -29,7 +29,10 @@ export function buildMatrix(progress: ProgressPayload, extra: readonly Person[] 
   const column = new Map(annotators.map((a, i) => [a.id, i]));
   const rowOf = new Map<Id, MatrixRow>();
   const rows = progress.topics.map((topic) => {
-    const row: MatrixRow = { topic, cells: new Array<ProgressCell | undefined>(annotators.length).fill(undefined) };
+    const row: MatrixRow = {
+      topic,
+      cells: new Array<ProgressCell | undefined>(annotators.length).fill(undefined),
+    };
     rowOf.set(topic.id, row);
     return row;
   });
@@ -52,7 +55,8 @@ export function applyMessage(matrix: Matrix, message: ProgressMessage): Progress
   const cell = matrix.byAssignment.get(message.assignment);
   if (!cell) return null;
   if (message.status) cell.status = message.status;
-  if (message.version !== undefined && message.version > cell.version) cell.version = message.version;
+  if (message.version !== undefined && message.version > cell.version)
+    cell.version = message.version;
   return cell;
 }
 
@@ -67,7 +71,14 @@ export interface ColumnTotals {
 
 export function columnTotals(matrix: Matrix): ColumnTotals[] {
   return matrix.annotators.map((_, i) => {
-    const totals: ColumnTotals = { assigned: 0, started: 0, submitted: 0, mentionsDone: 0, mentionsTotal: 0, seconds: 0 };
+    const totals: ColumnTotals = {
+      assigned: 0,
+      started: 0,
+      submitted: 0,
+      mentionsDone: 0,
+      mentionsTotal: 0,
+      seconds: 0,
+    };
     for (const row of matrix.rows) {
       const cell = row.cells[i];
       if (!cell) continue;
@@ -83,7 +94,13 @@ export function columnTotals(matrix: Matrix): ColumnTotals[] {
 }
 
 /** Widths in px of the matrix's columns (exported for the tests). */
-export const COLUMN = { select: 36, annotator: 146, coverage: 104, topicMin: 96, topicMax: 240 } as const;
+export const COLUMN = {
+  select: 36,
+  annotator: 146,
+  coverage: 104,
+  topicMin: 96,
+  topicMax: 240,
+} as const;
 
 /** The topic column: as wide as the longest topic id (monospace, about 9 px a character),
  * within [topicMin, topicMax]; a longer id is cut with an ellipsis and shown in full on hover. */
@@ -109,7 +126,12 @@ export type RowFilter = "all" | "unassigned" | "open" | "submitted" | "partial";
 /** Rows whose topic id contains `text` and that pass the status filter:
  * unassigned (nobody has it), open (someone has not submitted), submitted (everyone
  * assigned has submitted), partial (fewer than `k` annotators: for agreement coverage). */
-export function filterMatrixRows(rows: readonly MatrixRow[], text: string, filter: RowFilter, k = 2): MatrixRow[] {
+export function filterMatrixRows(
+  rows: readonly MatrixRow[],
+  text: string,
+  filter: RowFilter,
+  k = 2,
+): MatrixRow[] {
   const needle = text.trim().toLowerCase();
   return rows.filter((row) => {
     if (needle && !row.topic.external_id.toLowerCase().includes(needle)) return false;

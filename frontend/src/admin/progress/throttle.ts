@@ -21,7 +21,11 @@ export interface Throttled {
   cancel(): void;
 }
 
-export function throttle(task: () => Promise<void> | void, intervalMs: number, timers: Timers = realTimers): Throttled {
+export function throttle(
+  task: () => Promise<void> | void,
+  intervalMs: number,
+  timers: Timers = realTimers,
+): Throttled {
   let lastStart = -Infinity;
   let running = false;
   let pending = false;

@@ -20,7 +20,9 @@ export const KIND_LABELS: Record<string, string> = {
 
 /** The kinds someone decided at least once, in the report's order. */
 export function usedKinds(report: TimeReport): string[] {
-  return report.kinds.filter((kind) => report.annotators.some((a) => (a.kinds[kind]?.count ?? 0) + (a.kinds[kind]?.excluded ?? 0) > 0));
+  return report.kinds.filter((kind) =>
+    report.annotators.some((a) => (a.kinds[kind]?.count ?? 0) + (a.kinds[kind]?.excluded ?? 0) > 0),
+  );
 }
 
 /** "4.2 s", "1 min 05 s", or "–" with nothing to show. */
@@ -43,7 +45,9 @@ export function sparkline(a: AnnotatorTime, w = 120, h = 24): string {
   const scores = a.gold.topics.map((t) => t.score).filter((s): s is number => s !== null);
   if (scores.length < 2) return "";
   const step = w / (scores.length - 1);
-  return scores.map((s, i) => `${(i * step).toFixed(1)},${(1 + (1 - s) * (h - 2)).toFixed(1)}`).join(" ");
+  return scores
+    .map((s, i) => `${(i * step).toFixed(1)},${(1 + (1 - s) * (h - 2)).toFixed(1)}`)
+    .join(" ");
 }
 
 export const GOLD_METRIC_LABELS: Record<string, string> = {

@@ -5,7 +5,7 @@ import type { ProjectRow } from "../../api/adminTypes";
 
 export interface ProjectContext {
   project: Ref<ProjectRow>;
-  reload(): Promise<void>;
+  reload: () => Promise<void>;
 }
 
 export const PROJECT_KEY: InjectionKey<ProjectContext> = Symbol("admin-project");
@@ -17,8 +17,12 @@ export function useProject(): ProjectContext {
 }
 
 /** The badges of a project's schemes (validation is a scheme of its own: WEC's mode). */
-export function schemeNames(project: Pick<ProjectRow, "hierarchy" | "anaphora"> & { validation?: boolean }): string[] {
-  return [project.hierarchy && "hierarchy", project.anaphora && "anaphora", project.validation && "validation"].filter(
-    (s): s is string => Boolean(s),
-  );
+export function schemeNames(
+  project: Pick<ProjectRow, "hierarchy" | "anaphora"> & { validation?: boolean },
+): string[] {
+  return [
+    project.hierarchy && "hierarchy",
+    project.anaphora && "anaphora",
+    project.validation && "validation",
+  ].filter((s): s is string => Boolean(s));
 }

@@ -25,7 +25,15 @@ export function emptyProject(): ProjectInput {
 }
 
 export function projectInput(project: ProjectRow): ProjectInput {
-  const { name, hierarchy, anaphora, guidelines, allow_add_mentions, allow_fix_spans, allow_reject_mentions } = project;
+  const {
+    name,
+    hierarchy,
+    anaphora,
+    guidelines,
+    allow_add_mentions,
+    allow_fix_spans,
+    allow_reject_mentions,
+  } = project;
   return {
     name,
     hierarchy,
@@ -44,7 +52,9 @@ export function projectInput(project: ProjectRow): ProjectInput {
     suggestion_params: { ...project.suggestion_params },
     attributes: (project.attributes ?? []).map((a) => ({ name: a.name, values: [...a.values] })),
     // Sent only for a validation project (the others keep theirs unused).
-    ...(project.validation ? { validation_reasons: project.validation_reasons.map((r) => ({ ...r })) } : {}),
+    ...(project.validation
+      ? { validation_reasons: project.validation_reasons.map((r) => ({ ...r })) }
+      : {}),
   };
 }
 
@@ -59,7 +69,8 @@ export function reasonsError(reasons: readonly { key: string; label: string }[])
       return `Reason ${i + 1}: the key is one word of lower-case letters, digits, - or _ (exports name the reason by it).`;
     }
     if (!reason.label.trim()) return `Reason ${i + 1}: write what validators read.`;
-    if (reasons.findIndex((r) => r.key === reason.key) !== i) return `Reasons ${reasons.findIndex((r) => r.key === reason.key) + 1} and ${i + 1} have the same key.`;
+    if (reasons.findIndex((r) => r.key === reason.key) !== i)
+      return `Reasons ${reasons.findIndex((r) => r.key === reason.key) + 1} and ${i + 1} have the same key.`;
   }
   return null;
 }
@@ -77,23 +88,45 @@ export function attributesText(attributes: readonly AttributeDefinition[]): stri
 }
 
 /** The lines back to definitions, or why they cannot be saved (the server checks again). */
-export function parseAttributes(text: string): { attributes: AttributeDefinition[]; error: string | null } {
+export function parseAttributes(text: string): {
+  attributes: AttributeDefinition[];
+  error: string | null;
+} {
   const attributes: AttributeDefinition[] = [];
   for (const [i, line] of text.split("\n").entries()) {
     if (!line.trim()) continue;
     const [name = "", rest] = line.split(":", 2).map((part) => part.trim());
-    const values = (rest ?? "").split(",").map((value) => value.trim()).filter(Boolean);
+    const values = (rest ?? "")
+      .split(",")
+      .map((value) => value.trim())
+      .filter(Boolean);
     const where = `Line ${i + 1}`;
-    if (!WORD.test(name)) return { attributes, error: `${where}: write the attribute as one word, a colon, then its values (certainty: high, low).` };
-    if (!values.length) return { attributes, error: `${where}: ${name} needs at least one value after the colon.` };
-    if (values.length > 9) return { attributes, error: `${where}: ${name} has ${values.length} values; at most 9 (picked by digit).` };
+    if (!WORD.test(name))
+      return {
+        attributes,
+        error: `${where}: write the attribute as one word, a colon, then its values (certainty: high, low).`,
+      };
+    if (!values.length)
+      return { attributes, error: `${where}: ${name} needs at least one value after the colon.` };
+    if (values.length > 9)
+      return {
+        attributes,
+        error: `${where}: ${name} has ${values.length} values; at most 9 (picked by digit).`,
+      };
     const bad = values.find((value) => !WORD.test(value));
-    if (bad !== undefined) return { attributes, error: `${where}: the value “${bad}” is not one word (letters, digits, - or _).` };
-    if (new Set(values).size < values.length) return { attributes, error: `${where}: ${name} lists a value twice.` };
-    if (attributes.some((a) => a.name === name)) return { attributes, error: `${where}: ${name} is defined twice.` };
+    if (bad !== undefined)
+      return {
+        attributes,
+        error: `${where}: the value “${bad}” is not one word (letters, digits, - or _).`,
+      };
+    if (new Set(values).size < values.length)
+      return { attributes, error: `${where}: ${name} lists a value twice.` };
+    if (attributes.some((a) => a.name === name))
+      return { attributes, error: `${where}: ${name} is defined twice.` };
     attributes.push({ name, values });
   }
-  if (attributes.length > 9) return { attributes, error: "At most 9 attributes (Ctrl+Alt+1 to Ctrl+Alt+9 set them)." };
+  if (attributes.length > 9)
+    return { attributes, error: "At most 9 attributes (Ctrl+Alt+1 to Ctrl+Alt+9 set them)." };
   return { attributes, error: null };
 }
 
@@ -107,10 +140,17 @@ export function parseParams(text: string): ParsedParams {
   if (!text.trim()) return { params: {}, error: null };
   try {
     const value: unknown = JSON.parse(text);
-    if (value && typeof value === "object" && !Array.isArray(value)) return { params: value as Record<string, unknown>, error: null };
-    return { params: null, error: 'Backend parameters must be a JSON object, e.g. {"threshold": 0.5}.' };
+    if (value && typeof value === "object" && !Array.isArray(value))
+      return { params: value as Record<string, unknown>, error: null };
+    return {
+      params: null,
+      error: 'Backend parameters must be a JSON object, e.g. {"threshold": 0.5}.',
+    };
   } catch (e) {
-    return { params: null, error: `Backend parameters are not valid JSON (${e instanceof Error ? e.message : e}).` };
+    return {
+      params: null,
+      error: `Backend parameters are not valid JSON (${e instanceof Error ? e.message : String(e)}).`,
+    };
   }
 }
 
@@ -119,14 +159,18 @@ export function projectErrors(input: ProjectInput): Record<string, string> {
   if (!input.name.trim()) errors.name = "A project needs a name.";
   if (input.name.length > 200) errors.name = "The name may have at most 200 characters.";
   if (input.validation) {
-    if (input.hierarchy || input.anaphora) errors.schemes = "A validation project uses the validation scheme alone.";
-  } else if (!input.hierarchy && !input.anaphora) errors.schemes = "Choose at least one scheme: hierarchy, anaphora, or both.";
-  const reasons = input.validation && input.validation_reasons ? reasonsError(input.validation_reasons) : null;
+    if (input.hierarchy || input.anaphora)
+      errors.schemes = "A validation project uses the validation scheme alone.";
+  } else if (!input.hierarchy && !input.anaphora)
+    errors.schemes = "Choose at least one scheme: hierarchy, anaphora, or both.";
+  const reasons =
+    input.validation && input.validation_reasons ? reasonsError(input.validation_reasons) : null;
   if (reasons) errors.reasons = reasons;
   // A new validation project: its reasons follow what the clusters are, said explicitly
   // (WEC's event wording misfits clusters of concepts, and a default would hide the choice).
   if (input.validation && !input.validation_reasons && !input.validation_reasons_for) {
-    errors.reasons = "Say what the clusters are (scientific concepts or events): validators reject for that kind's reasons.";
+    errors.reasons =
+      "Say what the clusters are (scientific concepts or events): validators reject for that kind's reasons.";
   }
   return errors;
 }

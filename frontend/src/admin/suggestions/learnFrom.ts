@@ -31,7 +31,9 @@ export function encoderRefusal(error: unknown): string | null {
 }
 
 /** What the panel says once the settings are saved (the folder as the server resolved it). */
-export function learnFromSaved(settings: Pick<SuggestionSettings, "learn_encoder" | "learn_profile">): string {
+export function learnFromSaved(
+  settings: Pick<SuggestionSettings, "learn_encoder" | "learn_profile">,
+): string {
   const encoder = settings.learn_encoder || "the packaged MiniLM";
   return `Retraining starts from ${encoder}, with the ${PROFILE_LABELS[profileOf(settings)]} training profile.`;
 }

@@ -18,7 +18,9 @@ export interface AdoptNames {
 /** "child under parent", saying so when two clusters share a label (the adjudicator may rename
  * one like another; the walk read "GraphSAGE under GraphSAGE" as a cluster under itself). */
 export const underText = (child: string, parent: string): string =>
-  child === parent ? `${child} under another cluster also labelled ${parent}` : `${child} under ${parent}`;
+  child === parent
+    ? `${child} under another cluster also labelled ${parent}`
+    : `${child} under ${parent}`;
 
 type State = Pick<AnnotationState, "mentions" | "settings">;
 
@@ -31,7 +33,10 @@ export function adoption(
 ): Adoption {
   const k = annotator.index;
   const who = annotator.annotator;
-  const as = (action: string, tail = "has it") => ({ action, what: `${action}, as ${who} ${tail}` });
+  const as = (action: string, tail = "has it") => ({
+    action,
+    what: `${action}, as ${who} ${tail}`,
+  });
   if (item.kind === "mention") {
     const mention = item.mention;
     const decision = item.decisions[k]!;
@@ -42,12 +47,19 @@ export function adoption(
     const exists = mention >= 0 && state.mentions.has(mention);
     if (!exists) {
       const place = places.get(mention);
-      if (!place || (decision.kind !== "cluster" && decision.kind !== "new" && decision.kind !== "unassigned")) {
+      if (
+        !place ||
+        (decision.kind !== "cluster" && decision.kind !== "new" && decision.kind !== "unassigned")
+      ) {
         return { kind: "nothing", why: `${who} does not have ${label} either.` };
       }
       return {
         kind: "operation",
-        operation: { op: "add_mention", document: place.document, spans: place.spans.map(([s, e]) => [s, e]) },
+        operation: {
+          op: "add_mention",
+          document: place.document,
+          spans: place.spans.map(([s, e]) => [s, e]),
+        },
         action: `add ${label}`,
         what: `add ${label}, as ${who} did (then adopt again to place it)`,
       };
@@ -68,7 +80,10 @@ export function adoption(
       case "rejected":
       case "absent":
         if (!state.settings.allow_reject_mentions) {
-          return { kind: "nothing", why: `${who} ${decision.kind === "rejected" ? "rejected" : "does not have"} ${label}, but this project does not allow rejecting mentions.` };
+          return {
+            kind: "nothing",
+            why: `${who} ${decision.kind === "rejected" ? "rejected" : "does not have"} ${label}, but this project does not allow rejecting mentions.`,
+          };
         }
         return {
           kind: "operation",
@@ -76,7 +91,10 @@ export function adoption(
           ...as(`reject ${label}`, decision.kind === "rejected" ? "did" : "does not have it"),
         };
       case "unassigned":
-        return { kind: "nothing", why: `${who} left ${label} in no cluster: move it by hand if you agree.` };
+        return {
+          kind: "nothing",
+          why: `${who} left ${label} in no cluster: move it by hand if you agree.`,
+        };
     }
   }
   if (item.kind === "edge") {
@@ -102,12 +120,22 @@ export function adoption(
   const { type, anaphor, antecedent } = item.link;
   const what = `the ${type} link ${names.mention(anaphor)} → ${names.mention(antecedent)}`;
   if (has === item.current) return { kind: "nothing", why: `${what}: already as ${who} has it.` };
-  if (anaphor < 0 || antecedent < 0 || !state.mentions.has(anaphor) || !state.mentions.has(antecedent)) {
-    return { kind: "nothing", why: `${what} needs a mention that is not in this annotation yet: adopt that mention first.` };
+  if (
+    anaphor < 0 ||
+    antecedent < 0 ||
+    !state.mentions.has(anaphor) ||
+    !state.mentions.has(antecedent)
+  ) {
+    return {
+      kind: "nothing",
+      why: `${what} needs a mention that is not in this annotation yet: adopt that mention first.`,
+    };
   }
   return {
     kind: "operation",
-    operation: has ? { op: "add_link", type, anaphor, antecedent } : { op: "remove_link", type, anaphor, antecedent },
+    operation: has
+      ? { op: "add_link", type, anaphor, antecedent }
+      : { op: "remove_link", type, anaphor, antecedent },
     ...as(`${has ? "add" : "remove"} ${what}`),
   };
 }

@@ -35,7 +35,10 @@ export function phi4(common: number, a: number, b: number): number {
  * happens elsewhere, which is what a colour and a "support" must do while the adjudicator
  * edits.
  */
-export function stableMatching(edges: readonly (readonly (readonly [number, number])[])[], columns: number): number[] {
+export function stableMatching(
+  edges: readonly (readonly (readonly [number, number])[])[],
+  columns: number,
+): number[] {
   const pairs: [number, number, number][] = [];
   edges.forEach((list, row) => {
     for (const [column, weight] of list) pairs.push([weight, row, column]);
@@ -56,7 +59,10 @@ export function stableMatching(edges: readonly (readonly (readonly [number, numb
  * alignment (`stableMatching`) that share at least one mention. Deterministic: inputs are
  * taken by id.
  */
-export function alignClusters(annotator: readonly ClusterSet[], adjudicated: readonly ClusterSet[]): Map<number, number> {
+export function alignClusters(
+  annotator: readonly ClusterSet[],
+  adjudicated: readonly ClusterSet[],
+): Map<number, number> {
   const left = [...annotator].sort((a, b) => a.id - b.id);
   const right = [...adjudicated].sort((a, b) => a.id - b.id);
   const rightOf = new Map<Key, number>(); // mention -> index in right
@@ -70,7 +76,8 @@ export function alignClusters(annotator: readonly ClusterSet[], adjudicated: rea
       if (j !== undefined) common.set(j, (common.get(j) ?? 0) + 1);
     }
     const out: [number, number][] = [];
-    for (const [j, shared] of common) out.push([j, phi4(shared, cluster.members.length, right[j]!.members.length)]);
+    for (const [j, shared] of common)
+      out.push([j, phi4(shared, cluster.members.length, right[j]!.members.length)]);
     return out;
   });
   const aligned = new Map<number, number>();

@@ -75,7 +75,12 @@ interface ItemBase {
   support: number;
 }
 export type Item =
-  | (ItemBase & { kind: "mention"; mention: Key; decisions: MentionDecision[]; current: MentionDecision })
+  | (ItemBase & {
+      kind: "mention";
+      mention: Key;
+      decisions: MentionDecision[];
+      current: MentionDecision;
+    })
   | (ItemBase & { kind: "edge"; parent: Id; child: Id; has: boolean[]; current: boolean })
   | (ItemBase & { kind: "link"; link: MappedLink; has: boolean[]; current: boolean });
 
@@ -94,7 +99,10 @@ export interface AdjudicationModel {
 const placeKey = (document: Id, spans: readonly Span[]) =>
   `${document}:${spans.map(([s, e]) => `${s}-${e}`).join(",")}`;
 
-type Adjudicated = Pick<AnnotationState, "mentions" | "clusters" | "edges" | "links" | "mentionCluster">;
+type Adjudicated = Pick<
+  AnnotationState,
+  "mentions" | "clusters" | "edges" | "links" | "mentionCluster"
+>;
 
 /**
  * Mentions by identity across annotations: a candidate mention has one id everywhere; a
@@ -108,12 +116,12 @@ function mentionKeys(state: Adjudicated, versions: readonly AnnotatorVersion[]) 
   const perVersion = versions.map((version) => {
     const rename = new Map<number, Key>();
     for (const added of version.added) {
-      const where = placeKey(added.document, added.spans as Span[]);
+      const where = placeKey(added.document, added.spans);
       let key = atPlace.get(where);
       if (key === undefined) {
         key = -(places.size + 1);
         atPlace.set(where, key);
-        places.set(key, { document: added.document, spans: added.spans as Span[] });
+        places.set(key, { document: added.document, spans: added.spans });
       }
       rename.set(added.id, key);
     }
@@ -122,12 +130,18 @@ function mentionKeys(state: Adjudicated, versions: readonly AnnotatorVersion[]) 
   return { places, perVersion };
 }
 
-type StaticView = Omit<AnnotatorView, "aligned" | "alignedFrom"> & { clusterSets: { id: number; members: Key[] }[] };
+type StaticView = Omit<AnnotatorView, "aligned" | "alignedFrom"> & {
+  clusterSets: { id: number; members: Key[] }[];
+};
 
 /** What does not change while the adjudicator edits: kept per version and renaming. */
 const staticViews = new WeakMap<AnnotatorVersion, { renaming: string; view: StaticView }>();
 
-function staticView(index: number, version: AnnotatorVersion, rename: Map<number, Key>): StaticView {
+function staticView(
+  index: number,
+  version: AnnotatorVersion,
+  rename: Map<number, Key>,
+): StaticView {
   const renaming = [...rename].join(";");
   const cached = staticViews.get(version);
   if (cached && cached.renaming === renaming && cached.view.index === index) return cached.view;
@@ -136,7 +150,11 @@ function staticView(index: number, version: AnnotatorVersion, rename: Map<number
   return view;
 }
 
-function buildStaticView(index: number, version: AnnotatorVersion, key: (id: number) => Key): StaticView {
+function buildStaticView(
+  index: number,
+  version: AnnotatorVersion,
+  key: (id: number) => Key,
+): StaticView {
   const clusterOf = new Map<Key, number>();
   const members = new Map<number, Key[]>();
   const labels = new Map<number, string>();
@@ -150,9 +168,9 @@ function buildStaticView(index: number, version: AnnotatorVersion, key: (id: num
   }
   const edges = new Set<string>();
   for (const [parent, child] of version.edges) {
-    edges.add(edgeKey(parent!, child!));
-    parents.set(child!, [...(parents.get(child!) ?? []), parent!]);
-    children.set(parent!, [...(children.get(parent!) ?? []), child!]);
+    edges.add(edgeKey(parent, child));
+    parents.set(child, [...(parents.get(child) ?? []), parent]);
+    children.set(parent, [...(children.get(parent) ?? []), child]);
   }
   const links = new Map<string, MappedLink>();
   const linksOf = new Map<Key, string[]>();
@@ -160,7 +178,8 @@ function buildStaticView(index: number, version: AnnotatorVersion, key: (id: num
     const link = { type, anaphor: key(anaphor), antecedent: key(antecedent) };
     const k = mappedLinkKey(link);
     links.set(k, link);
-    for (const end of [link.anaphor, link.antecedent]) linksOf.set(end, [...(linksOf.get(end) ?? []), k]);
+    for (const end of [link.anaphor, link.antecedent])
+      linksOf.set(end, [...(linksOf.get(end) ?? []), k]);
   }
   return {
     index,
@@ -180,14 +199,21 @@ function buildStaticView(index: number, version: AnnotatorVersion, key: (id: num
   };
 }
 
-function annotatorView(base: StaticView, adjudicatedClusters: readonly { id: Id; members: Key[] }[]): AnnotatorView {
+function annotatorView(
+  base: StaticView,
+  adjudicatedClusters: readonly { id: Id; members: Key[] }[],
+): AnnotatorView {
   const aligned = alignClusters(base.clusterSets, adjudicatedClusters);
   const alignedFrom = new Map<Id, number>();
   for (const [mine, theirs] of aligned) alignedFrom.set(theirs, mine);
   return { ...base, aligned, alignedFrom };
 }
 
-export function annotatorDecision(view: AnnotatorView, mention: Key, state: Adjudicated): MentionDecision {
+export function annotatorDecision(
+  view: AnnotatorView,
+  mention: Key,
+  state: Adjudicated,
+): MentionDecision {
   if (view.rejected.has(mention)) return { kind: "rejected" };
   const cluster = view.clusterOf.get(mention);
   if (cluster !== undefined) {
@@ -225,7 +251,11 @@ export function adjudicatedDecision(mention: Key, state: Adjudicated): MentionDe
 }
 
 /** Reading order of mention keys (document, first token, last token, key). */
-function readingRank(state: Adjudicated, places: Map<Key, Place>, documentIndex: ReadonlyMap<Id, number>): Map<Key, number> {
+function readingRank(
+  state: Adjudicated,
+  places: Map<Key, Place>,
+  documentIndex: ReadonlyMap<Id, number>,
+): Map<Key, number> {
   const all: [Key, Place][] = [...state.mentions.values()].map((m) => [m.id, m] as [Key, Place]);
   for (const entry of places) all.push(entry);
   const first = (p: Place) => p.spans[0]?.[0] ?? 0;
@@ -246,8 +276,13 @@ export function buildAdjudication(
   documentIndex: ReadonlyMap<Id, number>,
 ): AdjudicationModel {
   const { places, perVersion } = mentionKeys(state, versions);
-  const adjudicatedClusters = [...state.clusters.values()].map((c) => ({ id: c.id, members: [...c.members] }));
-  const annotators = versions.map((v, i) => annotatorView(staticView(i, v, perVersion[i]!), adjudicatedClusters));
+  const adjudicatedClusters = [...state.clusters.values()].map((c) => ({
+    id: c.id,
+    members: [...c.members],
+  }));
+  const annotators = versions.map((v, i) =>
+    annotatorView(staticView(i, v, perVersion[i]!), adjudicatedClusters),
+  );
   const n = annotators.length;
   const rank = readingRank(state, places, documentIndex);
   const items: Item[] = [];
@@ -263,7 +298,15 @@ export function buildAdjudication(
     if (support < n) {
       const decisions = annotators.map((a) => annotatorDecision(a, mention, state));
       const current = adjudicatedDecision(mention, state);
-      items.push({ kind: "mention", key: `m:${mention}`, anchor: mention, mention, decisions, current, support });
+      items.push({
+        kind: "mention",
+        key: `m:${mention}`,
+        anchor: mention,
+        mention,
+        decisions,
+        current,
+        support,
+      });
     }
   }
 
@@ -287,7 +330,8 @@ export function buildAdjudication(
   };
   const edgeSupport = new Map<string, number>();
   const edgeCandidates = new Map<string, [Id, Id]>();
-  for (const [parent, child] of state.edges.values()) edgeCandidates.set(edgeKey(parent, child), [parent, child]);
+  for (const [parent, child] of state.edges.values())
+    edgeCandidates.set(edgeKey(parent, child), [parent, child]);
   for (const a of annotators) {
     for (const key of a.edges) {
       const [p, c] = key.split(">").map(Number) as [number, number];
@@ -295,7 +339,8 @@ export function buildAdjudication(
       const child = a.aligned.get(c);
       // Never an edge from a cluster to itself: the hierarchy refuses one, so no adoption could
       // settle it (with a many-to-one alignment, two of an annotator's clusters on one of ours).
-      if (parent !== undefined && child !== undefined && parent !== child) edgeCandidates.set(edgeKey(parent, child), [parent, child]);
+      if (parent !== undefined && child !== undefined && parent !== child)
+        edgeCandidates.set(edgeKey(parent, child), [parent, child]);
     }
   }
   const edgeItems: Item[] = [];
@@ -308,7 +353,17 @@ export function buildAdjudication(
     const current = state.edges.has(key);
     const support = has.filter((h) => h === current).length;
     if (current) edgeSupport.set(key, has.filter(Boolean).length);
-    if (support < n) edgeItems.push({ kind: "edge", key: `e:${key}`, anchor: firstMember(child), parent, child, has, current, support });
+    if (support < n)
+      edgeItems.push({
+        kind: "edge",
+        key: `e:${key}`,
+        anchor: firstMember(child),
+        parent,
+        child,
+        has,
+        current,
+        support,
+      });
   }
 
   const linkSupport = new Map<string, number>();
@@ -321,10 +376,21 @@ export function buildAdjudication(
     const current = state.links.has(key);
     const support = has.filter((h) => h === current).length;
     if (current) linkSupport.set(key, has.filter(Boolean).length);
-    if (support < n) linkItems.push({ kind: "link", key: `l:${key}`, anchor: link.anaphor, link, has, current, support });
+    if (support < n)
+      linkItems.push({
+        kind: "link",
+        key: `l:${key}`,
+        anchor: link.anaphor,
+        link,
+        has,
+        current,
+        support,
+      });
   }
 
-  const byAnchor = (a: Item, b: Item) => (rank.get(a.anchor) ?? 0) - (rank.get(b.anchor) ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const byAnchor = (a: Item, b: Item) =>
+    (rank.get(a.anchor) ?? 0) - (rank.get(b.anchor) ?? 0) ||
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   items.sort(byAnchor);
   edgeItems.sort(byAnchor);
   linkItems.sort(byAnchor);

@@ -35,7 +35,8 @@ export function stepItem(
   const n = items.length;
   if (n === 0) return null;
   let at = fromKey === null ? -1 : items.findIndex((item) => item.key === fromKey);
-  if (at < 0 && fromKey !== null && fromIndex >= 0) at = step === 1 ? Math.min(fromIndex, n) - 1 : Math.min(fromIndex, n);
+  if (at < 0 && fromKey !== null && fromIndex >= 0)
+    at = step === 1 ? Math.min(fromIndex, n) - 1 : Math.min(fromIndex, n);
   if (at < 0 && step === -1) at = n;
   for (let k = 1; k <= n; k++) {
     const item = items[(((at + step * k) % n) + n) % n]!;
@@ -48,7 +49,11 @@ export function stepItem(
  * Settle the items whose adjudicated value moved away from the one first seen (the adjudicator
  * changed them by hand); returns the keys newly settled. `seen` keeps the first value of each.
  */
-export function settleChanged(items: readonly Item[], seen: Map<string, string>, settled: ReadonlySet<string>): string[] {
+export function settleChanged(
+  items: readonly Item[],
+  seen: Map<string, string>,
+  settled: ReadonlySet<string>,
+): string[] {
   const changed: string[] = [];
   for (const item of items) {
     const value = itemValue(item);

@@ -3,7 +3,17 @@
 // the disagreement queue with its current item, and adopting annotator k's decision (one
 // ordinary operation through the workspace's queue, so it is logged and undoable).
 
-import { computed, inject, type InjectionKey, provide, reactive, ref, shallowRef, toRaw, watch } from "vue";
+import {
+  computed,
+  inject,
+  type InjectionKey,
+  provide,
+  reactive,
+  ref,
+  shallowRef,
+  toRaw,
+  watch,
+} from "vue";
 import { answer, client } from "../../api/http";
 import { type Id, withLinkTriples } from "../../api/types";
 import type { Commands } from "../commands";
@@ -30,9 +40,11 @@ export interface AdjudicationDeps {
 }
 
 export const fetchVersions = async (annotation: Id): Promise<AnnotatorVersion[]> =>
-  (await answer(client.GET("/api/annotations/{id}/versions/", { params: { path: { id: annotation } } }))).map(
-    withLinkTriples,
-  );
+  (
+    await answer(
+      client.GET("/api/annotations/{id}/versions/", { params: { path: { id: annotation } } }),
+    )
+  ).map(withLinkTriples);
 
 const storageKey = (annotation: Id) => `corefapp.adjudication.${annotation}.settled`;
 
@@ -73,7 +85,9 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
   const items = computed(() => model.value?.items ?? []);
   const open = computed(() => remaining(items.value, settled));
   const remainingCount = computed(() => open.value.length);
-  const currentItem = computed<Item | null>(() => items.value.find((item) => item.key === currentKey.value) ?? null);
+  const currentItem = computed<Item | null>(
+    () => items.value.find((item) => item.key === currentKey.value) ?? null,
+  );
 
   watch(items, (list) => {
     const changed = settleChanged(list, seen, settled);
@@ -105,21 +119,28 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
     }
     const item = stepItem(items.value, settled, currentKey.value, direction, currentIndex);
     if (item === null) {
-      notices.status(items.value.length ? "Every disagreement is settled." : "The annotators agree with this annotation everywhere.");
+      notices.status(
+        items.value.length
+          ? "Every disagreement is settled."
+          : "The annotators agree with this annotation everywhere.",
+      );
       return;
     }
     show(item);
   }
 
   // Going to a mention (J/K, a click) makes its disagreement the current item.
-  watch(nav.current.value, (mention) => {
-    if (mention === null || currentItem.value?.anchor === mention) return;
-    const item = items.value.find((i) => i.kind === "mention" && i.mention === mention);
-    if (item) {
-      currentKey.value = item.key;
-      currentIndex = items.value.indexOf(item);
-    }
-  });
+  watch(
+    () => nav.current.value,
+    (mention) => {
+      if (mention === null || currentItem.value?.anchor === mention) return;
+      const item = items.value.find((i) => i.kind === "mention" && i.mention === mention);
+      if (item) {
+        currentKey.value = item.key;
+        currentIndex = items.value.indexOf(item);
+      }
+    },
+  );
 
   const names = {
     mention: (key: number) => {
@@ -135,7 +156,8 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
   function agreesNow(key: string, index: number): boolean {
     const item = items.value.find((i) => i.key === key);
     if (!item) return true;
-    if (item.kind === "mention") return decisionCode(item.decisions[index]!) === decisionCode(item.current);
+    if (item.kind === "mention")
+      return decisionCode(item.decisions[index]!) === decisionCode(item.current);
     return item.has[index] === item.current;
   }
 
@@ -148,12 +170,16 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
     }
     const annotator = m.annotators[k - 1];
     if (!annotator) {
-      notices.status(`There is no annotator ${k}: ${m.annotators.length === 1 ? "1 version" : `${m.annotators.length} versions`} to adopt from.`);
+      notices.status(
+        `There is no annotator ${k}: ${m.annotators.length === 1 ? "1 version" : `${m.annotators.length} versions`} to adopt from.`,
+      );
       return;
     }
     const item = currentItem.value;
     if (!item) {
-      notices.status("Go to a disagreement first (N), then press 1-9 to adopt an annotator's decision.");
+      notices.status(
+        "Go to a disagreement first (N), then press 1-9 to adopt an annotator's decision.",
+      );
       return;
     }
     const result = adoption(item, annotator, toRaw(store.state.value), m.places, names);
@@ -167,7 +193,9 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
       done(applied) {
         const created = applied.created["mention"];
         if (created !== undefined) {
-          notices.status(`Adopted ${annotator.annotator}'s decision: ${result.what}. N: next disagreement.`);
+          notices.status(
+            `Adopted ${annotator.annotator}'s decision: ${result.what}. N: next disagreement.`,
+          );
           nav.current.set(created);
           currentKey.value = `m:${created}`;
           return;
@@ -175,7 +203,9 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
         // Say "as they have it" only when it is so now: the alignment is rebuilt after the
         // change, and an annotator's cluster may line up with another of ours.
         if (agreesNow(key, annotator.index)) {
-          notices.status(`Adopted ${annotator.annotator}'s decision: ${result.what}. N: next disagreement.`);
+          notices.status(
+            `Adopted ${annotator.annotator}'s decision: ${result.what}. N: next disagreement.`,
+          );
         } else {
           notices.status(
             `Done: ${result.action}. ${annotator.annotator}'s clusters now line up with yours differently, so this still differs from ${annotator.annotator}: see the strip.`,
@@ -196,7 +226,8 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
   }
   async function fetchOnce(): Promise<void> {
     try {
-      versions.value = await (deps.prefetched ?? (deps.fetchVersions ?? fetchVersions)(annotationId));
+      versions.value = await (deps.prefetched ??
+        (deps.fetchVersions ?? fetchVersions)(annotationId));
     } catch (error) {
       loadError.value = `Could not load the annotators' versions: ${error instanceof Error ? error.message : String(error)}`;
       notices.alert(loadError.value);

@@ -5,7 +5,8 @@
 
 type Seen = "guidelines" | "tour";
 
-const key = (what: Seen, user: number | string, project: number) => `corefapp.${what}-seen.${user}.${project}`;
+const key = (what: Seen, user: number | string, project: number) =>
+  `corefapp.${what}-seen.${user}.${project}`;
 
 function seen(what: Seen, user: number | string, project: number, storage: Storage): boolean {
   try {
@@ -23,11 +24,23 @@ function markSeen(what: Seen, user: number | string, project: number, storage: S
   }
 }
 
-export const guidelinesSeen = (user: number | string, project: number, storage: Storage = localStorage): boolean =>
-  seen("guidelines", user, project, storage);
-export const markGuidelinesSeen = (user: number | string, project: number, storage: Storage = localStorage): void =>
-  markSeen("guidelines", user, project, storage);
-export const tourSeen = (user: number | string, project: number, storage: Storage = localStorage): boolean =>
-  seen("tour", user, project, storage);
-export const markTourSeen = (user: number | string, project: number, storage: Storage = localStorage): void =>
-  markSeen("tour", user, project, storage);
+export const guidelinesSeen = (
+  user: number | string,
+  project: number,
+  storage: Storage = localStorage,
+): boolean => seen("guidelines", user, project, storage);
+export const markGuidelinesSeen = (
+  user: number | string,
+  project: number,
+  storage: Storage = localStorage,
+): void => markSeen("guidelines", user, project, storage);
+export const tourSeen = (
+  user: number | string,
+  project: number,
+  storage: Storage = localStorage,
+): boolean => seen("tour", user, project, storage);
+export const markTourSeen = (
+  user: number | string,
+  project: number,
+  storage: Storage = localStorage,
+): void => markSeen("tour", user, project, storage);

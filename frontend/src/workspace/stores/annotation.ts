@@ -59,7 +59,7 @@ export function createAnnotationStore(
   const documents = topic.documents.map((d) => [d.id, d.tokens.length] as [number, number]);
   const settings = projectSettings(topic.project);
   const build = (p: AnnotationPayload) =>
-    reactive(AnnotationState.fromPayload(p, documents, settings)) as unknown as AnnotationState;
+    reactive(AnnotationState.fromPayload(p, documents, settings));
 
   const state = shallowRef(build(payload));
   const version = ref(payload.version);

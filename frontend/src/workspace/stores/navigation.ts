@@ -97,13 +97,13 @@ export function createNavigationStore(store: AnnotationStore, topic: TopicModel)
   function step(delta: number): void {
     const ids = order.value;
     if (ids.length === 0) return;
-    const at = current.value.value === null ? -1 : (position.value.get(current.value.value) ?? -1);
+    const at = current.value === null ? -1 : (position.value.get(current.value) ?? -1);
     const next = Math.min(ids.length - 1, Math.max(0, at + delta));
     current.set(ids[next]!);
   }
 
   function toNextUndone(): boolean {
-    const at = current.value.value === null ? -1 : (position.value.get(current.value.value) ?? -1);
+    const at = current.value === null ? -1 : (position.value.get(current.value) ?? -1);
     const next = nextWhere(order.value, at, (id) => !isDone(id));
     if (next === null) return false;
     current.set(next);
@@ -113,7 +113,7 @@ export function createNavigationStore(store: AnnotationStore, topic: TopicModel)
   function selectRelative(delta: number): void {
     const ids = clusterOrder.value;
     if (ids.length === 0) return;
-    const sel = selected.value.value;
+    const sel = selected.value;
     const at = sel === null ? -1 : (clusterPosition.value.get(sel) ?? -1);
     const next = at < 0 ? (delta > 0 ? 0 : ids.length - 1) : (at + delta + ids.length) % ids.length;
     selected.set(ids[next]!);

@@ -40,7 +40,9 @@ export interface Notices {
   announce(text: string): void;
 }
 
-export function createNotices(options: { statusMs?: number; alertMs?: number; maxAlerts?: number } = {}): Notices {
+export function createNotices(
+  options: { statusMs?: number; alertMs?: number; maxAlerts?: number } = {},
+): Notices {
   const items = reactive<Notice[]>([]);
   const spoken = reactive({ text: "" });
   const timers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -75,14 +77,17 @@ export function createNotices(options: { statusMs?: number; alertMs?: number; ma
       expire(id, statusMs);
     },
     alert(text, details = [], { sticky = false, tag }: AlertOptions = {}) {
-      const same = items.find((n) => n.kind === "alert" && n.text === text && n.details.join("\n") === details.join("\n"));
+      const same = items.find(
+        (n) => n.kind === "alert" && n.text === text && n.details.join("\n") === details.join("\n"),
+      );
       if (same) {
         same.count += 1;
         if (!sticky) expire(same.id, alertMs);
         return;
       }
       const alerts = items.filter((n) => n.kind === "alert");
-      for (const old of alerts.slice(0, Math.max(0, alerts.length - maxAlerts + 1))) dismiss(old.id);
+      for (const old of alerts.slice(0, Math.max(0, alerts.length - maxAlerts + 1)))
+        dismiss(old.id);
       const id = next++;
       items.push({ id, kind: "alert", text, details, count: 1, tag });
       if (!sticky) expire(id, alertMs);

@@ -5,7 +5,16 @@
 
 import { type ComputedRef, type Ref, type ShallowRef, watch } from "vue";
 import type { Api } from "../../api/endpoints";
-import type { Decision, Id, LinkItem, LinkType, MentionSuggestionItem, RunPayload, SuggestionKind, SuggestionsPayload } from "../../api/types";
+import type {
+  Decision,
+  Id,
+  LinkItem,
+  LinkType,
+  MentionSuggestionItem,
+  RunPayload,
+  SuggestionKind,
+  SuggestionsPayload,
+} from "../../api/types";
 import type { Commands } from "../commands";
 import type { Editing } from "../editing";
 import { createOpenSuggestions, type SuggestedEdge } from "../openSuggestions";
@@ -79,7 +88,7 @@ export interface SuggestionsStore {
   acceptAbove(threshold: number, kinds: SuggestionKind[]): void;
   /** Accept or reject every open suggestion of one type (Shift+X), as one step. */
   decideGroup(group: SuggestionGroup, decision: Decision): void;
-  isPeer(mention: Id): boolean;
+  isPeer: (mention: Id) => boolean;
   dispose(): void;
 }
 

@@ -49,7 +49,12 @@ export interface UiStore {
 }
 
 /** The splitter's range, its default and where the browser keeps the chosen share. */
-export const BANK_SHARE = { min: 0.2, max: 0.85, initial: 0.58, storageKey: "corefapp.bankShare" } as const;
+export const BANK_SHARE = {
+  min: 0.2,
+  max: 0.85,
+  initial: 0.58,
+  storageKey: "corefapp.bankShare",
+} as const;
 
 function savedBankShare(): number {
   try {

@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import CountBars from "../../../src/admin/datasets/CountBars.vue";
 import type { Stats } from "../../../src/admin/datasets/datasetsApi";
 import { statisticsCsvUrl } from "../../../src/admin/datasets/datasetsApi";
-import { scopes, splitSizes, statRows, statText, withGaps } from "../../../src/admin/datasets/statsTable";
+import {
+  scopes,
+  splitSizes,
+  statRows,
+  statText,
+  withGaps,
+} from "../../../src/admin/datasets/statsTable";
 
 const stats = (over: Partial<Stats> = {}): Stats => ({
   topics: 2,
@@ -23,7 +29,13 @@ const stats = (over: Partial<Stats> = {}): Stats => ({
   tokens_per_sentence: 15,
   ambiguity: 0,
   diversity: 0,
-  link_entries: { COREFERENCE: 5, TRANSFORMED: 1, REACTION_ASSOCIATED: 2, WORK_UP: 4, CONTAINED: 0 },
+  link_entries: {
+    COREFERENCE: 5,
+    TRANSFORMED: 1,
+    REACTION_ASSOCIATED: 2,
+    WORK_UP: 4,
+    CONTAINED: 0,
+  },
   ...over,
 });
 
@@ -54,21 +66,35 @@ describe("the statistics table", () => {
   });
 
   it("puts the total first, then the splits in the order the server gives", () => {
-    const page = { total: stats(), splits: { train: stats({ topics: 1 }), test: stats({ topics: 1 }) } };
+    const page = {
+      total: stats(),
+      splits: { train: stats({ topics: 1 }), test: stats({ topics: 1 }) },
+    };
 
     expect(scopes(page).map(([name]) => name)).toEqual(["Total", "train", "test"]);
   });
 
   it("downloads the CSV of the chosen source (gold is the default, not repeated)", () => {
     expect(statisticsCsvUrl(3, "gold")).toBe("/api/projects/3/statistics/?format=csv");
-    expect(statisticsCsvUrl(3, "submitted")).toBe("/api/projects/3/statistics/?format=csv&source=submitted");
+    expect(statisticsCsvUrl(3, "submitted")).toBe(
+      "/api/projects/3/statistics/?format=csv&source=submitted",
+    );
   });
 });
 
 describe("count bars", () => {
   it("draws one bar per category with its count, and says them all in its description", () => {
     const wrapper = mount(CountBars, {
-      props: { items: [{ label: "1", count: 36 }, { label: "2", count: 0 }, { label: "3", count: 12 }], title: "Cluster sizes", xName: "size", yName: "clusters" },
+      props: {
+        items: [
+          { label: "1", count: 36 },
+          { label: "2", count: 0 },
+          { label: "3", count: 12 },
+        ],
+        title: "Cluster sizes",
+        xName: "size",
+        yName: "clusters",
+      },
     });
 
     expect(wrapper.findAll("rect.bar")).toHaveLength(3);
@@ -79,20 +105,35 @@ describe("count bars", () => {
 
 describe("distributions as bars", () => {
   it("fills a gap with a zero bar from 1 up to the largest value", () => {
-    expect(withGaps([[1, 34], [2, 48], [7, 1]]).map((b) => `${b.label}:${b.count}`)).toEqual([
-      "1:34", "2:48", "3:0", "4:0", "5:0", "6:0", "7:1",
-    ]);
+    expect(
+      withGaps([
+        [1, 34],
+        [2, 48],
+        [7, 1],
+      ]).map((b) => `${b.label}:${b.count}`),
+    ).toEqual(["1:34", "2:48", "3:0", "4:0", "5:0", "6:0", "7:1"]);
   });
 
   it("keeps only the values present when the range is too long to draw", () => {
-    expect(withGaps([[1, 5], [300, 1]]).map((b) => b.label)).toEqual(["1", "300"]);
+    expect(
+      withGaps([
+        [1, 5],
+        [300, 1],
+      ]).map((b) => b.label),
+    ).toEqual(["1", "300"]);
   });
 });
 
 describe("topics per split", () => {
   it("counts each split's topics in split order, topics outside every split left out", () => {
-    const answer = { names: ["train", "test"], topics: [{ split: "test" }, { split: "" }, { split: "train" }, { split: "test" }] };
+    const answer = {
+      names: ["train", "test"],
+      topics: [{ split: "test" }, { split: "" }, { split: "train" }, { split: "test" }],
+    };
 
-    expect(splitSizes(answer)).toEqual([["train", 1], ["test", 2]]);
+    expect(splitSizes(answer)).toEqual([
+      ["train", 1],
+      ["test", 2],
+    ]);
   });
 });

@@ -2,13 +2,29 @@ import { describe, expect, it } from "vitest";
 import type { AnnotatorTime, TimeReport } from "../../../src/api/adminTypes";
 import { latency, seconds, sparkline, usedKinds } from "../../../src/admin/progress/timeReport";
 
-const kind = (count: number, excluded = 0) => ({ count, total_seconds: count, median_seconds: count ? 1 : null, mean_seconds: count ? 1 : null, excluded });
-const annotator = (kinds: Record<string, ReturnType<typeof kind>>, scores: (number | null)[] = []): AnnotatorTime => ({
+const kind = (count: number, excluded = 0) => ({
+  count,
+  total_seconds: count,
+  median_seconds: count ? 1 : null,
+  mean_seconds: count ? 1 : null,
+  excluded,
+});
+const annotator = (
+  kinds: Record<string, ReturnType<typeof kind>>,
+  scores: (number | null)[] = [],
+): AnnotatorTime => ({
   annotator: "ann",
   kinds,
   acceptance: { accepted: 0, unseen: 0, median_seconds: null, rubber_stamping: false },
   gold: {
-    topics: scores.map((score, i) => ({ order: i + 1, topic: i, external_id: `t${i}`, submitted_at: null, week: "", score })),
+    topics: scores.map((score, i) => ({
+      order: i + 1,
+      topic: i,
+      external_id: `t${i}`,
+      submitted_at: null,
+      week: "",
+      score,
+    })),
     weeks: [],
   },
 });
@@ -35,7 +51,9 @@ describe("the time report's helpers", () => {
   });
 
   it("draws scores in submission order, higher up, and nothing for fewer than two", () => {
-    expect(sparkline(annotator({}, [1, 0.5, null, 0]), 100, 20)).toBe("0.0,1.0 50.0,10.0 100.0,19.0");
+    expect(sparkline(annotator({}, [1, 0.5, null, 0]), 100, 20)).toBe(
+      "0.0,1.0 50.0,10.0 100.0,19.0",
+    );
     expect(sparkline(annotator({}, [0.7]))).toBe("");
   });
 });

@@ -3,7 +3,8 @@ import { alignClusters, phi4, stableMatching } from "../../../src/workspace/adju
 
 /** The best total phi4 by trying every one-to-one alignment (small cases only). */
 function bruteForceBest(left: number[][], right: number[][]): number {
-  const score = (a: number[], b: number[]) => phi4(a.filter((m) => b.includes(m)).length, a.length, b.length);
+  const score = (a: number[], b: number[]) =>
+    phi4(a.filter((m) => b.includes(m)).length, a.length, b.length);
   let best = 0;
   const walk = (i: number, used: Set<number>, total: number) => {
     if (i === left.length) {
@@ -22,7 +23,8 @@ function bruteForceBest(left: number[][], right: number[][]): number {
   return best;
 }
 
-const sets = (clusters: number[][], offset = 0) => clusters.map((members, i) => ({ id: i + offset, members }));
+const sets = (clusters: number[][], offset = 0) =>
+  clusters.map((members, i) => ({ id: i + offset, members }));
 
 function total(left: number[][], right: number[][], aligned: Map<number, number>): number {
   let sum = 0;
@@ -37,7 +39,21 @@ function total(left: number[][], right: number[][], aligned: Map<number, number>
 describe("stableMatching", () => {
   it("takes the best pair first, then the best of what is left", () => {
     // 0.9 (row 1, column 0) first; row 0 then takes column 1 (0.6)
-    expect(stableMatching([[[0, 0.8], [1, 0.6]], [[0, 0.9], [1, 0.1]]], 2)).toEqual([1, 0]);
+    expect(
+      stableMatching(
+        [
+          [
+            [0, 0.8],
+            [1, 0.6],
+          ],
+          [
+            [0, 0.9],
+            [1, 0.1],
+          ],
+        ],
+        2,
+      ),
+    ).toEqual([1, 0]);
   });
 
   it("leaves a row unmatched when its only column went to a better pair", () => {
@@ -46,7 +62,18 @@ describe("stableMatching", () => {
 
   it("keeps a strong pair rather than trading it for two weak ones", () => {
     // The largest total would be 0.4 + 0.4 (rows 0-1 and 1-0); the stable one keeps 0.75.
-    expect(stableMatching([[[0, 0.75], [1, 0.4]], [[0, 0.4]]], 2)).toEqual([0, -1]);
+    expect(
+      stableMatching(
+        [
+          [
+            [0, 0.75],
+            [1, 0.4],
+          ],
+          [[0, 0.4]],
+        ],
+        2,
+      ),
+    ).toEqual([0, -1]);
   });
 
   it("leaves rows without edges unmatched", () => {
@@ -56,8 +83,15 @@ describe("stableMatching", () => {
 
 describe("alignClusters", () => {
   it("aligns identical clusterings cluster to cluster", () => {
-    const aligned = alignClusters(sets([[1, 2], [3], [4, 5, 6]]), sets([[4, 5, 6], [1, 2], [3]], 100));
-    expect([...aligned.entries()].sort()).toEqual([[0, 101], [1, 102], [2, 100]]);
+    const aligned = alignClusters(
+      sets([[1, 2], [3], [4, 5, 6]]),
+      sets([[4, 5, 6], [1, 2], [3]], 100),
+    );
+    expect([...aligned.entries()].sort()).toEqual([
+      [0, 101],
+      [1, 102],
+      [2, 100],
+    ]);
   });
 
   it("never aligns clusters that share no mention", () => {
@@ -82,7 +116,8 @@ describe("alignClusters", () => {
   it("is one-to-one and stable on tangled clusterings, within half of CEAF-e's best total", () => {
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const score = (a: number[], b: number[]) => phi4(a.filter((m) => b.includes(m)).length, a.length, b.length);
+    const score = (a: number[], b: number[]) =>
+      phi4(a.filter((m) => b.includes(m)).length, a.length, b.length);
     for (let round = 0; round < 200; round++) {
       const mentions = Array.from({ length: 9 }, (_, i) => i);
       const partition = (parts: number) => {
@@ -103,7 +138,9 @@ describe("alignClusters", () => {
           expect(Math.max(mine, theirs)).toBeGreaterThanOrEqual(score(a, b) - 1e-12);
         }),
       );
-      expect(total(left, right, aligned)).toBeGreaterThanOrEqual(bruteForceBest(left, right) / 2 - 1e-12);
+      expect(total(left, right, aligned)).toBeGreaterThanOrEqual(
+        bruteForceBest(left, right) / 2 - 1e-12,
+      );
     }
   });
 });

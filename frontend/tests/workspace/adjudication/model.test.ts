@@ -1,19 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { AnnotationState, makeMention } from "../../../src/domain/state";
 import { adoption } from "../../../src/workspace/adjudication/adopt";
-import { type AnnotatorVersion, buildAdjudication, type Item } from "../../../src/workspace/adjudication/model";
+import {
+  type AnnotatorVersion,
+  buildAdjudication,
+  type Item,
+} from "../../../src/workspace/adjudication/model";
 import { remaining, settleChanged, stepItem } from "../../../src/workspace/adjudication/queue";
 
 // Six candidate mentions 1..6 in one document (id = first token), three annotators.
 const documentIndex = new Map([[10, 0]]);
 const mentions = [1, 2, 3, 4, 5, 6].map((id) => makeMention(id, 10, [[id, id]]));
 
-function version(annotator: string, clusters: number[][], extra: Partial<AnnotatorVersion> = {}): AnnotatorVersion {
+function version(
+  annotator: string,
+  clusters: number[][],
+  extra: Partial<AnnotatorVersion> = {},
+): AnnotatorVersion {
   return {
     annotation: 0,
     annotator,
     submitted_at: null,
-    clusters: clusters.map((members, i) => ({ id: 1000 * (annotator.charCodeAt(0)) + i, label: `${annotator}${i}`, members })),
+    clusters: clusters.map((members, i) => ({
+      id: 1000 * annotator.charCodeAt(0) + i,
+      label: `${annotator}${i}`,
+      members,
+    })),
     edges: [],
     links: [],
     rejected: [],
@@ -23,7 +35,10 @@ function version(annotator: string, clusters: number[][], extra: Partial<Annotat
   };
 }
 
-function adjudicated(clusters: number[][], init: { edges?: [number, number][]; settings?: object } = {}) {
+function adjudicated(
+  clusters: number[][],
+  init: { edges?: [number, number][]; settings?: object } = {},
+) {
   return new AnnotationState({
     settings: { allow_reject_mentions: true, anaphora: true, ...init.settings },
     documents: [[10, 20]],
@@ -71,7 +86,10 @@ describe("buildAdjudication", () => {
   });
 
   it("counts edges through the alignment and lists the ones some annotators lack", () => {
-    const withEdge = (v: AnnotatorVersion): AnnotatorVersion => ({ ...v, edges: [[v.clusters[0]!.id, v.clusters[1]!.id]] });
+    const withEdge = (v: AnnotatorVersion): AnnotatorVersion => ({
+      ...v,
+      edges: [[v.clusters[0]!.id, v.clusters[1]!.id]],
+    });
     const model = buildAdjudication(
       adjudicated([[1, 2, 3], [4, 5], [6]], { edges: [[50, 51]] }),
       [withEdge(versions[0]!), versions[1]!, withEdge(versions[2]!)],
@@ -81,7 +99,9 @@ describe("buildAdjudication", () => {
     expect(model.edgeSupport.get("50>51")).toBe(2);
     const edge = model.items.find((i) => i.kind === "edge")!;
     expect(edge.key).toBe("e:50>51");
-    expect(adoption(edge, model.annotators[1]!, adjudicated([]), model.places, names)).toMatchObject({
+    expect(
+      adoption(edge, model.annotators[1]!, adjudicated([]), model.places, names),
+    ).toMatchObject({
       kind: "operation",
       operation: { op: "remove_edge", parent: 50, child: 51 },
     });
@@ -97,7 +117,9 @@ describe("buildAdjudication", () => {
 
     const item = model.items.find((i) => i.kind === "link")!;
     expect(item.key).toBe("l:COREFERENCE|6|4");
-    expect(adoption(item, model.annotators[0]!, adjudicated([]), model.places, names)).toMatchObject({
+    expect(
+      adoption(item, model.annotators[0]!, adjudicated([]), model.places, names),
+    ).toMatchObject({
       kind: "operation",
       operation: { op: "add_link", type: "COREFERENCE", anaphor: 6, antecedent: 4 },
     });
@@ -109,7 +131,11 @@ describe("buildAdjudication", () => {
       adjudicated([[1, 2, 3], [4, 5], [6]]),
       [
         { ...versions[0]!, rejected: [6], clusters: versions[0]!.clusters.slice(0, 2) },
-        { ...versions[1]!, added: [added], clusters: [...versions[1]!.clusters, { id: 7, label: "x", members: [900] }] },
+        {
+          ...versions[1]!,
+          added: [added],
+          clusters: [...versions[1]!.clusters, { id: 7, label: "x", members: [900] }],
+        },
         versions[2]!,
       ],
       documentIndex,
@@ -117,11 +143,15 @@ describe("buildAdjudication", () => {
 
     expect(model.items.map((i) => i.key)).toEqual(["m:3", "m:6", "m:-1"]);
     const rejected = model.items[1]!;
-    expect(adoption(rejected, model.annotators[0]!, adjudicated([]), model.places, names)).toMatchObject({
+    expect(
+      adoption(rejected, model.annotators[0]!, adjudicated([]), model.places, names),
+    ).toMatchObject({
       operation: { op: "reject_mention", mention: 6 },
     });
     const addedItem = model.items[2]!;
-    expect(adoption(addedItem, model.annotators[1]!, adjudicated([]), model.places, names)).toMatchObject({
+    expect(
+      adoption(addedItem, model.annotators[1]!, adjudicated([]), model.places, names),
+    ).toMatchObject({
       operation: { op: "add_mention", document: 10, spans: [[8, 9]] },
     });
   });
@@ -149,8 +179,14 @@ describe("adopting a mention's placement", () => {
   });
 
   it("puts it in a new cluster when the annotator's cluster matches none", () => {
-    const lonely = buildAdjudication(state, [version("dan", [[1, 2], [3], [4, 5], [6]]), versions[0]!], documentIndex);
-    expect(adoption(lonely.items[0]!, lonely.annotators[0]!, state, lonely.places, names)).toMatchObject({
+    const lonely = buildAdjudication(
+      state,
+      [version("dan", [[1, 2], [3], [4, 5], [6]]), versions[0]!],
+      documentIndex,
+    );
+    expect(
+      adoption(lonely.items[0]!, lonely.annotators[0]!, state, lonely.places, names),
+    ).toMatchObject({
       operation: { op: "assign", mention: 3, cluster: null },
     });
   });
@@ -178,13 +214,20 @@ describe("the queue", () => {
   });
 
   it("settles an item the adjudicator changed by hand", () => {
-    const versions = [version("alice", [[1, 2, 3], [4, 5], [6]]), version("carol", [[1, 2], [3, 4, 5], [6]])];
+    const versions = [
+      version("alice", [[1, 2, 3], [4, 5], [6]]),
+      version("carol", [[1, 2], [3, 4, 5], [6]]),
+    ];
     const state = adjudicated([[1, 2, 3], [4, 5], [6]]);
     const seen = new Map<string, string>();
-    expect(settleChanged(buildAdjudication(state, versions, documentIndex).items, seen, new Set())).toEqual([]);
+    expect(
+      settleChanged(buildAdjudication(state, versions, documentIndex).items, seen, new Set()),
+    ).toEqual([]);
 
     state.setMember(3, 51);
 
-    expect(settleChanged(buildAdjudication(state, versions, documentIndex).items, seen, new Set())).toEqual(["m:3"]);
+    expect(
+      settleChanged(buildAdjudication(state, versions, documentIndex).items, seen, new Set()),
+    ).toEqual(["m:3"]);
   });
 });
