@@ -7,14 +7,7 @@ from rest_framework.test import APIClient
 
 from annotation.infra import state_cache
 from annotation.models import Cluster, RelationLink
-from tests.factories import (
-    AdminFactory,
-    ProjectFactory,
-    UserFactory,
-    assign,
-    make_topic,
-    mention_ids,
-)
+from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids, post_op
 
 pytestmark = pytest.mark.django_db
 
@@ -32,20 +25,14 @@ def workspace():
     return client, annotation, mention_ids(topic)
 
 
-def post(client, annotation, version, **operation):
-    return client.post(
-        f"/api/annotations/{annotation.pk}/operations/",
-        {"expected_version": version, "operation": operation},
-        format="json",
-    )
-
-
 def test_a_note_and_an_attribute_are_stored_shown_and_undone():
     client, annotation, m = workspace()
     link = {"type": "COREFERENCE", "anaphor": m[6], "antecedent": m[5]}
-    assert post(client, annotation, 0, op="add_link", **link).status_code == 200
-    assert post(client, annotation, 1, op="set_link_note", **link, note="same").status_code == 200
-    response = post(
+    assert post_op(client, annotation, 0, op="add_link", **link).status_code == 200
+    assert (
+        post_op(client, annotation, 1, op="set_link_note", **link, note="same").status_code == 200
+    )
+    response = post_op(
         client, annotation, 2, op="set_link_attribute", **link, name="certainty", value="low"
     )
     assert response.status_code == 200
@@ -66,9 +53,9 @@ def test_a_note_and_an_attribute_are_stored_shown_and_undone():
 def test_removing_a_noted_link_and_undoing_it_restores_the_row_s_note():
     client, annotation, m = workspace()
     link = {"type": "COREFERENCE", "anaphor": m[6], "antecedent": m[5]}
-    post(client, annotation, 0, op="add_link", **link)
-    post(client, annotation, 1, op="set_link_note", **link, note="same")
-    assert post(client, annotation, 2, op="remove_link", **link).status_code == 200
+    post_op(client, annotation, 0, op="add_link", **link)
+    post_op(client, annotation, 1, op="set_link_note", **link, note="same")
+    assert post_op(client, annotation, 2, op="remove_link", **link).status_code == 200
     assert not RelationLink.objects.filter(annotation=annotation).exists()
     client.post(f"/api/annotations/{annotation.pk}/undo/", {"expected_version": 3}, format="json")
     assert RelationLink.objects.get(annotation=annotation).note == "same"
@@ -77,8 +64,8 @@ def test_removing_a_noted_link_and_undoing_it_restores_the_row_s_note():
 def test_an_unknown_value_is_refused_naming_the_allowed_ones_and_nothing_is_written():
     client, annotation, m = workspace()
     link = {"type": "COREFERENCE", "anaphor": m[6], "antecedent": m[5]}
-    post(client, annotation, 0, op="add_link", **link)
-    response = post(
+    post_op(client, annotation, 0, op="add_link", **link)
+    response = post_op(
         client, annotation, 1, op="set_link_attribute", **link, name="certainty", value="sure"
     )
     assert response.status_code == 400
@@ -90,9 +77,9 @@ def test_an_unknown_value_is_refused_naming_the_allowed_ones_and_nothing_is_writ
 
 def test_a_cluster_attribute_is_stored_on_its_row():
     client, annotation, m = workspace()
-    created = post(client, annotation, 0, op="assign", mention=m[0], cluster=None).json()
+    created = post_op(client, annotation, 0, op="assign", mention=m[0], cluster=None).json()
     cluster = created["created"]["cluster"]
-    response = post(
+    response = post_op(
         client,
         annotation,
         1,
@@ -105,18 +92,13 @@ def test_a_cluster_attribute_is_stored_on_its_row():
     assert Cluster.objects.get(pk=cluster).attributes == {"certainty": "high"}
 
 
-@pytest.fixture
-def admin():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
-
-
-def test_an_admin_defines_attributes_and_the_workspace_gets_them(admin):
+def test_an_admin_defines_attributes_and_the_workspace_gets_them(admin_client):
     client, annotation, _ = workspace()
     project = annotation.topic.project
     defined = [{"name": "certainty", "values": ["high", "medium", "low"]}]
-    response = admin.patch(f"/api/projects/{project.pk}/", {"attributes": defined}, format="json")
+    response = admin_client.patch(
+        f"/api/projects/{project.pk}/", {"attributes": defined}, format="json"
+    )
     assert response.status_code == 200
     assert response.json()["attributes"] == defined
     topic = client.get(f"/api/topics/{annotation.topic_id}/").json()
@@ -132,9 +114,9 @@ def test_an_admin_defines_attributes_and_the_workspace_gets_them(admin):
         ([{"name": "two words", "values": ["x"]}], "one word"),
     ],
 )
-def test_bad_definitions_are_refused_with_json(admin, attributes, words):
+def test_bad_definitions_are_refused_with_json(admin_client, attributes, words):
     project = ProjectFactory(anaphora=True)
-    response = admin.patch(
+    response = admin_client.patch(
         f"/api/projects/{project.pk}/", {"attributes": attributes}, format="json"
     )
     assert 400 <= response.status_code < 500
@@ -143,13 +125,13 @@ def test_bad_definitions_are_refused_with_json(admin, attributes, words):
     assert project.attributes == []
 
 
-def test_a_value_links_carry_cannot_be_removed(admin):
+def test_a_value_links_carry_cannot_be_removed(admin_client):
     client, annotation, m = workspace()
     link = {"type": "COREFERENCE", "anaphor": m[6], "antecedent": m[5]}
-    post(client, annotation, 0, op="add_link", **link)
-    post(client, annotation, 1, op="set_link_attribute", **link, name="certainty", value="low")
+    post_op(client, annotation, 0, op="add_link", **link)
+    post_op(client, annotation, 1, op="set_link_attribute", **link, name="certainty", value="low")
     project = annotation.topic.project
-    response = admin.patch(
+    response = admin_client.patch(
         f"/api/projects/{project.pk}/",
         {"attributes": [{"name": "certainty", "values": ["high"]}]},
         format="json",

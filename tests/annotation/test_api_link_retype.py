@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 from annotation.infra import state_cache
 from annotation.models import Annotation
 from annotation.selectors.state import annotation_state_load
-from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids
+from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids, post_op
 
 pytestmark = pytest.mark.django_db
 
@@ -22,14 +22,6 @@ def workspace():
     return client, annotation, mention_ids(topic)
 
 
-def post(client, annotation, version, operation):
-    return client.post(
-        f"/api/annotations/{annotation.pk}/operations/",
-        {"expected_version": version, "operation": operation},
-        format="json",
-    )
-
-
 def link(type, anaphor, antecedent):
     return {"type": type, "anaphor": anaphor, "antecedent": antecedent}
 
@@ -41,11 +33,11 @@ def stored_links(annotation):
 
 def test_a_chosen_set_is_retyped_as_one_operation_and_one_undo_restores_it():
     client, annotation, m = workspace()
-    post(client, annotation, 0, {"op": "add_link", **link("COREFERENCE", m[6], m[5])})
-    post(client, annotation, 1, {"op": "add_link", **link("CONTAINED", m[4], m[2])})
+    post_op(client, annotation, 0, {"op": "add_link", **link("COREFERENCE", m[6], m[5])})
+    post_op(client, annotation, 1, {"op": "add_link", **link("CONTAINED", m[4], m[2])})
     chosen = [link("COREFERENCE", m[6], m[5]), link("CONTAINED", m[4], m[2])]
 
-    response = post(
+    response = post_op(
         client, annotation, 2, {"op": "retype_links", "type": "WORK_UP", "links": chosen}
     )
 
@@ -61,15 +53,15 @@ def test_a_chosen_set_is_retyped_as_one_operation_and_one_undo_restores_it():
 
 def test_a_retype_onto_an_existing_link_is_refused_and_writes_nothing():
     client, annotation, m = workspace()
-    post(client, annotation, 0, {"op": "add_link", **link("COREFERENCE", m[6], m[5])})
-    post(client, annotation, 1, {"op": "add_link", **link("CONTAINED", m[6], m[5])})
+    post_op(client, annotation, 0, {"op": "add_link", **link("COREFERENCE", m[6], m[5])})
+    post_op(client, annotation, 1, {"op": "add_link", **link("CONTAINED", m[6], m[5])})
     operation = {
         "op": "retype_links",
         "type": "CONTAINED",
         "links": [link("COREFERENCE", m[6], m[5])],
     }
 
-    response = post(client, annotation, 2, operation)
+    response = post_op(client, annotation, 2, operation)
 
     assert response.status_code == 422
     assert response.json()["rule"] == "duplicate"

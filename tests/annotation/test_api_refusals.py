@@ -9,7 +9,7 @@ from annotation.api.parsers import MAX_DEPTH
 from annotation.domain.operations import SUGGESTION_DECISIONS
 from annotation.domain.operations.clusters import LABEL_MAX_CHARS, NOTE_MAX_CHARS
 from modelserve.models import Suggestion, SuggestionRun
-from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
+from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids, post_op
 
 pytestmark = pytest.mark.django_db
 
@@ -35,14 +35,6 @@ def workspace():
     client = APIClient()
     client.force_authenticate(user)
     return client, topic, annotation
-
-
-def post_op(client, annotation, version, **op):
-    return client.post(
-        f"/api/annotations/{annotation.pk}/operations/",
-        {"expected_version": version, "operation": op},
-        format="json",
-    )
 
 
 # --------------------------------------------------------------------------- JSON bodies

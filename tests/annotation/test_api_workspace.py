@@ -4,7 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.infra import state_cache
-from tests.factories import UserFactory, assign, make_topic, mention_ids
+from tests.factories import UserFactory, assign, make_topic, mention_ids, post_op
 
 pytestmark = pytest.mark.django_db
 
@@ -18,14 +18,6 @@ def workspace():
     client = APIClient()
     client.force_authenticate(user)
     return client, topic, assignment, annotation
-
-
-def post_op(client, annotation, version, **op):
-    return client.post(
-        f"/api/annotations/{annotation.pk}/operations/",
-        {"expected_version": version, "operation": op},
-        format="json",
-    )
 
 
 def test_my_assignments_list_my_topic_with_its_progress(workspace):

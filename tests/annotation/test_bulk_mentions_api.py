@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.models import Mention, Operation
-from tests.factories import ProjectFactory, UserFactory, assign, make_topic
+from tests.factories import ProjectFactory, UserFactory, assign, make_topic, post_op
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +24,6 @@ def workspace():
     client = APIClient()
     client.force_authenticate(user)
     return topic, annotation, client
-
-
-def post(client, annotation, version, operation):
-    return client.post(
-        f"/api/annotations/{annotation.pk}/operations/",
-        {"expected_version": version, "client_id": "t", "operation": operation},
-        format="json",
-    )
 
 
 def undo(client, annotation, version):
@@ -60,7 +52,7 @@ def every_was(topic) -> dict:
 def test_adding_every_occurrence_is_one_logged_step_and_one_undo_removes_them(workspace):
     topic, annotation, client = workspace
 
-    answer = post(client, annotation, 0, every_was(topic))
+    answer = post_op(client, annotation, 0, every_was(topic))
 
     assert answer.status_code == 200, answer.content
     assert added(topic, annotation) == [(2, [[2, 2]]), (2, [[7, 7]])]
@@ -76,7 +68,7 @@ def test_rejecting_every_mention_of_a_text_is_one_step(workspace):
     topic, annotation, client = workspace
     mixtures = list(topic.mentions.filter(document__position=2).values_list("pk", flat=True))
 
-    answer = post(client, annotation, 0, {"op": "reject_mentions", "mentions": mixtures})
+    answer = post_op(client, annotation, 0, {"op": "reject_mentions", "mentions": mixtures})
 
     assert answer.status_code == 200, answer.content
     rejected = [e for e in answer.json()["effects"] if e["e"] == "rejected_set"]
@@ -94,7 +86,7 @@ def test_one_bad_place_refuses_all_naming_the_words_and_writes_nothing(workspace
         {"document": operation["mentions"][0]["document"], "spans": [[0, 1]]}
     )
 
-    answer = post(client, annotation, 0, operation)
+    answer = post_op(client, annotation, 0, operation)
 
     assert answer.status_code == 422, answer.content
     assert answer.json()["error"] == "duplicate"
@@ -108,9 +100,9 @@ def test_one_bad_place_refuses_all_naming_the_words_and_writes_nothing(workspace
 
 def test_a_stale_bulk_add_conflicts_and_writes_nothing(workspace):
     topic, annotation, client = workspace
-    assert post(client, annotation, 0, every_was(topic)).status_code == 200
+    assert post_op(client, annotation, 0, every_was(topic)).status_code == 200
 
-    answer = post(client, annotation, 0, every_was(topic))
+    answer = post_op(client, annotation, 0, every_was(topic))
 
     assert answer.status_code == 409, answer.content
     assert Operation.objects.filter(annotation=annotation).count() == 1

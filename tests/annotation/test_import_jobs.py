@@ -16,10 +16,9 @@ import pytest
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.test import APIClient
 
 from annotation.models import ImportJob, Mention, Topic
-from tests.factories import AdminFactory, ProjectFactory
+from tests.factories import ProjectFactory
 from tests.workers import FAST_REDELIVERY, start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -86,15 +85,9 @@ def uploads_removed(folder: Path, timeout: float = 10) -> bool:
     return True
 
 
-def admin_client() -> APIClient:
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
-
-
-def test_a_large_upload_is_a_job_the_worker_imports_with_progress(worker, uploads):
+def test_a_large_upload_is_a_job_the_worker_imports_with_progress(worker, uploads, admin_client):
     project = ProjectFactory(hierarchy=True)
-    client = admin_client()
+    client = admin_client
     content = big_scico(topics=20, mentions_each=1000)
     assert len(content) > settings.IMPORT_ASYNC_BYTES
 
@@ -115,9 +108,11 @@ def test_a_large_upload_is_a_job_the_worker_imports_with_progress(worker, upload
     assert uploads_removed(uploads)  # the stored upload is gone once imported
 
 
-def test_a_large_upload_that_is_refused_says_why_in_its_job_and_writes_nothing(worker, uploads):
+def test_a_large_upload_that_is_refused_says_why_in_its_job_and_writes_nothing(
+    worker, uploads, admin_client
+):
     project = ProjectFactory(hierarchy=True)
-    client = admin_client()
+    client = admin_client
 
     answer, _ = post(client, project, big_scico(topics=20, mentions_each=1000, bad=True))
     body, _ = poll(client, answer.json()["job"])
@@ -128,10 +123,10 @@ def test_a_large_upload_that_is_refused_says_why_in_its_job_and_writes_nothing(w
     assert not Topic.objects.filter(project=project).exists()
 
 
-def test_a_small_upload_is_still_imported_at_once(uploads):
+def test_a_small_upload_is_still_imported_at_once(uploads, admin_client):
     project = ProjectFactory(hierarchy=True)
 
-    answer, _ = post(admin_client(), project, big_scico(topics=1, mentions_each=10))
+    answer, _ = post(admin_client, project, big_scico(topics=1, mentions_each=10))
 
     assert answer.status_code == 201
     assert answer.json()["topics"] == ["0"]
@@ -140,11 +135,13 @@ def test_a_small_upload_is_still_imported_at_once(uploads):
 TOPICS, MENTIONS = 30, 2000  # a few seconds of reading and checking: time to kill it
 
 
-def test_an_import_whose_worker_was_killed_is_taken_over_and_imported_once(services, uploads):
+def test_an_import_whose_worker_was_killed_is_taken_over_and_imported_once(
+    services, uploads, admin_client
+):
     project = ProjectFactory(hierarchy=True)
     first = start_worker(services, queues="default", name="default-test", **FAST_REDELIVERY)
     try:
-        answer, _ = post(admin_client(), project, big_scico(topics=TOPICS, mentions_each=MENTIONS))
+        answer, _ = post(admin_client, project, big_scico(topics=TOPICS, mentions_each=MENTIONS))
         assert answer.status_code == 202, answer.content
         job = ImportJob.objects.get(pk=answer.json()["job"])
         wait_for(job, {"running", "succeeded", "failed"}, timeout=60, step=0.05)

@@ -20,19 +20,12 @@ from annotation.services.assignments import assignment_create
 from annotation.services.operations import annotation_operation_apply
 from reporting.models import SuggestionShown
 from tests.corefapp.test_project_archive_refusals import rows_everywhere
-from tests.factories import AdminFactory, ProjectFactory, UserFactory, make_topic, mention_ids
+from tests.factories import ProjectFactory, UserFactory, make_topic, mention_ids
 from tests.modelserve.test_suggestions_payload import finished_run
 
 pytestmark = pytest.mark.django_db
 
 T0 = datetime(2026, 3, 2, 9, tzinfo=UTC)
-
-
-@pytest.fixture
-def admin() -> APIClient:
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
 
 
 @pytest.fixture
@@ -72,35 +65,37 @@ def accepted(tmp_path):
     return project, ann, path
 
 
-def upload(admin: APIClient, path: Path, **fields):
+def upload(admin_client: APIClient, path: Path, **fields):
     with path.open("rb") as file:
-        return admin.post("/api/project-archives/", {"file": file, **fields}, format="multipart")
+        return admin_client.post(
+            "/api/project-archives/", {"file": file, **fields}, format="multipart"
+        )
 
 
-def acceptance(admin: APIClient, project_id: int) -> dict:
-    report = admin.get(f"/api/projects/{project_id}/time/").json()
+def acceptance(admin_client: APIClient, project_id: int) -> dict:
+    report = admin_client.get(f"/api/projects/{project_id}/time/").json()
     return {row["annotator"]: row["acceptance"] for row in report["annotators"]}
 
 
-def test_accept_latencies_are_the_same_after_an_archive_round_trip(admin, accepted):
+def test_accept_latencies_are_the_same_after_an_archive_round_trip(admin_client, accepted):
     project, _, path = accepted
-    before = acceptance(admin, project.pk)
+    before = acceptance(admin_client, project.pk)
     assert before["ann"]["accepted"] == 1
     assert before["ann"]["median_seconds"] == 2.5
-    rates = admin.get(f"/api/projects/{project.pk}/suggestion-acceptance/").json()
+    rates = admin_client.get(f"/api/projects/{project.pk}/suggestion-acceptance/").json()
     assert rates
 
-    answer = upload(admin, path, name="latencies copy")
+    answer = upload(admin_client, path, name="latencies copy")
 
     assert answer.status_code == 201, answer.json()
     assert answer.json()["rows"]["reporting.suggestionshown"] == 1
     new = answer.json()["project_id"]
-    assert acceptance(admin, new) == before
+    assert acceptance(admin_client, new) == before
     # The Suggestions page's acceptance rate per backend, from the carried decisions.
-    assert admin.get(f"/api/projects/{new}/suggestion-acceptance/").json() == rates
+    assert admin_client.get(f"/api/projects/{new}/suggestion-acceptance/").json() == rates
 
 
-def test_an_archive_of_format_1_without_displays_is_still_read(admin, accepted, tmp_path):
+def test_an_archive_of_format_1_without_displays_is_still_read(admin_client, accepted, tmp_path):
     _, _, path = accepted
     old = tmp_path / "format-1.zip"
     with zipfile.ZipFile(path) as source, zipfile.ZipFile(old, "w") as copy:
@@ -113,11 +108,11 @@ def test_an_archive_of_format_1_without_displays_is_still_read(admin, accepted, 
             if name not in {"manifest.json", "reporting.suggestionshown.jsonl"}:
                 copy.writestr(name, source.read(name))
 
-    answer = upload(admin, old, name="from format 1")
+    answer = upload(admin_client, old, name="from format 1")
 
     assert answer.status_code == 201, answer.json()
     # Format 1 carried no displays: the acceptance is there, its latency is not.
-    row = acceptance(admin, answer.json()["project_id"])["ann"]
+    row = acceptance(admin_client, answer.json()["project_id"])["ann"]
     assert (row["accepted"], row["unseen"]) == (0, 1)
 
 
@@ -127,21 +122,21 @@ def my_topics(user) -> list[str]:
     return sorted(row["project"]["name"] for row in client.get("/api/assignments/mine/").json())
 
 
-def test_imported_assignments_are_new_work_only_if_the_admin_chooses(admin, accepted):
+def test_imported_assignments_are_new_work_only_if_the_admin_chooses(admin_client, accepted):
     _, ann, path = accepted
     assert my_topics(ann) == ["latencies"]
 
-    kept_out = upload(admin, path, name="kept out")
-    listed = upload(admin, path, name="listed", in_my_topics="true")
+    kept_out = upload(admin_client, path, name="kept out")
+    listed = upload(admin_client, path, name="listed", in_my_topics="true")
 
     assert kept_out.status_code == listed.status_code == 201
     assert kept_out.json()["in_my_topics"] is False
     assert kept_out.json()["users_matched"] == ["ann"]
     assert my_topics(ann) == ["latencies", "listed"]
     hidden = kept_out.json()["project_id"]
-    assert admin.get(f"/api/projects/{hidden}/").json()["in_my_topics"] is False
+    assert admin_client.get(f"/api/projects/{hidden}/").json()["in_my_topics"] is False
     # The admin lists them later in the project's settings.
-    opened = admin.patch(f"/api/projects/{hidden}/", {"in_my_topics": True}, format="json")
+    opened = admin_client.patch(f"/api/projects/{hidden}/", {"in_my_topics": True}, format="json")
     assert opened.status_code == 200
     assert opened.json()["in_my_topics"] is True
     assert my_topics(ann) == ["kept out", "latencies", "listed"]
@@ -156,15 +151,15 @@ def test_the_command_line_import_keeps_them_out_unless_asked(accepted, capsys):
     assert not Project.objects.get(name="by command").in_my_topics
 
 
-def test_a_refused_upload_is_a_json_400_and_writes_nothing(admin, accepted, tmp_path):
+def test_a_refused_upload_is_a_json_400_and_writes_nothing(admin_client, accepted, tmp_path):
     _, ann, path = accepted
     before = rows_everywhere()
     notes = tmp_path / "notes.zip"
     notes.write_text("not a zip")
 
-    not_zip = upload(admin, notes)
-    clash = upload(admin, path)  # the archive's own name is in use
-    no_file = admin.post("/api/project-archives/", {}, format="multipart")
+    not_zip = upload(admin_client, notes)
+    clash = upload(admin_client, path)  # the archive's own name is in use
+    no_file = admin_client.post("/api/project-archives/", {}, format="multipart")
     annotator = APIClient()
     annotator.force_authenticate(ann)
     with path.open("rb") as file:

@@ -25,8 +25,8 @@ from annotation.services.assignments import assignment_create
 from annotation.services.imports.topics import topics_import
 from datasets.models import ReleaseJob
 from datasets.selectors import release_name
-from tests.factories import AdminFactory, UserFactory, assign
-from tests.onboarding.conftest import client_for, mentions_by_text, tutorial_practice
+from tests.factories import AdminFactory, UserFactory, assign, signed_in
+from tests.onboarding.conftest import mentions_by_text, tutorial_practice
 from tests.onboarding.test_scored import annotate
 from tests.paths import CHEMU_DEMO, SCICO_DEMO
 from tests.workers import Worker
@@ -285,7 +285,7 @@ def test_the_onboarding_tab_downloads_every_attempt_as_csv(new_page, tmp_path):
     project = practice.topic.project
     user = UserFactory(username="trainee")
     assignment, annotation = assign(practice.topic, user)
-    client = client_for(user)
+    client = signed_in(user)
     annotate(client, annotation.pk, mentions_by_text(practice.topic), right=True)
     assert client.post(f"/api/assignments/{assignment.pk}/submit/").status_code == 200
     page = new_page(AdminFactory())

@@ -20,7 +20,7 @@ from corpus.selectors import mention_vector
 from modelserve.services import corpus_encoding as encoding_service
 from modelserve.services import query_encoding
 from tests.corpus.build import imported_corpus, query_topics
-from tests.factories import UserFactory, assign, make_topic
+from tests.factories import UserFactory, assign, make_topic, signed_in
 
 # the chunk task closes old connections, as a worker does: outside a test transaction
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,12 +39,6 @@ def world(tmp_path):
     annotator = UserFactory()
     _, annotation = assign(work, annotator)
     return SimpleNamespace(corpus=corpus, work=work, annotator=annotator, annotation=annotation)
-
-
-def client_of(user) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
 
 
 def query(client, annotation_id, **params):
@@ -67,7 +61,7 @@ def test_a_mention_from_the_corpus_finds_its_kin_in_context_with_their_gold_clus
     annotator, annotation = world.annotator, world.annotation
     bert = mention_reading(work, "BERT", "doc-20")  # doc-20: "We use BERT for parsing ..."
 
-    response = query(client_of(annotator), annotation.pk, mention=bert.pk, k=8)
+    response = query(signed_in(annotator), annotation.pk, mention=bert.pk, k=8)
 
     assert response.status_code == 200, response.content
     answer = response.json()
@@ -125,12 +119,12 @@ def test_a_query_no_worker_encodes_is_refused_in_words(world, monkeypatch):
     outside = mention_reading(work, "transformers", "extra-20")
 
     for params in ({"mention": outside.pk}, {"text": "graph neural networks"}):
-        response = query(client_of(annotator), annotation.pk, **params)
+        response = query(signed_in(annotator), annotation.pk, **params)
         assert response.status_code == 503, response.content
         assert "No model worker encoded" in response.json()["message"]
     assert (
         'encoded "transformers"'
-        in query(client_of(annotator), annotation.pk, mention=outside.pk).json()["message"]
+        in query(signed_in(annotator), annotation.pk, mention=outside.pk).json()["message"]
     )
 
 
@@ -144,20 +138,20 @@ def test_only_the_corpora_of_ones_own_projects(world):
     _, outsiders_annotation = assign(make_topic(other_project), outsider)
 
     # someone else's annotation, and so its project's corpus: not found
-    assert query(client_of(outsider), annotation.pk, mention=bert.pk).status_code == 404
+    assert query(signed_in(outsider), annotation.pk, mention=bert.pk).status_code == 404
     # a corpus of a project not theirs, named by id: not found either
-    response = query(client_of(annotator), annotation.pk, text="BERT", corpus=other_corpus.pk)
+    response = query(signed_in(annotator), annotation.pk, text="BERT", corpus=other_corpus.pk)
     assert response.status_code == 404
     # their own project has a corpus, but not an indexed one: not found, in words
-    response = query(client_of(outsider), outsiders_annotation.pk, text="BERT")
+    response = query(signed_in(outsider), outsiders_annotation.pk, text="BERT")
     assert response.status_code == 404
     assert "ChEMU" in response.json()["message"]
     # a mention of another topic through one's own annotation
     stranger = make_topic(other_project).mentions.all()[0]
-    assert query(client_of(annotator), annotation.pk, mention=stranger.pk).status_code == 404
+    assert query(signed_in(annotator), annotation.pk, mention=stranger.pk).status_code == 404
     # signed out
     assert query(APIClient(), annotation.pk, mention=bert.pk).status_code == 403
     # neither a mention nor a text
-    response = query(client_of(annotator), annotation.pk)
+    response = query(signed_in(annotator), annotation.pk)
     assert response.status_code == 400
     assert "either a mention or a text" in str(response.json())

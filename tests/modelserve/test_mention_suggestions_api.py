@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from annotation.models import Mention, Operation
 from modelserve.models import Suggestion, SuggestionRun
-from tests.factories import AdminFactory, ProjectFactory, UserFactory, assign, make_topic
+from tests.factories import AdminFactory, ProjectFactory, UserFactory, assign, make_topic, post_op
 
 pytestmark = pytest.mark.django_db
 
@@ -88,16 +88,8 @@ def item(body: dict, kind: str, suggestion: Suggestion) -> dict | None:
     return next((i for i in body[kind] if i["suggestion"] == suggestion.pk), None)
 
 
-def apply(client, annotation, version: int, operation: dict):
-    return client.post(
-        f"/api/annotations/{annotation.pk}/operations/",
-        {"expected_version": version, "client_id": "t", "operation": operation},
-        format="json",
-    )
-
-
 def accept(client, annotation, version: int, listed: dict):
-    return apply(
+    return post_op(
         client,
         annotation,
         version,
@@ -174,7 +166,7 @@ def test_rejecting_a_proposed_mention_records_the_decision_and_adds_nothing(work
     topic, annotation, client = workspace
     made = run_with_proposals(topic)
 
-    answer = apply(
+    answer = post_op(
         client, annotation, 0, {"op": "reject_suggestion", "suggestion": made["cooled"].pk}
     )
 
@@ -238,7 +230,7 @@ def test_a_mention_marked_by_hand_with_the_proposed_spans_settles_the_proposal(w
     made = run_with_proposals(topic)
     document = topic.documents.get(position=2)
 
-    apply(client, annotation, 0, {"op": "add_mention", "document": document.pk, "spans": STIRRED})
+    post_op(client, annotation, 0, {"op": "add_mention", "document": document.pk, "spans": STIRRED})
     body = suggestions(client, annotation)
 
     assert item(body, "mentions", made["stirred"]) is None
@@ -288,8 +280,10 @@ def test_the_acceptance_rates_count_mention_suggestions_as_their_own_kind(worksp
     accept(
         client, annotation, 0, item(suggestions(client, annotation), "mentions", made["stirred"])
     )
-    apply(client, annotation, 1, {"op": "reject_suggestion", "suggestion": made["cooled"].pk})
-    apply(client, annotation, 2, {"op": "reject_suggestion", "suggestion": made["to_candidate"].pk})
+    post_op(client, annotation, 1, {"op": "reject_suggestion", "suggestion": made["cooled"].pk})
+    post_op(
+        client, annotation, 2, {"op": "reject_suggestion", "suggestion": made["to_candidate"].pk}
+    )
     admin = APIClient()
     admin.force_authenticate(AdminFactory())
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings as django_settings
-from rest_framework.test import APIClient
 
 from annotation.models import Project
 from annotation.services.imports.topics import topics_import
@@ -16,17 +15,10 @@ from corefscore.formats import read, write
 from modelserve.models import ModelEvaluation, ModelVersion
 from modelserve.services.default_models import chemu_trained_texts_record
 from modelserve.services.evaluations import model_evaluation_execute
-from tests.factories import AdminFactory, ProjectFactory
+from tests.factories import ProjectFactory
 from tests.paths import CHEMU_TRAIN, SCICO_DEMO
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the heartbeat thread reads the row
-
-
-@pytest.fixture
-def admin():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
 
 
 @pytest.fixture
@@ -51,29 +43,29 @@ def trained_on(project, external_ids: list[str]) -> ModelVersion:
     )
 
 
-def started(admin, project, **body):
-    answer = admin.post(
+def started(admin_client, project, **body):
+    answer = admin_client.post(
         f"/api/projects/{project.pk}/model-evaluations/",
         {"backend": "singleton", **body},
         format="json",
     )
     assert answer.status_code == 201, answer.json()
     assert model_evaluation_execute(evaluation_id=answer.json()["id"]) == "succeeded"
-    return admin.get(f"/api/model-evaluations/{answer.json()['id']}/").json()
+    return admin_client.get(f"/api/model-evaluations/{answer.json()['id']}/").json()
 
 
 def test_topics_a_version_was_trained_on_are_left_out_by_default_and_marked_when_asked(
-    admin, scico
+    admin_client, scico
 ):
     trained_on(scico, ["9001", "9003"])
 
-    choices = admin.get(f"/api/projects/{scico.pk}/model-evaluation-choices/").json()
+    choices = admin_client.get(f"/api/projects/{scico.pk}/model-evaluation-choices/").json()
     assert [(t["topic"], t["seen_by"]) for t in choices["seen"]] == [
         ("9001", ["version 1"]),
         ("9003", ["version 1"]),
     ]
 
-    unseen = started(admin, scico)
+    unseen = started(admin_client, scico)
     result = unseen["result"]
     assert result["overall"]["topics"] == 4
     assert "9001" not in {row["topic"] for row in result["topics"]}
@@ -83,7 +75,7 @@ def test_topics_a_version_was_trained_on_are_left_out_by_default_and_marked_when
     ]
     assert result["trained_on_scored"] == 0
 
-    marked = started(admin, scico, include_trained=True)
+    marked = started(admin_client, scico, include_trained=True)
     result = marked["result"]
     assert marked["include_trained"] is True
     assert result["overall"]["topics"] == 6
@@ -94,10 +86,10 @@ def test_topics_a_version_was_trained_on_are_left_out_by_default_and_marked_when
     assert (result["left_out"], result["trained_on_scored"]) == ([], 2)
 
 
-def test_no_unseen_topic_left_is_refused_unless_they_are_asked_for(admin, scico):
+def test_no_unseen_topic_left_is_refused_unless_they_are_asked_for(admin_client, scico):
     trained_on(scico, list(scico.topics.values_list("external_id", flat=True)))
 
-    refused = admin.post(
+    refused = admin_client.post(
         f"/api/projects/{scico.pk}/model-evaluations/", {"backend": "singleton"}, format="json"
     )
 
@@ -106,11 +98,11 @@ def test_no_unseen_topic_left_is_refused_unless_they_are_asked_for(admin, scico)
         "A model compared here was trained on every one of the 6 gold topics (version 1)"
     )
     assert not ModelEvaluation.objects.exists()
-    assert started(admin, scico, include_trained=True)["result"]["trained_on_scored"] == 6
+    assert started(admin_client, scico, include_trained=True)["result"]["trained_on_scored"] == 6
 
 
 def test_snippets_the_default_chemu_model_was_trained_on_are_flagged_and_left_out(
-    admin, settings, tmp_path
+    admin_client, settings, tmp_path
 ):
     settings.MODELS_DIR = tmp_path
     snippets = read("chemu", CHEMU_TRAIN, skip_invalid=True).topics
@@ -123,8 +115,8 @@ def test_snippets_the_default_chemu_model_was_trained_on_are_flagged_and_left_ou
     names = [t.external_id for t in snippets[:3]]
     flag = ["the default ChEMU model"]
 
-    choices = admin.get(f"/api/projects/{project.pk}/model-evaluation-choices/").json()
-    versions = admin.get(f"/api/projects/{project.pk}/model-versions/").json()
+    choices = admin_client.get(f"/api/projects/{project.pk}/model-evaluation-choices/").json()
+    versions = admin_client.get(f"/api/projects/{project.pk}/model-versions/").json()
 
     assert [(t["topic"], t["seen_by"]) for t in choices["seen"]] == [
         (names[0], flag),
@@ -132,7 +124,7 @@ def test_snippets_the_default_chemu_model_was_trained_on_are_flagged_and_left_ou
     ]
     assert [t["topic"] for t in versions["default_trained_texts"]] == names[:2]
     assert versions["default_trained_texts"][0]["seen_by"] == flag
-    evaluation = admin.post(
+    evaluation = admin_client.post(
         f"/api/projects/{project.pk}/model-evaluations/", {"backend": "chemu"}, format="json"
     ).json()
     assert ModelEvaluation.objects.get(pk=evaluation["id"]).seen_topics == {

@@ -13,16 +13,9 @@ from annotation.services.assignments import assignment_submit
 from modelserve.models import ModelTraining, ModelVersion
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
-from tests.factories import AdminFactory, ProjectFactory, UserFactory, assign, make_topic
+from tests.factories import ProjectFactory, UserFactory, assign, make_topic
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def admin_client():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
 
 
 def version(

@@ -6,17 +6,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from modelserve.backends import DEFAULT_BACKEND
-from tests.factories import AdminFactory, ProjectFactory, UserFactory
+from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 DEFAULT_LEARNING = {"learn_encoder": "", "learn_profile": "default"}
-
-
-@pytest.fixture
-def admin_client():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
 
 
 def test_the_suggestion_backends_are_listed_with_the_default(admin_client):

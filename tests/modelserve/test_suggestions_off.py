@@ -5,24 +5,17 @@ topics too (to measure raw agreement). Refused with the reason; nothing is queue
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from modelserve.models import SuggestionRun
 from modelserve.services.runs import project_runs_request
-from tests.factories import AdminFactory, UserFactory, assign, make_topic
+from tests.factories import AdminFactory, UserFactory, assign, make_topic, signed_in
 from tests.onboarding.conftest import tutorial_practice
 
 pytestmark = pytest.mark.django_db
 
 
-def client_of(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
 def ask(user, topic):
-    return client_of(user).post(f"/api/topics/{topic.pk}/suggestion-runs/", {}, format="json")
+    return signed_in(user).post(f"/api/topics/{topic.pk}/suggestion-runs/", {}, format="json")
 
 
 @pytest.mark.parametrize("mode", ["scored", "guided"])
@@ -64,7 +57,7 @@ def test_a_project_wide_run_leaves_the_practice_topics_out():
 def test_the_workspace_says_why_suggestions_are_off():
     practice = tutorial_practice(mode="scored")
     real = make_topic(practice.topic.project, external_id="real")
-    admin = client_of(AdminFactory())
+    admin = signed_in(AdminFactory())
 
     off = admin.get(f"/api/topics/{practice.topic.pk}/").json()["suggestions_off"]
     on = admin.get(f"/api/topics/{real.pk}/").json()["suggestions_off"]
