@@ -9,18 +9,9 @@ from django.utils import timezone
 
 from annotation.models import Annotation, Assignment, Document, Project, Topic
 from annotation.services.assignments import assignment_create
-from annotation.services.imports.topics import topics_import
 from tests.factories import UserFactory
-from tests.paths import SCICO_DEMO
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def project() -> Project:
-    project = Project.objects.create(name="Topic changes", hierarchy=True)
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    return project
+pytestmark = [pytest.mark.django_db, pytest.mark.project(name="Topic changes", hierarchy=True)]
 
 
 def row(admin_client, project: Project, external_id: str) -> dict:

@@ -14,7 +14,7 @@ from annotation.selectors.topic_data import annotation_topic_data
 from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
 from tests.factories import ProjectFactory, UserFactory
-from tests.paths import CHEMU_DEMO, DEMO, SCICO_DEMO
+from tests.paths import CHEMU_DEMO, DEMO
 
 pytestmark = pytest.mark.django_db
 
@@ -25,13 +25,6 @@ def run(*args):
     out, err = StringIO(), StringIO()
     call_command("import_annotations", *args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="SciCo")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    return project
 
 
 def test_an_annotators_file_becomes_their_annotation_of_every_topic(project):

@@ -9,11 +9,9 @@ import csv
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from annotation.services.exports import annotations_export
-from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
 from corefscore.scoring.api import score_scico
 from modelserve.models import ModelEvaluation, ModelVersion
@@ -23,30 +21,13 @@ from modelserve.services.settings import suggestion_settings_set
 from modelserve.training.learning import run_params
 from modelserve.training.registry import train_topics
 from reporting.selectors.agreement_gold import annotators_vs_gold
-from tests.factories import AdminFactory, ProjectFactory, UserFactory
-from tests.paths import DEMO, SCICO_DEMO
+from tests.factories import ALICE_AND_BOB, ProjectFactory, UserFactory
+from tests.paths import SCICO_DEMO
 
-pytestmark = pytest.mark.django_db(transaction=True)  # the heartbeat thread reads the row
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="SciCo")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")  # with gold
-    for name, letter in (("alice", "a"), ("bob", "b")):
-        call_command(
-            "import_annotations", "--project", "SciCo", "--user", name, "--format", "scico",
-            "--create-user", "--submit", str(DEMO / f"scico_demo_annotator_{letter}.jsonl"),
-            stdout=StringIO(),
-        )  # fmt: skip
-    return project
-
-
-@pytest.fixture
-def admin():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.project(annotators=ALICE_AND_BOB),
+]  # the heartbeat thread reads the row
 
 
 def evaluated(project, backend: str, **options) -> ModelEvaluation:
@@ -126,14 +107,14 @@ def test_a_finished_evaluation_is_not_run_again(project):
     assert model_evaluation_execute(evaluation_id=evaluation.pk).startswith("skipped")
 
 
-def test_the_api_lists_choices_starts_reads_and_refuses(project, admin, settings, tmp_path):
+def test_the_api_lists_choices_starts_reads_and_refuses(project, admin_client, settings, tmp_path):
     settings.MODELS_DIR = tmp_path
     (tmp_path / "cross-encoder").mkdir()
     (tmp_path / "cross-encoder-b2").mkdir()
     (tmp_path / "scico-nli").mkdir()
     (tmp_path / "trained" / "SciCo").mkdir(parents=True)  # where train_suggester saves
 
-    choices = admin.get(f"/api/projects/{project.pk}/model-evaluation-choices/").json()
+    choices = admin_client.get(f"/api/projects/{project.pk}/model-evaluation-choices/").json()
 
     backends = {b["name"]: b for b in choices["backends"]}
     assert "chemu" not in backends  # a SciCo project: SciCo's backends only
@@ -161,23 +142,25 @@ def test_the_api_lists_choices_starts_reads_and_refuses(project, admin, settings
         ({"backend": "singleton", "model_version": "x"}, "no trained model"),
         ({"backend": "cross-encoder", "model_version": "/etc"}, "not inside the model folders"),
     ):
-        refused = admin.post(url, body, format="json")
+        refused = admin_client.post(url, body, format="json")
         assert refused.status_code == 422, body
         assert words in refused.json()["message"]
     assert (
-        admin.post(url, {"backend": "singleton", "gold_source": "x"}, format="json").status_code
+        admin_client.post(
+            url, {"backend": "singleton", "gold_source": "x"}, format="json"
+        ).status_code
         == 400
     )
     assert ModelEvaluation.objects.count() == 0
 
-    started = admin.post(url, {"backend": "singleton"}, format="json")
+    started = admin_client.post(url, {"backend": "singleton"}, format="json")
     assert started.status_code == 201, started.json()
     assert started.json()["status"] == "queued"
     assert started.json()["result"] is None
     model_evaluation_execute(evaluation_id=started.json()["id"])
-    listed = admin.get(url).json()
+    listed = admin_client.get(url).json()
     assert [(r["id"], r["status"]) for r in listed] == [(started.json()["id"], "succeeded")]
-    detail = admin.get(f"/api/model-evaluations/{started.json()['id']}/").json()
+    detail = admin_client.get(f"/api/model-evaluations/{started.json()['id']}/").json()
     assert detail["result"]["overall"]["topics"] == 6
 
     annotator = APIClient()
@@ -186,11 +169,11 @@ def test_the_api_lists_choices_starts_reads_and_refuses(project, admin, settings
     assert annotator.post(url, {"backend": "singleton"}, format="json").status_code == 403
 
 
-def test_two_runs_side_by_side_in_one_csv(project, admin):
+def test_two_runs_side_by_side_in_one_csv(project, admin_client):
     first = evaluated(project, "singleton")
     second = evaluated(project, "edit-distance")
 
-    answer = admin.get(f"/api/model-evaluations/csv/?runs={first.pk},{second.pk}")
+    answer = admin_client.get(f"/api/model-evaluations/csv/?runs={first.pk},{second.pk}")
 
     assert answer.status_code == 200
     assert answer["Content-Type"].startswith("text/csv")
@@ -209,8 +192,10 @@ def test_two_runs_side_by_side_in_one_csv(project, admin):
     assert float(muc[f"{two} model"]) == second.result["topics"][2]["model"]["muc_f1"]
     assert len([r for r in rows if r["scope"] == "topic"]) == 6 * len(first.result["metrics"])
 
-    assert admin.get("/api/model-evaluations/csv/?runs=1,2,3").status_code == 400
-    assert admin.get(f"/api/model-evaluations/csv/?runs={second.pk + 100}").status_code == 404
+    assert admin_client.get("/api/model-evaluations/csv/?runs=1,2,3").status_code == 400
+    assert (
+        admin_client.get(f"/api/model-evaluations/csv/?runs={second.pk + 100}").status_code == 404
+    )
 
 
 def learnt_version(project, number: int, folder, **fields) -> ModelVersion:
@@ -227,7 +212,7 @@ def learnt_version(project, number: int, folder, **fields) -> ModelVersion:
 
 
 @pytest.mark.training  # trains a version to score (10.6 s in the fast lane)
-def test_a_learnt_version_is_listed_scored_and_recorded(project, admin, settings, tmp_path):
+def test_a_learnt_version_is_listed_scored_and_recorded(project, admin_client, settings, tmp_path):
     """The model choice lists the project's learnt versions (newest first, with their facts)
     before the trained folders; an evaluation of one scores its folder and records it."""
     settings.MODELS_DIR = tmp_path
@@ -243,7 +228,7 @@ def test_a_learnt_version_is_listed_scored_and_recorded(project, admin, settings
     elsewhere = learnt_version(other, 1, tmp_path / "learned" / "other")
     suggestion_settings_set(project=project, learn=True)
 
-    choices = admin.get(f"/api/projects/{project.pk}/model-evaluation-choices/").json()
+    choices = admin_client.get(f"/api/projects/{project.pk}/model-evaluation-choices/").json()
 
     trained = next(b for b in choices["backends"] if b["name"] == "trained")["model_versions"]
     assert [m["model_version"] for m in trained] == [
@@ -269,24 +254,26 @@ def test_a_learnt_version_is_listed_scored_and_recorded(project, admin, settings
         ({"backend": "cross-encoder", "version": first.pk}, "score it with the trained backend"),
         ({"backend": "trained", "version": first.pk, "model_version": "trained"}, "not both"),
     ):
-        refused = admin.post(url, body, format="json")
+        refused = admin_client.post(url, body, format="json")
         assert refused.status_code == 422, body
         assert words in refused.json()["message"]
     assert ModelEvaluation.objects.count() == 0
 
-    started = admin.post(url, {"backend": "trained", "version": first.pk}, format="json")
+    started = admin_client.post(url, {"backend": "trained", "version": first.pk}, format="json")
     assert started.status_code == 201, started.json()
     assert started.json()["version"] == {"id": first.pk, "number": 1}
     assert started.json()["model_version"] == f"learned/project-{project.pk}/t1/model"
     assert started.json()["params"]["model_dir"] == str(folder)
     assert model_evaluation_execute(evaluation_id=started.json()["id"]) == "succeeded"
 
-    listed = admin.get(url).json()
+    listed = admin_client.get(url).json()
     assert [(r["status"], r["version"]) for r in listed] == [
         ("succeeded", {"id": first.pk, "number": 1})
     ]
     evaluation = ModelEvaluation.objects.get()
     assert evaluation.version == first
     assert evaluation.result["overall"]["topics"] == 6
-    csv_text = admin.get(f"/api/model-evaluations/csv/?runs={evaluation.pk}").content.decode()
+    csv_text = admin_client.get(
+        f"/api/model-evaluations/csv/?runs={evaluation.pk}"
+    ).content.decode()
     assert f"run {evaluation.pk} trained v1 model" in csv_text.splitlines()[0]
