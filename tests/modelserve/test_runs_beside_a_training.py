@@ -6,14 +6,12 @@ tokenizer: "Unable to create tensor")."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from modelserve.models import ModelTraining, SuggestionRun
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.trainings import model_training_request
-from tests.factories import UserFactory
+from tests.factories import UserFactory, wait_until
 from tests.modelserve.test_runs_with_worker import demo_topic
 from tests.paths import CHEMU_TRAIN
 from tests.workers import start_worker
@@ -22,16 +20,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 RUNS = 20
 SNIPPETS = 40  # enough snippets that their encoding lasts through several runs
-
-
-def wait_until(check, what: str, timeout: float = 300):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"{what} after {timeout} s")
 
 
 def test_twenty_runs_beside_a_training_in_one_worker_all_succeed(services, settings, tmp_path):
@@ -52,6 +40,7 @@ def test_twenty_runs_beside_a_training_in_one_worker_all_succeed(services, setti
         wait_until(
             lambda: ModelTraining.objects.filter(pk=training.pk, status="running").exists(),
             "the training never started",
+            timeout=300,
         )
         runs = [
             suggestion_run_request(topic=topic, user=UserFactory(), backend="minilm")
@@ -72,6 +61,7 @@ def test_twenty_runs_beside_a_training_in_one_worker_all_succeed(services, setti
                 pk=training.pk, status__in=("succeeded", "failed")
             ).first(),
             "the training did not finish",
+            timeout=300,
         )
     finally:
         worker.stop()
