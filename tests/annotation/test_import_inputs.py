@@ -16,19 +16,9 @@ from annotation.models import Project, Topic
 from annotation.services.imports.topics import topics_import
 from annotation.services.imports.upload import topics_upload_import
 from tests.factories import ProjectFactory
+from tests.formats import scico_line
 
 pytestmark = pytest.mark.django_db
-
-
-def scico_line(id) -> str:
-    return json.dumps(
-        {
-            "id": id,
-            "tokens": [["We", "use", "CRF", "taggers", "."]],
-            "mentions": [[0, 2, 2, 0], [0, 3, 3, 1]],
-            "relations": [],
-        }
-    )
 
 
 def zipped(files: dict[str, bytes | str], name: str = "upload.zip") -> SimpleUploadedFile:

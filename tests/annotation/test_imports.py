@@ -28,21 +28,9 @@ from tests.factories import ProjectFactory
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
+from tests.formats import scico_line
 from tests.paths import DEMO
 from tests.paths import SHARED_DATA as CORPUS_DIR
-
-
-def scico_line(id, *, mentions=None, relations=None):
-    return json.dumps(
-        {
-            "id": id,
-            "tokens": [["We", "use", "CRF", "taggers", "."], ["A", "CRF", "model", "."]],
-            "mentions": mentions
-            if mentions is not None
-            else [[0, 2, 3, 0], [1, 1, 2, 0], [1, 0, 0, 1]],
-            "relations": relations if relations is not None else [[1, 0]],
-        }
-    )
 
 
 def write_lines(path: Path, lines: list[str]) -> Path:
