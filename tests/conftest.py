@@ -135,6 +135,15 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def fresh_state_cache():
+    """The process's cache of annotation states starts empty: a test's rolled-back rows give
+    their ids to the next test's, whose states the cache would otherwise answer with."""
+    from annotation.infra import state_cache
+
+    state_cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def declared_refusals_only(monkeypatch):
     """Every 4xx/503 a test's client receives is one the schema lists for that operation."""
     from tests.error_contract import watch

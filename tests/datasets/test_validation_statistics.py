@@ -4,16 +4,10 @@ gives the validation decisions."""
 import pytest
 from django.core.management import call_command
 
-from annotation.infra import state_cache
 from datasets.selectors import project_statistics
 from tests.validation.test_validation_measures import validated_wec_project
 
 pytestmark = [pytest.mark.django_db, pytest.mark.project(build=validated_wec_project)]
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    state_cache.clear()
 
 
 def test_the_statistics_count_the_validated_clusters_not_the_input(project):

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
-from annotation.infra import state_cache
 from annotation.models import Mention, Project
 from onboarding.services.practice import practice_import
 from tests.paths import COREFI_DATA
 
 TUTORIAL = COREFI_DATA / "scientific_onboarding_tutorial.json"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    state_cache.clear()
 
 
 def tutorial_practice(mode: str | None = None, project: Project | None = None):

@@ -6,17 +6,11 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.infra import state_cache
 from annotation.models import Annotation, ClusterMember, Project
 from corefscore.formats import read
 from tests.validation.test_validation_measures import validated_wec_project
 
 pytestmark = [pytest.mark.django_db, pytest.mark.project(build=validated_wec_project)]
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    state_cache.clear()
 
 
 def export(project, tmp_path, fmt, *extra):

@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from annotation.infra import state_cache
 from annotation.models import Assignment, Operation
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
@@ -18,11 +17,6 @@ from tests.validation.validation_setup import validation_project, validation_top
 from validation.selectors.measures import validation_measures_csv_rows
 
 A, R = "accepted", "rejected"
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    state_cache.clear()
 
 
 def validate(user, topic, verdicts, *, role=Assignment.Role.ANNOTATOR, submit=True):
