@@ -108,6 +108,13 @@ def post_op(client, annotation, version: int, operation: dict | None = None, /, 
     )
 
 
+def put_suggestion_settings(project, body: dict):
+    """An admin's PUT of the project's suggestion settings."""
+    return signed_in(AdminFactory()).put(
+        f"/api/projects/{project.pk}/suggestion-settings/", body, format="json"
+    )
+
+
 def make_topic(
     project: Project | None = None,
     *,

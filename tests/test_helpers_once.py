@@ -11,7 +11,7 @@ TESTS = Path(__file__).resolve().parent
 
 # Each shared name and the one module that defines it.
 HOMES = {
-    "tests/conftest.py": {"admin_client", "project"},
+    "tests/conftest.py": {"admin_client", "project", "fresh_state_cache"},
     "tests/factories.py": {
         "UserFactory",
         "AdminFactory",
@@ -19,6 +19,7 @@ HOMES = {
         "demo_project",
         "signed_in",
         "post_op",
+        "put_suggestion_settings",
         "make_topic",
         "assign",
         "wait_until",
@@ -26,9 +27,8 @@ HOMES = {
     "tests/formats.py": {"scico_record", "scico_line", "errors_of"},
     "tests/workers.py": {"wait_for"},
 }
-# Names the copies went by before they were merged (a fixture `admin`, a `client_of(user)`),
-# kept out too.
-FORMER_NAMES = {"client_of"}
+# Names the copies went by before they were merged, kept out too.
+FORMER_NAMES = {"client_of", "put_settings", "_cache", "_fresh_cache"}
 
 
 def definitions(tree: ast.Module) -> list[tuple[str, int]]:

@@ -9,7 +9,6 @@ parameter no schema declares is refused with a JSON 400 that names it, and nothi
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from annotation.services.imports.topics import topics_import
 from modelserve.backends import BACKENDS, backend_class
@@ -18,7 +17,7 @@ from modelserve.errors import ModelPathRefused, ParameterRefused
 from modelserve.models import ModelEvaluation, SuggestionRun, SuggestionSettings
 from modelserve.services.evaluations import model_evaluation_request
 from modelserve.services.runs import suggestion_run_request
-from tests.factories import AdminFactory, ProjectFactory, make_topic
+from tests.factories import AdminFactory, ProjectFactory, make_topic, put_suggestion_settings
 from tests.paths import SCICO_DEMO
 
 pytestmark = pytest.mark.django_db
@@ -62,12 +61,6 @@ def other_cases() -> list[tuple[str, str]]:
     ]
 
 
-def put_settings(project, body):
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client.put(f"/api/projects/{project.pk}/suggestion-settings/", body, format="json")
-
-
 def test_every_backend_of_the_registry_has_a_schema_and_takes_nothing_else():
     assert set(SCHEMAS) == set(BACKENDS)
     for backend in BACKENDS:
@@ -97,7 +90,7 @@ def test_every_path_parameter_is_refused_outside_the_allowed_folders(
 ):
     project = ProjectFactory()
 
-    answer = put_settings(project, {"backend": backend, "params": params})
+    answer = put_suggestion_settings(project, {"backend": backend, "params": params})
 
     assert answer.status_code == 422, answer.json()
     assert answer.json()["error"] == "model_path_refused"
@@ -117,7 +110,7 @@ def test_every_path_parameter_inside_the_models_folder_is_accepted_resolved(
     inside = {k: ({n: "m" for n in v} if isinstance(v, dict) else v) for k, v in params.items()}
     inside = {k: ("m" if v == OUTSIDE else v) for k, v in inside.items()}
 
-    answer = put_settings(ProjectFactory(), {"backend": backend, "params": inside})
+    answer = put_suggestion_settings(ProjectFactory(), {"backend": backend, "params": inside})
 
     assert answer.status_code == 200, answer.json()
     saved = answer.json()["params"]
@@ -131,7 +124,9 @@ def test_every_path_parameter_inside_the_models_folder_is_accepted_resolved(
 def test_every_other_parameter_refuses_a_path(models_dir, backend, parameter):
     """No parameter takes free text: one that names a file is declared a path, or the walk
     above would not see it."""
-    answer = put_settings(ProjectFactory(), {"backend": backend, "params": {parameter: OUTSIDE}})
+    answer = put_suggestion_settings(
+        ProjectFactory(), {"backend": backend, "params": {parameter: OUTSIDE}}
+    )
 
     assert answer.status_code == 400, answer.json()
     assert answer.json()["error"] == "parameter_refused"
@@ -142,7 +137,9 @@ def test_every_other_parameter_refuses_a_path(models_dir, backend, parameter):
 def test_a_parameter_the_schema_does_not_know_is_refused_with_a_400_naming_it(models_dir, backend):
     project = ProjectFactory()
 
-    answer = put_settings(project, {"backend": backend, "params": {"tokenizer_dir": "x"}})
+    answer = put_suggestion_settings(
+        project, {"backend": backend, "params": {"tokenizer_dir": "x"}}
+    )
 
     assert answer.status_code == 400
     body = answer.json()
@@ -179,11 +176,13 @@ def test_unknown_parameters_are_refused_in_runs_and_evaluations_too(models_dir):
 def test_a_new_backend_must_suit_the_parameters_kept(models_dir):
     project = ProjectFactory()
     assert (
-        put_settings(project, {"backend": "minilm", "params": {"threshold": 0.5}}).status_code
+        put_suggestion_settings(
+            project, {"backend": "minilm", "params": {"threshold": 0.5}}
+        ).status_code
         == 200
     )
 
-    answer = put_settings(project, {"backend": "edit-distance"})
+    answer = put_suggestion_settings(project, {"backend": "edit-distance"})
 
     assert answer.status_code == 400
     assert answer.json()["parameter"] == "threshold"
@@ -192,7 +191,9 @@ def test_a_new_backend_must_suit_the_parameters_kept(models_dir):
 
 def test_a_run_of_another_backend_takes_only_the_project_parameters_it_declares(models_dir):
     project = ProjectFactory()
-    put_settings(project, {"backend": "minilm", "params": {"threshold": 0.5, "batch_size": 8}})
+    put_suggestion_settings(
+        project, {"backend": "minilm", "params": {"threshold": 0.5, "batch_size": 8}}
+    )
 
     run = suggestion_run_request(
         topic=make_topic(project=project), user=None, backend="cross-encoder",
@@ -215,6 +216,6 @@ def test_values_of_the_wrong_kind_are_refused_in_words(models_dir):
         ({"device": "/dev/sda"}, 'device must be auto, cpu, cuda, cuda:N or mps, not "/dev/sda".'),
     ]
     for params, message in cases:
-        answer = put_settings(ProjectFactory(), {"backend": "minilm", "params": params})
+        answer = put_suggestion_settings(ProjectFactory(), {"backend": "minilm", "params": params})
         assert answer.status_code == 400
         assert answer.json()["message"] == message

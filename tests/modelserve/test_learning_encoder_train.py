@@ -9,14 +9,13 @@ import json
 
 import pytest
 import torch
-from rest_framework.test import APIClient
 
 from modelserve.backends.cross_encoder import THRESHOLDS_FILE
 from modelserve.backends.scico_checkpoints import LINEAR_FILE
 from modelserve.errors import ModelPathRefused
 from modelserve.models import SuggestionSettings
 from modelserve.services.learning import learning_fit, learning_start
-from tests.factories import AdminFactory, ProjectFactory
+from tests.factories import ProjectFactory, put_suggestion_settings
 from tests.modelserve.scico_lightning import tiny_encoder
 from tests.modelserve.scico_topics import MT_DOCUMENTS, build_topic
 
@@ -35,18 +34,12 @@ def models_dir(settings, tmp_path):
     return folder.resolve()
 
 
-def put_settings(project, body):
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client.put(f"/api/projects/{project.pk}/suggestion-settings/", body, format="json")
-
-
 def test_the_encoder_and_profile_are_project_settings_inside_the_allowed_folders(models_dir):
     project = ProjectFactory()
 
-    outside = put_settings(project, {"learn_encoder": "/etc"})
-    unknown = put_settings(project, {"learn_profile": "scico-b3"})
-    chosen = put_settings(
+    outside = put_suggestion_settings(project, {"learn_encoder": "/etc"})
+    unknown = put_suggestion_settings(project, {"learn_profile": "scico-b3"})
+    chosen = put_suggestion_settings(
         project,
         {"backend": "cross-encoder", "learn_encoder": "scibert", "learn_profile": "scico-b2"},
     )
@@ -59,7 +52,7 @@ def test_the_encoder_and_profile_are_project_settings_inside_the_allowed_folders
     assert chosen.json()["learn_encoder"] == str(models_dir / "scibert")
     assert chosen.json()["learn_profile"] == "scico-b2"
     assert learning_start(project.pk) == (str(models_dir / "scibert"), "scico-b2")
-    assert put_settings(project, {"learn_encoder": ""}).json()["learn_encoder"] == ""
+    assert put_suggestion_settings(project, {"learn_encoder": ""}).json()["learn_encoder"] == ""
     assert learning_start(project.pk) == (None, "scico-b2")  # None: the packaged MiniLM
 
 
@@ -68,7 +61,7 @@ def test_a_folder_no_longer_allowed_is_refused_when_learning_starts(models_dir, 
     shared.mkdir()
     settings.MODEL_PATHS_ALLOWED = [shared]
     project = ProjectFactory()
-    put_settings(project, {"learn_encoder": str(shared / "longformer")})
+    put_suggestion_settings(project, {"learn_encoder": str(shared / "longformer")})
     settings.MODEL_PATHS_ALLOWED = []
 
     with pytest.raises(ModelPathRefused, match="learn_encoder"):
@@ -79,7 +72,7 @@ def test_a_folder_no_longer_allowed_is_refused_when_learning_starts(models_dir, 
 def test_learning_fine_tunes_the_chosen_encoder_by_the_chosen_profile(models_dir):
     encoder = tiny_encoder(models_dir / "scibert")
     project = ProjectFactory()
-    put_settings(
+    put_suggestion_settings(
         project,
         {"backend": "cross-encoder", "learn_encoder": str(encoder), "learn_profile": "scico-b2"},
     )

@@ -11,7 +11,14 @@ from modelserve.errors import ModelPathRefused
 from modelserve.models import SuggestionRun, SuggestionSettings
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
-from tests.factories import AdminFactory, ProjectFactory, UserFactory, assign, make_topic
+from tests.factories import (
+    AdminFactory,
+    ProjectFactory,
+    UserFactory,
+    assign,
+    make_topic,
+    put_suggestion_settings,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,18 +32,14 @@ def models_dir(settings, tmp_path):
     return folder.resolve()
 
 
-def put_settings(project, body):
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client.put(f"/api/projects/{project.pk}/suggestion-settings/", body, format="json")
-
-
 def test_a_model_path_outside_the_model_folders_is_refused_naming_the_parameter_and_folders(
     models_dir,
 ):
     project = ProjectFactory()
 
-    answer = put_settings(project, {"backend": "cross-encoder", "params": {"model_path": "/etc"}})
+    answer = put_suggestion_settings(
+        project, {"backend": "cross-encoder", "params": {"model_path": "/etc"}}
+    )
 
     assert answer.status_code == 422
     body = answer.json()
@@ -52,8 +55,10 @@ def test_a_model_path_outside_the_model_folders_is_refused_naming_the_parameter_
 def test_the_refusal_reads_the_same_for_a_path_that_exists_and_one_that_does_not(models_dir):
     project = ProjectFactory()
 
-    there = put_settings(project, {"params": {"model_path": "/etc/passwd"}}).json()
-    missing = put_settings(project, {"params": {"model_path": "/etc/no-such-file-x"}}).json()
+    there = put_suggestion_settings(project, {"params": {"model_path": "/etc/passwd"}}).json()
+    missing = put_suggestion_settings(
+        project, {"params": {"model_path": "/etc/no-such-file-x"}}
+    ).json()
 
     assert there["message"].replace("/etc/passwd", "P") == missing["message"].replace(
         "/etc/no-such-file-x", "P"
