@@ -1,4 +1,4 @@
-"""A flag on one mention: an annotator's short comment for the adjudicator (issue 24, item 9).
+"""A flag on one mention: an annotator's short comment for the adjudicator.
 
 A row of its own, not a logged operation of the annotation (docs/adjudication-workspace.md,
 "Flags", says why): a flag is a message about the work, not part of it, so it stays out of

@@ -93,7 +93,7 @@ class Project(models.Model):
     hierarchy_count_migrated = models.BooleanField(
         default=False,
         help_text="the primary hierarchy F1 was moved from the raw edges count to SciCo's "
-        "closure count (issue 38); cleared when an admin sets it",
+        "closure count (what eval/hypernym.py counts); cleared when an admin sets it",
     )
     # Off for a project imported from an archive unless the admin chose otherwise at import:
     # its assignments are another instance's campaign, not new work for anyone here.

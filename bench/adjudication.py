@@ -4,7 +4,7 @@ consensus against a hidden gold on generated data, then the workspace figures.
     .venv/bin/python -m bench adjudication
 
 1. Seeding (goal: under 1 s). A 1,000-mention topic over 200 documents (bench/big_topic.py);
-   five annotators each perturb a hidden gold independently (annotation/domain/
+   five annotators each perturb a hidden gold independently (tests/adjudication/
    consensus_simulation.py: 12% of mentions moved, 6% split off, 20% of edges dropped, 10%
    of parentless clusters given a wrong parent), written as submitted annotations. Timed:
    `create_adjudication(seed="consensus")` end to end (five states loaded, the consensus, the
@@ -57,9 +57,9 @@ def _write_version(annotation, version, ids: dict) -> None:
 def _set_up():
     from django.utils import timezone
 
-    from adjudication.domain.consensus_simulation import Perturbation, hidden_gold, perturbed
     from annotation.models import Assignment, Mention, Project
     from bench.big_topic import create_big_topic
+    from tests.adjudication.consensus_simulation import Perturbation, hidden_gold, perturbed
     from tests.factories import UserFactory, assign
 
     rng = random.Random(14)
@@ -80,11 +80,11 @@ def _set_up():
 
 def seeding() -> bool:
     from adjudication.domain.consensus import Rules, consensus
-    from adjudication.domain.consensus_state import version_from_state
     from adjudication.selectors.candidates import submitted_annotator_work
     from adjudication.services.adjudications import create_adjudication
     from annotation.models import Operation
     from annotation.selectors.state import annotation_state_load
+    from tests.adjudication.state_version import version_from_state
     from tests.factories import UserFactory
 
     topic, mentions = _set_up()
@@ -133,14 +133,14 @@ def seeding() -> bool:
 
 def generated_data() -> bool:
     from adjudication.domain.consensus import consensus
-    from adjudication.domain.consensus_simulation import (
+    from corefscore.scoring.api import score_scico
+    from tests.adjudication.consensus_simulation import (
         Perturbation,
         consensus_topic,
         hidden_gold,
         perturbed,
         version_topic,
     )
-    from corefscore.scoring.api import score_scico
 
     def scores(key, topic) -> tuple[float, float]:
         result = score_scico([key], [topic])

@@ -10,7 +10,7 @@ Measures, like bench/frontend_bench.py (Daphne + PostgreSQL + Redis + headless C
 - N -> the next disagreement on screen: keydown to the first frame whose DOM shows the new
   current item (its description and the current mention), >= 120 presses.
 
-Targets (issue 14): interactive < 1.5 s; N p95 < 50 ms.
+Targets: interactive < 1.5 s; N p95 < 50 ms.
 
 `main()` starts its own servers; `main(services)` runs on servers (and a Django) already set up
 by the caller (bench/adjudication.py).
@@ -151,7 +151,7 @@ def run(services) -> int:
         page.keyboard.press("Escape")
         next_times, _ = _press_and_measure(page, "n", ITEM_PROBE, count=PRESSES)
         previous_times, _ = _press_and_measure(page, "Shift+N", ITEM_PROBE, count=PRESSES // 2)
-        # The same harness on J (next mention, issue 5's keystroke) tells load from our cost.
+        # The same harness on J (next mention, as the workspace bench) tells load from our cost.
         j_times, _ = _press_and_measure(page, "j", ITEM_PROBE, count=PRESSES // 2)
         alerts = page.evaluate("() => document.querySelectorAll('.notice-alert').length")
         version = page.context.browser.version

@@ -1,4 +1,4 @@
-"""Admin bulk actions over 300 topics in a real browser (issue 7: "bulk actions over hundreds
+"""Admin bulk actions over 300 topics in a real browser (the goal: "bulk actions over hundreds
 of topics take seconds"): the assignments page, a balanced assignment with an overlap to three
 annotators, the progress matrix, and deleting every assignment. The steps are the browser
 test's (tests/e2e/admin_bulk.py); each round uses a new project of 300 topics.

@@ -1,4 +1,5 @@
-"""The agreement report from the database on a 1,000-topic, 4-annotator project (issue 26.9).
+"""The agreement report from the database on a 1,000-topic, 4-annotator project
+(docs/agreement-store.md).
 
     .venv/bin/python -m bench.agreement_db [--topics 1000] [--repeat 3] [--no-scratch]
 
@@ -170,7 +171,7 @@ def _measure(project, repeat: int, *, scratch: bool) -> bool:
 
     from reporting.selectors.agreement import agreement_csv, project_agreement
     from reporting.selectors.agreement_pairs import agreement_pairs_fill
-    from reporting.selectors.agreement_scratch import project_agreement_scratch
+    from tests.reporting.agreement_scratch import project_agreement_scratch
 
     topic_ids = list(project.topics.values_list("id", flat=True))
     started = time.perf_counter()

@@ -1,4 +1,4 @@
-"""What the agreement report's 95% bootstrap intervals cost (issue 26.4): the IAA aggregation
+"""What the agreement report's 95% bootstrap intervals cost (docs/scoring.md): the IAA aggregation
 of 1,000 topics x 4 annotators (6 pairs, the SciCo metrics) with and without the intervals.
 
     PYTHONPATH=. .venv/bin/python -m bench.bootstrap_cost [TOPICS]

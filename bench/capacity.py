@@ -48,7 +48,7 @@ def main() -> int:
         from annotation.models import Annotation, Project
         from annotation.services.assignments import assignment_create
         from bench.big_topic import create_big_topic
-        from corefapp.runtime.preflight import free_port
+        from tests.ports import free_port
 
         topic = create_big_topic(Project.objects.create(name="bench capacity"))
         mention_ids = list(topic.mentions.order_by("position").values_list("id", flat=True))

@@ -15,7 +15,8 @@ gold-trained or jackknifed, and the link threshold around its 0.5. Models and re
 `--work` (default /tmp/chemu-levers): a rerun trains only what is missing and prints the
 table of every split done, mean and sample sd (what docs/models.md shows). `--singles` trains
 the init-s models only (baseline and jackknife rows); `--gold-members` then adds the ensemble's
-members without their jackknifed link models (the ensemble rows alone).
+members without their jackknifed link models (the ensemble rows alone); `--members 5` trains
+two more members per split (init seeds s+30, s+40) for the ensemble-of-5 rows.
 """
 
 from __future__ import annotations
@@ -37,7 +38,10 @@ COMBINATIONS = {
     "ensemble of 3 (mentions voted, links averaged)": (3, 3, False),
     "one tagger, jackknifed link model": (1, 1, True),
     "ensemble of 3, jackknifed link models": (3, 3, True),
+    "ensemble of 5 (mentions voted, links averaged)": (5, 5, False),
+    "ensemble of 5, jackknifed link models": (5, 5, True),
 }
+MOST_MEMBERS = 5
 
 
 def train_split(
@@ -47,7 +51,7 @@ def train_split(
     folds: int,
     cache_dir: Path,
     epochs: int,
-    members: bool,
+    members: int,
     device_name: str = "cpu",
     jackknifed_members: bool = True,
 ) -> None:
@@ -151,7 +155,7 @@ def train_split(
         timed(f"jackknife taggers ({folds} folds)", jackknife)
     predicted = pickle.loads(predicted_file.read_bytes())  # (written above, by this script)
     jackknifed_links(split, predicted)
-    for init in (split + 10, split + 20) if members else ():
+    for init in (split + 10 * k for k in range(1, members)):
         gold_pair(init)
         if jackknifed_members:
             jackknifed_links(init, predicted)
@@ -172,7 +176,7 @@ def score_split(topics: list[Any], split: int, work: Path) -> dict[str, Any]:
     folder = work / f"split-{split}"
     usable = [t for t in topics if t.links and len(t.mentions) >= 2]
     _, holdout = split_topics(usable, 0.15, split)
-    inits = (split, split + 10, split + 20)
+    inits = [split + 10 * k for k in range(MOST_MEMBERS)]
 
     def loaded(load: Any, prefix: str) -> list[Any]:
         paths = [folder / f"{prefix}-{i}" for i in inits]
@@ -182,7 +186,7 @@ def score_split(topics: list[Any], split: int, work: Path) -> dict[str, Any]:
     gold_links = loaded(chemu_model.load, "links")
     jk_links = loaded(chemu_model.load, "jackknife-links")
     found = {}
-    for count in (1, 3) if len(taggers) == 3 else (1,):
+    for count in sorted({n for n, _, _ in COMBINATIONS.values() if n <= len(taggers)}):
         found[count] = [
             voted_mentions(taggers[:count], [d.tokens for d in topic.documents])
             for topic in holdout
@@ -263,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the ensemble's two extra members on gold mentions only (no jackknifed ones)",
     )
+    parser.add_argument(
+        "--members", type=int, default=3, help=f"ensemble members per split (1 to {MOST_MEMBERS})"
+    )
     parser.add_argument("--limit", type=int, default=0, help="the first N snippets (a smoke run)")
     parser.add_argument("--epochs", type=int, default=0, help="tagger epochs (0: the default)")
     args = parser.parse_args(argv)
@@ -290,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
                 folds,
                 cache_dir,
                 epochs,
-                not args.singles,
+                1 if args.singles else args.members,
                 args.device,
                 jackknifed_members=not args.gold_members,
             )

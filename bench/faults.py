@@ -14,7 +14,7 @@ the kill was acknowledged, until every client had one acknowledged, and how long
 answer from the kill to the next one. At the end the operation log is read from PostgreSQL:
 every acknowledged operation (HTTP 200 with its id and version) must be in it, and each
 annotation's versions must run 1..n. Goals: nothing lost, no gap, no answer but 200, 409 and
-503, every kill recovered, PostgreSQL back within 5 s (issue 44).
+503, every kill recovered, PostgreSQL back within 5 s.
 
     python -m bench faults
 """
@@ -43,7 +43,7 @@ SECONDS = size(120.0, 6.0)  # the writers' whole run, at least
 WARM_UP = size(10.0, 2.0)  # writing before the first kill
 PAUSE = size(12.0, 1.0)  # writing between a recovery and the next kill
 RECOVERY_LIMIT = 120.0  # a kill not recovered by then is reported as such
-POSTGRES_BACK_SECONDS = 5.0  # issue 44, item 2
+POSTGRES_BACK_SECONDS = 5.0  # everything waits on the database: back within 5 s
 RETRY_SECONDS = 0.1
 PASSWORD = "integration-pw"  # tests/integration/stack.py DEMO_PASSWORD: Launcher.token() signs in
 
@@ -394,8 +394,8 @@ def _print(kills: list[Kill], writers: list[Writer], health: Health, wall: float
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "corefapp.settings")  # stack_models()
     from corefapp.runtime.defaults import var_dir
-    from corefapp.runtime.preflight import free_port
     from tests.integration.stack import Launcher, wait_healthy
+    from tests.ports import free_port
 
     (var_dir() / "test").mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix="faults-", dir=var_dir() / "test"))

@@ -16,7 +16,7 @@ Daphne and drives Debian's headless Chromium with Playwright. Measures:
   SPACE is measured twice: the screen's answer (the mention shows as assigned, pending, and
   the next mention is current) and the server's confirmation (its cluster colour).
 
-Target (issue 5): navigation -> interactive < 1.5 s; keystroke p95 < 50 ms.
+Target: navigation -> interactive < 1.5 s; keystroke p95 < 50 ms.
 """
 
 from __future__ import annotations

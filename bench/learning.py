@@ -353,7 +353,7 @@ def main() -> int:
         f"goal: the better of (c) and (d) needs {ratio:.0%} of (a)'s decisions ({best} against "
         f"{by_hand}); the goal is at most 50%: {'met' if met else 'NOT met'}"
     )
-    # Issue 27 asks for this figure reported either way, so a missed goal is printed, not a
+    # This figure is wanted either way, so a missed goal is printed, not a
     # failed benchmark: `make bench` fails only when a benchmark cannot run to its end.
     return 0
 

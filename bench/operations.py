@@ -255,8 +255,8 @@ def main() -> int:
         from annotation.models import Project
         from annotation.services.assignments import assignment_create
         from bench.big_topic import create_big_topic
-        from corefapp.runtime.preflight import free_port
         from corefapp.runtime.web import default_concurrency
+        from tests.ports import free_port
 
         project = Project.objects.create(name="bench operations")
         topic = create_big_topic(project)

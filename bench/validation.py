@@ -2,7 +2,9 @@
 
 Same stack as bench/frontend_bench.py (own PostgreSQL + Redis, Daphne serving the built
 frontend, Debian's headless Chromium through Playwright). The topic: 2,000 mentions over 400
-documents in 200 input clusters of 10, each member with a confidence (least confident first).
+documents (bench/big_topic.py's words) in 200 input clusters of 10, each member with a
+confidence, imported as a CoRefi upload like any clusters to validate (CoRefi names each
+document and carries no other document metadata).
 
 - navigation -> interactive: from the navigation's start to the page's
   `validation-interactive` mark (the first frame after the current mention is on screen).
@@ -15,7 +17,7 @@ documents in 200 input clusters of 10, each member with a confidence (least conf
   saved (the page's "saving" indicator gone and the rows in PostgreSQL); mentions per hour =
   decisions / that wall time.
 
-Targets (issue 16): interactive < 1.5 s; decision -> next mention p95 < 50 ms.
+Targets: interactive < 1.5 s; decision -> next mention p95 < 50 ms.
 """
 
 from __future__ import annotations
@@ -67,18 +69,20 @@ HARNESS = """
 
 
 def _validation_topic():
+    """The clusters to validate imported as an admin imports them (a CoRefi upload)."""
     from annotation.models import Project
-    from bench.big_topic import create_big_topic
+    from bench.big_topic import big_topic_data
     from tests.e2e.data import mention_ids
-    from validation.services.input import ClusterToValidate, validation_input_write
+    from tests.validation.validation_setup import (
+        ClusterToValidate,
+        corefi_file,
+        validation_input_import,
+    )
 
     project = Project.objects.create(name="validation bench", hierarchy=False, validation=True)
-    topic = create_big_topic(
-        project, mentions=MENTIONS, documents=DOCUMENTS, external_id="validation-bench"
-    )
-    ids = mention_ids(topic)
+    documents, mentions = big_topic_data(mentions=MENTIONS, documents=DOCUMENTS)
     rng = random.Random(16)
-    shuffled = ids[:]
+    shuffled = list(range(len(mentions)))
     rng.shuffle(shuffled)
     clusters = [
         ClusterToValidate(
@@ -88,8 +92,14 @@ def _validation_topic():
         )
         for i in range(0, len(shuffled), CLUSTER_SIZE)
     ]
-    validation_input_write(topic=topic, clusters=clusters)
-    return topic, ids
+    corefi = corefi_file(
+        documents=documents,
+        mentions=mentions,
+        clusters=clusters,
+        doc_names=[f"paper-{d // 2}" for d in range(len(documents))],
+    )
+    topic = validation_input_import(project, "validation-bench", corefi)
+    return topic, mention_ids(topic)
 
 
 def _navigate(page, url: str) -> float:

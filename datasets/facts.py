@@ -5,7 +5,7 @@ section, reporting/selectors/agreement_gold.py), adjudication, validation and th
 Without names, the agreement report that goes into a release is pseudonymised: every
 annotator becomes `annotator A`, `annotator B`, ... (in name order), in the CSV and the
 datasheet alike; a user who only adjudicated becomes `adjudicator A`, ... so that the letters
-of the annotators, the ones the tables show, run without a gap (issue 24.9).
+of the annotators, the ones the tables show, run without a gap.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ COUNT_KEYS = (
 # Added after the first release of the STATS object, so they come last in the CSV: ChEMU Table
 # 1's sentences and tokens per sentence, WEC Table 1's Ambiguity and Diversity.
 LATER_KEYS = ("sentences", "tokens_per_sentence", "ambiguity", "diversity")
-# ChEMU Table 1's relation rows: the link entries as the file lists them (issue 38).
+# ChEMU Table 1's relation rows: the link entries as the file lists them.
 STATS_KEYS = (
     *COUNT_KEYS,
     "mean_components",

@@ -7,7 +7,7 @@ mode is one more entry.
 
 chemu, given mentions: the mentions the input's relations use are the candidate mentions
 (the relations themselves play no part), and the output has predicted relations between
-those mentions only: a trained mention tagger is not used in this mode (issue 30: its
+those mentions only: a trained mention tagger is not used in this mode (its
 proposed mentions made links to mentions the output does not have). chemu, raw: the tagger
 finds the mentions, the link model links them; the output has all five relation lists.
 """

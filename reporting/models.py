@@ -36,7 +36,7 @@ class SuggestionShown(models.Model):
 
 class AgreementPair(models.Model):
     """What one (key, response) pair of annotations of a topic gives the agreement report: two
-    annotators' submitted work, or gold (key) and an annotator's work (issue 26.9).
+    annotators' submitted work, or gold (key) and an annotator's work (docs/agreement-store.md).
 
     A cache of a pure function of the two annotations, so a row is valid exactly while both
     versions and the options key still match (`scorer/corefscore/scoring/stored.py`): an edit

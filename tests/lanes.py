@@ -57,7 +57,7 @@ SLOW = {
     "tests/corefapp/test_wheel.py",  # 80 s: builds the wheel, installs it in a fresh venv
     # builds the corefscore wheel, installs it and its dependencies in a fresh venv
     "tests/corefscore/test_wheel_alone.py",
-    # 11 s each in three pytest processes: Daphne processes with websockets open (session 4)
+    # 11 s each in three pytest processes: Daphne processes with websockets open (measured)
     "tests/corefapp/test_sockets_close_on_access_change.py",
     "tests/corefapp/test_healthz_with_open_sockets.py",
     # 186 cases of generated requests against every operation and role: 72 s of CPU, 6.5 min

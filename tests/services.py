@@ -31,8 +31,8 @@ import psycopg
 
 from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.postgres import SYSTEM_USER, EmbeddedPostgres
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.redis_server import EmbeddedRedis
+from tests.ports import free_port
 
 REPO = Path(__file__).resolve().parents[1]
 # In the migrated template: a migrated database nothing connects to, to clone from.

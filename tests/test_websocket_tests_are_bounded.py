@@ -1,6 +1,6 @@
 """Every test module that opens websockets has a short pytest-timeout of its own, and the
 in-process ones go through tests/sockets.py, which always disconnects (a refused connect
-too): a socket left to the event loop's shutdown can hang the run (issue 23)."""
+too): a socket left to the event loop's shutdown can hang the run."""
 
 from __future__ import annotations
 

@@ -249,7 +249,7 @@ def _texts(
     (in (document, spans) order, as the workspace names a new cluster after its first
     mention). Naming every consensus cluster it stands for gave one label to each piece of a
     cluster the consensus split: the demo's "Graph attention networks" on a cluster holding
-    only "attention-based aggregation" (issue 24, item 5). By its first member rather than by
+    only "attention-based aggregation". By its first member rather than by
     most members: a default label is its first member's text, so the label goes where that
     text is ("exploration" stays on "exploration", not on the "exploration-exploitation
     trade-off" an annotator had merged into it).

@@ -1,5 +1,6 @@
-"""Between annotation states and the consensus: an annotator's state as a `Version`, and the
-effects that write a consensus into an adjudicator's (empty) state.
+"""Between annotation states and the consensus: the effects that write a consensus into an
+adjudicator's (empty) state. (The versions the consensus reads come from the database,
+selectors/consensus_versions.py.)
 
 Mentions are matched across annotations by `(document, spans)`: candidate mentions are shared
 by every annotation of a topic, while a mention an annotator added (or whose spans they fixed)
@@ -10,30 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from adjudication.domain.consensus import Consensus, KeyLink, MentionKey, Version, VersionCluster
+from adjudication.domain.consensus import Consensus, MentionKey
 from annotation.domain import effects as fx
 from annotation.domain.effects import Effect
 from annotation.domain.operations.clusters import LABEL_MAX_CHARS
 from annotation.domain.state import AnnotationState, Link, Mention, Spans
-
-
-def version_from_state(state: AnnotationState) -> Version:
-    key = {id: (m.document, m.spans) for id, m in state.mentions.items() if not m.rejected}
-    return Version(
-        mentions=frozenset(key.values()),
-        clusters={
-            cluster.id: VersionCluster(
-                frozenset(key[m] for m in cluster.members if m in key), cluster.label, cluster.note
-            )
-            for cluster in state.clusters.values()
-        },
-        edges=frozenset(state.edges),
-        links=frozenset(
-            KeyLink(link.type, key[link.anaphor], key[link.antecedent])
-            for link in state.links
-            if link.anaphor in key and link.antecedent in key
-        ),
-    )
 
 
 def seed_effects(
@@ -91,7 +73,7 @@ def seed_effects(
 def _distinct(labels: list[str]) -> list[str]:
     """The labels with a later repeat numbered ("segmentation (2)"): two clusters of the seed
     under one name read as one concept in the bank and in the queue ("GraphSAGE under
-    GraphSAGE", issue 24 item 5), though the consensus kept them apart."""
+    GraphSAGE" on the demo), though the consensus kept them apart."""
     taken = set(labels)
     seen: set[str] = set()
     result = []

@@ -431,3 +431,6 @@ _HANDLERS = {
     "suggestion_decided": _suggestion_decided,
     "validation_set": _validation_set,
 }
+
+# Every kind of effect there is (the golden cases of fixtures/golden/twins/ cover each one).
+EFFECT_KINDS = frozenset(_HANDLERS)

@@ -1,5 +1,5 @@
 """The raw hierarchy count was labelled SciCo's, but SciCo's released eval/hypernym.py counts
-the closure (issue 38): projects that chose the raw count as primary move to the closure
+the closure: projects that chose the raw count as primary move to the closure
 count, and are marked so that the agreement page tells their admins."""
 
 from django.db import migrations, models
@@ -42,7 +42,8 @@ class Migration(migrations.Migration):
             field=models.BooleanField(
                 default=False,
                 help_text="the primary hierarchy F1 was moved from the raw edges count to "
-                "SciCo's closure count (issue 38); cleared when an admin sets it",
+                "SciCo's closure count (what eval/hypernym.py counts); cleared when an admin "
+                "sets it",
             ),
         ),
         migrations.RunPython(to_closure, back_to_raw),

@@ -1,4 +1,4 @@
-"""A topic's title for lists (My topics): the id alone tells an annotator nothing (issue 24.9).
+"""A topic's title for lists (My topics): the id alone tells an annotator nothing.
 
 The title is the topic's own metadata title, else its first document's (SciCo's paper title,
 a CoRefi or brat document's `title`), else the first words of its first document's text (a

@@ -1,4 +1,4 @@
-"""An admin renames or deletes a topic from the project's Topics page (issue 24.9).
+"""An admin renames or deletes a topic from the project's Topics page.
 
 Renaming changes the topic's id as exports and the pages show it (`external_id`, unique in
 the project); nothing refers to a topic by that id but the split record's assignment, which

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from bench.infra.rounds import interleaved, per_call_us
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.redis_server import EmbeddedRedis
+from tests.ports import free_port
 
 TIMEOUT = 1.0  # REDIS_TIMEOUT's default
 REQUESTS = 10

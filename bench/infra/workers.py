@@ -11,8 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.redis_server import EmbeddedRedis
+from tests.ports import free_port
 
 QUEUED = 50
 ROUNDS = 5

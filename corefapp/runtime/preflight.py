@@ -23,10 +23,3 @@ def require_free_port(host: str, port: int, *, what: str, variable: str) -> None
             f"port {port} ({what}) is busy: stop the program using it, or choose another "
             f"port with {variable}=<port> make up"
         )
-
-
-def free_port() -> int:
-    """A port the OS considers free right now (for tests that start their own servers)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]

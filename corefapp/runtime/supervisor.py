@@ -30,7 +30,7 @@ MAX_DELAY = 30.0
 STABLE_AFTER = 60.0
 
 
-# An embedded server is restarted sooner: everything waits on the database (issue 44: back
+# An embedded server is restarted sooner: everything waits on the database (back
 # within 5 s of a kill), and a server that keeps failing still backs off, from here, to 30 s.
 SERVER_FIRST_DELAY = 0.2
 

@@ -1,4 +1,5 @@
-# Issue 24.4: the release bundle is built on the worker; the page polls this row.
+# The release bundle is built on the worker (minutes for a large project); the page
+# polls this row.
 
 import django.db.models.deletion
 from django.conf import settings

@@ -1,4 +1,4 @@
-"""Mention boundaries corrected between the two steps (issue 27.2), as the ChEMU 2021 winner
+"""Mention boundaries corrected between the two steps (docs/mentions.md), as the ChEMU 2021 winner
 did: a found mention whose brackets do not balance is extended to the bracket that does.
 
 Why brackets: in ChEMU-Ref train 15 of 13,263 continuous gold mentions leave a bracket open

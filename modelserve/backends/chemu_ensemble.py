@@ -1,4 +1,4 @@
-"""Several chemu models as one (issue 27.2): mentions kept by a majority of the taggers, links
+"""Several chemu models as one (docs/mentions.md): mentions kept by a majority of the taggers, links
 decoded once from the link models' mean pair probabilities.
 
 - `vote_mentions(found)`: per document, the (spans, score) lists of each tagger -> the spans

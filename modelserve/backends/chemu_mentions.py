@@ -46,7 +46,7 @@ from modelserve.backends.vector_cache import VectorCache
 from modelserve.devices import pick_device
 
 DIRECTORY = "chemu-mentions"  # the tagger's folder in the models folder
-# The defaults (issue 27: both steps train in under 3 minutes on 2 cores): 14 epochs with the
+# The defaults (so that both steps train in under 3 minutes on 2 cores): 14 epochs with the
 # learning rate falling to 0, 128 channels per direction, batches of 16 documents. 20 epochs
 # at a constant rate and 192 channels took 2.2x longer for the same held-out scores
 # (docs/mentions.md, "Training time").

@@ -35,17 +35,11 @@ def phrase_words(tokens: list[str]) -> tuple[str, ...]:
     return tuple(words)
 
 
-def acronym_match(first: list[str], second: list[str]) -> bool:
-    """Whether one mention is the other with a run of words written as their initials.
-
-    *NER* / *named entity recognition*, *POS tagging* / *part-of-speech tagging*, *HMMs* /
-    *hidden Markov models*. An acronym is a token of 2-6 letters, mostly upper-case.
-    """
-    return bool(acronym_pairs([first, second]))
-
-
 def acronym_pairs(texts: list[list[str]]) -> set[tuple[int, int]]:
-    """Pairs (i, j), i < j, of mentions (given by their tokens) where one abbreviates the other.
+    """Pairs (i, j), i < j, of mentions (given by their tokens) where one abbreviates the other:
+    one is the other with a run of words written as their initials (*NER* / *named entity
+    recognition*, *POS tagging* / *part-of-speech tagging*, *HMMs* / *hidden Markov models*).
+    An acronym is a token of 2-6 letters, mostly upper-case.
 
     Only mentions holding an acronym are compared with the others, so a topic costs little.
     """

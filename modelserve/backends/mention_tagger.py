@@ -6,10 +6,10 @@ characters). Two BiLSTM layers read the document; per BIOHD layer a linear map g
 scores and a CRF (`crf`) decodes them, the scheme's forbidden transitions masked. A
 mention's score is the mean marginal probability of its tags.
 
-Speed (issue 27): the encoder vectors are computed once per document before training
-(`chemu_mentions.encoded`, kept on disk by `vector_cache`), so an epoch runs the trained
-layers only. The batches are padded once, not every epoch; the character CNN runs once per
-distinct spelling of a batch (`collate`), not per word; and the network's matrix work
+Speed (docs/mentions.md, "Training time"): the encoder vectors are computed once per document
+before training (`chemu_mentions.encoded`, kept on disk by `vector_cache`), so an epoch runs
+the trained layers only. The batches are padded once, not every epoch; the character CNN runs
+once per distinct spelling of a batch (`collate`), not per word; and the network's matrix work
 (projection, convolutions, character CNN) runs in bfloat16 where the hardware has it (a CPU
 with AVX-512 BF16, most GPUs) when asked (`precision="auto"`/"bfloat16"): 2.2x faster
 convolutions on this machine's CPU; the CRF and the loss stay in float32. The default is

@@ -1,4 +1,4 @@
-# The learnt model version an evaluation scored (the admin Models page, issue 25.6).
+# The learnt model version an evaluation scored (the admin Models page: docs/models.md).
 
 import django.db.models.deletion
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-"""Every practice attempt of a project as CSV (issue 24.9: an admin could read the attempts on
+"""Every practice attempt of a project as CSV (an admin could read the attempts on
 the Onboarding tab but not take them away to compare or keep).
 
 One row per attempt, in practice-topic order, then by user and attempt number: who, which

@@ -1,4 +1,4 @@
-"""A diagnosis of disagreement on one topic (issue 26.5): what the annotations do not share.
+"""A diagnosis of disagreement on one topic (docs/diagnosis.md): what the annotations do not share.
 
 Given the sides of a comparison (each annotator's submitted annotation, or gold and an
 annotator), it lists

@@ -1,5 +1,5 @@
-"""Where annotators' time goes (issue 26.6), pure: the time of each kind of decision from the
-operation log, how fast suggestions are accepted after they are shown, and agreement with
+"""Where annotators' time goes (docs/time-spent.md), pure: the time of each kind of decision from
+the operation log, how fast suggestions are accepted after they are shown, and agreement with
 gold in submission order.
 
 **The time of a decision** is the gap since the same annotator's previous logged operation in

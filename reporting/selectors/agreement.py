@@ -42,7 +42,7 @@ def project_agreement(project: Project) -> dict:
     Aggregated from the stored per-pair counts (selectors/agreement_pairs.py: any row
     missing or stale is computed first), in `api.iaa`'s order of topics and pairs, so the
     numbers, intervals included, are those of the from-scratch computation
-    (selectors/agreement_scratch.py) to the last digit."""
+    (tests/reporting/agreement_scratch.py) to the last digit."""
     work = submitted_work(project)
     gold = gold_annotations(project)
     records = agreement_records(project, report_pairs(work, gold))

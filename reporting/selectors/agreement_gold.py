@@ -87,7 +87,7 @@ def vs_gold_section(
     project: Project, gold: Mapping[int, Annotation]
 ) -> tuple[dict[str, tuple[str, ...]], dict[str, Any]]:
     """(metric -> where it is in the scorers' answer, the section with no annotator yet):
-    what the stored and the from-scratch (selectors/agreement_scratch.py) sections share."""
+    what the stored and the from-scratch (tests/reporting/agreement_scratch.py) sections share."""
     metrics = {
         **(SCICO_METRICS if project.hierarchy else {}),
         **(CHEMU_METRICS if project.anaphora else {}),

@@ -1,5 +1,5 @@
 """The stored per-pair agreement counts (`AgreementPair`), read for the report and filled
-where missing or stale (issue 26.9; docs/agreement-store.md).
+where missing or stale (docs/agreement-store.md).
 
 A row is a cache of a pure function of two annotations (`corefscore/scoring/stored.py`), valid
 while both annotations' versions and the options key match, so reading never shows a stale

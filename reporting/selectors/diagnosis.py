@@ -1,4 +1,4 @@
-"""The diagnosis of disagreement on one topic, from the database (issue 26.5; the diff itself
+"""The diagnosis of disagreement on one topic, from the database (docs/diagnosis.md; the diff itself
 is `reporting/domain/diagnosis.py`; layout of the JSON and CSV: docs/diagnosis.md).
 
 The sides are the topic's submitted annotator annotations (by name), or one annotator's (or

@@ -1,6 +1,6 @@
-"""Where annotators' time goes, for the progress page and its CSV (issue 26.6): per annotator,
-the time of each kind of decision, suggestion acceptance latency with Potato's rubber-stamping
-flag, and agreement with adjudicated gold in submission order and by week.
+"""Where annotators' time goes, for the progress page and its CSV (docs/time-spent.md): per
+annotator, the time of each kind of decision, suggestion acceptance latency with Potato's
+rubber-stamping flag, and agreement with adjudicated gold in submission order and by week.
 
 Definitions: reporting/domain/time_spent.py and docs/time-spent.md.
 """

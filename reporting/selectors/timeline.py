@@ -1,5 +1,5 @@
-"""An annotation's history for admins (issue 24, item 9): who did what, when, read from the
-operation log the workspace already writes (every change is one `Operation`: its name, its
+"""An annotation's history for admins (docs/annotation-history.md): who did what, when, read from
+the operation log the workspace already writes (every change is one `Operation`: its name, its
 user, its time, its effects; undo and redo name the operation they take back or put back).
 Nothing new is recorded for it, so the history of work done before it existed is complete.
 """

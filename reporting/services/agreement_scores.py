@@ -1,4 +1,4 @@
-"""Keep the stored agreement counts current (issue 26.9; docs/agreement-store.md).
+"""Keep the stored agreement counts current (docs/agreement-store.md).
 
 When a topic's submitted work or gold changes (a submit, of an annotator's or an
 adjudicator's work; a reopen), its pairs are computed once, inline after the commit,

@@ -12,8 +12,8 @@ from rest_framework.test import APIClient
 from accounts.oidc import RoleMappingBackend, SignInView, _discovery
 from accounts.selectors.single_sign_on import roles_from_claims
 from accounts.services.single_sign_on import sso_roles_update, sso_user_create
-from corefapp.runtime.preflight import free_port
 from tests.factories import UserFactory
+from tests.ports import free_port
 
 MAPPING = {"lab-admins": "admin", "lab": "annotator"}
 

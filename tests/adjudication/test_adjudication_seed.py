@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from adjudication.domain.consensus_state import version_from_state
 from adjudication.selectors.consensus_versions import consensus_versions
 from adjudication.services.adjudications import create_adjudication
 from annotation.domain.history import replay
@@ -14,6 +13,7 @@ from annotation.models import Annotation, Assignment, Operation
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
 from annotation.services.assignments import assignment_submit
 from annotation.services.operations import annotation_operation_apply, annotation_undo
+from tests.adjudication.state_version import version_from_state
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Issue 24, item 5, on the demo data: the consensus seed of the "SciCo agreement demo" (the
+"""On the demo data: the consensus seed of the "SciCo agreement demo" (the
 two demo annotators' submitted files) names every adjudicated cluster after its own members,
 once. The walk found "Graph attention networks" on a cluster holding only "attention-based
 aggregation", and two clusters called "GraphSAGE" (the queue then offered "GraphSAGE under

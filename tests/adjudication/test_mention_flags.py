@@ -1,4 +1,4 @@
-"""Issue 24, item 9: an annotator flags a mention with a short comment for the adjudicator,
+"""An annotator flags a mention with a short comment for the adjudicator,
 who reads the flags with the annotators' versions. Refusals are JSON 4xx and write nothing."""
 
 from __future__ import annotations

@@ -266,7 +266,7 @@ UNSTORABLE = {"nul": ("\u0000", "U+0000"), "surrogate": ("\ud800", "lone surroga
 @pytest.mark.parametrize("kind", sorted(UNSTORABLE))
 def test_text_postgresql_cannot_store_is_refused_where_it_gave_500s(workspace, kind):
     """PostgreSQL cannot store U+0000 or a lone surrogate in text or jsonb, and a refusal that
-    echoed a surrogate could not be encoded: each of these was a 500 (issue 44.3). Every body is
+    echoed a surrogate could not be encoded: each of these was once a 500. Every body is
     checked once, in the parser; the message says where, not what (the sweep over the whole
     schema is tests/annotation/test_api_unstorable_text.py)."""
     client, topic, annotation = workspace

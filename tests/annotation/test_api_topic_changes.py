@@ -1,4 +1,4 @@
-"""The Topics page's view-gold, rename and delete (issue 24.9): each row names its gold
+"""The Topics page's view-gold, rename and delete: each row names its gold
 annotation; a rename refuses an id the project already has; a delete takes a topic nobody
 worked on and refuses, naming the work, one that has work."""
 

@@ -1,4 +1,4 @@
-"""The official ChEMU-Ref training file goes in and comes out as released (issue 38, item 3).
+"""The official ChEMU-Ref training file goes in and comes out as released.
 
 Every link entry is kept: the 52 with an empty side and the 2 repeats as released (held
 with the gold annotation, written back in their place), the 5 the workspace would refuse

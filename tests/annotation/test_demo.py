@@ -108,7 +108,7 @@ def test_the_agreement_demo_has_both_annotators_submissions_and_a_report_on_firs
     assert Assignment.objects.filter(topic__project=project, status="submitted").count() == 12
     report = project_agreement(project)
     assert report["annotators"] == ["annotator1", "annotator2"]
-    # practice topics measure annotators against gold, not agreement (issue 24's gate)
+    # practice topics measure annotators against gold, not agreement
     practice = PracticeTopic.objects.filter(topic__project=project).count()
     assert len(report["topics"]) == 6 - practice
     assert report["unscored_topics"] == []

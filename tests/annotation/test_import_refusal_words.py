@@ -1,4 +1,4 @@
-"""An import refused before it is read says why in the admin's words (issue 24.9): an empty
+"""An import refused before it is read says why in the admin's words: an empty
 file is not "Invalid input."."""
 
 from __future__ import annotations

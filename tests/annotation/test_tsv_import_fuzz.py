@@ -1,4 +1,4 @@
-"""Generated WebAnno TSV 3 uploads (issue 44, item 5): the import answers every one with a 201
+"""Generated WebAnno TSV 3 uploads: the import answers every one with a 201
 or a JSON 400, never a 500, and a refused file writes nothing.
 
 The files are built from TSV 3's own pieces (chain cells ``REL->chain-link`` and

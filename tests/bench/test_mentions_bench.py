@@ -1,4 +1,4 @@
-"""`python -m bench mentions` needs no file that another command writes (issue 27): without
+"""`python -m bench mentions` needs no file that another command writes: without
 <MODELS_DIR>/chemu-heldout.json or saved models it still prints the held-out table of the run
 it times, says how to get the 3-seed table, times inference with the models it just trained,
 and exits 0. Tiny size (BENCH_SMOKE=1); the figures mean nothing."""

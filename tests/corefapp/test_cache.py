@@ -6,7 +6,7 @@ import socket
 import time
 
 from corefapp.cache import FailSoftRedisCache
-from corefapp.runtime.preflight import free_port
+from tests.ports import free_port
 
 
 def cache_at(url: str) -> FailSoftRedisCache:

@@ -36,7 +36,7 @@ def test_healthz_reports_redis_and_the_channel_layer_down_when_redis_is_unreacha
 ):
     from channels.layers import channel_layers
 
-    from corefapp.runtime.preflight import free_port
+    from tests.ports import free_port
 
     dead = f"redis://127.0.0.1:{free_port()}/0"
     settings.REDIS_URL = dead

@@ -25,13 +25,13 @@ from rest_framework.test import APIClient
 
 from annotation.models import Mention, Topic
 from corefapp.runtime.defaults import var_dir
-from corefapp.runtime.preflight import free_port
 from corefapp.storage import default_storage_setting
 from modelserve.backends.chemu_mentions import DIRECTORY, mentions_trained
 from modelserve.model_store import model_local, models_local_for, stored_version
 from modelserve.services.trainings import model_training_execute, model_training_request
 from tests.factories import AdminFactory, ProjectFactory
 from tests.paths import CHEMU_TRAIN
+from tests.ports import free_port
 from tests.workers import Worker
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

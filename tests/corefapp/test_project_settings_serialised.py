@@ -1,4 +1,4 @@
-"""A project setting and the operations it governs are serialised (issue 44, item 1).
+"""A project setting and the operations it governs are serialised.
 
 The admin switches "single parent" on through one real web worker while the annotator adds a
 second parent through the other, both let go at the same instant, 100 times. Each round ends

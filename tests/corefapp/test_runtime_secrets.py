@@ -18,8 +18,8 @@ from corefapp.runtime.defaults import (
     var_dir,
 )
 from corefapp.runtime.postgres import EmbeddedPostgres
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.redis_server import EmbeddedRedis
+from tests.ports import free_port
 
 
 @pytest.fixture

@@ -75,7 +75,7 @@ def submitted_work_and_its_adjudicator():
     """(the annotator's submitted assignment, its annotation, the adjudicator's assignment)."""
     topic = make_topic()
     work, annotation = assign(topic, UserFactory())
-    # An adjudicator watches submitted work only (issue 23): every mention in a cluster, then
+    # An adjudicator watches submitted work only: every mention in a cluster, then
     # submitted.
     for version, mention in enumerate(mention_ids(topic)):
         annotation_operation_apply(

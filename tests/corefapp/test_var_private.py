@@ -22,9 +22,9 @@ import redis
 from corefapp.private_files import PRIVATE_UMASK, private_umask, var_private
 from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.postgres import EmbeddedPostgres
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.redis_server import EmbeddedRedis
 from tests.paths import REPO
+from tests.ports import free_port
 
 
 @pytest.fixture
@@ -95,7 +95,7 @@ def test_files_and_folders_left_open_by_an_older_version_are_closed(var):
 
 
 # Every path that writes under var/, with a permissive umask in the process that writes: what
-# it writes is 0600 in 0700 folders whatever the umask (issue 44, item 4).
+# it writes is 0600 in 0700 folders whatever the umask.
 
 
 @pytest.fixture

@@ -22,10 +22,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from corefapp.private_files import PRIVATE_UMASK
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.supervisor import Reports
 from corefapp.runtime.web import default_concurrency, web_concurrency
 from tests.factories import UserFactory, assign, make_topic, mention_ids
+from tests.ports import free_port
 
 # Websockets and two real workers: a hang fails within minutes, not the run's 600 s.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
@@ -216,7 +216,7 @@ def test_a_killed_worker_is_restarted_and_the_port_keeps_answering(web):
     assert "web worker" in web.output()
     assert "exited unexpectedly (code -9)" in web.output()
     assert "restarted" in web.output()
-    # ...and on make up's output, as every other child's exit (issue 44, item 12).
+    # ...and on make up's output, as every other child's exit.
     reported = web.reported("restarted")
     assert any(
         line.startswith("web worker ") and "exited unexpectedly (code -9)" in line

@@ -98,6 +98,12 @@ def test_the_wheel_holds_every_app_of_installed_apps_and_every_package(wheel):
     assert templates
     assert templates - set(names) == set()
     assert "fixtures/demo/scico_demo.jsonl" in names
+    # The demo builder ships beside its source files, which it reads.
+    sources = {
+        p.relative_to(REPO).as_posix() for p in (REPO / "fixtures/demo/source").rglob("*.txt")
+    }
+    assert sources
+    assert sources - set(names) == set()
 
 
 def test_a_non_editable_install_outside_the_checkout_checks_and_migrates(wheel, services, tmp_path):

@@ -34,7 +34,7 @@ def test_every_username_and_pair_label_is_replaced_in_keys_and_values():
 
 
 def test_an_adjudicator_takes_no_annotator_letter():
-    # Issue 24.9: "alice" adjudicated only; she sorts first but is in no annotator table.
+    # "alice" adjudicated only; she sorts first but is in no annotator table.
     labels = pseudonyms(["bob", "carol"], others=["alice"])
 
     assert labels == {

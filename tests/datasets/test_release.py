@@ -240,7 +240,7 @@ def test_split_names_that_differ_only_in_case_are_refused_before_anything_is_wri
     adjudicated, tmp_path
 ):
     """`Train.jsonl` and `train.jsonl` are one file on a case-insensitive file system: the
-    refusal folds case as the export's file naming does (issue 44.9)."""
+    refusal folds case as the export's file naming does."""
     topics = list(adjudicated.topics.order_by("position"))
     Topic.objects.filter(pk=topics[0].pk).update(split="Train")
     Topic.objects.filter(pk__in=[t.pk for t in topics[1:]]).update(split="train")

@@ -1,4 +1,4 @@
-"""The release bundle is built by the worker (issue 24.4): POST answers 202 with a job at
+"""The release bundle is built by the worker: POST answers 202 with a job at
 once, the job records its progress and its end (the stored bundle, or why it failed), a second
 build of the same project waits for the first, and a job whose worker died is taken over.
 

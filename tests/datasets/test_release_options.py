@@ -1,5 +1,5 @@
 """POST /api/projects/{id}/release/ with the release dialog's choices: formats, source and
-names (issue 24, item 4); the job it queues is run here as the worker would run it."""
+names; the job it queues is run here as the worker would run it."""
 
 import zipfile
 

@@ -1,5 +1,5 @@
 """POST /api/projects/{id}/splits/: the seeded balanced split from the Datasets page, which
-keeps an existing split unless asked to replace it (issue 24, item 4)."""
+keeps an existing split unless asked to replace it."""
 
 import pytest
 from rest_framework.test import APIClient

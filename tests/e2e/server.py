@@ -18,7 +18,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from corefapp.runtime.preflight import free_port
+from tests.ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 FRONTEND_MANIFEST = REPO / "frontend" / "dist" / ".vite" / "manifest.json"

@@ -1,4 +1,4 @@
-"""The diagnosis of disagreement (issue 26.5) in the browser: from a topic row of the
+"""The diagnosis of disagreement (docs/diagnosis.md) in the browser: from a topic row of the
 agreement report to the list of mentions whose cluster differs, a click into the review view
 at that mention, and the same against gold."""
 

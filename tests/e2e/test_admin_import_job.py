@@ -1,6 +1,6 @@
 """A large upload in the browser: the import page shows the job's progress while the worker
 has not taken it yet, then the summary once a real Celery worker has imported it; and leaving
-the page while the job runs stops the page looking at it (issue 37)."""
+the page while the job runs stops the page looking at it."""
 
 from __future__ import annotations
 

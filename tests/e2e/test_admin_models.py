@@ -1,4 +1,4 @@
-"""The admin Models page (issue 25.6): a backend scored on the project's gold, its progress,
+"""The admin Models page (docs/models.md): a backend scored on the project's gold, its progress,
 two runs side by side next to the annotators' AVG, their CSV downloaded in the browser, and
 a version learnt from the project's work chosen and its run named.
 

@@ -1,6 +1,6 @@
 """The agreement page tells a project's admins that migration 0014 moved the project's primary
 hierarchy F1 from the raw edges count (once labelled SciCo's) to SciCo's closure count, and
-stops once an admin has chosen the count again (issue 38.1)."""
+stops once an admin has chosen the count again."""
 
 import importlib
 

@@ -108,7 +108,7 @@ def test_the_datasets_page_lists_each_projects_splits_and_leads_to_its_statistic
 
     row = page.locator(f"tr[data-project='{project.pk}']")
     expect(row.locator("[data-splits] .chip")).to_have_text(["train 3", "test 3"])
-    # The cell also holds the Split… button (issue 24 item 4).
+    # The cell also holds the Split… button.
     expect(page.locator(f"tr[data-project='{unsplit.pk}'] [data-splits] .muted")).to_have_text(
         "not split"
     )

@@ -40,7 +40,7 @@ def my_topics_world():
 
 
 def topic_cells(page):
-    # The topic's id (its title is shown beneath it: issue 24.9).
+    # The topic's id (its title is shown beneath it).
     return page.locator("table.topics tbody tr[data-assignment] td:first-child strong")
 
 

@@ -24,9 +24,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from playwright.sync_api import expect
 
-from corefapp.runtime.preflight import free_port
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.server import start_daphne
+from tests.ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 PROVIDER = REPO / "tools" / "oidc-provider"

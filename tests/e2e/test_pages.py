@@ -22,7 +22,7 @@ def test_an_annotator_signs_in_sees_their_topics_opens_one_and_signs_out(new_pag
     page.goto("/")
     expect(page).to_have_url(re.compile("/login"))
     page.get_by_label("Username").fill("ann")
-    # Issue 24.9: a wrong password is refused and the field cleared, the username kept.
+    # A wrong password is refused and the field cleared, the username kept.
     page.get_by_label("Password").fill("not-the-password")
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("alert")).to_be_visible()

@@ -1,5 +1,5 @@
 """While a backup is restored the workspace keeps the annotator's edit, says the server is
-restoring, and saves it by itself once the restore is done (issue 44, item 10). The test holds
+restoring, and saves it by itself once the restore is done. The test holds
 the restore's own lock (corefapp/restoring.py: what `manage.py restore` holds while it
 replaces the data), so the real server answers the real 503 "restoring"."""
 

@@ -1,5 +1,5 @@
 """The sign-in page waits and signs in again when the server's sign-in queue is full, and shows
-the annotator that it is retrying (issue 44.12).
+the annotator that it is retrying.
 
 The queue is full for real: a Daphne of its own with one place in its sign-in queue
 (SIGN_IN_QUEUE=1, as an operator would set it), and a sign-in that holds that place. Its last

@@ -115,7 +115,7 @@ def test_leaving_mentions_unlinked_needs_a_tick_then_the_next_topic_is_offered(n
     press(page, "Enter")
 
     banner = page.get_by_test_id("submitted-banner")
-    # Issue 24.9: a space between the topic and its project ("9002(SciCo demo)" before).
+    # A space between the topic and its project ("9002(SciCo demo)" before).
     expect(banner).to_contain_text("Next topic to do: chemu-later (Links)")
     page.screenshot(path=str(artifacts / "walk-next-topic-banner.png"))
     assert status_of(assignment) == "submitted"

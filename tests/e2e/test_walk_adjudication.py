@@ -1,4 +1,4 @@
-"""Issue 24, item 5: adjudication makes sense at every step, on the demo data the walk used.
+"""Adjudication makes sense at every step, on the demo data the walk used.
 
 The "SciCo agreement demo" (the two demo annotators' submitted files), topic 9002 (graph
 neural networks), seeded by consensus for a new adjudicator. Each case of the walk:
@@ -119,7 +119,7 @@ def test_adopting_a_mix_of_both_annotators_never_raises_the_counter_and_says_wha
 def test_an_admin_reads_the_history_of_the_adjudication_from_its_review(
     new_page, judged, artifacts
 ):
-    """Issue 24, item 9: an admin-visible timeline of an annotation, from the operation log."""
+    """An admin-visible timeline of an annotation, from the operation log."""
     assignment, annotation = judged
     cluster = annotation.clusters.order_by("id").first()
     annotation_operation_apply(
@@ -146,7 +146,7 @@ def test_an_admin_reads_the_history_of_the_adjudication_from_its_review(
 
 
 def test_an_annotator_flags_a_mention_and_the_adjudicator_sees_the_flag(new_page, artifacts):
-    """Issue 24, item 9: a flag with a short comment on one mention, for the adjudicator."""
+    """A flag with a short comment on one mention, for the adjudicator."""
     project = Project.objects.create(name="Flags", hierarchy=False, anaphora=True)
     topic = make_topic(project)
     annotators = [UserFactory(username=name) for name in DEMO_ANNOTATORS]

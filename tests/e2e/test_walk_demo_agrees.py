@@ -1,4 +1,4 @@
-"""Issue 24.3: the onboarding demo agrees with itself. Its guidelines do not ask for a
+"""The onboarding demo agrees with itself. Its guidelines do not ask for a
 hierarchy the tutorial's gold does not have, and metrics that gold cannot support (no edges)
 read "not scored", not 0.0 next to "the same as gold". Screenshot:
 test-artifacts/walk-demo-scored-passed.png."""

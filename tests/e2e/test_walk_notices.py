@@ -1,4 +1,4 @@
-"""Issue 24.8: messages do not bury the text. Four refusals at 1024x768 make one counted
+"""Messages do not bury the text. Four refusals at 1024x768 make one counted
 notice, not a pile; none covers the current mention; Escape closes them; the guided "Not
 done" notice goes once the right answer is applied; a refusal expires by itself.
 Screenshots in test-artifacts/walk-notices-*.png."""

@@ -1,4 +1,4 @@
-"""Issue 24.6 in the browser, as an annotator goes through the onboarding demo: a locked
+"""In the browser, as an annotator goes through the onboarding demo: a locked
 topic is refused through the API as when opened; undo in the guided tutorial leaves the
 tutorial's own starting cluster; the guided topic's attempt reads "Done", not "Scored"; the
 next topic follows the onboarding order (the tutorial, then the scored test, then the

@@ -1,4 +1,4 @@
-"""Issue 24.6 in the browser: practice is kept apart from real work. A topic made practice
+"""In the browser: practice is kept apart from real work. A topic made practice
 leaves the agreement report, the dataset statistics, exports and the release bundle (one gate,
 annotation/gates.py: practice_topic_ids). Screenshots in test-artifacts/walk-practice-*.png."""
 

@@ -1,4 +1,4 @@
-"""Issue 24.1: an admin sets the qualification rule on the Onboarding tab. The threshold is
+"""An admin sets the qualification rule on the Onboarding tab. The threshold is
 typed in percent (the scale the practice results show, "≥ 75.0"), a saved rule is confirmed
 on screen in the words annotators read, an edit of it holds, and a save that cannot work says
 why and changes nothing. Screenshots in test-artifacts/walk-rule-*.png."""

@@ -1,4 +1,4 @@
-"""Issue 24, items 4 and 9, the admin side in the browser, one server, one browser and (for the
+"""Releases and the admin's small fixes in the browser, one server, one browser and (for the
 release tests) one real Celery worker for the module:
 
 - the release bundle is built by the worker: the Datasets row shows the job waiting, its

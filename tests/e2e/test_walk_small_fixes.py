@@ -1,4 +1,4 @@
-"""Issue 24.9's small fixes in the browser, one server for all: a 200-character project name
+"""Small fixes in the browser, one server for all: a 200-character project name
 without spaces keeps the project list inside the screen; F2 rename stops at the label's limit
 and says in words why an empty name is not saved; a project that needs no qualification
 shows nobody "not qualified" in red. Screenshots in

@@ -1,4 +1,4 @@
-"""Issue 24, item 4: splits and releases from the Datasets page, with no manage.py: the split
+"""Splits and releases from the Datasets page, with no manage.py: the split
 dialog (shares, balance, seed, the balance figures; replacing a split asks first and a
 cancelled confirmation changes nothing) and the per-topic split box that says what it saved.
 The release, built by the worker, is in test_walk_release_admin.py (one worker there)."""

@@ -1,4 +1,4 @@
-"""Issue 24.2 in the browser: on a practice topic there is no Suggest (Shift+S says why), and
+"""In the browser: on a practice topic there is no Suggest (Shift+S says why), and
 an admin turns suggestions off for a project's real topics in its settings. Screenshots in
 test-artifacts/walk-suggest-*.png."""
 

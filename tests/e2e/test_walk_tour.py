@@ -1,4 +1,4 @@
-"""Issue 24, item 7: the guided tour describes this workspace (its panels and keys, not
+"""The guided tour describes this workspace (its panels and keys, not
 CoRefi's "+ at the bottom left", "black '?'" or "Reset button"), each step outlines the part
 it names, the tour takes the focus, Enter moves on, Escape closes it, and it breaks no rule
 of the Content-Security-Policy."""

@@ -1,4 +1,4 @@
-"""Issue 24.9's workspace and validation findings in the browser, one server and one browser
+"""Small workspace and validation fixes in the browser, one server and one browser
 for all (the package's fixtures):
 
 - the 11th cluster looks different from the 1st in the text, not only in the bank;

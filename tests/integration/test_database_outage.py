@@ -24,8 +24,8 @@ from django.conf import settings
 
 from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.postgres import EmbeddedPostgres
-from corefapp.runtime.preflight import free_port
 from tests.e2e.server import REPO, start_daphne
+from tests.ports import free_port
 from tests.services import _template_cluster, copy_template_cluster
 from tests.workers import LOGS
 

@@ -32,12 +32,12 @@ import pytest
 import websockets
 
 from corefapp.runtime import commands
-from corefapp.runtime.preflight import free_port
 from datasets.services.release_jobs import RELEASE_TASK
 from modelserve.services.runs import RUN_TASK
 from tests.integration import image_bases
 from tests.integration.docker_host import Containers, docker, docker_daemon, image_exists
 from tests.integration.stack import WebClient, wait_healthy
+from tests.ports import free_port
 from tests.services import start_services
 
 REPO = Path(__file__).resolve().parents[2]

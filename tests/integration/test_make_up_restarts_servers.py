@@ -24,7 +24,6 @@ import psutil
 import pytest
 
 from corefapp.runtime.defaults import var_dir
-from corefapp.runtime.preflight import free_port
 from tests.factories import wait_until
 from tests.integration.stack import (
     Launcher,
@@ -34,11 +33,12 @@ from tests.integration.stack import (
     wait_healthy,
     web_worker_pid,
 )
+from tests.ports import free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(540)]
 
 ANSWER_SECONDS = 2.0  # the issue's bound for every answer during an outage
-# From a kill -9 of the postmaster to the API answering again (issue 44, item 2): the launcher
+# From a kill -9 of the postmaster to the API answering again: the launcher
 # notices within its 0.2 s look, waits its 0.2 s first pause, PostgreSQL recovers (1-2 s) and
 # requests pause 1 s after an outage (corefapp/database_outage.py).
 POSTGRES_BACK_SECONDS = 5.0
@@ -87,7 +87,7 @@ def test_a_killed_model_worker_is_restarted_and_its_run_is_taken_over_and_comple
     # a CPU. A ChEMU demo topic does not do: while its mention tagger trains (every first
     # start) a chemu run only scores the existing pairs, about 0.2 s now that the worker
     # loads torch at start-up (it used to load it during its first run, which hid this).
-    # A real topic, too: suggestions are off on practice topics (issue 24).
+    # A real topic, too: suggestions are off on practice topics.
     topic = next(
         row["topic"]["id"]
         for row in mine

@@ -22,14 +22,14 @@ import pytest
 
 from corefapp.runtime.defaults import var_dir
 from corefapp.runtime.postgres import EmbeddedPostgres
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.supervisor import WatchedServer
 from tests.paths import REPO
+from tests.ports import free_port
 from tests.services import _template_cluster, copy_template_cluster
 
 pytestmark = pytest.mark.integration
 
-BACK_WITHIN = 5.0  # seconds from the kill to a working connection: issue 44, item 2
+BACK_WITHIN = 5.0  # seconds from the kill to a working connection
 
 # Starts PostgreSQL and never waits for a child. As a child subreaper it is handed the orphans
 # of what it starts, as PID 1 is, so the postmaster is its child however it was started

@@ -22,11 +22,11 @@ from django.db import connection
 
 from annotation.models import Annotation
 from corefapp.runtime.defaults import var_dir
-from corefapp.runtime.preflight import free_port
 from corefapp.runtime.redis_server import EmbeddedRedis
 from modelserve.models import SuggestionRun
 from tests.e2e.server import start_daphne
 from tests.factories import PASSWORD, UserFactory, assign, make_topic, mention_ids
+from tests.ports import free_port
 from tests.workers import LOGS
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

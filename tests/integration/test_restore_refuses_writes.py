@@ -1,4 +1,4 @@
-"""A restore loses no acknowledged write (issue 44, item 10): writing clients keep sending
+"""A restore loses no acknowledged write: writing clients keep sending
 edits through a real two-worker web server while `manage.py restore --replace` runs as its
 own process. Writes are refused with a JSON 503 "restoring" while the data is replaced, and
 every write acknowledged from the first refusal on is in the restored instance: the only

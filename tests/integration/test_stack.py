@@ -15,13 +15,13 @@ import psutil
 import pytest
 import websockets
 
-from corefapp.runtime.preflight import free_port
 from tests.integration.stack import (
     Launcher,
     postmaster_pid,
     running_process,
     wait_healthy,
 )
+from tests.ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 # The whole stack starts here (PostgreSQL, Redis, web, worker): minutes, not the run's 600 s.

@@ -1,4 +1,4 @@
-"""Mention boundaries corrected between the two steps (issue 27.2): brackets balanced, on the
+"""Mention boundaries corrected between the two steps (docs/mentions.md): brackets balanced, on the
 tagger's real errors seen on held-out ChEMU-Ref snippets."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The CRF's scores against brute force: every path of short sequences enumerated. The log
-partition has two ways to compute it (a parallel scan on a GPU, a loop on a CPU: issue 27.1's
+partition has two ways to compute it (a parallel scan on a GPU, a loop on a CPU, for
 faster epochs); both must give the same numbers and gradients, padding included."""
 
 from __future__ import annotations

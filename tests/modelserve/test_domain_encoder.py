@@ -1,4 +1,4 @@
-"""A domain encoder given by path (issue 27.2's third lever): the mention tagger trains on any
+"""A domain encoder given by path (docs/mentions.md, the levers): the mention tagger trains on any
 local Hugging Face checkpoint's vectors, saves the path, and loads it back with the tagger.
 Nothing is downloaded: the checkpoint here is a tiny random BERT made in the test (no
 chemistry encoder is packaged), with the packaged MiniLM's vocabulary."""

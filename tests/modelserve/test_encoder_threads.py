@@ -1,4 +1,4 @@
-"""One process's cached encoder serves several threads at once (issue 44, item 11): a model
+"""One process's cached encoder serves several threads at once: a model
 worker trains the mention tagger in a thread (frozen encoder vectors, sub-words counted without
 padding) while its suggestion runs embed mentions (padded batches) with the same tokenizer."""
 

@@ -1,5 +1,5 @@
 """In-app learning starts from the encoder folder a project chooses, by the training profile
-it chooses (issue 38.4): a Longformer, CDLM, SciBERT or CiteBERT folder the server allows
+it chooses (docs/learning.md): a Longformer, CDLM, SciBERT or CiteBERT folder the server allows
 instead of the packaged MiniLM, SciCo's `scico-b2` recipe instead of the default. A tiny
 random encoder stands for them here; the fine-tuning is seconds on the CPU."""
 

@@ -1,5 +1,5 @@
 """A link suggestion names mentions by index: the topic's, then the proposed ones. An index past
-both is refused where links are written (issue 30: such a link crashed the ChEMU writer)."""
+both is refused where links are written (such a link once crashed the ChEMU writer)."""
 
 import pytest
 

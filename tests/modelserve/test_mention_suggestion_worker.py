@@ -161,7 +161,7 @@ def test_the_model_worker_trains_the_tagger_in_the_background_and_serves_runs_me
     assert run.status == "succeeded", run.error
     assert training.status == "running"
     assert training.message
-    # ... and the workspace is told why no mentions come with the links (issue 27.1): the
+    # ... and the workspace is told why no mentions come with the links: the
     # run's message, as the topic's runs answer gives it to the interface
     client = APIClient()
     client.force_authenticate(UserFactory(is_staff=True))

@@ -1,9 +1,15 @@
 from modelserve.backends.lexical import (
-    acronym_match,
+    acronym_pairs,
     cluster_specificity,
     phrase_words,
     specificity_cue,
 )
+
+
+def acronym_match(first: list[str], second: list[str]) -> bool:
+    """Whether one mention is the other with a run of words written as their initials (the
+    product asks `acronym_pairs` about a whole topic's mentions at once)."""
+    return bool(acronym_pairs([first, second]))
 
 
 def words(text: str) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""An anaphora project's Models page scores the chemu backend on its gold links (issue 25.6):
+"""An anaphora project's Models page scores the chemu backend on its gold links (docs/models.md):
 a small real model trained on ChEMU-Ref snippets, the demo's gold, the report's ChEMU metrics."""
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ def test_raw_without_a_trained_tagger_says_how_to_train_one(models, tmp_path):
 def test_given_mentions_are_linked_alone_whether_the_models_folder_has_a_tagger_or_not(
     models_folders, tmp_path
 ):
-    """Issue 30: with a tagger in the models folder, the backend's proposed mentions made
+    """With a tagger in the models folder, the backend's proposed mentions made
     links to mentions the output does not have, and writing them crashed."""
     source = tmp_path / "in.jsonlines"
     given = given_lines(60, 66)  # snippets the link model was not trained on

@@ -1,16 +1,11 @@
-"""The question mode's ranking (modelserve/questions.py): pure arithmetic over scores."""
+"""The question mode's uncertainty (modelserve/questions.py): pure arithmetic over scores.
+The order of the questions is in the cases shared with Vitest (test_golden_ranking.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from modelserve.questions import (
-    Candidate,
-    binary_uncertainty,
-    entropy_bits,
-    rank,
-    uncertainty,
-)
+from modelserve.questions import binary_uncertainty, entropy_bits, uncertainty
 
 
 @pytest.mark.parametrize(
@@ -39,17 +34,6 @@ def test_a_sure_link_of_an_unsure_type_is_worth_asking():
     assert uncertainty("link", 0.5, split) == 1.0
     assert uncertainty("link", 1.0, sure) == 0.0
     assert uncertainty("link", 0.95, split) > uncertainty("membership", 0.95)
-
-
-def test_rank_puts_the_most_uncertain_first_and_breaks_ties_by_kind_then_score_then_id():
-    candidates = [
-        Candidate(suggestion=1, kind="link", score=0.5, uncertainty=0.9),
-        Candidate(suggestion=2, kind="membership", score=0.95, uncertainty=0.1),
-        Candidate(suggestion=3, kind="edge", score=0.4, uncertainty=0.9),
-        Candidate(suggestion=4, kind="membership", score=0.6, uncertainty=0.9),
-        Candidate(suggestion=5, kind="membership", score=0.4, uncertainty=0.9),
-    ]
-    assert [c.suggestion for c in rank(candidates)] == [5, 4, 3, 1, 2]
 
 
 def test_a_decoded_link_carries_the_models_type_distribution_for_its_question():

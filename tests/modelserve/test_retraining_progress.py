@@ -1,5 +1,5 @@
 """A cross-encoder project's retraining reports the fine-tuning's batches as the training's
-progress (what the Suggestions page shows, issue 25.3), and saves what the backend loads."""
+progress (what the Suggestions page shows), and saves what the backend loads."""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@ def test_finished_runs_are_never_sent_again():
 def test_a_suggestion_request_with_the_model_queue_down_answers_503_at_once_and_creates_nothing(
     settings,
 ):
-    from corefapp.runtime.preflight import free_port
+    from tests.ports import free_port
 
     topic = make_topic()
     user = UserFactory()

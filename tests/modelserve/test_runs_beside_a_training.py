@@ -1,4 +1,4 @@
-"""A training and 20 suggestion runs at once in one real model worker (issue 44, item 11): the
+"""A training and 20 suggestion runs at once in one real model worker: the
 worker trains the ChEMU mention tagger in a thread (encoding its snippets with the frozen
 MiniLM) while its main thread serves MiniLM runs with the same cached encoder. Every run
 succeeds, and so does the training (the fresh-clone CI once lost a run to the shared

@@ -1,4 +1,4 @@
-"""The `scico-b2` training profile (issue 38.4): SciCo's recipe exactly. 128 pairs per
+"""The `scico-b2` training profile (docs/models.md): SciCo's recipe exactly. 128 pairs per
 optimiser step by gradient accumulation on one device (the paper's 8 GPUs x 4 x 4), SciCo's
 single linear head, its threshold grid and criterion (tune_hp_multiclass.py, ported here), and
 fp32 inference. Tiny random encoders on a few pairs, on the CPU: seconds, never a real model."""

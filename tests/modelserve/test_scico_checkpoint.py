@@ -1,4 +1,4 @@
-"""SciCo's own PyTorch Lightning checkpoint loads by path (issue 38.4): a .ckpt built here in
+"""SciCo's own PyTorch Lightning checkpoint loads by path (docs/models.md): a .ckpt built here in
 that format from a tiny random model (its state_dict keys as SciCo's MulticlassCrossEncoder
 names them, `model.*` and `linear.*`) gives, through the cross-encoder backend, the pair
 probabilities SciCo's released module gives on the same pairs, in float32."""

@@ -1,4 +1,4 @@
-"""Issue 24.2: the model cannot pass a qualification test for an annotator. No suggestion run
+"""The model cannot pass a qualification test for an annotator. No suggestion run
 on a practice topic (for anyone), and a project setting turns suggestions off for its real
 topics too (to measure raw agreement). Refused with the reason; nothing is queued."""
 

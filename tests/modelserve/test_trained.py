@@ -125,7 +125,7 @@ def test_the_trained_backend_without_a_model_directory_says_how_to_get_one(tmp_p
 
 def test_the_trained_backend_decodes_as_scico_with_thresholds_tuned_for_that(trained):
     """Its pair model predicts SciCo's four classes, so it decodes as the cross-encoder does
-    (SciCo's released decoding, issue 25), with thresholds tuned on the held-out topics for
+    (SciCo's released decoding, docs/models.md), with thresholds tuned on the held-out topics for
     that decoding; `decoding: legacy` keeps the earlier one."""
     from modelserve.backends.decoding import decode_four_class
     from modelserve.backends.scico_decoding import decode

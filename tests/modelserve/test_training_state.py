@@ -1,4 +1,4 @@
-"""A run that could not propose mentions says why (issue 27.1: a first `make up` is usable at
+"""A run that could not propose mentions says why (a first `make up` is usable at
 once): the note follows the mention tagger's training as the model worker records it."""
 
 from __future__ import annotations

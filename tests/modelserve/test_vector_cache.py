@@ -1,4 +1,4 @@
-"""The frozen encoder's vectors kept on disk per document (issue 27): a document seen before
+"""The frozen encoder's vectors kept on disk per document (docs/mentions.md): a document seen before
 with the same encoder is read back, a changed one is encoded again, another encoder never
 reads them. The real packaged MiniLM encodes; the spy only counts what it is asked."""
 

@@ -1,4 +1,4 @@
-"""Every practice attempt of a project as CSV (issue 24.9), written from real submissions:
+"""Every practice attempt of a project as CSV, written from real submissions:
 one row per attempt, the scores the Onboarding tab shows, read back with the csv module."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The agreement report from stored per-pair counts (issue 26.9): the same numbers as the
-from-scratch computation, never a stale row, rows stored after commit on submit."""
+"""The agreement report from stored per-pair counts (docs/agreement-store.md): the same numbers as
+the from-scratch computation, never a stale row, rows stored after commit on submit."""
 
 import random
 
@@ -18,9 +18,9 @@ from bench.scoring.generate import generate
 from corefscore.formats import read
 from reporting.models import AgreementPair
 from reporting.selectors.agreement import agreement_csv, project_agreement
-from reporting.selectors.agreement_scratch import project_agreement_scratch
 from tests.factories import ProjectFactory, UserFactory
 from tests.paths import DEMO
+from tests.reporting.agreement_scratch import project_agreement_scratch
 from tests.reporting.test_agreement_db import load
 
 pytestmark = pytest.mark.django_db

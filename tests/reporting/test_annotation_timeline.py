@@ -1,4 +1,4 @@
-"""An annotation's history for admins (issue 24, item 9): who did what, when, from the log."""
+"""An annotation's history for admins (docs/annotation-history.md): who did what, when."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The diagnosis of disagreement on a topic (issue 26.5), through the API: the mentions whose
+"""The diagnosis of disagreement on a topic (docs/diagnosis.md), through the API: the mentions whose
 cluster differs, checked against the annotators' own files; gold the same way; CSV; refusals."""
 
 from __future__ import annotations

@@ -181,8 +181,8 @@ def test_agreement_with_adjudicated_gold_in_submission_order(setup):
 
 
 def test_the_gold_scores_are_read_from_the_stored_agreement_rows(setup):
-    """The gold series reads the agreement report's stored (gold, work) rows (issue 26.9:
-    scored once, not on every view): the first view stores what it did not find, and a stored
+    """The gold series reads the agreement report's stored (gold, work) rows (scored
+    once, not on every view): the first view stores what it did not find, and a stored
     row is what the page shows (here one made wrong on purpose: the first topic's row given
     the second's counts)."""
     project, topic, second = adjudicated(setup)

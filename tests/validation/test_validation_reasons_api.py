@@ -1,5 +1,5 @@
 """A validation project's reasons are edited through the project API (the project form), not
-only in Django's admin (issue 24.9): saved and read back; bad ones refused in words with
+only in Django's admin: saved and read back; bad ones refused in words with
 nothing written; a key that rejections already give cannot be removed, its label can change.
 The report's Topics column counts submitted topics."""
 

@@ -139,7 +139,7 @@ def validation_measures(project: Project) -> dict[str, Any]:
             {
                 "validator": user,
                 # submitted topics, like every other count of the report (the assigned ones
-                # are the progress page's): the walk of issue 24 read assigned ones here
+                # are the progress page's): a reader took assigned ones here for submitted
                 "topics": sum(status == Assignment.Status.SUBMITTED for *_, status in rows),
                 "decided": n,
                 "accepted": accepted,

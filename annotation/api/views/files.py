@@ -28,7 +28,7 @@ from foundation.api.permissions import AdminView
 class ImportRequest(serializers.Serializer):
     file = serializers.FileField(
         help_text="the file; for brat (or a folder of CoRefi files) a .zip of the folder",
-        # In the admin's words: the page shows these, not "Invalid input." (issue 24.9).
+        # In the admin's words: the page shows these, not "Invalid input.".
         error_messages={
             "empty": "The file is empty: there is nothing to import.",
             "required": "Choose a file to import.",

@@ -3,7 +3,7 @@
 A cluster is labelled with its first mention's text when it is made (assign, split, the
 adjudication seed). When a move takes that mention out and leaves others behind, the label
 would name a mention the cluster no longer holds: after a few adoptions in the adjudication
-workspace the bank read like the wrong clusters (issue 24, item 5). So the cluster then takes
+workspace the bank read like the wrong clusters. So the cluster then takes
 the text of its first remaining member, in the same operation (one undo puts both back). A
 label that is no leaving mention's text (one an annotator typed), or that another remaining
 member still carries, stays.

@@ -7,7 +7,7 @@
 
 import type { Effect } from "../api/types";
 import { LINK_TYPES } from "../api/types";
-import { type AnnotationState, type Link, makeMention, sameSpans } from "./state";
+import { type AnnotationState, type Link, makeMention, sameSpans, type Validation } from "./state";
 
 export class CorruptEffects extends Error {
   constructor(
@@ -97,6 +97,28 @@ function applyOne(state: AnnotationState, effect: Effect): void {
   const handler = (HANDLERS as Record<string, Handler<Effect["e"]> | undefined>)[effect.e];
   need(handler !== undefined, effect, "unknown effect");
   handler(state, effect as never);
+}
+
+/** A validation from an effect (null: none), or a TypeError (a malformed effect) as Python's
+ * `_validation` refuses one: a known decision, a text note, and a reason with a rejection only. */
+function asValidation(value: unknown): Validation | null {
+  if (value === null) return null;
+  const v = value as Record<string, unknown>;
+  const decision = v.decision;
+  const known = decision === "accepted" || decision === "rejected";
+  if (!known || typeof v.note !== "string" || !("reason" in v)) {
+    throw new TypeError(`not a validation: ${JSON.stringify(value)}`);
+  }
+  if ((decision === "rejected") !== (typeof v.reason === "string")) {
+    const why = "a rejection, and only a rejection, has a reason";
+    throw new TypeError(`${why}: ${JSON.stringify(value)}`);
+  }
+  return { decision, reason: v.reason as string | null, note: v.note };
+}
+
+function sameValidation(a: Validation | null, b: Validation | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.decision === b.decision && a.reason === b.reason && a.note === b.note;
 }
 
 function asLink(e: { type: Link["type"]; anaphor: number; antecedent: number }): Link {
@@ -251,10 +273,16 @@ const HANDLERS: Handlers = {
     if (e.new === null) state.decisions.delete(e.suggestion);
     else state.decisions.set(e.suggestion, e.new);
   },
-  // Validation decisions live in the validation workspace (src/validation/), which applies
-  // them itself; the clustering workspace has nothing to show of them.
+  // The validation page keeps its own copy of the decisions (src/validation/decisions.ts);
+  // the state still checks and records them as Python's does, so a stale one is refused here too.
   validation_set(state, e) {
     checkFields(e, ["mention", "old", "new"]);
     need(state.mentions.has(e.mention), e, "no such mention");
+    const old = asValidation(e.old);
+    need(sameValidation(state.validations.get(e.mention) ?? null, old), e, "validation differs");
+    state.setValidation(e.mention, asValidation(e.new));
   },
 };
+
+/** Every kind of effect there is (the golden cases of fixtures/golden/twins/ cover each one). */
+export const EFFECT_KINDS = Object.keys(HANDLERS) as Effect["e"][];

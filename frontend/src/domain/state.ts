@@ -7,6 +7,7 @@
 
 import { markRaw } from "vue";
 import type { AnnotationPayload, Decision, Id, LinkType, Span } from "../api/types";
+import type { components } from "../api/schema";
 
 export interface Mention {
   readonly id: Id;
@@ -24,6 +25,9 @@ export interface Cluster {
   /** attribute name -> value, among the project's attributes */
   attributes: Map<string, string>;
 }
+
+/** A validator's decision on one mention: accepted, or rejected with a reason's key. */
+export type Validation = components["schemas"]["ValidationDecisionPayload"];
 
 export interface Link {
   readonly type: LinkType;
@@ -106,6 +110,8 @@ export interface StateInit {
   edges?: Iterable<readonly [Id, Id]>;
   links?: Iterable<Link>;
   decisions?: Iterable<[Id, Decision]>;
+  /** mention id -> validation (the clustering payload has none: the validation page shows them) */
+  validations?: Iterable<[Id, Validation]>;
   /** What annotators wrote on links: only the links that carry a note or an attribute. */
   linkDetails?: Iterable<Link & { note: string; attributes: Record<string, string> }>;
 }
@@ -120,6 +126,8 @@ export class AnnotationState {
   edges: Map<string, readonly [Id, Id]>;
   links: Map<string, Link>;
   decisions: Map<Id, Decision>;
+  /** mention id -> the validator's decision */
+  validations: Map<Id, Validation>;
   /** linkKey -> note, for the links that have one */
   linkNotes: Map<string, string>;
   /** linkKey -> (attribute name -> value), for the links that have any */
@@ -163,6 +171,7 @@ export class AnnotationState {
     for (const id of this.mentions.keys()) this.mentionLinks.set(id, new Set());
     for (const link of init.links ?? []) this.addLink(link);
     this.decisions = new Map(init.decisions ?? []);
+    this.validations = new Map(init.validations ?? []);
     this.linkNotes = new Map();
     this.linkAttributes = new Map();
     for (const details of init.linkDetails ?? []) {
@@ -213,8 +222,13 @@ export class AnnotationState {
         .sort((a, b) => a.id - b.id)
         .map((c) => [c.id, c.label, c.note, [...c.members].sort((x, y) => x - y)]),
       edges: [...this.edges.values()].map((e) => [...e]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!),
-      links: [...this.links.values()].map((l) => [l.type, l.anaphor, l.antecedent]).sort(),
+      links: [...this.links.values()]
+        .map((l) => [l.type, l.anaphor, l.antecedent])
+        .sort(compareRows),
       decisions: [...this.decisions.entries()].sort(byId),
+      validations: [...this.validations.entries()]
+        .sort(byId)
+        .map(([id, v]) => [id, v.decision, v.reason, v.note]),
       link_notes: [...this.linkNotes.entries()].map(([key, note]) => [...splitKey(key), note]).sort(compareRows),
       link_attributes: [...this.linkAttributes.entries()]
         .flatMap(([key, values]) => [...values.entries()].map(([name, value]) => [...splitKey(key), name, value]))
@@ -295,6 +309,11 @@ export class AnnotationState {
     const values = this.clusters.get(cluster)!.attributes;
     if (value === null) values.delete(name);
     else values.set(name, value);
+  }
+
+  setValidation(mention: Id, validation: Validation | null): void {
+    if (validation === null) this.validations.delete(mention);
+    else this.validations.set(mention, validation);
   }
 
   /** Add a mention or replace one (new spans, new rejected flag). */

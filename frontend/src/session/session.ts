@@ -24,7 +24,7 @@ export interface SignInRetry {
 }
 
 // A flood of sign-ins empties the server's queue of 32 in a few seconds (one PBKDF2 check at
-// a time); six tries five seconds apart outlast any flood we measured (issue 44.12), and then
+// a time); six tries five seconds apart outlast any flood we measured, and then
 // the page says so rather than waiting on.
 export const SIGN_IN_ATTEMPTS = 6;
 const LONGEST_WAIT_SECONDS = 30;

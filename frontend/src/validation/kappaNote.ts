@@ -2,7 +2,7 @@
 // whose kappa is near zero. Kappa = (p_o - p_e) / (1 - p_e) removes the agreement expected by
 // chance (p_e) from the observed one (p_o); when nearly every mention is accepted, p_e is
 // itself close to 1, so a handful of differing rejections decides kappa (the "kappa paradox"
-// of rare categories). The walk of issue 24 read -0.03 beside 91.8 % and asked why.
+// of rare categories). A reader saw -0.03 beside 91.8 % and asked why.
 
 export interface PairAgreement {
   validators: readonly string[];

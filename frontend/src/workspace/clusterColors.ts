@@ -3,7 +3,7 @@
 // clusters outnumber it, a second cue that shows in the text as well as in the bank: the fill
 // (plain, hatched one way, hatched the other way, dotted) with the underline's pattern (solid,
 // dashed, dotted, double). A 2 px underline's pattern alone is hard to tell at reading
-// distance (the walk of issue 24 saw the 11th cluster as the 1st); a hatched highlight is not.
+// distance (a reader took the 11th cluster for the 1st); a hatched highlight is not.
 //
 // Each cluster takes the lowest slot free when it first shows, so the clusters on the screen
 // use the palette's first colours and never two the same colour with the same pattern while

@@ -14,6 +14,9 @@ export type Question =
   | { kind: "edge"; suggestion: Id; score: number; uncertainty: number; item: EdgeItem; parent: Id; child: Id }
   | { kind: "link"; suggestion: Id; score: number; uncertainty: number; item: LinkItem; ends: LinkEnds };
 
+/** What the order of the questions reads. */
+export type Ranked = Pick<Question, "kind" | "suggestion" | "score" | "uncertainty">;
+
 const KIND_ORDER: Record<Question["kind"], number> = { membership: 0, edge: 1, link: 2 };
 
 /** Which parts of the annotation the project has (questions of the others are not asked). */
@@ -45,8 +48,17 @@ export function openQuestions(index: SuggestionIndex, source: MappingSource, sco
       out.push({ kind: "link", suggestion: item.suggestion, score: item.score, uncertainty: item.uncertainty, item, ends: linkEnds(item)! });
     }
   }
-  return out.sort(
-    (a, b) => b.uncertainty - a.uncertainty || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.score - b.score || a.suggestion - b.suggestion,
+  return out.sort(compareQuestions);
+}
+
+/** The order of modelserve/questions.py's rank(): most uncertain first; ties by kind, then the
+ * lower score, then the suggestion id. */
+export function compareQuestions(a: Ranked, b: Ranked): number {
+  return (
+    b.uncertainty - a.uncertainty ||
+    KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+    a.score - b.score ||
+    a.suggestion - b.suggestion
   );
 }
 

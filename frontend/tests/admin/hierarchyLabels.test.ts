@@ -1,5 +1,5 @@
 // The hierarchy F1 named after SciCo is its released closure count; the raw edges count is
-// never called SciCo's (issue 38.1): the agreement page, annotator-vs-gold and onboarding.
+// never called SciCo's: the agreement page, annotator-vs-gold and onboarding.
 import { describe, expect, it } from "vitest";
 import { metricInfo } from "../../src/admin/agreement/metrics";
 import { vsGoldLabel } from "../../src/admin/agreement/vsGold";

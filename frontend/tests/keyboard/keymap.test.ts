@@ -105,7 +105,7 @@ describe("the keymap", () => {
     expect(lookup(KEYMAP, "picker", "Enter", ANAPHORA)).toBeUndefined();
   });
 
-  it("finds in text with Ctrl+F in every project; Enter, Shift+Enter and Escape move and close it (issue 24.9)", () => {
+  it("finds in text with Ctrl+F in every project; Enter, Shift+Enter and Escape move and close it", () => {
     expect(keyString(key("f", { code: "KeyF", ctrlKey: true }))).toBe("Ctrl+F");
     expect(keyString(key("Enter", { code: "Enter", shiftKey: true }))).toBe("Shift+Enter");
     for (const schemes of [HIERARCHY, ANAPHORA]) {

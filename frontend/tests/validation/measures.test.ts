@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // The validation section labels each hourly rate: per active hour (ours, pauses capped) and
-// per elapsed hour (WEC's "valid mentions per hour"), side by side (issue 38.5).
+// per elapsed hour (WEC's "valid mentions per hour"), side by side.
 import { mount } from "@vue/test-utils";
 import { describe, expect, it } from "vitest";
 import type { components } from "../../src/api/schema";

@@ -1,4 +1,4 @@
-"""95% bootstrap confidence intervals over topics for the IAA aggregates (issue 26.4).
+"""95% bootstrap confidence intervals over topics for the IAA aggregates (docs/scoring.md).
 
 Topics are the sampling unit (a report over 40 topics has wide intervals; pairs of
 annotators within a topic are not independent). One resample draws as many topics as were
@@ -145,7 +145,7 @@ def intervals_of_sums(
 
 
 def f1_intervals(per_topic: Mapping[str, Sequence[Any]], seed: int = SEED) -> dict[str, Interval]:
-    """A system's scores against gold (issue 26.4, "every model score"): for each metric, the
+    """A system's scores against gold (every model score gets an interval): for each metric, the
     95% interval of its micro F1 over resampled topics. ``per_topic[metric]``: one
     ``(p_num, p_den, r_num, r_den)`` per topic, in the same topic order for every metric;
     ``conll`` is added when MUC, B3 and CEAF-e are all there."""

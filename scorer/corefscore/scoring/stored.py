@@ -1,4 +1,4 @@
-"""Per-pair counts as stored rows, and the reports rebuilt from them (issue 26.9).
+"""Per-pair counts as stored rows, and the reports rebuilt from them (docs/agreement-store.md).
 
 The agreement report scores every pair of annotators on every topic, and every annotator
 against gold. What one (key, response) pair of annotations gives is a pure function of the

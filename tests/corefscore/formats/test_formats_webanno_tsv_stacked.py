@@ -1,4 +1,4 @@
-"""Stacked chains in WebAnno TSV 3 (issue 38, item 6): a span that is a link of two chains is
+"""Stacked chains in WebAnno TSV 3: a span that is a link of two chains is
 two mentions on the same span, one in each chain's cluster, and is written back stacked.
 
 Read from a document of our own (fixtures/formats/inception/stacked_chains.tsv: "his" is a

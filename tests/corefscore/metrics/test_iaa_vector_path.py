@@ -1,6 +1,6 @@
 """The IAA aggregation's numpy path (metrics with a vector form, when intervals are asked
 for) gives the scalar path's floats exactly: per pair and topic, AVG, MAX, the micro scores
-and MAX-macro (issue 26.9: the stored report must equal the from-scratch one)."""
+and MAX-macro (the stored report must equal the from-scratch one)."""
 
 import random
 from dataclasses import replace

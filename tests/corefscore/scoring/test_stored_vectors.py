@@ -1,6 +1,7 @@
-"""The stored report reads the metrics' counts straight from the records' JSON (issue 26.9):
-the columns it takes are each metric's own `vector` of the decoded record, and aggregating
-from them gives what aggregating the decoded records gives, intervals included."""
+"""The stored report reads the metrics' counts straight from the records' JSON
+(docs/agreement-store.md): the columns it takes are each metric's own `vector` of the decoded
+record, and aggregating from them gives what aggregating the decoded records gives, intervals
+included."""
 
 import random
 

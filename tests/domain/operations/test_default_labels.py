@@ -1,4 +1,4 @@
-"""A cluster's default label follows its members (issue 24, item 5: after a few moves in the
+"""A cluster's default label follows its members (after a few moves in the
 adjudication workspace the bank's labels named mentions the clusters no longer held)."""
 
 from .factories import Session, topic

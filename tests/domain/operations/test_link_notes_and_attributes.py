@@ -3,8 +3,7 @@ through the operations that remove a link or delete a cluster."""
 
 import pytest
 
-from annotation.domain.effects import apply_effects, link_removed
-from annotation.domain.errors import CorruptEffects, InvalidOperation, NoChange, NotFound
+from annotation.domain.errors import InvalidOperation, NoChange, NotFound
 from annotation.domain.state import Link
 
 from .factories import Session, topic
@@ -98,13 +97,6 @@ def test_rejecting_a_mention_keeps_its_link_s_note_for_undo():
     assert session.state.link_notes == {}
     session.undo()
     assert session.state.link_notes == {KEY: "why"}
-
-
-def test_a_link_with_a_note_cannot_be_removed_by_a_bare_effect():
-    session = linked()
-    session.do({"op": "set_link_note", **LINK, "note": "why"})
-    with pytest.raises(CorruptEffects, match="still has a note"):
-        apply_effects(session.state, [link_removed(KEY)])
 
 
 def test_a_cluster_attribute_is_set_and_refused_in_the_annotator_s_words():

@@ -1,4 +1,4 @@
-"""The diagnosis of disagreement (issue 26.5): pure diff of annotations of one topic."""
+"""The diagnosis of disagreement (docs/diagnosis.md): pure diff of annotations of one topic."""
 
 import pytest
 from hypothesis import given

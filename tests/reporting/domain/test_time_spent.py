@@ -49,14 +49,14 @@ def test_each_logged_operation_has_a_kind(name, payload, kind, expected):
 
 def test_a_decision_takes_the_gap_since_the_previous_one_in_the_same_topic():
     events = [
-        # ann, topic session 1: assign at 0 (first: no time), merge 8 s later, link 5 s later,
-        # then lunch (an hour: over the cap, excluded), then an assign 4 s after coming back
+        # ann, the topic's 1st session: assign at 0 (first: no time), merge 8 s later, link 5 s
+        # later, then lunch (an hour: over the cap, excluded), then an assign 4 s after coming back
         LoggedEvent("ann", 1, at(0), "assign"),
         LoggedEvent("ann", 1, at(8), "merge"),
         LoggedEvent("ann", 1, at(13), "link"),
         LoggedEvent("ann", 1, at(3613), "assign"),
         LoggedEvent("ann", 1, at(3617), "assign"),
-        # ann, topic session 2, interleaved in time with session 1: its own first event
+        # ann, the topic's second session, interleaved in time with the first: its own first event
         LoggedEvent("ann", 2, at(10), "merge"),
         LoggedEvent("ann", 2, at(12), "merge"),
         # bob in the same topic: never mixed with ann's events
@@ -68,8 +68,8 @@ def test_a_decision_takes_the_gap_since_the_previous_one_in_the_same_topic():
     assert times["ann"]["assign"] == [4.0]
     assert sorted(times["ann"]["merge"]) == [2.0, 8.0]
     assert times["ann"]["link"] == [5.0]
-    assert summary["assign"].excluded == 2  # the first of session 1, the one after lunch
-    assert summary["merge"].excluded == 1  # the first of session 2
+    assert summary["assign"].excluded == 2  # the first of the first session, the one after lunch
+    assert summary["merge"].excluded == 1  # the first of the second session
     assert (summary["merge"].count, summary["merge"].median_seconds) == (2, 5.0)
     assert summary["merge"].total_seconds == 10.0
     assert summary["split"].count == 0

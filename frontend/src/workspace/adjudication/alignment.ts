@@ -25,7 +25,7 @@ export function phi4(common: number, a: number, b: number): number {
  *
  * Not the matching of the largest total (CEAF-e's): that one trades a strong pair for two weak
  * ones, so an edit elsewhere could move an annotator's large cluster onto a one-mention
- * cluster it barely touches. On the demo (issue 24, item 5), moving "edge-conditioned message
+ * cluster it barely touches. On the demo, moving "edge-conditioned message
  * passing network" into "message passing framework", as annotator 1 had it, realigned
  * annotator 2's four-mention "message passing framework" cluster ({framework, scheme, MPNN,
  * sampling-based aggregation}, phi4 0.75 with it) to the one-mention "sampling-based

@@ -173,7 +173,7 @@ export function createAdjudicationStore(deps: AdjudicationDeps) {
           return;
         }
         // Say "as they have it" only when it is so now: the alignment is rebuilt after the
-        // change, and an annotator's cluster may line up with another of ours (issue 24, item 5).
+        // change, and an annotator's cluster may line up with another of ours.
         if (agreesNow(key, annotator.index)) {
           notices.status(`Adopted ${annotator.annotator}'s decision: ${result.what}. N: next disagreement.`);
         } else {

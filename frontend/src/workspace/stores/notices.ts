@@ -2,7 +2,7 @@
 // e.g. "Saved") and `alert` (a refusal, a conflict, lost connection), rendered in
 // role=status / role=alert regions.
 //
-// Notices must not bury the text (issue 24.8): a status goes after a few seconds, an alert
+// Notices must not bury the text: a status goes after a few seconds, an alert
 // after a little longer unless it is sticky (a conflict, a locked topic: the user must read
 // it), the same alert again is counted rather than stacked, at most `maxAlerts` show, Escape
 // clears them all (clear), and a refusal goes once a later edit is applied (clearTag).

@@ -70,7 +70,7 @@ describe("alignClusters", () => {
     expect([...aligned.entries()]).toEqual([[0, 100]]);
   });
 
-  it("keeps annotator 2's message-passing cluster on the demo after annotator 1's move (issue 24, item 5)", () => {
+  it("keeps annotator 2's message-passing cluster on the demo after annotator 1's move", () => {
     // Topic 9002 of the agreement demo, after adopting annotator 1's "edge-conditioned MPN"
     // into "message passing framework": mentions 1-3 framework, scheme, MPNN; 4 edge-conditioned
     // MPN; 5 sampling-based aggregation. Annotator 2: {1,2,3,5} and {4}.

@@ -43,12 +43,6 @@ describe("buildAdjudication", () => {
     version("carol", [[1, 2], [3, 4, 5], [6]]),
   ];
 
-  it("counts for each adjudicated cluster the annotators who have exactly it", () => {
-    const model = buildAdjudication(adjudicated([[1, 2, 3], [4, 5], [6]]), versions, documentIndex);
-
-    expect(Object.fromEntries(model.clusterSupport)).toEqual({ 50: 2, 51: 2, 52: 3 });
-  });
-
   it("lists the mention placed differently, with each annotator's decision", () => {
     const model = buildAdjudication(adjudicated([[1, 2, 3], [4, 5], [6]]), versions, documentIndex);
 

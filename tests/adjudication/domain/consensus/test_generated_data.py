@@ -9,14 +9,14 @@ import random
 import pytest
 
 from adjudication.domain.consensus import consensus
-from adjudication.domain.consensus_simulation import (
+from corefscore.scoring.api import score_scico
+from tests.adjudication.consensus_simulation import (
     Perturbation,
     consensus_topic,
     hidden_gold,
     perturbed,
     version_topic,
 )
-from corefscore.scoring.api import score_scico
 
 TOKENS = [100, 100, 100, 100]
 

@@ -155,7 +155,7 @@ def test_an_edge_between_clusters_that_most_annotators_drew_slightly_differently
 
 
 def test_an_annotator_who_split_the_majoritys_cluster_votes_once_for_its_label():
-    # Found by the property above (issue 24's first-member labels): the minority's two pieces
+    # Found by the property above (the first-member labels): the minority's two pieces
     # {m0} and {m2} both named the majority's cluster {m0, m2, m4} and tied its label "a" 2-2.
     m0, m2, m4 = (0, ((0, 0),)), (0, ((2, 2),)), (0, ((4, 4),))
     majority = Version(

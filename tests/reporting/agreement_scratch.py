@@ -1,8 +1,10 @@
 """The agreement report computed from scratch on every call: every pair of submitted
-annotations read from the database and scored again (the report before issue 26.9).
+annotations read from the database and scored again (the report before the per-pair counts
+were stored).
 
-Kept as the reference the stored path (selectors/agreement.py) is tested against, to the
-last digit, and as the bench's baseline; no view calls it.
+Kept under tests/ as the reference the stored path (reporting/selectors/agreement.py) is
+tested against, to the last digit, and as the bench's baseline (bench/agreement_db.py); the
+product never calls it.
 """
 
 from __future__ import annotations
