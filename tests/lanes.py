@@ -63,7 +63,7 @@ SLOW = {
     # 186 cases of generated requests against every operation and role: 72 s of CPU, 6.5 min
     # at load 10, more than half of what tests/annotation costs; the API's net for 500s,
     # which make test runs, while the API's own tests stay in the fast lane.
-    "tests/annotation/test_api_fuzz.py",
+    "tests/annotation/api/test_api_fuzz.py",
 }
 FAST = "not e2e and not integration and not training and not slow and not bench"
 # `make test` runs three pytest processes (pytest-xdist, one module at a time each, in the

@@ -27,7 +27,7 @@ from rest_framework.test import APIClient
 
 from annotation.infra import state_cache
 from annotation.services.operations import annotation_operation_apply
-from tests.annotation.test_api_schema import COMMITTED_SCHEMA
+from tests.annotation.api.test_api_schema import COMMITTED_SCHEMA
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from annotation.api.serializers.operations import EDIT_SHAPES, SHAPES
 from annotation.domain.operations import EDIT_OPERATIONS, OPERATIONS
-from tests.annotation.test_api_schema import COMMITTED_SCHEMA
+from tests.annotation.api.test_api_schema import COMMITTED_SCHEMA
 from tests.factories import UserFactory, assign, make_topic
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from foundation.api.errors import STATUS_BY_ERROR
 from foundation.api.schema import status_in_schema
-from tests.annotation.test_api_schema import generated_schema, operations
+from tests.annotation.api.test_api_schema import generated_schema, operations
 from tests.error_contract import undeclared
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 

@@ -268,7 +268,7 @@ def test_text_postgresql_cannot_store_is_refused_where_it_gave_500s(workspace, k
     """PostgreSQL cannot store U+0000 or a lone surrogate in text or jsonb, and a refusal that
     echoed a surrogate could not be encoded: each of these was once a 500. Every body is
     checked once, in the parser; the message says where, not what (the sweep over the whole
-    schema is tests/annotation/test_api_unstorable_text.py)."""
+    schema is tests/annotation/api/test_api_unstorable_text.py)."""
     client, topic, annotation = workspace
     bad, words = UNSTORABLE[kind]
     cluster = new_cluster(client, topic, annotation)

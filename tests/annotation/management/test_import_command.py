@@ -11,7 +11,7 @@ from tests.factories import ProjectFactory
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 from tests.paths import (
     CHEMU_TRAIN,
     DEMO,

@@ -16,7 +16,7 @@ from tests.factories import ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 from tests.paths import DEMO
 from tests.paths import SHARED_DATA as DATA
 

@@ -27,7 +27,7 @@ from tests.factories import ProjectFactory
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 from tests.formats import scico_line
 from tests.paths import DEMO
 from tests.paths import SHARED_DATA as CORPUS_DIR
@@ -116,7 +116,7 @@ def test_every_corefi_example_imports_from_the_folder():
 
     assert len(result.topics) == 12
     assert result.skipped == []
-    # (the annotation-mode files' seeds: tests/annotation/test_corefi_seed.py)
+    # (the annotation-mode files' seeds: tests/annotation/services/imports/test_corefi_seed.py)
     assert [w for w in map(str, result.warnings) if "(a seed), not as gold" not in w] == []
     assert Topic.objects.filter(project=project).count() == 12
 

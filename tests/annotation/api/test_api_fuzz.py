@@ -23,7 +23,7 @@ from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
 
 from annotation.infra import state_cache
-from tests.annotation.test_api_schema import COMMITTED_SCHEMA
+from tests.annotation.api.test_api_schema import COMMITTED_SCHEMA
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
