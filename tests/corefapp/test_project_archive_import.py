@@ -21,7 +21,7 @@ from annotation.services.operations import annotation_operation_apply
 from reporting.models import SuggestionShown
 from tests.corefapp.test_project_archive_refusals import rows_everywhere
 from tests.factories import ProjectFactory, UserFactory, make_topic, mention_ids
-from tests.modelserve.test_suggestions_payload import finished_run
+from tests.modelserve.api.test_suggestions_payload import finished_run
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from datasets.services.release_jobs import release_job_run
 from datasets.services.release_storage import dataset_release_store
 
 # The task body closes stale connections and beats from a thread of its own, as in the worker:
-# committed rows, as the model runs' tests (tests/modelserve/test_run_takeover.py).
+# committed rows, as the model runs' tests (tests/modelserve/services/test_run_takeover.py).
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.project(name="release jobs", hierarchy=True),

@@ -23,7 +23,7 @@ from tests.factories import (
     mention_ids,
     wait_until,
 )
-from tests.modelserve.test_suggestions_payload import finished_run
+from tests.modelserve.api.test_suggestions_payload import finished_run
 from tests.reporting.test_time_report import annotate
 
 

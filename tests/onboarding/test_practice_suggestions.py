@@ -10,7 +10,7 @@ from annotation.models import Annotation, Project, Topic
 from annotation.services.imports.topics import topics_import
 from onboarding.services.practice import practice_mark
 from tests.factories import UserFactory, assign, make_topic, mention_ids, signed_in
-from tests.modelserve.test_suggestions_payload import finished_run
+from tests.modelserve.api.test_suggestions_payload import finished_run
 from tests.onboarding.conftest import TUTORIAL
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Models scored on a project's gold (the admin Models page, docs/models.md): the service, its
 scores against the agreement report's, the API and its refusals, and the CSV. The worker's
-side runs in this process here; tests/modelserve/test_model_evaluation_worker.py sends one
+side runs in this process here; tests/modelserve/services/test_model_evaluation_worker.py sends one
 through Redis to a real Celery model worker."""
 
 from __future__ import annotations

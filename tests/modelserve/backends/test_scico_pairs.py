@@ -11,8 +11,8 @@ import torch
 from transformers import AutoTokenizer
 
 from modelserve.backends.cross_encoder import CrossEncoderBackend
+from tests.modelserve.backends.test_cross_encoder import PERMUTED, tiny_checkpoint
 from tests.modelserve.scico_topics import build_topic
-from tests.modelserve.test_cross_encoder import PERMUTED, tiny_checkpoint
 
 
 def scico_inputs(topic, tokenizer, sep, cdlm=False):

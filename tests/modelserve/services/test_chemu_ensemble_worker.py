@@ -17,8 +17,8 @@ from modelserve.services.runs import suggestion_run_request
 from modelserve.services.settings import suggestion_settings_set
 from tests.e2e.data import topic_from_data
 from tests.factories import ProjectFactory, UserFactory
-from tests.modelserve.test_chemu_ensemble import tiny_tagger
-from tests.modelserve.test_mention_suggestion_worker import half_annotated_snippet
+from tests.modelserve.backends.test_chemu_ensemble import tiny_tagger
+from tests.modelserve.services.test_mention_suggestion_worker import half_annotated_snippet
 from tests.paths import CHEMU_TRAIN
 from tests.workers import start_worker, wait_for
 

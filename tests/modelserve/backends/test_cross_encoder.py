@@ -151,8 +151,8 @@ def test_a_checkpoint_without_mention_markers_is_refused(tmp_path):
 
 
 def test_suggestions_are_scicos_released_decoding_of_the_pair_probabilities(tmp_path):
+    from tests.modelserve.backends.test_scico_decoding import as_rows
     from tests.modelserve.scico_reference import multiclass_inference
-    from tests.modelserve.test_scico_decoding import as_rows
 
     path = tiny_checkpoint(tmp_path, PERMUTED)
     topic = small_topic()

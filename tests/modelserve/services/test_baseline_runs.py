@@ -11,8 +11,8 @@ from django.conf import settings
 from modelserve.models import Suggestion
 from modelserve.services.runs import suggestion_run_request
 from tests.factories import UserFactory
-from tests.modelserve.test_baseline_backends import tiny_nli
-from tests.modelserve.test_runs_with_worker import demo_topic
+from tests.modelserve.backends.test_baseline_backends import tiny_nli
+from tests.modelserve.services.test_runs_with_worker import demo_topic
 from tests.workers import start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,7 +12,7 @@ from modelserve.models import ModelTraining, SuggestionRun
 from modelserve.services.runs import suggestion_run_request
 from modelserve.services.trainings import model_training_request
 from tests.factories import UserFactory, wait_until
-from tests.modelserve.test_runs_with_worker import demo_topic
+from tests.modelserve.services.test_runs_with_worker import demo_topic
 from tests.paths import CHEMU_TRAIN
 from tests.workers import start_worker
 
