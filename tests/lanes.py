@@ -51,9 +51,9 @@ SLOW = {
     "tests/corpus/test_corpus_imports.py",
     # 60 s: 2,000 random topics decoded twice, once by the port of SciCo's released code
     "tests/modelserve/backends/test_scico_decoding.py",
-    "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes
-    "tests/corefapp/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
-    "tests/corefapp/test_backup_schedule.py",  # 7 s: a real `manage.py backup` process
+    "tests/corefapp/runtime/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes
+    "tests/corefapp/runtime/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
+    "tests/corefapp/backups/test_backup_schedule.py",  # 7 s: a real `manage.py backup` process
     "tests/corefapp/test_wheel.py",  # 80 s: builds the wheel, installs it in a fresh venv
     # builds the corefscore wheel, installs it and its dependencies in a fresh venv
     "tests/corefscore/test_wheel_alone.py",

@@ -7,7 +7,7 @@ import yaml
 
 from corefapp.runtime import commands
 
-COMPOSE = Path(__file__).resolve().parents[2] / "docker-compose.yml"
+COMPOSE = Path(__file__).resolve().parents[3] / "docker-compose.yml"
 APP_SERVICES = ("prepare", "web", "worker", "models")
 
 

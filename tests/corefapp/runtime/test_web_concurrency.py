@@ -30,7 +30,7 @@ from tests.ports import free_port
 # Websockets and two real workers: a hang fails within minutes, not the run's 600 s.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 class Web:

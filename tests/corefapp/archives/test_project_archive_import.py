@@ -19,7 +19,7 @@ from annotation.models import Operation, Project
 from annotation.services.assignments import assignment_create
 from annotation.services.operations import annotation_operation_apply
 from reporting.models import SuggestionShown
-from tests.corefapp.test_project_archive_refusals import rows_everywhere
+from tests.corefapp.archives.test_project_archive_refusals import rows_everywhere
 from tests.factories import ProjectFactory, UserFactory, make_topic, mention_ids
 from tests.modelserve.api.test_suggestions_payload import finished_run
 

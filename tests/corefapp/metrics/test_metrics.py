@@ -29,7 +29,7 @@ from tests.e2e.server import start_daphne
 from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
 from tests.workers import LOGS
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 # The websocket test starts a Daphne (up to 60 s on a loaded machine) before its sockets.
 pytestmark = pytest.mark.timeout(180)
 

@@ -15,7 +15,7 @@ from django.db import connection
 
 from corefapp.backups.schedule import BackupScheduler, archives
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
