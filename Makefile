@@ -10,7 +10,7 @@ PIP := $(VENV)/bin/pip
 OIDC_PROVIDER := tools/oidc-provider/node_modules/.installed
 FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/vite.config.ts frontend/tsconfig.json
 
-.PHONY: up test test-fast test-python test-frontend test-browser bench install frontend chromium image-bases scorer-wheels check-tools clean-var
+.PHONY: up test test-fast test-flaky test-python test-frontend test-browser bench install frontend chromium image-bases scorer-wheels check-tools clean-var
 
 up: install frontend
 	@$(PY) -m corefapp.runtime.up
@@ -116,6 +116,15 @@ test-fast: install
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
 	@cd frontend && npm test --silent
 	@$(VENV)/bin/pytest $(PARALLEL) -m "$(FAST_TESTS)" $(PYTEST_ARGS)
+
+# The browser, stack and worker modules N times each in PYTEST_WORKERS processes, beside
+# BURNERS busy-loop processes (tests/flaky.py); MODULES= narrows it ("tests/e2e/test_x.py ...").
+# Every failure is printed with its run number and output; the log is under var/test-flaky/.
+N ?= 20
+BURNERS ?= 2
+test-flaky: install frontend chromium image-bases $(OIDC_PROVIDER)
+	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"
+	@$(PY) -m tests.flaky --runs $(N) --burners $(BURNERS) --workers $(PYTEST_WORKERS) $(MODULES)
 
 bench: install frontend
 	@$(PY) -c "from corefapp.runtime.defaults import ensure_secret_key_file; ensure_secret_key_file()"

@@ -170,6 +170,11 @@ class Document(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["topic", "position"], name="document_position_unique"),
         ]
+        # Query by example finds the topic documents that are a corpus document by their id,
+        # across every topic of the corpus's projects: without it a seq scan per query.
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["doc_id"], name="document_doc_id")
+        ]
 
     def __str__(self) -> str:
         return f"{self.topic_id}/{self.doc_id or self.pk}"

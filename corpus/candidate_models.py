@@ -81,6 +81,8 @@ class CandidateStatus(models.TextChoices):
     OPEN = "open"
     # made into a topic: read-only from then on
     CREATED = "created"
+    # left out by the admin: kept in the review, marked, until it is opened again
+    REJECTED = "rejected"
 
 
 class Candidate(models.Model):

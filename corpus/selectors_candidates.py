@@ -5,7 +5,6 @@ candidate shares with the others of its run."""
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
 
 from django.db.models import Count
 
@@ -44,7 +43,8 @@ def run_summary(run: CandidateRun) -> dict:
         "id": run.pk,
         "corpus": run.corpus_id,
         "encoding": run.encoding_id,
-        "encoder": Path(run.encoder).name,
+        # the folder (admins only): the page names it, as it names the corpus's encodings
+        "encoder": run.encoder,
         "k": run.k,
         "floor": run.floor,
         "max_mentions": run.max_mentions,

@@ -107,6 +107,18 @@ class CandidateMergeRequest(serializers.Serializer):
     other = serializers.IntegerField(help_text="the candidate merged into this one")
 
 
+class CandidateUpdateRequest(serializers.Serializer):
+    name = serializers.CharField(
+        max_length=300,
+        required=False,
+        help_text="the candidate's, and its topic's, new name",
+        error_messages={"blank": "Give the candidate a name: its topic is named after it."},
+    )
+    rejected = serializers.BooleanField(
+        required=False, help_text="true: reject it; false: open a rejected candidate again"
+    )
+
+
 class CandidateSplitRequest(serializers.Serializer):
     concepts = serializers.ListField(child=serializers.CharField(), min_length=1)
 

@@ -16,6 +16,7 @@ from corpus.api.candidate_serializers import (
     CandidateReviewPayload,
     CandidateSplitRequest,
     CandidateTopicsRequest,
+    CandidateUpdateRequest,
     ConceptGroupPayload,
     CreatedTopicPayload,
     TaxonomyImportRequest,
@@ -25,6 +26,7 @@ from corpus.selectors_candidates import concept_groups, run_review
 from corpus.services.candidate_edits import (
     candidate_mentions_drop,
     candidate_split,
+    candidate_update,
     candidates_merge,
 )
 from corpus.services.candidate_topics import candidates_to_topics
@@ -67,6 +69,16 @@ class CandidateRunView(AdminView):
 
 def _review(candidate: Candidate) -> Response:
     return Response(CandidateReviewPayload(run_review(candidate.run)).data)
+
+
+class CandidateView(AdminView):
+    @extend_schema(request=CandidateUpdateRequest, responses=CandidateReviewPayload)
+    @refuses(Conflict)
+    def patch(self, request, pk: int):
+        data = CandidateUpdateRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        candidate = get_object_or_404(Candidate, pk=pk)
+        return _review(candidate_update(candidate=candidate, **data.validated_data))
 
 
 class CandidateDropView(AdminView):

@@ -21,6 +21,7 @@ urlpatterns = [
         candidates.CandidateTopicsView.as_view(),
         name="api-candidate-topics",
     ),
+    path("candidates/<int:pk>/", candidates.CandidateView.as_view(), name="api-candidate"),
     path(
         "candidates/<int:pk>/drop/",
         candidates.CandidateDropView.as_view(),

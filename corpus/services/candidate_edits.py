@@ -1,6 +1,8 @@
 """An admin's review of candidate topics: drop mentions, merge two candidates, split one by
-concept. Each edit is one transaction on open candidates (a candidate made into a topic is
-read-only); a refusal names the candidates and concepts and changes nothing."""
+concept, rename one (its name is the topic's), reject one or open it again. Each edit is one
+transaction on open candidates (a candidate made into a topic is read-only, and a rejected
+one until it is opened again); a refusal names the candidates and concepts and changes
+nothing."""
 
 from __future__ import annotations
 
@@ -13,11 +15,40 @@ from corpus.models import Candidate, CandidateMention, CandidateStatus
 
 
 def _open(candidate_id: int) -> Candidate:
-    candidate = Candidate.objects.select_for_update().get(pk=candidate_id)
+    return _still_open(Candidate.objects.select_for_update().get(pk=candidate_id))
+
+
+def _still_open(candidate: Candidate) -> Candidate:
+    if candidate.status == CandidateStatus.REJECTED:
+        raise Conflict(f"Candidate '{candidate.name}' was rejected: open it again to change it.")
     if candidate.status != CandidateStatus.OPEN:
         raise Conflict(
             f"Candidate '{candidate.name}' is already a topic: it can no longer be changed."
         )
+    return candidate
+
+
+def candidate_update(
+    *, candidate: Candidate, name: str | None = None, rejected: bool | None = None
+) -> Candidate:
+    """Rename the candidate (the topic made from it takes the name), reject it (it stays in
+    the review, marked, and cannot be made a topic) or open a rejected one again."""
+    with transaction.atomic():
+        candidate = Candidate.objects.select_for_update().get(pk=candidate.pk)
+        if rejected is False and candidate.status == CandidateStatus.REJECTED:
+            candidate.status = CandidateStatus.OPEN
+        _still_open(candidate)
+        if name is not None and name != candidate.name:
+            taken = Candidate.objects.filter(run_id=candidate.run_id, name=name)
+            if taken.exclude(pk=candidate.pk).exists():
+                raise Conflict(
+                    f"Another candidate of this run is named '{name}': topics are named after "
+                    "their candidates, so choose another name."
+                )
+            candidate.name = name
+        if rejected:
+            candidate.status = CandidateStatus.REJECTED
+        candidate.save(update_fields=["name", "status"])
     return candidate
 
 

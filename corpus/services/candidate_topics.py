@@ -85,7 +85,9 @@ def candidates_to_topics(
 def _check(candidates: list[Candidate], project: Project) -> None:
     problems = []
     for candidate in candidates:
-        if candidate.status != CandidateStatus.OPEN:
+        if candidate.status == CandidateStatus.REJECTED:
+            problems.append(f"candidate '{candidate.name}' was rejected")
+        elif candidate.status != CandidateStatus.OPEN:
             problems.append(f"candidate '{candidate.name}' is already a topic")
         elif not candidate.members.exists():
             problems.append(f"candidate '{candidate.name}' has no mention left")

@@ -12,6 +12,7 @@ import json
 
 import pytest
 import websockets
+from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
@@ -45,6 +46,16 @@ def admin_call(web, method: str, path: str, body: dict | None = None) -> None:
         conn.close()
 
 
+def in_a_thread(change) -> None:
+    """`change` in a thread of its own, whose database connection goes back to the pool at
+    the end: a thread's connection is returned only when it is closed, so each change left
+    one held; repeated in one session (make test-flaky), the pool's 20 ran out (PoolTimeout)."""
+    try:
+        change()
+    finally:
+        connection.close()
+
+
 def watch_then_change(web, user, path: str, change) -> tuple[int | None, float]:
     """Open `user`'s socket on `path`, check it hears nothing closing it, apply `change`."""
     cookie = cookie_of(user)
@@ -57,7 +68,7 @@ def watch_then_change(web, user, path: str, change) -> tuple[int | None, float]:
         )
         try:
             assert (await closed_within(socket, 0.3))[0] is None
-            await asyncio.to_thread(change)
+            await asyncio.to_thread(in_a_thread, change)
             return await closed_within(socket, 10)
         finally:
             await socket.close()

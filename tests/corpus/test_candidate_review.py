@@ -203,3 +203,39 @@ def test_the_api_refuses_edits_in_words(run, admin_client):
     assert answer.status_code == 409
     assert "topic 'methods' is already in project 'P'" in answer.json()["message"]
     assert Topic.objects.filter(project=project).count() == 1
+
+
+def test_renaming_rejecting_and_reopening_a_candidate(run, admin_client):
+    methods, tasks = candidate(run, "methods"), candidate(run, "tasks")
+    url = f"/api/candidates/{methods.pk}/"
+    answer = admin_client.patch(url, {"name": "tasks"}, format="json")
+    assert answer.status_code == 409
+    assert answer.json()["message"].startswith("Another candidate of this run is named 'tasks'")
+    refused = admin_client.patch(url, {"name": " "}, format="json").json()
+    assert refused["fields"] == {
+        "name": ["Give the candidate a name: its topic is named after it."]
+    }
+    answer = admin_client.patch(url, {"name": "neural methods"}, format="json")
+    assert answer.status_code == 200
+    assert "neural methods" in [c["name"] for c in answer.json()["candidates"]]
+
+    answer = admin_client.patch(f"/api/candidates/{tasks.pk}/", {"rejected": True}, format="json")
+    assert [c["status"] for c in answer.json()["candidates"] if c["id"] == tasks.pk] == ["rejected"]
+    with pytest.raises(Conflict, match="Candidate 'tasks' was rejected: open it again"):
+        candidate_split(candidate=tasks, concepts=["parsing"])
+    project = ProjectFactory(name="P")
+    with pytest.raises(Conflict, match="candidate 'tasks' was rejected"):
+        candidates_to_topics(run=run, candidates=[methods.pk, tasks.pk], project=project)
+    assert not Topic.objects.filter(project=project).exists()
+
+    answer = admin_client.patch(f"/api/candidates/{tasks.pk}/", {"rejected": False}, format="json")
+    assert answer.status_code == 200
+    tasks.refresh_from_db()
+    assert tasks.status == "open"
+    made = candidates_to_topics(run=run, candidates=[methods.pk], project=project)
+    assert [t.external_id for t in made] == ["neural methods"]
+    answer = admin_client.patch(url, {"rejected": True}, format="json")
+    assert answer.status_code == 409
+    assert answer.json()["message"] == (
+        "Candidate 'neural methods' is already a topic: it can no longer be changed."
+    )

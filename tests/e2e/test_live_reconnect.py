@@ -32,15 +32,12 @@ def test_a_workspace_that_reconnects_shows_the_edit_made_while_it_was_disconnect
 
     page.route_web_socket("**/ws/annotations/**", live_socket)
     open_workspace(page, assignment.pk)
-    for _ in range(100):  # Playwright calls the route handler while the page is waited on
-        if connections:
-            break
-        page.wait_for_timeout(50)
-    assert connections, "the workspace never opened its live connection"
     # The route handler runs when the page creates its socket, before the server accepts it;
     # closed earlier, the page's socket never opened, and a first connection that fails is no
-    # reconnect. Drop it once the page has it open.
+    # reconnect. Drop it once the page has it open: the page records that as data-live, and
+    # only a socket the handler passed on can open.
     expect(page.locator(".sync")).to_have_attribute("data-live", "true")
+    assert connections, "the workspace never opened its live connection through the route"
     refuse["now"] = True
     connections[-1].close(code=1012, reason="server restarting")
     expect(page.locator(".sync")).to_contain_text("live updates reconnecting")

@@ -58,12 +58,14 @@ def test_undo_and_redo_go_back_and_forth_across_a_reload(new_page):
 
 def test_a_reload_resumes_at_the_current_mention(new_page):
     page, _, _, stored, m = setup(new_page)
-    press(page, "j", "j", "j", "j")
-    assert current_mention(page) == m[4]
-    for _ in range(50):
-        if Annotation.objects.get(pk=stored.pk).cursor == m[4]:
-            break
-        page.wait_for_timeout(100)
+    # The page sends its cursor a while after the last move: wait for that answer.
+    with page.expect_response(
+        lambda r: "/cursor/" in r.url and r.request.post_data_json == {"mention": m[4]}
+    ) as saved:
+        press(page, "j", "j", "j", "j")
+        assert current_mention(page) == m[4]
+    assert saved.value.ok
+    assert Annotation.objects.get(pk=stored.pk).cursor == m[4]
     page.reload()
     page.wait_for_selector("html[data-workspace-ready='true']")
     assert current_mention(page) == m[4]

@@ -140,7 +140,7 @@ def test_the_admin_suggestions_page_shows_the_mention_rate_and_the_taggers_train
 @pytest.fixture(scope="module")
 def tagging_worker(django_db_setup, services, tmp_path_factory):
     """A model worker whose models folder has the chemu link model and a tiny mention tagger."""
-    models = tagged_models_dir(tmp_path_factory.mktemp("models"))
+    models = tagged_models_dir(tmp_path_factory)
     worker = Worker(
         database_url=services.postgres.url(connection.settings_dict["NAME"]),
         redis_url=services.redis_url,

@@ -10,7 +10,6 @@ running); the others share one worker.
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from django.conf import settings
@@ -40,26 +39,15 @@ RUN_TIMEOUT_MS = 150_000  # a cold worker loads torch and the model first
 
 @pytest.fixture(scope="session")
 def chemu_models_dir(tmp_path_factory):
-    """MODELS_DIR for the worker: the trained default model, or a small one trained here."""
+    """MODELS_DIR for the worker: the trained default model, or the small one the test run
+    shares."""
     from modelserve.backends.chemu import is_trained
+    from tests.trained_models import chemu_link_model
 
     if is_trained(settings.MODELS_DIR / "chemu"):
         return None
-    from corefscore.formats.chemu import read_chemu_jsonlines
-    from modelserve.backends.chemu_training import train_chemu
-    from tests.paths import CHEMU_TRAIN
-
     out = tmp_path_factory.mktemp("models")
-    topics = read_chemu_jsonlines(CHEMU_TRAIN, skip_invalid=True).topics[:150]
-    train_chemu(
-        topics,
-        out / "chemu",
-        seed=0,
-        holdout_fraction=0.0,
-        epochs=3,
-        device="cpu",
-        log=lambda line: None,
-    )
+    (out / "chemu").symlink_to(chemu_link_model(tmp_path_factory))
     return out
 
 
@@ -257,14 +245,19 @@ def test_suggested_clusters_are_accepted_rejected_undone_and_bulk_accepted_by_ke
     assert page.errors == []
 
 
-def focused_link_of_current(page, arc) -> list[str]:
-    deadline = time.monotonic() + 5
-    while True:
-        link = arc.get_attribute("data-suggested-link").split("|")
-        if current_mention(page) == int(link[1]) or time.monotonic() > deadline:
-            assert current_mention(page) == int(link[1]), (link, current_mention(page))
-            return link
-        page.wait_for_timeout(50)
+FOCUSED_ARC = "svg.arcs g.arc.is-suggested.is-focused"
+# The focused arc's link (type|anaphor|antecedent) has the current mention as its anaphor.
+ARC_OF_CURRENT = f"""() => {{
+  const arc = document.querySelector("{FOCUSED_ARC}");
+  const current = document.querySelector(".m.is-current");
+  return !!arc && !!current
+    && arc.getAttribute("data-suggested-link").split("|")[1] === current.dataset.mention;
+}}"""
+
+
+def focused_link_of_current(page) -> list[str]:
+    page.wait_for_function(ARC_OF_CURRENT)  # the page's state, within the default timeout
+    return page.locator(FOCUSED_ARC).get_attribute("data-suggested-link").split("|")
 
 
 def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(
@@ -282,13 +275,13 @@ def test_an_anaphora_topic_shows_dashed_suggested_links_and_accepting_one_links(
     press(page, "g")
     focused = page.locator(".suggest-link.is-focused")
     expect(focused).to_have_count(1)
-    arc = page.locator("svg.arcs g.arc.is-suggested.is-focused")
+    arc = page.locator(FOCUSED_ARC)
     expect(arc).to_have_count(1)
     assert arc.locator("path").get_attribute("stroke-dasharray")
     # G lands on a link of which the current mention is the anaphor. Before G is handled the
     # current mention's first link may be focused with the mention as its antecedent, so this
-    # waits (at most 5 s) for the two to agree instead of reading the first frame.
-    link_type, anaphor, antecedent = focused_link_of_current(page, arc)
+    # waits for the two to agree instead of reading the first frame.
+    link_type, anaphor, antecedent = focused_link_of_current(page)
     expect(page.locator(f".m[data-mention='{antecedent}']").first).to_have_class(
         re.compile(r"\bis-suggested-peer\b")
     )

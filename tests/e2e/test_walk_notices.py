@@ -61,8 +61,8 @@ def test_refusal_notices_collapse_never_cover_the_mention_and_close(new_page, ar
     press(page, "Space")
     press(page, "Space")
     expect(alerts.first).to_be_visible()
-    page.wait_for_timeout(600)  # NoticeArea re-places itself every 250 ms
-    assert page.evaluate(COVERS) is False
+    # NoticeArea re-places itself every 250 ms: wait for the placement, not for a fixed time.
+    page.wait_for_function(f"() => !({COVERS})()", timeout=5_000)
     page.screenshot(path=str(artifacts / "walk-notices-3-short-pane.png"))
 
     # Not sticky: a refusal goes by itself (12 s).

@@ -6,8 +6,9 @@ the test passes these instead, built from Debian's own packages:
 
 - python: `debootstrap --variant=minbase bookworm` with Debian's Python 3.11, and a virtual
   environment at /opt/venv holding the pip packages pyproject.toml asks for (torch's CPU build
-  included), so the Dockerfile's `pip install` lines find everything installed and never go
-  to the network from inside a container;
+  included), copied from what this machine's pip install already fetched, so the
+  Dockerfile's `pip install` lines find everything installed and never go to the network from
+  inside a container;
 - node: the same Debian tree with this machine's Node.js (Debian's bookworm has Node 18,
   older than Vite needs) and an npm cache filled from the frontend's lockfile, so the
   Dockerfile's `npm ci --prefer-offline` installs from the cache.
@@ -29,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import tomllib
-from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -80,17 +80,6 @@ def run(*command: str | Path, **kwargs) -> None:
     subprocess.run([str(part) for part in command], check=True, **kwargs)
 
 
-@contextmanager
-def bind(source: Path, target: Path):
-    """`source` visible inside the tree at `target` for the block (unmounted whatever happens)."""
-    target.mkdir(parents=True, exist_ok=True)
-    run("mount", "--bind", source, target)
-    try:
-        yield
-    finally:
-        subprocess.run(["umount", str(target)], check=False)
-
-
 def debian_tree(root: Path) -> None:
     run(
         "debootstrap",
@@ -105,43 +94,49 @@ def debian_tree(root: Path) -> None:
 
 
 def install_python_packages(root: Path) -> None:
-    """The pip packages into /opt/venv, resolved by the tree's own Python (Debian's 3.11.2:
-    redis asks for async-timeout below 3.11.3, which a resolution on the host's 3.11.7 would
-    leave out). pip runs in the tree with the host's network, its CA bundle (this machine's
-    proxy signs with its own) and find-links folder (torch's CPU build lies there)."""
+    """The pip packages into /opt/venv, from what this machine's pip already has.
+
+    The host's pip first copies every package, at the version the project's environment holds,
+    into the tree (`pip download`: from its own cache, find-links folder and indexes, where the
+    install that made the environment found them, so nothing is fetched a second time); the
+    tree's pip installs those files with no index. Then the tree's own Python (Debian's 3.11.2)
+    resolves the list once more: redis asks for async-timeout below 3.11.3, which a resolution
+    on the host's 3.11.7 leaves out; only such a missing package comes from the network
+    (with the host's resolver settings and its CA bundle: this machine's proxy signs with
+    its own)."""
     run("chroot", root, "python3", "-m", "venv", VENV)
+    wheels = root / "tmp" / "wheels"
+    requirements = root / "tmp" / "requirements.txt"
+    constraints = root / "tmp" / "constraints.txt"
+    requirements.write_text("\n".join(dependencies()) + "\n")
+    host_pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    frozen = subprocess.run(
+        [*host_pip, "freeze", "--exclude-editable"], check=True, capture_output=True, text=True
+    ).stdout
+    constraints.write_text(frozen)
+    run(*host_pip, "download", "--quiet", "--dest", wheels, "-r", requirements, "-c", constraints)
     debian_ca = root / "etc" / "ssl" / "certs" / "ca-certificates.crt"
     kept = debian_ca.read_bytes()
     shutil.copyfile("/etc/resolv.conf", root / "etc" / "resolv.conf")
     shutil.copyfile(os.environ.get("PIP_CERT", "/etc/ssl/certs/ca-certificates.crt"), debian_ca)
-    cache = OUT / "pip-cache"
-    cache.mkdir(parents=True, exist_ok=True)
-    requirements = root / "tmp" / "requirements.txt"
-    requirements.write_text("\n".join(dependencies()) + "\n")
-    links = Path(os.environ.get("PIP_FIND_LINKS", "/opt/wheels"))
+    pip: list[str | Path] = [
+        "chroot",
+        root,
+        "env",
+        "-i",
+        "PATH=/usr/bin:/bin",
+        "PIP_NO_CACHE_DIR=1",
+    ]
+    pip += ["PIP_DISABLE_PIP_VERSION_CHECK=1", f"{VENV}/bin/pip", "install", "--quiet"]
     try:
-        with bind(cache, root / "tmp" / "pip-cache"):
-            find_links = ["--find-links", "/tmp/wheels"] if links.is_dir() else []
-            with bind(links, root / "tmp" / "wheels") if find_links else nullcontext():
-                run(
-                    "chroot",
-                    root,
-                    "env",
-                    "-i",
-                    "PATH=/usr/bin:/bin",
-                    "PIP_CACHE_DIR=/tmp/pip-cache",
-                    "PIP_DISABLE_PIP_VERSION_CHECK=1",
-                    f"{VENV}/bin/pip",
-                    "install",
-                    "--quiet",
-                    *find_links,
-                    "-r",
-                    "/tmp/requirements.txt",
-                )
+        files = sorted(f"/tmp/wheels/{path.name}" for path in wheels.iterdir())
+        run(*pip, "--no-index", "--no-deps", "--find-links", "/tmp/wheels", *files)
+        run(*pip, "--find-links", "/tmp/wheels", "-r", "/tmp/requirements.txt")
     finally:
         debian_ca.write_bytes(kept)
-        requirements.unlink(missing_ok=True)
-        (root / "etc" / "resolv.conf").unlink(missing_ok=True)
+        shutil.rmtree(wheels, ignore_errors=True)
+        for path in (requirements, constraints, root / "etc" / "resolv.conf"):
+            path.unlink(missing_ok=True)
 
 
 def install_node(root: Path) -> None:

@@ -191,6 +191,16 @@ class Load:
         for thread in self.threads:
             thread.join(15)
 
+    def answered(self, timeout: float = 30) -> None:
+        """Until every client has had a 200: the load runs when the server is killed (a fixed
+        second could pass, on a loaded machine, before the first answer)."""
+        paths = {"/api/assignments/mine/", "/api/session/", "/healthz"}
+        wait_for(
+            lambda: paths <= {a.path for a in list(self.answers) if a.status == 200},
+            timeout,
+            f"the clients got no answer within {timeout} s: {self.answers[-5:]}",
+        )
+
     def since(self, moment: float) -> list[Answer]:
         return [a for a in list(self.answers) if a.at + a.seconds >= moment]
 
@@ -202,7 +212,7 @@ def up_log(launcher: Launcher) -> str:
 def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503(launcher):
     token = launcher.token("annotator1")
     with Load(launcher, token) as load:
-        time.sleep(1)
+        load.answered()
         killed = time.monotonic()
         pid = postmaster_pid(launcher.var_dir)
         assert pid is not None
@@ -257,7 +267,7 @@ def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503
 def test_a_killed_redis_is_restarted_and_the_stack_becomes_healthy_again(launcher):
     token = launcher.token("annotator1")
     with Load(launcher, token) as load:
-        time.sleep(1)
+        load.answered()
         pid = redis_pid(launcher)
         killed = time.monotonic()
         os.kill(pid, signal.SIGKILL)

@@ -51,6 +51,9 @@ class Writer:
     refusals: list[tuple[int, dict, str | None]] = field(default_factory=list)
     other: list[str] = field(default_factory=list)
 
+    def acked_since(self, moment: float) -> bool:
+        return bool(self.acked) and self.acked[-1][1] > moment
+
     def run(self, stop: threading.Event) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         n = 0
@@ -91,6 +94,13 @@ class Writer:
                 self.other.append(f"{status} {answer}")
                 time.sleep(0.1)
         conn.close()
+
+
+def every_writer_acked(writers: list[Writer], since: float, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not all(writer.acked_since(since) for writer in writers):
+        assert time.monotonic() < deadline, [writer.other[-3:] for writer in writers]
+        time.sleep(0.05)
 
 
 def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
@@ -148,11 +158,13 @@ def test_writes_during_a_restore_are_refused_and_none_acknowledged_is_lost(
     for thread in threads:
         thread.start()
     try:
-        time.sleep(1.0)  # writes acknowledged after the backup, before the restore
+        # Writes acknowledged after the backup, before the restore, and after it on the
+        # restored data: each writer's, however slowly a loaded machine answers.
+        every_writer_acked(writers, since=0.0)
         began = time.monotonic()
         restored = manage("restore", str(archive), "--replace", env=env)
         ended = time.monotonic()
-        time.sleep(1.5)  # and after it, on the restored data
+        every_writer_acked(writers, since=ended)
     finally:
         stop.set()
         for thread in threads:

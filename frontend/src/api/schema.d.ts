@@ -460,6 +460,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/candidates/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["candidates_partial_update"];
+        trace?: never;
+    };
     "/api/candidates/{id}/drop/": {
         parameters: {
             query?: never;
@@ -3118,6 +3134,12 @@ export interface components {
             topics: number;
             /** @description why no interval is shown: fewer than interval_min_topics topics; null: the intervals stand */
             interval_note: string | null;
+        };
+        PatchedCandidateUpdateRequestRequest: {
+            /** @description the candidate's, and its topic's, new name */
+            name?: string;
+            /** @description true: reject it; false: open a rejected candidate again */
+            rejected?: boolean;
         };
         PatchedProjectRequest: {
             name?: string;
@@ -6427,6 +6449,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedTopicPayload"][];
+                };
+            };
+            /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_authenticated`, `authentication_failed`, `permission_denied`, `not_allowed`, `not_yours`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `version_conflict`, `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a rule the change would break (`cycle`, `no_change`, `self_loop`, ...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: `service_unavailable`, `restoring` (every write while a backup is restored). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    candidates_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedCandidateUpdateRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedCandidateUpdateRequestRequest"];
+                "multipart/form-data": components["schemas"]["PatchedCandidateUpdateRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CandidateReviewPayload"];
                 };
             };
             /** @description Refused: `invalid`, `parse_error`, `invalid_file`, `bad_request`, `invalid_operation`, `import_refused`, `invalid_credentials`. */

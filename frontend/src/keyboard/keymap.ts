@@ -271,7 +271,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     "any",
     ["W"],
     "similarMentions",
-    "What else the corpus means by it: the mentions most like the current one across the project's corpus, in their sentences, with how gold and your topics clustered them; or look up any text (Escape: close)",
+    "What else the corpus means by it: the mentions most like the current one across the project's corpus, in their sentences, with how gold and your topics clustered them; or look up any text (Escape: close). Needs a corpus encoded for the project: an admin imports and encodes one on the Corpora page",
   ),
   b("workspace", "any", ["Ctrl+F", "Meta+F"], "findText", "Find in the documents' text (every document, not only those on screen)", true),
   b("workspace", "any", ["Escape"], "escape", "Cancel the pending anaphor (and close the messages); else close the messages, or leave a field"),

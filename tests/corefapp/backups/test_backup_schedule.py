@@ -83,9 +83,11 @@ def test_stop_ends_a_running_backup_and_its_children(tmp_path, monkeypatch):
     # A stand-in for `manage.py backup` whose child (like pg_dump) outlives a plain SIGTERM
     # to its parent: only the process group reaches it.
     scheduler.running = subprocess.Popen(["sh", "-c", "sleep 300 & wait"], start_new_session=True)
-    time.sleep(0.3)
-    children = psutil.Process(scheduler.running.pid).children(recursive=True)
-    assert children
+    # Until the shell has started its child (a fixed 0.3 s can pass first on a loaded machine).
+    deadline = time.monotonic() + 30
+    while not (children := psutil.Process(scheduler.running.pid).children(recursive=True)):
+        assert time.monotonic() < deadline, "the stand-in never started its child"
+        time.sleep(0.01)
     scheduler.stop()
     assert scheduler.running.poll() is not None
     _, alive = psutil.wait_procs(children, timeout=5)

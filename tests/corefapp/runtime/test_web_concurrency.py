@@ -66,22 +66,32 @@ class Web:
     def workers(self) -> list[psutil.Process]:
         return psutil.Process(self.proc.pid).children()
 
-    def wait_for_workers(self, timeout: float = 60, besides: set[int] = frozenset()) -> set[int]:
+    def wait_for_workers(self, timeout: float = 120, besides: set[int] = frozenset()) -> set[int]:
         """The pids of the two workers, once both answer on the port."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.output()
             pids = {worker.pid for worker in self.workers()} - besides
-            if len(pids) == 2 and pids <= self.serving(connections=8):
+            if len(pids) == 2 and pids <= self.answering(connections=8):
                 return pids
             time.sleep(0.3)
         raise AssertionError(f"the two workers did not answer:\n{self.output()}")
 
-    def serving(self, connections: int) -> set[int]:
+    def answering(self, connections: int) -> set[int]:
+        """`serving`, while the workers start: each worker listens on a socket of its own
+        (SO_REUSEPORT) made before it starts, so a connection can wait in the queue of one
+        still loading Django; on a loaded machine that outlasts a request's 20 s (seen in
+        test_restore_refuses_writes' set-up). Not answering yet is no answer, not an error."""
+        try:
+            return self.serving(connections)
+        except (OSError, http.client.HTTPException):
+            return set()
+
+    def serving(self, connections: int, timeout: float = 20) -> set[int]:
         """The pids of the workers that answered `connections` fresh connections."""
         pids = set()
         for _ in range(connections):
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
             try:
                 conn.request("GET", "/api/session/")
                 response = conn.getresponse()
@@ -201,14 +211,16 @@ def test_two_workers_serve_one_port_and_a_socket_on_one_hears_an_operation_sent_
     assert heard["version"] == 1
 
 
+@pytest.mark.timeout(420)  # two worker start-ups on a loaded machine, each up to 120 s
 def test_a_killed_worker_is_restarted_and_the_port_keeps_answering(web):
     pids = web.wait_for_workers()
     killed = min(pids)
     os.kill(killed, signal.SIGKILL)
 
     # Every request is answered: the survivor's at once; one that reaches the killed worker's
-    # socket waits in its queue until the restarted worker takes it.
-    assert web.serving(connections=6)
+    # socket waits in its queue until the restarted worker takes it: after its start-up, which
+    # on a loaded machine (CPU burners beside three pytest processes) outlasted 20 s.
+    assert web.serving(connections=6, timeout=120)
     new_pids = web.wait_for_workers(besides={killed})
 
     assert killed not in new_pids

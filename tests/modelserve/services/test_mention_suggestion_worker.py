@@ -21,26 +21,23 @@ from modelserve.services.settings import suggestion_settings_set
 from tests.e2e.data import topic_from_data
 from tests.factories import ProjectFactory, UserFactory, assign
 from tests.paths import CHEMU_TRAIN
+from tests.trained_models import chemu_link_model
 from tests.workers import start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def tagged_models_dir(out: Path) -> Path:
-    """A models folder with the chemu link model (the trained default, else a small one) and a
-    tiny mention tagger fitted to the first two training snippets."""
+def tagged_models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A models folder with the chemu link model (the trained default, else the small one the
+    test run shares) and a tiny mention tagger fitted to the first two training snippets."""
     from modelserve.backends.chemu import is_trained
     from modelserve.backends.chemu_mentions import train_chemu_mentions
-    from modelserve.backends.chemu_training import train_chemu
 
+    out = tmp_path_factory.mktemp("models")
     topics = read("chemu", CHEMU_TRAIN, skip_invalid=True).topics
     default = settings.MODELS_DIR / "chemu"
-    if is_trained(default):
-        os.symlink(default, out / "chemu")
-    else:
-        train_chemu(
-            topics[:150], out / "chemu", holdout_fraction=0.0, epochs=3, device="cpu", log=print
-        )
+    links = default if is_trained(default) else chemu_link_model(tmp_path_factory)
+    os.symlink(links, out / "chemu")
     train_chemu_mentions(
         topics[:2],
         out / "chemu-mentions",
@@ -55,7 +52,7 @@ def tagged_models_dir(out: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def models_dir(tmp_path_factory) -> Path:
-    return tagged_models_dir(tmp_path_factory.mktemp("models"))
+    return tagged_models_dir(tmp_path_factory)
 
 
 def half_annotated_snippet():

