@@ -12,10 +12,14 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.core.files.storage import default_storage
 from django.test import override_settings
 
+from annotation.models import Project
 from corefapp.storage import LOCAL as LOCAL_STORAGE
+from datasets.selectors import release_name
 from tests import hypothesis_profiles, lanes
+from tests.factories import AdminFactory, demo_project, signed_in
 from tests.services import Services, clone_migrated, start_services
 
 hypothesis_profiles.load_profile()
@@ -23,6 +27,11 @@ hypothesis_profiles.load_profile()
 
 def pytest_configure(config: pytest.Config) -> None:
     lanes.configure(config)
+    config.addinivalue_line(
+        "markers",
+        "project(build=None, **arguments): the `project` fixture's project, made by "
+        "build() or by tests.factories.demo_project(**arguments)",
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -126,8 +135,39 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def fresh_state_cache():
+    """The process's cache of annotation states starts empty: a test's rolled-back rows give
+    their ids to the next test's, whose states the cache would otherwise answer with."""
+    from annotation.infra import state_cache
+
+    state_cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def declared_refusals_only(monkeypatch):
     """Every 4xx/503 a test's client receives is one the schema lists for that operation."""
     from tests.error_contract import watch
 
     watch(monkeypatch)
+
+
+@pytest.fixture
+def admin_client():
+    """An API client signed in as a new admin (replaces pytest-django's Django-client fixture
+    of the same name: these tests speak DRF)."""
+    return signed_in(AdminFactory())
+
+
+@pytest.fixture
+def project(request):
+    """The test's project: by default the SciCo demo's topics with gold, no annotations. A
+    module (pytestmark) or test marked `@pytest.mark.project(...)` gets demo_project's project
+    of those arguments, or the one its `build=` function makes. Its release, where a test made
+    one, is removed afterwards."""
+    marker = request.node.get_closest_marker("project")
+    arguments = dict(marker.kwargs) if marker else {}
+    build = arguments.pop("build", None)
+    made = build(**arguments) if build else demo_project(**arguments)
+    yield made
+    if isinstance(made, Project):
+        default_storage.delete(release_name(made))

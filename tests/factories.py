@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from io import StringIO
+from typing import TypeVar
+
 import factory
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from rest_framework.test import APIClient
 
 from annotation.models import Document, Mention, Project, Topic
 from annotation.services.assignments import assignment_create
+from annotation.services.imports.topics import topics_import
+from datasets.services.splits import dataset_split
+from tests.paths import CHEMU_DEMO, DEMO, SCICO_DEMO
 
 PASSWORD = "test-password"
+T = TypeVar("T")
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -49,6 +60,61 @@ DEFAULT_MENTIONS = [
 ]
 
 
+DEMO_TOPICS = {"scico": SCICO_DEMO, "chemu": CHEMU_DEMO}
+
+
+def demo_project(
+    name: str = "SciCo",
+    *,
+    format: str = "scico",
+    annotators: dict[str, str] | None = None,
+    split: list[float] | None = None,
+    **fields,
+) -> Project:
+    """A project of a demo's topics (SciCo's with gold, or ChEMU's); then each annotator's
+    file of fixtures/demo imported and submitted under their user name, as
+    `import_annotations --create-user --submit` does; then, given ratios, a split (seed 1)."""
+    project = Project.objects.create(name=name, **fields)
+    topics_import(project=project, path=DEMO_TOPICS[format], format=format)
+    for user, file in (annotators or {}).items():
+        call_command(
+            "import_annotations", "--project", name, "--user", user, "--format", format,
+            "--create-user", "--submit", str(DEMO / file), stdout=StringIO(),
+        )  # fmt: skip
+    if split:
+        dataset_split(project=project, ratios=split, seed=1)
+    return project
+
+
+# The SciCo demo's two annotators' versions, as demo_project's `annotators`.
+ALICE_AND_BOB = {"alice": "scico_demo_annotator_a.jsonl", "bob": "scico_demo_annotator_b.jsonl"}
+
+
+def signed_in(user) -> APIClient:
+    """An API client that speaks as `user` (authentication itself is the accounts tests')."""
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def post_op(client, annotation, version: int, operation: dict | None = None, /, **fields):
+    """POST one operation to an annotation (the row or its id) as the editor does: the
+    operation as a dict, or its fields as keywords."""
+    pk = getattr(annotation, "pk", annotation)
+    return client.post(
+        f"/api/annotations/{pk}/operations/",
+        {"expected_version": version, "operation": fields if operation is None else operation},
+        format="json",
+    )
+
+
+def put_suggestion_settings(project, body: dict):
+    """An admin's PUT of the project's suggestion settings."""
+    return signed_in(AdminFactory()).put(
+        f"/api/projects/{project.pk}/suggestion-settings/", body, format="json"
+    )
+
+
 def make_topic(
     project: Project | None = None,
     *,
@@ -84,3 +150,20 @@ def assign(topic: Topic, user):
 
 def mention_ids(topic: Topic) -> list[int]:
     return list(topic.mentions.order_by("position").values_list("id", flat=True))
+
+
+def wait_until(
+    check: Callable[[], T],
+    what: str = "the awaited state",
+    timeout: float = 10.0,
+    step: float = 0.1,
+) -> T:
+    """What `check` returns once it is truthy, polled every `step` s; fails naming `what`
+    after `timeout` s. For a job's status, tests/workers.py's wait_for says more."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(step)
+    raise AssertionError(f"{what} after {timeout} s")

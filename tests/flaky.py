@@ -40,16 +40,16 @@ REPO = lanes.TESTS.parent
 # under load. Left out of SLOW's list: the wheel builds, the decoding port and the API fuzz,
 # which run in one process with nothing to race.
 WORKER_MODULES = (
-    "tests/modelserve/test_baseline_runs.py",
-    "tests/modelserve/test_runs_beside_a_training.py",
+    "tests/modelserve/services/test_baseline_runs.py",
+    "tests/modelserve/services/test_runs_beside_a_training.py",
     *sorted(
         p.relative_to(REPO).as_posix()
-        for p in (lanes.TESTS / "modelserve").glob("test_*worker*.py")
+        for p in (lanes.TESTS / "modelserve").rglob("test_*worker*.py")
     ),
     "tests/corpus/test_corpus_imports.py",
-    "tests/corefapp/test_web_concurrency.py",
-    "tests/corefapp/test_runtime_secrets.py",
-    "tests/corefapp/test_backup_schedule.py",
+    "tests/corefapp/runtime/test_web_concurrency.py",
+    "tests/corefapp/runtime/test_runtime_secrets.py",
+    "tests/corefapp/backups/test_backup_schedule.py",
     "tests/corefapp/test_sockets_close_on_access_change.py",
     "tests/corefapp/test_healthz_with_open_sockets.py",
 )

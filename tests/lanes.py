@@ -32,28 +32,28 @@ BY_DIRECTORY = {TESTS / "e2e": "e2e", TESTS / "integration": "integration"}
 TRAINING = {
     "tests/modelserve/test_chemu_commands.py",  # 120 s: trains the pair model from SciCo
     "tests/modelserve/test_predict_raw.py",  # 74 s: trains a tagger to predict with
-    "tests/modelserve/test_mention_tagger.py",  # 68 s: a tiny training run in set-up
-    "tests/modelserve/test_chemu_backend.py",  # 12 s: trains on sixty snippets
-    "tests/modelserve/test_trained.py",  # 5 s: trains on small gold topics
-    "tests/modelserve/test_model_evaluation_anaphora.py",  # trains on forty snippets
+    "tests/modelserve/backends/test_mention_tagger.py",  # 68 s: a tiny training run in set-up
+    "tests/modelserve/backends/test_chemu_backend.py",  # 12 s: trains on sixty snippets
+    "tests/modelserve/backends/test_trained.py",  # 5 s: trains on small gold topics
+    "tests/modelserve/services/test_model_evaluation_anaphora.py",  # trains on forty snippets
 }
 SLOW = {
-    "tests/modelserve/test_runs_with_worker.py",  # 46 + 42 + 22 s: real Celery workers
-    "tests/modelserve/test_mention_suggestion_worker.py",  # a real worker that trains
-    "tests/modelserve/test_baseline_runs.py",  # 126 s: a real worker runs four backends
-    "tests/modelserve/test_model_evaluation_worker.py",  # a real worker scores a baseline
-    "tests/modelserve/test_model_caches_worker.py",  # 115 s: a real worker, five versions
+    "tests/modelserve/services/test_runs_with_worker.py",  # 46 + 42 + 22 s: real Celery workers
+    "tests/modelserve/services/test_mention_suggestion_worker.py",  # a real worker that trains
+    "tests/modelserve/services/test_baseline_runs.py",  # 126 s: a real worker runs four backends
+    "tests/modelserve/services/test_model_evaluation_worker.py",  # a real worker scores a baseline
+    "tests/modelserve/services/test_model_caches_worker.py",  # 115 s: a real worker, five versions
     # two real model workers encode a corpus, the first killed mid-chunk
-    "tests/modelserve/test_corpus_encoding_worker.py",
+    "tests/modelserve/services/test_corpus_encoding_worker.py",
     # 42 s: a real model worker runs a candidate-topic run started through the API
-    "tests/modelserve/test_candidate_run_worker.py",
+    "tests/modelserve/services/test_candidate_run_worker.py",
     # a real default worker imports an upload (one test; the rest run the job's body here)
     "tests/corpus/test_corpus_imports.py",
     # 60 s: 2,000 random topics decoded twice, once by the port of SciCo's released code
-    "tests/modelserve/test_scico_decoding.py",
-    "tests/corefapp/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes
-    "tests/corefapp/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
-    "tests/corefapp/test_backup_schedule.py",  # 7 s: a real `manage.py backup` process
+    "tests/modelserve/backends/test_scico_decoding.py",
+    "tests/corefapp/runtime/test_web_concurrency.py",  # 25 + 17 s: several Daphne processes
+    "tests/corefapp/runtime/test_runtime_secrets.py",  # 14 + 9 s: PostgreSQL and Redis per test
+    "tests/corefapp/backups/test_backup_schedule.py",  # 7 s: a real `manage.py backup` process
     "tests/corefapp/test_wheel.py",  # 80 s: builds the wheel, installs it in a fresh venv
     # builds the corefscore wheel, installs it and its dependencies in a fresh venv
     "tests/corefscore/test_wheel_alone.py",
@@ -63,7 +63,7 @@ SLOW = {
     # 186 cases of generated requests against every operation and role: 72 s of CPU, 6.5 min
     # at load 10, more than half of what tests/annotation costs; the API's net for 500s,
     # which make test runs, while the API's own tests stay in the fast lane.
-    "tests/annotation/test_api_fuzz.py",
+    "tests/annotation/api/test_api_fuzz.py",
 }
 FAST = "not e2e and not integration and not training and not slow and not bench"
 # `make test` runs three pytest processes (pytest-xdist, one module at a time each, in the

@@ -9,8 +9,8 @@ def test_every_module_the_runner_names_exists():
 
 
 def test_the_model_worker_modules_are_in_the_selection():
-    assert "tests/modelserve/test_runs_with_worker.py" in flaky.WORKER_MODULES
-    assert "tests/modelserve/test_corpus_encoding_worker.py" in flaky.WORKER_MODULES
+    assert "tests/modelserve/services/test_runs_with_worker.py" in flaky.WORKER_MODULES
+    assert "tests/modelserve/services/test_corpus_encoding_worker.py" in flaky.WORKER_MODULES
 
 
 def test_a_repeated_id_gives_its_run_and_the_test_it_repeats():

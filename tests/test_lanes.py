@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLE = [
     "tests/e2e/test_pages.py",
     "tests/integration/test_stack.py",
-    "tests/modelserve/test_mention_suggestion_training.py",
+    "tests/modelserve/services/test_mention_suggestion_training.py",
     "tests/bench/test_benchmarks_run.py",
     "tests/domain/operations/test_assign.py",
 ]
@@ -62,7 +62,7 @@ def test_the_long_modules_run_first_and_the_browser_modules_together(sample_in_r
     assert sample_in_run_order == [
         "tests/integration/test_stack.py",
         "tests/bench/test_benchmarks_run.py",
-        "tests/modelserve/test_mention_suggestion_training.py",
+        "tests/modelserve/services/test_mention_suggestion_training.py",
         "tests/e2e/test_pages.py",
         "tests/domain/operations/test_assign.py",
     ]

@@ -1,9 +1,9 @@
 """The command lines of the application's processes, defined once.
 
 `make up` (corefapp.runtime.up) runs them as child processes; docker-compose.yml and
-deploy/kubernetes run the same ones in containers of the image (tests/corefapp/test_compose.py
-and test_kubernetes.py check the files name these lists, and tests/integration/test_image.py
-runs each of them from the built image).
+deploy/kubernetes run the same ones in containers of the image
+(tests/corefapp/runtime/test_compose.py and test_kubernetes.py check the files name these
+lists, and tests/integration/test_image.py runs each of them from the built image).
 """
 
 from modelserve.queues import backend_queue, model_queues

@@ -14,7 +14,7 @@ needs to say "I continue the mention before me". What BIOHD cannot hold, nested 
 (1 % of ChEMU-Ref's, such as "ethyl acetate (8 mL)" inside "a solution of X in ethyl
 acetate (8 mL)"), goes to a second layer: mentions are placed longest first in the lowest
 layer where decoding that layer still gives back exactly its mentions, so every mention of
-the training file round-trips (tests/modelserve/test_biohd.py).
+the training file round-trips (tests/modelserve/backends/test_biohd.py).
 """
 
 from __future__ import annotations

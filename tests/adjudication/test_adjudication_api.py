@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-from io import StringIO
-
 import pytest
-from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from annotation.models import Assignment, Operation
 from annotation.services.imports.topics import topics_import
-from tests.factories import ProjectFactory, UserFactory
-from tests.paths import DEMO, SCICO_DEMO
+from tests.factories import ALICE_AND_BOB, ProjectFactory, UserFactory
+from tests.paths import SCICO_DEMO
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="SciCo")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    for name, letter in (("alice", "a"), ("bob", "b")):
-        call_command(
-            "import_annotations", "--project", "SciCo", "--user", name, "--format", "scico",
-            "--create-user", "--submit", str(DEMO / f"scico_demo_annotator_{letter}.jsonl"),
-            stdout=StringIO(),
-        )  # fmt: skip
-    return project
+pytestmark = [pytest.mark.django_db, pytest.mark.project(annotators=ALICE_AND_BOB)]
 
 
 def post(client, body):

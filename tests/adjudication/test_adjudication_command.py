@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from annotation.models import Assignment, Operation
 from annotation.services.imports.topics import topics_import
 from tests.factories import ProjectFactory, UserFactory
-from tests.paths import DEMO, SCICO_DEMO
+from tests.paths import DEMO
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +33,6 @@ def annotators(*names: str, submit: bool = True) -> None:
             str(DEMO / f"scico_demo_annotator_{letter}.jsonl"),
             stdout=StringIO(),
         )
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="SciCo")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    return project
 
 
 def adjudications(username: str):

@@ -10,25 +10,12 @@ from django.core.management import call_command
 
 from adjudication.services.adjudications import create_adjudication
 from annotation.services.assignments import assignment_submit
-from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
-from tests.factories import ProjectFactory, UserFactory
+from tests.factories import UserFactory
 from tests.paths import DEMO, SCICO_DEMO
 
-pytestmark = pytest.mark.django_db
-
 ANNOTATOR_A = DEMO / "scico_demo_annotator_a.jsonl"
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="SciCo")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")  # with gold
-    call_command(
-        "import_annotations", "--project", "SciCo", "--user", "alice", "--format", "scico",
-        "--create-user", "--submit", str(ANNOTATOR_A), stdout=StringIO(),
-    )  # fmt: skip
-    return project
+pytestmark = [pytest.mark.django_db, pytest.mark.project(annotators={"alice": ANNOTATOR_A.name})]
 
 
 def adjudicate_first_topic(project) -> str:

@@ -7,14 +7,13 @@ import json
 
 import pytest
 from rest_framework.renderers import JSONRenderer
-from rest_framework.test import APIClient
 
 from adjudication.api.serializers.versions import AnnotatorVersion
 from adjudication.selectors.versions import adjudication_versions
 from annotation.models import Annotation, Assignment
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
-from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
+from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -77,14 +76,8 @@ def world():
     return {**locals()}
 
 
-def client(user) -> APIClient:
-    api = APIClient()
-    api.force_authenticate(user)
-    return api
-
-
 def versions(world, user):
-    return client(user).get(f"/api/annotations/{world['adjudication'].pk}/versions/")
+    return signed_in(user).get(f"/api/annotations/{world['adjudication'].pk}/versions/")
 
 
 def test_the_adjudicator_reads_each_submitted_version_by_username(world):
@@ -145,6 +138,6 @@ def test_the_adjudicator_of_another_topic_cannot_read_them(world):
 
 
 def test_an_annotators_annotation_has_no_versions(world):
-    answer = client(world["judge"]).get(f"/api/annotations/{world['alice_work'].pk}/versions/")
+    answer = signed_in(world["judge"]).get(f"/api/annotations/{world['alice_work'].pk}/versions/")
 
     assert answer.status_code == 404

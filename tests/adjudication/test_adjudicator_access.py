@@ -4,12 +4,11 @@ nothing else; annotators never see each other's work."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from annotation.models import Assignment
 from annotation.services.assignments import assignment_submit
 from annotation.services.operations import annotation_operation_apply
-from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
+from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +32,7 @@ def world():
     _, draft = assign(topic, late)  # not submitted yet
     _, elsewhere = assign(other_topic, annotator)
     # Through the admin API, as an admin assigns an adjudicator by hand.
-    created = client(admin).post(
+    created = signed_in(admin).post(
         "/api/assignments/",
         {
             "project": topic.project_id,
@@ -48,14 +47,8 @@ def world():
     return locals()
 
 
-def client(user) -> APIClient:
-    api = APIClient()
-    api.force_authenticate(user)
-    return api
-
-
 def test_an_adjudicator_reads_the_annotators_work_on_the_topic_they_adjudicate(world):
-    adjudicator = client(world["adjudicator"])
+    adjudicator = signed_in(world["adjudicator"])
 
     for annotation in (world["work"], world["colleague_work"], world["adjudication"]):
         assert adjudicator.get(f"/api/annotations/{annotation.pk}/").status_code == 200
@@ -63,7 +56,7 @@ def test_an_adjudicator_reads_the_annotators_work_on_the_topic_they_adjudicate(w
 
 
 def test_an_adjudicator_reads_no_unsubmitted_work_nor_its_log(world):
-    adjudicator = client(world["adjudicator"])
+    adjudicator = signed_in(world["adjudicator"])
     draft = world["draft"]
 
     assert adjudicator.get(f"/api/annotations/{draft.pk}/").status_code == 404
@@ -72,7 +65,7 @@ def test_an_adjudicator_reads_no_unsubmitted_work_nor_its_log(world):
 
 
 def test_an_adjudicator_sees_nothing_of_other_topics(world):
-    answer = client(world["adjudicator"]).get(f"/api/annotations/{world['elsewhere'].pk}/")
+    answer = signed_in(world["adjudicator"]).get(f"/api/annotations/{world['elsewhere'].pk}/")
 
     assert answer.status_code == 404
 
@@ -83,7 +76,7 @@ def test_an_adjudicator_cannot_change_an_annotators_work(world):
     work.refresh_from_db()
     before = work.version
 
-    answer = client(world["adjudicator"]).post(
+    answer = signed_in(world["adjudicator"]).post(
         f"/api/annotations/{work.pk}/operations/",
         {
             "expected_version": before,
@@ -98,6 +91,6 @@ def test_an_adjudicator_cannot_change_an_annotators_work(world):
 
 
 def test_annotators_still_never_see_each_others_work(world):
-    answer = client(world["annotator"]).get(f"/api/annotations/{world['colleague_work'].pk}/")
+    answer = signed_in(world["annotator"]).get(f"/api/annotations/{world['colleague_work'].pk}/")
 
     assert answer.status_code == 404

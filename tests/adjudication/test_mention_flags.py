@@ -4,21 +4,14 @@ who reads the flags with the annotators' versions. Refusals are JSON 4xx and wri
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from adjudication.models import FLAG_COMMENT_MAX_CHARS, MentionFlag
 from adjudication.services.adjudications import create_adjudication
 from annotation.models import Assignment, Project
 from annotation.services.assignments import assignment_submit
-from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
+from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids, signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-def client_of(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture
@@ -43,7 +36,7 @@ def flag_url(world, mention=None) -> str:
 
 
 def test_an_annotator_flags_a_mention_and_the_adjudicator_reads_it_with_the_versions(world):
-    alice = client_of(world["alice"])
+    alice = signed_in(world["alice"])
 
     answer = alice.put(flag_url(world), {"comment": "  a method, not a task?  "}, format="json")
 
@@ -54,7 +47,7 @@ def test_an_annotator_flags_a_mention_and_the_adjudicator_reads_it_with_the_vers
         assignment_submit(assignment_id=assignment.pk, user=world[user])
     judge = UserFactory(username="judge")
     adjudication = create_adjudication(topic=world["topic"], user=judge, seed="empty")
-    versions = client_of(judge).get(f"/api/annotations/{adjudication.annotation.pk}/versions/")
+    versions = signed_in(judge).get(f"/api/annotations/{adjudication.annotation.pk}/versions/")
     flags = {v["annotator"]: v["flags"] for v in versions.json()}
     assert flags == {
         "alice": [{"mention": world["m"][2], "comment": "a method, not a task?"}],
@@ -63,7 +56,7 @@ def test_an_annotator_flags_a_mention_and_the_adjudicator_reads_it_with_the_vers
 
 
 def test_flagging_again_replaces_the_comment_and_taking_it_back_removes_it(world):
-    alice = client_of(world["alice"])
+    alice = signed_in(world["alice"])
     alice.put(flag_url(world), {"comment": "first"}, format="json")
     alice.put(flag_url(world), {"comment": "second"}, format="json")
     assert list(MentionFlag.objects.values_list("comment", flat=True)) == ["second"]
@@ -81,14 +74,14 @@ def test_flagging_again_replaces_the_comment_and_taking_it_back_removes_it(world
 def test_only_the_annotator_may_flag_in_their_annotation(world, who, status):
     user = world["bob"] if who == "bob" else AdminFactory()
 
-    answer = client_of(user).put(flag_url(world), {"comment": "mine"}, format="json")
+    answer = signed_in(user).put(flag_url(world), {"comment": "mine"}, format="json")
 
     assert answer.status_code == status
     assert not MentionFlag.objects.exists()
 
 
 def test_a_long_comment_a_foreign_mention_and_submitted_work_are_refused(world):
-    alice = client_of(world["alice"])
+    alice = signed_in(world["alice"])
     other = mention_ids(make_topic())[0]
 
     too_long = alice.put(

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.test import Client
 
-from tests.corefapp.test_web_concurrency import web  # noqa: F401 (the fixture)
+from tests.corefapp.runtime.test_web_concurrency import web  # noqa: F401 (the fixture)
 from tests.corefapp.web_workers import close_all, connection_per_worker, socket_per_worker
 from tests.factories import AdminFactory, UserFactory, assign, make_topic
 

@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 
 from annotation.models import Document, Project
 from annotation.services.projects import project_update
-from tests.corefapp.test_web_concurrency import web  # noqa: F401 (the fixture)
+from tests.corefapp.runtime.test_web_concurrency import web  # noqa: F401 (the fixture)
 from tests.factories import UserFactory, assign, make_topic, mention_ids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]

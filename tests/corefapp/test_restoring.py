@@ -6,33 +6,25 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.test import Client
 
 from corefapp.backups import pg_tools
 from corefapp.restoring import RESTORE_LOCK, writes_refused
-from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def admin_client() -> Client:
-    client = Client()
-    client.force_login(AdminFactory())
-    return client
-
-
-def test_writes_are_refused_while_a_restore_holds_the_lock_and_reads_go_on():
-    client = admin_client()
+def test_writes_are_refused_while_a_restore_holds_the_lock_and_reads_go_on(admin_client):
+    client = admin_client
 
     with writes_refused(pg_tools.connect):
-        refused = client.post("/api/projects/", {"name": "during"}, content_type="application/json")
+        refused = client.post("/api/projects/", {"name": "during"}, format="json")
         read = client.get("/api/projects/")
 
     assert refused.status_code == 503
     assert refused.json()["error"] == "restoring"
     assert refused["Retry-After"]
     assert read.status_code == 200
-    after = client.post("/api/projects/", {"name": "after"}, content_type="application/json")
+    after = client.post("/api/projects/", {"name": "after"}, format="json")
     assert after.status_code == 201, after.json()
 
 

@@ -54,7 +54,7 @@ async def close_all(sockets) -> None:
 @pytest.fixture(scope="module")
 def web_server(services, django_db_setup, tmp_path_factory):
     """One two-worker web server for a whole module (starting one takes seconds)."""
-    from tests.corefapp.test_web_concurrency import Web
+    from tests.corefapp.runtime.test_web_concurrency import Web
 
     server = Web(services, tmp_path_factory.mktemp("web") / "web.log")
     server.pids = server.wait_for_workers()

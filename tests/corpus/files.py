@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.formats import scico_record
+
 WORDS = [
     ["We", "train", "BERT", "for", "named", "entity", "recognition", "."],
     ["The", "transformer", "model", "improves", "parsing", "."],
@@ -33,14 +35,15 @@ def dygiepp_line(doc_key: str) -> dict:
     }
 
 
-def scico_line(topic: int) -> dict:
-    return {
-        "id": topic,
-        "tokens": WORDS,
-        "doc_ids": [10, 11],
-        "mentions": [[0, 2, 2, 0], [1, 1, 2, 0], [1, 4, 4, 1]],
-        "relations": [],
-    }
+def scico_words(topic: int) -> dict:
+    """A SciCo topic over WORDS, the two sentences as two papers with their ids."""
+    return scico_record(
+        topic,
+        tokens=WORDS,
+        doc_ids=[10, 11],
+        mentions=[[0, 2, 2, 0], [1, 1, 2, 0], [1, 4, 4, 1]],
+        relations=[],
+    )
 
 
 def write_lines(path: Path, lines: list) -> Path:

@@ -23,7 +23,7 @@ from corpus.reading import records
 from corpus.services import imports
 from foundation.jobs import lifecycle
 from tests.corpus.build import job_for, run
-from tests.corpus.files import corpus_line, dygiepp_line, scico_line, write_lines
+from tests.corpus.files import corpus_line, dygiepp_line, scico_words, write_lines
 from tests.workers import start_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
     [
         ("corpus-jsonl", corpus_line, 3, 6),
         ("dygiepp", dygiepp_line, 3, 12),
-        ("scico", scico_line, 6, 9),
+        ("scico", scico_words, 6, 9),
     ],
 )
 def test_each_format_is_imported_without_workspace_state(
@@ -192,7 +192,7 @@ def test_the_command_line_imports_a_server_file_once(tmp_path):
         call_command(
             "import_corpus",
             "cmd",
-            str(write_lines(tmp_path / "s.jsonl", [scico_line(1)])),
+            str(write_lines(tmp_path / "s.jsonl", [scico_words(1)])),
             format="dygiepp",
         )
 

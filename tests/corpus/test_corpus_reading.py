@@ -5,7 +5,7 @@ reported in the annotator's words, every problem of the file at once."""
 from __future__ import annotations
 
 from corpus.reading import check, records
-from tests.corpus.files import WORDS, corpus_line, dygiepp_line, scico_line, write_lines
+from tests.corpus.files import WORDS, corpus_line, dygiepp_line, scico_words, write_lines
 
 
 def documents(format, path):
@@ -46,7 +46,7 @@ def test_dygiepp_predictions_keep_document_offsets_labels_and_scores(tmp_path):
 
 
 def test_scico_topics_become_documents_without_their_clusters(tmp_path):
-    path = write_lines(tmp_path / "scico.jsonl", [scico_line(7)])
+    path = write_lines(tmp_path / "scico.jsonl", [scico_words(7)])
 
     first, second = documents("scico", path)
 
@@ -103,7 +103,7 @@ def test_a_file_of_another_format_is_named_once(tmp_path):
     assert report.error_count == 1
     assert "pred.jsonl is not a corpus-jsonl file" in report.errors[0]
     assert "DyGIE++ predictions (dygiepp)" in report.errors[0]
-    scico = check("dygiepp", write_lines(tmp_path / "s.jsonl", [scico_line(1)]))
+    scico = check("dygiepp", write_lines(tmp_path / "s.jsonl", [scico_words(1)]))
     assert scico.error_count == 1
     assert "is not a dygiepp file" in scico.errors[0]
 
@@ -113,7 +113,7 @@ def test_an_empty_file_and_a_broken_topic_file_are_refused(tmp_path):
     assert check("corpus-jsonl", tmp_path / "empty.jsonl").errors == [
         "empty.jsonl: the file holds no documents"
     ]
-    broken = scico_line(1)
+    broken = scico_words(1)
     broken["mentions"] = [[0, 5, 99, 0]]
     report = check("scico", write_lines(tmp_path / "s.jsonl", [broken]))
     assert not report.ok

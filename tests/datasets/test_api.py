@@ -7,32 +7,16 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.models import Topic
-from annotation.services.imports.topics import topics_import
 from datasets.selectors import project_statistics
-from datasets.services.splits import dataset_split
-from tests.factories import AdminFactory, ProjectFactory, UserFactory
-from tests.paths import SCICO_DEMO
+from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.project(name="stats", split=[0.5, 0.5])]
 
 
-@pytest.fixture
-def admin():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="stats")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    dataset_split(project=project, ratios=[0.5, 0.5], seed=1)
-    return project
-
-
-def test_the_statistics_page_has_the_stats_of_each_split_and_the_charts_figures(admin, project):
-    answer = admin.get(f"/api/projects/{project.pk}/statistics/")
+def test_the_statistics_page_has_the_stats_of_each_split_and_the_charts_figures(
+    admin_client, project
+):
+    answer = admin_client.get(f"/api/projects/{project.pk}/statistics/")
 
     assert answer.status_code == 200
     body = answer.json()
@@ -45,8 +29,8 @@ def test_the_statistics_page_has_the_stats_of_each_split_and_the_charts_figures(
     assert sum(row["mentions"] for row in body["topics"]) == body["total"]["mentions"]
 
 
-def test_the_csv_download_has_a_row_per_scope(admin, project):
-    answer = admin.get(f"/api/projects/{project.pk}/statistics/?format=csv")
+def test_the_csv_download_has_a_row_per_scope(admin_client, project):
+    answer = admin_client.get(f"/api/projects/{project.pk}/statistics/?format=csv")
 
     assert answer["Content-Type"].startswith("text/csv")
     assert 'filename="stats-statistics.csv"' in answer["Content-Disposition"]
@@ -55,21 +39,23 @@ def test_the_csv_download_has_a_row_per_scope(admin, project):
     assert rows[0]["mentions"] == str(project_statistics(project)["total"]["mentions"])
 
 
-def test_an_unknown_source_is_refused_naming_it(admin, project):
-    answer = admin.get(f"/api/projects/{project.pk}/statistics/?source=nobody")
+def test_an_unknown_source_is_refused_naming_it(admin_client, project):
+    answer = admin_client.get(f"/api/projects/{project.pk}/statistics/?source=nobody")
 
     assert answer.status_code == 400
     assert "'nobody'" in answer.json()["message"]
 
 
-def test_an_admin_moves_a_topic_to_another_split_and_the_splits_list_shows_it(admin, project):
+def test_an_admin_moves_a_topic_to_another_split_and_the_splits_list_shows_it(
+    admin_client, project
+):
     topic = Topic.objects.filter(project=project, split="train").first()
 
-    answer = admin.patch(f"/api/topics/{topic.pk}/split/", {"split": "dev"}, format="json")
+    answer = admin_client.patch(f"/api/topics/{topic.pk}/split/", {"split": "dev"}, format="json")
 
     assert answer.status_code == 200
     assert answer.json() == {"id": topic.pk, "split": "dev"}
-    splits = admin.get(f"/api/projects/{project.pk}/splits/").json()
+    splits = admin_client.get(f"/api/projects/{project.pk}/splits/").json()
     assert splits["names"] == ["train", "test", "dev"]
     assert {"id": topic.pk, "split": "dev"} in splits["topics"]
 

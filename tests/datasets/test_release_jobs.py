@@ -15,35 +15,19 @@ import pytest
 import redis
 from django.core.files.storage import default_storage
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from annotation.models import Topic
-from annotation.services.imports.topics import topics_import
 from datasets.models import ReleaseJob
 from datasets.selectors import release_name
 from datasets.services.release_jobs import release_job_run
 from datasets.services.release_storage import dataset_release_store
-from tests.factories import AdminFactory, ProjectFactory
-from tests.paths import SCICO_DEMO
 
 # The task body closes stale connections and beats from a thread of its own, as in the worker:
-# committed rows, as the model runs' tests (tests/modelserve/test_run_takeover.py).
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="release jobs", hierarchy=True)
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    yield project
-    default_storage.delete(release_name(project))
-
-
-@pytest.fixture
-def client():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
+# committed rows, as the model runs' tests (tests/modelserve/services/test_run_takeover.py).
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.project(name="release jobs", hierarchy=True),
+]
 
 
 def running_job(project, *, worker: str, beat_seconds_ago: float) -> ReleaseJob:
@@ -58,8 +42,8 @@ def running_job(project, *, worker: str, beat_seconds_ago: float) -> ReleaseJob:
     )
 
 
-def test_a_release_is_queued_then_built_with_its_progress_and_stored(project, client):
-    answer = client.post(
+def test_a_release_is_queued_then_built_with_its_progress_and_stored(project, admin_client):
+    answer = admin_client.post(
         f"/api/projects/{project.pk}/release/",
         {"formats": ["scico", "corefi"], "source": "gold", "with_names": True},
         format="json",
@@ -77,7 +61,7 @@ def test_a_release_is_queued_then_built_with_its_progress_and_stored(project, cl
     outcome = release_job_run(job_id=queued["job"], worker="w1")
 
     assert outcome.startswith("succeeded"), outcome
-    body = client.get(f"/api/release-jobs/{queued['job']}/").json()
+    body = admin_client.get(f"/api/release-jobs/{queued['job']}/").json()
     assert (body["status"], body["progress"]) == ("succeeded", 1.0)
     assert body["result"]["name"] == release_name(project)
     with default_storage.open(release_name(project)) as stored:
@@ -86,8 +70,11 @@ def test_a_release_is_queued_then_built_with_its_progress_and_stored(project, cl
     assert any(n.startswith("scico/") for n in names)
     assert any(n.startswith("corefi/") for n in names)
     assert not any(n.startswith("conll/") for n in names)
-    assert client.get(f"/api/projects/{project.pk}/release-jobs/").json()[0]["job"] == body["job"]
-    assert client.get(f"/api/projects/{project.pk}/release/").status_code == 200
+    assert (
+        admin_client.get(f"/api/projects/{project.pk}/release-jobs/").json()[0]["job"]
+        == body["job"]
+    )
+    assert admin_client.get(f"/api/projects/{project.pk}/release/").status_code == 200
 
 
 def test_the_build_reports_each_step_in_order(project):
@@ -111,24 +98,26 @@ def test_the_build_reports_each_step_in_order(project):
     assert fractions[-1] == 0.9
 
 
-def test_a_failed_build_says_why(project, client):
+def test_a_failed_build_says_why(project, admin_client):
     # Two splits that would be written to one file: found only while building.
     first, second = Topic.objects.filter(project=project)[:2]
     Topic.objects.filter(pk=first.pk).update(split="a/b")
     Topic.objects.filter(pk=second.pk).update(split="a_b")
-    job = client.post(f"/api/projects/{project.pk}/release/", {}, format="json").json()["job"]
+    job = admin_client.post(f"/api/projects/{project.pk}/release/", {}, format="json").json()["job"]
 
     release_job_run(job_id=job)
 
-    body = client.get(f"/api/release-jobs/{job}/").json()
+    body = admin_client.get(f"/api/release-jobs/{job}/").json()
     assert body["status"] == "failed"
     assert "'a/b' and 'a_b' would be written to the same file" in body["message"]
     assert body["result"] is None
     assert not default_storage.exists(release_name(project))
 
 
-def test_a_format_the_datasheet_cannot_describe_is_refused_and_no_job_is_queued(project, client):
-    answer = client.post(
+def test_a_format_the_datasheet_cannot_describe_is_refused_and_no_job_is_queued(
+    project, admin_client
+):
+    answer = admin_client.post(
         f"/api/projects/{project.pk}/release/", {"formats": ["corefud"]}, format="json"
     )
     assert answer.status_code == 400
@@ -136,9 +125,9 @@ def test_a_format_the_datasheet_cannot_describe_is_refused_and_no_job_is_queued(
     assert not ReleaseJob.objects.exists()
 
 
-def test_a_second_build_of_the_project_waits_for_the_first(project, client):
-    first = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
-    second = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+def test_a_second_build_of_the_project_waits_for_the_first(project, admin_client):
+    first = admin_client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+    second = admin_client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
 
     assert second.status_code == 409
     assert second.json()["message"] == (
@@ -148,7 +137,10 @@ def test_a_second_build_of_the_project_waits_for_the_first(project, client):
     assert second.json()["job"] == first.json()["job"]
     assert ReleaseJob.objects.count() == 1
     release_job_run(job_id=first.json()["job"])
-    assert client.post(f"/api/projects/{project.pk}/release/", {}, format="json").status_code == 202
+    assert (
+        admin_client.post(f"/api/projects/{project.pk}/release/", {}, format="json").status_code
+        == 202
+    )
 
 
 def test_a_job_whose_worker_died_is_taken_over_and_a_live_one_is_left_alone(project, settings):
@@ -169,20 +161,22 @@ def test_a_job_whose_worker_died_is_taken_over_and_a_live_one_is_left_alone(proj
     assert release_job_run(job_id=job.pk, worker="third").startswith("skipped")
 
 
-def test_a_queued_job_whose_task_was_lost_gives_way_to_a_new_build(project, client, settings):
+def test_a_queued_job_whose_task_was_lost_gives_way_to_a_new_build(project, admin_client, settings):
     settings.SUGGEST_HEARTBEAT_STALE_SECONDS = 30
-    first = client.post(f"/api/projects/{project.pk}/release/", {}, format="json").json()["job"]
+    first = admin_client.post(f"/api/projects/{project.pk}/release/", {}, format="json").json()[
+        "job"
+    ]
     long_ago = timezone.now() - timedelta(seconds=31)
     ReleaseJob.objects.filter(pk=first).update(created_at=long_ago)
 
     # Its message still waits in the broker: a busy worker will take it. The page waits.
-    waiting = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+    waiting = admin_client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
     assert waiting.status_code == 409
     assert waiting.json()["job"] == first
 
     # The broker lost it (Redis flushed or replaced): nobody will ever build it.
     redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(settings.CELERY_TASK_DEFAULT_QUEUE)
-    again = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+    again = admin_client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
 
     assert again.status_code == 202, again.content
     lost = ReleaseJob.objects.get(pk=first)
@@ -197,12 +191,12 @@ def test_a_queued_job_whose_task_was_lost_gives_way_to_a_new_build(project, clie
 
 
 def test_a_job_whose_worker_stopped_beating_gives_way_and_is_not_taken_over_later(
-    project, client, settings
+    project, admin_client, settings
 ):
     settings.SUGGEST_HEARTBEAT_STALE_SECONDS = 30
     dead = running_job(project, worker="killed", beat_seconds_ago=31)
 
-    answer = client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
+    answer = admin_client.post(f"/api/projects/{project.pk}/release/", {}, format="json")
 
     assert answer.status_code == 202, answer.content
     dead.refresh_from_db()

@@ -7,21 +7,11 @@ import pytest
 from django.core.files.storage import default_storage
 from rest_framework.test import APIClient
 
-from annotation.services.imports.topics import topics_import
 from datasets.selectors import release_name
 from datasets.services.release_jobs import release_job_run
-from tests.factories import AdminFactory, ProjectFactory
-from tests.paths import SCICO_DEMO
+from tests.factories import AdminFactory
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="release options", hierarchy=True)
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    yield project
-    default_storage.delete(release_name(project))
+pytestmark = [pytest.mark.django_db, pytest.mark.project(name="release options", hierarchy=True)]
 
 
 @pytest.mark.django_db(transaction=True)  # the task body runs here as in the worker

@@ -5,34 +5,18 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.models import Topic
-from annotation.services.imports.topics import topics_import
 from datasets.models import SplitRecord
-from tests.factories import AdminFactory, ProjectFactory, UserFactory
-from tests.paths import SCICO_DEMO
+from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin():
-    client = APIClient()
-    client.force_authenticate(AdminFactory())
-    return client
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="to split", hierarchy=True)
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    return project
+pytestmark = [pytest.mark.django_db, pytest.mark.project(name="to split", hierarchy=True)]
 
 
 def splits(project) -> dict[str, str]:
     return dict(Topic.objects.filter(project=project).values_list("external_id", "split"))
 
 
-def test_a_split_is_made_with_its_balance_figures(admin, project):
-    answer = admin.post(
+def test_a_split_is_made_with_its_balance_figures(admin_client, project):
+    answer = admin_client.post(
         f"/api/projects/{project.pk}/splits/",
         {"ratios": [0.5, 0.5], "seed": 3, "balance": "mentions"},
         format="json",
@@ -52,25 +36,25 @@ def test_a_split_is_made_with_its_balance_figures(admin, project):
     assert set(splits(project).values()) == {"train", "test"}
 
 
-def test_an_existing_split_is_kept_unless_replaced(admin, project):
+def test_an_existing_split_is_kept_unless_replaced(admin_client, project):
     url = f"/api/projects/{project.pk}/splits/"
-    admin.post(url, {"ratios": [0.5, 0.5], "seed": 1}, format="json")
+    admin_client.post(url, {"ratios": [0.5, 0.5], "seed": 1}, format="json")
     before = splits(project)
 
-    kept = admin.post(url, {"ratios": [0.6, 0.2, 0.2], "seed": 2}, format="json")
+    kept = admin_client.post(url, {"ratios": [0.6, 0.2, 0.2], "seed": 2}, format="json")
     assert kept.status_code == 200
     assert kept.json()["kept"] is True
     assert splits(project) == before
 
-    replaced = admin.post(
+    replaced = admin_client.post(
         url, {"ratios": [0.6, 0.2, 0.2], "seed": 2, "replace": True}, format="json"
     )
     assert replaced.status_code == 201
     assert set(splits(project).values()) == {"train", "dev", "test"}
 
 
-def test_bad_ratios_are_refused_and_change_nothing(admin, project):
-    answer = admin.post(
+def test_bad_ratios_are_refused_and_change_nothing(admin_client, project):
+    answer = admin_client.post(
         f"/api/projects/{project.pk}/splits/", {"ratios": [0.5, 0.6]}, format="json"
     )
 

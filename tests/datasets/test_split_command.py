@@ -7,19 +7,12 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Topic
-from annotation.services.imports.topics import topics_import
 from datasets.models import SplitRecord
-from tests.factories import ProjectFactory
-from tests.paths import CHEMU_DEMO
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="chemu", hierarchy=False, anaphora=True)
-    topics_import(project=project, path=CHEMU_DEMO, format="chemu")
-    return project
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.project(name="chemu", format="chemu", hierarchy=False, anaphora=True),
+]
 
 
 def split(*args) -> str:

@@ -6,31 +6,15 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.services.assignments import assignment_create, assignment_submit
-from annotation.services.imports.annotation import annotation_import_for_assignment
-from annotation.services.imports.topics import topics_import
-from corefscore.formats import read
-from datasets.services.splits import dataset_split
 from datasets.statistics import STATS_KEYS
-from tests.factories import ProjectFactory, UserFactory
-from tests.paths import DEMO, SCICO_DEMO
+from tests.factories import ProjectFactory
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def project():
-    """The SciCo demo with gold, split in two; alice submitted annotator A's version."""
-    project = ProjectFactory(name="scico")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    topics = {t.external_id: t for t in project.topics.all()}
-    alice = UserFactory(username="alice")
-    for data in read("scico", DEMO / "scico_demo_annotator_a.jsonl").topics:
-        assignment = assignment_create(topic=topics[data.external_id], user=alice)
-        annotation_import_for_assignment(assignment=assignment, topic=data)
-        assignment_submit(assignment_id=assignment.pk, user=alice)
-    dataset_split(project=project, ratios=[0.5, 0.5], seed=1)
-    return project
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.project(
+        name="scico", annotators={"alice": "scico_demo_annotator_a.jsonl"}, split=[0.5, 0.5]
+    ),
+]
 
 
 def stats(*args) -> str:

@@ -4,29 +4,10 @@ gives the validation decisions."""
 import pytest
 from django.core.management import call_command
 
-from annotation.infra import state_cache
 from datasets.selectors import project_statistics
-from tests.factories import UserFactory
-from tests.validation.test_validation_measures import validate
-from tests.validation.validation_setup import validation_project, validation_topic
+from tests.validation.test_validation_measures import validated_wec_project
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    state_cache.clear()
-
-
-@pytest.fixture
-def project():
-    """Input clusters {m0, m1, m3, m4}, {m2}, {m5, m6}; both validators reject m1; they
-    disagree on m6, which stays (undecided)."""
-    project = validation_project("WEC")
-    topic = validation_topic(project)
-    validate(UserFactory(username="ann"), topic, ["a", "trigger", "a", "a", "a", "a", "a"])
-    validate(UserFactory(username="bob"), topic, ["a", "trigger", "a", "a", "a", "a", "context"])
-    return project
+pytestmark = [pytest.mark.django_db, pytest.mark.project(build=validated_wec_project)]
 
 
 def test_the_statistics_count_the_validated_clusters_not_the_input(project):

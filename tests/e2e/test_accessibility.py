@@ -79,14 +79,16 @@ class Report:
         )
 
 
-@pytest.fixture
-def project():
+def accessible_project():
     project = Project.objects.create(name="Accessible clusters", hierarchy=True)
     topic = make_topic(project, external_id="topic-a11y")
     for username, clusters in CLUSTERS.items():
         annotate_and_submit(topic, username, clusters)
     make_topic(project, external_id="topic-open")
     return project
+
+
+pytestmark = pytest.mark.project(build=accessible_project)
 
 
 def test_every_admin_page_has_no_serious_violation(new_page, project, artifacts):

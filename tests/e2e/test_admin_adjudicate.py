@@ -7,14 +7,14 @@ from playwright.sync_api import expect
 
 from annotation.models import Assignment, Operation
 from annotation.services.assignments import assignment_submit
-from tests.e2e.test_admin_layout import scico_project, submitted_by
-from tests.factories import AdminFactory, UserFactory
+from tests.e2e.test_admin_layout import submitted_by
+from tests.factories import AdminFactory, UserFactory, demo_project
 
 
 def test_an_admin_assigns_consensus_adjudications_and_the_report_scores_annotators_against_them(
     new_page, artifacts
 ):
-    project = submitted_by(scico_project("Adjudicate"), ("ann-a", "bob"))
+    project = submitted_by(demo_project("Adjudicate", hierarchy=True), ("ann-a", "bob"))
     judge = UserFactory(username="judge")
     page = new_page(AdminFactory())
     page.goto(f"/manage/projects/{project.pk}/assignments")

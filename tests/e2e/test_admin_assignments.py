@@ -8,7 +8,6 @@ from playwright.sync_api import expect
 
 from annotation.models import Assignment, Project
 from annotation.services.assignments import assignment_submit
-from annotation.services.imports.topics import topics_import
 from tests.e2e.admin_bulk import (
     ANNOTATORS,
     ASSIGNMENTS,
@@ -23,14 +22,7 @@ from tests.e2e.admin_bulk import (
 )
 from tests.e2e.data import apply_ops, mention_ids
 from tests.e2e.workspace import wait_saved
-from tests.factories import AdminFactory, UserFactory, assign, make_topic
-from tests.paths import DEMO
-
-
-def demo_project(name: str) -> Project:
-    project = Project.objects.create(name=name, hierarchy=True)
-    topics_import(project=project, path=DEMO / "scico_demo.jsonl", format="scico")
-    return project
+from tests.factories import AdminFactory, UserFactory, assign, demo_project, make_topic
 
 
 def cell(page, assignment_id: int):
@@ -40,7 +32,7 @@ def cell(page, assignment_id: int):
 def test_balanced_assignment_with_overlap_then_the_matrix_follows_an_annotator_live(
     new_page, artifacts
 ):
-    project = demo_project("Live progress")
+    project = demo_project("Live progress", hierarchy=True)
     annotators = [UserFactory(username=name) for name in ("ann1", "ann2", "ann3")]
     admin = new_page(AdminFactory())
     admin.goto(f"/manage/projects/{project.pk}/assignments")

@@ -9,9 +9,8 @@ from playwright.sync_api import expect
 from annotation.models import Project
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.imports.annotation import annotation_import_for_assignment
-from annotation.services.imports.topics import topics_import
 from corefscore.formats import read
-from tests.factories import AdminFactory, UserFactory
+from tests.factories import AdminFactory, UserFactory, demo_project
 from tests.paths import DEMO
 
 ANNOTATOR_FILES = (
@@ -20,12 +19,6 @@ ANNOTATOR_FILES = (
     "scico_demo.jsonl",
 )
 SIZES = ((1400, 900), (1024, 768))
-
-
-def scico_project(name: str) -> Project:
-    project = Project.objects.create(name=name, hierarchy=True)
-    topics_import(project=project, path=DEMO / "scico_demo.jsonl", format="scico")
-    return project
 
 
 def submitted_by(project: Project, usernames: tuple[str, ...]) -> Project:
@@ -62,7 +55,7 @@ def hidden_width(page, selector: str) -> int:
 
 @pytest.mark.parametrize("tab", ["assignments", "progress"])
 def test_a_matrix_without_assignments_has_its_header_in_a_row_and_whole_topic_ids(new_page, tab):
-    project = scico_project(f"Nobody yet ({tab})")
+    project = demo_project(f"Nobody yet ({tab})", hierarchy=True)
     page = new_page(AdminFactory())
     page.goto(f"/manage/projects/{project.pk}/{tab}")
     expect(page.locator(".progress-grid .grid-row")).to_have_count(6)
@@ -82,7 +75,7 @@ def test_a_matrix_without_assignments_has_its_header_in_a_row_and_whole_topic_id
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_the_matrices_and_the_agreement_table_fit_the_window(new_page, artifacts, width, height):
-    project = submitted_by(scico_project(f"Fits {width}"), ("ann-a", "bob", "carol"))
+    project = submitted_by(demo_project(f"Fits {width}", hierarchy=True), ("ann-a", "bob", "carol"))
     page = new_page(AdminFactory())
     page.set_viewport_size({"width": width, "height": height})
     size = f"{width}x{height}"
@@ -109,7 +102,7 @@ def test_the_matrices_and_the_agreement_table_fit_the_window(new_page, artifacts
 
 def test_the_heatmap_writes_long_annotator_names_in_full_inside_the_chart(new_page, artifacts):
     names = ("annotator-with-a-long-name", "bob", "zoe.from.the.chemistry.lab")
-    project = submitted_by(scico_project("Long names"), names)
+    project = submitted_by(demo_project("Long names", hierarchy=True), names)
     page = new_page(AdminFactory())
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(f"/manage/projects/{project.pk}/agreement")
@@ -132,7 +125,7 @@ def test_the_heatmap_writes_long_annotator_names_in_full_inside_the_chart(new_pa
 
 
 def test_the_agreement_page_says_its_scale_and_the_csvs(new_page):
-    project = submitted_by(scico_project("Scales"), ("ann-a", "bob"))
+    project = submitted_by(demo_project("Scales", hierarchy=True), ("ann-a", "bob"))
     page = new_page(AdminFactory())
     page.goto(f"/manage/projects/{project.pk}/agreement")
 

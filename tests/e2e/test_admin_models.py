@@ -4,7 +4,7 @@ a version learnt from the project's work chosen and its run named.
 
 The run is started in the browser; the model worker's code (`model_evaluation_execute`, what
 the Celery task calls) then runs it in this process, since the browser tests' server has no
-model worker (tests/modelserve/test_model_evaluation_worker.py runs one for real)."""
+model worker (tests/modelserve/services/test_model_evaluation_worker.py runs one for real)."""
 
 from playwright.sync_api import expect
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from annotation.models import Mention, Operation
 from tests.e2e.workspace import annotation, api, open_workspace, press, wait_saved
 from tests.factories import ProjectFactory, UserFactory, assign, make_topic
-from tests.modelserve.test_decide_suggestions import mention, run_with_links
+from tests.modelserve.services.test_decide_suggestions import mention, run_with_links
 
 
 def bulk_workspace(new_page):

@@ -3,7 +3,7 @@ Suggestions page says why the base model serves ("version 1: 0 held-out topics, 
 eligible") and offers it beside the versions; the Models page leaves out the topics a
 compared model was trained on, or scores them in red when asked; and imported snippets the
 default ChEMU model was trained on are flagged on both pages. The versions are stored
-directly (tests/modelserve/test_retraining_worker.py trains one for real); the evaluations
+directly (tests/modelserve/services/test_retraining_worker.py trains one for real); the evaluations
 run in this process, as in test_admin_models.py."""
 
 from __future__ import annotations

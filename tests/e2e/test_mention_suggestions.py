@@ -22,11 +22,11 @@ from tests.e2e.data import topic_from_data
 from tests.e2e.test_suggestions import suggest_and_wait
 from tests.e2e.workspace import annotation, api, current_mention, open_workspace, press, wait_saved
 from tests.factories import AdminFactory, ProjectFactory, UserFactory, assign, make_topic
-from tests.modelserve.test_mention_suggestion_worker import (
+from tests.modelserve.api.test_mention_suggestions_api import STIRRED, run_with_proposals
+from tests.modelserve.services.test_mention_suggestion_worker import (
     half_annotated_snippet,
     tagged_models_dir,
 )
-from tests.modelserve.test_mention_suggestions_api import STIRRED, run_with_proposals
 from tests.workers import Worker
 
 

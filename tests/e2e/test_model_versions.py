@@ -1,7 +1,7 @@
 """The admin Suggestions page's learning panel (docs/learning.md): the learn setting, the
 running retraining's progress, the learnt versions with their learning curve, and rollback
 and roll forward with a button. The versions are stored directly, so the page has known
-figures; tests/modelserve/test_retraining_worker.py trains them for real."""
+figures; tests/modelserve/services/test_retraining_worker.py trains them for real."""
 
 from __future__ import annotations
 

@@ -4,7 +4,6 @@ the rubber-stamping flag and agreement with adjudicated gold; its CSV downloads.
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -22,16 +21,10 @@ from tests.factories import (
     assign,
     make_topic,
     mention_ids,
+    wait_until,
 )
-from tests.modelserve.test_suggestions_payload import finished_run
+from tests.modelserve.api.test_suggestions_payload import finished_run
 from tests.reporting.test_time_report import annotate
-
-
-def wait_for(condition, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
 
 
 def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new_page, artifacts):
@@ -57,7 +50,9 @@ def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new
     open_workspace(page, assignment.pk)
     expect(page.locator(".suggest-current")).to_have_attribute("data-target", "new")
     # the display reaches the server (in a batch a quarter of a second later)
-    wait_for(lambda: SuggestionShown.objects.filter(annotation=stored).exists())
+    wait_until(
+        lambda: SuggestionShown.objects.filter(annotation=stored).exists(), "no display recorded"
+    )
     press(page, "y")
     wait_saved(page)
     press(page, "j")  # the next mention: suggested into the cluster just made
@@ -72,7 +67,10 @@ def test_a_shown_suggestion_accepted_at_once_is_flagged_on_the_progress_page(new
     # suggestion's display can arrive first, so wait for the accepted ones by id.
     wanted = {operation.payload["suggestion"] for operation in accepted}
     displays = SuggestionShown.objects.filter(annotation=stored)
-    wait_for(lambda: wanted <= set(displays.values_list("suggestion", flat=True)))
+    wait_until(
+        lambda: wanted <= set(displays.values_list("suggestion", flat=True)),
+        "not every shown suggestion was recorded",
+    )
     shown = {s.suggestion: s.shown_at for s in displays}
     # A display's time is the server's clock when the batch is handled minus the age the
     # browser gave it, so it is late by at most the batch's time on the way and in the

@@ -18,7 +18,7 @@ from onboarding.services.qualification import qualification_rule_set
 from tests.e2e.test_onboarding import submit
 from tests.e2e.workspace import open_workspace, press, wait_saved
 from tests.factories import AdminFactory, UserFactory, assign, mention_ids
-from tests.modelserve.test_suggestions_payload import finished_run
+from tests.modelserve.api.test_suggestions_payload import finished_run
 from tests.onboarding.conftest import TUTORIAL
 from tests.paths import COREFI_DATA
 

@@ -22,13 +22,12 @@ from playwright.sync_api import expect
 
 from annotation.models import Annotation, Assignment, Project, Topic
 from annotation.services.assignments import assignment_create
-from annotation.services.imports.topics import topics_import
 from datasets.models import ReleaseJob
 from datasets.selectors import release_name
-from tests.factories import AdminFactory, UserFactory, assign
-from tests.onboarding.conftest import client_for, mentions_by_text, tutorial_practice
+from tests.factories import AdminFactory, UserFactory, assign, demo_project, signed_in
+from tests.onboarding.conftest import mentions_by_text, tutorial_practice
 from tests.onboarding.test_scored import annotate
-from tests.paths import CHEMU_DEMO, SCICO_DEMO
+from tests.paths import CHEMU_DEMO
 from tests.workers import Worker
 
 
@@ -49,16 +48,10 @@ def default_worker(django_db_setup, services):
         worker.stop()
 
 
-def scico_project(name: str) -> Project:
-    project = Project.objects.create(name=name, hierarchy=True)
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    return project
-
-
 def test_the_release_is_built_by_the_worker_with_its_progress_then_downloaded(
     new_page, request, tmp_path, artifacts
 ):
-    project = scico_project("Release e2e")
+    project = demo_project("Release e2e", hierarchy=True)
     page = new_page(AdminFactory())
     page.goto("/manage/datasets")
     row = page.locator(f"tr[data-project='{project.pk}']")
@@ -101,7 +94,7 @@ def test_the_release_is_built_by_the_worker_with_its_progress_then_downloaded(
 def test_a_release_is_made_with_chosen_formats_source_and_names(
     new_page, default_worker, tmp_path, artifacts
 ):
-    project = scico_project("Release options e2e")
+    project = demo_project("Release options e2e", hierarchy=True)
     page = new_page(AdminFactory())
     page.goto("/manage/datasets")
     row = page.locator(f"tr[data-project='{project.pk}']")
@@ -133,7 +126,7 @@ def test_a_release_is_made_with_chosen_formats_source_and_names(
 
 
 def test_a_failed_build_says_why_on_the_row(new_page, default_worker, artifacts):
-    project = scico_project("Release fails e2e")
+    project = demo_project("Release fails e2e", hierarchy=True)
     first, second = project.topics.all()[:2]
     project.topics.filter(pk=first.pk).update(split="a/b")
     project.topics.filter(pk=second.pk).update(split="a_b")
@@ -150,7 +143,7 @@ def test_a_failed_build_says_why_on_the_row(new_page, default_worker, artifacts)
 
 
 def test_my_topics_shows_titles_marks_adjudication_and_spaces_the_next_topic(new_page, artifacts):
-    project = scico_project("Walk my topics")
+    project = demo_project("Walk my topics", hierarchy=True)
     first, second = project.topics.order_by("position")[:2]
     user = UserFactory(username="walker")
     assign(first, user)
@@ -228,7 +221,7 @@ def test_an_import_says_an_empty_file_is_empty_and_which_format_a_file_looks_lik
 def test_the_topics_page_views_gold_renames_and_deletes_a_topic_nobody_worked_on(
     new_page, artifacts
 ):
-    project = scico_project("Walk topics")
+    project = demo_project("Walk topics", hierarchy=True)
     first, worked, spare = project.topics.order_by("position")[:3]
     started = assign(worked, UserFactory())[1]
     Annotation.objects.filter(pk=started.pk).update(version=2)
@@ -285,7 +278,7 @@ def test_the_onboarding_tab_downloads_every_attempt_as_csv(new_page, tmp_path):
     project = practice.topic.project
     user = UserFactory(username="trainee")
     assignment, annotation = assign(practice.topic, user)
-    client = client_for(user)
+    client = signed_in(user)
     annotate(client, annotation.pk, mentions_by_text(practice.topic), right=True)
     assert client.post(f"/api/assignments/{assignment.pk}/submit/").status_code == 200
     page = new_page(AdminFactory())

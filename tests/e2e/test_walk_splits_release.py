@@ -7,25 +7,17 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from annotation.models import Project, Topic
-from annotation.services.imports.topics import topics_import
+from annotation.models import Topic
 from datasets.models import SplitRecord
-from tests.factories import AdminFactory
-from tests.paths import SCICO_DEMO
+from tests.factories import AdminFactory, demo_project
 
 
 def splits(project) -> dict[str, str]:
     return dict(Topic.objects.filter(project=project).values_list("external_id", "split"))
 
 
-def scico_project(name: str) -> Project:
-    project = Project.objects.create(name=name, hierarchy=True)
-    topics_import(project=project, path=SCICO_DEMO, format="scico")
-    return project
-
-
 def test_a_manager_splits_a_project_and_is_asked_before_a_split_is_replaced(new_page, artifacts):
-    project = scico_project("Split e2e")
+    project = demo_project("Split e2e", hierarchy=True)
     page = new_page(AdminFactory())
     page.goto("/manage/datasets")
     row = page.locator(f"tr[data-project='{project.pk}']")
@@ -81,7 +73,7 @@ def test_a_manager_splits_a_project_and_is_asked_before_a_split_is_replaced(new_
 
 
 def test_the_per_topic_split_box_says_what_it_saved(new_page, artifacts):
-    project = scico_project("Topic split e2e")
+    project = demo_project("Topic split e2e", hierarchy=True)
     topic = Topic.objects.filter(project=project).order_by("position", "id").first()
     page = new_page(AdminFactory())
     page.goto(f"/manage/projects/{project.pk}/topics")

@@ -193,9 +193,9 @@ def test_a_backup_leaves_the_encoder_cache_out_and_a_restore_still_suggests(
     from modelserve.queues import backend_queue
     from modelserve.services.runs import suggestion_run_request
     from tests.factories import UserFactory
-    from tests.modelserve.test_baseline_backends import tiny_nli
-    from tests.modelserve.test_runs_with_worker import demo_topic
-    from tests.modelserve.test_vector_cache import CountingEncoder
+    from tests.modelserve.backends.test_baseline_backends import tiny_nli
+    from tests.modelserve.backends.test_vector_cache import CountingEncoder
+    from tests.modelserve.services.test_runs_with_worker import demo_topic
     from tests.paths import CHEMU_DEMO
     from tests.workers import start_worker, wait_for
 

@@ -24,6 +24,7 @@ import psutil
 import pytest
 
 from corefapp.runtime.defaults import var_dir
+from tests.factories import wait_until
 from tests.integration.stack import (
     Launcher,
     child_pid,
@@ -208,14 +209,6 @@ def up_log(launcher: Launcher) -> str:
     return (launcher.var_dir / "log" / "up.log").read_text()
 
 
-def wait_for(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while not (result := condition()):
-        assert time.monotonic() < deadline, what
-        time.sleep(0.2)
-    return result
-
-
 def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503(launcher):
     token = launcher.token("annotator1")
     with Load(launcher, token) as load:
@@ -229,14 +222,14 @@ def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503
         restarted = time.monotonic()
         # Back by itself: the next eight API answers (on fresh connections, so both web
         # workers) are all 200.
-        back = wait_for(
+        back = wait_until(
             lambda: (
                 len(api := [a for a in load.since(restarted) if a.path != "/healthz"]) >= 8
                 and all(a.status == 200 for a in api[-8:])
                 and api[-8]
             ),
-            60,
             "the API did not come back by itself",
+            60,
         )
     during = [a for a in load.since(killed) if a.at < back.at]
     outage = back.at + back.seconds - killed

@@ -20,7 +20,7 @@ from rest_framework.authtoken.models import Token
 from modelserve.models import SuggestionRun
 from tests.e2e.server import start_daphne
 from tests.factories import UserFactory, assign, mention_ids
-from tests.modelserve.test_runs_with_worker import demo_topic
+from tests.modelserve.services.test_runs_with_worker import demo_topic
 from tests.workers import LOGS, Worker
 
 # Two Daphnes, two model workers loading the model, one run: 80 s at load average 14.

@@ -9,9 +9,9 @@ import numpy as np
 
 from corefscore.formats.scico import read_scico_jsonl, topic_to_scico
 from modelserve import decode as decode_command
+from tests.modelserve.backends.test_scico_decoding import as_rows, random_scores
 from tests.modelserve.scico_reference import multiclass_inference
 from tests.modelserve.scico_topics import build_topic
-from tests.modelserve.test_scico_decoding import as_rows, random_scores
 
 
 def write_input(path, seeds):

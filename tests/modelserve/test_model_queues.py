@@ -13,7 +13,7 @@ from modelserve.queues import backend_queue
 from modelserve.services.runs import RUN_TASK, suggestion_run_request
 from modelserve.workers import CACHE_KEY, _run_id, model_workers
 from tests.factories import UserFactory
-from tests.modelserve.test_runs_with_worker import demo_topic
+from tests.modelserve.services.test_runs_with_worker import demo_topic
 from tests.workers import Worker, wait_for
 
 # A real Celery worker (about 40 s loaded): the slow lane (tests/lanes.py).

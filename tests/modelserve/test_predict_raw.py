@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.modelserve.test_mention_tagger import tiny_models
+from tests.modelserve.backends.test_mention_tagger import tiny_models
 from tests.paths import CHEMU_TRAIN, REPO
 
 RELATION_KEYS = ("Coreference", "Transformed", "Reaction-associated", "Work-up", "Contained")

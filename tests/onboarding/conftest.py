@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-from rest_framework.test import APIClient
-
-from annotation.infra import state_cache
 from annotation.models import Mention, Project
 from onboarding.services.practice import practice_import
 from tests.paths import COREFI_DATA
 
 TUTORIAL = COREFI_DATA / "scientific_onboarding_tutorial.json"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    state_cache.clear()
 
 
 def tutorial_practice(mode: str | None = None, project: Project | None = None):
@@ -37,17 +28,3 @@ def mentions_by_text(topic) -> dict[str, int]:
         base = starts[m.document_id]
         found[" ".join(tokens[base + start : base + end + 1])] = m.pk
     return found
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def post_op(client, annotation_id, version, **op):
-    return client.post(
-        f"/api/annotations/{annotation_id}/operations/",
-        {"expected_version": version, "operation": op},
-        format="json",
-    )

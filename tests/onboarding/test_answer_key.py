@@ -14,8 +14,7 @@ from annotation.models import Annotation, Project
 from annotation.services.assignments import assignment_create
 from annotation.services.imports.topics import topics_import
 from onboarding.services.practice import practice_import, practice_mark
-from tests.factories import UserFactory
-from tests.onboarding.conftest import client_for
+from tests.factories import UserFactory, signed_in
 from tests.paths import CHEMU_DEMO, DEMO, REPO, SCICO_DEMO
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +72,7 @@ def test_no_payload_an_annotator_reads_holds_the_practice_topics_answer_key(sour
     annotator = UserFactory()
     assignment = assignment_create(topic=topic, user=annotator)
     gold = Annotation.objects.get(topic=topic, kind="gold")
-    client = client_for(annotator)
+    client = signed_in(annotator)
 
     answers = {
         url: client.get(url)

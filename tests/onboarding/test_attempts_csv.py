@@ -9,8 +9,8 @@ import io
 import pytest
 
 from onboarding.models import PracticeAttempt
-from tests.factories import AdminFactory, UserFactory, assign
-from tests.onboarding.conftest import client_for, mentions_by_text, tutorial_practice
+from tests.factories import AdminFactory, UserFactory, assign, signed_in
+from tests.onboarding.conftest import mentions_by_text, tutorial_practice
 from tests.onboarding.test_scored import annotate
 
 pytestmark = pytest.mark.django_db
@@ -20,12 +20,12 @@ def test_each_attempt_is_a_row_with_its_user_topic_number_and_scores():
     practice = tutorial_practice(mode="scored")
     project = practice.topic.project
     user = UserFactory(username="zoe")
-    client = client_for(user)
+    client = signed_in(user)
     assignment, annotation = assign(practice.topic, user)
     annotate(client, annotation.pk, mentions_by_text(practice.topic), right=False)
     assert client.post(f"/api/assignments/{assignment.pk}/submit/").status_code == 200
 
-    admin = client_for(AdminFactory())
+    admin = signed_in(AdminFactory())
     answer = admin.get(f"/api/onboarding/projects/{project.pk}/attempts/csv/")
 
     assert answer.status_code == 200
@@ -49,7 +49,7 @@ def test_each_attempt_is_a_row_with_its_user_topic_number_and_scores():
 
 def test_annotators_may_not_download_it():
     practice = tutorial_practice(mode="scored")
-    answer = client_for(UserFactory()).get(
+    answer = signed_in(UserFactory()).get(
         f"/api/onboarding/projects/{practice.topic.project_id}/attempts/csv/"
     )
     assert answer.status_code == 403

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from annotation.models import Project
 from fixtures.demo.load import demo_load
 from onboarding.models import PracticeTopic
-from tests.onboarding.conftest import client_for
+from tests.factories import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def test_the_demo_annotators_see_real_onboarding_topics_locked_until_they_qualif
     demo_load(password="a demo password")
     annotator = get_user_model().objects.get(username="annotator1")
 
-    rows = client_for(annotator).get("/api/assignments/mine/").json()
+    rows = signed_in(annotator).get("/api/assignments/mine/").json()
     onboarding = [r for r in rows if r["project"]["name"] == "Onboarding demo"]
 
     assert {r["topic"]["external_id"] for r in onboarding if r["locked"] is None} == {

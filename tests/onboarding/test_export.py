@@ -7,8 +7,7 @@ import pytest
 from annotation.models import Project
 from onboarding.selectors.export import practice_corefi
 from onboarding.services.practice import practice_import
-from tests.factories import AdminFactory
-from tests.onboarding.conftest import client_for
+from tests.factories import AdminFactory, signed_in
 from tests.paths import COREFI_DATA
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +27,7 @@ def test_an_onboarding_file_exports_back_equal_to_the_input(name):
 def test_admins_import_and_export_a_practice_file_over_http():
     admin = AdminFactory()
     project = Project.objects.create(name="p", hierarchy=True)
-    client = client_for(admin)
+    client = signed_in(admin)
     path = COREFI_DATA / "scientific_onboarding_tutorial.json"
     with path.open("rb") as upload:
         created = client.post(f"/api/onboarding/projects/{project.pk}/import/", {"file": upload})

@@ -12,8 +12,8 @@ from annotation.models import Assignment, Project
 from onboarding.models import PracticeAttempt
 from onboarding.services.practice import practice_import
 from onboarding.services.qualification import qualification_rule_set
-from tests.factories import AdminFactory, UserFactory, assign
-from tests.onboarding.conftest import TUTORIAL, client_for, mentions_by_text, post_op
+from tests.factories import AdminFactory, UserFactory, assign, post_op, signed_in
+from tests.onboarding.conftest import TUTORIAL, mentions_by_text
 from tests.paths import COREFI_DATA
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def gated(*, attempts_allowed: int | None = 3, second: bool = False):
     )
     user = UserFactory(username="copier")
     assignments = [assign(p.topic, user)[0] for p in practices]
-    return project, practices, user, client_for(user), assignments
+    return project, practices, user, signed_in(user), assignments
 
 
 def singletons(client, assignment_id: int) -> None:
@@ -96,7 +96,7 @@ def test_attempts_past_the_cap_are_refused_in_plain_words_and_change_nothing():
 def test_a_reopened_submission_past_the_cap_is_not_scored_again():
     _project, _practices, _user, client, (assignment,) = gated(attempts_allowed=1)
     singletons(client, assignment.pk)
-    admin = client_for(AdminFactory())
+    admin = signed_in(AdminFactory())
     assert admin.post(f"/api/assignments/{assignment.pk}/reopen/").status_code == 200
 
     resubmit = client.post(f"/api/assignments/{assignment.pk}/submit/")
@@ -140,7 +140,7 @@ def test_the_admin_sees_every_attempt_who_when_topic_score_and_passed():
     client.post(f"/api/onboarding/assignments/{a.pk}/reset/")
     singletons(client, b.pk)
 
-    body = client_for(AdminFactory()).get(f"/api/onboarding/projects/{project.pk}/").json()
+    body = signed_in(AdminFactory()).get(f"/api/onboarding/projects/{project.pk}/").json()
 
     assert body["rule"]["attempts_allowed"] == 3
     (row,) = body["annotators"]
@@ -155,7 +155,7 @@ def test_the_admin_sees_every_attempt_who_when_topic_score_and_passed():
 
 def test_the_rule_takes_the_cap_and_refuses_zero():
     project, _practices, _user, _client, _assignments = gated()
-    admin = client_for(AdminFactory())
+    admin = signed_in(AdminFactory())
     practice_ids = list(project.topics.values_list("practice__pk", flat=True))
 
     zero = admin.put(

@@ -5,14 +5,8 @@ import json
 import pytest
 
 from onboarding.models import PracticeTopic
-from tests.factories import UserFactory, assign
-from tests.onboarding.conftest import (
-    TUTORIAL,
-    client_for,
-    mentions_by_text,
-    post_op,
-    tutorial_practice,
-)
+from tests.factories import UserFactory, assign, post_op, signed_in
+from tests.onboarding.conftest import TUTORIAL, mentions_by_text, tutorial_practice
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +16,7 @@ def guided():
     practice = tutorial_practice()
     user = UserFactory()
     _assignment, annotation = assign(practice.topic, user)
-    return practice, client_for(user), annotation, mentions_by_text(practice.topic)
+    return practice, signed_in(user), annotation, mentions_by_text(practice.topic)
 
 
 def test_the_tutorial_imports_as_a_guided_topic_with_its_tour_messages_and_settings():
@@ -103,7 +97,7 @@ def test_a_scored_topic_checks_nothing_while_annotating():
     practice = tutorial_practice(mode="scored")
     user = UserFactory()
     _, annotation = assign(practice.topic, user)
-    client = client_for(user)
+    client = signed_in(user)
     m = mentions_by_text(practice.topic)
     cnn = post_op(client, annotation.pk, 0, op="assign", mention=m["CNN"], cluster=None).json()
 

@@ -12,8 +12,8 @@ from annotation.services.imports.topics import topics_import
 from onboarding.models import PracticeTopic
 from onboarding.selectors.practice import practice_gold
 from onboarding.services.practice import practice_mark
-from tests.factories import UserFactory, make_topic, mention_ids
-from tests.onboarding.conftest import TUTORIAL, client_for, post_op
+from tests.factories import UserFactory, make_topic, mention_ids, post_op, signed_in
+from tests.onboarding.conftest import TUTORIAL
 from tests.paths import SCICO_DEMO
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def test_a_topic_without_gold_is_refused_until_it_is_adjudicated():
         practice_mark(topic=topic, mode="scored")
     adjudicator = UserFactory()
     assignment = assignment_create(topic=topic, user=adjudicator, role="adjudicator")
-    client = client_for(adjudicator)
+    client = signed_in(adjudicator)
     for version, mention in enumerate(mention_ids(topic)):
         post_op(
             client, assignment.annotation.pk, version, op="assign", mention=mention, cluster=None

@@ -9,9 +9,9 @@ import pytest
 from annotation.models import Annotation, Project, Topic
 from annotation.services.imports.topics import topics_import
 from onboarding.services.practice import practice_mark
-from tests.factories import UserFactory, assign, make_topic, mention_ids
-from tests.modelserve.test_suggestions_payload import finished_run
-from tests.onboarding.conftest import TUTORIAL, client_for
+from tests.factories import UserFactory, assign, make_topic, mention_ids, signed_in
+from tests.modelserve.api.test_suggestions_payload import finished_run
+from tests.onboarding.conftest import TUTORIAL
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def practised():
     practice_mark(topic=topic, mode="scored")
     user = UserFactory()
     _, annotation = assign(topic, user)
-    return topic, annotation, client_for(user)
+    return topic, annotation, signed_in(user)
 
 
 def test_no_suggestion_is_listed_on_a_practice_topic(practised):

@@ -5,8 +5,16 @@ import pytest
 
 from modelserve.models import SuggestionRun
 from onboarding.models import PracticeTopic, QualificationChange
-from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids
-from tests.onboarding.conftest import client_for, mentions_by_text, post_op, tutorial_practice
+from tests.factories import (
+    AdminFactory,
+    UserFactory,
+    assign,
+    make_topic,
+    mention_ids,
+    post_op,
+    signed_in,
+)
+from tests.onboarding.conftest import mentions_by_text, tutorial_practice
 from tests.onboarding.test_scored import annotate
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def gated():
     practice = tutorial_practice(mode="scored")
     project = practice.topic.project
-    admin = client_for(AdminFactory())
+    admin = signed_in(AdminFactory())
     rule = admin.put(
         f"/api/onboarding/projects/{project.pk}/rule/",
         {"practice_topics": [practice.pk], "thresholds": {"conll_f1": 0.75, "muc_f1": 0.5}},
@@ -32,7 +40,7 @@ def gated():
         "project": project,
         "admin": admin,
         "user": user,
-        "client": client_for(user),
+        "client": signed_in(user),
         "real": (real, real_assignment, real_annotation),
         "practice_assignment": (practice_assignment, practice_annotation),
     }
@@ -157,7 +165,7 @@ def test_a_project_without_a_rule_locks_nothing():
     user = UserFactory()
     assign(topic, user)
 
-    (row,) = client_for(user).get("/api/assignments/mine/").json()
+    (row,) = signed_in(user).get("/api/assignments/mine/").json()
 
     assert row["locked"] is None
     assert row["practice"] is None

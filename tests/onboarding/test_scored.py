@@ -5,8 +5,8 @@ import pytest
 
 from annotation.models import Assignment
 from onboarding.models import PracticeAttempt
-from tests.factories import UserFactory, assign
-from tests.onboarding.conftest import client_for, mentions_by_text, post_op, tutorial_practice
+from tests.factories import UserFactory, assign, post_op, signed_in
+from tests.onboarding.conftest import mentions_by_text, tutorial_practice
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def scored():
     return (
         practice,
         user,
-        client_for(user),
+        signed_in(user),
         assignment,
         annotation,
         mentions_by_text(practice.topic),
@@ -91,7 +91,7 @@ def test_reset_starts_again_and_keeps_every_attempt(scored):
 def test_only_the_owner_resets_a_practice_topic(scored):
     _practice, _user, _client, assignment, _annotation, _m = scored
 
-    response = client_for(UserFactory()).post(f"/api/onboarding/assignments/{assignment.pk}/reset/")
+    response = signed_in(UserFactory()).post(f"/api/onboarding/assignments/{assignment.pk}/reset/")
 
     assert response.status_code == 404
 

@@ -20,23 +20,10 @@ from corefscore.formats import read
 from corefscore.scoring.api import score_scico
 from reporting.selectors.agreement import project_agreement
 from reporting.selectors.agreement_files import agreement_tables
-from tests.factories import PASSWORD, AdminFactory, ProjectFactory, UserFactory
+from tests.factories import ALICE_AND_BOB, PASSWORD, AdminFactory, ProjectFactory, UserFactory
 from tests.paths import DEMO, SCICO_DEMO
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def project():
-    project = ProjectFactory(name="SciCo")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")  # with gold
-    for name, letter in (("alice", "a"), ("bob", "b")):
-        call_command(
-            "import_annotations", "--project", "SciCo", "--user", name, "--format", "scico",
-            "--create-user", "--submit", str(DEMO / f"scico_demo_annotator_{letter}.jsonl"),
-            stdout=StringIO(),
-        )  # fmt: skip
-    return project
+pytestmark = [pytest.mark.django_db, pytest.mark.project(annotators=ALICE_AND_BOB)]
 
 
 def test_each_annotator_is_scored_against_the_imported_gold_as_the_scorer_does(project, tmp_path):

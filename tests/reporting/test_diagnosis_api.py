@@ -7,31 +7,14 @@ import csv
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
 
 from annotation.models import Document
 from corefscore.formats import read
 from tests.factories import PASSWORD, AdminFactory, ProjectFactory
 from tests.paths import DEMO, SCICO_DEMO
 
-pytestmark = pytest.mark.django_db
-
 FILES = {"alice": "scico_demo_annotator_a.jsonl", "bob": "scico_demo_annotator_b.jsonl"}
-
-
-@pytest.fixture
-def project():
-    from annotation.services.imports.topics import topics_import
-
-    project = ProjectFactory(name="SciCo")
-    topics_import(project=project, path=SCICO_DEMO, format="scico")  # with gold
-    for name, file in FILES.items():
-        call_command(
-            "import_annotations", "--project", "SciCo", "--user", name, "--format", "scico",
-            "--create-user", "--submit", str(DEMO / file),
-        stdout=StringIO(),
-        )  # fmt: skip
-    return project
+pytestmark = [pytest.mark.django_db, pytest.mark.project(annotators=FILES)]
 
 
 @pytest.fixture

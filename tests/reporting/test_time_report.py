@@ -14,7 +14,7 @@ from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
 from reporting.models import AgreementPair, SuggestionShown
 from tests.factories import AdminFactory, ProjectFactory, UserFactory, make_topic, mention_ids
-from tests.modelserve.test_suggestions_payload import finished_run
+from tests.modelserve.api.test_suggestions_payload import finished_run
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from annotation.models import CONCEPT_REASONS, WEC_REASONS, Project
 from tests.factories import ProjectFactory, make_topic, mention_ids
-from tests.modelserve.test_suggestions_payload import finished_run
+from tests.modelserve.api.test_suggestions_payload import finished_run
 from tests.paths import DEMO
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,6 @@ settles those that differ; the result is the consolidated validation."""
 
 import pytest
 
-from annotation.infra import state_cache
 from annotation.models import Annotation, Assignment
 from tests.factories import UserFactory, mention_ids
 from tests.validation.test_validation_measures import validate
@@ -12,11 +11,6 @@ from validation.selectors.measures import consolidated_decisions
 from validation.selectors.workspace import validation_payload
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    state_cache.clear()
 
 
 def payload(annotation):

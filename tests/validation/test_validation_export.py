@@ -6,29 +6,11 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.infra import state_cache
 from annotation.models import Annotation, ClusterMember, Project
 from corefscore.formats import read
-from tests.factories import UserFactory
-from tests.validation.test_validation_measures import validate
-from tests.validation.validation_setup import validation_project, validation_topic
+from tests.validation.test_validation_measures import validated_wec_project
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    state_cache.clear()
-
-
-@pytest.fixture
-def project():
-    project = validation_project("WEC")
-    topic = validation_topic(project)
-    # Both validators reject m1 (trigger) and accept the rest: that is the consolidated result.
-    validate(UserFactory(username="ann"), topic, ["a", "trigger", "a", "a", "a", "a", "a"])
-    validate(UserFactory(username="bob"), topic, ["a", "trigger", "a", "a", "a", "a", "context"])
-    return project
+pytestmark = [pytest.mark.django_db, pytest.mark.project(build=validated_wec_project)]
 
 
 def export(project, tmp_path, fmt, *extra):

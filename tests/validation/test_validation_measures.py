@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from annotation.infra import state_cache
 from annotation.models import Assignment, Operation
 from annotation.services.assignments import assignment_create, assignment_submit
 from annotation.services.operations import annotation_operation_apply
@@ -17,14 +16,7 @@ from tests.factories import PASSWORD, AdminFactory, UserFactory, mention_ids
 from tests.validation.validation_setup import validation_project, validation_topic
 from validation.selectors.measures import validation_measures_csv_rows
 
-pytestmark = pytest.mark.django_db
-
 A, R = "accepted", "rejected"
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    state_cache.clear()
 
 
 def validate(user, topic, verdicts, *, role=Assignment.Role.ANNOTATOR, submit=True):
@@ -46,8 +38,17 @@ def validate(user, topic, verdicts, *, role=Assignment.Role.ANNOTATOR, submit=Tr
     return annotation
 
 
-@pytest.fixture
-def project():
+def validated_wec_project():
+    """Input clusters {m0, m1, m3, m4}, {m2}, {m5, m6}; both validators reject m1; they
+    disagree on m6, which stays (undecided)."""
+    project = validation_project("WEC")
+    topic = validation_topic(project)
+    validate(UserFactory(username="ann"), topic, ["a", "trigger", "a", "a", "a", "a", "a"])
+    validate(UserFactory(username="bob"), topic, ["a", "trigger", "a", "a", "a", "a", "context"])
+    return project
+
+
+def measured_project():
     project = validation_project()
     topic = validation_topic(project)
     ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
@@ -55,6 +56,9 @@ def project():
     validate(ann, topic, ["a", "a", "a", "a", "trigger", "a", "subevent"])
     validate(bob, topic, ["a", "context", "a", "a", "trigger", "a", "a"])
     return project, topic
+
+
+pytestmark = [pytest.mark.django_db, pytest.mark.project(build=measured_project)]
 
 
 def test_kappa_between_two_validators_is_the_hand_computed_value(project):

@@ -6,7 +6,7 @@ from django.core.management import CommandError, call_command
 from annotation.infra import state_cache
 from annotation.models import Annotation, Project
 from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids
-from tests.modelserve.test_suggestions_payload import finished_run
+from tests.modelserve.api.test_suggestions_payload import finished_run
 from validation.selectors.workspace import validation_payload
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,6 @@ import json
 import pytest
 from django.core.management import call_command
 
-from annotation.infra import state_cache
 from annotation.models import Annotation, Project, ValidationDecision
 from annotation.services.operations import annotation_operation_apply, annotation_undo
 from tests.factories import PASSWORD, UserFactory, assign, mention_ids
@@ -13,11 +12,6 @@ from tests.validation.validation_setup import validation_topic
 from validation.selectors.workspace import validation_payload
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    state_cache.clear()
 
 
 def decide(annotation, user, version, mention, decision, reason=None, note=""):

@@ -59,7 +59,7 @@ class CursorRequest(serializers.Serializer):
 
 # _AS_BUILT: the workspace's two big answers (a topic and its annotation) and the answer to
 # every keystroke go out as their selectors and services build them. Their serializers
-# describe them for the schema, and tests/annotation/test_api_payloads.py proves that each
+# describe them for the schema, and tests/annotation/api/test_api_payloads.py proves that each
 # serializer gives the same bytes back; copying them field by field on every request would
 # add ~80 ms (topic) and ~250 ms (annotation) to opening a 10,000-mention workspace.
 

@@ -41,8 +41,9 @@ EXTENSIONS = {
 TOPIC_FILE = {"corefi": ".json", "brat": ".txt", "webanno-tsv": ".tsv", "uima-xmi": ".xmi"}
 # Formats whose reader walks the whole folder itself (a topic may be a folder of files).
 WHOLE_FOLDER = ("webanno-tsv", "webanno-tsv-folders", "uima-xmi", "uima-xmi-folders")
-# What zipfile raises on an archive whose bytes were damaged (tests/annotation/
-# test_import_generated.py changes bytes of a good zip at random and found each of these).
+# What zipfile raises on an archive whose bytes were damaged
+# (tests/annotation/services/imports/test_import_generated.py changes bytes of a good zip at
+# random and found each of these).
 DAMAGED = (
     zipfile.BadZipFile,
     EOFError,

@@ -1,10 +1,9 @@
 import shutil
 
-import pytest
-
-from corefscore.formats import FormatErrors, read, write
+from corefscore.formats import read, write
 from corefscore.formats.brat import read_brat, write_brat
 from corefscore.formats.chartokens import tokenize
+from tests.formats import errors_of
 
 TEXT = (
     "Compound 5 (1.5 g) was dissolved in THF.\n"
@@ -23,12 +22,6 @@ def pair(tmp_path, ann, text=TEXT, stem="doc"):
 def span_of(words, text=TEXT):
     start = text.index(words)
     return f"{start} {start + len(words)}"
-
-
-def errors_of(path):
-    with pytest.raises(FormatErrors) as raised:
-        read_brat(path)
-    return raised.value.errors
 
 
 def words(topic, mention):
@@ -107,7 +100,7 @@ def test_entity_text_that_differs_from_the_offsets_is_a_warning(tmp_path):
 
 
 def test_offsets_beyond_the_text_are_an_error(tmp_path):
-    errors = errors_of(pair(tmp_path, "T1\tMention 95 140\tx\n"))
+    errors = errors_of(read_brat, pair(tmp_path, "T1\tMention 95 140\tx\n"))
     assert (
         str(errors[0])
         == f"doc.ann: T1, field offsets: offset 140 is beyond the text's {len(TEXT)} characters"
@@ -116,13 +109,16 @@ def test_offsets_beyond_the_text_are_an_error(tmp_path):
 
 def test_relation_naming_an_unknown_entity_is_an_error(tmp_path):
     errors = errors_of(
-        pair(tmp_path, f"T1\tMention {span_of('THF')}\tTHF\nR1\tCoreference Arg1:T1 Arg2:T9\n")
+        read_brat,
+        pair(tmp_path, f"T1\tMention {span_of('THF')}\tTHF\nR1\tCoreference Arg1:T1 Arg2:T9\n"),
     )
     assert str(errors[0]) == "doc.ann: R1, field Arg2: T9 is not an entity of this file"
 
 
 def test_equivalence_naming_an_unknown_entity_is_an_error(tmp_path):
-    errors = errors_of(pair(tmp_path, f"T1\tMention {span_of('THF')}\tTHF\n*\tCoreference T1 T4\n"))
+    errors = errors_of(
+        read_brat, pair(tmp_path, f"T1\tMention {span_of('THF')}\tTHF\n*\tCoreference T1 T4\n")
+    )
     assert (errors[0].record, errors[0].field) == (2, "*")
 
 

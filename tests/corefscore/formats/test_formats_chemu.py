@@ -4,13 +4,14 @@ from collections import Counter
 
 import pytest
 
-from corefscore.formats import FormatErrors, read
+from corefscore.formats import read
 from corefscore.formats.chemu import (
     held_entries,
     link_entries,
     read_chemu_jsonlines,
     write_chemu_jsonlines,
 )
+from tests.formats import errors_of
 
 EMPTY_SIDE_LINKS = 52
 
@@ -36,12 +37,6 @@ def read_text(text, **options):
     stream = io.StringIO(text)
     stream.name = "train.jsonlines"
     return read_chemu_jsonlines(stream, **options)
-
-
-def errors_of(text):
-    with pytest.raises(FormatErrors) as raised:
-        read_text(text)
-    return raised.value.errors
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +98,7 @@ def test_an_empty_side_is_kept_as_released_with_a_warning_naming_line_type_index
 
 
 def test_offsets_beyond_the_snippet_invalidate_the_line():
-    errors = errors_of(chemu_line(Contained=[[[[7, 8]], [[10, 12]]]]))
+    errors = errors_of(read_text, chemu_line(Contained=[[[[7, 8]], [[10, 12]]]]))
     assert (
         str(errors[0])
         == "train.jsonlines: line 1, field Contained[0][1][0][1]: offset 12 is beyond the "
@@ -112,17 +107,17 @@ def test_offsets_beyond_the_snippet_invalidate_the_line():
 
 
 def test_malformed_span_is_an_error():
-    errors = errors_of(chemu_line(Transformed=[[[[7]], [[0, 1]]]]))
+    errors = errors_of(read_text, chemu_line(Transformed=[[[[7]], [[0, 1]]]]))
     assert errors[0].field == "Transformed[0][0][0]"
 
 
 def test_overlapping_spans_of_one_mention_are_an_error():
-    errors = errors_of(chemu_line(Transformed=[[[[7, 9], [8, 10]], [[0, 1]]]]))
+    errors = errors_of(read_text, chemu_line(Transformed=[[[[7, 9], [8, 10]], [[0, 1]]]]))
     assert "overlap" in errors[0].message
 
 
 def test_missing_sentences_and_malformed_json_are_errors():
-    errors = errors_of(json.dumps({"doc_key": "x"}) + "\n{oops\n")
+    errors = errors_of(read_text, json.dumps({"doc_key": "x"}) + "\n{oops\n")
     assert [(e.record, e.field) for e in errors] == [(1, "sentences"), (2, None)]
 
 

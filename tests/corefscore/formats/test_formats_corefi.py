@@ -3,8 +3,9 @@ import json
 
 import pytest
 
-from corefscore.formats import FormatErrors, read, write
+from corefscore.formats import read, write
 from corefscore.formats.corefi import read_corefi_json, write_corefi_json
+from tests.formats import errors_of
 
 EXAMPLES = [
     "annotation_example",
@@ -46,12 +47,6 @@ def read_text(text, **options):
     stream = io.StringIO(text)
     stream.name = "task.json"
     return read_corefi_json(stream, **options)
-
-
-def errors_of(text):
-    with pytest.raises(FormatErrors) as raised:
-        read_text(text)
-    return raised.value.errors
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -114,12 +109,12 @@ def test_flags_and_unknown_fields_are_kept():
 
 
 def test_malformed_json_is_an_error_naming_the_file():
-    errors = errors_of("{")
+    errors = errors_of(read_text, "{")
     assert str(errors[0]).startswith("task.json: malformed JSON")
 
 
 def test_mention_end_beyond_the_tokens_is_named_by_json_path():
-    errors = errors_of(small_file(mentions=[{"start": 2, "end": 9}]))
+    errors = errors_of(read_text, small_file(mentions=[{"start": 2, "end": 9}]))
     assert (
         str(errors[0])
         == "task.json: mentions[0], field end: token 9 does not exist (the file has 4 tokens)"
@@ -127,13 +122,14 @@ def test_mention_end_beyond_the_tokens_is_named_by_json_path():
 
 
 def test_mention_crossing_a_paragraph_is_an_error():
-    errors = errors_of(small_file(mentions=[{"start": 1, "end": 2}]))
+    errors = errors_of(read_text, small_file(mentions=[{"start": 1, "end": 2}]))
     assert "cross a document or paragraph boundary" in errors[0].message
 
 
 def test_duplicate_mentions_are_an_error():
     errors = errors_of(
-        small_file(mentions=[{"start": 1, "end": 1}, {"start": 1, "end": 1, "clustId": "x"}])
+        read_text,
+        small_file(mentions=[{"start": 1, "end": 1}, {"start": 1, "end": 1, "clustId": "x"}]),
     )
     assert errors[0].record == "mentions[1]"
 
@@ -141,7 +137,7 @@ def test_duplicate_mentions_are_an_error():
 def test_tokens_out_of_order_are_an_error():
     obj = json.loads(small_file())
     obj["tokens"][2]["i"] = 7
-    errors = errors_of(json.dumps(obj))
+    errors = errors_of(read_text, json.dumps(obj))
     assert (
         str(errors[0])
         == "task.json: tokens[2], field i: is 7, expected 2 (tokens must be listed in order)"
@@ -151,11 +147,13 @@ def test_tokens_out_of_order_are_an_error():
 def test_a_paragraph_that_resumes_later_is_an_error():
     obj = json.loads(small_file(mentions=[]))
     obj["tokens"][3].update(document=0, paragraph=0, doc_name="p1")
-    assert "resumes after other tokens" in errors_of(json.dumps(obj))[0].message
+    assert "resumes after other tokens" in errors_of(read_text, json.dumps(obj))[0].message
 
 
 def test_gold_mentions_must_point_at_existing_tokens():
-    errors = errors_of(small_file(goldMentions=[{"start": 0, "end": 12, "clustId": "0-1"}]))
+    errors = errors_of(
+        read_text, small_file(goldMentions=[{"start": 0, "end": 12, "clustId": "0-1"}])
+    )
     assert (errors[0].record, errors[0].field) == ("goldMentions[0]", "end")
 
 

@@ -147,10 +147,10 @@ def test_a_chemu_note_on_no_link_is_left_out_and_a_malformed_one_is_an_error(tmp
 
 
 def test_scico_reads_cluster_notes_onto_their_clusters_and_writes_them_back(tmp_path):
-    from tests.corefscore.formats.test_formats_scico import scico_line
+    from tests.corefscore.formats.test_formats_scico import nmt_line
 
     notes = [{"cluster": 1, "note": "the short name", "attributes": {"certainty": "high"}}]
-    (tmp_path / "in.jsonl").write_text(scico_line(cluster_notes=notes) + "\n")
+    (tmp_path / "in.jsonl").write_text(nmt_line(cluster_notes=notes) + "\n")
     topic = read("scico", tmp_path / "in.jsonl").topics[0]
     assert [(c.key, c.note, c.attributes) for c in topic.clusters] == [
         ("0", "", {}),
@@ -170,18 +170,16 @@ def test_scico_reads_cluster_notes_onto_their_clusters_and_writes_them_back(tmp_
 
 
 def test_scico_without_notes_writes_no_notes_key_and_bad_entries_are_said(tmp_path):
-    from tests.corefscore.formats.test_formats_scico import scico_line
+    from tests.corefscore.formats.test_formats_scico import nmt_line
 
-    (tmp_path / "in.jsonl").write_text(scico_line() + "\n")
+    (tmp_path / "in.jsonl").write_text(nmt_line() + "\n")
     write("scico", read("scico", tmp_path / "in.jsonl").topics, tmp_path / "out.jsonl")
     assert "cluster_notes" not in json.loads((tmp_path / "out.jsonl").read_text())
 
-    (tmp_path / "stray.jsonl").write_text(scico_line(cluster_notes=[{"cluster": 7}]) + "\n")
+    (tmp_path / "stray.jsonl").write_text(nmt_line(cluster_notes=[{"cluster": 7}]) + "\n")
     report = read("scico", tmp_path / "stray.jsonl")
     assert [w.field for w in report.warnings] == ["cluster_notes[0]"]
-    (tmp_path / "bad.jsonl").write_text(
-        scico_line(cluster_notes=[{"cluster": 0, "note": 1}]) + "\n"
-    )
+    (tmp_path / "bad.jsonl").write_text(nmt_line(cluster_notes=[{"cluster": 0, "note": 1}]) + "\n")
     with pytest.raises(FormatErrors) as raised:
         read("scico", tmp_path / "bad.jsonl")
     assert [e.field for e in raised.value.errors] == ["cluster_notes[0]"]

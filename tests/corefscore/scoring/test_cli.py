@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.formats import scico_line
+
 ROOT = Path(__file__).resolve().parents[3]
 SCORE_KEYS = {
     "f1_ci",
@@ -40,12 +42,12 @@ def run(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def scico_line(topic_id: int, clusters: list[int], relations: list[list[int]]) -> str:
-    tokens = [["w"] * 12, ["v"] * 9]
+def clustered_line(topic_id: int, clusters: list[int], relations: list[list[int]]) -> str:
+    """A topic of five fixed mentions, the i-th in cluster clusters[i]."""
     spans = [[0, 0, 1], [0, 3, 3], [0, 6, 8], [1, 0, 0], [1, 4, 5]]
     mentions = [span + [cluster] for span, cluster in zip(spans, clusters, strict=True)]
-    return json.dumps(
-        {"id": topic_id, "tokens": tokens, "mentions": mentions, "relations": relations}
+    return scico_line(
+        topic_id, tokens=[["w"] * 12, ["v"] * 9], mentions=mentions, relations=relations
     )
 
 
@@ -53,14 +55,14 @@ def scico_line(topic_id: int, clusters: list[int], relations: list[list[int]]) -
 def scico_files(tmp_path: Path) -> dict[str, Path]:
     files = {
         "gold": [
-            scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]),
-            scico_line(2, [0, 1, 1, 2, 2], [[1, 2]]),
+            clustered_line(1, [0, 0, 1, 1, 2], [[0, 1]]),
+            clustered_line(2, [0, 1, 1, 2, 2], [[1, 2]]),
         ],
         "system": [
-            scico_line(2, [0, 1, 1, 1, 2], [[1, 2]]),
-            scico_line(1, [0, 0, 1, 2, 2], [[0, 1], [1, 2]]),
+            clustered_line(2, [0, 1, 1, 1, 2], [[1, 2]]),
+            clustered_line(1, [0, 0, 1, 2, 2], [[0, 1], [1, 2]]),
         ],
-        "third": [scico_line(1, [0, 1, 1, 1, 2], [])],
+        "third": [clustered_line(1, [0, 1, 1, 1, 2], [])],
     }
     paths = {}
     for name, lines in files.items():
@@ -177,7 +179,7 @@ def test_an_invalid_file_is_reported_with_file_line_and_field_and_exits_non_zero
 ):
     bad = tmp_path / "bad.jsonl"
     bad.write_text(
-        scico_line(1, [0, 0, 1, 1, 2], [])
+        clustered_line(1, [0, 0, 1, 1, 2], [])
         + "\n"
         + '{"id": 2, "tokens": [["a"]], "mentions": [[0, 0, 5, 1]]}\n'
     )
@@ -339,7 +341,10 @@ def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(tm
     from corefscore.scoring import cli
     from corefscore.scoring.plain import from_topic
 
-    lines = [scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), scico_line(2, [0, 1, 1, 2, 2], [[1, 2]])]
+    lines = [
+        clustered_line(1, [0, 0, 1, 1, 2], [[0, 1]]),
+        clustered_line(2, [0, 1, 1, 2, 2], [[1, 2]]),
+    ]
     files = {
         "crlf.jsonl": "\r\n".join(lines) + "\r\n",
         "blank.jsonl": "\n\n" + "\n  \n".join(lines),
@@ -357,7 +362,7 @@ def test_files_with_crlf_blank_lines_or_nothing_read_as_the_reader_reads_them(tm
 
 def test_a_file_that_is_not_utf8_is_reported_not_a_traceback(tmp_path, scico_files):
     bad = tmp_path / "bad.jsonl"
-    bad.write_bytes(scico_line(1, [0, 0, 1, 1, 2], []).encode() + b'\n{"id": "\xff"}\n')
+    bad.write_bytes(clustered_line(1, [0, 0, 1, 1, 2], []).encode() + b'\n{"id": "\xff"}\n')
     completed = run("score", str(bad), str(scico_files["gold"]), "--format", "scico")
     assert completed.returncode == 1
     assert "bad.jsonl: line 2: not UTF-8 text" in completed.stderr

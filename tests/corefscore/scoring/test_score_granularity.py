@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.corefscore.scoring.test_cli import SCORE_KEYS, run, scico_line
+from tests.corefscore.scoring.test_cli import SCORE_KEYS, clustered_line, run
 
 
 def flagged(line: str, **fields) -> str:
@@ -16,14 +16,14 @@ def flagged(line: str, **fields) -> str:
 @pytest.fixture
 def files(tmp_path):
     gold = [
-        flagged(scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), hard_10=True),
-        flagged(scico_line(2, [0, 1, 1, 2, 2], [[1, 2]]), hard_10=False),
-        flagged(scico_line(3, [0, 0, 0, 1, 2], []), hard_10=True),
+        flagged(clustered_line(1, [0, 0, 1, 1, 2], [[0, 1]]), hard_10=True),
+        flagged(clustered_line(2, [0, 1, 1, 2, 2], [[1, 2]]), hard_10=False),
+        flagged(clustered_line(3, [0, 0, 0, 1, 2], []), hard_10=True),
     ]
     system = [
-        scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]),  # perfect
-        scico_line(2, [0, 1, 2, 3, 4], []),  # all singletons
-        scico_line(3, [0, 0, 1, 1, 2], [[0, 1]]),
+        clustered_line(1, [0, 0, 1, 1, 2], [[0, 1]]),  # perfect
+        clustered_line(2, [0, 1, 2, 3, 4], []),  # all singletons
+        clustered_line(3, [0, 0, 1, 1, 2], [[0, 1]]),
     ]
     paths = {"gold": tmp_path / "gold.jsonl", "system": tmp_path / "system.jsonl"}
     paths["gold"].write_text("\n".join(gold) + "\n")
@@ -97,8 +97,8 @@ def test_a_subset_naming_an_unknown_topic_or_a_missing_flag_is_refused(files, tm
 
 def test_corpus_level_reads_cluster_ids_across_topics(tmp_path):
     # gold: cluster 7 spans topics 1 and 2; the system splits it per topic
-    gold = [scico_line(1, [7, 7, 1, 2, 3], []), scico_line(2, [7, 4, 5, 6, 8], [])]
-    system = [scico_line(1, [7, 7, 1, 2, 3], []), scico_line(2, [9, 4, 5, 6, 8], [])]
+    gold = [clustered_line(1, [7, 7, 1, 2, 3], []), clustered_line(2, [7, 4, 5, 6, 8], [])]
+    system = [clustered_line(1, [7, 7, 1, 2, 3], []), clustered_line(2, [9, 4, 5, 6, 8], [])]
     (tmp_path / "g.jsonl").write_text("\n".join(gold) + "\n")
     (tmp_path / "s.jsonl").write_text("\n".join(system) + "\n")
     files = {"gold": tmp_path / "g.jsonl", "system": tmp_path / "s.jsonl"}
@@ -123,10 +123,13 @@ def test_corpus_level_keeps_clusters_of_per_topic_ids_apart(tmp_path):
     # renaming topic 2's clusters (0 <-> 1, with its relation renamed alike). Read across
     # topics, the renaming would merge topic 1's cluster 0 with topic 2's other cluster
     # (CoNLL 66.0 here before the fix): per topic, nothing differs.
-    gold = [scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]), scico_line(2, [0, 0, 1, 1, 2], [[0, 1]])]
+    gold = [
+        clustered_line(1, [0, 0, 1, 1, 2], [[0, 1]]),
+        clustered_line(2, [0, 0, 1, 1, 2], [[0, 1]]),
+    ]
     system = [
-        scico_line(1, [0, 0, 1, 1, 2], [[0, 1]]),
-        scico_line(2, [1, 1, 0, 0, 2], [[1, 0]]),
+        clustered_line(1, [0, 0, 1, 1, 2], [[0, 1]]),
+        clustered_line(2, [1, 1, 0, 0, 2], [[1, 0]]),
     ]
     files = write_files(tmp_path, gold, system)
     corpus = json.loads(score(files, "--json", "--level", "corpus").stdout)

@@ -1,3 +1,0 @@
-"""The API client fixtures of tests/annotation, for this feature's API tests."""
-
-from tests.annotation.conftest import admin_client  # noqa: F401  (a fixture)
