@@ -195,10 +195,10 @@ class Load:
         """Until every client has had a 200: the load runs when the server is killed (a fixed
         second could pass, on a loaded machine, before the first answer)."""
         paths = {"/api/assignments/mine/", "/api/session/", "/healthz"}
-        wait_for(
+        wait_until(
             lambda: paths <= {a.path for a in list(self.answers) if a.status == 200},
+            f"an answer to every client (last answers: {self.answers[-5:]})",
             timeout,
-            f"the clients got no answer within {timeout} s: {self.answers[-5:]}",
         )
 
     def since(self, moment: float) -> list[Answer]:
