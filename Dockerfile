@@ -15,6 +15,8 @@ COPY frontend/package.json frontend/package-lock.json ./
 # --prefer-offline: what npm's cache holds is not fetched again (the test's base holds all).
 RUN npm ci --no-audit --no-fund --prefer-offline --loglevel=error
 COPY frontend/ ./
+# The type check reads the domain twins' golden cases, which live beside the Python tests'.
+COPY fixtures/golden/twins/ /app/fixtures/golden/twins/
 RUN npm run build
 
 FROM ${PYTHON_IMAGE}
