@@ -97,6 +97,14 @@ def signed_in(user) -> APIClient:
     return client
 
 
+def annotating(topic):
+    """A fresh annotator's annotation of `topic` and an API client signed in as them: the
+    start of most workspace API tests."""
+    user = UserFactory()
+    _, annotation = assign(topic, user)
+    return annotation, signed_in(user)
+
+
 def post_op(client, annotation, version: int, operation: dict | None = None, /, **fields):
     """POST one operation to an annotation (the row or its id) as the editor does: the
     operation as a dict, or its fields as keywords."""

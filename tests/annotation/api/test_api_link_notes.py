@@ -3,11 +3,16 @@ their rows, read back into the state and the workspace, undone, refused in the a
 words; the project's attribute definitions edited by an admin and checked."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from annotation.infra import state_cache
 from annotation.models import Cluster, RelationLink
-from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids, post_op
+from tests.factories import (
+    ProjectFactory,
+    annotating,
+    make_topic,
+    mention_ids,
+    post_op,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -18,10 +23,7 @@ def workspace():
     state_cache.clear()
     project = ProjectFactory(anaphora=True, attributes=ATTRIBUTES)
     topic = make_topic(project)
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     return client, annotation, mention_ids(topic)
 
 

@@ -2,12 +2,17 @@
 a refusal in the annotator's words that writes nothing."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from annotation.infra import state_cache
 from annotation.models import Annotation
 from annotation.selectors.state import annotation_state_load
-from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids, post_op
+from tests.factories import (
+    ProjectFactory,
+    annotating,
+    make_topic,
+    mention_ids,
+    post_op,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -15,10 +20,7 @@ pytestmark = pytest.mark.django_db
 def workspace():
     state_cache.clear()
     topic = make_topic(ProjectFactory(anaphora=True))
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     return client, annotation, mention_ids(topic)
 
 

@@ -9,7 +9,15 @@ from annotation.api.parsers import MAX_DEPTH
 from annotation.domain.operations import SUGGESTION_DECISIONS
 from annotation.domain.operations.clusters import LABEL_MAX_CHARS, NOTE_MAX_CHARS
 from modelserve.models import Suggestion, SuggestionRun
-from tests.factories import AdminFactory, UserFactory, assign, make_topic, mention_ids, post_op
+from tests.factories import (
+    AdminFactory,
+    UserFactory,
+    annotating,
+    assign,
+    make_topic,
+    mention_ids,
+    post_op,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -30,10 +38,7 @@ def assert_json_refusal(response, status: int) -> dict:
 @pytest.fixture
 def workspace():
     topic = make_topic()
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     return client, topic, annotation
 
 

@@ -5,10 +5,9 @@ undo step on PostgreSQL, refused whole in the annotator's words, conflicting whe
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from annotation.models import Mention, Operation
-from tests.factories import ProjectFactory, UserFactory, assign, make_topic, post_op
+from tests.factories import ProjectFactory, annotating, make_topic, post_op
 
 pytestmark = pytest.mark.django_db
 
@@ -19,10 +18,7 @@ def workspace():
         anaphora=True, allow_add_mentions=True, allow_reject_mentions=True, hierarchy=False
     )
     topic = make_topic(project)
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     return topic, annotation, client
 
 

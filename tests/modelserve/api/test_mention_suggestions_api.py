@@ -10,7 +10,13 @@ from rest_framework.test import APIClient
 
 from annotation.models import Mention, Operation
 from modelserve.models import Suggestion, SuggestionRun
-from tests.factories import AdminFactory, ProjectFactory, UserFactory, assign, make_topic, post_op
+from tests.factories import (
+    AdminFactory,
+    ProjectFactory,
+    annotating,
+    make_topic,
+    post_op,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -24,10 +30,7 @@ COOLED = [[8, 8]]
 def workspace():
     project = ProjectFactory(anaphora=True, allow_add_mentions=True, hierarchy=False)
     topic = make_topic(project)
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     return topic, annotation, client
 
 
@@ -262,10 +265,7 @@ def test_accept_above_adds_the_proposed_mentions_first_then_the_links_between_th
 def test_a_project_that_does_not_let_annotators_add_mentions_shows_why_a_proposal_is_refused():
     project = ProjectFactory(anaphora=True, allow_add_mentions=False, hierarchy=False)
     topic = make_topic(project)
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     made = run_with_proposals(topic)
 
     listed = item(suggestions(client, annotation), "mentions", made["stirred"])

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from annotation.domain.history import replay
 from annotation.models import Operation
 from annotation.selectors.state import annotation_initial_state, annotation_state_load
 from modelserve.models import Suggestion, SuggestionRun
-from tests.factories import ProjectFactory, UserFactory, assign, make_topic, mention_ids
+from tests.factories import ProjectFactory, annotating, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +22,7 @@ TYPES = ("COREFERENCE", "TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAI
 @pytest.fixture
 def workspace():
     topic = make_topic(ProjectFactory(anaphora=True))
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     ids = mention_ids(topic)
     run = SuggestionRun.objects.create(
         topic=topic, backend="minilm", status="succeeded", progress=1.0, finished_at=timezone.now()

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from modelserve.models import Suggestion, SuggestionRun
-from tests.factories import UserFactory, assign, make_topic, mention_ids
+from tests.factories import annotating, make_topic, mention_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -35,10 +34,7 @@ def finished_run(topic, groups: list[list[int]]) -> SuggestionRun:
 @pytest.fixture
 def workspace():
     topic = make_topic()
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     return topic, annotation, client, mention_ids(topic)
 
 

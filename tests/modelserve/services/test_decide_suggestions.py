@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from annotation.models import Operation, RelationLink, SuggestionDecision
 from modelserve.models import Suggestion, SuggestionRun
-from tests.factories import ProjectFactory, UserFactory, assign, make_topic
+from tests.factories import ProjectFactory, annotating, make_topic
 
 pytestmark = pytest.mark.django_db
 
@@ -20,10 +19,7 @@ pytestmark = pytest.mark.django_db
 def workspace():
     project = ProjectFactory(anaphora=True, allow_add_mentions=True, hierarchy=False)
     topic = make_topic(project)
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     return topic, annotation, client
 
 
@@ -165,10 +161,7 @@ def test_suggestions_of_another_topic_are_refused_as_a_field(workspace, links):
 def test_accepting_every_membership_puts_a_suggested_cluster_together_in_one_step():
     """SciCo: the second member joins the cluster the first one opened, within the one step."""
     topic = make_topic(ProjectFactory(hierarchy=True))
-    user = UserFactory()
-    _, annotation = assign(topic, user)
-    client = APIClient()
-    client.force_authenticate(user)
+    annotation, client = annotating(topic)
     crf, tagger = mention(topic, 0, [[3, 4]]), mention(topic, 1, [[7, 8]])
     run = SuggestionRun.objects.create(
         topic=topic, backend="minilm", status="succeeded", progress=1.0, finished_at=timezone.now()
