@@ -1,10 +1,12 @@
 """Every benchmark of `make bench` runs to its end once, at a tiny size (BENCH_SMOKE=1), so
 that none can rot unnoticed: the agreement benchmark failed for a while because nothing ran
 it. The figures of a smoke run mean nothing and its goals are not checked (bench/smoke.py).
-Each starts its own PostgreSQL and Redis, as `make bench` does, except the browser ones: they
-run one after another in one process on one PostgreSQL, Redis, Daphne and Chromium
-(bench/together.py), which spares four start-ups of each; they need the built frontend and
-chromium, like the browser tests."""
+Each starts its own PostgreSQL and Redis, as `make bench` does, except two groups that run one
+after another in one process on one stack (bench/together.py): the browser ones on one
+PostgreSQL, Redis, Daphne and Chromium (they need the built frontend and chromium, like the
+browser tests), and the ones that only need Django on the servers, which spares each group's
+start-ups (about 20 s a benchmark, more on a loaded machine). The rest parse arguments or start
+stacks of their own."""
 
 from __future__ import annotations
 
@@ -21,7 +23,10 @@ pytestmark = pytest.mark.bench
 
 # The benchmarks that drive a real browser through Daphne.
 BROWSER = ("frontend", "long-documents", "admin", "adjudication", "validation", "corpus")
-ALONE = [(name, module) for name, module, _ in BENCHMARKS if name not in BROWSER]
+# The ones that take Django on the servers from bench.environment.django_with_services and no
+# arguments; none minds the rows of the ones before it.
+DATABASE = ("imports", "suggestions", "corpus-candidates", "operations", "capacity")
+ALONE = [(name, module) for name, module, _ in BENCHMARKS if name not in BROWSER + DATABASE]
 
 
 def smoke_run(*argv: str, timeout: float = 540) -> subprocess.CompletedProcess:
@@ -44,12 +49,13 @@ def test_the_benchmark_runs_to_its_end_at_a_tiny_size(name, module):
     assert result.returncode == 0, (result.stdout[-3000:], result.stderr[-3000:])
 
 
-@pytest.mark.timeout(1020)  # six benchmarks: the run's 600 s is for one
-def test_the_browser_benchmarks_run_to_their_end_at_a_tiny_size_on_one_stack():
-    assert set(BROWSER) <= {name for name, _, _ in BENCHMARKS}, "renamed: update BROWSER"
+@pytest.mark.timeout(1020)  # several benchmarks: the run's 600 s is for one
+@pytest.mark.parametrize("group", [BROWSER, DATABASE], ids=["browser", "database"])
+def test_a_group_of_benchmarks_runs_to_its_end_at_a_tiny_size_on_one_stack(group):
+    assert set(group) <= {name for name, _, _ in BENCHMARKS}, "renamed: update the group"
 
-    result = smoke_run("bench.together", *BROWSER, timeout=960)
+    result = smoke_run("bench.together", *group, timeout=960)
 
     assert result.returncode == 0, (result.stdout[-3000:], result.stderr[-3000:])
-    for name in BROWSER:  # each ran to its end, not only the last
+    for name in group:  # each ran to its end, not only the last
         assert f"({name} took " in result.stdout, result.stdout[-3000:]

@@ -4,7 +4,10 @@ and schema-breaking requests (Schemathesis' positive and negative modes) against
 exist, and answers each with a 4xx or a success, never a 5xx.
 
 Bounded and repeatable: a fixed number of examples per operation, role and mode, derandomized
-(the same requests on every run), no example database, no shrinking.
+(the same requests on every run), no example database, no shrinking. Signed out, an operation
+that needs a sign-in is refused before its body is read (DRF authenticates and checks
+permissions before the handler parses anything), so a few examples show that refusal; the
+operations open to everyone get the full number.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from tests.factories import AdminFactory, UserFactory, assign, make_topic, menti
 pytestmark = pytest.mark.django_db
 
 EXAMPLES_PER_MODE = 8
+SIGNED_OUT_REFUSAL_EXAMPLES = 2
+SIGNED_OUT = frozenset({401, 403, 404})
 ROLES = ("admin", "annotator", "anonymous")
 SCHEMA = schemathesis.openapi.from_path(COMMITTED_SCHEMA)
 OPERATIONS = {
@@ -126,11 +131,25 @@ def path_parameters(path: str, ids: dict[str, int]) -> dict[str, int]:
     return {"id": ids[match.group(1)]} if match else {}
 
 
-def no_server_error(operation, mode: GenerationMode, path: dict, headers: dict, label: str):
-    """Send EXAMPLES_PER_MODE generated requests of `operation`; each must answer below 500."""
+def open_to_everyone(operation) -> bool:
+    """The schema's security lists `{}` for an operation that takes no sign-in."""
+    return {} in (operation.definition.raw.get("security") or [{}])
+
+
+def no_server_error(
+    operation,
+    mode: GenerationMode,
+    path: dict,
+    headers: dict,
+    label: str,
+    examples: int,
+    allowed: frozenset[int] | None = None,
+):
+    """Send `examples` generated requests of `operation`; each must answer below 500, and with
+    one of `allowed` when given."""
 
     @settings(
-        max_examples=EXAMPLES_PER_MODE,
+        max_examples=examples,
         derandomize=True,
         database=None,
         deadline=None,
@@ -142,6 +161,10 @@ def no_server_error(operation, mode: GenerationMode, path: dict, headers: dict, 
         response = case.call(app=APP, headers=headers)
         assert response.status_code < 500, (
             f"{label} ({mode.value}): {response.status_code}\n"
+            f"{case.as_curl_command()}\n{response.text[:2000]}"
+        )
+        assert allowed is None or response.status_code in allowed, (
+            f"{label} ({mode.value}) answered {response.status_code} signed out\n"
             f"{case.as_curl_command()}\n{response.text[:2000]}"
         )
 
@@ -164,5 +187,10 @@ def test_no_generated_request_gets_a_server_error(world, name, role):
     # Schema-shaped requests about the objects that exist; schema-breaking ones about any id
     # (a negative path id is not an integer: the URL matches nothing).
     fixed = path_parameters(operation.path, ids)
-    no_server_error(operation, GenerationMode.POSITIVE, fixed, headers, f"{name} as {role}")
-    no_server_error(operation, GenerationMode.NEGATIVE, {}, headers, f"{name} as {role}")
+    refused = role == "anonymous" and not open_to_everyone(operation)
+    examples = SIGNED_OUT_REFUSAL_EXAMPLES if refused else EXAMPLES_PER_MODE
+    # signed out: refused, or no such URL (a generated path parameter that matches nothing)
+    allowed = SIGNED_OUT if refused else None
+    label = f"{name} as {role}"
+    no_server_error(operation, GenerationMode.POSITIVE, fixed, headers, label, examples, allowed)
+    no_server_error(operation, GenerationMode.NEGATIVE, {}, headers, label, examples, allowed)
