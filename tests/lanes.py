@@ -60,9 +60,9 @@ SLOW = {
     # 11 s each in three pytest processes: Daphne processes with websockets open (measured)
     "tests/corefapp/test_sockets_close_on_access_change.py",
     "tests/corefapp/test_healthz_with_open_sockets.py",
-    # 186 cases of generated requests against every operation and role: 72 s of CPU, 6.5 min
-    # at load 10, more than half of what tests/annotation costs; the API's net for 500s,
-    # which make test runs, while the API's own tests stay in the fast lane.
+    # 312 cases of generated requests against every operation and role: 146 s idle, several
+    # minutes at load 10, more than half of what tests/annotation costs; the API's net for
+    # 500s, which make test runs, while the API's own tests stay in the fast lane.
     "tests/annotation/api/test_api_fuzz.py",
 }
 FAST = "not e2e and not integration and not training and not slow and not bench"
