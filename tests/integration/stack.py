@@ -166,10 +166,10 @@ class Launcher(WebClient):
             self.output.append(line)
         return "".join(self.output)
 
-    def wait_for_output(self, text: str, timeout: float) -> float:
-        """Seconds until `text` appears in the launcher's output."""
+    def wait_for_output(self, text: str, timeout: float, count: int = 1) -> float:
+        """Seconds until `text` appears in the launcher's output (`count` times)."""
         started = time.monotonic()
-        while text not in self.read_output():
+        while self.read_output().count(text) < count:
             if time.monotonic() - started > timeout:
                 raise AssertionError(f"no {text!r} within {timeout} s:\n{self.read_output()}")
             time.sleep(0.1)

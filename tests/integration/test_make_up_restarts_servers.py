@@ -24,6 +24,7 @@ import psutil
 import pytest
 
 from corefapp.runtime.defaults import var_dir
+from corefapp.runtime.supervisor import SERVER_FIRST_DELAY
 from tests.factories import wait_until
 from tests.integration.stack import (
     Launcher,
@@ -38,10 +39,15 @@ from tests.ports import free_port
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(540)]
 
 ANSWER_SECONDS = 2.0  # the issue's bound for every answer during an outage
-# From a kill -9 of the postmaster to the API answering again: the launcher
-# notices within its 0.2 s look, waits its 0.2 s first pause, PostgreSQL recovers (1-2 s) and
-# requests pause 1 s after an outage (corefapp/database_outage.py).
-POSTGRES_BACK_SECONDS = 5.0
+# From a kill -9 of the postmaster to the API answering again: by its parts 2.5-3.5 s (the
+# launcher notices within its 0.2 s look, waits its 0.2 s first pause, PostgreSQL recovers in
+# 1-2 s, requests pause 1 s after an outage: corefapp/database_outage.py). The bound is not
+# that time: at load 8 on 2 cores (the flaky-test run with its burners) one outage took 5.6 s,
+# PostgreSQL's own crash recovery slowed like everything else. It catches what this test is
+# for, a restart or a reconnect that waits for something: the 35-38 s of a zombie's lock file,
+# the pool's retry intervals growing towards 30 s. The test prints each outage's length;
+# PostgreSQL's own 5 s from a kill to a connection is tests/integration/test_postgres_killed.py.
+POSTGRES_BACK_SECONDS = 10.0
 # SUGGEST_HEARTBEAT_STALE_SECONDS for this stack: a dead run is noticed fast (the default is
 # 30 s), but a live one beating every 2 s is not taken for dead while the other pytest processes
 # load both cores (at 6 s, a fresh-clone run of `make test` failed the taken-over run).
@@ -199,49 +205,96 @@ def up_log(launcher: Launcher) -> str:
     return (launcher.var_dir / "log" / "up.log").read_text()
 
 
+@dataclass
+class Outage:
+    """One kill of the postmaster under load, and the answers while it lasted."""
+
+    pid: int
+    killed: float
+    restarted: float
+    back: Answer
+    during: list[Answer]
+    delay: float  # the launcher's pause before it started PostgreSQL again
+
+    @property
+    def seconds(self) -> float:
+        return self.back.at + self.back.seconds - self.killed
+
+    @property
+    def refused(self) -> list[Answer]:
+        return [a for a in self.during if a.path != "/healthz" and a.status == 503]
+
+
+def postgresql_killed(launcher: Launcher, load: Load, number: int) -> Outage:
+    """Kill -9 the postmaster (the `number`th time) and wait until the API is back by itself:
+    the next eight API answers (on fresh connections, so both web workers) all 200."""
+    killed = time.monotonic()
+    pid = postmaster_pid(launcher.var_dir)
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    launcher.wait_for_output("PostgreSQL exited unexpectedly", 15, count=number)
+    launcher.wait_for_output("PostgreSQL restarted", 120, count=number)
+    restarted = time.monotonic()
+    back = wait_until(
+        lambda: (
+            len(api := [a for a in load.since(restarted) if a.path != "/healthz"]) >= 8
+            and all(a.status == 200 for a in api[-8:])
+            and api[-8]
+        ),
+        "the API did not come back by itself",
+        60,
+    )
+    delays = re.findall(
+        r"PostgreSQL exited unexpectedly.*restarting in ([\d.]+) s", launcher.read_output()
+    )
+    return Outage(
+        pid=pid,
+        killed=killed,
+        restarted=restarted,
+        back=back,
+        during=[a for a in load.since(killed) if a.at < back.at],
+        delay=float(delays[number - 1]),
+    )
+
+
+# Kills at most: an outage shorter than the pool's wait for a connection (1 s) can go unseen,
+# each request that meets it waiting and then served once PostgreSQL is back. A loaded
+# machine makes that likely (the flaky-test run's second repeat saw no 503), so the test kills
+# again until a request has met the outage; the launcher's pause doubles with each quick exit
+# (0.2, 0.4, 0.8 s), which makes each outage longer than the one before.
+KILLS = 3
+
+
 def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503(launcher):
     token = launcher.token("annotator1")
+    outages: list[Outage] = []
     with Load(launcher, token) as load:
-        # A second of load before the kill. Waiting instead until every client had a 200 made
-        # the outage miss every API request in two runs of two (cause not found yet).
-        time.sleep(1)
-        killed = time.monotonic()
-        pid = postmaster_pid(launcher.var_dir)
-        assert pid is not None
-        os.kill(pid, signal.SIGKILL)
-        launcher.wait_for_output("PostgreSQL exited unexpectedly", 15)
-        launcher.wait_for_output("PostgreSQL restarted", 120)
-        restarted = time.monotonic()
-        # Back by itself: the next eight API answers (on fresh connections, so both web
-        # workers) are all 200.
-        back = wait_until(
-            lambda: (
-                len(api := [a for a in load.since(restarted) if a.path != "/healthz"]) >= 8
-                and all(a.status == 200 for a in api[-8:])
-                and api[-8]
-            ),
-            "the API did not come back by itself",
-            60,
-        )
-    during = [a for a in load.since(killed) if a.at < back.at]
-    outage = back.at + back.seconds - killed
-
+        time.sleep(1)  # a second of load before the kill
+        while len(outages) < KILLS and not (outages and outages[-1].refused):
+            outages.append(postgresql_killed(launcher, load, len(outages) + 1))
     recovery = [  # PostgreSQL's own account of the restart, to say where the time went
         line
         for line in (launcher.var_dir / "postgres.log").read_text().splitlines()[-60:]
         if " LOG: " in line
     ][-12:]
-    assert outage < POSTGRES_BACK_SECONDS, (outage, launcher.read_output(), recovery)
-    # The launcher started the postmaster and reaps it: no zombie waits for another parent.
-    assert not psutil.pid_exists(pid), psutil.Process(pid).status()
-    api = [a for a in during if a.path != "/healthz"]
-    refused = [a for a in api if a.status == 503]
-    assert refused, f"no request met the outage: {[(a.path, a.status) for a in during]}"
+
+    for outage in outages:
+        # the bound is the first pause's; a later kill's longer pause is the launcher's back-off
+        bound = POSTGRES_BACK_SECONDS + outage.delay - SERVER_FIRST_DELAY
+        assert outage.seconds < bound, (outage.seconds, launcher.read_output(), recovery)
+        # The launcher started the postmaster and reaps it: no zombie waits for another parent.
+        assert not psutil.pid_exists(outage.pid), psutil.Process(outage.pid).status()
+        api = [a for a in outage.during if a.path != "/healthz"]
+        assert {a.status for a in api} <= {200, 503}, [a for a in api if a.status not in (200, 503)]
+        slow = [a for a in outage.during if a.seconds >= ANSWER_SECONDS]
+        assert not slow, slow
+    met = outages[-1]
+    refused = met.refused
+    assert refused, (
+        f"no request met {len(outages)} outages: {[(a.path, a.status) for a in met.during]}"
+    )
     assert all(a.body["error"] == "database_unavailable" for a in refused), refused
-    assert {a.status for a in api} <= {200, 503}, [a for a in api if a.status not in (200, 503)]
-    slow = [a for a in during if a.seconds >= ANSWER_SECONDS]
-    assert not slow, slow
-    health = [a for a in during if a.path == "/healthz"]
+    health = [a for outage in outages for a in outage.during if a.path == "/healthz"]
     assert health
     assert any(a.status == 503 for a in health)
     log = up_log(launcher)
@@ -249,10 +302,10 @@ def test_a_killed_postgresql_is_restarted_and_requests_meanwhile_get_a_quick_503
     assert "PostgreSQL restarted" in log
     assert wait_healthy(launcher)["http_status"] == 200
     print(
-        f"\nPostgreSQL killed: restarted after {restarted - killed:.1f} s, API back "
-        f"{back.at - restarted:.1f} s later (outage {outage:.1f} s), {len(refused)} quick 503s, "
-        "slowest answer "
-        f"{max(a.seconds for a in during):.2f} s\n{log}\n" + "\n".join(recovery)
+        f"\nPostgreSQL killed {len(outages)} time(s) until a request met the outage: restarted "
+        f"after {met.restarted - met.killed:.1f} s, API back {met.back.at - met.restarted:.1f} s "
+        f"later (outage {met.seconds:.1f} s), {len(refused)} quick 503s, slowest answer "
+        f"{max(a.seconds for a in met.during):.2f} s\n{log}\n" + "\n".join(recovery)
     )
 
 
