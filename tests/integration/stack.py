@@ -171,9 +171,21 @@ class Launcher(WebClient):
         started = time.monotonic()
         while self.read_output().count(text) < count:
             if time.monotonic() - started > timeout:
-                raise AssertionError(f"no {text!r} within {timeout} s:\n{self.read_output()}")
+                raise AssertionError(
+                    f"no {text!r} within {timeout} s:\n{self.read_output()}{self.log_tails()}"
+                )
             time.sleep(0.1)
         return time.monotonic() - started
+
+    def log_tails(self, characters: int = 2000) -> str:
+        """The end of each log under var/log: a line such as "backup ... failed; see
+        var/log/backup.log" names a file the test's temporary folder takes with it."""
+        logs = sorted((self.var_dir / "log").glob("*.log"))
+        return "".join(
+            f"\n--- {path.name} (last {characters} characters)\n"
+            + path.read_text(errors="replace")[-characters:]
+            for path in logs
+        )
 
     def _read_rest(self) -> str:
         try:
