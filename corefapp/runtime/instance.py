@@ -29,7 +29,9 @@ class InstanceLock:
     def acquire(self, say: Callable[[str], None], wait: float = WAIT_FOR_PREVIOUS_SECONDS) -> None:
         """Take the lock, waiting up to `wait` seconds for a previous launcher that stops."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        lock = open(self.path, "a+")  # noqa: SIM115 - held open for the launcher's whole life
+        # Held open for the launcher's whole life; read-write, not append, so that mark() can
+        # write over the line (an append-mode write always lands at the end).
+        lock = os.fdopen(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644), "r+")
         deadline: float | None = None
         while True:
             try:
@@ -37,7 +39,10 @@ class InstanceLock:
                 break
             except BlockingIOError:
                 pid, state = self.holder()
-                if state != "stopping":
+                # "stopped" too: release() writes it just before closing the file, which is
+                # what drops the lock; a look in between (seen under load, the second make up
+                # of tests/integration/test_stack.py refused) finds it written, the lock held.
+                if state not in ("stopping", "stopped"):
                     lock.close()
                     raise PreflightError(
                         f"make up is already running (pid {pid}) with {self.path.parent}: "
@@ -67,13 +72,16 @@ class InstanceLock:
         return "?", "starting"
 
     def mark(self, state: str) -> None:
-        """Safe in a signal handler: one small write to a file this process already holds."""
+        """Safe in a signal handler: one small write to a file this process already holds.
+        Written over the old line, then cut to its length, so a reader never finds the file
+        empty (a truncate first left it empty until the write, and a reader that finds it
+        empty for 0.1 s takes the holder for one that is starting)."""
         if self._file is None:
             return
         self._file.seek(0)
-        self._file.truncate()
         self._file.write(f"{os.getpid()} {state}\n")
         self._file.flush()
+        self._file.truncate()
 
     def release(self) -> None:
         if self._file is not None:

@@ -75,6 +75,48 @@ def test_a_second_launcher_waits_for_one_that_is_stopping(tmp_path):
     second.release()
 
 
+def test_a_second_launcher_waits_for_one_that_has_written_stopped_and_holds_the_lock(tmp_path):
+    # release() writes "stopped", then closes the file, which drops the lock: a look between
+    # the two must wait, not take the holder for a running launcher.
+    stopping = InstanceLock(tmp_path)
+    stopping.acquire(lambda line: None)
+    stopping.mark("stopped")
+    threading.Timer(0.5, stopping.release).start()
+    said: list[str] = []
+
+    second = InstanceLock(tmp_path)
+    second.acquire(said.append)
+
+    assert "is still stopping; waiting for it" in said[0]
+    assert second.holder()[1] == "starting"
+    second.release()
+
+
+def test_the_lock_file_is_never_empty_while_its_state_changes(tmp_path):
+    lock = InstanceLock(tmp_path)
+    lock.acquire(lambda line: None)
+    seen: set[str] = set()
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            seen.add(lock.path.read_text())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        for _ in range(2000):
+            for state in ("running", "stopping", "starting"):
+                lock.mark(state)
+    finally:
+        done.set()
+        reader.join(5)
+        lock.release()
+    assert len(seen) > 1, "the reader saw no change"
+    assert "" not in seen
+    assert all(len(text.split()) == 2 for text in seen), seen
+
+
 def test_a_launcher_stopping_too_long_is_an_error_naming_its_pid(tmp_path):
     stopping = InstanceLock(tmp_path)
     stopping.acquire(lambda line: None)
