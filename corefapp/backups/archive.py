@@ -92,7 +92,11 @@ def _left_out(models_dir: Path, skipped: list[Path]) -> list[dict[str, Any]]:
     any manifest learns that the folder is not in it and why)."""
     sizes: dict[str, list[int]] = {name: [] for name in REBUILDABLE}
     for path in skipped:
-        sizes[path.relative_to(models_dir).parts[0]].append(path.stat().st_size)
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:  # a cache entry's temporary file, renamed since the listing
+            continue
+        sizes[path.relative_to(models_dir).parts[0]].append(size)
     return [
         {
             "path": f"{MODELS}/{name}",
@@ -118,14 +122,24 @@ def write(target: Path) -> dict[str, Any]:
         )
         model_files = [p for p in files if _rebuildable(models_dir, p) is None]
         skipped = [p for p in files if _rebuildable(models_dir, p) is not None]
-        info = manifest(_sha256(dump_file), len(model_files), _left_out(models_dir, skipped))
-        (Path(work) / MANIFEST).write_text(json.dumps(info, indent=2) + "\n")
         partial = Path(work) / "archive.tar.gz"
         with open_private(partial) as file, tarfile.open(fileobj=file, mode="w:gz") as tar:
-            tar.add(Path(work) / MANIFEST, arcname=MANIFEST)
             tar.add(dump_file, arcname=DATABASE)
+            added = 0
             for path in model_files:
-                tar.add(path, arcname=f"{MODELS}/{path.relative_to(models_dir)}")
+                try:
+                    tar.add(path, arcname=f"{MODELS}/{path.relative_to(models_dir)}")
+                except FileNotFoundError:
+                    # Gone since the listing: a training's temporary file renamed into place,
+                    # or a model folder replaced whole, while the model worker trains (the
+                    # first start's backup runs beside the first trainings). What replaced
+                    # it is in the archive if it was listed, else in the next backup.
+                    continue
+                added += 1
+            # Last, so that it counts what the archive holds; a reader finds it by name.
+            info = manifest(_sha256(dump_file), added, _left_out(models_dir, skipped))
+            (Path(work) / MANIFEST).write_text(json.dumps(info, indent=2) + "\n")
+            tar.add(Path(work) / MANIFEST, arcname=MANIFEST)
         partial.replace(target)
     return info
 

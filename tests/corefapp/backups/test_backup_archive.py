@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 import tarfile
 
 import pytest
@@ -84,3 +87,50 @@ def test_a_restore_keeps_the_instances_own_encoder_cache_and_replaces_the_models
 
     assert sorted(p.name for p in (models / "chemu").iterdir()) == ["weights.bin"]
     assert (models / ENCODER_CACHE / "ab" / "abcd.npy").read_bytes() == b"vectors"
+
+
+# What a model worker does as it trains and fills its caches: a temporary file, renamed into
+# place (modelserve/model_store.py, backends/vector_cache.py), over and over.
+TRAINER = """
+import os, sys, tempfile, time
+folders = sys.argv[1:]
+while True:
+    for folder in folders:
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        os.write(handle, b"weights")
+        os.close(handle)
+        time.sleep(0.0005)
+        os.replace(temporary, os.path.join(folder, "weights.bin"))
+"""
+
+
+def test_a_backup_beside_a_training_that_renames_its_files_succeeds(tmp_path, settings):
+    """The first start's backup runs while the model worker trains and fills its caches, so
+    files the listing saw are gone when the archive reaches them (a make up under load logged
+    "backup ... failed")."""
+    from modelserve.caches import ENCODER_CACHE
+
+    models = tmp_path / "models"
+    settings.MODELS_DIR = models
+    many = models / "a-trained-model"  # sorted first: the archive reaches the others later
+    many.mkdir(parents=True)
+    for k in range(300):
+        (many / f"part-{k:03}.bin").write_bytes(os.urandom(20_000))
+    folders = [models / "chemu-mentions", models / ENCODER_CACHE / "ab"]
+    for folder in folders:
+        folder.mkdir(parents=True)
+    trainer = subprocess.Popen([sys.executable, "-c", TRAINER, *map(str, folders)])
+    try:
+        infos = [archive.write(tmp_path / f"backup-{n}.tar.gz") for n in range(2)]
+    finally:
+        trainer.kill()
+        trainer.wait(10)
+
+    for n, info in enumerate(infos):
+        with tarfile.open(tmp_path / f"backup-{n}.tar.gz") as tar:
+            names = tar.getnames()
+        held = [name for name in names if name.startswith(f"{archive.MODELS}/")]
+        assert info["model_files"] == len(held)
+        assert sum(name.startswith(f"{archive.MODELS}/a-trained-model/") for name in held) == 300
+        assert not any(ENCODER_CACHE in name for name in names)  # the cache stays out
+        assert archive.read_manifest(tmp_path / f"backup-{n}.tar.gz") == info
