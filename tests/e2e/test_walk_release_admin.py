@@ -15,9 +15,7 @@ import json
 import zipfile
 
 import pytest
-from django.conf import settings
 from django.core.files.storage import default_storage
-from django.db import connection
 from playwright.sync_api import expect
 
 from annotation.models import Annotation, Assignment, Project, Topic
@@ -28,7 +26,7 @@ from tests.factories import AdminFactory, UserFactory, assign, demo_project, sig
 from tests.onboarding.conftest import mentions_by_text, tutorial_practice
 from tests.onboarding.test_scored import annotate
 from tests.paths import CHEMU_DEMO
-from tests.workers import Worker
+from tests.workers import Worker, start_worker
 
 
 class DefaultWorker:
@@ -41,19 +39,7 @@ class DefaultWorker:
 
     def start(self) -> Worker:
         if self.worker is None:
-            worker = Worker(
-                database_url=self.services.postgres.url(connection.settings_dict["NAME"]),
-                redis_url=self.services.redis_url,
-                secret_key=settings.SECRET_KEY,
-                queues="default",
-                name="release-e2e",
-            )
-            try:
-                worker.wait_ready()
-            except BaseException:
-                worker.stop()
-                raise
-            self.worker = worker
+            self.worker = start_worker(self.services, queues="default", name="release-e2e")
         return self.worker
 
     def stop(self) -> None:
