@@ -64,3 +64,14 @@ def test_the_scan_and_the_loop_agree_in_value_and_gradient_on_long_padded_batche
 
     torch.testing.assert_close(scan, loop, rtol=1e-5, atol=1e-3)
     torch.testing.assert_close(scan_gradient, loop_gradient, rtol=1e-4, atol=1e-4)
+
+
+def test_marginals_of_long_sequences_are_probabilities(crf):
+    """Long float32 sequences round the log-partition's gradient past 1 (1.01 at 600 words
+    before the clamp); a mention's score is their mean and must stay within [0, 1]."""
+    torch.manual_seed(1)
+    emissions = torch.randn(8, 600, TAGS) * 20
+    marginals = crf.marginals(emissions, torch.ones(8, 600, dtype=torch.bool))
+    assert marginals.min().item() >= 0.0
+    assert marginals.max().item() <= 1.0
+    assert torch.allclose(marginals.sum(-1), torch.ones(8, 600), atol=0.05)
