@@ -59,11 +59,15 @@ def test_the_practice_bar_and_the_submitted_notice_cover_nothing(new_page, artif
 
     tree = page.get_by_role("tree", name="Cluster hierarchy")
     # The tree is a virtual list: its height grows as rows are measured, so one write of
-    # scrollTop can land short of the end. Scroll again each frame until the end is reached;
-    # then the last row rendered is the tree's last row.
+    # scrollTop can land short of the end, and the end can move after it was reached (a row
+    # measured taller). Scroll again each frame until the end is reached and the last row
+    # rendered is no overscan row below the tree: then it is the tree's last row.
     page.wait_for_function(
         "(el) => { el.scrollTop = el.scrollHeight;"
-        " return el.scrollTop + el.clientHeight >= el.scrollHeight - 1; }",
+        " const rows = el.querySelectorAll('[role=treeitem]');"
+        " const row = rows[rows.length - 1].getBoundingClientRect();"
+        " return el.scrollTop + el.clientHeight >= el.scrollHeight - 1"
+        "   && row.bottom <= el.getBoundingClientRect().bottom; }",
         arg=tree.element_handle(),
     )
     last = tree.get_by_role("treeitem").last
