@@ -58,23 +58,28 @@ def test_the_practice_bar_and_the_submitted_notice_cover_nothing(new_page, artif
     expect(bar).to_be_visible()
 
     tree = page.get_by_role("tree", name="Cluster hierarchy")
-    # The tree is a virtual list: its height grows as rows are measured, so one write of
-    # scrollTop can land short of the end, and the end can move after it was reached (a row
-    # measured taller). Scroll again each frame until the end is reached and the last row
-    # rendered is no overscan row below the tree: then it is the tree's last row.
-    page.wait_for_function(
-        "(el) => { el.scrollTop = el.scrollHeight;"
-        " const rows = el.querySelectorAll('[role=treeitem]');"
-        " const row = rows[rows.length - 1].getBoundingClientRect();"
-        " return el.scrollTop + el.clientHeight >= el.scrollHeight - 1"
-        "   && row.bottom <= el.getBoundingClientRect().bottom; }",
-        arg=tree.element_handle(),
-    )
-    last = tree.get_by_role("treeitem").last
-    expect(last).to_be_visible()
+    # The tree is a virtual list, and it can scroll back after the test scrolled it to the end:
+    # twice under load the last row read a moment later was an overscan row 300 px below the
+    # tree, as when the list stands at its top again. So the page scrolls to the end each frame
+    # and, once there with the same last row rendered two frames running (the list renders on
+    # its scroll event), reads the boxes in that same step.
+    boxes = page.wait_for_function(
+        """([el, bar]) => {
+            el.scrollTop = el.scrollHeight;
+            const rows = el.querySelectorAll('[role=treeitem]');
+            const index = rows[rows.length - 1].closest('.vl-item').dataset.vlIndex;
+            const settled = el.dataset.lastSeen === index;
+            el.dataset.lastSeen = index;
+            if (!settled || el.scrollTop + el.clientHeight < el.scrollHeight - 1) return false;
+            const edges = (r) => [r.left, r.top, r.right, r.bottom];
+            return [rows[rows.length - 1], bar, el].map((e) => edges(e.getBoundingClientRect()));
+        }""",
+        arg=[tree.element_handle(), bar.element_handle()],
+    ).json_value()
+    last, bar_box, tree_box = (tuple(b) for b in boxes)
     page.screenshot(path=str(artifacts / "campaign-layout-1-tree-end.png"))
-    assert not overlap(box(last), box(bar)), (box(last), box(bar))
-    assert inside(box(last), box(tree)), (box(last), box(tree))
+    assert not overlap(last, bar_box), (last, bar_box)
+    assert inside(last, tree_box), (last, tree_box)
 
     # Submitted, with the current mention at the bottom of the text: the notices go to the
     # top edge, which is the panes' and not the header's.
