@@ -67,8 +67,8 @@ def test_the_scan_and_the_loop_agree_in_value_and_gradient_on_long_padded_batche
 
 
 def test_marginals_of_long_sequences_are_probabilities(crf):
-    """Long float32 sequences round the log-partition's gradient past 1 (1.01 at 600 words
-    before the clamp); a mention's score is their mean and must stay within [0, 1]."""
+    """Long float32 sequences round the log-partition's gradient past 1 (1.0088 here before
+    the clamp); a mention's score is their mean and must stay within [0, 1]."""
     torch.manual_seed(1)
     emissions = torch.randn(8, 600, TAGS) * 20
     marginals = crf.marginals(emissions, torch.ones(8, 600, dtype=torch.bool))
